@@ -1,0 +1,80 @@
+import { Link, Outlet, useRouterState } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import { auth, useAuth } from "../lib/auth.ts";
+import { flash } from "../lib/flash.ts";
+import { FlashArea } from "./flash-area.tsx";
+
+/** Header, footer, flash area; staff pages get the full width, the rest a narrow column. */
+export function RootLayout() {
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const { user, isAuthenticated } = useAuth();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const wide = pathname.startsWith("/admin") || pathname.startsWith("/moderator");
+
+  useEffect(() => {
+    setMenuOpen(false);
+    globalThis.scrollTo?.(0, 0);
+  }, [pathname]);
+
+  const logout = async () => {
+    await auth.logout();
+    flash("success", "Вы успешно вышли из системы.");
+  };
+
+  const links = (
+    <>
+      {pathname !== "/" && <Link to="/" className="nav-link">Загрузить</Link>}
+      <Link to="/about" className="nav-link">О нас</Link>
+      <Link to="/faq" className="nav-link">FAQ</Link>
+      {isAuthenticated && (
+        <>
+          <Link to="/profile" className="nav-link">Профиль</Link>
+          {user?.is_admin && <Link to="/admin" className="nav-link">Админка</Link>}
+          {user && !user.is_admin && user.is_moderator && (
+            <Link to="/moderator" className="nav-link">Модерация</Link>
+          )}
+          <button type="button" className="nav-link nav-button" onClick={logout}>Выход</button>
+        </>
+      )}
+    </>
+  );
+
+  return (
+    <div className="app">
+      <header className="site-header">
+        <div className={wide ? "container container-wide header-row" : "container header-row"}>
+          <Link to="/" className="logo" aria-label="Нейропанк — на главную">
+            <span className="logo-mark" aria-hidden="true">N</span>
+            <span className="logo-text">Нейропанк</span>
+          </Link>
+          <nav className="nav-desktop" aria-label="Основное меню">{links}</nav>
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label="Меню"
+            onClick={() => setMenuOpen((v) => !v)}
+          >
+            <span />
+            <span />
+            <span />
+          </button>
+        </div>
+        {menuOpen && (
+          <nav id="mobile-menu" className="nav-mobile" aria-label="Мобильное меню">{links}</nav>
+        )}
+      </header>
+      <FlashArea />
+      <main className={wide ? "container container-wide main" : "container main"}>
+        <Outlet />
+      </main>
+      <footer className="site-footer">
+        <div className={wide ? "container container-wide footer-row" : "container footer-row"}>
+          <span>© 2024–{new Date().getFullYear()} Нейропанк</span>
+          <Link to="/privacy">Политика конфиденциальности</Link>
+        </div>
+      </footer>
+    </div>
+  );
+}

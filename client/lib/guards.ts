@@ -1,0 +1,67 @@
+import { redirect } from "@tanstack/react-router";
+import type { RouterContext } from "../router.tsx";
+import { ApiError } from "./api.ts";
+import { configQuery } from "./config-query.ts";
+
+/**
+ * Route guards (spec 2 "Route guards", "Maintenance mode"). They are for the person only: the API
+ * checks every permission itself.
+ */
+type GuardArgs = { context: RouterContext; location: { pathname: string; href: string } };
+
+async function loadUserOrLogin(context: RouterContext) {
+  try {
+    return await context.auth.ensureUser();
+  } catch (err) {
+    // A 403 (ban) or any failure to load the user for a guarded area goes to /login.
+    if (err instanceof ApiError || err instanceof Error) throw redirect({ to: "/login" });
+    throw err;
+  }
+}
+
+export async function maintenanceGuard({ context, location }: GuardArgs) {
+  if (location.pathname === "/maintenance") return;
+  let maintenance = false;
+  try {
+    maintenance = (await context.queryClient.ensureQueryData(configQuery)).maintenance;
+  } catch {
+    return;
+  }
+  if (!maintenance) return;
+  const params = new URLSearchParams(location.href.split("?")[1] ?? "");
+  const access = params.get("access_token");
+  const refresh = params.get("refresh_token");
+  if (access && refresh) context.auth.setTokens(access, refresh);
+  if (context.auth.isAuthenticated) {
+    try {
+      const user = await context.auth.ensureUser();
+      if (user?.is_admin) return;
+    } catch {
+      // Failing to load the user during maintenance sends them to the maintenance page.
+    }
+  }
+  throw redirect({ to: "/maintenance" });
+}
+
+export function guestOnly({ context }: GuardArgs) {
+  if (context.auth.isAuthenticated) throw redirect({ to: "/" });
+}
+
+export async function requireSignedIn({ context }: GuardArgs) {
+  if (!context.auth.isAuthenticated) throw redirect({ to: "/login" });
+  await loadUserOrLogin(context);
+}
+
+export async function requireAdmin({ context }: GuardArgs) {
+  if (!context.auth.isAuthenticated) throw redirect({ to: "/login" });
+  const user = await loadUserOrLogin(context);
+  if (!user) throw redirect({ to: "/login" });
+  if (!user.is_admin) throw redirect({ to: "/" });
+}
+
+export async function requireStaff({ context }: GuardArgs) {
+  if (!context.auth.isAuthenticated) throw redirect({ to: "/login" });
+  const user = await loadUserOrLogin(context);
+  if (!user) throw redirect({ to: "/login" });
+  if (!user.is_admin && !user.is_moderator) throw redirect({ to: "/" });
+}

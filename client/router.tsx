@@ -1,0 +1,183 @@
+import type { QueryClient } from "@tanstack/react-query";
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+} from "@tanstack/react-router";
+import { RootLayout } from "./components/root-layout.tsx";
+import { AuthCallbackPage } from "./features/auth/callback-page.tsx";
+import { LoginPage } from "./features/auth/login-page.tsx";
+import { FaqPage } from "./features/faq/faq-page.tsx";
+import { AboutPage } from "./features/info/about-page.tsx";
+import { ErrorPage } from "./features/info/error-page.tsx";
+import { MaintenancePage } from "./features/info/maintenance-page.tsx";
+import { PrivacyPage } from "./features/info/privacy-page.tsx";
+import { SuccessPage } from "./features/info/success-page.tsx";
+import { UploadPage } from "./features/upload/upload-page.tsx";
+import { type Auth } from "./lib/auth.ts";
+import { guestOnly, maintenanceGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
+
+export interface RouterContext {
+  auth: Auth;
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  beforeLoad: maintenanceGuard,
+  notFoundComponent: () => {
+    // Unknown paths go home (spec 1 §2).
+    throw redirect({ to: "/", replace: true });
+  },
+});
+
+const route = (path: string, component: () => React.ReactNode) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component });
+
+// Public pages.
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  component: UploadPage,
+  validateSearch: (s: Record<string, unknown>) => ({
+    access_token: typeof s.access_token === "string" ? s.access_token : undefined,
+    refresh_token: typeof s.refresh_token === "string" ? s.refresh_token : undefined,
+  }),
+});
+const aboutRoute = route("/about", AboutPage);
+const faqRoute = route("/faq", FaqPage);
+const privacyRoute = route("/privacy", PrivacyPage);
+const errorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/error",
+  component: ErrorPage,
+  validateSearch: (s: Record<string, unknown>) => ({
+    message: typeof s.message === "string" ? s.message : undefined,
+  }),
+});
+const maintenanceRoute = route("/maintenance", MaintenancePage);
+
+// Guest only.
+const guestLayout = createRoute({ getParentRoute: () => rootRoute, id: "guest", beforeLoad: guestOnly });
+const loginRoute = createRoute({
+  getParentRoute: () => guestLayout,
+  path: "/login",
+  component: LoginPage,
+  validateSearch: (s: Record<string, unknown>) => s as Record<string, string | undefined>,
+});
+const callbackRoute = createRoute({
+  getParentRoute: () => guestLayout,
+  path: "/auth/$provider/callback",
+  component: AuthCallbackPage,
+  validateSearch: (s: Record<string, unknown>) => s as Record<string, string | undefined>,
+});
+
+// Signed in.
+const signedInLayout = createRoute({ getParentRoute: () => rootRoute, id: "signed-in", beforeLoad: requireSignedIn });
+const signedIn = (path: string, component: Parameters<typeof createRoute>[0]["component"]) =>
+  createRoute({ getParentRoute: () => signedInLayout, path, component });
+const profileRoute = signedIn(
+  "/profile",
+  lazyRouteComponent(() => import("./features/profile/profile-page.tsx"), "ProfilePage"),
+);
+const profileEditRoute = signedIn(
+  "/profile/edit",
+  lazyRouteComponent(() => import("./features/profile/profile-edit-page.tsx"), "ProfileEditPage"),
+);
+const processingRoute = signedIn(
+  "/processing",
+  lazyRouteComponent(() => import("./features/processing/processing-page.tsx"), "ProcessingPage"),
+);
+const successRoute = createRoute({
+  getParentRoute: () => signedInLayout,
+  path: "/success",
+  component: SuccessPage,
+  validateSearch: (s: Record<string, unknown>) => ({
+    message: typeof s.message === "string" ? s.message : undefined,
+  }),
+});
+
+// Admin area: its code is a separate chunk, loaded only when an admin opens it.
+const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin",
+  beforeLoad: requireAdmin,
+  component: lazyRouteComponent(() => import("./features/admin/admin-layout.tsx"), "AdminLayout"),
+});
+const admin = (path: string, load: () => Promise<Record<string, unknown>>, name: string) =>
+  createRoute({
+    getParentRoute: () => adminRoute,
+    path,
+    component: lazyRouteComponent(load as never, name as never),
+  });
+const adminChildren = [
+  admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
+  admin("tracks", () => import("./features/admin/tracks-page.tsx"), "AdminTracksPage"),
+  admin("tracks/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("tracks/$id/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("faq", () => import("./features/admin/faq-page.tsx"), "AdminFaqPage"),
+  admin("faq/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
+  admin("faq/$id/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
+  admin("slider", () => import("./features/admin/slider-page.tsx"), "AdminSliderPage"),
+  admin("slider/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
+  admin("slider/$id/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
+  admin("users", () => import("./features/admin/users-page.tsx"), "AdminUsersPage"),
+  admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
+  admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
+  admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
+];
+
+// Moderator area (moderators and admins), also a separate chunk.
+const moderatorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/moderator",
+  beforeLoad: requireStaff,
+  component: lazyRouteComponent(() => import("./features/moderator/moderator-layout.tsx"), "ModeratorLayout"),
+});
+const mod = (path: string, load: () => Promise<Record<string, unknown>>, name: string) =>
+  createRoute({
+    getParentRoute: () => moderatorRoute,
+    path,
+    component: lazyRouteComponent(load as never, name as never),
+  });
+const moderatorChildren = [
+  mod("/", () => import("./features/moderator/dashboard-page.tsx"), "ModeratorDashboardPage"),
+  mod("tracks", () => import("./features/moderator/tracks-page.tsx"), "ModeratorTracksPage"),
+  mod("tracks/$id/edit", () => import("./features/moderator/track-edit-page.tsx"), "ModeratorTrackEditPage"),
+  mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
+  mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
+  mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
+];
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  aboutRoute,
+  faqRoute,
+  privacyRoute,
+  errorRoute,
+  maintenanceRoute,
+  guestLayout.addChildren([loginRoute, callbackRoute]),
+  signedInLayout.addChildren([profileRoute, profileEditRoute, processingRoute, successRoute]),
+  adminRoute.addChildren(adminChildren),
+  moderatorRoute.addChildren(moderatorChildren),
+]);
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: "intent",
+    scrollRestoration: false,
+    defaultNotFoundComponent: () => {
+      throw redirect({ to: "/", replace: true });
+    },
+  });
+}
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

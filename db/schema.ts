@@ -1,0 +1,118 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+const timestamps = {
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+};
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  username: text("username").notNull().unique(),
+  email: text("email"),
+  first_name: text("first_name"),
+  last_name: text("last_name"),
+  /** Path under /static/storage/, e.g. `/static/storage/avatars/<uuid>.jpg`. */
+  avatar: text("avatar"),
+  city: text("city"),
+  /** ISO date `YYYY-MM-DD`. */
+  birth_date: text("birth_date"),
+  bio: text("bio"),
+  favorite_dnb_genre: text("favorite_dnb_genre"),
+  vk_id: text("vk_id").unique(),
+  telegram_id: text("telegram_id").unique(),
+  telegram_hash: text("telegram_hash"),
+  phone_number: text("phone_number"),
+  /** Phone recorded by `link_telegram_to_vk`: the next VK sign-in with this verified phone joins this account. */
+  pending_vk_link_phone: text("pending_vk_link_phone"),
+  is_admin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  is_moderator: integer("is_moderator", { mode: "boolean" }).notNull().default(false),
+  /** Comma list of direction codes, or `*`. Empty for non-moderators. */
+  moderator_categories: text("moderator_categories").notNull().default(""),
+  is_banned: integer("is_banned", { mode: "boolean" }).notNull().default(false),
+  ban_reason: text("ban_reason"),
+  last_login_at: integer("last_login_at", { mode: "timestamp_ms" }),
+  ...timestamps,
+}, (t) => [
+  index("users_is_banned_idx").on(t.is_banned),
+  index("users_created_at_idx").on(t.created_at),
+]);
+
+export const sessions = sqliteTable("sessions", {
+  /** Random id carried in both tokens as `sid`. */
+  id: text("id").primaryKey(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** jti of the only refresh token that may still be used (rotation). */
+  refresh_jti: text("refresh_jti").notNull(),
+  expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  revoked_at: integer("revoked_at", { mode: "timestamp_ms" }),
+  user_agent: text("user_agent"),
+  ...timestamps,
+}, (t) => [index("sessions_user_id_idx").on(t.user_id)]);
+
+export const TRACK_STATUSES = ["processing", "completed", "failed"] as const;
+export type TrackStatus = (typeof TRACK_STATUSES)[number];
+
+export const tracks = sqliteTable("tracks", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  user_id: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  guest_username: text("guest_username"),
+  /** The name the artist uploaded; never used as a path. */
+  filename: text("filename").notNull(),
+  /** Comma list of direction codes. */
+  directions: text("directions").notNull().default(""),
+  upload_date: integer("upload_date", { mode: "timestamp_ms" }).notNull(),
+  downloaded: integer("downloaded", { mode: "boolean" }).notNull().default(false),
+  /** Generated key in private storage; null for tracks created by staff without a file. */
+  storage_key: text("storage_key"),
+  size: integer("size"),
+  duration: integer("duration_ms"),
+  bitrate: integer("bitrate"),
+  sample_rate: integer("sample_rate"),
+  channels: integer("channels"),
+  id3_artist: text("id3_artist"),
+  id3_title: text("id3_title"),
+  checksum: text("checksum"),
+  status: text("status", { enum: TRACK_STATUSES }).notNull().default("processing"),
+  error: text("error"),
+  attempts: integer("attempts").notNull().default(0),
+  processed_at: integer("processed_at", { mode: "timestamp_ms" }),
+  ...timestamps,
+}, (t) => [
+  index("tracks_user_id_idx").on(t.user_id),
+  index("tracks_upload_date_idx").on(t.upload_date),
+  index("tracks_downloaded_idx").on(t.downloaded),
+  index("tracks_status_idx").on(t.status),
+  index("tracks_checksum_idx").on(t.checksum),
+  index("tracks_filename_idx").on(t.filename),
+]);
+
+export const faqs = sqliteTable("faqs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  question: text("question").notNull(),
+  /** Sanitised HTML. */
+  answer: text("answer").notNull(),
+  order: integer("order").notNull(),
+  ...timestamps,
+}, (t) => [index("faqs_order_idx").on(t.order)]);
+
+export const TILE_TYPES = ["link", "track"] as const;
+export type TileType = (typeof TILE_TYPES)[number];
+
+export const sliderTiles = sqliteTable("slider_tiles", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  tile_type: text("tile_type", { enum: TILE_TYPES }).notNull(),
+  /** File name under static/storage/slider/. */
+  image_filename: text("image_filename"),
+  redirect_url: text("redirect_url"),
+  track_url: text("track_url"),
+  ...timestamps,
+});
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Track = typeof tracks.$inferSelect;
+export type NewTrack = typeof tracks.$inferInsert;
+export type Faq = typeof faqs.$inferSelect;
+export type SliderTile = typeof sliderTiles.$inferSelect;
+export type Session = typeof sessions.$inferSelect;

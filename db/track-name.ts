@@ -1,0 +1,31 @@
+/**
+ * The upload name rule (spec 1 §5), shared by the upload page and the server:
+ * `Artist - Title.mp3`, the last " - " separates artist and title, both non-empty after trimming,
+ * and the artist must not be only "id" or "айди" in any letter case.
+ */
+export interface ParsedTrackName {
+  artist: string;
+  title: string;
+}
+
+const SEPARATOR = " - ";
+
+export function parseTrackName(filename: string): ParsedTrackName | null {
+  if (!filename.toLowerCase().endsWith(".mp3")) return null;
+  const base = filename.slice(0, -4);
+  const at = base.lastIndexOf(SEPARATOR);
+  if (at < 0) return null;
+  const artist = base.slice(0, at).trim();
+  const title = base.slice(at + SEPARATOR.length).trim();
+  if (!artist || !title) return null;
+  const lowered = artist.toLowerCase();
+  if (lowered === "id" || lowered === "айди") return null;
+  return { artist, title };
+}
+
+export function isValidTrackName(filename: string): boolean {
+  return parseTrackName(filename) !== null;
+}
+
+export const INVALID_NAMES_MESSAGE = "Следующие файлы имеют неверный формат имени:";
+export const INVALID_NAME_RECORD = "Неверный формат имени файла";

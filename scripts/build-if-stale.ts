@@ -1,0 +1,43 @@
+/** Builds the client with Vite when `client/dist` is missing or older than any client source. */
+const SOURCES = ["client", "db/directions.ts", "db/track-name.ts", "vite.config.ts", "deno.json", "deno.lock"];
+const STAMP = "client/dist/index.html";
+
+async function newestMtime(path: string): Promise<number> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    return 0;
+  }
+  if (!info.isDirectory) return info.mtime?.getTime() ?? 0;
+  if (path.endsWith("/dist") || path.endsWith("node_modules")) return 0;
+  let newest = 0;
+  for await (const entry of Deno.readDir(path)) {
+    newest = Math.max(newest, await newestMtime(`${path}/${entry.name}`));
+  }
+  return newest;
+}
+
+export async function isClientStale(): Promise<boolean> {
+  let built: number;
+  try {
+    built = (await Deno.stat(STAMP)).mtime?.getTime() ?? 0;
+  } catch {
+    return true;
+  }
+  for (const src of SOURCES) if ((await newestMtime(src)) > built) return true;
+  return false;
+}
+
+export async function ensureClientBuilt(force = false): Promise<void> {
+  if (!force && !(await isClientStale())) return;
+  console.error("Building the client (vite build)...");
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "npm:vite@8.3.8", "build"],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (code !== 0) throw new Error(`vite build failed with exit code ${code}`);
+}
+
+if (import.meta.main) await ensureClientBuilt(Deno.args.includes("--force"));

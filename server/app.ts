@@ -1,0 +1,148 @@
+import { Hono } from "hono";
+import { compress } from "hono/compress";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import { createAdminRoutes } from "./admin/routes.ts";
+import { createGuards } from "./auth/guards.ts";
+import { createAuthRoutes } from "./auth/routes.ts";
+import { createTokenService } from "./auth/tokens.ts";
+import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
+import { createDownloadRoutes } from "./downloads/routes.ts";
+import { createFaqRoutes } from "./faq/routes.ts";
+import { createHealthRoutes } from "./health/routes.ts";
+import { ApiError } from "./lib/http-error.ts";
+import { serveFile } from "./lib/static-files.ts";
+import { createModeratorRoutes } from "./moderator/routes.ts";
+import { createProcessor } from "./processing/processor.ts";
+import { createProfileRoutes } from "./profile/routes.ts";
+import { createSliderRoutes } from "./slider/routes.ts";
+import { createTrackRoutes } from "./tracks/routes.ts";
+import { createUploadRoutes } from "./uploads/routes.ts";
+
+/** Content Security Policy the app works under: everything from this origin, plus the SoundCloud player. */
+const CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", "data:", "blob:"],
+  mediaSrc: ["'self'", "blob:"],
+  fontSrc: ["'self'", "data:"],
+  connectSrc: ["'self'"],
+  frameSrc: ["https://w.soundcloud.com"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+  baseUri: ["'self'"],
+  objectSrc: ["'none'"],
+};
+
+export function buildContext(deps: AppDeps): AppContext {
+  const tokens = createTokenService({
+    db: deps.db,
+    secret: deps.config.jwtSecret,
+    accessTtlS: deps.config.accessTokenTtlS,
+    refreshTtlS: deps.config.refreshTokenTtlS,
+    now: () => deps.clock.now(),
+  });
+  return { ...deps, tokens, guards: createGuards(tokens), processor: createProcessor(deps) };
+}
+
+/** Turns route patterns into matchers so an unknown method on a known path answers 405. */
+function methodMatcher(app: Hono<AppEnv>) {
+  const routes = app.routes
+    .filter((r) => r.method !== "ALL")
+    .map((r) => ({
+      method: r.method,
+      re: new RegExp(
+        "^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "[^/]+").replace(/\*/g, ".*") +
+          "/?$",
+      ),
+    }));
+  return (path: string) => [...new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method))];
+}
+
+export function createApp(deps: AppDeps | AppContext) {
+  const ctx = "tokens" in deps ? deps : buildContext(deps);
+  const { logger } = ctx;
+
+  const api = new Hono<AppEnv>()
+    .route("/", createHealthRoutes(ctx))
+    .route("/auth", createAuthRoutes(ctx))
+    .route("/profile", createProfileRoutes(ctx))
+    .route("/", createUploadRoutes(ctx))
+    .route("/", createTrackRoutes(ctx))
+    .route("/faq", createFaqRoutes(ctx))
+    .route("/slider", createSliderRoutes(ctx))
+    .route("/admin", createAdminRoutes(ctx))
+    .route("/moderator", createModeratorRoutes(ctx))
+    .route("/downloads", createDownloadRoutes(ctx));
+
+  const allowed = methodMatcher(api);
+
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  app.use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false }));
+  app.use(compress());
+
+  app.onError((err, c) => {
+    const rid = c.get("requestId");
+    if (err instanceof ApiError) {
+      return c.json({ success: false, error: err.message, ...err.extra }, err.status);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const message = status === 413
+        ? "Слишком большой запрос"
+        : status >= 500
+        ? "Внутренняя ошибка сервера"
+        : err.message || "Некорректный запрос";
+      if (status >= 500) logger.error("request failed", { rid, path: c.req.path, err });
+      return c.json({ success: false, error: message }, status);
+    }
+    logger.error("unhandled error", { rid, method: c.req.method, path: c.req.path, err });
+    return c.json({ success: false, error: "Внутренняя ошибка сервера", request_id: rid }, 500);
+  });
+
+  app.route("/api", api);
+  app.all("/api/*", (c) => {
+    const methods = allowed(c.req.path.slice("/api".length));
+    if (methods.length > 0 && !methods.includes(c.req.method)) {
+      c.header("Allow", methods.join(", "));
+      return c.json({ success: false, error: "Метод не поддерживается" }, 405);
+    }
+    return c.json({ success: false, error: "Не найдено" }, 404);
+  });
+
+  // Public files: committed assets and public uploads (avatars, slider images).
+  app.on(["GET", "HEAD"], "/static/*", async (c) => {
+    const rel = c.req.path.slice("/static/".length);
+    const cache = rel.startsWith("storage/") ? "public, max-age=86400" : "public, max-age=3600";
+    return (await serveFile(c, ctx.staticDir, rel, cache)) ??
+      c.text("Not found", 404);
+  });
+
+  // The built client: hashed assets cached for ever, everything else answers index.html.
+  app.on(["GET", "HEAD"], "/assets/*", async (c) => {
+    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable")) ??
+      c.text("Not found", 404);
+  });
+  app.on(["GET", "HEAD"], "*", async (c) => {
+    const path = c.req.path;
+    const last = path.slice(path.lastIndexOf("/") + 1);
+    // Root-level files of the build (favicon, robots.txt) are served as they are.
+    if (last.includes(".") && path.lastIndexOf("/") === 0) {
+      const file = await serveFile(c, ctx.clientDistDir, last, "public, max-age=3600");
+      if (file) return file;
+    }
+    const index = await serveFile(c, ctx.clientDistDir, "index.html", "no-cache");
+    if (index) return index;
+    return c.html(
+      "<!doctype html><meta charset=utf-8><title>Сборка не найдена</title><p>Клиент не собран: выполните <code>deno task build</code>.</p>",
+      503,
+    );
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

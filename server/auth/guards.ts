@@ -1,0 +1,61 @@
+import { createMiddleware } from "hono/factory";
+import { DEFAULT_BAN_MESSAGE, parseCategories } from "../../db/directions.ts";
+import type { User } from "../../db/schema.ts";
+import type { AppEnv } from "../deps.ts";
+import { forbidden, unauthorized } from "../lib/http-error.ts";
+import type { TokenService } from "./tokens.ts";
+
+export function bearerToken(header: string | undefined | null): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return m ? m[1] : null;
+}
+
+export function banMessage(user: Pick<User, "ban_reason">): string {
+  return user.ban_reason?.trim() || DEFAULT_BAN_MESSAGE;
+}
+
+export function banError(user: Pick<User, "ban_reason">) {
+  const message = banMessage(user);
+  return forbidden(message, { ban_reason: message, banned: true });
+}
+
+/** Staff flags as the guards and moderator checks see them. Admins count as moderators of `*`. */
+export function roleOf(user: User) {
+  const categories = user.is_admin ? "*" as const : parseCategories(user.moderator_categories);
+  return {
+    isAdmin: user.is_admin,
+    isModerator: user.is_admin || user.is_moderator,
+    categories: user.is_admin || user.is_moderator ? categories : [],
+  };
+}
+
+export function createGuards(tokens: TokenService) {
+  /** Signed in and not banned; sets `user` and `sessionId`. */
+  const user = createMiddleware<AppEnv>(async (c, next) => {
+    const token = bearerToken(c.req.header("authorization"));
+    if (!token) throw unauthorized("Требуется авторизация");
+    const found = await tokens.authenticate(token);
+    if (!found) throw unauthorized("Недействительный или истёкший токен");
+    if (found.user.is_banned) throw banError(found.user);
+    c.set("user", found.user);
+    c.set("sessionId", found.sessionId);
+    await next();
+  });
+
+  const admin = createMiddleware<AppEnv>(async (c, next) => {
+    if (!c.get("user")?.is_admin) throw forbidden("Доступ только для администраторов");
+    await next();
+  });
+
+  /** Moderators and admins. */
+  const staff = createMiddleware<AppEnv>(async (c, next) => {
+    const u = c.get("user");
+    if (!u || !(u.is_admin || u.is_moderator)) throw forbidden("Доступ только для модераторов");
+    await next();
+  });
+
+  return { user, admin, staff };
+}
+
+export type Guards = ReturnType<typeof createGuards>;

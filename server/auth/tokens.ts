@@ -1,0 +1,137 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { Db } from "../../db/client.ts";
+import { sessions, type User, users } from "../../db/schema.ts";
+
+/**
+ * Access and refresh tokens (jose, HS256 pinned). Both carry the session id `sid`; a session row
+ * makes logout, bans and refresh rotation take effect at once.
+ */
+export type TokenType = "access" | "refresh";
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+export interface TokenService {
+  issue(userId: number, userAgent?: string | null): Promise<TokenPair>;
+  /** Verifies an access token and loads its live session and user; null when it is not valid. */
+  authenticate(token: string): Promise<{ user: User; sessionId: string } | null>;
+  /** Rotates: the old refresh token stops working. Null when the token is not a live refresh token. */
+  refresh(token: string): Promise<(TokenPair & { user: User }) | null>;
+  revokeSession(sessionId: string): Promise<void>;
+  revokeUser(userId: number): Promise<void>;
+}
+
+const ALG = "HS256";
+const ISSUER = "neuropunk-demo";
+
+export function createTokenService(opts: {
+  db: Db;
+  secret: string;
+  accessTtlS: number;
+  refreshTtlS: number;
+  now: () => Date;
+}): TokenService {
+  const key = new TextEncoder().encode(opts.secret);
+  const nowS = () => Math.floor(opts.now().getTime() / 1000);
+
+  const sign = (typ: TokenType, userId: number, sid: string, jti: string, ttl: number) =>
+    new SignJWT({ typ, sid })
+      .setProtectedHeader({ alg: ALG, typ: "JWT" })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setJti(jti)
+      .setIssuedAt(nowS())
+      .setExpirationTime(nowS() + ttl)
+      .sign(key);
+
+  const verify = async (token: string, typ: TokenType) => {
+    if (!token || token.length > 4096) return null;
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: [ALG],
+        issuer: ISSUER,
+        currentDate: opts.now(),
+      });
+      if (payload.typ !== typ || typeof payload.sid !== "string" || !payload.jti || !payload.sub) return null;
+      return { sid: payload.sid, jti: payload.jti, userId: Number(payload.sub) };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  };
+
+  const liveSession = async (sid: string) => {
+    const rows = await opts.db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.user_id))
+      .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at)))
+      .limit(1);
+    const row = rows[0];
+    if (!row || row.session.expires_at.getTime() <= opts.now().getTime()) return null;
+    return row;
+  };
+
+  const pair = async (userId: number, sid: string, refreshJti: string): Promise<TokenPair> => ({
+    access_token: await sign("access", userId, sid, crypto.randomUUID(), opts.accessTtlS),
+    refresh_token: await sign("refresh", userId, sid, refreshJti, opts.refreshTtlS),
+  });
+
+  return {
+    async issue(userId, userAgent) {
+      const sid = crypto.randomUUID();
+      const refreshJti = crypto.randomUUID();
+      const now = opts.now();
+      await opts.db.insert(sessions).values({
+        id: sid,
+        user_id: userId,
+        refresh_jti: refreshJti,
+        expires_at: new Date(now.getTime() + opts.refreshTtlS * 1000),
+        user_agent: userAgent?.slice(0, 300) ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+      return pair(userId, sid, refreshJti);
+    },
+    async authenticate(token) {
+      const claims = await verify(token, "access");
+      if (!claims) return null;
+      const row = await liveSession(claims.sid);
+      if (!row || row.user.id !== claims.userId) return null;
+      return { user: row.user, sessionId: claims.sid };
+    },
+    async refresh(token) {
+      const claims = await verify(token, "refresh");
+      if (!claims) return null;
+      const row = await liveSession(claims.sid);
+      if (!row || row.user.id !== claims.userId || row.session.refresh_jti !== claims.jti) return null;
+      const nextJti = crypto.randomUUID();
+      const now = opts.now();
+      // Compare-and-set on the jti so two concurrent refreshes cannot both win.
+      const updated = await opts.db
+        .update(sessions)
+        .set({
+          refresh_jti: nextJti,
+          expires_at: new Date(now.getTime() + opts.refreshTtlS * 1000),
+          updated_at: now,
+        })
+        .where(and(eq(sessions.id, claims.sid), eq(sessions.refresh_jti, claims.jti)))
+        .returning({ id: sessions.id });
+      if (updated.length === 0) return null;
+      return { ...(await pair(row.user.id, claims.sid, nextJti)), user: row.user };
+    },
+    async revokeSession(sessionId) {
+      await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(
+        and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)),
+      );
+    },
+    async revokeUser(userId) {
+      await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(
+        and(eq(sessions.user_id, userId), isNull(sessions.revoked_at)),
+      );
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? String(fallback) : v))
+    .pipe(z.coerce.number().int().positive());
+
+const url = (label: string) =>
+  optionalString.pipe(
+    z.string().url({ message: `${label} must be a URL` }).optional(),
+  );
+
+const EnvSchema = z.object({
+  PORT: positiveInt(8000).pipe(z.number().max(65535)),
+  PUBLIC_URL: url("PUBLIC_URL"),
+  DATA_DIR: optionalString.transform((v) => v ?? "data"),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/|:memory:$)/, {
+        message: "DATABASE_URL must start with file:, libsql://, http(s):// or ws(s)://",
+      })
+      .optional(),
+  ),
+  DATABASE_AUTH_TOKEN: optionalString,
+  UPSTASH_REDIS_REST_URL: url("UPSTASH_REDIS_REST_URL"),
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  JWT_SECRET: optionalString.pipe(
+    z.string().min(32, { message: "JWT_SECRET must be at least 32 characters" }).optional(),
+  ),
+  DENO_ENV: optionalString,
+  MAINTENANCE_MODE: bool,
+  LOG_LEVEL: z
+    .enum(["debug", "info", "warn", "error", "silent"])
+    .optional()
+    .transform((v) => v ?? "info"),
+  ACCESS_TOKEN_TTL_S: positiveInt(15 * 60),
+  REFRESH_TOKEN_TTL_S: positiveInt(30 * 24 * 3600),
+  VK_CLIENT_ID: optionalString,
+  VK_REDIRECT_URI: url("VK_REDIRECT_URI"),
+  VK_ID_BASE_URL: url("VK_ID_BASE_URL"),
+  TELEGRAM_BOT_TOKEN: optionalString.pipe(
+    z.string().regex(/^\d+:[\w-]+$/, { message: "TELEGRAM_BOT_TOKEN must look like 123456:ABC-DEF" }).optional(),
+  ),
+  TELEGRAM_OAUTH_URL: url("TELEGRAM_OAUTH_URL"),
+  TELEGRAM_AUTH_MAX_AGE_S: positiveInt(86400),
+  AUTH_RATE_LIMIT_PER_MIN: positiveInt(30),
+  MAX_UPLOAD_FILE_MB: positiveInt(50),
+  MAX_UPLOAD_FILES: positiveInt(20),
+  PROCESSING_CONCURRENCY: positiveInt(2),
+  PROCESSING_MAX_ATTEMPTS: positiveInt(3),
+});
+
+export interface Config {
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  databaseAuthToken?: string;
+  upstash?: { url: string; token: string };
+  /** Undefined until resolved by `resolveJwtSecret` (generated and kept in DATA_DIR when absent). */
+  jwtSecret?: string;
+  production: boolean;
+  maintenance: boolean;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  vk?: { clientId: string; redirectUri: string; baseUrl: string };
+  telegram?: { botToken: string; botId: string; oauthUrl: string; maxAgeS: number };
+  authRateLimitPerMin: number;
+  maxUploadFileBytes: number;
+  maxUploadFiles: number;
+  processingConcurrency: number;
+  processingMaxAttempts: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once. Every bad variable is named in one error. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const production = e.DENO_ENV === "production";
+  if (production && !e.JWT_SECRET) problems.push("  JWT_SECRET: required when DENO_ENV=production");
+  if (e.UPSTASH_REDIS_REST_URL && !e.UPSTASH_REDIS_REST_TOKEN) {
+    problems.push("  UPSTASH_REDIS_REST_TOKEN: required when UPSTASH_REDIS_REST_URL is set");
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const dataDir = e.DATA_DIR.replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `file:${dataDir}/app.db`,
+    databaseAuthToken: e.DATABASE_AUTH_TOKEN,
+    upstash: e.UPSTASH_REDIS_REST_URL
+      ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN! }
+      : undefined,
+    jwtSecret: e.JWT_SECRET,
+    production,
+    maintenance: e.MAINTENANCE_MODE,
+    logLevel: e.LOG_LEVEL,
+    accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
+    refreshTokenTtlS: e.REFRESH_TOKEN_TTL_S,
+    vk: e.VK_CLIENT_ID
+      ? {
+        clientId: e.VK_CLIENT_ID,
+        redirectUri: e.VK_REDIRECT_URI ?? `${publicUrl}/login`,
+        baseUrl: (e.VK_ID_BASE_URL ?? "https://id.vk.com").replace(/\/+$/, ""),
+      }
+      : undefined,
+    telegram: e.TELEGRAM_BOT_TOKEN
+      ? {
+        botToken: e.TELEGRAM_BOT_TOKEN,
+        botId: e.TELEGRAM_BOT_TOKEN.split(":")[0],
+        oauthUrl: (e.TELEGRAM_OAUTH_URL ?? "https://oauth.telegram.org").replace(/\/+$/, ""),
+        maxAgeS: e.TELEGRAM_AUTH_MAX_AGE_S,
+      }
+      : undefined,
+    authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
+    maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,
+    maxUploadFiles: e.MAX_UPLOAD_FILES,
+    processingConcurrency: e.PROCESSING_CONCURRENCY,
+    processingMaxAttempts: e.PROCESSING_MAX_ATTEMPTS,
+  };
+}
+
+/** JWT_SECRET when given; otherwise one generated once and kept in DATA_DIR/jwt-secret. */
+export async function resolveJwtSecret(config: Config): Promise<string> {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = `${config.dataDir}/jwt-secret`;
+  try {
+    const kept = (await Deno.readTextFile(file)).trim();
+    if (kept.length >= 32) return kept;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const bytes = crypto.getRandomValues(new Uint8Array(48));
+  const secret = btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, "");
+  await Deno.writeTextFile(file, secret, { mode: 0o600, createNew: true }).catch(async (err) => {
+    if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+  });
+  return (await Deno.readTextFile(file)).trim();
+}

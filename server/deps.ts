@@ -1,0 +1,49 @@
+import type { Db } from "../db/client.ts";
+import type { User } from "../db/schema.ts";
+import type { Guards } from "./auth/guards.ts";
+import type { TokenService } from "./auth/tokens.ts";
+import type { Config } from "./config.ts";
+import type { StatusStore } from "./lib/kv.ts";
+import type { Logger } from "./lib/logger.ts";
+import type { TaskQueue } from "./lib/queue.ts";
+import type { FileStorage } from "./lib/storage.ts";
+import type { Processor } from "./processing/processor.ts";
+
+export interface Clock {
+  now(): Date;
+}
+
+/** What `createApp` is built from; tests pass their own. */
+export interface AppDeps {
+  config: Config & { jwtSecret: string };
+  db: Db;
+  kv: StatusStore;
+  /** Private track files. */
+  storage: FileStorage;
+  /** Public uploads (avatars, slider images) served under /static/storage/. */
+  publicStorage: FileStorage;
+  queue: TaskQueue;
+  clock: Clock;
+  logger: Logger;
+  /** Outgoing HTTP (VK ID); tests point provider base URLs at local doubles. */
+  fetch: typeof fetch;
+  /** Directory served at /static (default `static`). */
+  staticDir: string;
+  /** Directory of the built client (default `client/dist`). */
+  clientDistDir: string;
+}
+
+/** Deps plus the services built from them, handed to every sub-app. */
+export interface AppContext extends AppDeps {
+  tokens: TokenService;
+  guards: Guards;
+  processor: Processor;
+}
+
+export type AppEnv = {
+  Variables: {
+    user: User;
+    sessionId: string;
+    requestId: string;
+  };
+};

@@ -1,0 +1,47 @@
+import { buildContext, createApp } from "./app.ts";
+import { ConfigError, parseConfig } from "./config.ts";
+import { buildDeps } from "./wiring.ts";
+
+/** Reads the configuration, wires the real dependencies and serves until SIGINT/SIGTERM. */
+export async function main() {
+  let config;
+  try {
+    config = parseConfig(Deno.env.toObject());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      Deno.exit(1);
+    }
+    throw err;
+  }
+  const deps = await buildDeps(config);
+  const ctx = buildContext(deps);
+  const app = createApp(ctx);
+  const resumed = await ctx.processor.resume();
+  if (resumed) deps.logger.info("resumed processing", { tracks: resumed });
+
+  const server = Deno.serve({
+    port: config.port,
+    hostname: "0.0.0.0",
+    onListen: ({ port }) => deps.logger.info(`listening on http://localhost:${port}`, { publicUrl: config.publicUrl }),
+  }, app.fetch);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info("shutting down", { signal });
+    // Stop taking requests, let in-flight ones finish, then let running jobs end; tracks not
+    // finished stay `processing` in the database and are resumed at the next start.
+    await server.shutdown();
+    await deps.queue.close(20_000);
+    deps.kv.close?.();
+    deps.db.$client.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  await server.finished;
+}
+
+if (import.meta.main) await main();

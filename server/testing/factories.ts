@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { type NewTrack, type NewUser, tracks, type User, users } from "../../db/schema.ts";
+import type { AppContext } from "../deps.ts";
+
+let seq = 0;
+
+/** Creates a user; shared by tests and the seed script. */
+export async function createUser(db: Db, values: Partial<NewUser> = {}): Promise<User> {
+  seq++;
+  const [row] = await db
+    .insert(users)
+    .values({ username: `user${Date.now().toString(36)}${seq}`, ...values })
+    .returning();
+  return row;
+}
+
+export async function findUser(db: Db, username: string): Promise<User | undefined> {
+  return (await db.select().from(users).where(eq(users.username, username)).limit(1))[0];
+}
+
+export async function createTrack(db: Db, values: Partial<NewTrack> = {}) {
+  seq++;
+  const [row] = await db
+    .insert(tracks)
+    .values({
+      filename: `Artist ${seq} - Title ${seq}.mp3`,
+      directions: "label_neuropunk",
+      upload_date: new Date(),
+      status: "completed",
+      ...values,
+    })
+    .returning();
+  return row;
+}
+
+/** A signed-in user and the bearer header to call the API as them. */
+export async function signIn(ctx: AppContext, user: User) {
+  const tokens = await ctx.tokens.issue(user.id);
+  return { ...tokens, headers: { Authorization: `Bearer ${tokens.access_token}` } };
+}

@@ -1,0 +1,30 @@
+import { migrateDb, openDb } from "../db/client.ts";
+import { type Config, resolveJwtSecret } from "./config.ts";
+import type { AppDeps } from "./deps.ts";
+import { createEmbeddedStore, createUpstashStore } from "./lib/kv.ts";
+import { createLogger } from "./lib/logger.ts";
+import { createTaskQueue } from "./lib/queue.ts";
+import { createLocalStorage } from "./lib/storage.ts";
+
+/** Builds the real dependencies from a parsed configuration and applies migrations. */
+export async function buildDeps(config: Config): Promise<AppDeps> {
+  const logger = createLogger(config.logLevel);
+  const jwtSecret = await resolveJwtSecret(config);
+  const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
+  await migrateDb(db);
+  const kv = config.upstash ? createUpstashStore(config.upstash.url, config.upstash.token) : createEmbeddedStore();
+  const staticDir = "static";
+  return {
+    config: { ...config, jwtSecret },
+    db,
+    kv,
+    storage: createLocalStorage(`${config.dataDir}/tracks`),
+    publicStorage: createLocalStorage(`${staticDir}/storage`),
+    queue: createTaskQueue(config.processingConcurrency, (err) => logger.error("task failed", { err })),
+    clock: { now: () => new Date() },
+    logger,
+    fetch: globalThis.fetch.bind(globalThis),
+    staticDir,
+    clientDistDir: "client/dist",
+  };
+}
