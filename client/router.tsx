@@ -33,7 +33,7 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
   },
 });
 
-const route = (path: string, component: () => React.ReactNode) =>
+const route = <P extends string>(path: P, component: () => React.ReactNode) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 
 // Public pages.
@@ -76,7 +76,7 @@ const callbackRoute = createRoute({
 
 // Signed in.
 const signedInLayout = createRoute({ getParentRoute: () => rootRoute, id: "signed-in", beforeLoad: requireSignedIn });
-const signedIn = (path: string, component: Parameters<typeof createRoute>[0]["component"]) =>
+const signedIn = <P extends string>(path: P, component: ReturnType<typeof lazyRouteComponent>) =>
   createRoute({ getParentRoute: () => signedInLayout, path, component });
 const profileRoute = signedIn(
   "/profile",
@@ -106,7 +106,7 @@ const adminRoute = createRoute({
   beforeLoad: requireAdmin,
   component: lazyRouteComponent(() => import("./features/admin/admin-layout.tsx"), "AdminLayout"),
 });
-const admin = (path: string, load: () => Promise<Record<string, unknown>>, name: string) =>
+const admin = <P extends string>(path: P, load: () => Promise<Record<string, unknown>>, name: string) =>
   createRoute({
     getParentRoute: () => adminRoute,
     path,
@@ -136,7 +136,7 @@ const moderatorRoute = createRoute({
   beforeLoad: requireStaff,
   component: lazyRouteComponent(() => import("./features/moderator/moderator-layout.tsx"), "ModeratorLayout"),
 });
-const mod = (path: string, load: () => Promise<Record<string, unknown>>, name: string) =>
+const mod = <P extends string>(path: P, load: () => Promise<Record<string, unknown>>, name: string) =>
   createRoute({
     getParentRoute: () => moderatorRoute,
     path,

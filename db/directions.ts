@@ -62,7 +62,7 @@ export const DIRECTION_CONFLICTS: Record<Direction, readonly Direction[]> = Obje
     d,
     CONFLICT_PAIRS.flatMap(([a, b]) => (a === d ? [b] : b === d ? [a] : [])),
   ]),
-) as Record<Direction, readonly Direction[]>;
+) as unknown as Record<Direction, readonly Direction[]>;
 
 export const DIRECTION_CONFLICT_MESSAGE =
   "Это направление нельзя выбрать вместе с уже выбранными направлениями.";

@@ -83,3 +83,15 @@ describe("foundation", () => {
     expect(found?.user.id).toBe(user.id);
   });
 });
+
+describe("request limits", () => {
+  it("answers 413 in JSON for an oversized JSON body", async () => {
+    const res = await t.app.request("/api/health", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ x: "a".repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ success: false, error: "Слишком большой запрос" });
+  });
+});

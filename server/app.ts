@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -103,6 +104,15 @@ export function createApp(deps: AppDeps | AppContext) {
     return c.json({ success: false, error: "Внутренняя ошибка сервера", request_id: rid }, 500);
   });
 
+  // JSON and form bodies are small; multipart routes (uploads, images) enforce their own limits while streaming.
+  const jsonLimit = bodyLimit({
+    maxSize: 1024 * 1024,
+    onError: (c) => c.json({ success: false, error: "Слишком большой запрос" }, 413),
+  });
+  app.use("/api/*", async (c, next) => {
+    if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
+    return jsonLimit(c, next);
+  });
   app.route("/api", api);
   app.all("/api/*", (c) => {
     const methods = allowed(c.req.path.slice("/api".length));

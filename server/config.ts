@@ -15,7 +15,9 @@ const positiveInt = (fallback: number) =>
     .string()
     .optional()
     .transform((v) => (v === undefined || v.trim() === "" ? String(fallback) : v))
-    .pipe(z.coerce.number().int().positive());
+    .pipe(z.string().regex(/^\d+$/, { message: "must be a positive whole number" }))
+    .transform(Number)
+    .pipe(z.number().int().positive());
 
 const url = (label: string) =>
   optionalString.pipe(
@@ -26,6 +28,8 @@ const EnvSchema = z.object({
   PORT: positiveInt(8000).pipe(z.number().max(65535)),
   PUBLIC_URL: url("PUBLIC_URL"),
   DATA_DIR: optionalString.transform((v) => v ?? "data"),
+  STATIC_DIR: optionalString.transform((v) => v ?? "static"),
+  CLIENT_DIST_DIR: optionalString.transform((v) => v ?? "client/dist"),
   DATABASE_URL: optionalString.pipe(
     z
       .string()
@@ -67,6 +71,8 @@ export interface Config {
   port: number;
   publicUrl: string;
   dataDir: string;
+  staticDir: string;
+  clientDistDir: string;
   databaseUrl: string;
   databaseAuthToken?: string;
   upstash?: { url: string; token: string };
@@ -110,6 +116,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     publicUrl,
     dataDir,
+    staticDir: e.STATIC_DIR.replace(/\/+$/, ""),
+    clientDistDir: e.CLIENT_DIST_DIR.replace(/\/+$/, ""),
     databaseUrl: e.DATABASE_URL ?? `file:${dataDir}/app.db`,
     databaseAuthToken: e.DATABASE_AUTH_TOKEN,
     upstash: e.UPSTASH_REDIS_REST_URL

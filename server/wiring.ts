@@ -13,7 +13,7 @@ export async function buildDeps(config: Config): Promise<AppDeps> {
   const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   await migrateDb(db);
   const kv = config.upstash ? createUpstashStore(config.upstash.url, config.upstash.token) : createEmbeddedStore();
-  const staticDir = "static";
+  const staticDir = config.staticDir;
   return {
     config: { ...config, jwtSecret },
     db,
@@ -25,6 +25,6 @@ export async function buildDeps(config: Config): Promise<AppDeps> {
     logger,
     fetch: globalThis.fetch.bind(globalThis),
     staticDir,
-    clientDistDir: "client/dist",
+    clientDistDir: config.clientDistDir,
   };
 }

@@ -2,6 +2,8 @@ import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { auth, useAuth } from "../lib/auth.ts";
 import { flash } from "../lib/flash.ts";
+import { AuthOverlays } from "../features/auth/auth-overlays.tsx";
+import { CookieBar } from "./cookie-bar.tsx";
 import { FlashArea } from "./flash-area.tsx";
 
 /** Header, footer, flash area; staff pages get the full width, the rest a narrow column. */
@@ -75,6 +77,8 @@ export function RootLayout() {
           <Link to="/privacy">Политика конфиденциальности</Link>
         </div>
       </footer>
+      <CookieBar />
+      <AuthOverlays />
     </div>
   );
 }

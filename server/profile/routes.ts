@@ -1,7 +1,10 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { registerLinkAccounts } from "./link-accounts.ts";
 
 /** The signed-in user's profile: /api/profile/*. */
-export function createProfileRoutes(_ctx: AppContext) {
-  return new Hono<AppEnv>();
+export function createProfileRoutes(ctx: AppContext) {
+  const app = new Hono<AppEnv>();
+  registerLinkAccounts(app, ctx);
+  return app;
 }
