@@ -165,8 +165,16 @@ export async function resolveJwtSecret(config: Config): Promise<string> {
   await Deno.mkdir(config.dataDir, { recursive: true });
   const bytes = crypto.getRandomValues(new Uint8Array(48));
   const secret = btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, "");
-  await Deno.writeTextFile(file, secret, { mode: 0o600, createNew: true }).catch(async (err) => {
+  // Written in full to a private name, then hard-linked into place: the link fails if another
+  // process got there first, and nobody ever reads a half-written secret.
+  const tmp = `${file}.${crypto.randomUUID()}`;
+  await Deno.writeTextFile(tmp, secret, { mode: 0o600, createNew: true });
+  try {
+    await Deno.link(tmp, file);
+  } catch (err) {
     if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-  });
+  } finally {
+    await Deno.remove(tmp).catch(() => {});
+  }
   return (await Deno.readTextFile(file)).trim();
 }
