@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, parseConfig, resolveJwtSecret } from "./config.ts";
+
+const SECRET = "a-production-secret-that-is-long-enough-0123";
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be rejected`);
+}
+
+describe("parseConfig", () => {
+  it("needs no configuration: embedded defaults", () => {
+    const c = parseConfig({});
+    expect(c.port).toBe(8000);
+    expect(c.publicUrl).toBe("http://localhost:8000");
+    expect(c.dataDir).toBe("data");
+    expect(c.staticDir).toBe("static");
+    expect(c.clientDistDir).toBe("client/dist");
+    expect(c.databaseUrl).toBe("file:data/app.db");
+    expect(c.upstash).toBeUndefined();
+    expect(c.jwtSecret).toBeUndefined();
+    expect(c.production).toBe(false);
+    expect(c.maintenance).toBe(false);
+    expect(c.logLevel).toBe("info");
+    expect(c.vk).toBeUndefined();
+    expect(c.telegram).toBeUndefined();
+    expect(c.accessTokenTtlS).toBeGreaterThan(0);
+    expect(c.refreshTokenTtlS).toBeGreaterThan(c.accessTokenTtlS);
+  });
+
+  it("derives PUBLIC_URL and the database file from PORT and DATA_DIR", () => {
+    const c = parseConfig({ PORT: "9123", DATA_DIR: "/tmp/x/" });
+    expect(c.publicUrl).toBe("http://localhost:9123");
+    expect(c.dataDir).toBe("/tmp/x");
+    expect(c.databaseUrl).toBe("file:/tmp/x/app.db");
+  });
+
+  it("keeps given values and trims a trailing slash from PUBLIC_URL", () => {
+    const c = parseConfig({
+      PUBLIC_URL: "https://demo.example.ru/",
+      DATABASE_URL: "libsql://db-user.turso.io",
+      DATABASE_AUTH_TOKEN: "tok",
+      UPSTASH_REDIS_REST_URL: "https://eu1.upstash.io",
+      UPSTASH_REDIS_REST_TOKEN: "rest-token",
+      MAINTENANCE_MODE: "true",
+      LOG_LEVEL: "warn",
+    });
+    expect(c.publicUrl).toBe("https://demo.example.ru");
+    expect(c.databaseUrl).toBe("libsql://db-user.turso.io");
+    expect(c.databaseAuthToken).toBe("tok");
+    expect(c.upstash).toEqual({ url: "https://eu1.upstash.io", token: "rest-token" });
+    expect(c.maintenance).toBe(true);
+    expect(c.logLevel).toBe("warn");
+  });
+
+  it("configures sign-in providers only when their credentials are given", () => {
+    const c = parseConfig({ VK_CLIENT_ID: "5123", TELEGRAM_BOT_TOKEN: "123456:ABC-def_1" });
+    expect(c.vk).toEqual({ clientId: "5123", redirectUri: "http://localhost:8000/login", baseUrl: "https://id.vk.com" });
+    expect(c.telegram?.botId).toBe("123456");
+    expect(c.telegram?.oauthUrl).toBe("https://oauth.telegram.org");
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ PORT: "-1" }, "PORT"],
+    [{ DATABASE_URL: "ftp://x" }, "DATABASE_URL"],
+    [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],
+    [{ MAINTENANCE_MODE: "yes" }, "MAINTENANCE_MODE"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ JWT_SECRET: "short" }, "JWT_SECRET"],
+    [{ UPSTASH_REDIS_REST_URL: "https://eu1.upstash.io" }, "UPSTASH_REDIS_REST_TOKEN"],
+    [{ TELEGRAM_BOT_TOKEN: "nonsense" }, "TELEGRAM_BOT_TOKEN"],
+    [{ MAX_UPLOAD_FILE_MB: "0" }, "MAX_UPLOAD_FILE_MB"],
+  ])("a bad value stops start-up naming the variable: %j", (env, name) => {
+    expect(errorOf(env)).toContain(name);
+  });
+
+  it("names every bad variable at once", () => {
+    const message = errorOf({ PORT: "abc", DATABASE_URL: "ftp://x" });
+    expect(message).toContain("PORT");
+    expect(message).toContain("DATABASE_URL");
+  });
+
+  it("requires JWT_SECRET in production", () => {
+    expect(errorOf({ DENO_ENV: "production" })).toContain("JWT_SECRET");
+    const c = parseConfig({ DENO_ENV: "production", JWT_SECRET: SECRET });
+    expect(c.production).toBe(true);
+    expect(c.jwtSecret).toBe(SECRET);
+  });
+});
+
+describe("resolveJwtSecret", () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const d of dirs.splice(0)) await Deno.remove(d, { recursive: true }).catch(() => {});
+  });
+
+  it("uses JWT_SECRET when given and writes nothing", async () => {
+    const dir = await Deno.makeTempDir();
+    dirs.push(dir);
+    expect(await resolveJwtSecret(parseConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }))).toBe(SECRET);
+    expect([...Deno.readDirSync(dir)]).toEqual([]);
+  });
+
+  it("generates a secret once, keeps it in DATA_DIR and reuses it after a restart", async () => {
+    const dir = await Deno.makeTempDir();
+    dirs.push(dir);
+    const dataDir = `${dir}/nested/data`;
+    const first = await resolveJwtSecret(parseConfig({ DATA_DIR: dataDir }));
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect((await Deno.readTextFile(`${dataDir}/jwt-secret`)).trim()).toBe(first);
+    const second = await resolveJwtSecret(parseConfig({ DATA_DIR: dataDir }));
+    expect(second).toBe(first);
+  });
+
+  it("gives different data directories different secrets", async () => {
+    const a = await Deno.makeTempDir();
+    const b = await Deno.makeTempDir();
+    dirs.push(a, b);
+    const sa = await resolveJwtSecret(parseConfig({ DATA_DIR: a }));
+    const sb = await resolveJwtSecret(parseConfig({ DATA_DIR: b }));
+    expect(sa).not.toBe(sb);
+  });
+
+  it("two processes starting at once end up with the same secret", async () => {
+    const dir = await Deno.makeTempDir();
+    dirs.push(dir);
+    const config = parseConfig({ DATA_DIR: dir });
+    const [a, b] = await Promise.all([resolveJwtSecret(config), resolveJwtSecret(config)]);
+    expect(a).toBe(b);
+  });
+});
