@@ -1,7 +1,215 @@
 import { Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { ApiError, badRequest, unauthorized } from "../lib/http-error.ts";
+import { KV_KEYS } from "../lib/kv.ts";
+import { validate } from "../lib/validate.ts";
+import { accountForIdentity, LinkRefused, startSession } from "./accounts.ts";
+import { banError, banMessage, bearerToken } from "./guards.ts";
+import { clientAddress, createRateLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
+import { EMPTY_AUTH_DATA, parseTgAuthInput, verifyTelegramAuth } from "./telegram.ts";
+import { userView } from "./user-view.ts";
+import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
+
+/** Lifetime of the PKCE verifier and state kept under `oauth:{session_id}`. */
+export const OAUTH_STATE_TTL_S = 600;
+
+interface OauthRecord {
+  state: string;
+  verifier: string;
+  created_at: string;
+}
+
+const SESSION_ID_LENGTH = 32;
+const newSessionId = () =>
+  [...crypto.getRandomValues(new Uint8Array(SESSION_ID_LENGTH / 2))].map((b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
+
+/**
+ * The state starts with the session id, so the callback (which VK reaches with code, state and
+ * device_id only) finds the verifier even when the browser lost its `oauth_session_id`.
+ */
+const sessionIdOfState = (state: string) =>
+  new RegExp(`^[0-9a-f]{${SESSION_ID_LENGTH}}`).exec(state)?.[0] ?? null;
+
+const VK_STATE_INVALID = "Сессия авторизации истекла или недействительна. Попробуйте войти снова.";
+const VK_MISSING = "Отсутствуют необходимые данные для авторизации. Пожалуйста, попробуйте снова.";
+
+const vkCallbackQuery = z.object({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(512).optional(),
+  device_id: z.string().max(512).optional(),
+  frontend_redirect: z.string().max(2048).optional(),
+  error: z.string().max(512).optional(),
+  error_description: z.string().max(1024).optional(),
+});
+
+/** Reads a JSON or form body without failing on an empty or non-JSON one. */
+async function readLooseBody(c: Context<AppEnv>): Promise<Record<string, unknown> | string | null> {
+  const type = c.req.header("content-type") ?? "";
+  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
+    const form = await c.req.parseBody().catch(() => ({}));
+    return Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string"));
+  }
+  const text = (await c.req.text()).trim();
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : typeof value === "string" ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/** The Telegram result from a body: `{ tgAuthResult }`, the bare fields, or the raw string. */
+export function tgAuthFromBody(body: Record<string, unknown> | string | null, key = "tgAuthResult"): unknown {
+  if (body === null || typeof body === "string") return body;
+  if (key in body) return body[key];
+  if ("hash" in body || "id" in body) return body;
+  return undefined;
+}
 
 /** Sign-in, tokens and sessions: /api/auth/*. */
-export function createAuthRoutes(_ctx: AppContext) {
-  return new Hono<AppEnv>();
+export function createAuthRoutes(ctx: AppContext) {
+  const limiter = createRateLimiter({
+    limit: ctx.config.authRateLimitPerMin,
+    windowMs: 60_000,
+    now: () => ctx.clock.now().getTime(),
+  });
+  const limited = rateLimit(limiter);
+  const publicOrigin = new URL(ctx.config.publicUrl).origin;
+
+  /** The front-end address to come back to; only PUBLIC_URL's origin (no open redirect). */
+  const frontendTarget = (raw: string | undefined): URL => {
+    if (!raw) return new URL("/auth/vk/callback", publicOrigin);
+    let url: URL;
+    try {
+      url = new URL(raw, publicOrigin);
+    } catch {
+      throw badRequest("Недопустимый адрес возврата");
+    }
+    if (url.origin !== publicOrigin || !["http:", "https:"].includes(url.protocol)) {
+      throw badRequest("Недопустимый адрес возврата");
+    }
+    return url;
+  };
+
+  return new Hono<AppEnv>()
+    .get("/oauth/urls", limited, async (c) => {
+      c.header("Cache-Control", "no-store");
+      const sessionId = newSessionId();
+      let vk: string | null = null;
+      if (ctx.config.vk) {
+        const { verifier, challenge } = await createPkce();
+        const state = sessionId + randomToken(32);
+        const record: OauthRecord = { state, verifier, created_at: ctx.clock.now().toISOString() };
+        await ctx.kv.set(KV_KEYS.oauth(sessionId), record, OAUTH_STATE_TTL_S);
+        vk = vkAuthorizeUrl(ctx.config.vk, { state, challenge });
+      }
+      let telegram: string | null = null;
+      if (ctx.config.telegram) {
+        const url = new URL(`${ctx.config.telegram.oauthUrl}/auth`);
+        url.search = new URLSearchParams({
+          bot_id: ctx.config.telegram.botId,
+          origin: publicOrigin,
+          request_access: "write",
+          return_to: `${publicOrigin}/auth/telegram/callback`,
+        }).toString();
+        telegram = url.toString();
+      }
+      return c.json({ success: true, vk, telegram, session_id: sessionId });
+    })
+    .get("/oauth/vk/callback", validate("query", vkCallbackQuery), async (c) => {
+      const q = c.req.valid("query");
+      const target = frontendTarget(q.frontend_redirect);
+      const back = (params: Record<string, string>) => {
+        const url = new URL(target);
+        for (const k of ["access_token", "refresh_token", "ban_message", "error", "code", "state", "device_id"]) {
+          url.searchParams.delete(k);
+        }
+        for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+        c.header("Cache-Control", "no-store");
+        c.header("Referrer-Policy", "no-referrer");
+        return c.redirect(url.toString(), 302);
+      };
+
+      if (!limiter.hit(clientAddress(c)).ok) return back({ error: RATE_LIMIT_MESSAGE });
+      if (!ctx.config.vk) return back({ error: "Вход через ВКонтакте не настроен" });
+      if (q.error) return back({ error: q.error_description || q.error });
+      if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });
+
+      const sessionId = sessionIdOfState(q.state);
+      const record = sessionId ? await ctx.kv.take<OauthRecord>(KV_KEYS.oauth(sessionId)) : null;
+      if (!record || record.state !== q.state) return back({ error: VK_STATE_INVALID });
+
+      try {
+        const vkToken = await exchangeVkCode(ctx.fetch, ctx.config.vk, {
+          code: q.code,
+          verifier: record.verifier,
+          deviceId: q.device_id,
+          state: q.state,
+        });
+        const vkUser = await fetchVkUser(ctx.fetch, ctx.config.vk, vkToken);
+        const { user } = await accountForIdentity(ctx, {
+          provider: "vk",
+          id: vkUser.user_id,
+          first_name: vkUser.first_name,
+          last_name: vkUser.last_name,
+          phone: vkUser.phone,
+        });
+        if (user.is_banned) return back({ ban_message: banMessage(user) });
+        const tokens = await startSession(ctx, user, c.req.header("user-agent"));
+        return back({ access_token: tokens.access_token, refresh_token: tokens.refresh_token });
+      } catch (err) {
+        if (err instanceof VkError) {
+          ctx.logger.warn("vk sign-in failed", { reason: err.message });
+          return back({ error: err.message });
+        }
+        if (err instanceof LinkRefused) return back({ error: err.message });
+        throw err;
+      }
+    })
+    .post("/oauth/telegram/complete", limited, async (c) => {
+      const tg = ctx.config.telegram;
+      if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
+      const input = tgAuthFromBody(await readLooseBody(c));
+      if (input === undefined) throw badRequest(EMPTY_AUTH_DATA);
+      const data = await verifyTelegramAuth(parseTgAuthInput(input), {
+        botToken: tg.botToken,
+        maxAgeS: tg.maxAgeS,
+        nowS: Math.floor(ctx.clock.now().getTime() / 1000),
+      });
+      const { user } = await accountForIdentity(ctx, {
+        provider: "telegram",
+        id: data.id,
+        first_name: data.first_name,
+        last_name: data.last_name,
+        username: data.username,
+        hash: data.hash,
+      });
+      if (user.is_banned) throw banError(user);
+      const tokens = await startSession(ctx, user, c.req.header("user-agent"));
+      return c.json({ success: true, ...tokens, user: userView(user) });
+    })
+    .post("/refresh", async (c) => {
+      const token = bearerToken(c.req.header("authorization"));
+      if (!token) throw unauthorized("Требуется токен обновления");
+      const result = await ctx.tokens.refresh(token);
+      if (!result) throw unauthorized("Недействительный или истёкший токен обновления");
+      if (result.user.is_banned) throw banError(result.user);
+      return c.json({ success: true, access_token: result.access_token, refresh_token: result.refresh_token });
+    })
+    .post("/logout", async (c) => {
+      const token = bearerToken(c.req.header("authorization"));
+      if (!token) throw unauthorized();
+      // A banned user may still end their session, so this does not go through the user guard.
+      if (!(await ctx.tokens.revokeByToken(token))) throw unauthorized("Недействительный или истёкший токен");
+      return c.json({ success: true, message: "Вы успешно вышли из системы." });
+    })
+    .get("/me", ctx.guards.user, (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json({ success: true, user: userView(c.get("user")) });
+    });
 }

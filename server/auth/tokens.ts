@@ -21,6 +21,11 @@ export interface TokenService {
   /** Rotates: the old refresh token stops working. Null when the token is not a live refresh token. */
   refresh(token: string): Promise<(TokenPair & { user: User }) | null>;
   revokeSession(sessionId: string): Promise<void>;
+  /**
+   * Ends the session an access token or the current refresh token belongs to (logout works even
+   * when the access token has just expired). False when the token names no live session.
+   */
+  revokeByToken(token: string): Promise<boolean>;
   revokeUser(userId: number): Promise<void>;
 }
 
@@ -80,6 +85,12 @@ export function createTokenService(opts: {
     refresh_token: await sign("refresh", userId, sid, refreshJti, opts.refreshTtlS),
   });
 
+  const revokeSession = async (sessionId: string) => {
+    await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(
+      and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)),
+    );
+  };
+
   return {
     async issue(userId, userAgent) {
       const sid = crypto.randomUUID();
@@ -123,10 +134,17 @@ export function createTokenService(opts: {
       if (updated.length === 0) return null;
       return { ...(await pair(row.user.id, claims.sid, nextJti)), user: row.user };
     },
-    async revokeSession(sessionId) {
-      await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(
-        and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)),
-      );
+    revokeSession,
+    async revokeByToken(token) {
+      const access = await verify(token, "access");
+      const refresh = access ? null : await verify(token, "refresh");
+      const claims = access ?? refresh;
+      if (!claims) return false;
+      const row = await liveSession(claims.sid);
+      if (!row || row.user.id !== claims.userId) return false;
+      if (refresh && row.session.refresh_jti !== refresh.jti) return false;
+      await revokeSession(claims.sid);
+      return true;
     },
     async revokeUser(userId) {
       await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(

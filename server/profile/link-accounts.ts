@@ -1,5 +1,85 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
+import { and, eq, ne } from "drizzle-orm";
+import { users } from "../../db/schema.ts";
+import { LinkRefused, linkTelegram, normalizePhone } from "../auth/accounts.ts";
+import { parseTgAuthInput, verifyTelegramAuth } from "../auth/telegram.ts";
+import { userView } from "../auth/user-view.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { ApiError, badRequest, conflict } from "../lib/http-error.ts";
 
-/** POST /api/profile/link-accounts (filled in by the sign-in work). */
-export function registerLinkAccounts(_app: Hono<AppEnv>, _ctx: AppContext) {}
+const EMPTY = "Укажите номер телефона или данные авторизации Telegram";
+
+async function readBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const type = c.req.header("content-type") ?? "";
+  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
+    return await c.req.parseBody().catch(() => ({}));
+  }
+  const text = (await c.req.text()).trim();
+  if (!text) return {};
+  try {
+    const body = JSON.parse(text);
+    if (body && typeof body === "object" && !Array.isArray(body)) return body;
+  } catch { /* reported below */ }
+  throw badRequest("Некорректные данные запроса");
+}
+
+/**
+ * POST /api/profile/link-accounts (spec 1 §7). Nothing is linked on a claim alone: a Telegram
+ * identity needs a valid signed result; a phone only waits until a VK sign-in proves it
+ * (docs/decisions/0011).
+ */
+export function registerLinkAccounts(app: Hono<AppEnv>, ctx: AppContext) {
+  app.post("/link-accounts", ctx.guards.user, async (c) => {
+    const body = await readBody(c);
+    const action = typeof body.action === "string" ? body.action : "";
+    const current = c.get("user");
+
+    if (action === "link_vk_to_telegram") {
+      const tg = ctx.config.telegram;
+      const raw = body.telegram_hash ?? body.tgAuthResult;
+      if (raw === undefined || raw === null || raw === "") throw badRequest(EMPTY);
+      if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
+      const data = await verifyTelegramAuth(parseTgAuthInput(raw), {
+        botToken: tg.botToken,
+        maxAgeS: tg.maxAgeS,
+        nowS: Math.floor(ctx.clock.now().getTime() / 1000),
+      });
+      try {
+        const user = await linkTelegram(ctx, current, {
+          provider: "telegram",
+          id: data.id,
+          first_name: data.first_name,
+          last_name: data.last_name,
+          username: data.username,
+          hash: data.hash,
+        });
+        return c.json({ success: true, message: "Telegram успешно привязан к вашему аккаунту", user: userView(user) });
+      } catch (err) {
+        if (err instanceof LinkRefused) throw conflict(err.message);
+        throw err;
+      }
+    }
+
+    if (action === "link_telegram_to_vk") {
+      const raw = typeof body.phone_number === "string" ? body.phone_number.trim() : "";
+      if (!raw) throw badRequest(EMPTY);
+      const phone = normalizePhone(raw);
+      if (!phone) throw badRequest("Некорректный номер телефона");
+      if (current.vk_id) throw conflict("К вашему аккаунту уже привязан ВКонтакте.");
+      const [claimed] = await ctx.db.select({ id: users.id }).from(users)
+        .where(and(eq(users.pending_vk_link_phone, phone), ne(users.id, current.id))).limit(1);
+      if (claimed) throw conflict("Этот номер уже ожидает привязки к другому аккаунту. Обратитесь к администратору.");
+      const [user] = await ctx.db.update(users).set({ pending_vk_link_phone: phone, updated_at: ctx.clock.now() })
+        .where(eq(users.id, current.id)).returning();
+      return c.json({
+        success: true,
+        message:
+          "Номер сохранён. Войдите через ВКонтакте с аккаунтом, к которому привязан этот номер, — аккаунты будут связаны.",
+        user: userView(user),
+      });
+    }
+
+    if (!action && body.phone_number === undefined && body.telegram_hash === undefined) throw badRequest(EMPTY);
+    throw badRequest("Неизвестное действие: ожидается link_vk_to_telegram или link_telegram_to_vk");
+  });
+}

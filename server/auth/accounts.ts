@@ -1,0 +1,213 @@
+import { and, count, eq, like, or } from "drizzle-orm";
+import { tracks, type User, users } from "../../db/schema.ts";
+import type { AppContext } from "../deps.ts";
+
+/**
+ * Finding or creating the account behind a provider identity, and the account-link rules shared by
+ * sign-in and POST /api/profile/link-accounts (docs/decisions/0011).
+ */
+export type Identity =
+  | { provider: "vk"; id: string; first_name?: string; last_name?: string; phone?: string }
+  | {
+    provider: "telegram";
+    id: string;
+    first_name?: string;
+    last_name?: string;
+    username?: string;
+    hash?: string;
+  };
+
+/** A link the rules refuse; `message` is shown to the person. */
+export class LinkRefused extends Error {}
+
+export const LINK_REFUSED_HAS_DATA =
+  "Этот аккаунт уже используется другим профилем с загруженными треками или особыми правами. Связать аккаунты автоматически нельзя — обратитесь к администратору.";
+
+/** Digits only, 10–15 of them; a Russian 8XXXXXXXXXX becomes 7XXXXXXXXXX. Null when not a phone. */
+export function normalizePhone(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  if (!/^[\d\s()+\-.]+$/.test(raw.trim())) return null;
+  let digits = raw.replace(/\D/g, "");
+  if (digits.length === 11 && digits.startsWith("8")) digits = "7" + digits.slice(1);
+  if (digits.length === 10 && digits.startsWith("9")) digits = "7" + digits;
+  return digits.length >= 10 && digits.length <= 15 ? digits : null;
+}
+
+const TRANSLIT: Record<string, string> = {
+  а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "e", ж: "zh", з: "z", и: "i", й: "y", к: "k",
+  л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", х: "h", ц: "ts",
+  ч: "ch", ш: "sh", щ: "sch", ъ: "", ы: "y", ь: "", э: "e", ю: "yu", я: "ya", і: "i", ї: "yi", є: "ye",
+};
+
+/** A Latin handle from a name: `Иван Петров` → `ivan_petrov`; empty when nothing usable is left. */
+export function slugifyUsername(...parts: (string | undefined | null)[]): string {
+  const text = parts.filter(Boolean).join(" ").toLowerCase();
+  const latin = [...text].map((ch) => TRANSLIT[ch] ?? ch).join("");
+  return latin.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "").slice(0, 24).replace(/_+$/, "");
+}
+
+/** A free username starting from the best candidate; numbered when taken. */
+export async function uniqueUsername(ctx: AppContext, candidates: string[], fallback: string): Promise<string> {
+  const base = candidates.find((c) => c.length >= 3) ?? fallback;
+  const taken = new Set(
+    (await ctx.db.select({ username: users.username }).from(users)
+      .where(or(eq(users.username, base), like(users.username, `${base}%`))).limit(5000))
+      .map((r) => r.username.toLowerCase()),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; n < 5000; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
+  return `${base}_${crypto.randomUUID().slice(0, 8)}`;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const text = `${(err as Error)?.message ?? ""} ${String((err as { cause?: unknown })?.cause ?? "")}`;
+  return /UNIQUE constraint failed/i.test(text);
+}
+
+async function createUserFor(ctx: AppContext, identity: Identity): Promise<User> {
+  const now = ctx.clock.now();
+  const candidates = identity.provider === "telegram"
+    ? [slugifyUsername(identity.username), slugifyUsername(identity.first_name, identity.last_name)]
+    : [slugifyUsername(identity.first_name, identity.last_name)];
+  const fallback = `${identity.provider === "vk" ? "vk" : "tg"}${identity.id}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const username = attempt === 0
+      ? await uniqueUsername(ctx, candidates, fallback)
+      : `${fallback}_${crypto.randomUUID().slice(0, 6)}`;
+    try {
+      const [row] = await ctx.db.insert(users).values({
+        username,
+        first_name: identity.first_name ?? null,
+        last_name: identity.last_name ?? null,
+        ...(identity.provider === "vk"
+          ? { vk_id: identity.id, phone_number: normalizePhone(identity.phone) }
+          : { telegram_id: identity.id, telegram_hash: identity.hash ?? null }),
+        created_at: now,
+        updated_at: now,
+      }).returning();
+      return row;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Someone signed in with the same identity at the same moment: use their row.
+      const existing = await findByIdentity(ctx, identity);
+      if (existing) return existing;
+    }
+  }
+  throw new Error("could not create a user");
+}
+
+async function findByIdentity(ctx: AppContext, identity: Identity): Promise<User | undefined> {
+  const column = identity.provider === "vk" ? users.vk_id : users.telegram_id;
+  return (await ctx.db.select().from(users).where(eq(column, identity.id)).limit(1))[0];
+}
+
+async function trackCount(ctx: AppContext, userId: number): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(tracks).where(eq(tracks.user_id, userId));
+  return row?.n ?? 0;
+}
+
+/**
+ * An account that holds nothing but one sign-in identity may be folded into another account:
+ * no tracks, no other identity, no staff role, no ban (folding a banned account would lift the ban).
+ */
+export async function isDisposable(ctx: AppContext, user: User, keep: "vk" | "telegram"): Promise<boolean> {
+  if (user.is_admin || user.is_moderator || user.is_banned) return false;
+  if (keep === "vk" ? user.telegram_id : user.vk_id) return false;
+  return (await trackCount(ctx, user.id)) === 0;
+}
+
+/** Fills only empty profile fields: the person may have edited their names since. */
+function fillPatch(user: User, identity: Identity): Partial<User> {
+  const patch: Partial<User> = {};
+  if (!user.first_name && identity.first_name) patch.first_name = identity.first_name;
+  if (!user.last_name && identity.last_name) patch.last_name = identity.last_name;
+  if (identity.provider === "vk" && !user.phone_number) {
+    const phone = normalizePhone(identity.phone);
+    if (phone) patch.phone_number = phone;
+  }
+  if (identity.provider === "telegram" && identity.hash) patch.telegram_hash = identity.hash;
+  return patch;
+}
+
+async function updateUser(ctx: AppContext, id: number, patch: Partial<User>): Promise<User> {
+  const [row] = await ctx.db.update(users).set({ ...patch, updated_at: ctx.clock.now() }).where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * VK sign-in whose VK-verified phone matches a phone recorded by `link_telegram_to_vk`: the VK
+ * identity joins that account. Null when no single account waits for this phone.
+ */
+async function applyPendingVkLink(
+  ctx: AppContext,
+  identity: Extract<Identity, { provider: "vk" }>,
+  existing: User | undefined,
+): Promise<User | null> {
+  const phone = normalizePhone(identity.phone);
+  if (!phone) return null;
+  const waiting = await ctx.db.select().from(users).where(eq(users.pending_vk_link_phone, phone)).limit(2);
+  // Two accounts claiming one phone is ambiguous: link neither.
+  if (waiting.length !== 1) return null;
+  const owner = waiting[0];
+  if (existing?.id === owner.id) return null;
+  if (owner.vk_id) {
+    await updateUser(ctx, owner.id, { pending_vk_link_phone: null });
+    return null;
+  }
+  if (existing && !(await isDisposable(ctx, existing, "vk"))) {
+    await updateUser(ctx, owner.id, { pending_vk_link_phone: null });
+    throw new LinkRefused(LINK_REFUSED_HAS_DATA);
+  }
+  return await ctx.db.transaction(async (tx) => {
+    if (existing) await tx.delete(users).where(eq(users.id, existing.id));
+    const [row] = await tx.update(users).set({
+      ...fillPatch(owner, identity),
+      vk_id: identity.id,
+      pending_vk_link_phone: null,
+      updated_at: ctx.clock.now(),
+    }).where(eq(users.id, owner.id)).returning();
+    return row;
+  });
+}
+
+/** The account for a verified provider identity: found, joined by a pending link, or created. */
+export async function accountForIdentity(ctx: AppContext, identity: Identity): Promise<{ user: User; created: boolean }> {
+  const existing = await findByIdentity(ctx, identity);
+  if (identity.provider === "vk") {
+    const linked = await applyPendingVkLink(ctx, identity, existing);
+    if (linked) return { user: linked, created: false };
+  }
+  if (existing) {
+    const patch = fillPatch(existing, identity);
+    return { user: Object.keys(patch).length ? await updateUser(ctx, existing.id, patch) : existing, created: false };
+  }
+  return { user: await createUserFor(ctx, identity), created: true };
+}
+
+/** Tokens for a user who is allowed in; records the sign-in time. */
+export async function startSession(ctx: AppContext, user: User, userAgent?: string | null) {
+  await ctx.db.update(users).set({ last_login_at: ctx.clock.now() }).where(eq(users.id, user.id));
+  return await ctx.tokens.issue(user.id, userAgent);
+}
+
+/**
+ * `link_vk_to_telegram`: attach a verified Telegram identity to the current account.
+ * A Telegram-only account with nothing in it is folded in; anything else is refused.
+ */
+export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<Identity, { provider: "telegram" }>) {
+  if (current.telegram_id === tg.id) return current;
+  if (current.telegram_id) throw new LinkRefused("К вашему аккаунту уже привязан другой Telegram.");
+  const other = await findByIdentity(ctx, tg);
+  if (other && !(await isDisposable(ctx, other, "telegram"))) throw new LinkRefused(LINK_REFUSED_HAS_DATA);
+  return await ctx.db.transaction(async (tx) => {
+    if (other) await tx.delete(users).where(and(eq(users.id, other.id), eq(users.telegram_id, tg.id)));
+    const [row] = await tx.update(users).set({
+      ...fillPatch(current, tg),
+      telegram_id: tg.id,
+      updated_at: ctx.clock.now(),
+    }).where(eq(users.id, current.id)).returning();
+    return row;
+  });
+}

@@ -1,0 +1,30 @@
+import type { User } from "../../db/schema.ts";
+
+/**
+ * The user as the API shows it to the user themself (spec 1 §3). Internal fields (the pending
+ * phone claim, the last Telegram hash, timestamps) stay on the server.
+ */
+export function userView(user: User) {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    avatar: user.avatar,
+    city: user.city,
+    birth_date: user.birth_date,
+    bio: user.bio,
+    favorite_dnb_genre: user.favorite_dnb_genre,
+    vk_id: user.vk_id,
+    telegram_id: user.telegram_id,
+    phone_number: user.phone_number,
+    is_admin: user.is_admin,
+    is_moderator: user.is_moderator,
+    moderator_categories: user.moderator_categories,
+    is_banned: user.is_banned,
+    ban_reason: user.ban_reason,
+  };
+}
+
+export type UserView = ReturnType<typeof userView>;
