@@ -1,10 +1,24 @@
-import { Outlet } from "@tanstack/react-router";
+import { StaffLayout, type StaffNavItem } from "../../components/staff/staff-layout.tsx";
+import { flash } from "../../lib/flash.ts";
 
-/** Админка layout (placeholder until its issue fills it in). */
+const NAV: StaffNavItem[] = [
+  { to: "/admin", label: "Панель управления", exact: true },
+  { to: "/admin/tracks", label: "Треки" },
+  { to: "/admin/faq", label: "FAQ" },
+  { to: "/admin/slider", label: "Слайдер" },
+  { to: "/admin/users", label: "Пользователи" },
+  { to: "/admin/redis", label: "Redis" },
+];
+
+/** The admin area frame: sidebar with every section, back to the site, logout (spec 2 §2). */
 export function AdminLayout() {
   return (
-    <div className="staff-layout">
-      <Outlet />
-    </div>
+    <StaffLayout
+      title="Админка"
+      nav={NAV}
+      backLabel="← На сайт"
+      logoutLabel="Выход"
+      onLoggedOut={() => flash("success", "Вы успешно вышли из системы.")}
+    />
   );
 }

@@ -1,0 +1,62 @@
+import { Link, Outlet, useNavigate } from "@tanstack/react-router";
+import type { ReactNode } from "react";
+import { auth } from "../../lib/auth.ts";
+import "./staff.css";
+
+export interface StaffNavItem {
+  to: string;
+  label: string;
+  /** Active only on this exact path (the dashboard), not on its children. */
+  exact?: boolean;
+}
+
+interface StaffLayoutProps {
+  /** Small heading above the links, e.g. "Админка". */
+  title: string;
+  nav: StaffNavItem[];
+  backLabel: string;
+  logoutLabel: string;
+  /** Shown above the page content (the moderator's categories). */
+  header?: ReactNode;
+  /** Runs after the sign-out, before going home (a flash message, for example). */
+  onLoggedOut?: () => void;
+}
+
+/**
+ * The panel frame shared by the admin and moderator areas: a sidebar with the section links, a link
+ * back to the site and a logout, then the page. The root layout already gives staff pages the full width.
+ */
+export function StaffLayout({ title, nav, backLabel, logoutLabel, header, onLoggedOut }: StaffLayoutProps) {
+  const navigate = useNavigate();
+  const logout = async () => {
+    await auth.logout();
+    onLoggedOut?.();
+    await navigate({ to: "/" });
+  };
+  return (
+    <div className="st-shell">
+      <aside className="st-sidebar" aria-label={title}>
+        <p className="st-sidebar-title">{title}</p>
+        <nav className="st-nav">
+          {nav.map((item) => (
+            <Link
+              key={item.to}
+              to={item.to as "/"}
+              className="st-nav-link"
+              activeOptions={{ exact: Boolean(item.exact) }}
+            >
+              {item.label}
+            </Link>
+          ))}
+          <div className="st-nav-sep" role="separator" />
+          <Link to="/" className="st-nav-link st-nav-muted">{backLabel}</Link>
+          <button type="button" className="st-nav-link st-nav-muted" onClick={logout}>{logoutLabel}</button>
+        </nav>
+      </aside>
+      <div className="st-content">
+        {header && <div className="st-header-extra">{header}</div>}
+        <Outlet />
+      </div>
+    </div>
+  );
+}

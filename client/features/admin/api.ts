@@ -1,0 +1,183 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "../../lib/api.ts";
+import type { User } from "../../lib/types.ts";
+import type { StaffTrack, TrackFilterValues } from "../../components/staff/track-types.ts";
+
+/** Query-option factories of the admin panel (CONVENTIONS rule 8). Every call is under /api/admin. */
+
+export interface TrackListParams extends TrackFilterValues {
+  page: number;
+  page_size: number;
+}
+
+export interface TrackList {
+  tracks: StaffTrack[];
+  total: number;
+  filtered: number;
+  page: number;
+  pages: number;
+}
+
+export interface Faq {
+  id: number;
+  question: string;
+  answer: string;
+  order: number;
+}
+
+export interface SliderTile {
+  id: number;
+  tile_type: "link" | "track";
+  image_filename: string | null;
+  image_url?: string | null;
+  redirect_url: string | null;
+  track_url: string | null;
+}
+
+export type AdminUser = User & { created_at?: string | number | null; last_login_at?: string | number | null };
+
+export interface UserListParams {
+  search: string;
+  status: "all" | "active" | "banned";
+  role: "all" | "admin" | "moderator" | "user";
+}
+
+export interface UserList {
+  users: AdminUser[];
+  total?: number;
+  pages?: number;
+  page?: number;
+}
+
+export type Period = "day" | "week" | "month" | "year";
+
+export interface DashboardStats {
+  total_users: number;
+  total_tracks: number;
+  track_downloads: { downloaded: number; not_downloaded: number };
+  top_user: { username: string; track_count: number } | null;
+  user_platforms: { vk: number; telegram: number; combined: number };
+  track_timeline: { labels: string[]; data: number[]; period: Period };
+  directions: { labels: string[]; data: number[] };
+}
+
+export interface RedisData {
+  stats: { track_ids: number; track_status: number; errors: number; success: number };
+  trackIds: Array<{ key: string; value: unknown }>;
+  trackStatus: Array<{ key: string; value: { status?: string; filename?: string } | null }>;
+  errorKeys: Array<{ key: string; value: unknown }>;
+  successCount: number;
+}
+
+export const adminKeys = {
+  tracks: ["admin", "tracks"] as const,
+  faq: ["admin", "faq"] as const,
+  slider: ["admin", "slider"] as const,
+  users: ["admin", "users"] as const,
+  dashboard: ["admin", "dashboard"] as const,
+  redis: ["admin", "redis"] as const,
+};
+
+export const adminTracksQuery = (p: TrackListParams) =>
+  queryOptions({
+    queryKey: [...adminKeys.tracks, "list", p] as const,
+    queryFn: ({ signal }) =>
+      api<TrackList>("/admin/tracks", {
+        signal,
+        query: {
+          filename: p.filename.trim(),
+          user: p.user.trim(),
+          date: p.date,
+          direction: p.direction,
+          downloaded: p.downloaded,
+          page: p.page,
+          page_size: p.page_size,
+        },
+      }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export const adminTrackQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...adminKeys.tracks, "one", id] as const,
+    queryFn: () => api<{ track: StaffTrack }>(`/admin/tracks/${id}`).then((b) => b.track),
+    staleTime: 0,
+  });
+
+export const adminFaqsQuery = () =>
+  queryOptions({
+    queryKey: [...adminKeys.faq, "list"] as const,
+    queryFn: () =>
+      api<{ faqs: Faq[] }>("/admin/faq").then((b) =>
+        [...(b.faqs ?? [])].sort((a, z) => a.order - z.order || a.id - z.id)
+      ),
+    staleTime: 0,
+  });
+
+export const adminFaqQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...adminKeys.faq, "one", id] as const,
+    queryFn: () => api<{ faq: Faq }>(`/admin/faq/${id}`).then((b) => b.faq),
+    staleTime: 0,
+  });
+
+export const adminSlidersQuery = () =>
+  queryOptions({
+    queryKey: [...adminKeys.slider, "list"] as const,
+    queryFn: () => api<{ sliders: SliderTile[] }>("/admin/slider").then((b) => b.sliders ?? []),
+    staleTime: 0,
+  });
+
+export const adminSliderQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...adminKeys.slider, "one", id] as const,
+    queryFn: () => api<{ slider: SliderTile }>(`/admin/slider/${id}`).then((b) => b.slider),
+    staleTime: 0,
+  });
+
+export const adminUsersQuery = (p: UserListParams & { page?: number; page_size?: number }) =>
+  queryOptions({
+    queryKey: [...adminKeys.users, "list", p] as const,
+    queryFn: ({ signal }) =>
+      api<UserList>("/admin/users", {
+        signal,
+        query: {
+          search: p.search.trim(),
+          status: p.status === "all" ? undefined : p.status,
+          role: p.role === "all" ? undefined : p.role,
+          page: p.page,
+          page_size: p.page_size,
+        },
+      }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export const adminUserQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...adminKeys.users, "one", id] as const,
+    queryFn: () => api<{ user: AdminUser }>(`/admin/users/${id}`).then((b) => b.user),
+    staleTime: 0,
+  });
+
+export const adminDashboardQuery = (period: Period) =>
+  queryOptions({
+    queryKey: [...adminKeys.dashboard, period] as const,
+    queryFn: () => api<{ stats: DashboardStats }>("/admin/dashboard", { query: { period } }).then((b) => b.stats),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export const adminRedisQuery = () =>
+  queryOptions({
+    queryKey: [...adminKeys.redis] as const,
+    queryFn: () => api<RedisData & { success: boolean }>("/admin/redis-data"),
+    staleTime: 0,
+  });
+
+/** Slider images live in public storage by file name (spec 2 §7). */
+export function sliderImageUrl(tile: Pick<SliderTile, "image_filename" | "image_url">): string | null {
+  if (tile.image_url) return tile.image_url;
+  return tile.image_filename ? `/static/storage/slider/${encodeURIComponent(tile.image_filename)}` : null;
+}
