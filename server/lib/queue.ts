@@ -58,7 +58,7 @@ export function createTaskQueue(
       closed = true;
       pending.length = 0;
       if (running === 0) return;
-      let timer: number | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         new Promise<void>((resolve) => waiters.push(resolve)),
         new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
