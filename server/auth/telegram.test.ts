@@ -1,0 +1,157 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BAN_MESSAGE } from "../../db/directions.ts";
+import { users } from "../../db/schema.ts";
+import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
+import { createUser } from "../testing/factories.ts";
+import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "../testing/telegram.ts";
+import { decodeTgAuthResult } from "./telegram.ts";
+
+const PUBLIC_URL = "http://app.test";
+const NOW_S = Math.floor(Date.UTC(2025, 2, 1, 10, 0, 0) / 1000);
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { PUBLIC_URL, TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN, AUTH_RATE_LIMIT_PER_MIN: "1000" },
+    clock: { now: () => new Date(NOW_S * 1000) },
+  });
+});
+afterAll(() => t.close());
+
+const complete = (body: unknown, raw = false) =>
+  t.app.request("/api/auth/oauth/telegram/complete", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: raw ? (body as string) : JSON.stringify(body),
+  });
+
+const sign = (data: Parameters<typeof signTelegramAuth>[0]) => signTelegramAuth(data, { nowS: NOW_S });
+
+describe("Telegram sign-in URL", () => {
+  it("points at oauth.telegram.org for the bot id, our origin and the callback page", async () => {
+    const urls = await (await t.app.request("/api/auth/oauth/urls")).json();
+    expect(urls.vk).toBeNull();
+    const url = new URL(urls.telegram);
+    expect(url.origin + url.pathname).toBe("https://oauth.telegram.org/auth");
+    expect(url.searchParams.get("bot_id")).toBe("123456");
+    expect(url.searchParams.get("origin")).toBe(PUBLIC_URL);
+    expect(url.searchParams.get("request_access")).toBe("write");
+    expect(url.searchParams.get("return_to")).toBe(`${PUBLIC_URL}/auth/telegram/callback`);
+  });
+});
+
+describe("POST /api/auth/oauth/telegram/complete", () => {
+  it("signs in with a base64url result and creates the user", async () => {
+    const result = await sign({ id: 4242001, first_name: "Maria", username: "dj_maria" });
+    const res = await complete({ tgAuthResult: encodeTgAuthResult(result) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.success).toBe(true);
+    expect(body.user).toMatchObject({ telegram_id: "4242001", first_name: "Maria", username: "dj_maria" });
+    const me = await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${body.access_token}` } });
+    expect(me.status).toBe(200);
+    expect(typeof body.refresh_token).toBe("string");
+  });
+
+  it("signs in with the decoded object, and the same Telegram user gets the same account", async () => {
+    const result = await sign({ id: 4242002, first_name: "Pavel" });
+    const a = await (await complete({ tgAuthResult: result })).json();
+    const b = await (await complete({ tgAuthResult: result })).json();
+    expect(a.user.id).toBe(b.user.id);
+    expect(await t.ctx.db.select().from(users).where(eq(users.telegram_id, "4242002"))).toHaveLength(1);
+  });
+
+  it("accepts non-ASCII names, decoded as UTF-8", async () => {
+    const result = await sign({ id: 4242003, first_name: "Дмитрий", last_name: "Ёлкин 🎧", username: "elkin" });
+    const encoded = encodeTgAuthResult(result);
+    expect(decodeTgAuthResult(encoded).last_name).toBe("Ёлкин 🎧");
+    const res = await complete({ tgAuthResult: encoded });
+    expect(res.status).toBe(200);
+    expect((await res.json()).user).toMatchObject({ first_name: "Дмитрий", last_name: "Ёлкин 🎧" });
+  });
+
+  it("makes a Latin username from a Cyrillic name when there is no Telegram username", async () => {
+    const res = await complete({ tgAuthResult: await sign({ id: 4242004, first_name: "Женя", last_name: "Щукин" }) });
+    expect((await res.json()).user.username).toBe("zhenya_schukin");
+  });
+
+  it("rejects a changed field", async () => {
+    const result = await sign({ id: 4242005, first_name: "Eve" });
+    const res = await complete({ tgAuthResult: { ...result, id: 1 } });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe("Неверная подпись данных Telegram");
+    const added = await complete({ tgAuthResult: { ...result, username: "admin" } });
+    expect(added.status).toBe(401);
+  });
+
+  it("rejects a wrong hash and a hash made with another bot token", async () => {
+    const result = await sign({ id: 4242006 });
+    expect((await complete({ tgAuthResult: { ...result, hash: "0".repeat(64) } })).status).toBe(401);
+    expect((await complete({ tgAuthResult: { ...result, hash: "zz" } })).status).toBe(401);
+    const other = await signTelegramAuth({ id: 4242006 }, { botToken: "999:OTHER", nowS: NOW_S });
+    expect((await complete({ tgAuthResult: other })).status).toBe(401);
+  });
+
+  it("rejects a stale auth_date and one from the future", async () => {
+    const stale = await sign({ id: 4242007, auth_date: NOW_S - 86401 });
+    const res = await complete({ tgAuthResult: stale });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toContain("устарели");
+    const fresh = await sign({ id: 4242007, auth_date: NOW_S - 86000 });
+    expect((await complete({ tgAuthResult: fresh })).status).toBe(200);
+    const future = await sign({ id: 4242007, auth_date: NOW_S + 3600 });
+    expect((await complete({ tgAuthResult: future })).status).toBe(401);
+  });
+
+  it("rejects a result without a hash", async () => {
+    const { hash: _hash, ...rest } = await sign({ id: 4242008 });
+    const res = await complete({ tgAuthResult: rest });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe("Отсутствует подпись данных Telegram");
+  });
+
+  it("rejects garbage base64 and non-JSON with a 400", async () => {
+    for (const garbage of ["%%%not-base64%%%", "YWJj", "////", btoa("\xff\xfe\xfd"), "e30", "WyJhIl0"]) {
+      const res = await complete({ tgAuthResult: garbage });
+      expect(res.status, garbage).toBe(400);
+      expect((await res.json()).success).toBe(false);
+    }
+  });
+
+  it("answers 400 Empty authentication data for empty input", async () => {
+    for (const body of [{}, { tgAuthResult: "" }, { tgAuthResult: {} }, { tgAuthResult: null }]) {
+      const res = await complete(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await res.json()).error).toBe("Empty authentication data");
+    }
+    const empty = await t.app.request("/api/auth/oauth/telegram/complete", { method: "POST" });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error).toBe("Empty authentication data");
+  });
+
+  it("answers 403 with the ban text for a banned Telegram user", async () => {
+    await createUser(t.ctx.db, { telegram_id: "4242009", is_banned: true });
+    const res = await complete({ tgAuthResult: await sign({ id: 4242009 }) });
+    expect(res.status).toBe(403);
+    const body = await res.json();
+    expect(body.error).toBe(DEFAULT_BAN_MESSAGE);
+    expect(body.access_token).toBeUndefined();
+  });
+
+  it("answers 503 when Telegram is not configured", async () => {
+    const bare = await createTestApp();
+    try {
+      const res = await bare.app.request("/api/auth/oauth/telegram/complete", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tgAuthResult: "x" }),
+      });
+      expect(res.status).toBe(503);
+      const urls = await (await bare.app.request("/api/auth/oauth/urls")).json();
+      expect(urls).toMatchObject({ vk: null, telegram: null });
+    } finally {
+      await bare.close();
+    }
+  });
+});

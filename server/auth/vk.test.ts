@@ -1,0 +1,304 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_BAN_MESSAGE } from "../../db/directions.ts";
+import { users } from "../../db/schema.ts";
+import { KV_KEYS } from "../lib/kv.ts";
+import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
+import { createTrack, createUser } from "../testing/factories.ts";
+import { startVkDouble, type VkDouble } from "../testing/vk-double.ts";
+
+const PUBLIC_URL = "http://app.test";
+let vk: VkDouble;
+let t: TestApp;
+
+beforeAll(async () => {
+  vk = await startVkDouble();
+  t = await createTestApp({
+    env: {
+      PUBLIC_URL,
+      VK_CLIENT_ID: vk.clientId,
+      VK_ID_BASE_URL: vk.url,
+      AUTH_RATE_LIMIT_PER_MIN: "1000",
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await vk.stop();
+});
+beforeEach(() => {
+  vk.user = { user_id: String(1000 + Math.floor(Math.random() * 1e6)), first_name: "Иван", last_name: "Петров" };
+});
+
+async function oauthUrls() {
+  const res = await t.app.request("/api/auth/oauth/urls");
+  expect(res.status).toBe(200);
+  return await res.json() as { success: boolean; vk: string; telegram: string | null; session_id: string };
+}
+
+/** Browser part: open the VK authorize URL and follow it back to our /login with code, state, device_id. */
+async function authorize(vkUrl: string) {
+  const res = await fetch(vkUrl, { redirect: "manual" });
+  expect(res.status).toBe(302);
+  await res.body?.cancel();
+  return new URL(res.headers.get("location")!);
+}
+
+async function callback(params: Record<string, string>) {
+  const res = await t.app.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(params)}`);
+  return { res, location: res.headers.get("location") ? new URL(res.headers.get("location")!) : null };
+}
+
+async function signInWithVk(frontend = `${PUBLIC_URL}/auth/vk/callback`) {
+  const urls = await oauthUrls();
+  const back = await authorize(urls.vk);
+  const q = Object.fromEntries(back.searchParams);
+  return await callback({ code: q.code, state: q.state, device_id: q.device_id, frontend_redirect: frontend });
+}
+
+describe("GET /api/auth/oauth/urls", () => {
+  it("gives a VK ID authorize URL with PKCE S256 and keeps verifier and state for 10 minutes", async () => {
+    const urls = await oauthUrls();
+    expect(urls.success).toBe(true);
+    expect(urls.telegram).toBeNull();
+    expect(urls.session_id).toMatch(/^[0-9a-f]{32}$/);
+    const url = new URL(urls.vk);
+    expect(url.origin + url.pathname).toBe(`${vk.url}/authorize`);
+    const p = url.searchParams;
+    expect(p.get("response_type")).toBe("code");
+    expect(p.get("client_id")).toBe(vk.clientId);
+    expect(p.get("redirect_uri")).toBe(`${PUBLIC_URL}/login`);
+    expect(p.get("code_challenge_method")).toBe("s256");
+    expect(p.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(p.get("scope")).toContain("vkid.personal_info");
+    const stored = await t.ctx.kv.get<{ state: string; verifier: string }>(KV_KEYS.oauth(urls.session_id));
+    expect(stored?.state).toBe(p.get("state"));
+    expect(stored?.verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+    const ttl = await t.ctx.kv.ttl(KV_KEYS.oauth(urls.session_id));
+    expect(ttl).toBeGreaterThan(590);
+    expect(ttl).toBeLessThanOrEqual(600);
+  });
+
+  it("gives different state and session for each call", async () => {
+    const a = await oauthUrls();
+    const b = await oauthUrls();
+    expect(a.session_id).not.toBe(b.session_id);
+    expect(new URL(a.vk).searchParams.get("state")).not.toBe(new URL(b.vk).searchParams.get("state"));
+  });
+});
+
+describe("VK sign-in", () => {
+  it("creates a user and redirects to the front end with both tokens", async () => {
+    vk.user = { user_id: "777001", first_name: "Иван", last_name: "Петров", phone: "+7 (999) 000-11-22" };
+    const { res, location } = await signInWithVk();
+    expect(res.status).toBe(302);
+    expect(location!.origin + location!.pathname).toBe(`${PUBLIC_URL}/auth/vk/callback`);
+    const access = location!.searchParams.get("access_token")!;
+    expect(location!.searchParams.get("refresh_token")).toBeTruthy();
+    const me = await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } });
+    const { user } = await me.json();
+    expect(user).toMatchObject({ vk_id: "777001", first_name: "Иван", last_name: "Петров", phone_number: "79990001122" });
+    expect(user.username).toBe("ivan_petrov");
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.vk_id, "777001"));
+    expect(row.last_login_at).toBeInstanceOf(Date);
+  });
+
+  it("sends a form-encoded exchange with the code verifier and device id", async () => {
+    vk.requests.length = 0;
+    await signInWithVk();
+    const exchange = vk.requests.find((r) => r.path === "/oauth2/auth")!;
+    expect(exchange.contentType).toContain("application/x-www-form-urlencoded");
+    expect(exchange.form).toMatchObject({ grant_type: "authorization_code", client_id: vk.clientId });
+    expect(exchange.form.code_verifier).toBeTruthy();
+    expect(exchange.form.device_id).toMatch(/^dev-/);
+    expect(vk.requests.find((r) => r.path === "/oauth2/user_info")?.form.access_token).toBeTruthy();
+  });
+
+  it("signs the same VK user into the same account and keeps edited names", async () => {
+    vk.user = { user_id: "777002", first_name: "Олег", last_name: "Сидоров" };
+    await signInWithVk();
+    await t.ctx.db.update(users).set({ first_name: "Олежка" }).where(eq(users.vk_id, "777002"));
+    const { location } = await signInWithVk();
+    expect(location!.searchParams.get("access_token")).toBeTruthy();
+    const rows = await t.ctx.db.select().from(users).where(eq(users.vk_id, "777002"));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].first_name).toBe("Олежка");
+  });
+
+  it("gives a second Иван Петров a different username", async () => {
+    vk.user = { user_id: "777003", first_name: "Иван", last_name: "Петров" };
+    const { location } = await signInWithVk();
+    const access = location!.searchParams.get("access_token")!;
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } }))
+      .json();
+    expect(user.username).toMatch(/^ivan_petrov\d+$/);
+  });
+
+  it("accepts a frontend_redirect on PUBLIC_URL's origin, keeping its path", async () => {
+    const { location } = await signInWithVk(`${PUBLIC_URL}/login`);
+    expect(location!.origin + location!.pathname).toBe(`${PUBLIC_URL}/login`);
+    expect(location!.searchParams.get("access_token")).toBeTruthy();
+  });
+
+  it("refuses a frontend_redirect on another origin (no open redirect)", async () => {
+    for (const target of ["https://evil.example/login", "//evil.example/x", "javascript:alert(1)"]) {
+      const urls = await oauthUrls();
+      const q = Object.fromEntries((await authorize(urls.vk)).searchParams);
+      const { res } = await callback({ ...q, frontend_redirect: target });
+      expect(res.status, target).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+    }
+  });
+
+  it("uses the state only once", async () => {
+    const urls = await oauthUrls();
+    const q = Object.fromEntries((await authorize(urls.vk)).searchParams);
+    const first = await callback(q);
+    expect(first.location!.searchParams.get("access_token")).toBeTruthy();
+    const again = await callback(q);
+    expect(again.location!.searchParams.get("access_token")).toBeNull();
+    expect(again.location!.searchParams.get("error")).toContain("Сессия авторизации истекла");
+  });
+
+  it("rejects an unknown or forged state", async () => {
+    const urls = await oauthUrls();
+    const q = Object.fromEntries((await authorize(urls.vk)).searchParams);
+    const forged = await callback({ ...q, state: q.state.slice(0, 32) + "x".repeat(43) });
+    expect(forged.location!.searchParams.get("error")).toContain("Сессия авторизации истекла");
+    expect(forged.location!.searchParams.get("access_token")).toBeNull();
+  });
+
+  it("redirects with an error when code, state or device_id is missing", async () => {
+    const { location } = await callback({ state: "abc" });
+    expect(location!.searchParams.get("error")).toBe(
+      "Отсутствуют необходимые данные для авторизации. Пожалуйста, попробуйте снова.",
+    );
+  });
+
+  it("passes on an error VK reported to the browser", async () => {
+    const urls = await oauthUrls();
+    vk.failNext("authorize", { body: { error: "access_denied" } });
+    const q = Object.fromEntries((await authorize(urls.vk)).searchParams);
+    expect(q.error).toBe("access_denied");
+    const { location } = await callback(q);
+    expect(location!.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("treats an error answer with HTTP 200 from the token exchange as a failure", async () => {
+    vk.failNext("auth", { status: 200, body: { error: "invalid_grant", error_description: "Code is expired" } });
+    const { location } = await signInWithVk();
+    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(location!.searchParams.get("error")).toBe("Code is expired");
+  });
+
+  it("fails cleanly when user_info answers an error", async () => {
+    vk.failNext("user_info", { status: 401, body: { error: "invalid_token" } });
+    const { location } = await signInWithVk();
+    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(location!.searchParams.get("error")).toBe("invalid_token");
+  });
+
+  it("fails cleanly when VK does not answer", async () => {
+    const dead = await createTestApp({
+      env: { PUBLIC_URL, VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: "http://127.0.0.1:9" },
+    });
+    try {
+      const urls = await (await dead.app.request("/api/auth/oauth/urls")).json();
+      const state = new URL(urls.vk).searchParams.get("state")!;
+      const res = await dead.app.request(
+        `/api/auth/oauth/vk/callback?${new URLSearchParams({ code: "c", state, device_id: "d" })}`,
+      );
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("Сервер ВКонтакте не отвечает");
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it("does not let a banned user in: redirect with ban_message", async () => {
+    await createUser(t.ctx.db, { vk_id: "777004", is_banned: true, ban_reason: "Нарушение правил" });
+    vk.user = { user_id: "777004", first_name: "Бан" };
+    const { location } = await signInWithVk();
+    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(location!.searchParams.get("ban_message")).toBe("Нарушение правил");
+    await createUser(t.ctx.db, { vk_id: "777005", is_banned: true });
+    vk.user = { user_id: "777005" };
+    const second = await signInWithVk();
+    expect(second.location!.searchParams.get("ban_message")).toBe(DEFAULT_BAN_MESSAGE);
+  });
+});
+
+describe("pending VK link by phone", () => {
+  it("attaches the VK identity to the account that recorded the verified phone", async () => {
+    const tgUser = await createUser(t.ctx.db, { telegram_id: "55501", pending_vk_link_phone: "79995550101" });
+    vk.user = { user_id: "888001", first_name: "Тест", phone: "+79995550101" };
+    const { location } = await signInWithVk();
+    expect(location!.searchParams.get("access_token")).toBeTruthy();
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
+    expect(row.vk_id).toBe("888001");
+    expect(row.pending_vk_link_phone).toBeNull();
+    expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "888001"))).toHaveLength(1);
+  });
+
+  it("does not link when the phone does not match", async () => {
+    const tgUser = await createUser(t.ctx.db, { telegram_id: "55502", pending_vk_link_phone: "79995550102" });
+    vk.user = { user_id: "888002", phone: "79995550199" };
+    await signInWithVk();
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
+    expect(row.vk_id).toBeNull();
+    expect(row.pending_vk_link_phone).toBe("79995550102");
+  });
+
+  it("folds an empty VK-only account into the waiting account", async () => {
+    const empty = await createUser(t.ctx.db, { vk_id: "888003" });
+    const tgUser = await createUser(t.ctx.db, { telegram_id: "55503", pending_vk_link_phone: "79995550103" });
+    vk.user = { user_id: "888003", phone: "79995550103" };
+    await signInWithVk();
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
+    expect(row.vk_id).toBe("888003");
+    expect(await t.ctx.db.select().from(users).where(eq(users.id, empty.id))).toHaveLength(0);
+  });
+
+  it("refuses to move a VK account that has tracks, and keeps both accounts", async () => {
+    const busy = await createUser(t.ctx.db, { vk_id: "888004" });
+    await createTrack(t.ctx.db, { user_id: busy.id });
+    const tgUser = await createUser(t.ctx.db, { telegram_id: "55504", pending_vk_link_phone: "79995550104" });
+    vk.user = { user_id: "888004", phone: "79995550104" };
+    const { location } = await signInWithVk();
+    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(location!.searchParams.get("error")).toContain("обратитесь к администратору");
+    const [busyRow] = await t.ctx.db.select().from(users).where(eq(users.id, busy.id));
+    expect(busyRow.vk_id).toBe("888004");
+    const [tgRow] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
+    expect(tgRow.vk_id).toBeNull();
+    expect(tgRow.pending_vk_link_phone).toBeNull();
+    // The claim is used up, so the next sign-in reaches the VK account as usual.
+    const next = await signInWithVk();
+    expect(next.location!.searchParams.get("access_token")).toBeTruthy();
+  });
+});
+
+describe("sign-in rate limit", () => {
+  it("answers 429 with a clear message past the per-minute limit", async () => {
+    let now = Date.UTC(2025, 0, 1);
+    const limited = await createTestApp({
+      env: { PUBLIC_URL, VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url, AUTH_RATE_LIMIT_PER_MIN: "3" },
+      clock: { now: () => new Date(now) },
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect((await limited.app.request("/api/auth/oauth/urls")).status).toBe(200);
+      const res = await limited.app.request("/api/auth/oauth/urls");
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await res.json()).error).toBe("Слишком много попыток входа. Подождите минуту и попробуйте снова.");
+      const tg = await limited.app.request("/api/auth/oauth/telegram/complete", { method: "POST" });
+      expect(tg.status).toBe(429);
+      const cb = await limited.app.request("/api/auth/oauth/vk/callback?code=a&state=b&device_id=c");
+      expect(new URL(cb.headers.get("location")!).searchParams.get("error")).toContain("Слишком много попыток");
+      now += 61_000;
+      expect((await limited.app.request("/api/auth/oauth/urls")).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
