@@ -1,4 +1,45 @@
-/** Cookie notice bar (filled in by the user-side work). */
+import { Link } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import { STORAGE_KEYS } from "../lib/storage-keys.ts";
+
+export const COOKIE_BAR_DELAY_MS = 1000;
+
+function accepted(): boolean {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.cookieConsent) === "true";
+  } catch {
+    return false;
+  }
+}
+
+/** Cookie notice at the bottom (spec 1 §2): appears 1 s after start unless already accepted. */
 export function CookieBar() {
-  return null;
+  const [visible, setVisible] = useState(false);
+
+  useEffect(() => {
+    if (accepted()) return;
+    const timer = setTimeout(() => setVisible(true), COOKIE_BAR_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  if (!visible) return null;
+
+  const accept = () => {
+    try {
+      localStorage.setItem(STORAGE_KEYS.cookieConsent, "true");
+    } catch {
+      // Private mode without storage: the bar closes for this visit only.
+    }
+    setVisible(false);
+  };
+
+  return (
+    <div className="cookie-bar" role="region" aria-label="Уведомление о cookie">
+      <p>
+        Мы используем cookie и локальное хранилище браузера, чтобы вы оставались в системе и сайт работал
+        правильно. Подробнее — в <Link to="/privacy">политике конфиденциальности</Link>.
+      </p>
+      <button type="button" className="btn btn-primary" onClick={accept}>Понятно</button>
+    </div>
+  );
 }

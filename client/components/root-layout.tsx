@@ -5,6 +5,7 @@ import { flash } from "../lib/flash.ts";
 import { AuthOverlays } from "../features/auth/auth-overlays.tsx";
 import { CookieBar } from "./cookie-bar.tsx";
 import { FlashArea } from "./flash-area.tsx";
+import { LogoMark } from "./icons.tsx";
 
 /** Header, footer, flash area; staff pages get the full width, the rest a narrow column. */
 export function RootLayout() {
@@ -18,6 +19,13 @@ export function RootLayout() {
     globalThis.scrollTo?.(0, 0);
   }, [pathname]);
 
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setMenuOpen(false);
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
+
   const logout = async () => {
     await auth.logout();
     flash("success", "Вы успешно вышли из системы.");
@@ -25,7 +33,7 @@ export function RootLayout() {
 
   const links = (
     <>
-      {pathname !== "/" && <Link to="/" className="nav-link">Загрузить</Link>}
+      {pathname !== "/" && <Link to="/" className="nav-link nav-link-cta">Загрузить</Link>}
       <Link to="/about" className="nav-link">О нас</Link>
       <Link to="/faq" className="nav-link">FAQ</Link>
       {isAuthenticated && (
@@ -43,10 +51,11 @@ export function RootLayout() {
 
   return (
     <div className="app">
+      <a href="#main" className="skip-link">К содержимому</a>
       <header className="site-header">
         <div className={wide ? "container container-wide header-row" : "container header-row"}>
           <Link to="/" className="logo" aria-label="Нейропанк — на главную">
-            <span className="logo-mark" aria-hidden="true">N</span>
+            <span className="logo-mark" aria-hidden="true"><LogoMark /></span>
             <span className="logo-text">Нейропанк</span>
           </Link>
           <nav className="nav-desktop" aria-label="Основное меню">{links}</nav>
@@ -55,7 +64,7 @@ export function RootLayout() {
             className="menu-toggle"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
-            aria-label="Меню"
+            aria-label={menuOpen ? "Закрыть меню" : "Меню"}
             onClick={() => setMenuOpen((v) => !v)}
           >
             <span />
@@ -64,11 +73,19 @@ export function RootLayout() {
           </button>
         </div>
         {menuOpen && (
-          <nav id="mobile-menu" className="nav-mobile" aria-label="Мобильное меню">{links}</nav>
+          <nav
+            id="mobile-menu"
+            className="nav-mobile"
+            aria-label="Мобильное меню"
+            // A tap on the current page's link changes no path, so close the menu on any item.
+            onClick={(e) => (e.target as HTMLElement).closest("a, button") && setMenuOpen(false)}
+          >
+            {links}
+          </nav>
         )}
       </header>
       <FlashArea />
-      <main className={wide ? "container container-wide main" : "container main"}>
+      <main id="main" tabIndex={-1} className={wide ? "container container-wide main" : "container main"}>
         <Outlet />
       </main>
       <footer className="site-footer">

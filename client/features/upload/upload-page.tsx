@@ -1,8 +1,69 @@
-/** Отправить трек (placeholder until its issue fills it in). */
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useEffect, useRef, useState } from "react";
+import { CheckIcon } from "../../components/icons.tsx";
+import { auth, useAuth } from "../../lib/auth.ts";
+import { HomeSlider } from "./home-slider.tsx";
+import { UploadForm } from "./upload-form.tsx";
+import { LOGIN_BANNER_MS, UPLOAD_TEXTS } from "./upload-rules.ts";
+
+type TokenIntake = { signInWithTokens?: (access: string, refresh: string) => Promise<unknown> };
+
+/** Stores tokens handed over in the address, loads the user; the sign-in store's own intake when it has one. */
+async function takeTokens(access: string, refresh: string) {
+  const intake = (auth as unknown as TokenIntake).signInWithTokens;
+  if (intake) {
+    await intake.call(auth, access, refresh);
+    return;
+  }
+  auth.setTokens(access, refresh);
+  await auth.loadUser();
+}
+
+/** The home page: slider, then the upload form (spec 1 §2 "Upload page"). */
 export function UploadPage() {
+  const { isAuthenticated } = useAuth();
+  const search = useSearch({ from: "/" });
+  const navigate = useNavigate();
+  const [signedInBanner, setSignedInBanner] = useState(false);
+  const handled = useRef<string | null>(null);
+
+  useEffect(() => {
+    const { access_token: access, refresh_token: refresh } = search;
+    if (!access || !refresh || handled.current === access) return;
+    handled.current = access;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    takeTokens(access, refresh)
+      .then(() => {
+        setSignedInBanner(true);
+        timer = setTimeout(() => setSignedInBanner(false), LOGIN_BANNER_MS);
+      })
+      .catch(() => {
+        // Failing to use the tokens leaves the visitor signed out; the address is cleaned all the same.
+      })
+      .finally(() => {
+        navigate({ to: "/", search: { access_token: undefined, refresh_token: undefined }, replace: true });
+      });
+    return () => clearTimeout(timer);
+  }, [search.access_token, search.refresh_token]);
+
   return (
     <section className="page">
-      <h1>Отправить трек</h1>
+      {signedInBanner && (
+        <div className="alert alert-success row" role="status" style={{ marginBottom: 20 }}>
+          <CheckIcon /> {UPLOAD_TEXTS.signedIn}
+        </div>
+      )}
+      <span className="eyebrow">Демо для лейбла, подкаста и эфира</span>
+      <h1>{UPLOAD_TEXTS.title}</h1>
+      <p className="page-lead">
+        Пришлите свой drum&bass — мы слушаем всё, что приходит. Выберите направления, и трек попадёт к
+        нужным людям.
+      </p>
+      <HomeSlider />
+      <UploadForm
+        signedIn={isAuthenticated}
+        onNavigate={(to) => navigate({ to })}
+      />
     </section>
   );
 }
