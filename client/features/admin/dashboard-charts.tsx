@@ -1,4 +1,3 @@
-import "../../components/staff/staff.css";
 
 /** Timeline bar height in percent of the chart: 5 + 95 × value / max (spec 2 "Admin statistics dashboard"). */
 export function timelineBarHeight(value: number, max: number): number {
