@@ -4,7 +4,7 @@ import {
   createRoute,
   createRouter,
   lazyRouteComponent,
-  redirect,
+  Navigate,
 } from "@tanstack/react-router";
 import { RootLayout } from "./components/root-layout.tsx";
 import { AuthCallbackPage } from "./features/auth/callback-page.tsx";
@@ -27,10 +27,9 @@ export interface RouterContext {
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
   beforeLoad: maintenanceGuard,
-  notFoundComponent: () => {
-    // Unknown paths go home (spec 1 §2).
-    throw redirect({ to: "/", replace: true });
-  },
+  // Unknown paths go home (spec 1 §2). A redirect thrown while rendering is not caught as a
+  // navigation: TanStack Router shows its error screen instead, so navigate from an element.
+  notFoundComponent: () => <Navigate to="/" replace />,
 });
 
 const route = <P extends string>(path: P, component: () => React.ReactNode) =>
@@ -170,9 +169,7 @@ export function createAppRouter(context: RouterContext) {
     context,
     defaultPreload: "intent",
     scrollRestoration: false,
-    defaultNotFoundComponent: () => {
-      throw redirect({ to: "/", replace: true });
-    },
+    defaultNotFoundComponent: () => <Navigate to="/" replace />,
   });
 }
 
