@@ -3,31 +3,24 @@ import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 /**
  * Case-insensitive "contains" for user-typed search terms.
  *
- * SQLite folds case for ASCII only (LIKE, lower()), and the names here are mostly Cyrillic, so the
- * column is folded with nested replace() for А–Я and Ё before lower(). That is plain SQL, needs no
- * extension, and costs a few microseconds per row (fine for tens of thousands of rows).
+ * SQLite folds case for ASCII only (LIKE, lower()), and most names here are Cyrillic. So the term
+ * becomes a GLOB pattern in which every letter is a class of its cases (`алиса` → `*[аА][лЛ]...*`):
+ * plain SQL, no extension, any alphabet, and the user's `%`, `_`, `*` or `?` match themselves.
  */
-const UPPER_CYRILLIC = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ";
-
-export function foldSql(expr: SQL | AnyColumn): SQL {
-  let out: SQL = sql`${expr}`;
-  for (const ch of UPPER_CYRILLIC) out = sql`replace(${out}, ${ch}, ${ch.toLowerCase()})`;
-  return sql`lower(${out})`;
+export function globPattern(term: string): string {
+  let out = "*";
+  for (const ch of term) {
+    if (ch === "*" || ch === "?" || ch === "[") out += `[${ch}]`;
+    else if (ch === "]") out += "[]]";
+    else {
+      const variants = new Set([ch, ch.toLowerCase(), ch.toUpperCase()].filter((v) => [...v].length === 1));
+      out += variants.size > 1 ? `[${[...variants].join("")}]` : ch;
+    }
+  }
+  return out + "*";
 }
 
-/** The same folding in JS, for the search term. */
-export function foldText(text: string): string {
-  return text.toLowerCase();
-}
-
-/** Escapes LIKE wildcards so a user's `%` or `_` matches itself (used with ESCAPE '\'). */
-export function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (m) => "\\" + m)}%`;
-}
-
-/** `expr` contains `term`, ignoring case for Latin and Cyrillic letters. */
+/** `expr` contains `term`, ignoring letter case. */
 export function containsSql(expr: SQL | AnyColumn, term: string): SQL {
-  return sql`(${foldSql(expr)} LIKE ${likePattern(foldText(term))} ESCAPE '\\' OR ${expr} LIKE ${
-    likePattern(term)
-  } ESCAPE '\\')`;
+  return sql`(${expr} GLOB ${globPattern(term)})`;
 }
