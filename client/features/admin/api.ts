@@ -44,9 +44,10 @@ export interface UserListParams {
 
 export interface UserList {
   users: AdminUser[];
-  total?: number;
-  pages?: number;
-  page?: number;
+  total: number;
+  filtered: number;
+  pages: number;
+  page: number;
 }
 
 export type Period = "day" | "week" | "month" | "year";
@@ -63,11 +64,15 @@ export interface DashboardStats {
 
 export interface RedisData {
   stats: { track_ids: number; track_status: number; errors: number; success: number };
-  trackIds: Array<{ key: string; value: unknown }>;
-  trackStatus: Array<{ key: string; value: { status?: string; filename?: string } | null }>;
+  /** The list of track ids of one upload batch (`values`; older answers call it `value`). */
+  trackIds: Array<{ key: string; values?: unknown[]; value?: unknown }>;
+  trackStatus: Array<{ key: string; value: { status?: string | null; filename?: string | null } | null }>;
   errorKeys: Array<{ key: string; value: unknown }>;
   successCount: number;
 }
+
+/** Minutes east of UTC, so day filters and timeline buckets follow the admin's own calendar. */
+export const tzOffset = () => -new Date().getTimezoneOffset();
 
 export const adminKeys = {
   tracks: ["admin", "tracks"] as const,
@@ -92,6 +97,7 @@ export const adminTracksQuery = (p: TrackListParams) =>
           downloaded: p.downloaded,
           page: p.page,
           page_size: p.page_size,
+          tz_offset: tzOffset(),
         },
       }),
     placeholderData: keepPreviousData,
@@ -164,7 +170,7 @@ export const adminUserQuery = (id: number) =>
 export const adminDashboardQuery = (period: Period) =>
   queryOptions({
     queryKey: [...adminKeys.dashboard, period] as const,
-    queryFn: () => api<{ stats: DashboardStats }>("/admin/dashboard", { query: { period } }).then((b) => b.stats),
+    queryFn: () => api<{ stats: DashboardStats }>("/admin/dashboard", { query: { period, tz_offset: tzOffset() } }).then((b) => b.stats),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

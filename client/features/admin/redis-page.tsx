@@ -1,8 +1,236 @@
-/** Управление Redis (placeholder until its issue fills it in). */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { ConfirmDialog } from "../../components/staff/modal.tsx";
+import { staffError } from "../../components/staff/staff-error.ts";
+import { Toast, useToast } from "../../components/staff/toast.tsx";
+import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { api } from "../../lib/api.ts";
+import { adminKeys, adminRedisQuery, type RedisData } from "./api.ts";
+
+/** The status-store page. Its texts are English (spec 2 "Cache admin page"). */
+export const CACHE_TOAST_MS = 3000;
+
+type Group = "track_ids" | "track_status" | "errors" | "all";
+
+const GROUP_LABEL: Record<Group, string> = {
+  track_ids: "track ID",
+  track_status: "track status",
+  errors: "error",
+  all: "",
+};
+
+export const cleanupSuccessText = (count: number, group: Group) =>
+  `Successfully cleaned up ${count}${GROUP_LABEL[group] ? ` ${GROUP_LABEL[group]}` : ""} keys.`;
+
+function show(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function statusBadge(status: string | null | undefined) {
+  const s = (status ?? "unknown").toLowerCase();
+  const cls = s === "completed" || s === "success"
+    ? "st-badge st-badge-success"
+    : s === "failed" || s === "error"
+    ? "st-badge st-badge-danger"
+    : s === "processing" || s === "queued"
+    ? "st-badge st-badge-info"
+    : "st-badge";
+  return <span className={cls}>{status ?? "unknown"}</span>;
+}
+
 export function AdminRedisPage() {
+  useDocumentTitle("Управление Redis");
+  const queryClient = useQueryClient();
+  const query = useQuery(adminRedisQuery());
+  const data = query.data;
+  const { toast, show: showToast, hide } = useToast(CACHE_TOAST_MS);
+  const [cleanup, setCleanup] = useState<Group | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState<string | null>(null);
+
+  const reload = () => queryClient.invalidateQueries({ queryKey: adminKeys.redis });
+
+  const removeKey = async (key: string) => {
+    setRemoving(key);
+    try {
+      await api(`/admin/redis-key/${encodeURIComponent(key)}`, { method: "DELETE" });
+      showToast("success", `Key ${key} has been successfully removed.`);
+      await reload();
+    } catch (err) {
+      showToast("error", staffError(err, "Failed to delete key"));
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  const runCleanup = async () => {
+    if (!cleanup) return;
+    const group = cleanup;
+    setBusy(true);
+    try {
+      const body = await api<{ count: number }>("/admin/cleanup-redis", { method: "POST", body: { key_type: group } });
+      showToast("success", cleanupSuccessText(Number(body.count ?? 0), group));
+      await reload();
+    } catch (err) {
+      showToast("error", staffError(err, `Failed to clean up ${GROUP_LABEL[group] || "all"} keys`));
+    } finally {
+      setBusy(false);
+      setCleanup(null);
+    }
+  };
+
+  const section = (title: string, group: Exclude<Group, "all">, count: number, body: ReactNode) => (
+    <div className="st-section">
+      <div className="st-page-head" style={{ marginBottom: 12 }}>
+        <h2 style={{ margin: 0 }}>{title} <span className="st-muted">({count})</span></h2>
+        <button type="button" className="st-btn st-btn-sm st-btn-danger" disabled={count === 0} onClick={() => setCleanup(group)}>
+          Clean up
+        </button>
+      </div>
+      {body}
+    </div>
+  );
+
+  const removeButton = (key: string) => (
+    <button
+      type="button"
+      className="st-btn st-btn-sm st-btn-danger"
+      disabled={removing === key}
+      aria-label={`Remove ${key}`}
+      onClick={() => void removeKey(key)}
+    >
+      Remove
+    </button>
+  );
+
+  const empty = <p className="st-muted st-small" style={{ margin: 0 }}>No keys.</p>;
+
   return (
-    <section className="page">
-      <h1>Управление Redis</h1>
+    <section className="st-page" lang="en">
+      <div className="st-page-head">
+        <h1>Redis Management</h1>
+        <div className="st-page-actions">
+          <button type="button" className="st-btn" onClick={() => void reload()} disabled={query.isFetching}>
+            {query.isFetching ? "Loading..." : "Refresh"}
+          </button>
+          <button type="button" className="st-btn st-btn-danger" onClick={() => setCleanup("all")} disabled={!data}>
+            Clean up all
+          </button>
+        </div>
+      </div>
+
+      {query.isError && (
+        <div className="st-alert st-alert-error" role="alert">
+          {staffError(query.error, "Failed to load Redis data", "Error loading Redis data")}
+        </div>
+      )}
+      {query.isPending && <p className="st-muted">Loading...</p>}
+
+      {data && <RedisContent data={data} section={section} removeButton={removeButton} empty={empty} />}
+
+      <ConfirmDialog
+        open={cleanup !== null}
+        title="Confirm cleanup"
+        message={cleanup === "all"
+          ? "Remove all track ID, track status, error and success keys?"
+          : `Remove all ${GROUP_LABEL[cleanup ?? "all"]} keys?`}
+        warning="This action cannot be undone!"
+        confirmLabel="Clean up"
+        busyLabel="Cleaning up..."
+        cancelLabel="Cancel"
+        busy={busy}
+        onConfirm={() => void runCleanup()}
+        onCancel={() => setCleanup(null)}
+      />
+      <Toast toast={toast} onClose={hide} closeLabel="Close" />
     </section>
+  );
+}
+
+function RedisContent({ data, section, removeButton, empty }: {
+  data: RedisData;
+  section: (title: string, group: "track_ids" | "track_status" | "errors", count: number, body: ReactNode) => ReactNode;
+  removeButton: (key: string) => ReactNode;
+  empty: ReactNode;
+}) {
+  const stats = data.stats;
+  return (
+    <>
+      <div className="st-cards">
+        <div className="st-card"><span className="st-card-label">Track ID keys</span><span className="st-card-value">{stats.track_ids}</span></div>
+        <div className="st-card"><span className="st-card-label">Track status keys</span><span className="st-card-value">{stats.track_status}</span></div>
+        <div className="st-card"><span className="st-card-label">Error keys</span><span className="st-card-value">{stats.errors}</span></div>
+        <div className="st-card"><span className="st-card-label">Success keys</span><span className="st-card-value">{data.successCount ?? stats.success}</span></div>
+      </div>
+
+      {section(
+        "Stuck track IDs",
+        "track_ids",
+        stats.track_ids,
+        data.trackIds.length === 0 ? empty : (
+          <ul className="st-kv-list">
+            {data.trackIds.map((e) => {
+              const values = e.values ?? (Array.isArray(e.value) ? e.value : e.value === undefined ? [] : [e.value]);
+              return (
+                <li key={e.key} className="st-kv-item">
+                  <span className="st-kv-main">
+                    <span className="st-kv-key">{e.key}</span>
+                    <span className="st-kv-value">{values.length ? values.map(show).join(", ") : "—"}</span>
+                  </span>
+                  {removeButton(e.key)}
+                </li>
+              );
+            })}
+          </ul>
+        ),
+      )}
+
+      {section(
+        "Track status keys",
+        "track_status",
+        stats.track_status,
+        data.trackStatus.length === 0 ? empty : (
+          <ul className="st-kv-list">
+            {data.trackStatus.map((e) => (
+              <li key={e.key} className="st-kv-item">
+                <span className="st-kv-main">
+                  <span className="st-row">
+                    <span className="st-kv-key">{e.key}</span>
+                    {statusBadge(e.value?.status)}
+                  </span>
+                  <span className="st-kv-value">{e.value?.filename ?? "—"}</span>
+                </span>
+                {removeButton(e.key)}
+              </li>
+            ))}
+          </ul>
+        ),
+      )}
+
+      {section(
+        "Error keys",
+        "errors",
+        stats.errors,
+        data.errorKeys.length === 0 ? empty : (
+          <ul className="st-kv-list">
+            {data.errorKeys.map((e) => (
+              <li key={e.key} className="st-kv-item">
+                <span className="st-kv-main">
+                  <span className="st-kv-key">{e.key}</span>
+                  <span className="st-kv-value">{show(e.value)}</span>
+                </span>
+                {removeButton(e.key)}
+              </li>
+            ))}
+          </ul>
+        ),
+      )}
+    </>
   );
 }

@@ -1,8 +1,379 @@
-/** Пользователи (placeholder until its issue fills it in). */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
+import { Pagination } from "../../components/staff/pagination.tsx";
+import { staffError } from "../../components/staff/staff-error.ts";
+import { Toast, useToast } from "../../components/staff/toast.tsx";
+import { useDebouncedValue } from "../../components/staff/use-debounced-value.ts";
+import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { api } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth.ts";
+import { adminKeys, type AdminUser, adminUsersQuery, type UserListParams } from "./api.ts";
+import { buildCreatePayload, emptyUserForm, USER_TEXTS, type UserFormState, validateUserForm } from "./user-form.ts";
+
+export const USERS_PAGE_SIZE = 10;
+export const USERS_SEARCH_DEBOUNCE_MS = 300;
+export const USERS_TOAST_MS = 5000;
+
+type Pending = { kind: "ban" | "delete"; user: AdminUser };
+
+export function fullName(u: Pick<AdminUser, "first_name" | "last_name">): string {
+  return [u.first_name, u.last_name].filter((s) => s && s.trim()).join(" ") || "—";
+}
+
 export function AdminUsersPage() {
+  useDocumentTitle("Пользователи");
+  const me = useAuth().user;
+  const queryClient = useQueryClient();
+  const { toast, show, hide } = useToast(USERS_TOAST_MS);
+  const [search, setSearch] = useState("");
+  const [status, setStatus] = useState<UserListParams["status"]>("all");
+  const [role, setRole] = useState<UserListParams["role"]>("all");
+  const [page, setPage] = useState(1);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const fid = useId();
+
+  const debounced = useDebouncedValue(search, USERS_SEARCH_DEBOUNCE_MS);
+  useEffect(() => setPage(1), [debounced, status, role]);
+  const query = useQuery(adminUsersQuery({ search: debounced, status, role, page, page_size: USERS_PAGE_SIZE }));
+  const list = query.data;
+  useEffect(() => {
+    if (list && page > list.pages) setPage(Math.max(1, list.pages));
+  }, [list, page]);
+
+  const reload = () => {
+    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard });
+  };
+
+  const run = async (action: () => Promise<unknown>, ok: string, fallback: string, secondary: string) => {
+    setBusy(true);
+    try {
+      await action();
+      show("success", ok);
+      reload();
+    } catch (err) {
+      show("error", staffError(err, fallback, secondary));
+    } finally {
+      setBusy(false);
+      setPending(null);
+    }
+  };
+
+  const unban = (u: AdminUser) =>
+    run(
+      () => api(`/admin/users/${u.id}/unban`, { method: "POST", body: {} }),
+      "Пользователь успешно разблокирован",
+      "Ошибка при разблокировке пользователя",
+      "Не удалось разблокировать пользователя",
+    );
+
+  const confirmPending = () => {
+    if (!pending) return;
+    const u = pending.user;
+    if (pending.kind === "ban") {
+      void run(
+        () => api(`/admin/users/${u.id}/ban`, { method: "POST", body: {} }),
+        "Пользователь успешно заблокирован",
+        "Ошибка при блокировке пользователя",
+        "Не удалось заблокировать пользователя",
+      );
+    } else {
+      void run(
+        () => api(`/admin/users/${u.id}`, { method: "DELETE" }),
+        "Пользователь успешно удален",
+        "Ошибка при удалении пользователя",
+        "Не удалось удалить пользователя",
+      );
+    }
+  };
+
   return (
-    <section className="page">
-      <h1>Пользователи</h1>
+    <section className="st-page">
+      <div className="st-page-head">
+        <h1>Управление пользователями</h1>
+        <div className="st-page-actions">
+          <Link to="/admin/users/edit" className="st-btn">Полная форма</Link>
+          <button type="button" className="st-btn st-btn-primary" onClick={() => setAdding(true)}>
+            Добавить пользователя
+          </button>
+        </div>
+      </div>
+
+      <form className="st-filters" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 1fr) minmax(0, 1fr)" }} role="search" onSubmit={(e) => e.preventDefault()}>
+        <label className="st-field" htmlFor={`${fid}-search`}>
+          <span>Поиск</span>
+          <input
+            id={`${fid}-search`}
+            className="st-input"
+            type="search"
+            placeholder="Имя пользователя, имя, email или ID"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </label>
+        <label className="st-field" htmlFor={`${fid}-status`}>
+          <span>Статус</span>
+          <select
+            id={`${fid}-status`}
+            className="st-select"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as UserListParams["status"])}
+          >
+            <option value="all">Все</option>
+            <option value="active">Активные</option>
+            <option value="banned">Заблокированные</option>
+          </select>
+        </label>
+        <label className="st-field" htmlFor={`${fid}-role`}>
+          <span>Роль</span>
+          <select
+            id={`${fid}-role`}
+            className="st-select"
+            value={role}
+            onChange={(e) => setRole(e.target.value as UserListParams["role"])}
+          >
+            <option value="all">Все</option>
+            <option value="admin">Администраторы</option>
+            <option value="moderator">Модераторы</option>
+            <option value="user">Пользователи</option>
+          </select>
+        </label>
+      </form>
+
+      {query.isError && (
+        <div className="st-alert st-alert-error" role="alert">
+          {staffError(query.error, "Ошибка при получении списка пользователей", "Не удалось загрузить пользователей")}
+        </div>
+      )}
+      {query.isPending && <p className="st-muted">Загрузка пользователей...</p>}
+
+      {list && (
+        <>
+          <div className="st-table-wrap">
+            <table className="st-table">
+              <thead>
+                <tr>
+                  <th scope="col">ID</th>
+                  <th scope="col">Имя пользователя</th>
+                  <th scope="col">Имя и фамилия</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Соцсети</th>
+                  <th scope="col">Роль</th>
+                  <th scope="col">Статус</th>
+                  <th scope="col" className="st-col-actions">Действия</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.users.length === 0 && (
+                  <tr>
+                    <td colSpan={8} className="st-empty">Пользователи не найдены</td>
+                  </tr>
+                )}
+                {list.users.map((u) => {
+                  const isMe = me?.id === u.id;
+                  return (
+                    <tr key={u.id} className={u.is_banned ? "st-row-banned" : undefined} data-user-id={u.id}>
+                      <td>{u.id}</td>
+                      <td style={{ fontWeight: 600 }}>{u.username}</td>
+                      <td>{fullName(u)}</td>
+                      <td>{u.email || "—"}</td>
+                      <td>
+                        <span className="st-badges">
+                          {u.vk_id && <span className="st-badge st-badge-info">VK</span>}
+                          {u.telegram_id && <span className="st-badge st-badge-info">TG</span>}
+                          {!u.vk_id && !u.telegram_id && <span className="st-muted">—</span>}
+                        </span>
+                      </td>
+                      <td>
+                        {u.is_admin
+                          ? <span className="st-badge st-badge-accent">Админ</span>
+                          : u.is_moderator
+                          ? <span className="st-badge st-badge-warning">Модератор</span>
+                          : <span className="st-badge">Пользователь</span>}
+                      </td>
+                      <td>
+                        {u.is_banned
+                          ? <span className="st-badge st-badge-danger">Заблокирован</span>
+                          : <span className="st-badge st-badge-success">Активен</span>}
+                      </td>
+                      <td className="st-col-actions">
+                        <span className="st-actions">
+                          <Link
+                            to="/admin/users/$id/edit"
+                            params={{ id: String(u.id) }}
+                            className="st-btn st-btn-sm"
+                            aria-label={`Изменить: ${u.username}`}
+                          >
+                            Изменить
+                          </Link>
+                          {u.is_banned
+                            ? (
+                              <button
+                                type="button"
+                                className="st-btn st-btn-sm"
+                                disabled={isMe || busy}
+                                onClick={() => void unban(u)}
+                                aria-label={`Разблокировать: ${u.username}`}
+                              >
+                                Разблокировать
+                              </button>
+                            )
+                            : (
+                              <button
+                                type="button"
+                                className="st-btn st-btn-sm"
+                                disabled={isMe || u.is_admin || busy}
+                                title={u.is_admin ? USER_TEXTS.banAdmin : isMe ? USER_TEXTS.selfBan : undefined}
+                                onClick={() => setPending({ kind: "ban", user: u })}
+                                aria-label={`Заблокировать: ${u.username}`}
+                              >
+                                Заблокировать
+                              </button>
+                            )}
+                          <button
+                            type="button"
+                            className="st-btn st-btn-sm st-btn-danger"
+                            disabled={isMe || busy}
+                            onClick={() => setPending({ kind: "delete", user: u })}
+                            aria-label={`Удалить: ${u.username}`}
+                          >
+                            Удалить
+                          </button>
+                        </span>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {list.pages > 1 && (
+            <Pagination
+              page={Math.min(page, list.pages)}
+              pages={list.pages}
+              onPageChange={setPage}
+              pageInput={false}
+              counts={{ shown: list.users.length, filtered: list.filtered, total: list.total }}
+            />
+          )}
+        </>
+      )}
+
+      <AddUserModal
+        open={adding}
+        onClose={() => setAdding(false)}
+        onAdded={() => {
+          setAdding(false);
+          show("success", "Пользователь успешно добавлен");
+          reload();
+        }}
+      />
+
+      <ConfirmDialog
+        open={pending?.kind === "ban"}
+        title="Блокировка пользователя"
+        message={<>Вы уверены, что хотите заблокировать пользователя {pending?.user.username}?</>}
+        warning={USER_TEXTS.banWarning}
+        confirmLabel="Заблокировать"
+        busyLabel="Блокировка..."
+        busy={busy}
+        onConfirm={confirmPending}
+        onCancel={() => setPending(null)}
+      />
+      <ConfirmDialog
+        open={pending?.kind === "delete"}
+        title="Удаление пользователя"
+        message={<>Вы уверены, что хотите удалить пользователя {pending?.user.username}?</>}
+        warning="Это действие нельзя отменить."
+        confirmLabel="Удалить"
+        busyLabel="Удаление..."
+        busy={busy}
+        onConfirm={confirmPending}
+        onCancel={() => setPending(null)}
+      />
+      <Toast toast={toast} onClose={hide} />
     </section>
+  );
+}
+
+function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: () => void }) {
+  const id = useId();
+  const [form, setForm] = useState<UserFormState>(emptyUserForm);
+  const [errors, setErrors] = useState<{ username?: string; email?: string }>({});
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (open) {
+      setForm(emptyUserForm());
+      setErrors({});
+      setError(null);
+    }
+  }, [open]);
+
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (saving) return;
+    const { username, email } = validateUserForm(form);
+    setErrors({ username, email });
+    if (username || email) return;
+    setSaving(true);
+    setError(null);
+    try {
+      await api("/admin/users", { method: "POST", body: buildCreatePayload(form) });
+      onAdded();
+    } catch (err) {
+      setError(staffError(err, "Ошибка при добавлении пользователя", "Не удалось добавить пользователя"));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const field = (key: "username" | "email" | "first_name" | "last_name" | "phone_number", label: string, type = "text") => (
+    <label className="st-field" htmlFor={`${id}-${key}`}>
+      <span>{label}</span>
+      <input
+        id={`${id}-${key}`}
+        className="st-input"
+        type={type}
+        value={form[key]}
+        aria-invalid={Boolean(errors[key as "username" | "email"])}
+        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+      />
+      {errors[key as "username" | "email"] && (
+        <small className="st-hint" style={{ color: "var(--danger)" }}>{errors[key as "username" | "email"]}</small>
+      )}
+    </label>
+  );
+
+  return (
+    <Modal
+      open={open}
+      title="Добавить пользователя"
+      onClose={onClose}
+      closeDisabled={saving}
+      footer={
+        <>
+          <button type="button" className="st-btn" onClick={onClose} disabled={saving}>Отмена</button>
+          <button type="button" className="st-btn st-btn-primary" onClick={() => void submit()} disabled={saving}>
+            {saving ? "Сохранение..." : "Добавить"}
+          </button>
+        </>
+      }
+    >
+      {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
+      <form className="st-form-grid" onSubmit={submit} noValidate>
+        {field("username", "Имя пользователя")}
+        {field("email", "Email", "email")}
+        {field("first_name", "Имя")}
+        {field("last_name", "Фамилия")}
+        {field("phone_number", "Телефон", "tel")}
+        <button type="submit" hidden />
+      </form>
+    </Modal>
   );
 }
