@@ -32,6 +32,8 @@ export interface ReceiveOptions {
   newKey: () => string;
 }
 
+export const MALFORMED_MESSAGE =
+  "Некорректный запрос: заголовок части (например, имя файла) содержит недопустимые символы. Файлы не сохранены.";
 export const ABORTED_MESSAGE = "Загрузка прервана или запрос повреждён: файлы не сохранены. Попробуйте ещё раз.";
 
 /**
@@ -77,7 +79,11 @@ export async function receiveUpload(
     bb.destroy(err instanceof Error ? err : new Error(String(err)));
   };
 
+  // Errors reach us through the pipeline and the storage writes; without a listener, a stream
+  // destroyed after the pipeline settled would throw from an event emitter.
+  bb.on("error", () => {});
   bb.on("file", (field, stream, info) => {
+    stream.on("error", () => {});
     // A file input left empty arrives as a part with an empty name and no bytes.
     if (fatal !== null || field !== "files" || !info.filename) {
       stream.resume();
@@ -108,7 +114,11 @@ export async function receiveUpload(
     const slot = slots.push(null) - 1;
     writes.push(
       opts.storage
-        .write(key, ReadableStream.from<Uint8Array>(stream), { maxBytes: opts.maxFileBytes })
+        .write(
+          key,
+          limitedStream(stream, opts.maxFileBytes, () => abort(tooLarge(fileTooLargeMessage(filename, opts.maxFileBytes)))),
+          { maxBytes: opts.maxFileBytes },
+        )
         .then(({ size }) => {
           slots[slot] = { key, filename, size };
         }, (err) => {
@@ -139,7 +149,10 @@ export async function receiveUpload(
 
   const files = slots.filter((f): f is ReceivedFile => f !== null);
   let failure: unknown = fatal;
-  if (failure === null && streamError !== null) failure = badRequest(ABORTED_MESSAGE);
+  if (failure === null && streamError !== null) {
+    const malformed = streamError instanceof Error && streamError.message === "Malformed part header";
+    failure = badRequest(malformed ? MALFORMED_MESSAGE : ABORTED_MESSAGE);
+  }
   if (failure === null && files.length !== slots.length) failure = badRequest(ABORTED_MESSAGE);
   if (failure === null && hasFaults(faults)) {
     failure = badRequest(faultsMessage(faults), { invalid_files: faultRecords(faults) });
@@ -151,6 +164,32 @@ export async function receiveUpload(
     throw failure instanceof ApiError || failure instanceof Error ? failure : new Error(String(failure));
   }
   return { files, directions };
+}
+
+/**
+ * A busboy file stream as a web stream, pulled one chunk at a time (so busboy's back-pressure holds).
+ * Past `maxBytes` it calls `onTooLarge` before failing, so the 413 is decided before the storage
+ * write unwinds.
+ */
+function limitedStream(stream: Readable, maxBytes: number, onTooLarge: () => void): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      const { value, done } = await chunks.next();
+      if (done) return ctrl.close();
+      size += value.byteLength;
+      if (size > maxBytes) {
+        onTooLarge();
+        ctrl.error(new TooLargeError(maxBytes));
+        return;
+      }
+      ctrl.enqueue(value);
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** Deletes stored files; used when a request fails after some of its files were written. */
