@@ -1,0 +1,75 @@
+// @vitest-environment happy-dom
+import { cleanup, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
+import { auth } from "../../lib/auth.ts";
+import { ProfilePage } from "./profile-page.tsx";
+
+const user = {
+  id: 1,
+  username: "artist",
+  email: null,
+  first_name: "Иван",
+  last_name: "Петров",
+  avatar: null,
+  city: "Москва",
+  birth_date: "1990-05-17",
+  bio: "Пишу нейрофанк",
+  favorite_dnb_genre: "Neurofunk",
+  vk_id: "12345",
+  telegram_id: null,
+  phone_number: null,
+  is_admin: true,
+  is_moderator: false,
+  moderator_categories: "",
+  is_banned: false,
+  ban_reason: null,
+};
+
+async function signInWith(tracks: unknown[] | Response) {
+  localStorage.clear();
+  vi.stubGlobal("fetch", fakeFetch({
+    "/api/auth/me": () => ({ success: true, user }),
+    "/api/tracks": () => (tracks instanceof Response ? tracks : { success: true, tracks }),
+  }));
+  auth.setTokens("a", "r");
+  await auth.loadUser();
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("profile page", () => {
+  it("shows the profile, initials without an avatar, and each track's label", async () => {
+    await signInWith([
+      { id: 2, filename: "A - Done.mp3", upload_date: "2025-04-20T10:00:00.000Z", downloaded: true },
+      { id: 1, filename: "A - Waiting.mp3", upload_date: "2025-04-19T10:00:00.000Z", downloaded: false },
+    ]);
+    renderPage("/profile", ProfilePage);
+    expect(await screen.findByText("Иван Петров")).toBeTruthy();
+    expect(screen.getByText("ИП")).toBeTruthy();
+    expect(screen.getByText("Администратор")).toBeTruthy();
+    expect(screen.getByText("@artist")).toBeTruthy();
+    expect(screen.getByText("17.05.1990")).toBeTruthy();
+    expect(screen.getByText("12345")).toBeTruthy();
+    const rows = await screen.findAllByTestId("my-track");
+    expect(rows[0].textContent).toContain("A - Done.mp3");
+    expect(rows[0].textContent).toContain("Загружен");
+    expect(rows[1].textContent).toContain("В обработке");
+    expect(screen.getByRole("link", { name: "Редактировать профиль" }).getAttribute("href")).toBe("/profile/edit");
+  });
+
+  it("hints at MP3 at 320 kbps when there are no tracks", async () => {
+    await signInWith([]);
+    renderPage("/profile", ProfilePage);
+    expect(await screen.findByText("Поддерживается формат MP3 с битрейтом 320 kbps.")).toBeTruthy();
+  });
+
+  it("says the tracks could not be loaded", async () => {
+    await signInWith(Response.json({ success: false, error: "x" }, { status: 500 }));
+    renderPage("/profile", ProfilePage);
+    expect(await screen.findByText("Не удалось загрузить треки")).toBeTruthy();
+  });
+});

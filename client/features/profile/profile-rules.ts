@@ -1,0 +1,57 @@
+import type { User } from "../../lib/types.ts";
+
+/** The profile form's rules (spec 1 §5 "Avatar", "Biography"), checked here and again on the server. */
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+export const AVATAR_TYPES = ["image/jpeg", "image/png", "image/jpg"] as const;
+export const BIO_MAX_LENGTH = 500;
+export const PROFILE_SAVED_BANNER_MS = 3000;
+
+export const PROFILE_TEXTS = {
+  avatarTooLarge: "Файл слишком большой. Максимальный размер: 5 МБ",
+  avatarBadType: "Неподдерживаемый формат файла. Допустимые форматы: JPG, PNG",
+  saved: "Профиль успешно обновлен",
+  updateFailed: "Failed to update profile",
+  updateError: "Error updating profile",
+  loadFailed: "Failed to load profile data",
+  tracksFailed: "Не удалось загрузить треки",
+  downloaded: "Загружен",
+  processing: "В обработке",
+  emptyHint: "Поддерживается формат MP3 с битрейтом 320 kbps.",
+} as const;
+
+/** The reason an avatar file cannot be used, or null when it can. */
+export function avatarProblem(file: { size: number; type: string }): string | null {
+  if (!(AVATAR_TYPES as readonly string[]).includes(file.type.toLowerCase())) return PROFILE_TEXTS.avatarBadType;
+  if (file.size > AVATAR_MAX_BYTES) return PROFILE_TEXTS.avatarTooLarge;
+  return null;
+}
+
+/** Characters as a person counts them (an emoji is one), the way the server counts. */
+export function charCount(text: string): number {
+  return [...text].length;
+}
+
+/** Two letters for the avatar placeholder: first and last name, else the start of the username. */
+export function initials(user: Pick<User, "first_name" | "last_name" | "username">): string {
+  const first = [...(user.first_name?.trim() ?? "")][0] ?? "";
+  const last = [...(user.last_name?.trim() ?? "")][0] ?? "";
+  const fromName = `${first}${last}`;
+  if (fromName) return fromName.toUpperCase();
+  return [...(user.username ?? "").replace(/^@/, "")].slice(0, 2).join("").toUpperCase() || "?";
+}
+
+export function fullName(user: Pick<User, "first_name" | "last_name" | "username">): string {
+  return [user.first_name, user.last_name].map((s) => s?.trim()).filter(Boolean).join(" ") || user.username;
+}
+
+/** "1990-05-17" → "17.05.1990"; a calendar date, so no time zone may shift it. */
+export function formatBirthDate(value: string | null | undefined): string | null {
+  const m = value ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : null;
+}
+
+/** Today as YYYY-MM-DD in the visitor's own calendar (the date input's `max`). */
+export function todayIso(now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}
