@@ -43,7 +43,7 @@ const answer = z
 export const faqCreateSchema = z.object({
   question,
   answer,
-  order: z.union([order, z.literal(""), z.null()]).optional().transform((v) => (typeof v === "number" ? v : undefined)),
+  order: z.preprocess((v) => (v === "" || v === null ? undefined : v), order.optional()),
 });
 
 /** Update: any subset; moving an entry sends the order alone. */
