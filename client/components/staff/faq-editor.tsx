@@ -61,8 +61,8 @@ export function FaqFields({ value, onChange, disabled, answerRows = 5, texts = F
   const orderInvalid = value.order !== "" && !faqOrderValid(value.order);
   return (
     <div className="st-stack">
-      <label className="st-field" htmlFor={`${id}-order`}>
-        <span>{texts.order}</span>
+      <div className="st-field">
+        <label htmlFor={`${id}-order`}>{texts.order}</label>
         <input
           id={`${id}-order`}
           className="st-input"
@@ -77,7 +77,7 @@ export function FaqFields({ value, onChange, disabled, answerRows = 5, texts = F
           onChange={(e) => onChange({ ...value, order: e.target.value })}
         />
         <small id={`${id}-order-help`} className="st-hint">{orderInvalid ? texts.orderError : texts.orderHelp}</small>
-      </label>
+      </div>
       <label className="st-field" htmlFor={`${id}-question`}>
         <span>{texts.question}</span>
         <input
@@ -89,8 +89,8 @@ export function FaqFields({ value, onChange, disabled, answerRows = 5, texts = F
           onChange={(e) => onChange({ ...value, question: e.target.value })}
         />
       </label>
-      <label className="st-field" htmlFor={`${id}-answer`}>
-        <span>{texts.answer}</span>
+      <div className="st-field">
+        <label htmlFor={`${id}-answer`}>{texts.answer}</label>
         <textarea
           id={`${id}-answer`}
           className="st-textarea"
@@ -102,7 +102,7 @@ export function FaqFields({ value, onChange, disabled, answerRows = 5, texts = F
           onChange={(e) => onChange({ ...value, answer: e.target.value })}
         />
         <small id={`${id}-answer-help`} className="st-hint">{texts.answerHelp}</small>
-      </label>
+      </div>
     </div>
   );
 }

@@ -119,8 +119,8 @@ export function AdminTrackEditPage() {
           {success && <div className="st-alert st-alert-success" role="status">{success}</div>}
           {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
           <div className="st-form-grid">
-            <label className="st-field st-wide" htmlFor={`${fid}-filename`}>
-              <span>Имя файла</span>
+            <div className="st-field st-wide">
+              <label htmlFor={`${fid}-filename`}>Имя файла</label>
               <input
                 id={`${fid}-filename`}
                 className="st-input"
@@ -133,7 +133,7 @@ export function AdminTrackEditPage() {
               />
               {!isNew && <small className="st-hint">Имя файла нельзя изменить</small>}
               {isNew && touched && filenameError && <small className="st-hint" style={{ color: "var(--danger)" }}>{filenameError}</small>}
-            </label>
+            </div>
 
             <div className="st-wide">
               <DirectionCheckboxes
@@ -145,8 +145,8 @@ export function AdminTrackEditPage() {
               {touched && directionsError && <small className="st-hint" style={{ color: "var(--danger)" }}>{directionsError}</small>}
             </div>
 
-            <label className="st-field" htmlFor={`${fid}-date`}>
-              <span>Дата загрузки</span>
+            <div className="st-field">
+              <label htmlFor={`${fid}-date`}>Дата загрузки</label>
               <input
                 id={`${fid}-date`}
                 className="st-input"
@@ -155,7 +155,7 @@ export function AdminTrackEditPage() {
                 disabled={!isNew}
                 onChange={(e) => set({ uploadDate: e.target.value })}
               />
-            </label>
+            </div>
 
             <div className="st-field" style={{ justifyContent: "flex-end" }}>
               <label className="st-check">
@@ -164,8 +164,8 @@ export function AdminTrackEditPage() {
               </label>
             </div>
 
-            <label className="st-field" htmlFor={`${fid}-user`}>
-              <span>ID пользователя</span>
+            <div className="st-field">
+              <label htmlFor={`${fid}-user`}>ID пользователя</label>
               <input
                 id={`${fid}-user`}
                 className="st-input"
@@ -177,10 +177,10 @@ export function AdminTrackEditPage() {
               <small className="st-hint" style={userIdError ? { color: "var(--danger)" } : undefined}>
                 {userIdError ?? "Оставьте пустым для гостевого трека"}
               </small>
-            </label>
+            </div>
 
-            <label className="st-field" htmlFor={`${fid}-guest`}>
-              <span>Имя гостя</span>
+            <div className="st-field">
+              <label htmlFor={`${fid}-guest`}>Имя гостя</label>
               <input
                 id={`${fid}-guest`}
                 className="st-input"
@@ -189,7 +189,7 @@ export function AdminTrackEditPage() {
                 onChange={(e) => set({ guestName: e.target.value })}
               />
               {hasUser && <small className="st-hint">Недоступно, когда указан ID пользователя</small>}
-            </label>
+            </div>
           </div>
           <div className="st-form-actions">
             <Link to="/admin/tracks" className="st-btn">Отмена</Link>

@@ -174,8 +174,8 @@ interface UserFormProps {
 function UserForm({ form, onChange, errors, selfEdit, isNew, saving, savedCategories, onSubmit, banner }: UserFormProps) {
   const id = useId();
   const text = (key: TextKey, label: string, opts: { type?: string; wide?: boolean; error?: string; required?: boolean } = {}) => (
-    <label className={opts.wide ? "st-field st-wide" : "st-field"} htmlFor={`${id}-${key}`}>
-      <span>{label}</span>
+    <div className={opts.wide ? "st-field st-wide" : "st-field"}>
+      <label htmlFor={`${id}-${key}`}>{label}</label>
       <input
         id={`${id}-${key}`}
         className="st-input"
@@ -186,7 +186,7 @@ function UserForm({ form, onChange, errors, selfEdit, isNew, saving, savedCatego
         onChange={(e) => onChange({ ...form, [key]: e.target.value })}
       />
       {opts.error && <small className="st-hint" style={{ color: "var(--danger)" }}>{opts.error}</small>}
-    </label>
+    </div>
   );
 
   const toggleModerator = (checked: boolean) => {

@@ -334,8 +334,8 @@ function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
   };
 
   const field = (key: "username" | "email" | "first_name" | "last_name" | "phone_number", label: string, type = "text") => (
-    <label className="st-field" htmlFor={`${id}-${key}`}>
-      <span>{label}</span>
+    <div className="st-field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
       <input
         id={`${id}-${key}`}
         className="st-input"
@@ -347,7 +347,7 @@ function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
       {errors[key as "username" | "email"] && (
         <small className="st-hint" style={{ color: "var(--danger)" }}>{errors[key as "username" | "email"]}</small>
       )}
-    </label>
+    </div>
   );
 
   return (
