@@ -65,6 +65,12 @@ export function refreshAccessToken(): Promise<boolean> {
         headers: { Authorization: `Bearer ${refresh}` },
         credentials: "include",
       });
+      if (res.status === 403) {
+        // A banned account cannot renew its session: say so instead of a silent sign-out.
+        const body = await res.json().catch(() => null);
+        hooks.onBanned?.(String(body?.ban_reason ?? body?.error ?? ""));
+        return false;
+      }
       if (!res.ok) return false;
       const body = await res.json();
       if (!body.access_token) return false;
@@ -73,7 +79,7 @@ export function refreshAccessToken(): Promise<boolean> {
     } catch {
       return false;
     } finally {
-      setTimeout(() => (refreshing = null), 0);
+      refreshing = null;
     }
   })();
   return refreshing;
@@ -133,9 +139,12 @@ async function parse(res: Response): Promise<Record<string, unknown> | null> {
 export async function api<T = Record<string, unknown>>(path: string, opts: RequestOptions = {}): Promise<T> {
   let res: Response;
   try {
+    const sentWith = tokens.access;
     res = await send(path, opts);
     if (res.status === 401 && !opts.noRetry && tokens.refresh) {
-      if (await refreshAccessToken()) res = await send(path, opts);
+      // Renewed meanwhile by a concurrent request: repeat with the new token instead of refreshing again.
+      const renewed = Boolean(tokens.access) && tokens.access !== sentWith;
+      if (renewed || (await refreshAccessToken())) res = await send(path, opts);
       else hooks.onSessionExpired?.();
     }
   } catch (err) {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { api, ApiError, setApiHooks, tokens } from "./api.ts";
+import { STORAGE_KEYS } from "./storage-keys.ts";
 import type { User } from "./types.ts";
 
 /**
@@ -15,12 +16,16 @@ export interface AuthSnapshot {
   banMessage: string | null;
 }
 
+/** The answer of sign-in calls (spec 1 §3 "Auth response"). */
+export interface AuthResponse {
+  success: boolean;
+  access_token: string;
+  refresh_token: string;
+  user: User;
+}
+
 const listeners = new Set<Listener>();
-let snapshot: AuthSnapshot = {
-  user: null,
-  isAuthenticated: Boolean(tokens.access && tokens.refresh),
-  banMessage: null,
-};
+let snapshot: AuthSnapshot = { user: null, isAuthenticated: false, banMessage: null };
 let loading: Promise<User | null> | null = null;
 
 function update(patch: Partial<AuthSnapshot>) {
@@ -29,6 +34,11 @@ function update(patch: Partial<AuthSnapshot>) {
 }
 
 export const DEFAULT_BAN_TEXT = "Ваш аккаунт заблокирован за нарушение правил сервиса";
+
+/** A server message that means the account is banned (spec 1 §8). */
+export function isBanText(text: string | null | undefined): boolean {
+  return /заблокирован|banned|block/i.test(text ?? "");
+}
 
 export const auth = {
   get user() {
@@ -49,10 +59,51 @@ export const auth = {
   },
   getSnapshot: () => snapshot,
 
+  /** Session restore at start: authenticated only when both tokens are stored (spec 1 §4). */
+  restore() {
+    const ok = Boolean(tokens.access && tokens.refresh);
+    if (!ok && (tokens.access || tokens.refresh)) tokens.clear();
+    if (ok !== snapshot.isAuthenticated || (!ok && snapshot.user)) {
+      loading = null;
+      update({ isAuthenticated: ok, user: ok ? snapshot.user : null });
+    }
+  },
+
   /** Stores both tokens; the session starts when both are present. */
   setTokens(access: string, refresh: string) {
+    const changed = tokens.access !== access;
     tokens.set(access, refresh);
-    update({ isAuthenticated: true });
+    if (changed) {
+      // New tokens may belong to someone else: the loaded user is no longer known.
+      loading = null;
+      update({ isAuthenticated: true, user: null });
+    } else update({ isAuthenticated: true });
+  },
+
+  /**
+   * Sign-in by tokens handed over in an address or by a sign-in call: stores both, loads the user.
+   * On failure the tokens do not stay (a bad pair must not leave a half session) and the error is
+   * passed on, so the caller can carry on without them.
+   */
+  async signInWithTokens(access: string, refresh: string): Promise<User> {
+    auth.setTokens(access, refresh);
+    let user: User | null = null;
+    try {
+      user = await auth.loadUser();
+    } catch (err) {
+      if (tokens.access === access && !(err instanceof ApiError && err.isBan)) auth.clear();
+      throw err;
+    }
+    if (!user) throw new ApiError(401, "Ошибка при получении данных пользователя");
+    localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
+    return user;
+  },
+
+  /** Stores the answer of a sign-in call (Telegram completion) as the session. */
+  acceptAuthResponse(res: AuthResponse) {
+    auth.setTokens(res.access_token, res.refresh_token);
+    if (res.user) update({ user: res.user });
+    localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
   },
 
   clear() {
@@ -67,20 +118,29 @@ export const auth = {
       auth.clear();
       return Promise.resolve(null);
     }
-    loading ??= (async () => {
+    if (loading) return loading;
+    // A sign-out or another sign-in while this is in flight wins over its answer.
+    const isCurrent = () => loading === current;
+    const run = async () => {
       try {
         const body = await api<{ user: User }>("/auth/me");
-        update({ user: body.user, isAuthenticated: true });
+        if (isCurrent()) update({ user: body.user, isAuthenticated: true });
         return body.user;
       } catch (err) {
-        if (err instanceof ApiError && (err.status === 401 || err.status === 422)) auth.clear();
-        if (err instanceof ApiError && err.status === 403) auth.banned(String(err.body?.ban_reason ?? err.message));
+        if (isCurrent()) {
+          if (err instanceof ApiError && (err.status === 401 || err.status === 422)) auth.clear();
+          if (err instanceof ApiError && err.status === 403) {
+            auth.banned(String(err.body?.ban_reason ?? err.message));
+          }
+        }
         throw err;
       } finally {
-        loading = null;
+        if (isCurrent()) loading = null;
       }
-    })();
-    return loading;
+    };
+    const current: Promise<User | null> = run();
+    loading = current;
+    return current;
   },
 
   /** The user, fetched first when signed in but not loaded. */
@@ -90,8 +150,10 @@ export const auth = {
     return await auth.loadUser();
   },
 
+  /** Ends the session because of a ban and opens the ban modal. */
   banned(message?: string) {
     tokens.clear();
+    loading = null;
     update({ user: null, isAuthenticated: false, banMessage: message?.trim() || DEFAULT_BAN_TEXT });
   },
   closeBanModal() {
@@ -99,10 +161,24 @@ export const auth = {
   },
 
   async logout() {
-    try {
-      await api("/auth/logout", { method: "POST", noRetry: true });
-    } catch {
-      // The local session ends whatever the server says.
+    if (tokens.access || tokens.refresh) {
+      try {
+        await api("/auth/logout", {
+          method: "POST",
+          noRetry: true,
+          // The refresh token also names the session when the access token has expired.
+          headers: tokens.access ? {} : { Authorization: `Bearer ${tokens.refresh}` },
+        });
+      } catch (err) {
+        // An expired access token: try once more with the refresh token; the local session ends anyway.
+        if (err instanceof ApiError && err.status === 401 && tokens.refresh) {
+          await api("/auth/logout", {
+            method: "POST",
+            noRetry: true,
+            headers: { Authorization: `Bearer ${tokens.refresh}` },
+          }).catch(() => {});
+        }
+      }
     }
     auth.clear();
   },
@@ -111,6 +187,16 @@ export const auth = {
 setApiHooks({
   onSessionExpired: () => auth.clear(),
   onBanned: (message) => auth.banned(message),
+});
+
+auth.restore();
+
+// Another tab signed in or out: follow it, so every open tab shows the same session.
+globalThis.addEventListener?.("storage", (e: StorageEvent) => {
+  if (e.key !== null && e.key !== STORAGE_KEYS.accessToken && e.key !== STORAGE_KEYS.refreshToken) return;
+  const had = snapshot.isAuthenticated;
+  auth.restore();
+  if (snapshot.isAuthenticated && !had) auth.loadUser().catch(() => {});
 });
 
 export type Auth = typeof auth;

@@ -28,7 +28,7 @@ export async function maintenanceGuard({ context, location }: GuardArgs) {
     return;
   }
   if (!maintenance) return;
-  const params = new URLSearchParams(location.href.split("?")[1] ?? "");
+  const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");
   if (access && refresh) context.auth.setTokens(access, refresh);
@@ -43,8 +43,16 @@ export async function maintenanceGuard({ context, location }: GuardArgs) {
   throw redirect({ to: "/maintenance" });
 }
 
-export function guestOnly({ context }: GuardArgs) {
-  if (context.auth.isAuthenticated) throw redirect({ to: "/" });
+/** Guest-only pages send a signed-in user home; a sign-in address's tokens go along to be used there. */
+export function guestOnly({ context, location }: GuardArgs) {
+  if (!context.auth.isAuthenticated) return;
+  const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
+  const access = params.get("access_token");
+  const refresh = params.get("refresh_token");
+  if (access && refresh && location.pathname === "/login") {
+    throw redirect({ to: "/", search: { access_token: access, refresh_token: refresh } });
+  }
+  throw redirect({ to: "/" });
 }
 
 export async function requireSignedIn({ context }: GuardArgs) {

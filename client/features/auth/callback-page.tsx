@@ -1,8 +1,106 @@
-/** Авторизация (placeholder until its issue fills it in). */
+import { Link, useNavigate, useParams } from "@tanstack/react-router";
+import { useEffect, useRef, useState } from "react";
+import { CheckIcon, CrossIcon } from "../../components/icons.tsx";
+import { ApiError, errorText } from "../../lib/api.ts";
+import { auth } from "../../lib/auth.ts";
+import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
+import { vkCallbackAddress } from "./api.ts";
+import { readArrival } from "./arrival.ts";
+import { signInWithTelegram } from "./login-page.tsx";
+import { AUTH_TEXTS, CALLBACK_REDIRECT_MS, withDetail } from "./texts.ts";
+import "./auth.css";
+
+type Phase = { kind: "processing" } | { kind: "success" } | { kind: "error"; message: string };
+
+/** Completion of sign-in (spec 1 §2 "/auth/{provider}/callback"): progress, then success or error. */
 export function AuthCallbackPage() {
+  const { provider } = useParams({ strict: false }) as { provider?: string };
+  const navigate = useNavigate();
+  const [phase, setPhase] = useState<Phase>({ kind: "processing" });
+  const handled = useRef(false);
+
+  useEffect(() => {
+    if (handled.current) return;
+    handled.current = true;
+    const arrival = readArrival(location.search, location.hash);
+    // Tokens and results must not stay in the address bar or the history.
+    if (arrival.kind !== "vk-code") {
+      history.replaceState(history.state, "", location.pathname);
+    }
+    const fail = (message: string) => {
+      localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
+      setPhase({ kind: "error", message });
+    };
+    const succeed = () => setPhase({ kind: "success" });
+
+    if (provider !== "vk" && provider !== "telegram") return fail(AUTH_TEXTS.unknownProvider);
+    if (arrival.kind === "ban") {
+      // The ban modal explains it and then takes the person to /login.
+      auth.banned(arrival.message ?? undefined);
+      return fail(arrival.message?.trim() || AUTH_TEXTS.banTitle);
+    }
+    if (arrival.kind === "tokens") {
+      auth.signInWithTokens(arrival.access, arrival.refresh).then(succeed, (err) => {
+        if (!(err instanceof ApiError && err.isBan)) fail(AUTH_TEXTS.userDataError);
+      });
+      return;
+    }
+    if (provider === "telegram") {
+      if (arrival.kind !== "telegram" || !arrival.result) return fail(AUTH_TEXTS.telegramDataMissing);
+      signInWithTelegram(arrival.result).then(succeed, (err) => {
+        if (err instanceof ApiError && err.isBan) return;
+        fail(withDetail(AUTH_TEXTS.telegramError, errorText(err, "")));
+      });
+      return;
+    }
+    if (arrival.kind === "vk-code") {
+      location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
+      return;
+    }
+    if (arrival.kind === "vk-error") return fail(withDetail(AUTH_TEXTS.vkProviderError, arrival.error));
+    fail(AUTH_TEXTS.missingData);
+  }, []);
+
+  useEffect(() => {
+    if (phase.kind !== "success") return;
+    const timer = setTimeout(() => navigate({ to: "/", replace: true }), CALLBACK_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [phase.kind]);
+
   return (
-    <section className="page">
-      <h1>Авторизация</h1>
+    <section className="page message-page auth-callback" aria-live="polite">
+      {phase.kind === "processing" && (
+        <>
+          <div className="message-icon message-icon-success" aria-hidden="true">
+            <span className="spinner auth-spinner-lg" />
+          </div>
+          <h1>Авторизация</h1>
+          <p role="status">{AUTH_TEXTS.processing}</p>
+        </>
+      )}
+      {phase.kind === "success" && (
+        <>
+          <div className="message-icon message-icon-success" aria-hidden="true">
+            <CheckIcon size={36} />
+          </div>
+          <h1>Вход выполнен</h1>
+          <p role="status">{AUTH_TEXTS.success}</p>
+        </>
+      )}
+      {phase.kind === "error" && (
+        <>
+          <div className="message-icon message-icon-error" aria-hidden="true">
+            <CrossIcon size={36} />
+          </div>
+          <h1>Ошибка авторизации</h1>
+          <p role="alert">{phase.message}</p>
+        </>
+      )}
+      {phase.kind !== "processing" && (
+        <div className="cta-row">
+          <Link to="/" className="btn btn-primary">{AUTH_TEXTS.home}</Link>
+        </div>
+      )}
     </section>
   );
 }

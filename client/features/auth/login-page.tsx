@@ -1,8 +1,131 @@
-/** Вход в систему (placeholder until its issue fills it in). */
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useEffect, useRef, useState } from "react";
+import { ApiError, errorText } from "../../lib/api.ts";
+import { auth, DEFAULT_BAN_TEXT, isBanText, useAuth } from "../../lib/auth.ts";
+import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
+import { completeTelegram, vkCallbackAddress } from "./api.ts";
+import { readArrival } from "./arrival.ts";
+import { ProviderButtons } from "./provider-buttons.tsx";
+import { AUTH_TEXTS, withDetail } from "./texts.ts";
+import { useProviderSignIn } from "./use-provider-sign-in.ts";
+import "./auth.css";
+
+/** Signs in with a Telegram result; a ban opens the ban modal. Shared by /login and the callback page. */
+export async function signInWithTelegram(result: string) {
+  try {
+    auth.acceptAuthResponse(await completeTelegram(result));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) auth.banned(String(err.body?.ban_reason ?? err.message));
+    else auth.clear();
+    throw err;
+  }
+}
+
+/** Вход в систему (spec 1 §2 "/login"): the arrival rules, then the two provider buttons. */
 export function LoginPage() {
+  const navigate = useNavigate();
+  const { isAuthenticated } = useAuth();
+  const [busy, setBusy] = useState(true);
+  const [banMessage, setBanMessage] = useState<string | null>(null);
+  const [arrivalError, setArrivalError] = useState<string | null>(null);
+  const [needUrls, setNeedUrls] = useState(false);
+  const handled = useRef(false);
+  const signIn = useProviderSignIn({ autoLoad: needUrls, loadErrorText: "init" });
+
+  const cleanAddress = () => navigate({ to: "/login", search: {}, hash: "", replace: true });
+
+  useEffect(() => {
+    if (handled.current) return;
+    handled.current = true;
+    const arrival = readArrival(location.search, location.hash);
+    const finish = () => {
+      setBusy(false);
+      setNeedUrls(true);
+    };
+    switch (arrival.kind) {
+      case "ban":
+        setBanMessage(arrival.message?.trim() || DEFAULT_BAN_TEXT);
+        cleanAddress();
+        finish();
+        return;
+      case "telegram":
+        cleanAddress();
+        signInWithTelegram(arrival.result)
+          .then(() => navigate({ to: "/", replace: true }))
+          .catch((err) => {
+            if (!(err instanceof ApiError && err.isBan)) {
+              setArrivalError(withDetail(AUTH_TEXTS.telegramLoginError, errorText(err, "")));
+            }
+            finish();
+          });
+        return;
+      case "tokens":
+        auth.signInWithTokens(arrival.access, arrival.refresh)
+          .then(() => navigate({ to: "/", replace: true }))
+          .catch((err) => {
+            if (!(err instanceof ApiError && err.isBan)) setArrivalError(AUTH_TEXTS.processError);
+            cleanAddress();
+            finish();
+          });
+        return;
+      case "vk-code":
+        // The code goes on to the backend, which exchanges it and comes back with tokens.
+        location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
+        return;
+      case "vk-error":
+        localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
+        setArrivalError(withDetail(AUTH_TEXTS.vkError, arrival.error));
+        cleanAddress();
+        finish();
+        return;
+      default:
+        finish();
+    }
+  }, []);
+
+  // Signed in meanwhile (in the provider window or another tab): go home.
+  useEffect(() => {
+    if (isAuthenticated && !busy) navigate({ to: "/", replace: true });
+  }, [isAuthenticated, busy]);
+
+  const error = arrivalError ?? signIn.error;
   return (
-    <section className="page">
-      <h1>Вход в систему</h1>
+    <section className="page auth-page">
+      <div className="card auth-card">
+        <h1>{AUTH_TEXTS.loginTitle}</h1>
+        {banMessage && (
+          <div className={isBanText(banMessage) ? "alert alert-error auth-ban" : "alert alert-warning"} role="alert">
+            {banMessage}
+          </div>
+        )}
+        {error && <div className="alert alert-error" role="alert">{error}</div>}
+        {busy
+          ? (
+            <p className="auth-progress" role="status">
+              <span className="spinner" aria-hidden="true" /> {AUTH_TEXTS.processing}
+            </p>
+          )
+          : (
+            <>
+              <ProviderButtons
+                urls={signIn.urls}
+                connecting={signIn.connecting}
+                onStart={(p) => {
+                  setArrivalError(null);
+                  signIn.start(p);
+                }}
+              />
+              {signIn.loading && !signIn.urls && (
+                <p className="muted small auth-progress" role="status">
+                  <span className="spinner" aria-hidden="true" /> Загрузка способов входа...
+                </p>
+              )}
+            </>
+          )}
+        <p className="muted small auth-terms">
+          {AUTH_TEXTS.termsPrefix} <Link to="/privacy">{AUTH_TEXTS.termsLink}</Link>.
+        </p>
+      </div>
     </section>
   );
 }

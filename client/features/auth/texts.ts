@@ -1,0 +1,49 @@
+/** Every sign-in text of spec 1 §2 and §8, in one place (copied exactly). */
+export const AUTH_TEXTS = {
+  loginTitle: "Вход в систему",
+  telegramButton: "Войти через Telegram",
+  vkButton: "Войти через ВКонтакте",
+  connecting: "Подключение...",
+  dialogTitle: "Войдите, чтобы загрузить трек",
+  dialogText: "Чтобы отправить трек на лейбл, войдите через Telegram или ВКонтакте.",
+  termsPrefix: "Продолжая, вы принимаете",
+  termsLink: "условия использования",
+  processing: "Выполняется вход...",
+  success: "Вы успешно вошли в систему! Сейчас вы будете перенаправлены на главную.",
+  home: "На главную",
+  providerUnavailable: "Этот способ входа сейчас недоступен",
+
+  urlError: "Ошибка при получении URL для авторизации",
+  telegramError: "Ошибка при авторизации через Telegram",
+  vkErrorShort: "Ошибка при авторизации через VK",
+  vkError: "Ошибка при авторизации через ВКонтакте",
+  startError: "Не удалось начать процесс авторизации. Попробуйте перезагрузить страницу.",
+  startErrorFlash: "Не удалось начать процесс авторизации",
+  initError: "Ошибка при инициализации авторизации",
+  optionsError: "Не удалось получить варианты входа",
+  telegramLoginError: "Не удалось войти через Telegram",
+  processError: "Ошибка при обработке авторизации",
+
+  userDataError: "Ошибка при получении данных пользователя",
+  telegramDataMissing: "Данные авторизации Telegram не найдены",
+  unknownProvider: "Неизвестный провайдер авторизации",
+  missingData: "Отсутствуют необходимые данные для авторизации. Пожалуйста, попробуйте снова.",
+  vkProviderError: "Ошибка ВКонтакте",
+
+  banTitle: "Аккаунт заблокирован",
+  banOk: "Понятно",
+  logoutSuccess: "Вы успешно вышли из системы.",
+} as const;
+
+/** Ban modal auto-close (spec 1 §9). */
+export const BAN_MODAL_MS = 5000;
+/** Callback page: success → home (spec 1 §9). */
+export const CALLBACK_REDIRECT_MS = 1500;
+/** Account re-check (spec 1 §9). */
+export const ACCOUNT_CHECK_MS = 5 * 60_000;
+
+/** "Text: detail" when there is a detail worth showing. */
+export function withDetail(text: string, detail?: string | null): string {
+  const d = detail?.trim();
+  return d && d !== text ? `${text}: ${d}` : text;
+}

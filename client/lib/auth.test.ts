@@ -1,0 +1,133 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch } from "../components/testing/render-page.tsx";
+import { api } from "./api.ts";
+import { auth, DEFAULT_BAN_TEXT } from "./auth.ts";
+
+const user = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  username: `u${id}`,
+  is_admin: false,
+  is_moderator: false,
+  ...extra,
+});
+const bearer = (req: Request) => req.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+
+beforeEach(() => {
+  localStorage.clear();
+  auth.clear();
+  auth.closeBanModal();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("auth store", () => {
+  it("restores a session only when both tokens are stored", () => {
+    localStorage.setItem("accessToken", "a");
+    auth.restore();
+    expect(auth.isAuthenticated).toBe(false);
+    expect(localStorage.getItem("accessToken")).toBeNull();
+    localStorage.setItem("accessToken", "a");
+    localStorage.setItem("refreshToken", "r");
+    auth.restore();
+    expect(auth.isAuthenticated).toBe(true);
+  });
+
+  it("signs in with tokens: stores both and loads the user", async () => {
+    const fetch = fakeFetch({
+      "/api/auth/me": (req) => (bearer(req) === "acc1" ? { success: true, user: user(1) } : new Response(null, { status: 401 })),
+    });
+    vi.stubGlobal("fetch", fetch);
+    localStorage.setItem("oauth_session_id", "s1");
+    const u = await auth.signInWithTokens("acc1", "ref1");
+    expect(u.id).toBe(1);
+    expect(auth.user?.id).toBe(1);
+    expect(localStorage.getItem("accessToken")).toBe("acc1");
+    expect(localStorage.getItem("refreshToken")).toBe("ref1");
+    expect(localStorage.getItem("oauth_session_id")).toBeNull();
+  });
+
+  it("does not keep tokens that fail to load a user", async () => {
+    vi.stubGlobal("fetch", fakeFetch({
+      "/api/auth/me": () => Response.json({ success: false, error: "bad" }, { status: 401 }),
+      "/api/auth/refresh": () => Response.json({ success: false }, { status: 401 }),
+    }));
+    await expect(auth.signInWithTokens("x", "y")).rejects.toThrow();
+    expect(auth.isAuthenticated).toBe(false);
+    expect(localStorage.getItem("accessToken")).toBeNull();
+  });
+
+  it("clears the session on 422 from the account fetch", async () => {
+    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => Response.json({ error: "bad" }, { status: 422 }) }));
+    auth.setTokens("a", "r");
+    await expect(auth.loadUser()).rejects.toThrow();
+    expect(auth.isAuthenticated).toBe(false);
+  });
+
+  it("treats 403 on the account fetch as a ban: session cleared, ban message set", async () => {
+    vi.stubGlobal("fetch", fakeFetch({
+      "/api/auth/me": () => Response.json({ success: false, error: "Спам", ban_reason: "Спам", banned: true }, { status: 403 }),
+    }));
+    auth.setTokens("a", "r");
+    await expect(auth.loadUser()).rejects.toThrow();
+    expect(auth.isAuthenticated).toBe(false);
+    expect(auth.getSnapshot().banMessage).toBe("Спам");
+    expect(localStorage.getItem("refreshToken")).toBeNull();
+  });
+
+  it("uses the default ban text when the server gives none", () => {
+    auth.banned("");
+    expect(auth.getSnapshot().banMessage).toBe(DEFAULT_BAN_TEXT);
+  });
+
+  it("refreshes once on a 401 and repeats the request; a failed refresh clears the session", async () => {
+    let meCalls = 0;
+    let refreshCalls = 0;
+    vi.stubGlobal("fetch", fakeFetch({
+      "/api/auth/me": (req) => {
+        meCalls++;
+        return bearer(req) === "new-access" ? { success: true, user: user(2) } : new Response(null, { status: 401 });
+      },
+      "/api/auth/refresh": (req) => {
+        refreshCalls++;
+        return bearer(req) === "ref"
+          ? { success: true, access_token: "new-access", refresh_token: "new-ref" }
+          : new Response(null, { status: 401 });
+      },
+    }));
+    auth.setTokens("old-access", "ref");
+    expect((await auth.loadUser())?.id).toBe(2);
+    expect([meCalls, refreshCalls]).toEqual([2, 1]);
+    expect(localStorage.getItem("refreshToken")).toBe("new-ref");
+
+    // The rotated refresh token is now "new-ref"; make both fail.
+    localStorage.setItem("accessToken", "stale");
+    localStorage.setItem("refreshToken", "dead");
+    meCalls = 0;
+    refreshCalls = 0;
+    await expect(api("/auth/me")).rejects.toThrow();
+    expect([meCalls, refreshCalls]).toEqual([1, 1]);
+    expect(auth.isAuthenticated).toBe(false);
+  });
+
+  it("logs out: revokes on the server and clears local tokens", async () => {
+    const fetch = fakeFetch({ "/api/auth/logout": () => ({ success: true }) });
+    vi.stubGlobal("fetch", fetch);
+    auth.setTokens("a", "r");
+    await auth.logout();
+    expect(fetch.calls).toEqual(["/api/auth/logout"]);
+    expect(auth.isAuthenticated).toBe(false);
+    expect(localStorage.getItem("accessToken")).toBeNull();
+  });
+
+  it("follows a sign-in made in another tab", async () => {
+    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => ({ success: true, user: user(3) }) }));
+    localStorage.setItem("accessToken", "a");
+    localStorage.setItem("refreshToken", "r");
+    globalThis.dispatchEvent(new StorageEvent("storage", { key: "refreshToken", newValue: "r" }));
+    expect(auth.isAuthenticated).toBe(true);
+    await vi.waitFor(() => expect(auth.user?.id).toBe(3));
+    localStorage.clear();
+    globalThis.dispatchEvent(new StorageEvent("storage", { key: "accessToken", newValue: null }));
+    expect(auth.isAuthenticated).toBe(false);
+  });
+});
