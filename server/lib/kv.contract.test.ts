@@ -56,12 +56,14 @@ const upstash = (): Subject => {
   };
 };
 
-const subjects = redisBin ? [embedded(), upstash()] : [embedded()];
+const subjects = [embedded(), upstash()];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const subject of subjects) {
-  describe(`status store contract: ${subject.name}`, () => {
+  // The Upstash half is skipped (and reported so) only when redis-server is missing outside CI.
+  const missing = subject.name.startsWith("upstash") && !redisBin;
+  describe.skipIf(missing)(`status store contract: ${subject.name}`, () => {
     let kv: StatusStore;
     beforeAll(async () => {
       kv = await subject.open();
