@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type Track, tracks, type TrackStatus } from "../../db/schema.ts";
 import { KV_KEYS, type StatusStore, STATUS_TTL_S } from "../lib/kv.ts";
@@ -148,19 +148,23 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
       .orderBy(asc(tracks.id));
   }
 
-  /** The user's latest batch from the database: the tracks sharing the newest upload time. */
+  /**
+   * The user's latest batch from the database: the uploads (rows with a size, unlike tracks staff
+   * add by hand) sharing the newest upload time, which one upload gives all its rows.
+   */
   async function latestBatchFromDb(userId: number): Promise<number[]> {
+    const uploaded = and(eq(tracks.user_id, userId), isNotNull(tracks.size));
     const [latest] = await db
       .select({ upload_date: tracks.upload_date })
       .from(tracks)
-      .where(eq(tracks.user_id, userId))
+      .where(uploaded)
       .orderBy(desc(tracks.upload_date))
       .limit(1);
     if (!latest) return [];
     const rows = await db
       .select({ id: tracks.id })
       .from(tracks)
-      .where(and(eq(tracks.user_id, userId), eq(tracks.upload_date, latest.upload_date)))
+      .where(and(uploaded, eq(tracks.upload_date, latest.upload_date)))
       .orderBy(asc(tracks.id));
     return rows.map((r) => r.id);
   }
