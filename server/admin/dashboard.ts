@@ -100,9 +100,11 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
   const offMs = tzOffset * 60_000;
   // Hours and days are whole multiples in epoch milliseconds (plus the offset), so integer division
   // buckets them; months are uneven and go through strftime.
+  // The constants are our own integers, inlined so SQLite does integer (not real) division.
+  const shifted = sql`(${tracks.upload_date} + ${sql.raw(String(Math.trunc(offMs)))})`;
   const bucket = period === "year"
-    ? sql`strftime('%Y-%m', (${tracks.upload_date} + ${offMs}) / 1000, 'unixepoch')`
-    : sql`CAST((${tracks.upload_date} + ${offMs}) / ${period === "day" ? HOUR : DAY} AS TEXT)`;
+    ? sql`strftime('%Y-%m', ${shifted} / 1000, 'unixepoch')`
+    : sql`CAST(${shifted} / ${sql.raw(String(period === "day" ? HOUR : DAY))} AS TEXT)`;
   const rows = await db.all<{ k: string; c: number }>(sql`
     SELECT ${bucket} AS k, count(*) AS c FROM ${tracks}
     WHERE ${tracks.upload_date} >= ${b.start} AND ${tracks.upload_date} < ${b.end}
