@@ -43,9 +43,19 @@ export async function maintenanceGuard({ context, location }: GuardArgs) {
   throw redirect({ to: "/maintenance" });
 }
 
+/**
+ * Set by the sign-in callback page while it completes a sign-in: cleaning the address re-runs the
+ * guards, and the page that has just signed the person in must stay to show its success state.
+ */
+let completingSignIn = false;
+export function setCompletingSignIn(on: boolean) {
+  completingSignIn = on;
+}
+
 /** Guest-only pages send a signed-in user home; a sign-in address's tokens go along to be used there. */
 export function guestOnly({ context, location }: GuardArgs) {
   if (!context.auth.isAuthenticated) return;
+  if (completingSignIn && location.pathname.startsWith("/auth/")) return;
   const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");

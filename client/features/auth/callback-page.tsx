@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { CheckIcon, CrossIcon } from "../../components/icons.tsx";
 import { ApiError, errorText } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
+import { setCompletingSignIn } from "../../lib/guards.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { vkCallbackAddress } from "./api.ts";
 import { readArrival } from "./arrival.ts";
@@ -18,6 +19,11 @@ export function AuthCallbackPage() {
   const navigate = useNavigate();
   const [phase, setPhase] = useState<Phase>({ kind: "processing" });
   const handled = useRef(false);
+
+  useEffect(() => {
+    setCompletingSignIn(true);
+    return () => setCompletingSignIn(false);
+  }, []);
 
   useEffect(() => {
     if (handled.current) return;
