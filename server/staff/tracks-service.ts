@@ -439,7 +439,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       if (userId) set.guest_username = null;
       else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
       await db.update(tracks).set(set).where(eq(tracks.id, id));
-      return this.get(scope, id);
+      return this.get("*", id);
     },
 
     /**
@@ -460,7 +460,9 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       }
       if (input.downloaded !== undefined) set.downloaded = input.downloaded;
       await db.update(tracks).set(set).where(eq(tracks.id, id));
-      return this.get(scope, id);
+      // Unscoped read: removing their last direction takes the track out of the caller's sight,
+      // but the change they just made is still theirs to see.
+      return this.get("*", id);
     },
 
     /** Deletes the record, then its file and its status key. */
