@@ -64,7 +64,7 @@ export function RootLayout() {
             className="menu-toggle"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
-            aria-label={menuOpen ? "Закрыть меню" : "Меню"}
+            aria-label="Меню"
             onClick={() => setMenuOpen((v) => !v)}
           >
             <span />

@@ -6,19 +6,6 @@ import { HomeSlider } from "./home-slider.tsx";
 import { UploadForm } from "./upload-form.tsx";
 import { LOGIN_BANNER_MS, UPLOAD_TEXTS } from "./upload-rules.ts";
 
-type TokenIntake = { signInWithTokens?: (access: string, refresh: string) => Promise<unknown> };
-
-/** Stores tokens handed over in the address, loads the user; the sign-in store's own intake when it has one. */
-async function takeTokens(access: string, refresh: string) {
-  const intake = (auth as unknown as TokenIntake).signInWithTokens;
-  if (intake) {
-    await intake.call(auth, access, refresh);
-    return;
-  }
-  auth.setTokens(access, refresh);
-  await auth.loadUser();
-}
-
 /** The home page: slider, then the upload form (spec 1 §2 "Upload page"). */
 export function UploadPage() {
   const { isAuthenticated } = useAuth();
@@ -32,7 +19,7 @@ export function UploadPage() {
     if (!access || !refresh || handled.current === access) return;
     handled.current = access;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    takeTokens(access, refresh)
+    auth.signInWithTokens(access, refresh)
       .then(() => {
         setSignedInBanner(true);
         timer = setTimeout(() => setSignedInBanner(false), LOGIN_BANNER_MS);
