@@ -1,7 +1,32 @@
 import { Hono } from "hono";
+import type { Direction } from "../../db/directions.ts";
+import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { createStaffFaqRoutes } from "../staff/faq-routes.ts";
+import { scopeOf } from "../staff/scope.ts";
+import { createStaffTrackRoutes } from "../staff/track-routes.ts";
 
-/** Moderator API: /api/moderator/*. */
-export function createModeratorRoutes(_ctx: AppContext) {
-  return new Hono<AppEnv>();
+/** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
+export interface ModeratorStatus {
+  is_moderator: boolean;
+  categories: "*" | Direction[];
+}
+
+/**
+ * Moderator API: /api/moderator/*. Signed-in moderators and admins only (anonymous 401, anyone else
+ * 403). Admins work on every category (`*`). The track and FAQ handlers are the same ones the admin
+ * panel mounts; only the scope and the update mode differ (docs/decisions/0060-moderator-api.md).
+ */
+export function createModeratorRoutes(ctx: AppContext) {
+  return new Hono<AppEnv>()
+    .use("*", ctx.guards.user, ctx.guards.staff)
+    .get("/status", (c) => {
+      const role = roleOf(c.get("user"));
+      const status: ModeratorStatus = { is_moderator: role.isModerator, categories: role.categories };
+      return c.json({ success: true, status });
+    })
+    // The scope is read from the user row loaded for this request, so a change of categories by an
+    // admin applies to the moderator's very next call.
+    .route("/tracks", createStaffTrackRoutes(ctx, { scope: scopeOf, mode: "moderator" }))
+    .route("/faq", createStaffFaqRoutes(ctx));
 }
