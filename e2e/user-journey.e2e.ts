@@ -18,6 +18,13 @@ function seededImage(staticDir: string): string {
   return `${staticDir}/storage/slider/${name}`;
 }
 
+/** The first screen only: full-page shots of long pages at 390 px are too tall to look at. */
+async function firstScreen(page: Page, name: string) {
+  const dir = new URL("../test-artifacts/screenshots/", import.meta.url).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}${name}-top.png` });
+}
+
 async function noSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
@@ -186,7 +193,9 @@ for (const width of [1280, 390]) {
       }
       await anon.waitForLoadState("networkidle");
       await noSidewaysScroll(anon);
-      await t.screenshot(anon, `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-anon-${width}`);
+      const name = `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-anon-${width}`;
+      await t.screenshot(anon, name);
+      await firstScreen(anon, name);
     }
 
     const page = await t.page({ width, height });
@@ -198,7 +207,9 @@ for (const width of [1280, 390]) {
       await page.locator("main h1").first().waitFor();
       await page.waitForLoadState("networkidle");
       await noSidewaysScroll(page);
-      await t.screenshot(page, `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-artist-${width}`);
+      const name = `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-artist-${width}`;
+      await t.screenshot(page, name);
+      await firstScreen(page, name);
     }
     if (width === 390) {
       await page.getByRole("button", { name: "Меню" }).click();

@@ -71,9 +71,10 @@ export const PlusIcon = (p: IconProps) => (
     <path d="M12 5v14M5 12h14" />
   </Svg>
 );
-export const WrenchIcon = (p: IconProps) => (
+export const ClockIcon = (p: IconProps) => (
   <Svg {...p}>
-    <path d="M14.5 6.5a4 4 0 0 0 5 5L21 13l-8 8-3-3 8-8-1.5-1.5a4 4 0 0 1-5-5L13 2l1.5 1.5z" />
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3.5 2" />
   </Svg>
 );
 

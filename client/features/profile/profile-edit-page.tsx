@@ -130,18 +130,22 @@ function ProfileForm({ user }: { user: User }) {
           <div className="avatar-field">
             <Avatar user={user} src={preview} small />
             <div className="stack" style={{ gap: 4 }}>
-              <input
-                ref={fileRef}
-                id="avatar"
-                name="avatar"
-                type="file"
-                className="file-input"
-                accept={AVATAR_TYPES.join(",")}
-                aria-labelledby="avatar-label"
-                aria-describedby="avatar-hint"
-                aria-invalid={Boolean(avatarError)}
-                onChange={(e) => pickAvatar(e.currentTarget.files?.[0])}
-              />
+              <label className="btn file-button">
+                <input
+                  ref={fileRef}
+                  id="avatar"
+                  name="avatar"
+                  type="file"
+                  className="visually-hidden"
+                  accept={AVATAR_TYPES.join(",")}
+                  aria-labelledby="avatar-label"
+                  aria-describedby="avatar-hint"
+                  aria-invalid={Boolean(avatarError)}
+                  onChange={(e) => pickAvatar(e.currentTarget.files?.[0])}
+                />
+                {user.avatar || avatar ? "Заменить изображение" : "Выбрать изображение"}
+              </label>
+              <span className="hint file-chosen">{avatar ? avatar.name : "Файл не выбран"}</span>
               <span className="hint" id="avatar-hint">JPG или PNG, до 5 МБ</span>
               {avatarError && <span className="hint-error" role="alert">{avatarError}</span>}
             </div>

@@ -55,7 +55,7 @@ export function ProfilePage() {
             <span className="profile-username">@{user.username}</span>
           </div>
         </div>
-        <dl className="details section">
+        <dl className="details">
           {details.map(([label, value]) => (
             <div key={label} style={{ display: "contents" }}>
               <dt>{label}</dt>
