@@ -1,0 +1,370 @@
+/**
+ * The administrator panel in Chromium (issue 6): tracks (filter, ZIP of two, edit), FAQ reorder,
+ * a slider tile with an image, a ban that throws the user out, the status-store cleanup, and a
+ * screenshot of every admin page at 1440 px.
+ */
+import type { Download } from "playwright-core";
+import { unzipSync } from "fflate";
+import { Buffer } from "node:buffer";
+import { expect, type Page, test, type TestContext } from "./harness.ts";
+
+const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
+const WIDE = { width: 1440, height: 900 };
+
+/** Letters only: artist names must not carry an ID. */
+const RUN = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
+const ARTIST = `Adm${RUN}`;
+
+interface Uploaded {
+  id: number;
+  filename: string;
+  bytes: Uint8Array;
+}
+const state: { tracks: Uploaded[] } = { tracks: [] };
+
+async function tokensOf(t: TestContext, username: string) {
+  const link = new URL(await t.server.loginLink(username));
+  return { link: link.href, access: link.searchParams.get("access_token")! };
+}
+
+async function apiAs(t: TestContext, token: string, path: string, init: RequestInit = {}) {
+  const res = await fetch(`${t.server.baseUrl}/api${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${token}`, ...(init.body && !(init.body instanceof FormData) ? { "Content-Type": "application/json" } : {}) },
+  });
+  const body = await res.json();
+  return { status: res.status, body };
+}
+
+/** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
+function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array {
+  const id3 = new Uint8Array(128);
+  id3.set(new TextEncoder().encode("TAG"), 0);
+  id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
+  const out = new Uint8Array(bytes.length + 128);
+  out.set(bytes);
+  out.set(id3, bytes.length);
+  return out;
+}
+
+async function signIn(t: TestContext, username: string, viewport = WIDE): Promise<Page> {
+  const page = await t.page(viewport);
+  const { link } = await tokensOf(t, username);
+  // Wait until the user is loaded: leaving while the sign-in call runs would drop the tokens.
+  const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
+  await page.goto(link);
+  await me;
+  await page.waitForURL((u) => !u.searchParams.has("access_token"));
+  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
+  return page;
+}
+
+async function open(page: Page, t: TestContext, path: string, heading: string | RegExp) {
+  await page.goto(t.server.baseUrl + path);
+  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+}
+
+test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) => {
+  // The artist uploads two tracks through the real upload API.
+  const artist = await tokensOf(t, "artist");
+  const form = new FormData();
+  const names = [`${ARTIST} - Amen One.mp3`, `${ARTIST} - Low Two.mp3`];
+  const sources = ["Test Artist - Amen Study.mp3", "Low Rate - 128 kbps.mp3"];
+  const bytes = await Promise.all(sources.map(async (s, i) => uniqueMp3(await Deno.readFile(new URL(s, FIXTURES)), String(i))));
+  names.forEach((n, i) => form.append("files", new File([bytes[i]], n, { type: "audio/mpeg" })));
+  form.append("directions", "label_koster");
+  const up = await apiAs(t, artist.access, "/upload", { method: "POST", body: form });
+  expect(up.status).toBe(200);
+  expect(up.body.track_ids).toHaveLength(2);
+  state.tracks = up.body.track_ids.map((id: number, i: number) => ({ id, filename: names[i], bytes: bytes[i] }));
+
+  const admin = await tokensOf(t, "admin");
+  // Processing must finish before the files are final (a failed check removes the file).
+  for (const tr of state.tracks) {
+    for (let i = 0; i < 100; i++) {
+      const { body } = await apiAs(t, admin.access, `/admin/tracks/${tr.id}`);
+      if (body.track?.status !== "processing") {
+        expect(body.track.status).toBe("completed");
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  const page = await signIn(t, "admin");
+  const downloads: Download[] = [];
+  const popups: string[] = [];
+  page.context().on("page", (p) => {
+    popups.push(p.url());
+    p.on("download", (d) => downloads.push(d));
+  });
+  page.on("download", (d) => downloads.push(d));
+
+  await open(page, t, "/admin/tracks", "Управление треками");
+  const bulk = page.getByRole("button", { name: /^Скачать выбранные/ });
+  expect(await bulk.isDisabled()).toBe(true);
+  await t.screenshot(page, "admin-tracks-1440");
+
+  // Filter by the run's artist name: exactly the two uploads remain.
+  await page.getByLabel("Название трека").fill(ARTIST);
+  const rows = page.locator("tbody tr[data-track-id]");
+  await page.waitForFunction((n) => document.querySelectorAll("tbody tr[data-track-id]").length === n, 2);
+  expect((await rows.allInnerTexts()).every((r) => r.includes(ARTIST))).toBe(true);
+  expect(await page.getByText("Показано 2 из 2").isVisible()).toBe(true);
+  // A filter that matches nothing shows the empty state.
+  await page.getByLabel("Направление").selectOption("show_neurogon");
+  await page.getByText("Треки не найдены").waitFor();
+  await page.getByLabel("Направление").selectOption("label_koster");
+  await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 2);
+
+  // Select all (this page) and download them as one ZIP in a new tab.
+  await page.getByLabel("Выбрать все на странице").check();
+  expect(await bulk.isEnabled()).toBe(true);
+  expect(await bulk.innerText()).toContain("(2)");
+  const zipAnswer = page.waitForResponse((r) => r.url().includes("/api/admin/tracks/download") && r.request().method() === "POST");
+  await bulk.click();
+  const { download_url } = await (await zipAnswer).json();
+  expect(download_url).toBeTruthy();
+  for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(downloads.length).toBe(1);
+  expect(downloads[0].url()).toContain("access_token=");
+  const zipPath = await downloads[0].path();
+  const files = unzipSync(await Deno.readFile(zipPath!));
+  const inZip = Object.keys(files).sort();
+  expect(inZip).toEqual([...names].sort());
+  for (const tr of state.tracks) {
+    const got = files[tr.filename];
+    expect(got.length).toBe(tr.bytes.length);
+    expect(got.every((b, i) => b === tr.bytes[i])).toBe(true);
+  }
+  // Marked downloaded on the screen at once, and on the server.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("tbody tr[data-track-id]")].every((r) => r.textContent?.includes("Скачан") && !r.textContent?.includes("Не скачан"))
+  );
+  expect(await bulk.isDisabled()).toBe(true);
+  for (const tr of state.tracks) {
+    expect((await apiAs(t, admin.access, `/admin/tracks/${tr.id}`)).body.track.downloaded).toBe(true);
+  }
+
+  // The downloaded filter and the reset button.
+  await page.getByLabel("Статус").selectOption("false");
+  await page.getByText("Треки не найдены").waitFor();
+  await page.getByRole("button", { name: "Сбросить" }).click();
+  expect(await page.getByLabel("Название трека").inputValue()).toBe("");
+  expect(await page.getByLabel("Статус").inputValue()).toBe("");
+
+  // Edit the first upload: add a direction, mark it not downloaded. The view stays after saving.
+  const first = state.tracks[0];
+  await page.goto(`${t.server.baseUrl}/admin/tracks/${first.id}/edit`);
+  await page.getByRole("heading", { level: 1, name: "Редактирование трека" }).waitFor();
+  const filename = page.getByLabel("Имя файла");
+  await filename.waitFor();
+  expect(await filename.inputValue()).toBe(first.filename);
+  expect(await filename.isDisabled()).toBe(true);
+  expect(await page.getByText("Имя файла нельзя изменить").isVisible()).toBe(true);
+  // Лейбл Нейропанк conflicts with Лейбл Костер, so it cannot be added.
+  expect(await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).isDisabled()).toBe(true);
+  await page.getByRole("checkbox", { name: "Подкаст Костер" }).check();
+  await page.getByRole("checkbox", { name: "Скачан" }).uncheck();
+  expect(await page.getByLabel("Имя гостя").isDisabled()).toBe(true);
+  await t.screenshot(page, "admin-track-edit-1440");
+  await page.getByRole("button", { name: "Сохранить" }).click();
+  await page.getByText("Трек успешно сохранен").waitFor();
+  await new Promise((r) => setTimeout(r, 1700));
+  expect(new URL(page.url()).pathname).toBe(`/admin/tracks/${first.id}/edit`);
+  const saved = (await apiAs(t, admin.access, `/admin/tracks/${first.id}`)).body.track;
+  expect(saved.directions).toBe("label_koster,podcast_koster");
+  expect(saved.downloaded).toBe(false);
+  expect(saved.filename).toBe(first.filename);
+
+  // The add form (no id) and a 390 px look at the list.
+  await open(page, t, "/admin/tracks/edit", "Добавление трека");
+  await t.screenshot(page, "admin-track-add-1440");
+  const phone = await signIn(t, "admin", { width: 390, height: 844 });
+  await open(phone, t, "/admin/tracks", "Управление треками");
+  await t.screenshot(phone, "admin-tracks-390");
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}, { timeout: 120_000 });
+
+test("admin panel: dashboard with the four cards and period buttons", async (t) => {
+  const page = await signIn(t, "admin");
+  await open(page, t, "/admin", "Панель управления");
+  await page.getByText("Всего пользователей").waitFor();
+  for (const label of ["Всего треков", "Скачано треков", "Топ пользователь"]) {
+    expect(await page.getByText(label, { exact: true }).isVisible()).toBe(true);
+  }
+  const years = page.locator(".st-card", { hasText: "Лет на сцене" }).locator(".st-card-value");
+  expect(await years.innerText()).toBe(String(new Date().getFullYear() - 2000));
+  expect(await page.getByRole("button", { name: "Месяц" }).getAttribute("aria-pressed")).toBe("true");
+  const dayAnswer = page.waitForResponse((r) => r.url().includes("/api/admin/dashboard") && r.url().includes("period=day"));
+  await page.getByRole("button", { name: "День" }).click();
+  await dayAnswer;
+  expect(await page.getByRole("button", { name: "День" }).getAttribute("aria-pressed")).toBe("true");
+  await page.getByRole("button", { name: "Месяц" }).click();
+  await t.screenshot(page, "admin-dashboard-1440");
+});
+
+test("admin panel: FAQ reordered by swapping with the neighbour; editor preview", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const before = (await apiAs(t, admin.access, "/admin/faq")).body.faqs
+    .sort((a: { order: number; id: number }, b: { order: number; id: number }) => a.order - b.order || a.id - b.id);
+  expect(before.length).toBeGreaterThanOrEqual(2);
+  const page = await signIn(t, "admin");
+  await open(page, t, "/admin/faq", "Управление FAQ");
+  const items = page.locator("li[data-faq-id]");
+  await items.first().waitFor();
+  expect(await page.getByRole("button", { name: `Переместить вверх: ${before[0].question}` }).isDisabled()).toBe(true);
+  const last = before[before.length - 1];
+  expect(await page.getByRole("button", { name: `Переместить вниз: ${last.question}` }).isDisabled()).toBe(true);
+  await t.screenshot(page, "admin-faq-1440");
+
+  await page.getByRole("button", { name: `Переместить вниз: ${before[0].question}` }).click();
+  await page.waitForFunction(
+    (id) => document.querySelectorAll("li[data-faq-id]")[1]?.getAttribute("data-faq-id") === String(id),
+    before[0].id,
+  );
+  expect(await items.first().getAttribute("data-faq-id")).toBe(String(before[1].id));
+  const after = (await apiAs(t, admin.access, "/admin/faq")).body.faqs;
+  const orderOf = (id: number) => after.find((f: { id: number }) => f.id === id).order;
+  expect(orderOf(before[0].id)).toBe(before[1].order);
+  expect(orderOf(before[1].id)).toBe(before[0].order);
+
+  // The modal add form proposes the next order.
+  await page.getByRole("button", { name: "Добавить вопрос" }).click();
+  const dialog = page.getByRole("dialog", { name: "Новый вопрос" });
+  await dialog.waitFor();
+  const maxOrder = Math.max(...after.map((f: { order: number }) => f.order));
+  expect(await dialog.getByLabel("Порядок").inputValue()).toBe(String(maxOrder + 1));
+  expect(await dialog.getByRole("button", { name: "Сохранить" }).isDisabled()).toBe(true);
+  await t.screenshot(page, "admin-faq-modal-1440");
+  await dialog.getByRole("button", { name: "Отмена" }).click();
+
+  // The edit page previews paragraphs and line breaks as they are typed.
+  await open(page, t, `/admin/faq/${before[1].id}/edit`, "Редактирование FAQ");
+  const answer = page.getByLabel("Ответ");
+  await answer.fill("Первая строка\nвторая строка\n\nНовый абзац");
+  const preview = page.getByTestId("faq-preview-body");
+  expect(await preview.innerHTML()).toBe("<p>Первая строка<br>вторая строка</p><p>Новый абзац</p>");
+  await t.screenshot(page, "admin-faq-edit-1440");
+});
+
+test("admin panel: a slider tile with an image", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const seeded = [...Deno.readDirSync(`${t.server.staticDir}/storage/slider`)].map((e) => e.name);
+  const image = await Deno.readFile(`${t.server.staticDir}/storage/slider/${seeded[0]}`);
+  const isPng = image[0] === 0x89;
+  const page = await signIn(t, "admin");
+  await open(page, t, "/admin/slider", "Управление слайдером");
+  await page.locator("[data-tile-id]").first().waitFor();
+  const countBefore = (await apiAs(t, admin.access, "/admin/slider")).body.sliders.length;
+  await t.screenshot(page, "admin-slider-1440");
+
+  await page.getByRole("button", { name: "Добавить плитку" }).click();
+  const dialog = page.getByRole("dialog", { name: "Новая плитка" });
+  await dialog.waitFor();
+  // A link tile without an image cannot be saved, and says why.
+  expect(await dialog.getByText("Для плитки-ссылки необходимо выбрать изображение").isVisible()).toBe(true);
+  expect(await dialog.getByRole("button", { name: "Сохранить" }).isDisabled()).toBe(true);
+  // A text file is refused with the modal's wording.
+  await dialog.getByLabel("Изображение").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
+  await dialog.getByText("Неподдерживаемый формат изображения. Используйте JPG или PNG.").waitFor();
+  const url = `https://neuropunk.example/${RUN}`;
+  await dialog.getByLabel("URL ссылки").fill(url);
+  await dialog.getByLabel("Изображение").setInputFiles({
+    name: isPng ? "tile.png" : "tile.jpg",
+    mimeType: isPng ? "image/png" : "image/jpeg",
+    buffer: Buffer.from(image),
+  });
+  await dialog.getByAltText("Предпросмотр изображения плитки").waitFor();
+  await t.screenshot(page, "admin-slider-modal-1440");
+  await dialog.getByRole("button", { name: "Сохранить" }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  const tiles = (await apiAs(t, admin.access, "/admin/slider")).body.sliders;
+  expect(tiles.length).toBe(countBefore + 1);
+  const tile = tiles.find((s: { redirect_url: string | null }) => s.redirect_url === url);
+  expect(tile).toMatchObject({ tile_type: "link" });
+  expect(tile.image_filename).toBeTruthy();
+  const img = page.locator(`[data-tile-id="${tile.id}"] img`);
+  await img.waitFor();
+  await page.waitForFunction((id) => {
+    const el = document.querySelector<HTMLImageElement>(`[data-tile-id="${id}"] img`);
+    return Boolean(el && el.complete && el.naturalWidth > 0);
+  }, tile.id);
+  const served = await fetch(`${t.server.baseUrl}/static/storage/slider/${tile.image_filename}`);
+  expect(new Uint8Array(await served.arrayBuffer())).toEqual(image);
+
+  await open(page, t, `/admin/slider/${tile.id}/edit`, "Редактирование слайдера");
+  await page.getByAltText("Предпросмотр изображения плитки").waitFor();
+  await t.screenshot(page, "admin-slider-edit-1440");
+});
+
+test("admin panel: a banned user is thrown out on their next action", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const artistPage = await signIn(t, "artist");
+  await artistPage.goto(`${t.server.baseUrl}/profile`);
+  await artistPage.waitForURL(`${t.server.baseUrl}/profile`);
+
+  const page = await signIn(t, "admin");
+  await open(page, t, "/admin/users", "Управление пользователями");
+  await page.locator("tr[data-user-id]").first().waitFor();
+  // The admin's own row cannot be banned or deleted; admins cannot be banned.
+  expect(await page.getByRole("button", { name: "Удалить: admin" }).isDisabled()).toBe(true);
+  expect(await page.getByRole("button", { name: "Заблокировать: admin" }).isDisabled()).toBe(true);
+  await t.screenshot(page, "admin-users-1440");
+
+  await page.getByLabel("Поиск").fill("artist");
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("tr[data-user-id]")].every((r) => r.textContent?.includes("artist"))
+  );
+  await page.getByRole("button", { name: "Заблокировать: artist" }).click();
+  const confirm = page.getByRole("dialog", { name: "Блокировка пользователя" });
+  await confirm.getByText("Пользователь не сможет авторизоваться и загружать треки.").waitFor();
+  await confirm.getByRole("button", { name: "Заблокировать" }).click();
+  await page.getByText("Пользователь успешно заблокирован").waitFor();
+  const row = page.locator("tr[data-user-id]", { hasText: "artist" }).first();
+  await row.getByText("Заблокирован").waitFor();
+  expect(await row.getAttribute("class")).toContain("st-row-banned");
+
+  // The artist's next step ends the session (the ban revoked it): signed out, and the signed-in
+  // pages send them to the login page.
+  await artistPage.locator("header").getByRole("link", { name: "FAQ", exact: true }).click();
+  await artistPage.waitForFunction(() => !localStorage.getItem("accessToken") && !localStorage.getItem("refreshToken"));
+  await artistPage.locator("header").getByRole("link", { name: "Профиль" }).waitFor({ state: "detached" });
+  await artistPage.goto(`${t.server.baseUrl}/profile`);
+  await artistPage.waitForURL(/\/login/);
+
+  // The edit page of a user, then unban so the rest of the run has a working artist.
+  const artistId = await row.getAttribute("data-user-id");
+  await open(page, t, `/admin/users/${artistId}/edit`, "Редактирование пользователя");
+  await page.getByLabel("Имя пользователя").waitFor();
+  await t.screenshot(page, "admin-user-edit-1440");
+  await open(page, t, "/admin/users", "Управление пользователями");
+  await page.getByLabel("Поиск").fill("artist");
+  await page.getByRole("button", { name: "Разблокировать: artist" }).click();
+  await page.getByText("Пользователь успешно разблокирован").waitFor();
+  const me = await apiAs(t, admin.access, `/admin/users/${artistId}`);
+  expect(me.body.user.is_banned).toBe(false);
+}, { timeout: 90_000 });
+
+test("admin panel: the status store page cleans the track status keys", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const before = (await apiAs(t, admin.access, "/admin/redis-data")).body;
+  expect(before.stats.track_status).toBeGreaterThan(0);
+  const page = await signIn(t, "admin");
+  await open(page, t, "/admin/redis", "Redis Management");
+  await page.getByText("Track status keys", { exact: true }).waitFor();
+  await t.screenshot(page, "admin-redis-1440");
+  const section = page.locator(".st-section", { has: page.getByRole("heading", { name: /^Track status keys/ }) });
+  await section.getByRole("button", { name: "Clean up" }).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm cleanup" });
+  await dialog.getByText("This action cannot be undone!").waitFor();
+  await dialog.getByRole("button", { name: "Clean up" }).click();
+  await page.getByText(`Successfully cleaned up ${before.stats.track_status} track status keys.`).waitFor();
+  await section.getByText("No keys.").waitFor();
+  const after = (await apiAs(t, admin.access, "/admin/redis-data")).body;
+  expect(after.stats.track_status).toBe(0);
+  // Other families are left alone.
+  expect(after.stats.track_ids).toBe(before.stats.track_ids);
+});
