@@ -1,10 +1,52 @@
-import { Outlet } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
+import { useEffect } from "react";
+import { StaffLayout, type StaffNavItem } from "../../components/staff/staff-layout.tsx";
+import { flash } from "../../lib/flash.ts";
+import { categoryNames } from "./categories.ts";
+import { useModeratorStatus } from "./use-moderator-status.ts";
+import "./moderator.css";
 
-/** Moderator layout (placeholder until its issue fills it in). */
+const NAV: StaffNavItem[] = [
+  { to: "/moderator", label: "Dashboard", exact: true },
+  { to: "/moderator/tracks", label: "Tracks" },
+  { to: "/moderator/faq", label: "FAQ" },
+];
+
+export const STATUS_LOAD_ERROR = "Ошибка при загрузке прав модератора";
+
+/** The moderator area frame: sidebar, back to the site, logout, and the categories in the header. */
 export function ModeratorLayout() {
+  const navigate = useNavigate();
+  const { status, loading, failed, forbidden } = useModeratorStatus();
+  const notModerator = forbidden || (status !== null && !status.is_moderator);
+
+  useEffect(() => {
+    if (notModerator) void navigate({ to: "/", replace: true });
+  }, [notModerator, navigate]);
+
+  const names = status ? categoryNames(status.categories) : [];
+  const header = (
+    <>
+      {failed && <span className="st-alert st-alert-error mod-status-error" role="alert">{STATUS_LOAD_ERROR}</span>}
+      <span className="mod-header">
+        <span className="st-label">Moderator Panel</span>
+        <span aria-hidden="true">·</span>
+        <span>Categories:</span>
+        {loading && <span className="st-muted">Loading...</span>}
+        {!loading && names.length === 0 && <span className="st-badge">No categories assigned</span>}
+        {names.map((n) => <span key={n} className="st-badge st-badge-accent">{n}</span>)}
+      </span>
+    </>
+  );
+
   return (
-    <div className="staff-layout">
-      <Outlet />
-    </div>
+    <StaffLayout
+      title="Moderator"
+      nav={NAV}
+      backLabel="← Back to Site"
+      logoutLabel="Logout"
+      header={header}
+      onLoggedOut={() => flash("success", "Вы успешно вышли из системы.")}
+    />
   );
 }
