@@ -40,7 +40,12 @@ export function AdminTracksPage() {
   const query = useQuery(adminTracksQuery(params));
   const list = query.data;
 
-  useEffect(() => setPage(1), [typed.filename, typed.user, filters.date, filters.direction, filters.downloaded, pageSize]);
+  // A new filter starts at page 1 and drops a selection the admin can no longer see.
+  useEffect(() => {
+    setPage(1);
+    setSelected(new Set());
+  }, [typed.filename, typed.user, filters.date, filters.direction, filters.downloaded]);
+  useEffect(() => setPage(1), [pageSize]);
   useEffect(() => {
     if (list && list.pages > 0 && page > list.pages) setPage(list.pages);
   }, [list, page]);
