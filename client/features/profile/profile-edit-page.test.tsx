@@ -3,9 +3,10 @@ import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { auth } from "../../lib/auth.ts";
+import type { User } from "../../lib/types.ts";
 import { ProfileEditPage } from "./profile-edit-page.tsx";
 
-const baseUser = {
+const baseUser: User = {
   id: 1,
   username: "artist",
   email: null,
@@ -27,7 +28,7 @@ const baseUser = {
 };
 
 let sent: FormData | null = null;
-let user = { ...baseUser };
+let user: User = { ...baseUser };
 
 beforeEach(async () => {
   localStorage.clear();
