@@ -2,11 +2,10 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import { ADMIN_DIRECTION_LABELS, DIRECTIONS } from "../../db/directions.ts";
+import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } from "../../db/directions.ts";
 import { tracks, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
-import { hasDirectionSql } from "../staff/scope.ts";
 import { tzOffsetQuery } from "../staff/tracks-service.ts";
 
 /**
@@ -32,6 +31,7 @@ export interface DashboardStats {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
+const monthKey = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`;
 
 /**
  * Buckets of the period ending with the current one, in the viewer's local time (`tzOffset`
@@ -47,7 +47,7 @@ export function timelineBuckets(period: Period, now: Date, tzOffset: number) {
     const labels: string[] = [];
     for (let i = 11; i >= 0; i--) {
       const d = new Date(Date.UTC(y, m - i, 1));
-      keys.push(`${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`);
+      keys.push(monthKey(d));
       labels.push(`${MONTHS_RU[d.getUTCMonth()]} ${d.getUTCFullYear()}`);
     }
     const start = Date.UTC(y, m - 11, 1) - off;
@@ -69,16 +69,25 @@ export function timelineBuckets(period: Period, now: Date, tzOffset: number) {
 }
 
 export async function computeDashboard(db: Db, period: Period, now: Date, tzOffset = 0): Promise<DashboardStats> {
-  // One pass over tracks for the totals and the per-direction counts.
-  const [totals] = await db
+  // One pass over tracks: counts per distinct direction set (a few dozen sets at most) give the
+  // totals and, split in JS, the per-direction counts. Cheaper than testing six substrings per row.
+  const sets = await db
     .select({
-      total: sql<number>`count(*)`,
+      directions: tracks.directions,
+      count: sql<number>`count(*)`,
       downloaded: sql<number>`coalesce(sum(${tracks.downloaded}), 0)`,
-      ...Object.fromEntries(
-        DIRECTIONS.map((d) => [d, sql<number>`coalesce(sum(${hasDirectionSql(d)}), 0)`]),
-      ),
     })
-    .from(tracks);
+    .from(tracks)
+    .groupBy(tracks.directions);
+  let total = 0;
+  let downloaded = 0;
+  const perDirection = new Map<Direction, number>(DIRECTIONS.map((d) => [d, 0]));
+  for (const s of sets) {
+    const n = Number(s.count);
+    total += n;
+    downloaded += Number(s.downloaded);
+    for (const d of parseDirections(s.directions)) perDirection.set(d, perDirection.get(d)! + n);
+  }
 
   const [platforms] = await db
     .select({
@@ -100,20 +109,23 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
   const offMs = tzOffset * 60_000;
   // Hours and days are whole multiples in epoch milliseconds (plus the offset), so integer division
   // buckets them; months are uneven and go through strftime.
+  // Local hours or days are whole multiples in epoch milliseconds once shifted by the offset, so
+  // integer division buckets them. Months are uneven: they are grouped by day in SQL (at most 366
+  // rows) and the days summed into months here, which is cheaper than strftime on every row.
   // The constants are our own integers, inlined so SQLite does integer (not real) division.
   const shifted = sql`(${tracks.upload_date} + ${sql.raw(String(Math.trunc(offMs)))})`;
-  const bucket = period === "year"
-    ? sql`strftime('%Y-%m', ${shifted} / 1000, 'unixepoch')`
-    : sql`CAST(${shifted} / ${sql.raw(String(period === "day" ? HOUR : DAY))} AS TEXT)`;
-  const rows = await db.all<{ k: string; c: number }>(sql`
-    SELECT ${bucket} AS k, count(*) AS c FROM ${tracks}
+  const unit = period === "day" ? HOUR : DAY;
+  const rows = await db.all<{ k: number; c: number }>(sql`
+    SELECT ${shifted} / ${sql.raw(String(unit))} AS k, count(*) AS c FROM ${tracks}
     WHERE ${tracks.upload_date} >= ${b.start} AND ${tracks.upload_date} < ${b.end}
     GROUP BY k`);
-  const byKey = new Map(rows.map((r) => [String(r.k), Number(r.c)]));
+  const byKey = new Map<string, number>();
+  for (const r of rows) {
+    const n = Number(r.k);
+    const key = period === "year" ? monthKey(new Date(n * DAY)) : String(n);
+    byKey.set(key, (byKey.get(key) ?? 0) + Number(r.c));
+  }
 
-  const t = totals as Record<string, number>;
-  const total = Number(t.total);
-  const downloaded = Number(t.downloaded);
   return {
     total_users: Number(platforms.total),
     total_tracks: total,
@@ -127,7 +139,7 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
     track_timeline: { labels: b.labels, data: b.keys.map((k) => byKey.get(k) ?? 0), period },
     directions: {
       labels: DIRECTIONS.map((d) => ADMIN_DIRECTION_LABELS[d]),
-      data: DIRECTIONS.map((d) => Number(t[d])),
+      data: DIRECTIONS.map((d) => perDirection.get(d)!),
     },
   };
 }

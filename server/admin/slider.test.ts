@@ -30,7 +30,7 @@ type Tile = {
 function form(fields: Record<string, string>, image?: { bytes: Uint8Array; name: string; type?: string }) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  if (image) fd.append("image", new File([image.bytes], image.name, { type: image.type ?? "image/jpeg" }));
+  if (image) fd.append("image", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: image.type ?? "image/jpeg" }));
   return fd;
 }
 

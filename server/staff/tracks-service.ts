@@ -247,48 +247,61 @@ function displayName(u: { username: string; first_name: string | null; last_name
   return full || u.username;
 }
 
-const selection = {
-  track: {
-    id: tracks.id,
-    filename: tracks.filename,
-    user_id: tracks.user_id,
-    guest_username: tracks.guest_username,
-    upload_date: tracks.upload_date,
-    directions: tracks.directions,
-    downloaded: tracks.downloaded,
-    status: tracks.status,
-    size: tracks.size,
-    duration: tracks.duration,
-    storage_key: tracks.storage_key,
-  },
-  user: {
-    id: users.id,
-    username: users.username,
-    first_name: users.first_name,
-    last_name: users.last_name,
-  },
+/** What the write paths need of the current track. */
+const currentFields = {
+  id: tracks.id,
+  user_id: tracks.user_id,
+  directions: tracks.directions,
+  storage_key: tracks.storage_key,
 };
+type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null };
 
-type Row = {
-  track: Pick<Track, keyof typeof selection.track>;
-  user: { id: number; username: string; first_name: string | null; last_name: string | null } | null;
-};
+/**
+ * One JSON object per row, built by SQLite: with thousands of rows this is several times faster
+ * than materialising fifteen columns per row in the driver and the ORM.
+ */
+const rowJson = sql<string>`json_object(
+  'id', ${tracks.id}, 'filename', ${tracks.filename}, 'user_id', ${tracks.user_id},
+  'guest_username', ${tracks.guest_username}, 'upload_date', ${tracks.upload_date},
+  'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
+  'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
+  'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name})`;
 
-function toView(row: Row): TrackView {
-  const t = row.track;
+interface JsonRow {
+  id: number;
+  filename: string;
+  user_id: number | null;
+  guest_username: string | null;
+  upload_date: number;
+  directions: string;
+  downloaded: number;
+  status: Track["status"];
+  size: number | null;
+  duration: number | null;
+  has_file: number;
+  u_id: number | null;
+  u_username: string | null;
+  u_first: string | null;
+  u_last: string | null;
+}
+
+function fromJson(text: string): TrackView {
+  const r = JSON.parse(text) as JsonRow;
   return {
-    id: t.id,
-    filename: t.filename,
-    user_id: t.user_id,
-    guest_username: t.guest_username,
-    user_info: row.user ? { id: row.user.id, username: row.user.username, name: displayName(row.user) } : null,
-    upload_date: t.upload_date.toISOString(),
-    directions: formatDirections(parseDirections(t.directions)),
-    downloaded: t.downloaded,
-    status: t.status,
-    size: t.size,
-    duration: t.duration,
-    has_file: t.storage_key !== null,
+    id: r.id,
+    filename: r.filename,
+    user_id: r.user_id,
+    guest_username: r.guest_username,
+    user_info: r.u_id !== null && r.u_username !== null
+      ? { id: r.u_id, username: r.u_username, name: displayName({ username: r.u_username, first_name: r.u_first, last_name: r.u_last }) }
+      : null,
+    upload_date: new Date(r.upload_date).toISOString(),
+    directions: formatDirections(parseDirections(r.directions)),
+    downloaded: Boolean(r.downloaded),
+    status: r.status,
+    size: r.size,
+    duration: r.duration,
+    has_file: Boolean(r.has_file),
   };
 }
 
@@ -344,15 +357,10 @@ export interface TrackList {
 export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger">) {
   const { db } = ctx;
 
-  async function load(scope: Scope, id: number): Promise<Row> {
-    const rows = await db
-      .select(selection)
-      .from(tracks)
-      .leftJoin(users, eq(users.id, tracks.user_id))
-      .where(and(eq(tracks.id, id), scopeSql(scope)))
-      .limit(1);
+  async function load(scope: Scope, id: number): Promise<Current> {
+    const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scope))).limit(1);
     if (!rows[0]) throw notFound(TRACK_NOT_FOUND);
-    return rows[0] as Row;
+    return rows[0];
   }
 
   async function checkUser(userId: number | null | undefined) {
@@ -383,19 +391,26 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       const sortField = q.sort?.field ?? "upload_date";
       const descending = q.sort?.desc ?? (q.order ? q.order === "desc" : sortField === "upload_date" || sortField === "id");
       let query = db
-        .select(selection)
+        .select({ j: rowJson })
         .from(tracks)
         .leftJoin(users, eq(users.id, tracks.user_id))
         .where(and(visible, filters))
         .orderBy(...orderBy(sortField, descending))
         .$dynamic();
       if (pageSize) query = query.limit(pageSize).offset((page - 1) * pageSize);
-      const rows = (await query) as Row[];
-      return { tracks: rows.map(toView), total, filtered, page, pages, page_size: pageSize };
+      const rows = await query;
+      return { tracks: rows.map((r) => fromJson(r.j)), total, filtered, page, pages, page_size: pageSize };
     },
 
     async get(scope: Scope, id: number): Promise<TrackView> {
-      return toView(await load(scope, id));
+      const [row] = await db
+        .select({ j: rowJson })
+        .from(tracks)
+        .leftJoin(users, eq(users.id, tracks.user_id))
+        .where(and(eq(tracks.id, id), scopeSql(scope)))
+        .limit(1);
+      if (!row) throw notFound(TRACK_NOT_FOUND);
+      return fromJson(row.j);
     },
 
     /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
@@ -432,10 +447,10 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       }
       if (input.downloaded !== undefined) set.downloaded = input.downloaded;
       if (input.user_id !== undefined) {
-        if (input.user_id !== current.track.user_id) await checkUser(input.user_id);
+        if (input.user_id !== current.user_id) await checkUser(input.user_id);
         set.user_id = input.user_id;
       }
-      const userId = input.user_id !== undefined ? input.user_id : current.track.user_id;
+      const userId = input.user_id !== undefined ? input.user_id : current.user_id;
       if (userId) set.guest_username = null;
       else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
       await db.update(tracks).set(set).where(eq(tracks.id, id));
@@ -451,7 +466,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       const current = await load(scope, id);
       const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
       if (input.directions !== undefined) {
-        const before = parseDirections(current.track.directions);
+        const before = parseDirections(current.directions);
         const wanted = new Set(input.directions);
         const next = DIRECTIONS.filter((d) => (inScope(d, scope) ? wanted.has(d) : before.includes(d)));
         if (next.length === 0) throw badRequest("У трека должно быть хотя бы одно направление");
@@ -469,8 +484,8 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
     async remove(scope: Scope, id: number): Promise<void> {
       const current = await load(scope, id);
       await db.delete(tracks).where(eq(tracks.id, id));
-      if (current.track.storage_key) {
-        await ctx.storage.delete(current.track.storage_key).catch((err) =>
+      if (current.storage_key) {
+        await ctx.storage.delete(current.storage_key).catch((err) =>
           ctx.logger.warn("track file not removed", { id, err })
         );
       }

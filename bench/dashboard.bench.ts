@@ -1,0 +1,157 @@
+/**
+ * Admin dashboard and track list on a big database: 100,000 tracks (and 2,000 users) inserted in
+ * batches into a temporary database file, then the real handlers timed through the app
+ * (`GET /api/admin/dashboard?period=...`, `GET /api/admin/tracks?...`).
+ * Targets: dashboard ≤ 100 ms per call at 100k tracks; the track list with filters and paging stays
+ * well under that, and the unpaged list of 10,000 tracks stays interactive.
+ */
+import { DIRECTIONS } from "../db/directions.ts";
+import { createTestApp } from "../server/testing/create-test-app.ts";
+import { createUser, signIn } from "../server/testing/factories.ts";
+
+const TRACKS = 100_000;
+const USERS = 2_000;
+const BATCH = 500;
+const RUNS = 7;
+const DASHBOARD_TARGET_MS = 100;
+
+// Direction sets that respect the conflict table.
+const SETS = [
+  "label_neuropunk",
+  "podcast_neuropunk",
+  "label_neuropunk,podcast_neuropunk",
+  "label_koster",
+  "label_koster,podcast_koster",
+  "podcast_koster",
+  "show_neurogon",
+  "radio_k_profit",
+  "show_neurogon,podcast_neuropunk",
+  "label_koster,show_neurogon",
+];
+
+function rng(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
+
+async function fill(t: Awaited<ReturnType<typeof createTestApp>>, count: number, users: number) {
+  const client = t.ctx.db.$client;
+  const rand = rng(42);
+  const now = Date.now();
+  const start = performance.now();
+  for (let i = 0; i < users; i += BATCH) {
+    const n = Math.min(BATCH, users - i);
+    const rows: string[] = [];
+    const args: (string | null)[] = [];
+    for (let j = 0; j < n; j++) {
+      const k = i + j;
+      rows.push("(?, ?, ?, ?, ?)");
+      args.push(`bench_user_${k}`, k % 3 !== 1 ? `vk${k}` : null, k % 3 !== 0 ? `tg${k}` : null, `Имя${k}`, `Фамилия${k}`);
+    }
+    await client.execute({
+      sql: `INSERT INTO users (username, vk_id, telegram_id, first_name, last_name) VALUES ${rows.join(",")}`,
+      args,
+    });
+  }
+  const firstUser = Number((await client.execute("SELECT min(id) AS m FROM users WHERE username LIKE 'bench_user_%'")).rows[0].m);
+  for (let i = 0; i < count; i += BATCH) {
+    const n = Math.min(BATCH, count - i);
+    const rows: string[] = [];
+    const args: (string | number | null)[] = [];
+    for (let j = 0; j < n; j++) {
+      const k = i + j;
+      const guest = rand() < 0.1;
+      rows.push("(?, ?, ?, ?, ?, ?, 'completed')");
+      args.push(
+        `Artist ${k % 997} - Track ${k}.mp3`,
+        guest ? null : firstUser + Math.floor(rand() ** 2 * users),
+        guest ? `Гость ${k}` : null,
+        SETS[Math.floor(rand() * SETS.length)],
+        // Spread over two years, denser recently.
+        Math.floor(now - rand() ** 2 * 730 * 86_400_000),
+        rand() < 0.4 ? 1 : 0,
+      );
+    }
+    await client.execute({
+      sql:
+        `INSERT INTO tracks (filename, user_id, guest_username, directions, upload_date, downloaded, status) VALUES ${
+          rows.join(",")
+        }`,
+      args,
+    });
+  }
+  await client.execute("ANALYZE");
+  return performance.now() - start;
+}
+
+async function time(fn: () => Promise<void>, runs = RUNS) {
+  await fn(); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await fn();
+    samples.push(performance.now() - s);
+  }
+  samples.sort((a, b) => a - b);
+  return { median_ms: +samples[Math.floor(samples.length / 2)].toFixed(1), max_ms: +samples[samples.length - 1].toFixed(1) };
+}
+
+export default async function () {
+  const big = await createTestApp();
+  const small = await createTestApp();
+  try {
+    const admin = await createUser(big.ctx.db, { is_admin: true });
+    const headers = (await signIn(big.ctx, admin)).headers;
+    const insert_ms = Math.round(await fill(big, TRACKS, USERS));
+
+    const get = (app: typeof big.app, h: Record<string, string>, path: string) => async () => {
+      const res = await app.request(path, { headers: h });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+
+    const dashboard: Record<string, unknown> = {};
+    let worst = 0;
+    for (const period of ["day", "week", "month", "year"]) {
+      const r = await time(get(big.app, headers, `/api/admin/dashboard?period=${period}`));
+      dashboard[period] = r;
+      worst = Math.max(worst, r.median_ms);
+    }
+    const check = await (await big.app.request("/api/admin/dashboard?period=year", { headers })).json();
+    if (check.stats.total_tracks !== TRACKS) throw new Error(`expected ${TRACKS} tracks, got ${check.stats.total_tracks}`);
+
+    const list100k = {
+      page_1_size_10: await time(get(big.app, headers, "/api/admin/tracks?page=1&page_size=10")),
+      last_page_size_100: await time(get(big.app, headers, `/api/admin/tracks?page=${TRACKS / 100}&page_size=100`)),
+      filename_filter: await time(get(big.app, headers, "/api/admin/tracks?filename=track%20999&page=1&page_size=25")),
+      user_filter_cyrillic: await time(get(big.app, headers, "/api/admin/tracks?user=%D0%B8%D0%BC%D1%8F12&page=1&page_size=25")),
+      direction_downloaded_date: await time(
+        get(big.app, headers, `/api/admin/tracks?direction=${DIRECTIONS[2]}&downloaded=false&date=${new Date().toISOString().slice(0, 10)}&page=1&page_size=50`),
+      ),
+      sort_by_user: await time(get(big.app, headers, "/api/admin/tracks?sort=user&page=3&page_size=50")),
+    };
+
+    const smallAdmin = await createUser(small.ctx.db, { is_admin: true });
+    const smallHeaders = (await signIn(small.ctx, smallAdmin)).headers;
+    await fill(small, 10_000, 500);
+    const list10k = {
+      unpaged_all_10000: await time(get(small.app, smallHeaders, "/api/admin/tracks"), 5),
+      paged_10: await time(get(small.app, smallHeaders, "/api/admin/tracks?page=1&page_size=10")),
+    };
+
+    return {
+      tracks: TRACKS,
+      users: USERS,
+      insert_ms,
+      dashboard_ms_by_period: dashboard,
+      dashboard_target_ms: DASHBOARD_TARGET_MS,
+      track_list_at_100k: list100k,
+      track_list_at_10k: list10k,
+      pass: worst <= DASHBOARD_TARGET_MS,
+    };
+  } finally {
+    await big.close();
+    await small.close();
+  }
+}
+
+if (import.meta.main) console.log(JSON.stringify(await (await import("./dashboard.bench.ts")).default(), null, 2));
