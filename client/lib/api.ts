@@ -71,7 +71,10 @@ export function refreshAccessToken(): Promise<boolean> {
         hooks.onBanned?.(String(body?.ban_reason ?? body?.error ?? ""));
         return false;
       }
-      if (!res.ok) return false;
+      if (!res.ok) {
+        // Another tab may have rotated the refresh token first: its new pair is then ours too.
+        return Boolean(tokens.access) && tokens.refresh !== refresh;
+      }
       const body = await res.json();
       if (!body.access_token) return false;
       tokens.set(body.access_token, body.refresh_token);

@@ -119,6 +119,13 @@ describe("auth store", () => {
     expect(localStorage.getItem("accessToken")).toBeNull();
   });
 
+  it("never deletes a pair another tab is half-way through writing", () => {
+    localStorage.setItem("accessToken", "a");
+    globalThis.dispatchEvent(new StorageEvent("storage", { key: "accessToken", newValue: "a" }));
+    expect(localStorage.getItem("accessToken")).toBe("a");
+    expect(auth.isAuthenticated).toBe(false);
+  });
+
   it("follows a sign-in made in another tab", async () => {
     vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => ({ success: true, user: user(3) }) }));
     localStorage.setItem("accessToken", "a");

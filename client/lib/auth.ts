@@ -59,10 +59,14 @@ export const auth = {
   },
   getSnapshot: () => snapshot,
 
-  /** Session restore at start: authenticated only when both tokens are stored (spec 1 §4). */
-  restore() {
+  /**
+   * Session restore: authenticated only when both tokens are stored (spec 1 §4). At start a lone
+   * token is removed; when following another tab it is left alone, because that tab may be
+   * half-way through writing the pair.
+   */
+  restore(opts: { repair?: boolean } = { repair: true }) {
     const ok = Boolean(tokens.access && tokens.refresh);
-    if (!ok && (tokens.access || tokens.refresh)) tokens.clear();
+    if (opts.repair && !ok && (tokens.access || tokens.refresh)) tokens.clear();
     if (ok !== snapshot.isAuthenticated || (!ok && snapshot.user)) {
       loading = null;
       update({ isAuthenticated: ok, user: ok ? snapshot.user : null });
@@ -195,7 +199,7 @@ auth.restore();
 globalThis.addEventListener?.("storage", (e: StorageEvent) => {
   if (e.key !== null && e.key !== STORAGE_KEYS.accessToken && e.key !== STORAGE_KEYS.refreshToken) return;
   const had = snapshot.isAuthenticated;
-  auth.restore();
+  auth.restore({ repair: false });
   if (snapshot.isAuthenticated && !had) auth.loadUser().catch(() => {});
 });
 

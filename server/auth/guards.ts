@@ -36,7 +36,11 @@ export function createGuards(tokens: TokenService) {
     const token = bearerToken(c.req.header("authorization"));
     if (!token) throw unauthorized("Требуется авторизация");
     const found = await tokens.authenticate(token);
-    if (!found) throw unauthorized("Недействительный или истёкший токен");
+    if (!found) {
+      const banned = await tokens.bannedOwner(token);
+      if (banned) throw banError(banned);
+      throw unauthorized("Недействительный или истёкший токен");
+    }
     if (found.user.is_banned) throw banError(found.user);
     c.set("user", found.user);
     c.set("sessionId", found.sessionId);

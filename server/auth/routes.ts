@@ -197,7 +197,11 @@ export function createAuthRoutes(ctx: AppContext) {
       const token = bearerToken(c.req.header("authorization"));
       if (!token) throw unauthorized("Требуется токен обновления");
       const result = await ctx.tokens.refresh(token);
-      if (!result) throw unauthorized("Недействительный или истёкший токен обновления");
+      if (!result) {
+        const banned = await ctx.tokens.bannedOwner(token);
+        if (banned) throw banError(banned);
+        throw unauthorized("Недействительный или истёкший токен обновления");
+      }
       if (result.user.is_banned) throw banError(result.user);
       return c.json({ success: true, access_token: result.access_token, refresh_token: result.refresh_token });
     })

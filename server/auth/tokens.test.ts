@@ -160,6 +160,20 @@ describe("banned users", () => {
     expect((await r2.json()).error).toBe(DEFAULT_BAN_MESSAGE);
   });
 
+  it("still get 403 with the ban text after the ban revoked their sessions", async () => {
+    const user = await createUser(t.ctx.db);
+    const { access_token, refresh_token } = await signIn(t.ctx, user);
+    await t.ctx.db.update(users).set({ is_banned: true, ban_reason: "Читы" }).where(eq(users.id, user.id));
+    await t.ctx.tokens.revokeUser(user.id);
+    const res = await me(access_token);
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe("Читы");
+    const r = await refresh(refresh_token);
+    expect(r.status).toBe(403);
+    // A forged token does not reveal anything.
+    expect((await me(access_token.slice(0, -3) + "abc")).status).toBe(401);
+  });
+
   it("get 403 on every route that requires sign-in", async () => {
     const banned = await createUser(t.ctx.db, { is_banned: true, is_admin: true, is_moderator: true });
     const { headers } = await signIn(t.ctx, banned);

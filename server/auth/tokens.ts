@@ -27,6 +27,11 @@ export interface TokenService {
    */
   revokeByToken(token: string): Promise<boolean>;
   revokeUser(userId: number): Promise<void>;
+  /**
+   * The owner of a genuine, unexpired access or refresh token when that owner is banned, even if
+   * the ban revoked the session: so the person is told about the ban rather than silently signed out.
+   */
+  bannedOwner(token: string): Promise<User | null>;
 }
 
 const ALG = "HS256";
@@ -145,6 +150,12 @@ export function createTokenService(opts: {
       if (refresh && row.session.refresh_jti !== refresh.jti) return false;
       await revokeSession(claims.sid);
       return true;
+    },
+    async bannedOwner(token) {
+      const claims = (await verify(token, "access")) ?? (await verify(token, "refresh"));
+      if (!claims || !Number.isSafeInteger(claims.userId)) return null;
+      const [user] = await opts.db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
+      return user?.is_banned ? user : null;
     },
     async revokeUser(userId) {
       await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(

@@ -1,0 +1,196 @@
+/** Sign-in and sessions in a real browser: VK ID through a local double, Telegram, guards, ban, logout. */
+import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "../server/testing/telegram.ts";
+import { startVkDouble } from "../server/testing/vk-double.ts";
+import { expect, type Page, test } from "./harness.ts";
+
+/** Waits until the header shows the signed-in links (Профиль and Выход); narrow windows open the menu. */
+async function expectSignedIn(page: Page) {
+  const narrow = (page.viewportSize()?.width ?? 1280) <= 760;
+  if (narrow) await page.getByRole("button", { name: "Меню" }).click();
+  const nav = page.getByRole("navigation", { name: narrow ? "Мобильное меню" : "Основное меню" });
+  await nav.getByRole("link", { name: "Профиль", exact: true }).waitFor();
+  await nav.getByRole("button", { name: "Выход", exact: true }).waitFor();
+  if (narrow) await page.getByRole("button", { name: "Меню" }).click();
+}
+
+async function waitForPath(page: Page, path: string, timeout = 10_000) {
+  await page.waitForURL((url) => url.pathname === path, { timeout });
+}
+
+test("VK ID: Войти через ВКонтакте → VK authorize (double) → back to /login → signed in on /", async (t) => {
+  const vk = await startVkDouble({ user: { user_id: "5550001", first_name: "Вера", last_name: "Кошкина", phone: "79990005566" } });
+  try {
+    const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url });
+    const page = await t.page({ width: 1280, height: 800 });
+    const urlsFetched = page.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
+    await page.goto(server.baseUrl + "/login");
+    await page.getByRole("heading", { name: "Вход в систему" }).waitFor();
+    const button = page.getByRole("button", { name: "Войти через ВКонтакте" });
+    // The button is ready once the sign-in addresses have been fetched.
+    await urlsFetched;
+    // Every page load of the context, the provider window's included.
+    const seen: string[] = [];
+    page.context().on("request", (r) => {
+      if (r.isNavigationRequest()) seen.push(r.url());
+    });
+    const popupPromise = page.context().waitForEvent("page");
+    await button.click();
+    const popup = await popupPromise;
+
+    // The provider window goes through VK's authorize page, back to /login with code and state,
+    // on to the backend callback and ends signed in on / (the callback page redirects after 1.5 s).
+    await waitForPath(popup, "/", 20_000);
+    await expectSignedIn(popup);
+    const step = (prefix: string) => seen.findIndex((u) => u.startsWith(prefix));
+    const order = [
+      step(`${vk.url}/authorize?`),
+      step(`${server.baseUrl}/login?code=`),
+      step(`${server.baseUrl}/api/auth/oauth/vk/callback?`),
+      step(`${server.baseUrl}/auth/vk/callback?access_token=`),
+    ];
+    expect(order.every((i) => i >= 0), seen.join("\n")).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // No token stays in the address.
+    expect(new URL(popup.url()).search).toBe("");
+    await t.screenshot(popup, "auth-vk-signed-in");
+
+    // The window that started it follows: it is signed in and on / as well.
+    await waitForPath(page, "/");
+    await expectSignedIn(page);
+    const me = await page.evaluate(async () => {
+      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      return (await res.json()).user;
+    });
+    expect(me).toMatchObject({ vk_id: "5550001", first_name: "Вера", last_name: "Кошкина" });
+    expect(vk.requests.find((r) => r.path === "/oauth2/auth")?.contentType).toContain("application/x-www-form-urlencoded");
+  } finally {
+    await vk.stop();
+  }
+}, { timeout: 90_000 });
+
+test("Telegram: the provider returns #tgAuthResult to the callback page, which signs in", async (t) => {
+  // A stand-in for oauth.telegram.org: it sends the browser back to return_to with a signed result.
+  const tg = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const returnTo = url.searchParams.get("return_to")!;
+    const result = await signTelegramAuth({ id: 8880001, first_name: "Ёжик", last_name: "Тумановский", username: "hedgehog" });
+    return Response.redirect(`${returnTo}#tgAuthResult=${encodeTgAuthResult(result)}`, 302);
+  });
+  try {
+    const server = await t.startServer({
+      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+      TELEGRAM_OAUTH_URL: `http://127.0.0.1:${tg.addr.port}`,
+    });
+    const page = await t.page({ width: 390, height: 844 });
+    const urlsFetched = page.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
+    await page.goto(server.baseUrl + "/login");
+    await urlsFetched;
+    const popupPromise = page.context().waitForEvent("page");
+    await page.getByRole("button", { name: "Войти через Telegram" }).click();
+    const popup = await popupPromise;
+    await popup.getByText("Вы успешно вошли в систему!", { exact: false }).waitFor({ timeout: 15_000 });
+    expect(new URL(popup.url()).pathname).toBe("/auth/telegram/callback");
+    expect(new URL(popup.url()).hash).toBe("");
+    await waitForPath(popup, "/");
+    await waitForPath(page, "/");
+    const user = await page.evaluate(async () => {
+      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      return (await res.json()).user;
+    });
+    expect(user).toMatchObject({ telegram_id: "8880001", first_name: "Ёжик", username: "hedgehog" });
+  } finally {
+    await tg.shutdown();
+  }
+}, { timeout: 90_000 });
+
+test("login-link: admin signs in by address, sees Админка, and the address is cleaned", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(await t.server.loginLink("admin"));
+  await expectSignedIn(page);
+  await page.getByRole("navigation", { name: "Основное меню" }).getByRole("link", { name: "Админка" }).waitFor();
+  await page.getByText("Авторизация успешно завершена!").waitFor();
+  expect(new URL(page.url()).search).toBe("");
+  // Session restore: a reload keeps the session.
+  await page.reload();
+  await expectSignedIn(page);
+});
+
+test("guards: anonymous /profile → /login; artist /admin → /; signed-in /login → /", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(t.server.baseUrl + "/profile");
+  await waitForPath(page, "/login");
+  await page.getByRole("heading", { name: "Вход в систему" }).waitFor();
+
+  await page.goto(await t.server.loginLink("artist"));
+  await expectSignedIn(page);
+  await page.goto(t.server.baseUrl + "/admin");
+  await waitForPath(page, "/");
+  expect(await page.getByRole("link", { name: "Админка" }).count()).toBe(0);
+
+  await page.goto(t.server.baseUrl + "/login");
+  await waitForPath(page, "/");
+  await page.goto(t.server.baseUrl + "/auth/vk/callback");
+  await waitForPath(page, "/");
+});
+
+test("maintenance: everyone goes to /maintenance except a signed-in admin", async (t) => {
+  const server = await t.startServer({ MAINTENANCE_MODE: "true" });
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(server.baseUrl + "/about");
+  await waitForPath(page, "/maintenance");
+  await page.getByText("Ведутся технические работы").waitFor();
+
+  await page.goto(await server.loginLink("artist"));
+  await waitForPath(page, "/maintenance");
+
+  const admin = await t.page({ width: 1280, height: 800 });
+  await admin.goto(await server.loginLink("admin"));
+  await admin.getByRole("navigation", { name: "Основное меню" }).getByRole("link", { name: "Админка" }).waitFor();
+  expect(new URL(admin.url()).pathname).toBe("/");
+  await admin.goto(server.baseUrl + "/about");
+  await admin.getByRole("heading").first().waitFor();
+  expect(new URL(admin.url()).pathname).toBe("/about");
+});
+
+test("logout: flash, header without Профиль, and the old token is revoked", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(await t.server.loginLink("artist"));
+  await expectSignedIn(page);
+  const token = await page.evaluate(() => localStorage.getItem("accessToken"));
+  await page.getByRole("navigation", { name: "Основное меню" }).getByRole("button", { name: "Выход" }).click();
+  await page.getByText("Вы успешно вышли из системы.").waitFor();
+  expect(await page.getByRole("link", { name: "Профиль" }).count()).toBe(0);
+  expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+  const status = await page.evaluate(async (tok) => (await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${tok}` } })).status, token);
+  expect(status).toBe(401);
+});
+
+test("ban: the next account check shows Аккаунт заблокирован, then /login after 5 s", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(await t.server.loginLink("artist"));
+  await expectSignedIn(page);
+  const artistId = await page.evaluate(async () => {
+    const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+    return (await res.json()).user.id as number;
+  });
+
+  // An admin bans the artist through the admin API.
+  const adminLink = new URL(await t.server.loginLink("admin"));
+  const adminToken = adminLink.searchParams.get("access_token")!;
+  const ban = await fetch(`${t.server.baseUrl}/api/admin/users/${artistId}/ban`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ reason: "Нарушение правил: заблокирован в тесте" }),
+  });
+  expect(ban.status).toBe(200);
+  await ban.body?.cancel();
+
+  // A route change runs the account check.
+  await page.getByRole("navigation", { name: "Основное меню" }).getByRole("link", { name: "FAQ" }).click();
+  const dialog = page.getByRole("dialog", { name: "Аккаунт заблокирован" });
+  await dialog.waitFor();
+  await t.screenshot(page, "auth-ban-modal");
+  await dialog.waitFor({ state: "detached", timeout: 8000 });
+  await waitForPath(page, "/login");
+  expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+});
