@@ -37,7 +37,7 @@ async function apiAs(t: TestContext, token: string, path: string, init: RequestI
 }
 
 /** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
-function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array {
+function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array<ArrayBuffer> {
   const id3 = new Uint8Array(128);
   id3.set(new TextEncoder().encode("TAG"), 0);
   id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
@@ -247,6 +247,9 @@ test("admin panel: FAQ reordered by swapping with the neighbour; editor preview"
   const preview = page.getByTestId("faq-preview-body");
   expect(await preview.innerHTML()).toBe("<p>Первая строка<br>вторая строка</p><p>Новый абзац</p>");
   await t.screenshot(page, "admin-faq-edit-1440");
+  await open(page, t, "/admin/faq/edit", "Новый вопрос FAQ");
+  await page.getByText("Здесь появится вопрос").waitFor();
+  await t.screenshot(page, "admin-faq-add-1440");
 });
 
 test("admin panel: a slider tile with an image", async (t) => {
@@ -298,6 +301,10 @@ test("admin panel: a slider tile with an image", async (t) => {
   await open(page, t, `/admin/slider/${tile.id}/edit`, "Редактирование слайдера");
   await page.getByAltText("Предпросмотр изображения плитки").waitFor();
   await t.screenshot(page, "admin-slider-edit-1440");
+  await open(page, t, "/admin/slider/edit", "Новая плитка слайдера");
+  await page.getByRole("radio", { name: "Трек" }).check();
+  await page.getByLabel("URL трека").fill("https://soundcloud.com/neuropunk/example");
+  await t.screenshot(page, "admin-slider-add-1440");
 });
 
 test("admin panel: a banned user is thrown out on their next action", async (t) => {
@@ -340,6 +347,9 @@ test("admin panel: a banned user is thrown out on their next action", async (t) 
   await open(page, t, `/admin/users/${artistId}/edit`, "Редактирование пользователя");
   await page.getByLabel("Имя пользователя").waitFor();
   await t.screenshot(page, "admin-user-edit-1440");
+  await open(page, t, "/admin/users/edit", "Новый пользователь");
+  await page.getByRole("checkbox", { name: "Модератор" }).check();
+  await t.screenshot(page, "admin-user-add-1440");
   await open(page, t, "/admin/users", "Управление пользователями");
   await page.getByLabel("Поиск").fill("artist");
   await page.getByRole("button", { name: "Разблокировать: artist" }).click();
