@@ -165,6 +165,13 @@ test("artist journey: sign in, upload with progress, processing, profile, avatar
 test("anonymous visitor: Войти для загрузки opens the login dialog", async (t) => {
   const page = await t.page({ width: 1280, height: 900 });
   await page.goto(t.server.baseUrl + "/");
+  // The seeded track tile embeds the SoundCloud player, 166 px high (it cannot load offline).
+  const player = page.locator(".slide-track iframe");
+  await player.waitFor({ state: "attached" });
+  expect(await player.getAttribute("src")).toBe(
+    "https://w.soundcloud.com/player/?url=" + encodeURIComponent("https://soundcloud.com/neuropunk"),
+  );
+  expect(await player.evaluate((el) => el.getBoundingClientRect().height)).toBe(166);
   const prompt = page.getByRole("button", { name: "Войти для загрузки" });
   await prompt.waitFor();
   await prompt.click();
