@@ -77,6 +77,8 @@ interface ConfirmDialogProps {
   /** Label while the action runs. */
   busyLabel?: string;
   cancelLabel?: string;
+  /** Accessible name of the × button (English screens pass "Close"). */
+  closeLabel?: string;
   danger?: boolean;
   busy?: boolean;
   error?: string | null;
@@ -85,7 +87,7 @@ interface ConfirmDialogProps {
 }
 
 export function ConfirmDialog(
-  { open, title, message, warning, confirmLabel, busyLabel, cancelLabel = "Отмена", danger = true, busy, error, onConfirm, onCancel }:
+  { open, title, message, warning, confirmLabel, busyLabel, cancelLabel = "Отмена", closeLabel, danger = true, busy, error, onConfirm, onCancel }:
     ConfirmDialogProps,
 ) {
   return (
@@ -94,6 +96,7 @@ export function ConfirmDialog(
       title={title}
       onClose={onCancel}
       closeDisabled={busy}
+      closeLabel={closeLabel}
       footer={
         <>
           <button type="button" className="st-btn" onClick={onCancel} disabled={busy}>{cancelLabel}</button>
