@@ -85,6 +85,7 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
     const urlsFetched = page.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
     await page.goto(server.baseUrl + "/login");
     await urlsFetched;
+    await t.screenshot(page, "auth-login-390");
     const popupPromise = page.context().waitForEvent("page");
     await page.getByRole("button", { name: "Войти через Telegram" }).click();
     const popup = await popupPromise;
@@ -120,6 +121,8 @@ test("guards: anonymous /profile → /login; artist /admin → /; signed-in /log
   await page.goto(t.server.baseUrl + "/profile");
   await waitForPath(page, "/login");
   await page.getByRole("heading", { name: "Вход в систему" }).waitFor();
+  await page.getByText("Вход через Telegram и ВКонтакте на этом сервере не настроен.").waitFor();
+  await t.screenshot(page, "auth-login-unconfigured-1280");
 
   await page.goto(await t.server.loginLink("artist"));
   await expectSignedIn(page);

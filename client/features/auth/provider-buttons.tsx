@@ -26,10 +26,12 @@ export function ProviderButtons({ urls, connecting, onStart }: Props) {
       </button>
     );
   };
+  const none = urls !== null && !urls.vk && !urls.telegram;
   return (
     <div className="auth-providers">
       {button("telegram", AUTH_TEXTS.telegramButton)}
       {button("vk", AUTH_TEXTS.vkButton)}
+      {none && <p className="muted small auth-terms">{AUTH_TEXTS.noProviders}</p>}
     </div>
   );
 }
