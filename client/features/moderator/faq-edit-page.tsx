@@ -121,6 +121,7 @@ export function ModeratorFaqEditPage() {
         confirmLabel="Delete"
         busyLabel="Deleting..."
         cancelLabel="Cancel"
+        closeLabel="Close"
         busy={deleting}
         onConfirm={remove}
         onCancel={() => setConfirming(false)}

@@ -181,6 +181,7 @@ export function ModeratorFaqPage() {
         confirmLabel="Delete"
         busyLabel="Deleting..."
         cancelLabel="Cancel"
+        closeLabel="Close"
         busy={deleting}
         onConfirm={confirmDelete}
         onCancel={() => setToDelete(null)}

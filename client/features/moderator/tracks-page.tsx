@@ -119,12 +119,6 @@ export function ModeratorTracksPage() {
         </div>
       </div>
 
-      <div className="mod-tags" aria-label="Your categories">
-        <span>Categories:</span>
-        {status && names.length === 0 && <span className="st-badge">No categories assigned</span>}
-        {names.map((n) => <span key={n} className="st-badge st-badge-accent">{n}</span>)}
-      </div>
-
       <TrackFilters
         value={filters}
         onChange={setFilters}
@@ -142,6 +136,11 @@ export function ModeratorTracksPage() {
           <h2>{loadError.title}</h2>
           <p>{loadError.message}</p>
           {loadError.details && <p className="mod-error-details">{loadError.details}</p>}
+          <p className="mod-tags">
+            <span>Your categories:</span>
+            {status && names.length === 0 && <span className="st-badge">No categories assigned</span>}
+            {names.map((n) => <span key={n} className="st-badge">{n}</span>)}
+          </p>
           <button type="button" className="st-btn" onClick={() => void query.refetch()} disabled={query.isFetching}>
             {query.isFetching ? "Retrying..." : "Retry"}
           </button>
@@ -196,6 +195,7 @@ export function ModeratorTracksPage() {
         confirmLabel="Delete"
         busyLabel="Deleting..."
         cancelLabel="Cancel"
+        closeLabel="Close"
         busy={deleting}
         onConfirm={confirmDelete}
         onCancel={() => setToDelete(null)}

@@ -1,0 +1,279 @@
+/**
+ * The moderator panel in Chromium (issue 7). The artist uploads one Костёр track and one Нейропанк
+ * track; the seeded moderator (label_koster, podcast_koster) signs in, sees only the Костёр one,
+ * edits its directions within the categories, downloads it, and manages an FAQ entry that then shows
+ * on /faq. A screenshot of every moderator page at 1440 px, and the tracks page at 390 px.
+ */
+import type { Download } from "playwright-core";
+import { expect, type Page, test, type TestContext } from "./harness.ts";
+
+const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
+const WIDE = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** Letters only: artist names must not carry an ID. */
+const RUN = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
+const ARTIST = `Mod${RUN}`;
+
+interface Uploaded {
+  id: number;
+  filename: string;
+  bytes: Uint8Array;
+}
+const state: { koster?: Uploaded; neuropunk?: Uploaded } = {};
+
+async function tokensOf(t: TestContext, username: string) {
+  const link = new URL(await t.server.loginLink(username));
+  return { link: link.href, access: link.searchParams.get("access_token")! };
+}
+
+async function apiAs(t: TestContext, token: string, path: string, init: RequestInit = {}) {
+  const res = await fetch(`${t.server.baseUrl}/api${path}`, {
+    ...init,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body && !(init.body instanceof FormData) ? { "Content-Type": "application/json" } : {}),
+    },
+  });
+  const body = await res.json();
+  return { status: res.status, body };
+}
+
+/** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
+function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array {
+  const id3 = new Uint8Array(128);
+  id3.set(new TextEncoder().encode("TAG"), 0);
+  id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
+  const out = new Uint8Array(bytes.length + 128);
+  out.set(bytes);
+  out.set(id3, bytes.length);
+  return out;
+}
+
+async function upload(t: TestContext, token: string, name: string, source: string, directions: string): Promise<Uploaded> {
+  const bytes = uniqueMp3(await Deno.readFile(new URL(source, FIXTURES)), name);
+  const form = new FormData();
+  form.append("files", new File([bytes], name, { type: "audio/mpeg" }));
+  form.append("directions", directions);
+  const up = await apiAs(t, token, "/upload", { method: "POST", body: form });
+  expect(up.status, JSON.stringify(up.body)).toBe(200);
+  expect(up.body.track_ids).toHaveLength(1);
+  return { id: up.body.track_ids[0], filename: name, bytes };
+}
+
+async function signIn(t: TestContext, username: string, viewport = WIDE): Promise<Page> {
+  const page = await t.page(viewport);
+  const { link } = await tokensOf(t, username);
+  await page.goto(link);
+  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
+  // The cookie notice would cover the lower part of every screenshot.
+  await page.evaluate(() => localStorage.setItem("cookieConsent", "true"));
+  return page;
+}
+
+async function open(page: Page, t: TestContext, path: string, heading: string | RegExp) {
+  await page.goto(t.server.baseUrl + path);
+  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+}
+
+const rowIds = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id"))));
+
+test("moderator panel: only their tracks, directions within their categories, a download", async (t) => {
+  const artist = await tokensOf(t, "artist");
+  state.koster = await upload(t, artist.access, `${ARTIST} - Koster Cut.mp3`, "Test Artist - Amen Study.mp3", "label_koster");
+  state.neuropunk = await upload(t, artist.access, `${ARTIST} - Neuro Cut.mp3`, "Low Rate - 128 kbps.mp3", "label_neuropunk");
+
+  const admin = await tokensOf(t, "admin");
+  for (const tr of [state.koster, state.neuropunk]) {
+    for (let i = 0; i < 100; i++) {
+      const { body } = await apiAs(t, admin.access, `/admin/tracks/${tr.id}`);
+      if (body.track?.status !== "processing") {
+        expect(body.track.status).toBe("completed");
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  // The API refuses the Нейропанк track to the moderator outright.
+  const moderator = await tokensOf(t, "moderator");
+  expect((await apiAs(t, moderator.access, `/moderator/tracks/${state.neuropunk.id}`)).status).toBe(404);
+  expect((await apiAs(t, moderator.access, `/moderator/tracks/download/${state.neuropunk.id}`)).status).toBe(404);
+
+  const page = await signIn(t, "moderator");
+  const downloads: Download[] = [];
+  page.context().on("page", (p) => p.on("download", (d) => downloads.push(d)));
+  page.on("download", (d) => downloads.push(d));
+
+  // Dashboard: welcome, the categories in the header and on the page, the counts.
+  await open(page, t, "/moderator", "Dashboard");
+  await page.getByText("Welcome, moderator!").waitFor();
+  const header = page.locator(".st-header-extra");
+  await header.getByText("Костёр Звукозапись").waitFor();
+  expect(await header.getByText("Костёр подкаст").isVisible()).toBe(true);
+  const count = page.getByTestId("count-tracks");
+  await page.waitForFunction(() => /^\d+$/.test(document.querySelector("[data-testid=count-tracks]")?.textContent ?? ""));
+  const inScope = (await apiAs(t, moderator.access, "/moderator/tracks")).body.total;
+  expect(Number(await count.innerText())).toBe(inScope);
+  await page.waitForFunction(() => /^\d+$/.test(document.querySelector("[data-testid=count-faq]")?.textContent ?? ""));
+  await t.screenshot(page, "moderator-dashboard-1440");
+
+  // Manage Tracks: the Костёр upload is there, the Нейропанк one is not.
+  await page.getByRole("link", { name: "Manage Tracks" }).click();
+  await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
+  const bulk = page.getByRole("button", { name: /^Download Selected/ });
+  expect(await bulk.isDisabled()).toBe(true);
+  const directionOptions = await page.getByLabel("Direction").locator("option").allInnerTexts();
+  expect(directionOptions).toEqual(["All directions", "Костёр Звукозапись", "Костёр подкаст"]);
+  await page.locator("tbody tr[data-track-id]").first().waitFor();
+  await t.screenshot(page, "moderator-tracks-1440");
+  await page.getByLabel("Track name").fill(ARTIST);
+  await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
+  expect(await rowIds(page)).toEqual([state.koster.id]);
+  const row = page.locator(`tr[data-track-id="${state.koster.id}"]`);
+  expect(await row.innerText()).toContain("Not downloaded");
+  expect(await row.innerText()).toContain("Костёр Звукозапись");
+
+  // Edit: Нейропанк boxes are locked (outside the categories), Костёр подкаст can be added.
+  await row.getByRole("link", { name: `Edit: ${state.koster.filename}` }).click();
+  await page.getByRole("heading", { level: 1, name: "Edit Track" }).waitFor();
+  await page.getByText(state.koster.filename, { exact: true }).waitFor();
+  expect(await page.getByText("You can only change directions for the categories you manage.").isVisible()).toBe(true);
+  const box = (name: string) => page.getByRole("checkbox", { name, exact: true });
+  expect(await box("Neuropunk Records").isDisabled()).toBe(true);
+  expect(await box("Neuropunk podcast").isDisabled()).toBe(true);
+  expect(await box("Шоу Нейрогон").isDisabled()).toBe(true);
+  expect(await box("Костёр Звукозапись").isChecked()).toBe(true);
+  const save = page.getByRole("button", { name: "Save Changes" });
+  expect(await save.isDisabled()).toBe(true);
+  await box("Костёр подкаст").check();
+  expect(await save.isEnabled()).toBe(true);
+  await t.screenshot(page, "moderator-track-edit-1440");
+  await save.click();
+  await page.getByText("Track updated successfully").waitFor();
+  await page.waitForURL(`${t.server.baseUrl}/moderator/tracks`);
+  const saved = (await apiAs(t, admin.access, `/admin/tracks/${state.koster.id}`)).body.track;
+  expect(saved.directions).toBe("label_koster,podcast_koster");
+  expect(saved.downloaded).toBe(false);
+
+  // Download it: a new tab gets the MP3 byte for byte, and the row turns Downloaded.
+  await page.getByLabel("Track name").fill(ARTIST);
+  await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
+  expect(await row.innerText()).toContain("Костёр подкаст");
+  await row.getByRole("button", { name: `Download: ${state.koster.filename}` }).click();
+  for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(downloads.length).toBe(1);
+  expect(downloads[0].url()).toContain("access_token=");
+  const got = await Deno.readFile((await downloads[0].path())!);
+  expect(got.length).toBe(state.koster.bytes.length);
+  expect(got.every((b, i) => b === state.koster!.bytes[i])).toBe(true);
+  await page.waitForFunction(
+    (id) => {
+      const text = document.querySelector(`tr[data-track-id="${id}"]`)?.textContent ?? "";
+      return text.includes("Downloaded") && !text.includes("Not downloaded");
+    },
+    state.koster.id,
+  );
+  expect((await apiAs(t, admin.access, `/admin/tracks/${state.koster.id}`)).body.track.downloaded).toBe(true);
+
+  // The delete confirmation (cancelled: the track stays).
+  await row.getByRole("button", { name: `Delete: ${state.koster.filename}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm Delete" });
+  await dialog.getByText(`Are you sure you want to delete track "${state.koster.filename}"?`).waitFor();
+  expect(await dialog.getByText("This action cannot be undone.").isVisible()).toBe(true);
+  await t.screenshot(page, "moderator-tracks-delete-1440");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  // A filter that matches nothing inside the scope.
+  await page.getByLabel("Direction").selectOption("podcast_koster");
+  await page.getByLabel("Status").selectOption("false");
+  await page.getByText("No tracks match the filters").waitFor();
+
+  // 390 px: the list still fits the screen.
+  const phone = await signIn(t, "moderator", PHONE);
+  await open(phone, t, "/moderator/tracks", "Manage Tracks");
+  await phone.locator("tbody tr[data-track-id]").first().waitFor();
+  await t.screenshot(phone, "moderator-tracks-390");
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}, { timeout: 120_000 });
+
+test("moderator panel: an FAQ entry added, edited with the preview, shown on /faq, deleted", async (t) => {
+  const question = `Moderator question ${RUN}?`;
+  const page = await signIn(t, "moderator");
+  await open(page, t, "/moderator/faq", "Manage FAQ");
+  await page.locator("li[data-faq-id]").first().waitFor();
+  await t.screenshot(page, "moderator-faq-1440");
+
+  await page.getByRole("button", { name: "Add New FAQ" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add New FAQ Item" });
+  await dialog.waitFor();
+  expect(Number(await dialog.getByLabel("Order").inputValue())).toBeGreaterThan(1);
+  const saveBtn = dialog.getByRole("button", { name: "Save" });
+  expect(await saveBtn.isDisabled()).toBe(true);
+  await dialog.getByLabel("Question").fill(question);
+  await dialog.getByLabel("Answer").fill("<p>First answer</p>");
+  await t.screenshot(page, "moderator-faq-modal-1440");
+  await saveBtn.click();
+  await dialog.waitFor({ state: "detached" });
+  const item = page.locator("li[data-faq-id]", { hasText: question });
+  await item.waitFor();
+  const id = await item.getAttribute("data-faq-id");
+
+  // The editor page: live preview of the HTML answer.
+  await item.getByRole("link", { name: `Open editor with preview: ${question}` }).click();
+  await page.getByRole("heading", { level: 1, name: "Edit FAQ" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe(`/moderator/faq/${id}/edit`);
+  const answer = page.getByLabel("Answer");
+  await page.waitForFunction(() => (document.querySelector("textarea") as HTMLTextAreaElement | null)?.value === "<p>First answer</p>");
+  await answer.fill("<p>Send it via the <strong>upload page</strong>.</p><ul><li>MP3 only</li></ul>");
+  const preview = page.getByTestId("faq-preview-body");
+  expect(await preview.innerHTML()).toBe("<p>Send it via the <strong>upload page</strong>.</p><ul><li>MP3 only</li></ul>");
+  await t.screenshot(page, "moderator-faq-edit-1440");
+  await page.getByRole("button", { name: "Save FAQ" }).click();
+  await page.waitForURL(`${t.server.baseUrl}/moderator/faq`);
+  await page.locator("li[data-faq-id]", { hasText: "Send it via the upload page" }).waitFor();
+
+  // The public FAQ page shows it.
+  const visitor = await t.page(WIDE);
+  await visitor.goto(`${t.server.baseUrl}/faq`);
+  await visitor.getByText(question).waitFor();
+
+  // The add page (no id): placeholders in the preview.
+  await open(page, t, "/moderator/faq/edit", "Add New FAQ");
+  await page.getByText("Question will appear here").waitFor();
+  expect(await page.getByText("Answer will appear here").isVisible()).toBe(true);
+  expect(await page.getByRole("button", { name: "Delete" }).count()).toBe(0);
+  await t.screenshot(page, "moderator-faq-add-1440");
+
+  // Delete from the editor page: confirmation, back to the list, gone from /faq.
+  await open(page, t, `/moderator/faq/${id}/edit`, "Edit FAQ");
+  await page.waitForFunction(() => ((document.querySelector("textarea") as HTMLTextAreaElement | null)?.value ?? "") !== "");
+  await page.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete FAQ Item" });
+  await confirm.getByText(question).waitFor();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await page.waitForURL(`${t.server.baseUrl}/moderator/faq`);
+  await page.locator("li[data-faq-id]").first().waitFor();
+  expect(await page.locator("li[data-faq-id]", { hasText: question }).count()).toBe(0);
+  await visitor.goto(`${t.server.baseUrl}/faq`);
+  await visitor.locator("main").waitFor();
+  await visitor.waitForLoadState("networkidle");
+  expect(await visitor.getByText(question).count()).toBe(0);
+});
+
+test("moderator panel: a plain user is sent home, an admin sees All Categories", async (t) => {
+  const artist = await signIn(t, "artist");
+  await artist.goto(`${t.server.baseUrl}/moderator/tracks`);
+  await artist.waitForURL(`${t.server.baseUrl}/`);
+  const artistToken = (await tokensOf(t, "artist")).access;
+  expect((await apiAs(t, artistToken, "/moderator/status")).status).toBe(403);
+
+  const admin = await signIn(t, "admin");
+  await open(admin, t, "/moderator/tracks", "Manage Tracks");
+  await admin.locator(".st-header-extra").getByText("All Categories").waitFor();
+  const options = await admin.getByLabel("Direction").locator("option").count();
+  expect(options).toBe(7);
+});
