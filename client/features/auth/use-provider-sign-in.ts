@@ -82,7 +82,7 @@ export function useProviderSignIn(opts: { autoLoad: boolean; loadErrorText: "ini
     }
     const address = current[provider];
     if (!address) {
-      setError(provider === "vk" ? AUTH_TEXTS.vkError : AUTH_TEXTS.telegramError);
+      setError(provider === "vk" ? AUTH_TEXTS.vkErrorShort : AUTH_TEXTS.telegramError);
       setConnecting(null);
       return;
     }
