@@ -95,7 +95,7 @@ async function time(fn: () => Promise<void>, runs = RUNS) {
   return { median_ms: +samples[Math.floor(samples.length / 2)].toFixed(1), max_ms: +samples[samples.length - 1].toFixed(1) };
 }
 
-export default async function () {
+export default async function run() {
   const big = await createTestApp();
   const small = await createTestApp();
   try {
@@ -154,4 +154,4 @@ export default async function () {
   }
 }
 
-if (import.meta.main) console.log(JSON.stringify(await (await import("./dashboard.bench.ts")).default(), null, 2));
+if (import.meta.main) console.log(JSON.stringify(await run(), null, 2));

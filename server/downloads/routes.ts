@@ -6,9 +6,15 @@ import type { AppContext, AppEnv } from "../deps.ts";
 import { forbidden, notFound, unauthorized } from "../lib/http-error.ts";
 import { scopeOf } from "../staff/scope.ts";
 import { createTracksService, TRACK_FILE_NOT_FOUND } from "../staff/tracks-service.ts";
+import { releaseBehind } from "./release-behind.ts";
 import { verifyDownloadToken } from "./token.ts";
 
 export const BAD_LINK = "Ссылка для скачивания недействительна или устарела";
+
+/** Hono's Deno adapter passes `Deno.serve`'s handler info as the env; `app.request()` passes none. */
+function isDenoServeInfo(env: unknown): boolean {
+  return typeof env === "object" && env !== null && "remoteAddr" in env && "completed" in env;
+}
 
 /** A file name safe inside a ZIP and a header: no path separators or control characters. */
 export function safeName(name: string): string {
@@ -80,11 +86,15 @@ export function createDownloadRoutes(ctx: AppContext) {
     const names = uniqueNames(files.map((f) => f.filename));
     const lastModified = ctx.clock.now();
     const entries = files.map((f, i) => ({ name: names[i], size: stats[i]!.size, key: f.storage_key }));
+    // Chunks may only be released early when Deno's HTTP server itself consumes the body (it keeps
+    // its own reference to the bytes); a consumer inside JavaScript (tests calling app.request, a
+    // body-reading middleware) would still hold the chunks it has read.
+    const servedByDeno = isDenoServeInfo(c.env);
     // Files are opened one at a time as the archive reaches them, so memory does not grow with the count.
     async function* inputs() {
       for (const e of entries) {
         const { body } = await ctx.storage.read(e.key);
-        yield { name: e.name, input: body, size: e.size, lastModified };
+        yield { name: e.name, input: servedByDeno ? releaseBehind(body) : body, size: e.size, lastModified };
       }
     }
     const zip = downloadZip(inputs(), {
