@@ -85,6 +85,8 @@ export const tracks = sqliteTable("tracks", {
   index("tracks_status_idx").on(t.status),
   index("tracks_checksum_idx").on(t.checksum),
   index("tracks_filename_idx").on(t.filename),
+  // Covers the dashboard's counts per direction set and downloaded flag (one index scan, no table scan).
+  index("tracks_directions_downloaded_idx").on(t.directions, t.downloaded),
 ]);
 
 export const faqs = sqliteTable("faqs", {

@@ -1,0 +1,1 @@
+CREATE INDEX `tracks_directions_downloaded_idx` ON `tracks` (`directions`,`downloaded`);
