@@ -18,8 +18,8 @@ describe("releaseBehind", () => {
     }
     expect(copies).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // The pull that found the end released one more: two chunks stay.
-    expect(received.slice(0, 8).every((c) => c.buffer.detached)).toBe(true);
-    expect(received.slice(8).every((c) => !c.buffer.detached && c.length === 1024)).toBe(true);
+    expect(received.slice(0, 8).every((c) => (c.buffer as ArrayBuffer).detached)).toBe(true);
+    expect(received.slice(8).every((c) => !(c.buffer as ArrayBuffer).detached && c.length === 1024)).toBe(true);
   });
 
   it("leaves alone chunks that are views on part of a buffer", async () => {
@@ -33,7 +33,7 @@ describe("releaseBehind", () => {
       got.push(...value);
     }
     expect(got).toEqual([7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0]);
-    expect(shared.buffer.detached).toBe(false);
+    expect((shared.buffer as ArrayBuffer).detached).toBe(false);
   });
 });
 
