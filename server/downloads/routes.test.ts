@@ -62,7 +62,7 @@ describe("download links", () => {
     expect(await downloaded(two.id)).toBe(true);
   });
 
-  it("names duplicate files apart inside the archive", async () => {
+  it("names duplicate files apart inside the archive", () => {
     expect(uniqueNames(["A - B.mp3", "a - b.mp3", "A - B.mp3", "x/y\u0000.mp3"])).toEqual([
       "A - B.mp3",
       "a - b (2).mp3",
