@@ -40,22 +40,23 @@ export function createLocalStorage(root: string): FileStorage {
       const tmp = `${path}.part-${crypto.randomUUID()}`;
       const file = await Deno.open(tmp, { write: true, createNew: true });
       let size = 0;
+      let open = true;
       try {
         const limit = opts?.maxBytes;
-        const counter = new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, ctrl) {
-            size += chunk.byteLength;
-            if (limit !== undefined && size > limit) throw new TooLargeError(limit);
-            ctrl.enqueue(chunk);
-          },
-        });
-        await body.pipeThrough(counter).pipeTo(file.writable);
+        // Synchronous writes into the page cache (microseconds per chunk): async file writes while a
+        // request body streams in cost about eight times the CPU under Deno 2.9 (500 MB of uploads:
+        // 15 s of CPU against 1.9 s), which capped uploads near 40 MB/s. See bench/upload.bench.ts.
+        for await (const chunk of body) {
+          size += chunk.byteLength;
+          if (limit !== undefined && size > limit) throw new TooLargeError(limit);
+          for (let off = 0; off < chunk.byteLength;) off += file.writeSync(chunk.subarray(off));
+        }
+        file.close();
+        open = false;
         await Deno.rename(tmp, path);
         return { size };
       } catch (err) {
-        try {
-          file.close();
-        } catch { /* already closed by pipeTo */ }
+        if (open) file.close();
         await Deno.remove(tmp).catch(() => {});
         throw err;
       }
