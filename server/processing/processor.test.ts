@@ -31,7 +31,7 @@ async function row(app: TestApp, id: number) {
 
 /** A stored file and its `processing` row, as an upload leaves them. */
 async function storedTrack(app: TestApp, data: Uint8Array, userId: number, filename = "Stored - Track.mp3") {
-  const key = `${crypto.randomUUID().slice(0, 2)}/${crypto.randomUUID()}.mp3`;
+  const key = `${crypto.randomUUID().slice(0, 2)}/${crypto.randomUUID()}`;
   await app.ctx.storage.write(key, ReadableStream.from([data]));
   return await createTrack(app.ctx.db, {
     user_id: userId,
@@ -98,10 +98,41 @@ describe("processing verdicts", () => {
   });
 });
 
+describe("a store without local paths (an object store)", () => {
+  it("judges every fixture as the local store does", async () => {
+    const app = await createTestApp();
+    try {
+      const { user } = await signedIn(app);
+      const remote: FileStorage = { ...app.ctx.storage, localPath: () => null };
+      const p = createProcessor({ ...app.ctx, storage: remote }, { retryDelayMs: 1 });
+      const ids: Record<string, number> = {};
+      for (const name of Object.values(FIXTURES)) {
+        ids[name] = (await storedTrack(app, fixture(name), user.id, name)).id;
+        p.enqueue(ids[name]);
+      }
+      await app.ctx.queue.idle();
+      const state = async (name: string) => {
+        const r = await row(app, ids[name]);
+        return [r.status, r.duration, r.bitrate, r.error];
+      };
+      expect(await state(FIXTURES.amen)).toEqual(["completed", 8046, 320000, null]);
+      expect(await state(FIXTURES.low)).toEqual(["completed", 8046, 128000, null]);
+      expect(await state(FIXTURES.mono)).toEqual(["completed", 5040, 320000, null]);
+      expect((await state(FIXTURES.cut)).slice(0, 2)).toEqual(["completed", 444]);
+      expect((await state(FIXTURES.wave))[0]).toBe("failed");
+      expect(await state(FIXTURES.text)).toEqual(["failed", null, null, PROCESSING_ERRORS.notMp3]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("retries", () => {
   function flaky(failures: number, calls: { n: number }): FileStorage {
     return {
       ...t.ctx.storage,
+      // No local path: the job reads through `read`, which fails on demand.
+      localPath: () => null,
       read(key) {
         calls.n++;
         if (calls.n <= failures) return Promise.reject(new Error("disk hiccup"));

@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import type { Direction } from "../../db/directions.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import { type FileStorage, TooLargeError } from "../lib/storage.ts";
+import { pacedStream } from "./gc-pacer.ts";
 import {
   addDirections,
   checkFilePart,
@@ -141,7 +142,7 @@ export async function receiveUpload(
 
   let streamError: unknown = null;
   try {
-    await pipeline(Readable.fromWeb(req.body as import("node:stream/web").ReadableStream), bb);
+    await pipeline(Readable.fromWeb(pacedStream(req.body) as import("node:stream/web").ReadableStream), bb);
   } catch (err) {
     streamError = err;
   }

@@ -10,10 +10,14 @@ import { requestTooLargeMessage } from "./upload-rules.ts";
 /** Multipart overhead allowed per file (part headers, boundaries) on top of the file itself. */
 const PART_OVERHEAD = 64 * 1024;
 
-/** A generated storage key, spread over 256 folders; the user's file name never becomes a path. */
+/**
+ * A generated storage key, spread over 256 folders; the user's file name never becomes a path.
+ * No extension: music-metadata picks its parser by a path's extension, and the processing job wants
+ * the content to decide (a WAV renamed to .mp3 must not be read as MPEG).
+ */
 function newTrackKey(): string {
   const id = crypto.randomUUID();
-  return `${id.slice(0, 2)}/${id}.mp3`;
+  return `${id.slice(0, 2)}/${id}`;
 }
 
 /**
