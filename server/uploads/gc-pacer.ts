@@ -6,10 +6,10 @@ import vm from "node:vm";
  * ArrayBuffer whose bytes live outside the JavaScript heap; the tiny wrapper objects never fill the
  * young generation, so V8 collects them only when outside memory has grown by its soft limit (about
  * 64 MB), and the resident size of an upload server climbs by that much whatever its limits.
- * Asking for a young-generation collection after every 16 MB streamed frees those chunks while they
+ * Asking for a young-generation collection after every 8 MB streamed frees those chunks while they
  * are still young. Each collection costs a few milliseconds, so the interval trades throughput for
- * memory (measured: 8 MB → growth 30 MB at 96 MB/s; 16 MB → 47 MB at 130 MB/s; none → 94 MB at
- * 206 MB/s, for 10 × 50 MB uploads). Where `gc` cannot be had, this does nothing.
+ * memory (10 × 50 MB uploads: 8 MB → growth 30 MB at ~100 MB/s; 16 MB → 47–53 MB at ~135 MB/s;
+ * none → 94 MB at 206 MB/s). Where `gc` cannot be had, this does nothing.
  * See docs/decisions/0023-flat-memory-for-uploads.md; bench/upload.bench.ts measures it.
  */
 type Gc = (opts?: { type?: "minor" | "major"; execution?: "sync" | "async" }) => void;
@@ -29,7 +29,7 @@ function getGc(): Gc | null {
   return gc;
 }
 
-const PACE_BYTES = 16 * 1024 * 1024;
+const PACE_BYTES = 8 * 1024 * 1024;
 let streamed = 0;
 
 /** Counts bytes streamed (by any request) and asks for a young-generation collection every PACE_BYTES. */
