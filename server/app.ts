@@ -84,6 +84,20 @@ export function createApp(deps: AppDeps | AppContext) {
   app.use(requestId());
   app.use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false }));
   app.use(compress());
+  // `c.json` sets no Content-Length, so compress() would gzip even a 60-byte poll answer (about a
+  // tenth of its cost). JSON bodies are in memory anyway: give them a length so the 1 KB
+  // threshold applies.
+  app.use("/api/*", async (c, next) => {
+    await next();
+    const res = c.res;
+    if (!res.body || res.headers.has("content-length")) return;
+    if (!(res.headers.get("content-type") ?? "").startsWith("application/json")) return;
+    const body = await res.arrayBuffer();
+    const headers = new Headers(res.headers);
+    headers.set("content-length", String(body.byteLength));
+    c.res = undefined;
+    c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+  });
 
   app.onError((err, c) => {
     const rid = c.get("requestId");

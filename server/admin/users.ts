@@ -315,6 +315,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
       }
       const [row] = await db.update(users).set(set).where(eq(users.id, target.id)).returning();
       if (row.is_banned && !target.is_banned) await ctx.tokens.revokeUser(row.id);
+      ctx.tokens.forgetUser(row.id);
       return c.json({ success: true, user: adminUserView(row) });
     })
     .delete("/:id", async (c) => {
@@ -325,6 +326,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
         db.update(tracks).set({ guest_username: target.username }).where(eq(tracks.user_id, target.id)),
         db.delete(users).where(eq(users.id, target.id)),
       ]);
+      ctx.tokens.forgetUser(target.id);
       return c.json({ success: true });
     })
     .post("/:id/ban", validate("json", banSchema), async (c) => {
@@ -346,6 +348,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
         .set({ is_banned: false, ban_reason: null, updated_at: ctx.clock.now() })
         .where(eq(users.id, target.id))
         .returning();
+      ctx.tokens.forgetUser(target.id);
       return c.json({ success: true, user: adminUserView(row) });
     });
 }

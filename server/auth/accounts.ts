@@ -133,6 +133,7 @@ function fillPatch(user: User, identity: Identity): Partial<User> {
 async function updateUser(ctx: AppContext, id: number, patch: Partial<User>): Promise<User> {
   const [row] = await ctx.db.update(users).set({ ...patch, updated_at: ctx.clock.now() }).where(eq(users.id, id))
     .returning();
+  ctx.tokens.forgetUser(id);
   return row;
 }
 
@@ -169,6 +170,9 @@ async function applyPendingVkLink(
       updated_at: ctx.clock.now(),
     }).where(eq(users.id, owner.id)).returning();
     return row;
+  }).finally(() => {
+    ctx.tokens.forgetUser(owner.id);
+    if (existing) ctx.tokens.forgetUser(existing.id);
   });
 }
 
@@ -209,5 +213,8 @@ export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<I
       updated_at: ctx.clock.now(),
     }).where(eq(users.id, current.id)).returning();
     return row;
+  }).finally(() => {
+    ctx.tokens.forgetUser(current.id);
+    if (other) ctx.tokens.forgetUser(other.id);
   });
 }

@@ -27,6 +27,8 @@ export interface TokenService {
    */
   revokeByToken(token: string): Promise<boolean>;
   revokeUser(userId: number): Promise<void>;
+  /** Drops cached sessions of a user whose row changed, so the next call sees the change. */
+  forgetUser(userId: number): void;
   /**
    * The owner of a genuine, unexpired access or refresh token when that owner is banned, even if
    * the ban revoked the session: so the person is told about the ban rather than silently signed out.
@@ -37,6 +39,21 @@ export interface TokenService {
 const ALG = "HS256";
 const ISSUER = "neuropunk-demo";
 
+/**
+ * Sessions and verified tokens are cached briefly in the process: the status page polls, staff
+ * pages fire several calls at once, and a database round trip plus an HMAC check per call was most
+ * of each request's cost (bench/status.bench.ts). Every write that matters (logout, ban, role or
+ * profile change, refresh) drops the entry at once; the TTL only bounds staleness for writes made
+ * by another process sharing a remote database.
+ */
+const SESSION_CACHE_MS = 5_000;
+const CACHE_MAX = 10_000;
+
+function boundedSet<K, V>(map: Map<K, V>, key: K, value: V) {
+  if (map.size >= CACHE_MAX) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
+
 export function createTokenService(opts: {
   db: Db;
   secret: string;
@@ -44,10 +61,21 @@ export function createTokenService(opts: {
   refreshTtlS: number;
   now: () => Date;
 }): TokenService {
-  const key = new TextEncoder().encode(opts.secret);
+  // Imported once: jose would otherwise import the raw secret on every call.
+  const key = crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(opts.secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
+  type Claims = { sid: string; jti: string; userId: number; typ: unknown; exp: number };
+  const verified = new Map<string, Claims>();
+  type Row = { session: typeof sessions.$inferSelect; user: User };
+  const sessionCache = new Map<string, { row: Row; until: number }>();
   const nowS = () => Math.floor(opts.now().getTime() / 1000);
 
-  const sign = (typ: TokenType, userId: number, sid: string, jti: string, ttl: number) =>
+  const sign = async (typ: TokenType, userId: number, sid: string, jti: string, ttl: number) =>
     new SignJWT({ typ, sid })
       .setProtectedHeader({ alg: ALG, typ: "JWT" })
       .setSubject(String(userId))
@@ -55,34 +83,57 @@ export function createTokenService(opts: {
       .setJti(jti)
       .setIssuedAt(nowS())
       .setExpirationTime(nowS() + ttl)
-      .sign(key);
+      .sign(await key);
 
   const verify = async (token: string, typ: TokenType) => {
     if (!token || token.length > 4096) return null;
-    try {
-      const { payload } = await jwtVerify(token, key, {
-        algorithms: [ALG],
-        issuer: ISSUER,
-        currentDate: opts.now(),
-      });
-      if (payload.typ !== typ || typeof payload.sid !== "string" || !payload.jti || !payload.sub) return null;
-      return { sid: payload.sid, jti: payload.jti, userId: Number(payload.sub) };
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError) return null;
-      throw err;
+    let claims = verified.get(token);
+    if (!claims) {
+      try {
+        const { payload } = await jwtVerify(token, await key, {
+          algorithms: [ALG],
+          issuer: ISSUER,
+          currentDate: opts.now(),
+        });
+        if (typeof payload.sid !== "string" || !payload.jti || !payload.sub || !payload.exp) return null;
+        claims = { sid: payload.sid, jti: payload.jti, userId: Number(payload.sub), typ: payload.typ, exp: payload.exp };
+        boundedSet(verified, token, claims);
+      } catch (err) {
+        if (err instanceof joseErrors.JOSEError) return null;
+        throw err;
+      }
     }
+    if (claims.exp <= opts.now().getTime() / 1000) {
+      verified.delete(token);
+      return null;
+    }
+    if (claims.typ !== typ) return null;
+    return { sid: claims.sid, jti: claims.jti, userId: claims.userId };
   };
 
-  const liveSession = async (sid: string) => {
-    const rows = await opts.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.user_id))
-      .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at)))
-      .limit(1);
-    const row = rows[0];
-    if (!row || row.session.expires_at.getTime() <= opts.now().getTime()) return null;
+  /** The session and its user, unless revoked or expired. `fresh` skips the cache (refresh, logout). */
+  const liveSession = async (sid: string, fresh = false): Promise<Row | null> => {
+    const now = opts.now().getTime();
+    const hit = fresh ? undefined : sessionCache.get(sid);
+    let row: Row | undefined;
+    if (hit && hit.until > Date.now()) row = hit.row;
+    else {
+      const rows = await opts.db
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.user_id))
+        .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at)))
+        .limit(1);
+      row = rows[0];
+      if (row) boundedSet(sessionCache, sid, { row, until: Date.now() + SESSION_CACHE_MS });
+      else sessionCache.delete(sid);
+    }
+    if (!row || row.session.expires_at.getTime() <= now) return null;
     return row;
+  };
+
+  const forgetUser = (userId: number) => {
+    for (const [sid, entry] of sessionCache) if (entry.row.user.id === userId) sessionCache.delete(sid);
   };
 
   const pair = async (userId: number, sid: string, refreshJti: string): Promise<TokenPair> => ({
@@ -91,6 +142,7 @@ export function createTokenService(opts: {
   });
 
   const revokeSession = async (sessionId: string) => {
+    sessionCache.delete(sessionId);
     await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(
       and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)),
     );
@@ -122,7 +174,7 @@ export function createTokenService(opts: {
     async refresh(token) {
       const claims = await verify(token, "refresh");
       if (!claims) return null;
-      const row = await liveSession(claims.sid);
+      const row = await liveSession(claims.sid, true);
       if (!row || row.user.id !== claims.userId || row.session.refresh_jti !== claims.jti) return null;
       const nextJti = crypto.randomUUID();
       const now = opts.now();
@@ -136,6 +188,7 @@ export function createTokenService(opts: {
         })
         .where(and(eq(sessions.id, claims.sid), eq(sessions.refresh_jti, claims.jti)))
         .returning({ id: sessions.id });
+      sessionCache.delete(claims.sid);
       if (updated.length === 0) return null;
       return { ...(await pair(row.user.id, claims.sid, nextJti)), user: row.user };
     },
@@ -145,7 +198,7 @@ export function createTokenService(opts: {
       const refresh = access ? null : await verify(token, "refresh");
       const claims = access ?? refresh;
       if (!claims) return false;
-      const row = await liveSession(claims.sid);
+      const row = await liveSession(claims.sid, true);
       if (!row || row.user.id !== claims.userId) return false;
       if (refresh && row.session.refresh_jti !== refresh.jti) return false;
       await revokeSession(claims.sid);
@@ -157,10 +210,13 @@ export function createTokenService(opts: {
       const [user] = await opts.db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
       return user?.is_banned ? user : null;
     },
+    forgetUser,
     async revokeUser(userId) {
       await opts.db.update(sessions).set({ revoked_at: opts.now() }).where(
         and(eq(sessions.user_id, userId), isNull(sessions.revoked_at)),
       );
+      // After the write, so a request racing it cannot re-cache the session as live.
+      forgetUser(userId);
     },
   };
 }

@@ -71,6 +71,7 @@ export function registerLinkAccounts(app: Hono<AppEnv>, ctx: AppContext) {
       if (claimed) throw conflict("Этот номер уже ожидает привязки к другому аккаунту. Обратитесь к администратору.");
       const [user] = await ctx.db.update(users).set({ pending_vk_link_phone: phone, updated_at: ctx.clock.now() })
         .where(eq(users.id, current.id)).returning();
+      ctx.tokens.forgetUser(current.id);
       return c.json({
         success: true,
         message:

@@ -245,6 +245,7 @@ export function createProfileRoutes(ctx: AppContext) {
       for (const k of Object.keys(patch) as (keyof User)[]) if (patch[k] === undefined) delete patch[k];
       if (avatarKey) patch.avatar = AVATAR_PUBLIC_PREFIX + avatarKey;
       const [updated] = await ctx.db.update(users).set(patch).where(eq(users.id, user.id)).returning();
+      ctx.tokens.forgetUser(user.id);
       if (avatarKey && user.avatar && user.avatar !== updated.avatar) {
         const old = OWN_AVATAR.exec(user.avatar);
         if (old) {
