@@ -169,8 +169,10 @@ test("logout: flash, header without Профиль, and the old token is revoked
 });
 
 test("ban: the next account check shows Аккаунт заблокирован, then /login after 5 s", async (t) => {
+  // Its own server: the ban must not leak into the other tests' seeded artist.
+  const server = await t.startServer();
   const page = await t.page({ width: 1280, height: 800 });
-  await page.goto(await t.server.loginLink("artist"));
+  await page.goto(await server.loginLink("artist"));
   await expectSignedIn(page);
   const artistId = await page.evaluate(async () => {
     const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
@@ -178,9 +180,9 @@ test("ban: the next account check shows Аккаунт заблокирован,
   });
 
   // An admin bans the artist through the admin API.
-  const adminLink = new URL(await t.server.loginLink("admin"));
+  const adminLink = new URL(await server.loginLink("admin"));
   const adminToken = adminLink.searchParams.get("access_token")!;
-  const ban = await fetch(`${t.server.baseUrl}/api/admin/users/${artistId}/ban`, {
+  const ban = await fetch(`${server.baseUrl}/api/admin/users/${artistId}/ban`, {
     method: "POST",
     headers: { Authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
     body: JSON.stringify({ reason: "Нарушение правил: заблокирован в тесте" }),

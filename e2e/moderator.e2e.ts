@@ -53,7 +53,7 @@ function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array {
 async function upload(t: TestContext, token: string, name: string, source: string, directions: string): Promise<Uploaded> {
   const bytes = uniqueMp3(await Deno.readFile(new URL(source, FIXTURES)), name);
   const form = new FormData();
-  form.append("files", new File([bytes], name, { type: "audio/mpeg" }));
+  form.append("files", new File([bytes as Uint8Array<ArrayBuffer>], name, { type: "audio/mpeg" }));
   form.append("directions", directions);
   const up = await apiAs(t, token, "/upload", { method: "POST", body: form });
   expect(up.status, JSON.stringify(up.body)).toBe(200);

@@ -103,13 +103,20 @@ describe("who may call /api/moderator", () => {
     const h = (await signIn(f.t.ctx, m)).headers;
     const np = await createTrack(f.t.ctx.db, { directions: "label_neuropunk" });
     expect((await f.call("GET", `/api/moderator/tracks/${np.id}`, { headers: h })).status).toBe(404);
-    await f.t.ctx.db.update(users).set({ moderator_categories: "label_neuropunk" }).where(eq(users.id, m.id));
+    // The change goes through the admin API, as an admin makes it.
+    const admin = (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_admin: true }))).headers;
+    const edit = (patch: Record<string, unknown>) =>
+      f.call("PUT", `/api/admin/users/${m.id}`, {
+        headers: admin,
+        json: { username: m.username, is_admin: false, is_banned: false, ...patch },
+      });
+    expect((await edit({ is_moderator: true, moderator_categories: "label_neuropunk" })).status).toBe(200);
     expect((await f.call("GET", `/api/moderator/tracks/${np.id}`, { headers: h })).status).toBe(200);
     expect((await f.call("GET", "/api/moderator/status", { headers: h })).body.status).toEqual({
       is_moderator: true,
       categories: ["label_neuropunk"],
     });
-    await f.t.ctx.db.update(users).set({ is_moderator: false }).where(eq(users.id, m.id));
+    expect((await edit({ is_moderator: false })).status).toBe(200);
     expect((await f.call("GET", "/api/moderator/status", { headers: h })).status).toBe(403);
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * `deno task bench bundle`: builds the client and measures the JavaScript a public visitor can
+ * download: the entry chunk with everything it imports, plus the lazily loaded non-staff pages
+ * (profile, processing) and their imports. Target: ≤ 150 KB gzipped, with no staff code in it.
+ */
+const ROOT = new URL("..", import.meta.url).pathname;
+const LIMIT_KB = 150;
+/** Strings that exist only in the admin and moderator code. */
+const STAFF_MARKERS = ["/admin/redis-data", "/moderator/status", "Manage Tracks", "Управление пользователями", "cleanup-redis"];
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+async function gzipSize(bytes: Uint8Array): Promise<number> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+const isStaff = (src?: string) => !!src && /features\/(admin|moderator)\//.test(src);
+
+export default async function () {
+  const out = await Deno.makeTempDir({ prefix: "np-bundle-" });
+  try {
+    const build = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "npm:vite@8.3.8", "build", "--outDir", out, "--emptyOutDir", "--manifest"],
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (build.code !== 0) throw new Error(new TextDecoder().decode(build.stderr));
+    const manifest: Record<string, ManifestChunk> = JSON.parse(await Deno.readTextFile(`${out}/.vite/manifest.json`));
+
+    const publicKeys = new Set<string>();
+    const add = (key: string) => {
+      if (publicKeys.has(key)) return;
+      publicKeys.add(key);
+      for (const dep of manifest[key].imports ?? []) add(dep);
+    };
+    const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
+    add(entryKey);
+    const initial = new Set(publicKeys);
+    for (const dyn of manifest[entryKey].dynamicImports ?? []) if (!isStaff(manifest[dyn].src)) add(dyn);
+
+    let initialGz = 0;
+    let publicGz = 0;
+    const leaks: string[] = [];
+    for (const key of publicKeys) {
+      const bytes = await Deno.readFile(`${out}/${manifest[key].file}`);
+      const size = await gzipSize(bytes);
+      publicGz += size;
+      if (initial.has(key)) initialGz += size;
+      const text = new TextDecoder().decode(bytes);
+      for (const marker of STAFF_MARKERS) if (text.includes(marker)) leaks.push(`${manifest[key].file}: "${marker}"`);
+    }
+    let staffGz = 0;
+    let staffChunks = 0;
+    // The markers must be found in the staff chunks, or the leak check above proves nothing.
+    const markersSeen = new Set<string>();
+    // Staff chunks: the admin/moderator route chunks and every chunk only they import.
+    const staffKeys = new Set<string>();
+    const addStaff = (key: string) => {
+      if (staffKeys.has(key) || publicKeys.has(key)) return;
+      staffKeys.add(key);
+      for (const dep of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) addStaff(dep);
+    };
+    for (const [key, chunk] of Object.entries(manifest)) if (isStaff(chunk.src)) addStaff(key);
+    for (const key of staffKeys) {
+      const chunk = manifest[key];
+      staffChunks++;
+      const bytes = await Deno.readFile(`${out}/${chunk.file}`);
+      staffGz += await gzipSize(bytes);
+      const text = new TextDecoder().decode(bytes);
+      for (const marker of STAFF_MARKERS) if (text.includes(marker)) markersSeen.add(marker);
+    }
+    const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
+    return {
+      initial_js_gzip_kb: kb(initialGz),
+      all_public_js_gzip_kb: kb(publicGz),
+      public_chunks: publicKeys.size,
+      staff_chunks: staffChunks,
+      staff_chunks_gzip_kb: kb(staffGz),
+      staff_code_in_public_chunks: leaks,
+      staff_markers_found_in_staff_chunks: `${markersSeen.size}/${STAFF_MARKERS.length}`,
+      target: `all public JS ≤ ${LIMIT_KB} KB gzipped, no staff code`,
+      pass: publicGz / 1024 <= LIMIT_KB && leaks.length === 0 && markersSeen.size === STAFF_MARKERS.length,
+    };
+  } finally {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
+}
