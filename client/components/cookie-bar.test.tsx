@@ -25,7 +25,7 @@ describe("cookie bar", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await mount();
     expect(screen.queryByRole("button", { name: "Понятно" })).toBeNull();
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(1000);
     });
     fireEvent.click(await screen.findByRole("button", { name: "Понятно" }));
@@ -37,7 +37,7 @@ describe("cookie bar", () => {
     localStorage.setItem("cookieConsent", "true");
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await mount();
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(5000);
     });
     expect(screen.queryByRole("button", { name: "Понятно" })).toBeNull();

@@ -32,11 +32,14 @@ function isRealDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/** Profile text never needs NUL bytes; they are dropped before trimming (a plain string match, no regex). */
+const withoutNulTrimmed = (v: string) => v.replaceAll("\u0000", "").trim();
+
 /** Text fields: trimmed; empty means "clear the value" (null). */
 const text = (max: number, tooLong: string) =>
   z
     .string()
-    .transform((v) => v.replace(/\u0000/g, "").trim())
+    .transform(withoutNulTrimmed)
     .pipe(z.string().max(max, tooLong))
     .transform((v) => (v === "" ? null : v));
 
@@ -48,7 +51,7 @@ function profileSchema(today: string) {
     // Counted in characters as the user sees them (code points), the way the form's counter counts.
     bio: z
       .string()
-      .transform((v) => v.replace(/\u0000/g, "").trim())
+      .transform(withoutNulTrimmed)
       .refine((v) => [...v].length <= BIO_MAX_LENGTH, `Биография не должна превышать ${BIO_MAX_LENGTH} символов`)
       .transform((v) => (v === "" ? null : v))
       .optional(),

@@ -258,7 +258,7 @@ describe("POST /api/profile/update", () => {
       const body = await res.json();
       if (res.status === 200 && ["first_name", "last_name", "city", "bio"].includes(field)) {
         // Stored as text, returned unchanged apart from trimming (no HTML is interpreted here).
-        const expected = value.replace(/\u0000/g, "").trim();
+        const expected = value.replaceAll("\u0000", "").trim();
         expect(body.user[field]).toBe(expected === "" ? null : expected);
       }
     }

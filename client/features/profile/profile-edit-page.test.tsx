@@ -93,7 +93,7 @@ describe("profile edit page", () => {
     fireEvent.change(input);
     fireEvent.change(screen.getByLabelText("О себе"), { target: { value: "Нейрофанк" } });
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    await act(async () => {
+    act(() => {
       fireEvent.click(screen.getByRole("button", { name: "Сохранить" }));
     });
     await screen.findByText("Профиль успешно обновлен");
@@ -101,7 +101,7 @@ describe("profile edit page", () => {
     expect(sent!.get("first_name")).toBe("Иван");
     expect((sent!.get("avatar") as File).name).toBe("me.png");
     expect(auth.user?.avatar).toBe("/static/storage/avatars/new.png");
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(3000);
     });
     expect(screen.queryByText("Профиль успешно обновлен")).toBeNull();
@@ -110,7 +110,7 @@ describe("profile edit page", () => {
   it("shows the server's reason when it refuses", async () => {
     renderPage("/profile/edit", ProfileEditPage);
     fireEvent.change(await screen.findByLabelText("О себе"), { target: { value: "сервер против" } });
-    await act(async () => {
+    act(() => {
       fireEvent.click(screen.getByRole("button", { name: "Сохранить" }));
     });
     expect(await screen.findByText("Выберите жанр из списка")).toBeTruthy();

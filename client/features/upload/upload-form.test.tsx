@@ -49,6 +49,17 @@ function addFiles(files: File[]) {
   fireEvent.change(input);
 }
 
+/**
+ * The form handles the XHR's result in promise callbacks. An act whose callback returns a promise makes React
+ * run those callbacks and flush their updates before the assertions that follow.
+ */
+function actAndSettle(step: () => void): Promise<void> {
+  return act(() => {
+    step();
+    return Promise.resolve();
+  });
+}
+
 const submitButton = () => screen.getByRole("button", { name: /Загрузить|Загрузка|Успешно|Войти/ });
 
 beforeEach(() => {
@@ -126,9 +137,7 @@ describe("upload form", () => {
     addFiles([mp3("A - 1.mp3", 100), mp3("B - 2.mp3", 300)]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Подкаст Нейропанк" }));
-    await act(async () => {
-      fireEvent.click(submitButton());
-    });
+    await actAndSettle(() => fireEvent.click(submitButton()));
     const xhr = FakeXhr.last!;
     expect(xhr.headers.Authorization).toBe("Bearer acc");
     expect(xhr.timeout).toBe(600_000);
@@ -136,14 +145,14 @@ describe("upload form", () => {
     expect(xhr.body!.getAll("directions")).toEqual(["label_neuropunk", "podcast_neuropunk"]);
     expect(submitButton().textContent).toBe("Загрузка...");
 
-    await act(async () => xhr.upload.onprogress!({ lengthComputable: true, loaded: 250, total: 400 }));
+    act(() => xhr.upload.onprogress!({ lengthComputable: true, loaded: 250, total: 400 }));
     const bars = screen.getAllByRole("progressbar");
     expect(bars.map((b) => b.getAttribute("aria-valuenow"))).toEqual(["100", "50"]);
 
-    await act(async () => xhr.respond(200, { success: true, track_ids: [1, 2] }));
+    await actAndSettle(() => xhr.respond(200, { success: true, track_ids: [1, 2] }));
     expect(submitButton().textContent).toBe("Успешно загружено!");
     expect(onNavigate).not.toHaveBeenCalled();
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(1000);
     });
     expect(onNavigate).toHaveBeenCalledWith("/processing");
@@ -157,16 +166,14 @@ describe("upload form", () => {
     render(<UploadForm signedIn onNavigate={onNavigate} />);
     addFiles([mp3("A - 1.mp3")]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
-    await act(async () => {
-      fireEvent.click(submitButton());
-    });
-    await act(async () => FakeXhr.last!.respond(403, { success: false, error: "Аккаунт заблокирован: спам" }));
+    await actAndSettle(() => fireEvent.click(submitButton()));
+    await actAndSettle(() => FakeXhr.last!.respond(403, { success: false, error: "Аккаунт заблокирован: спам" }));
     expect(screen.getByText("Аккаунт заблокирован: спам")).toBeTruthy();
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(2999);
     });
     expect(onNavigate).not.toHaveBeenCalled();
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(1);
     });
     expect(onNavigate).toHaveBeenCalledWith("/login");
@@ -176,10 +183,8 @@ describe("upload form", () => {
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles([mp3("A - 1.mp3")]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
-    await act(async () => {
-      fireEvent.click(submitButton());
-    });
-    await act(async () => FakeXhr.last!.respond(500, { success: false, error: "boom" }));
+    await actAndSettle(() => fireEvent.click(submitButton()));
+    await actAndSettle(() => FakeXhr.last!.respond(500, { success: false, error: "boom" }));
     expect(screen.getByText("Ошибка загрузки треков. Пожалуйста, попробуйте позже.")).toBeTruthy();
     expect(screen.getAllByTestId("file-row")).toHaveLength(1);
     expect(submitButton().textContent).toBe("Загрузить трек");
@@ -191,9 +196,7 @@ describe("upload form", () => {
     addFiles([mp3("A - 1.mp3"), mp3("bad.mp3")]);
     fireEvent.click(screen.getByRole("button", { name: "Удалить bad.mp3" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
-    await act(async () => {
-      fireEvent.click(submitButton());
-    });
+    await actAndSettle(() => fireEvent.click(submitButton()));
     expect(readFailedFiles()).toEqual([{ filename: "bad.mp3", error: "Неверный формат имени файла" }]);
   });
 });
