@@ -1,28 +1,16 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import type { User } from "../../lib/types.ts";
-import type { StaffTrack, TrackFilterValues } from "../../components/staff/track-types.ts";
+import { staffFaqQueries, staffTrackQuery, type TrackList, tzOffset } from "../../components/staff/staff-queries.ts";
+import type { TrackFilterValues } from "../../components/staff/track-types.ts";
+
+export type { Faq, TrackList } from "../../components/staff/staff-queries.ts";
 
 /** Query-option factories of the admin panel (CONVENTIONS rule 8). Every call is under /api/admin. */
 
 export interface TrackListParams extends TrackFilterValues {
   page: number;
   page_size: number;
-}
-
-export interface TrackList {
-  tracks: StaffTrack[];
-  total: number;
-  filtered: number;
-  page: number;
-  pages: number;
-}
-
-export interface Faq {
-  id: number;
-  question: string;
-  answer: string;
-  order: number;
 }
 
 export interface SliderTile {
@@ -71,9 +59,6 @@ export interface RedisData {
   successCount: number;
 }
 
-/** Minutes east of UTC, so day filters and timeline buckets follow the admin's own calendar. */
-export const tzOffset = () => -new Date().getTimezoneOffset();
-
 export const adminKeys = {
   tracks: ["admin", "tracks"] as const,
   faq: ["admin", "faq"] as const,
@@ -104,29 +89,11 @@ export const adminTracksQuery = (p: TrackListParams) =>
     staleTime: 0,
   });
 
-export const adminTrackQuery = (id: number) =>
-  queryOptions({
-    queryKey: [...adminKeys.tracks, "one", id] as const,
-    queryFn: () => api<{ track: StaffTrack }>(`/admin/tracks/${id}`).then((b) => b.track),
-    staleTime: 0,
-  });
+export const adminTrackQuery = staffTrackQuery("/admin", adminKeys.tracks);
 
-export const adminFaqsQuery = () =>
-  queryOptions({
-    queryKey: [...adminKeys.faq, "list"] as const,
-    queryFn: () =>
-      api<{ faqs: Faq[] }>("/admin/faq").then((b) =>
-        [...(b.faqs ?? [])].sort((a, z) => a.order - z.order || a.id - z.id)
-      ),
-    staleTime: 0,
-  });
-
-export const adminFaqQuery = (id: number) =>
-  queryOptions({
-    queryKey: [...adminKeys.faq, "one", id] as const,
-    queryFn: () => api<{ faq: Faq }>(`/admin/faq/${id}`).then((b) => b.faq),
-    staleTime: 0,
-  });
+const faqQueries = staffFaqQueries("/admin", adminKeys.faq);
+export const adminFaqsQuery = faqQueries.list;
+export const adminFaqQuery = faqQueries.one;
 
 export const adminSlidersQuery = () =>
   queryOptions({

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { StaffTrack, TrackFilterValues } from "../../components/staff/track-types.ts";
+import { staffFaqQueries, staffTrackQuery, type TrackList, tzOffset } from "../../components/staff/staff-queries.ts";
+import type { TrackFilterValues } from "../../components/staff/track-types.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { type ModeratorStatus, normalizeCategories } from "./categories.ts";
@@ -12,20 +13,7 @@ export interface TrackListParams extends TrackFilterValues {
   page: number;
 }
 
-export interface TrackList {
-  tracks: StaffTrack[];
-  total: number;
-  filtered: number;
-  page: number;
-  pages: number;
-}
-
-export interface Faq {
-  id: number;
-  question: string;
-  answer: string;
-  order: number;
-}
+export type { Faq, TrackList } from "../../components/staff/staff-queries.ts";
 
 export const moderatorKeys = {
   status: ["moderator", "status"] as const,
@@ -47,8 +35,6 @@ export const moderatorStatusQuery = () =>
     retry: retryUnless403,
     staleTime: 30_000,
   });
-
-const tzOffset = () => -new Date().getTimezoneOffset();
 
 function listQuery(p: TrackListParams) {
   return {
@@ -88,13 +74,7 @@ export const moderatorTracksQuery = (p: TrackListParams) =>
     staleTime: 0,
   });
 
-export const moderatorTrackQuery = (id: number) =>
-  queryOptions({
-    queryKey: [...moderatorKeys.tracks, "one", id] as const,
-    queryFn: () => api<{ track: StaffTrack }>(`/moderator/tracks/${id}`).then((b) => b.track),
-    retry: false,
-    staleTime: 0,
-  });
+export const moderatorTrackQuery = staffTrackQuery("/moderator", moderatorKeys.tracks, { retryOne: false });
 
 /** Dashboard counts from one list call: `total` = tracks in the categories, `filtered` = downloaded. */
 export const moderatorCountsQuery = () =>
@@ -107,18 +87,6 @@ export const moderatorCountsQuery = () =>
     staleTime: 0,
   });
 
-export const moderatorFaqsQuery = () =>
-  queryOptions({
-    queryKey: [...moderatorKeys.faq, "list"] as const,
-    queryFn: () =>
-      api<{ faqs: Faq[] }>("/moderator/faq").then((b) => [...(b.faqs ?? [])].sort((a, z) => a.order - z.order || a.id - z.id)),
-    staleTime: 0,
-  });
-
-export const moderatorFaqQuery = (id: number) =>
-  queryOptions({
-    queryKey: [...moderatorKeys.faq, "one", id] as const,
-    queryFn: () => api<{ faq: Faq }>(`/moderator/faq/${id}`).then((b) => b.faq),
-    retry: false,
-    staleTime: 0,
-  });
+const faqQueries = staffFaqQueries("/moderator", moderatorKeys.faq, { retryOne: false });
+export const moderatorFaqsQuery = faqQueries.list;
+export const moderatorFaqQuery = faqQueries.one;
