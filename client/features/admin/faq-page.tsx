@@ -1,22 +1,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { FaqFields } from "../../components/staff/faq-editor.tsx";
-import {
-  answerToText,
-  faqFormValid,
-  type FaqFormValue,
-  formatAnswer,
-  nextFaqOrder,
-  truncateAnswer,
-} from "../../components/staff/faq-format.ts";
-import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
+import { FaqEditModal, useFaqCrud } from "../../components/staff/faq-crud.tsx";
+import { answerToText, formatAnswer, truncateAnswer } from "../../components/staff/faq-format.ts";
+import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { api } from "../../lib/api.ts";
 import { adminFaqsQuery, adminKeys, type Faq } from "./api.ts";
-
-type Editing = { id: number | null; value: FaqFormValue };
 
 /** Spec 2 §4: moving swaps the order values of the entry and its neighbour with two updates. */
 export function swapOrders(a: Faq, b: Faq, direction: "up" | "down"): [number, number] {
@@ -30,45 +21,21 @@ export function AdminFaqPage() {
   const queryClient = useQueryClient();
   const query = useQuery(adminFaqsQuery());
   const faqs = query.data ?? [];
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [modalError, setModalError] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<Faq | null>(null);
-  const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [moving, setMoving] = useState(false);
 
   const reload = () => queryClient.invalidateQueries({ queryKey: adminKeys.faq });
-
-  const openAdd = () => {
-    setModalError(null);
-    setEditing({ id: null, value: { order: String(nextFaqOrder(faqs)), question: "", answer: "" } });
-  };
-  const openEdit = (f: Faq) => {
-    setModalError(null);
-    setEditing({ id: f.id, value: { order: String(f.order), question: f.question, answer: answerToText(f.answer) } });
-  };
-
-  const save = async () => {
-    if (!editing || !faqFormValid(editing.value) || saving) return;
-    setSaving(true);
-    setModalError(null);
-    const body = {
-      question: editing.value.question.trim(),
-      answer: formatAnswer(editing.value.answer),
-      order: Number(editing.value.order),
-    };
-    try {
-      if (editing.id === null) await api("/admin/faq", { method: "POST", body });
-      else await api(`/admin/faq/${editing.id}`, { method: "PUT", body });
-      setEditing(null);
-      await reload();
-    } catch (err) {
-      setModalError(staffError(err, "Не удалось сохранить FAQ"));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const crud = useFaqCrud({
+    base: "/admin",
+    faqs,
+    reload,
+    answerToForm: answerToText,
+    answerFromForm: formatAnswer,
+    errors: {
+      save: (err) => staffError(err, "Не удалось сохранить FAQ"),
+      delete: (err) => staffError(err, "Не удалось удалить FAQ"),
+    },
+  });
+  const { toDelete, setToDelete, error, setError } = crud;
 
   const move = async (index: number, direction: "up" | "down") => {
     const a = faqs[index];
@@ -88,28 +55,13 @@ export function AdminFaqPage() {
     }
   };
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    setError(null);
-    try {
-      await api(`/admin/faq/${toDelete.id}`, { method: "DELETE" });
-      await reload();
-    } catch (err) {
-      setError(staffError(err, "Не удалось удалить FAQ"));
-    } finally {
-      setDeleting(false);
-      setToDelete(null);
-    }
-  };
-
   return (
     <section className="st-page">
       <div className="st-page-head">
         <h1>Управление FAQ</h1>
         <div className="st-page-actions">
           <Link to="/admin/faq/edit" className="st-btn">Открыть редактор</Link>
-          <button type="button" className="st-btn st-btn-primary" onClick={openAdd} disabled={query.isPending}>
+          <button type="button" className="st-btn st-btn-primary" onClick={crud.openAdd} disabled={query.isPending}>
             Добавить вопрос
           </button>
         </div>
@@ -153,7 +105,7 @@ export function AdminFaqPage() {
               >
                 ↓
               </button>
-              <button type="button" className="st-btn st-btn-sm" onClick={() => openEdit(f)} aria-label={`Изменить: ${f.question}`}>
+              <button type="button" className="st-btn st-btn-sm" onClick={() => crud.openEdit(f)} aria-label={`Изменить: ${f.question}`}>
                 Изменить
               </button>
               <Link
@@ -177,36 +129,11 @@ export function AdminFaqPage() {
         ))}
       </ol>
 
-      <Modal
-        open={editing !== null}
-        title={editing?.id === null ? "Новый вопрос" : "Редактирование вопроса"}
-        onClose={() => setEditing(null)}
-        closeDisabled={saving}
-        size="lg"
-        footer={
-          <>
-            <button type="button" className="st-btn" onClick={() => setEditing(null)} disabled={saving}>Отмена</button>
-            <button
-              type="button"
-              className="st-btn st-btn-primary"
-              onClick={save}
-              disabled={saving || !editing || !faqFormValid(editing.value)}
-            >
-              {saving ? "Сохранение..." : "Сохранить"}
-            </button>
-          </>
-        }
-      >
-        {modalError && <div className="st-alert st-alert-error" role="alert">{modalError}</div>}
-        {editing && (
-          <FaqFields
-            value={editing.value}
-            onChange={(value) => setEditing({ ...editing, value })}
-            disabled={saving}
-            answerRows={6}
-          />
-        )}
-      </Modal>
+      <FaqEditModal
+        crud={crud}
+        texts={{ addTitle: "Новый вопрос", editTitle: "Редактирование вопроса", cancel: "Отмена", save: "Сохранить", saving: "Сохранение..." }}
+        answerRows={6}
+      />
 
       <ConfirmDialog
         open={toDelete !== null}
@@ -215,8 +142,8 @@ export function AdminFaqPage() {
         warning="Это действие нельзя отменить."
         confirmLabel="Удалить"
         busyLabel="Удаление..."
-        busy={deleting}
-        onConfirm={confirmDelete}
+        busy={crud.deleting}
+        onConfirm={crud.confirmDelete}
         onCancel={() => setToDelete(null)}
       />
     </section>

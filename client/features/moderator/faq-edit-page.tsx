@@ -3,11 +3,11 @@ import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { FAQ_EDITOR_TEXTS_EN, FaqFields, FaqPreview } from "../../components/staff/faq-editor.tsx";
 import { faqFormValid, type FaqFormValue, nextFaqOrder } from "../../components/staff/faq-format.ts";
-import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { api } from "../../lib/api.ts";
 import { moderatorFaqQuery, moderatorFaqsQuery, moderatorKeys } from "./api.ts";
+import { ModeratorFaqDeleteDialog } from "./faq-delete-dialog.tsx";
 
 const TEXTS = { ...FAQ_EDITOR_TEXTS_EN, answerHelp: "Basic HTML allowed: <p>, <br>, <strong>, <em>, <ul>, <ol>, <li>, <a>." };
 
@@ -108,20 +108,9 @@ export function ModeratorFaqEditPage() {
         </form>
       )}
 
-      <ConfirmDialog
+      <ModeratorFaqDeleteDialog
+        question={value?.question}
         open={confirming}
-        title="Delete FAQ Item"
-        message={
-          <>
-            Are you sure you want to delete this FAQ item?
-            <strong style={{ display: "block", marginTop: 8 }}>{value?.question}</strong>
-          </>
-        }
-        warning="This action cannot be undone."
-        confirmLabel="Delete"
-        busyLabel="Deleting..."
-        cancelLabel="Cancel"
-        closeLabel="Close"
         busy={deleting}
         onConfirm={remove}
         onCancel={() => setConfirming(false)}
