@@ -1,15 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
-import { downloadTracks } from "../../components/staff/download.ts";
+import { useMemo } from "react";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { Pagination, PAGINATION_TEXTS_EN } from "../../components/staff/pagination.tsx";
 import { TRACK_FILTER_TEXTS_EN, TrackFilters } from "../../components/staff/track-filters.tsx";
 import { TRACK_TABLE_TEXTS_EN, TrackTable } from "../../components/staff/track-table.tsx";
-import { EMPTY_TRACK_FILTERS, type StaffTrack, type TrackFilterValues } from "../../components/staff/track-types.ts";
-import { useDebouncedValue } from "../../components/staff/use-debounced-value.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { api } from "../../lib/api.ts";
-import { MODERATOR_PAGE_SIZE, moderatorKeys, moderatorTracksQuery, type TrackList } from "./api.ts";
+import { useStaffTrackList } from "../../components/staff/use-staff-track-list.ts";
+import { MODERATOR_PAGE_SIZE, moderatorKeys, moderatorTracksQuery } from "./api.ts";
 import { categoryLabel, categoryNames, managedDirections } from "./categories.ts";
 import { actionErrorText, describeLoadError } from "./track-errors.ts";
 import { useModeratorStatus } from "./use-moderator-status.ts";
@@ -19,85 +15,46 @@ const TABLE_TEXTS = { ...TRACK_TABLE_TEXTS_EN, empty: "No tracks match the filte
 /** Manage Tracks: the tracks of the moderator's categories (spec 2 "Moderator tracks"). */
 export function ModeratorTracksPage() {
   useDocumentTitle("Manage Tracks");
-  const queryClient = useQueryClient();
   const { status } = useModeratorStatus();
   const categories = status?.categories ?? [];
   const names = status ? categoryNames(status.categories) : [];
-  const [filters, setFilters] = useState<TrackFilterValues>(EMPTY_TRACK_FILTERS);
-  const [page, setPage] = useState(1);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [toDelete, setToDelete] = useState<StaffTrack | null>(null);
-  const [deleting, setDeleting] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
-  const [bulkBusy, setBulkBusy] = useState(false);
-
-  const typed = useDebouncedValue({ filename: filters.filename, user: filters.user }, 300);
-  const params = useMemo(
-    () => ({ ...filters, filename: typed.filename, user: typed.user, page }),
-    [filters.date, filters.direction, filters.downloaded, typed.filename, typed.user, page],
-  );
-  const query = useQuery(moderatorTracksQuery(params));
-  const list = query.data;
-
-  useEffect(() => setPage(1), [typed.filename, typed.user, filters.date, filters.direction, filters.downloaded]);
-  useEffect(() => {
-    if (list && list.pages > 0 && page > list.pages) setPage(list.pages);
-  }, [list, page]);
+  const {
+    filters,
+    setFilters,
+    resetFilters,
+    page,
+    setPage,
+    query,
+    list,
+    selected,
+    setSelected,
+    toDelete,
+    setToDelete,
+    deleting,
+    actionError,
+    busyId,
+    bulkBusy,
+    downloadOne,
+    downloadSelected,
+    confirmDelete,
+  } = useStaffTrackList({
+    base: "/moderator",
+    keys: moderatorKeys,
+    // The moderator list has a fixed page size (MODERATOR_PAGE_SIZE), so the size is not part of its key.
+    listQuery: ({ page_size: _pageSize, ...p }) => moderatorTracksQuery(p),
+    clearSelectionOnFilterChange: false,
+    refreshDashboardOnDownload: true,
+    errors: {
+      downloadOne: (err) => actionErrorText(err, "Failed to download track(s)"),
+      downloadMany: (err) => actionErrorText(err, "Failed to download track(s)"),
+      delete: (err) => actionErrorText(err, "Failed to delete track"),
+    },
+  });
 
   const directionOptions = useMemo(
     () => managedDirections(categories).map((d) => ({ value: d, label: categoryLabel(d) })),
     [categories],
   );
-
-  const markDownloaded = (ids: number[]) => {
-    const set = new Set(ids);
-    queryClient.setQueriesData<TrackList>({ queryKey: [...moderatorKeys.tracks, "list"] }, (old) =>
-      old && { ...old, tracks: old.tracks.map((t) => (set.has(t.id) ? { ...t, downloaded: true } : t)) });
-    for (const id of ids) {
-      queryClient.setQueryData<StaffTrack>([...moderatorKeys.tracks, "one", id], (old) => old && { ...old, downloaded: true });
-    }
-    void queryClient.invalidateQueries({ queryKey: moderatorKeys.dashboard });
-  };
-
-  const download = async (ids: number[], one: boolean) => {
-    if (ids.length === 0) return;
-    setActionError(null);
-    if (one) setBusyId(ids[0]);
-    else setBulkBusy(true);
-    try {
-      await downloadTracks("/moderator", ids);
-      markDownloaded(ids);
-      if (!one) setSelected(new Set());
-    } catch (err) {
-      setActionError(actionErrorText(err, "Failed to download track(s)"));
-    } finally {
-      setBusyId(null);
-      setBulkBusy(false);
-    }
-  };
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    setActionError(null);
-    try {
-      await api(`/moderator/tracks/${toDelete.id}`, { method: "DELETE" });
-      setSelected((s) => {
-        const next = new Set(s);
-        next.delete(toDelete.id);
-        return next;
-      });
-      setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: moderatorKeys.tracks });
-      void queryClient.invalidateQueries({ queryKey: moderatorKeys.dashboard });
-    } catch (err) {
-      setToDelete(null);
-      setActionError(actionErrorText(err, "Failed to delete track"));
-    } finally {
-      setDeleting(false);
-    }
-  };
 
   const loadError = query.isError ? describeLoadError(query.error) : null;
   const noTracksAtAll = list !== undefined && list.total === 0;
@@ -111,7 +68,7 @@ export function ModeratorTracksPage() {
             type="button"
             className="st-btn st-btn-primary"
             disabled={selected.size === 0 || bulkBusy}
-            onClick={() => download([...selected], false)}
+            onClick={downloadSelected}
           >
             {bulkBusy ? "Preparing..." : "Download Selected"}
             {selected.size > 0 ? ` (${selected.size})` : ""}
@@ -122,7 +79,7 @@ export function ModeratorTracksPage() {
       <TrackFilters
         value={filters}
         onChange={setFilters}
-        onReset={() => setFilters(EMPTY_TRACK_FILTERS)}
+        onReset={resetFilters}
         directions={directionOptions}
         texts={TRACK_FILTER_TEXTS_EN}
       />
@@ -168,7 +125,7 @@ export function ModeratorTracksPage() {
             selected={selected}
             onSelectedChange={setSelected}
             editHref={(id) => `/moderator/tracks/${id}/edit`}
-            onDownload={(t) => download([t.id], true)}
+            onDownload={downloadOne}
             onDelete={setToDelete}
             directionLabel={categoryLabel}
             busyId={busyId}
