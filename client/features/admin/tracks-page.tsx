@@ -14,28 +14,7 @@ const directionLabel = (code: string) => (isDirection(code) ? ADMIN_DIRECTION_LA
 
 export function AdminTracksPage() {
   useDocumentTitle("Управление треками");
-  const {
-    filters,
-    setFilters,
-    resetFilters,
-    page,
-    setPage,
-    pageSize,
-    setPageSize,
-    query,
-    list,
-    selected,
-    setSelected,
-    toDelete,
-    setToDelete,
-    deleting,
-    actionError,
-    busyId,
-    bulkBusy,
-    downloadOne,
-    downloadSelected,
-    confirmDelete,
-  } = useStaffTrackList({
+  const tracks = useStaffTrackList({
     base: "/admin",
     keys: adminKeys,
     listQuery: adminTracksQuery,
@@ -47,6 +26,8 @@ export function AdminTracksPage() {
       delete: (err) => staffError(err, "Не удалось удалить трек", "Ошибка удаления трека"),
     },
   });
+  const { query, list } = tracks;
+
 
   return (
     <section className="st-page">
@@ -56,23 +37,23 @@ export function AdminTracksPage() {
           <button
             type="button"
             className="st-btn st-btn-primary"
-            disabled={selected.size === 0 || bulkBusy}
-            onClick={downloadSelected}
+            disabled={tracks.selected.size === 0 || tracks.bulkBusy}
+            onClick={tracks.downloadSelected}
           >
-            Скачать выбранные{selected.size > 0 ? ` (${selected.size})` : ""}
+            Скачать выбранные{tracks.selected.size > 0 ? ` (${tracks.selected.size})` : ""}
           </button>
           <Link to="/admin/tracks/edit" className="st-btn">Добавить трек</Link>
         </div>
       </div>
 
       <TrackFilters
-        value={filters}
-        onChange={setFilters}
-        onReset={resetFilters}
+        value={tracks.filters}
+        onChange={tracks.setFilters}
+        onReset={tracks.resetFilters}
         directions={DIRECTION_OPTIONS}
       />
 
-      {actionError && <div className="st-alert st-alert-error" role="alert">{actionError}</div>}
+      {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
           {staffError(query.error, "Не удалось загрузить треки", "Ошибка загрузки треков")}
@@ -84,35 +65,35 @@ export function AdminTracksPage() {
         <>
           <TrackTable
             tracks={list.tracks}
-            selected={selected}
-            onSelectedChange={setSelected}
+            selected={tracks.selected}
+            onSelectedChange={tracks.setSelected}
             editHref={(id) => `/admin/tracks/${id}/edit`}
-            onDownload={downloadOne}
-            onDelete={setToDelete}
+            onDownload={tracks.downloadOne}
+            onDelete={tracks.setToDelete}
             directionLabel={directionLabel}
-            busyId={busyId}
+            busyId={tracks.busyId}
           />
           <Pagination
-            page={Math.min(page, Math.max(1, list.pages))}
+            page={Math.min(tracks.page, Math.max(1, list.pages))}
             pages={Math.max(1, list.pages)}
-            onPageChange={setPage}
-            pageSize={pageSize}
-            onPageSizeChange={setPageSize}
+            onPageChange={tracks.setPage}
+            pageSize={tracks.pageSize}
+            onPageSizeChange={tracks.setPageSize}
             counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
           />
         </>
       )}
 
       <ConfirmDialog
-        open={toDelete !== null}
+        open={tracks.toDelete !== null}
         title="Удаление трека"
-        message={<>Вы уверены, что хотите удалить трек «{toDelete?.filename}»?</>}
+        message={<>Вы уверены, что хотите удалить трек «{tracks.toDelete?.filename}»?</>}
         warning="Это действие нельзя отменить."
         confirmLabel="Удалить"
         busyLabel="Удаление..."
-        busy={deleting}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        busy={tracks.deleting}
+        onConfirm={tracks.confirmDelete}
+        onCancel={() => tracks.setToDelete(null)}
       />
     </section>
   );

@@ -18,26 +18,7 @@ export function ModeratorTracksPage() {
   const { status } = useModeratorStatus();
   const categories = status?.categories ?? [];
   const names = status ? categoryNames(status.categories) : [];
-  const {
-    filters,
-    setFilters,
-    resetFilters,
-    page,
-    setPage,
-    query,
-    list,
-    selected,
-    setSelected,
-    toDelete,
-    setToDelete,
-    deleting,
-    actionError,
-    busyId,
-    bulkBusy,
-    downloadOne,
-    downloadSelected,
-    confirmDelete,
-  } = useStaffTrackList({
+  const tracks = useStaffTrackList({
     base: "/moderator",
     keys: moderatorKeys,
     // The moderator list has a fixed page size (MODERATOR_PAGE_SIZE), so the size is not part of its key.
@@ -50,6 +31,8 @@ export function ModeratorTracksPage() {
       delete: (err) => actionErrorText(err, "Failed to delete track"),
     },
   });
+  const { query, list } = tracks;
+
 
   const directionOptions = useMemo(
     () => managedDirections(categories).map((d) => ({ value: d, label: categoryLabel(d) })),
@@ -67,24 +50,24 @@ export function ModeratorTracksPage() {
           <button
             type="button"
             className="st-btn st-btn-primary"
-            disabled={selected.size === 0 || bulkBusy}
-            onClick={downloadSelected}
+            disabled={tracks.selected.size === 0 || tracks.bulkBusy}
+            onClick={tracks.downloadSelected}
           >
-            {bulkBusy ? "Preparing..." : "Download Selected"}
-            {selected.size > 0 ? ` (${selected.size})` : ""}
+            {tracks.bulkBusy ? "Preparing..." : "Download Selected"}
+            {tracks.selected.size > 0 ? ` (${tracks.selected.size})` : ""}
           </button>
         </div>
       </div>
 
       <TrackFilters
-        value={filters}
-        onChange={setFilters}
-        onReset={resetFilters}
+        value={tracks.filters}
+        onChange={tracks.setFilters}
+        onReset={tracks.resetFilters}
         directions={directionOptions}
         texts={TRACK_FILTER_TEXTS_EN}
       />
 
-      {actionError && <div className="st-alert st-alert-error" role="alert">{actionError}</div>}
+      {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
 
       {query.isPending && <p className="st-muted" role="status">Loading tracks...</p>}
 
@@ -122,20 +105,20 @@ export function ModeratorTracksPage() {
         <>
           <TrackTable
             tracks={list.tracks}
-            selected={selected}
-            onSelectedChange={setSelected}
+            selected={tracks.selected}
+            onSelectedChange={tracks.setSelected}
             editHref={(id) => `/moderator/tracks/${id}/edit`}
-            onDownload={downloadOne}
-            onDelete={setToDelete}
+            onDownload={tracks.downloadOne}
+            onDelete={tracks.setToDelete}
             directionLabel={categoryLabel}
-            busyId={busyId}
+            busyId={tracks.busyId}
             texts={TABLE_TEXTS}
           />
           {list.filtered > MODERATOR_PAGE_SIZE && (
             <Pagination
-              page={Math.min(page, Math.max(1, list.pages))}
+              page={Math.min(tracks.page, Math.max(1, list.pages))}
               pages={Math.max(1, list.pages)}
-              onPageChange={setPage}
+              onPageChange={tracks.setPage}
               pageInput={false}
               counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
               texts={PAGINATION_TEXTS_EN}
@@ -145,17 +128,17 @@ export function ModeratorTracksPage() {
       )}
 
       <ConfirmDialog
-        open={toDelete !== null}
+        open={tracks.toDelete !== null}
         title="Confirm Delete"
-        message={<>Are you sure you want to delete track "{toDelete?.filename}"?</>}
+        message={<>Are you sure you want to delete track "{tracks.toDelete?.filename}"?</>}
         warning="This action cannot be undone."
         confirmLabel="Delete"
         busyLabel="Deleting..."
         cancelLabel="Cancel"
         closeLabel="Close"
-        busy={deleting}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        busy={tracks.deleting}
+        onConfirm={tracks.confirmDelete}
+        onCancel={() => tracks.setToDelete(null)}
       />
     </section>
   );
