@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 import { auth } from "../../lib/auth.ts";
 import { AdminUserEditPage } from "./user-edit-page.tsx";
 
@@ -27,23 +28,9 @@ const base = {
   ban_reason: null,
 };
 
-async function settle() {
-  await act(async () => {
-    await new Promise((r) => setTimeout(r, 0));
-  });
-}
-
 const box = (name: string | RegExp) => screen.getByRole("checkbox", { name }) as HTMLInputElement;
 
-beforeEach(() => {
-  localStorage.setItem("accessToken", "a");
-  localStorage.setItem("refreshToken", "r");
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+useSignedInTestSession();
 
 function setup(user: Record<string, unknown>, me = { id: 1, is_admin: true }) {
   const puts: Array<Record<string, unknown>> = [];
@@ -67,8 +54,8 @@ describe("admin user edit page", () => {
     setup(base);
     await act(() => auth.loadUser());
     renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle();
-    await settle();
+    await settle(1);
+    await settle(1);
     expect(box("Лейбл Костер").checked).toBe(true);
     fireEvent.click(box("Модератор"));
     expect(screen.queryByRole("checkbox", { name: "Лейбл Костер" })).toBeNull();
@@ -83,16 +70,16 @@ describe("admin user edit page", () => {
     const { puts } = setup(base);
     await act(() => auth.loadUser());
     renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle();
-    await settle();
+    await settle(1);
+    await settle(1);
     fireEvent.click(box("Заблокирован"));
     fireEvent.click(screen.getByRole("button", { name: "Сохранить" }));
     expect(screen.getByText("Вы собираетесь заблокировать пользователя modder. Продолжить?")).toBeTruthy();
     expect(screen.getByText("Пользователь не сможет авторизоваться и загружать треки.")).toBeTruthy();
     expect(puts).toHaveLength(0);
     fireEvent.click(screen.getByRole("button", { name: "Продолжить" }));
-    await settle();
-    await settle();
+    await settle(1);
+    await settle(1);
     expect(puts).toHaveLength(1);
     expect(puts[0]).toMatchObject({ is_banned: true, is_admin: false, is_moderator: true, moderator_categories: "label_koster" });
     expect(puts[0]).not.toHaveProperty("first_name");
@@ -104,8 +91,8 @@ describe("admin user edit page", () => {
     setup(me, { id: 1, is_admin: true });
     await act(() => auth.loadUser());
     renderPage(`/admin/users/1/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle();
-    await settle();
+    await settle(1);
+    await settle(1);
     expect(box("Администратор").disabled).toBe(true);
     expect(box("Заблокирован").disabled).toBe(true);
     expect(screen.getByText("Вы не можете снять с себя права администратора")).toBeTruthy();
@@ -116,8 +103,8 @@ describe("admin user edit page", () => {
     setup({ ...base, is_banned: true });
     await act(() => auth.loadUser());
     renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle();
-    await settle();
+    await settle(1);
+    await settle(1);
     expect(box("Заблокирован").checked).toBe(true);
     fireEvent.click(box("Администратор"));
     expect(box("Заблокирован").checked).toBe(false);

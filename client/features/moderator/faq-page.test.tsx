@@ -1,27 +1,12 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 import { ModeratorFaqEditPage } from "./faq-edit-page.tsx";
 import { ModeratorFaqPage } from "./faq-page.tsx";
 
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 0));
-    });
-  }
-}
-
-beforeEach(() => {
-  localStorage.setItem("accessToken", "a");
-  localStorage.setItem("refreshToken", "r");
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+useSignedInTestSession();
 
 type Faq = { id: number; question: string; answer: string; order: number };
 

@@ -1,29 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 import { auth } from "../../lib/auth.ts";
 import { ModeratorLayout, STATUS_LOAD_ERROR } from "./moderator-layout.tsx";
 
 const moderator = { id: 9, username: "moder", is_admin: false, is_moderator: true, moderator_categories: "label_koster", is_banned: false };
 
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 0));
-    });
-  }
-}
-
-beforeEach(() => {
-  localStorage.setItem("accessToken", "a");
-  localStorage.setItem("refreshToken", "r");
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+useSignedInTestSession();
 
 async function show(user: Record<string, unknown>, status: () => unknown) {
   vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => ({ success: true, user }), "/api/moderator/status": status }));

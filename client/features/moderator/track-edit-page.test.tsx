@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 import { auth } from "../../lib/auth.ts";
 import { DIRECTIONS_HELP, ModeratorTrackEditPage, trackEditChanged } from "./track-edit-page.tsx";
 
@@ -25,27 +26,10 @@ const me = {
   is_banned: false,
 };
 
-async function settle() {
-  for (let i = 0; i < 4; i++) {
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 0));
-    });
-  }
-}
-
 const box = (name: string) => screen.getByRole("checkbox", { name }) as HTMLInputElement;
 const save = () => screen.getByRole("button", { name: "Save Changes" }) as HTMLButtonElement;
 
-beforeEach(() => {
-  localStorage.setItem("accessToken", "a");
-  localStorage.setItem("refreshToken", "r");
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
-  localStorage.clear();
-});
+useSignedInTestSession();
 
 async function setup(categories: unknown) {
   const puts: Array<Record<string, unknown>> = [];
@@ -66,7 +50,7 @@ async function setup(categories: unknown) {
   );
   await act(() => auth.loadUser());
   const view = renderPage("/moderator/tracks/5/edit", ModeratorTrackEditPage, { routePath: "/moderator/tracks/$id/edit" });
-  await settle();
+  await settle(4);
   return { puts, view };
 }
 
@@ -120,7 +104,7 @@ describe("moderator Edit Track", () => {
     fireEvent.click(box("Костёр подкаст"));
     fireEvent.click(screen.getByRole("radio", { name: "Downloaded" }));
     fireEvent.click(save());
-    await settle();
+    await settle(4);
     expect(puts).toEqual([{ directions: "label_koster,podcast_koster,show_neurogon", downloaded: true }]);
     expect(screen.getByText("Track updated successfully")).toBeTruthy();
     // Back to the list once the success message has been seen.
@@ -162,10 +146,10 @@ describe("moderator Edit Track", () => {
     );
     await act(() => auth.loadUser());
     renderPage("/moderator/tracks/5/edit", ModeratorTrackEditPage, { routePath: "/moderator/tracks/$id/edit" });
-    await settle();
+    await settle(4);
     fireEvent.click(screen.getByRole("radio", { name: "Downloaded" }));
     fireEvent.click(save());
-    await settle();
+    await settle(4);
     expect(screen.getByRole("alert").textContent).toBe("У трека должно быть хотя бы одно направление");
   });
 
@@ -180,7 +164,7 @@ describe("moderator Edit Track", () => {
     );
     await act(() => auth.loadUser());
     renderPage("/moderator/tracks/5/edit", ModeratorTrackEditPage, { routePath: "/moderator/tracks/$id/edit" });
-    await settle();
+    await settle(4);
     expect(screen.getByRole("alert").textContent).toBe("Failed to load track data");
   });
 });

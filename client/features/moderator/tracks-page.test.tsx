@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 import { ApiError } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { categoryNames, normalizeCategories, statusFromUser } from "./categories.ts";
@@ -32,23 +33,7 @@ const listOf = (n: number, page = 1) => ({
   page_size: 10,
 });
 
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 0));
-    });
-  }
-}
-
-beforeEach(() => {
-  localStorage.setItem("accessToken", "a");
-  localStorage.setItem("refreshToken", "r");
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+useSignedInTestSession();
 
 async function show(user: Record<string, unknown>, routes: Parameters<typeof fakeFetch>[0]) {
   const fetch = fakeFetch({
