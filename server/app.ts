@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps | AppContext) {
     maxSize: 1024 * 1024,
     onError: (c) => c.json({ success: false, error: "Слишком большой запрос" }, 413),
   });
-  app.use("/api/*", async (c, next) => {
+  app.use("/api/*", (c, next) => {
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
     return jsonLimit(c, next);
   });

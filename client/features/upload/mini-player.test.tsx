@@ -13,6 +13,14 @@ function addFiles(names: string[]) {
   fireEvent.change(input);
 }
 
+/** Clicks, then lets React run the effect that calls play()/pause() and flush its updates. */
+function click(name: string) {
+  return act(() => {
+    fireEvent.click(screen.getByRole("button", { name }));
+    return Promise.resolve();
+  });
+}
+
 let playing: Set<HTMLMediaElement>;
 beforeEach(() => {
   playing = new Set();
@@ -36,14 +44,10 @@ describe("mini player", () => {
   it("plays one preview at a time", async () => {
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles(["A - One.mp3", "B - Two.mp3"]);
-    await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "Слушать: A - One.mp3" }));
-    });
+    await click("Слушать: A - One.mp3");
     expect(playing.size).toBe(1);
     const first = [...playing][0];
-    await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "Слушать: B - Two.mp3" }));
-    });
+    await click("Слушать: B - Two.mp3");
     expect(playing.size).toBe(1);
     expect(playing.has(first)).toBe(false);
     expect(screen.getByRole("button", { name: "Пауза: B - Two.mp3" }).getAttribute("aria-pressed")).toBe("true");
@@ -53,21 +57,16 @@ describe("mini player", () => {
   it("pauses on a second click and resets to the start when a preview ends", async () => {
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles(["A - One.mp3"]);
-    await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "Слушать: A - One.mp3" }));
-    });
-    await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "Пауза: A - One.mp3" }));
-    });
+    await click("Слушать: A - One.mp3");
+    await click("Пауза: A - One.mp3");
     expect(playing.size).toBe(0);
 
-    await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "Слушать: A - One.mp3" }));
-    });
+    await click("Слушать: A - One.mp3");
     const audio = [...playing][0];
     audio.currentTime = 5;
-    await act(async () => {
+    await act(() => {
       fireEvent(audio, new Event("ended"));
+      return Promise.resolve();
     });
     expect(audio.currentTime).toBe(0);
     expect(screen.getByRole("button", { name: "Слушать: A - One.mp3" }).getAttribute("aria-pressed")).toBe("false");
