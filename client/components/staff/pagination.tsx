@@ -107,8 +107,9 @@ export function Pagination({
       </div>
       <div className="st-row">
         {onPageSizeChange && (
-          <label className="st-inline-field" htmlFor={sizeId}>
-            {texts.perPage}
+          // Label and control side by side: a label wrapping a select would read every option in its name.
+          <span className="st-inline-field">
+            <label htmlFor={sizeId}>{texts.perPage}</label>
             <select
               id={sizeId}
               className="st-select"
@@ -117,7 +118,7 @@ export function Pagination({
             >
               {pageSizeOptions.map((n) => <option key={n} value={n}>{n}</option>)}
             </select>
-          </label>
+          </span>
         )}
         <nav className="st-pages" aria-label={texts.nav}>
           <button type="button" className="st-btn st-btn-sm" disabled={page <= 1} onClick={() => go(page - 1)}>
@@ -140,8 +141,8 @@ export function Pagination({
           </button>
         </nav>
         {pageInput && (
-          <label className="st-inline-field" htmlFor={inputId}>
-            {texts.goTo}
+          <span className="st-inline-field">
+            <label htmlFor={inputId}>{texts.goTo}</label>
             <input
               id={inputId}
               className="st-input st-page-input"
@@ -159,7 +160,7 @@ export function Pagination({
                 }
               }}
             />
-          </label>
+          </span>
         )}
       </div>
     </div>
