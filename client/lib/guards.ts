@@ -7,7 +7,10 @@ import { configQuery } from "./config-query.ts";
  * Route guards (spec 2 "Route guards", "Maintenance mode"). They are for the person only: the API
  * checks every permission itself.
  */
-type GuardArgs = { context: RouterContext; location: { pathname: string; href: string } };
+type GuardArgs = {
+  context: RouterContext;
+  location: { pathname: string; href: string; search?: unknown; hash?: string };
+};
 
 async function loadUserOrLogin(context: RouterContext) {
   try {
@@ -19,7 +22,34 @@ async function loadUserOrLogin(context: RouterContext) {
   }
 }
 
-export async function maintenanceGuard({ context, location }: GuardArgs) {
+/**
+ * Login entry via address (spec 1 §4) on any page: access_token and refresh_token in the query are
+ * stored, the user is fetched and both values leave the address; if that fails, navigation carries
+ * on without them. The upload page (its banner), /login and the callback page (their own arrival
+ * rules) handle the tokens themselves.
+ */
+export async function signInFromAddress({ context, location }: GuardArgs) {
+  const { pathname } = location;
+  if (pathname === "/" || pathname === "/login" || pathname.startsWith("/auth/")) return;
+  const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
+  const access = params.get("access_token");
+  const refresh = params.get("refresh_token");
+  if (!access || !refresh) return;
+  try {
+    await context.auth.signInWithTokens(access, refresh);
+  } catch {
+    // Bad or refused tokens: the store has already dropped them (a ban opens its modal).
+  }
+  const search = { ...(location.search as Record<string, unknown> | undefined) };
+  delete search.access_token;
+  delete search.refresh_token;
+  throw redirect({ to: pathname as never, search: search as never, hash: location.hash || undefined, replace: true });
+}
+
+/** The root route's guard: address tokens first, then maintenance mode. */
+export async function maintenanceGuard(args: GuardArgs) {
+  await signInFromAddress(args);
+  const { context, location } = args;
   if (location.pathname === "/maintenance") return;
   let maintenance = false;
   try {

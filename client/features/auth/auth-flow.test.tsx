@@ -161,6 +161,25 @@ describe("route guards", () => {
   });
 });
 
+describe("login entry via address on any page", () => {
+  it("signs in with URL tokens on a signed-in page, stays there and cleans the address", async () => {
+    renderApp("/profile?access_token=tok-user&refresh_token=r-user");
+    await waitFor(() => expect(auth.user?.username).toBe("artist"));
+    await waitFor(() => expect(location.search).toBe(""));
+    expect(location.pathname).toBe("/profile");
+    expect(localStorage.getItem("accessToken")).toBe("tok-user");
+    expect(localStorage.getItem("refreshToken")).toBe("r-user");
+  });
+
+  it("carries on without bad URL tokens and still removes them from the address", async () => {
+    renderApp("/about?access_token=bad&refresh_token=bad");
+    await waitFor(() => expect(location.search).toBe(""));
+    expect(location.pathname).toBe("/about");
+    expect(auth.isAuthenticated).toBe(false);
+    expect(localStorage.getItem("accessToken")).toBeNull();
+  });
+});
+
 describe("/login arrival", () => {
   it("signs in with URL tokens and goes home", async () => {
     renderApp("/login?access_token=tok-new&refresh_token=r-new");
