@@ -33,6 +33,19 @@ describe("cookie bar", () => {
     expect(localStorage.getItem("cookieConsent")).toBe("true");
   });
 
+  it("leaves room below the page while it shows, so it never hides the last controls", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await mount();
+    expect(screen.queryByTestId("cookie-bar-spacer")).toBeNull();
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    const spacer = await screen.findByTestId("cookie-bar-spacer");
+    expect(spacer.getAttribute("aria-hidden")).toBe("true");
+    fireEvent.click(screen.getByRole("button", { name: "Понятно" }));
+    expect(screen.queryByTestId("cookie-bar-spacer")).toBeNull();
+  });
+
   it("stays hidden once accepted", async () => {
     localStorage.setItem("cookieConsent", "true");
     vi.useFakeTimers({ shouldAdvanceTime: true });

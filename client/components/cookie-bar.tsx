@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { STORAGE_KEYS } from "../lib/storage-keys.ts";
 
 export const COOKIE_BAR_DELAY_MS = 1000;
@@ -15,12 +15,26 @@ function accepted(): boolean {
 /** Cookie notice at the bottom (spec 1 §2): appears 1 s after start unless already accepted. */
 export function CookieBar() {
   const [visible, setVisible] = useState(false);
+  const [barHeight, setBarHeight] = useState<number | null>(null);
+  const barRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (accepted()) return;
     const timer = setTimeout(() => setVisible(true), COOKIE_BAR_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);
+
+  // The bar floats over the page's end; a spacer as tall as the bar lets the page scroll past it,
+  // so the last controls (the upload button at 390 px) can still be reached before accepting.
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!visible || !bar || typeof ResizeObserver === "undefined") return;
+    const measure = () => setBarHeight(bar.offsetHeight || null);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [visible]);
 
   if (!visible) return null;
 
@@ -34,12 +48,20 @@ export function CookieBar() {
   };
 
   return (
-    <div className="cookie-bar" role="region" aria-label="Уведомление о cookie">
-      <p>
-        Мы используем cookie и локальное хранилище браузера, чтобы вы оставались в системе и сайт работал
-        правильно. Подробнее — в <Link to="/privacy">политике конфиденциальности</Link>.
-      </p>
-      <button type="button" className="btn btn-primary" onClick={accept}>Понятно</button>
-    </div>
+    <>
+      <div
+        className="cookie-bar-spacer"
+        data-testid="cookie-bar-spacer"
+        aria-hidden="true"
+        style={barHeight ? { height: barHeight + 32 } : undefined}
+      />
+      <div ref={barRef} className="cookie-bar" role="region" aria-label="Уведомление о cookie">
+        <p>
+          Мы используем cookie и локальное хранилище браузера, чтобы вы оставались в системе и сайт работал
+          правильно. Подробнее — в <Link to="/privacy">политике конфиденциальности</Link>.
+        </p>
+        <button type="button" className="btn btn-primary" onClick={accept}>Понятно</button>
+      </div>
+    </>
   );
 }
