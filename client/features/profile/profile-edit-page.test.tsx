@@ -97,6 +97,11 @@ describe("profile edit page", () => {
       fireEvent.click(screen.getByRole("button", { name: "Сохранить" }));
     });
     await screen.findByText("Профиль успешно обновлен");
+    // Shown right above the buttons, where a person who just pressed Сохранить is looking.
+    const saved = screen.getByTestId("profile-saved");
+    const actions = screen.getByRole("button", { name: "Сохранить" }).parentElement;
+    expect(saved.closest("form")).not.toBeNull();
+    expect(saved.nextElementSibling).toBe(actions);
     expect(sent!.get("bio")).toBe("Нейрофанк");
     expect(sent!.get("first_name")).toBe("Иван");
     expect((sent!.get("avatar") as File).name).toBe("me.png");

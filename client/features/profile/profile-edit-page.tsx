@@ -118,12 +118,6 @@ function ProfileForm({ user }: { user: User }) {
       <h1>Редактирование профиля</h1>
       <p className="page-lead">Расскажите о себе — так лейблу проще понять, кто прислал трек.</p>
 
-      {saved && (
-        <div className="alert alert-success row" role="status" style={{ marginBottom: 16 }}>
-          <CheckIcon /> {PROFILE_TEXTS.saved}
-        </div>
-      )}
-
       <form className="card form" onSubmit={submit} noValidate>
         <div className="field">
           <span className="label" id="avatar-label">Аватар</span>
@@ -199,6 +193,12 @@ function ProfileForm({ user }: { user: User }) {
         </div>
 
         {error && <div className="alert alert-error" role="alert">{error}</div>}
+        {/* Beside the buttons, not above the form: on a phone the top of the form is off-screen. */}
+        {saved && (
+          <div className="alert alert-success row" role="status" data-testid="profile-saved">
+            <CheckIcon /> {PROFILE_TEXTS.saved}
+          </div>
+        )}
 
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={saving || bioTooLong}>
