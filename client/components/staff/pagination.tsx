@@ -107,9 +107,8 @@ export function Pagination({
       </div>
       <div className="st-row">
         {onPageSizeChange && (
-          // Label and control side by side: a label wrapping a select would read every option in its name.
-          <span className="st-inline-field">
-            <label htmlFor={sizeId}>{texts.perPage}</label>
+          <label className="st-inline-field" htmlFor={sizeId}>
+            {texts.perPage}
             <select
               id={sizeId}
               className="st-select"
@@ -118,7 +117,7 @@ export function Pagination({
             >
               {pageSizeOptions.map((n) => <option key={n} value={n}>{n}</option>)}
             </select>
-          </span>
+          </label>
         )}
         <nav className="st-pages" aria-label={texts.nav}>
           <button type="button" className="st-btn st-btn-sm" disabled={page <= 1} onClick={() => go(page - 1)}>
@@ -141,8 +140,8 @@ export function Pagination({
           </button>
         </nav>
         {pageInput && (
-          <span className="st-inline-field">
-            <label htmlFor={inputId}>{texts.goTo}</label>
+          <label className="st-inline-field" htmlFor={inputId}>
+            {texts.goTo}
             <input
               id={inputId}
               className="st-input st-page-input"
@@ -160,7 +159,7 @@ export function Pagination({
                 }
               }}
             />
-          </span>
+          </label>
         )}
       </div>
     </div>
