@@ -187,6 +187,33 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   expect(overflow).toBeLessThanOrEqual(0);
 }, { timeout: 120_000 });
 
+test("admin panel: the tracks table fits a 1440 px window with its widest row", async (t) => {
+  // The widest row the list can show: three directions, a processing failure badge and a long name.
+  const wide = {
+    id: 990001,
+    filename: "Очень Длинное Имя Артиста - Очень Длинное Название Трека (Extended Mix).mp3",
+    user_id: 3,
+    guest_username: null,
+    user_info: { id: 3, username: "artist", name: "Артист Тестовый" },
+    upload_date: "2026-03-05T14:07:00.000Z",
+    directions: "label_koster,podcast_koster,show_neurogon",
+    downloaded: false,
+    status: "failed",
+  };
+  const page = await signIn(t, "admin");
+  await page.route((u) => u.pathname === "/api/admin/tracks", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ success: true, tracks: [wide], total: 1, filtered: 1, page: 1, pages: 1, page_size: 10 }),
+    }));
+  await open(page, t, "/admin/tracks", "Управление треками");
+  await page.getByRole("button", { name: `Удалить: ${wide.filename}` }).waitFor();
+  const overflow = await page.locator(".st-table-wrap").evaluate((el) => el.scrollWidth - el.clientWidth);
+  // Wider than the window, the Действия column (and Удалить) was cut off behind a scroll bar.
+  expect(overflow).toBeLessThanOrEqual(0);
+  await t.screenshot(page, "admin-tracks-wide-row-1440");
+});
+
 test("admin panel: dashboard with the four cards and period buttons", async (t) => {
   const page = await signIn(t, "admin");
   await open(page, t, "/admin", "Панель управления");
