@@ -116,6 +116,16 @@ test("login-link: admin signs in by address, sees Админка, and the addres
   await expectSignedIn(page);
 });
 
+test("login link to another page: signed in there, and the tokens leave the address", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  const link = new URL(await t.server.loginLink("artist"));
+  await page.goto(`${t.server.baseUrl}/profile${link.search}`);
+  await expectSignedIn(page);
+  await page.getByText("@artist").waitFor();
+  expect(new URL(page.url()).pathname).toBe("/profile");
+  expect(new URL(page.url()).search).toBe("");
+});
+
 test("guards: anonymous /profile → /login; artist /admin → /; signed-in /login → /", async (t) => {
   const page = await t.page({ width: 1280, height: 800 });
   await page.goto(t.server.baseUrl + "/profile");
