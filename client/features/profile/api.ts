@@ -20,3 +20,12 @@ export const myTracksQuery = queryOptions({
 export function updateProfile(form: FormData) {
   return api<{ success: true; message: string; user: User }>("/profile/update", { method: "POST", body: form });
 }
+
+/** POST /api/profile/link-accounts (spec 1 §7). */
+export function linkAccounts(
+  body:
+    | { action: "link_telegram_to_vk"; phone_number: string }
+    | { action: "link_vk_to_telegram"; telegram_hash: string },
+) {
+  return api<{ success: true; message: string }>("/profile/link-accounts", { method: "POST", body });
+}

@@ -6,6 +6,7 @@ import { flash } from "../../lib/flash.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { myTracksQuery } from "./api.ts";
 import { Avatar } from "./avatar.tsx";
+import { LinkVkForm } from "./link-vk-form.tsx";
 import { formatBirthDate, fullName, PROFILE_TEXTS } from "./profile-rules.ts";
 
 /** The signed-in user's profile and their uploaded tracks (spec 1 §2 "/profile"). */
@@ -69,6 +70,7 @@ export function ProfilePage() {
           </h2>
           <p className={user.bio ? "bio" : "bio muted"} style={{ margin: 0 }}>{user.bio || "Пока ничего не рассказали о себе."}</p>
         </div>
+        {user.telegram_id && !user.vk_id && <LinkVkForm />}
         <div className="form-actions section">
           <Link to="/profile/edit" className="btn btn-primary">Редактировать профиль</Link>
           <button type="button" className="btn btn-ghost" onClick={logout}>Выйти</button>
