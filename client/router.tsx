@@ -17,7 +17,7 @@ import { PrivacyPage } from "./features/info/privacy-page.tsx";
 import { SuccessPage } from "./features/info/success-page.tsx";
 import { UploadPage } from "./features/upload/upload-page.tsx";
 import { type Auth } from "./lib/auth.ts";
-import { guestOnly, maintenanceGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
+import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
 
 export interface RouterContext {
   auth: Auth;
@@ -26,7 +26,7 @@ export interface RouterContext {
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
-  beforeLoad: maintenanceGuard,
+  beforeLoad: rootGuard,
   // Unknown paths go home (spec 1 §2). A redirect thrown while rendering is not caught as a
   // navigation: TanStack Router shows its error screen instead, so navigate from an element.
   notFoundComponent: () => <Navigate to="/" replace />,

@@ -47,7 +47,7 @@ export async function signInFromAddress({ context, location }: GuardArgs) {
 }
 
 /** The root route's guard: address tokens first, then maintenance mode. */
-export async function maintenanceGuard(args: GuardArgs) {
+export async function rootGuard(args: GuardArgs) {
   await signInFromAddress(args);
   const { context, location } = args;
   if (location.pathname === "/maintenance") return;
