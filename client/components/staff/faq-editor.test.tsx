@@ -12,6 +12,7 @@ import {
   sanitizeAnswerHtml,
   truncateAnswer,
 } from "./faq-format.ts";
+import { sanitizeAnswer } from "../../../server/staff/sanitize.ts";
 
 afterEach(cleanup);
 
@@ -32,6 +33,17 @@ describe("formatAnswer", () => {
       expect(answerToText(formatAnswer(text))).toBe(text);
     }
     expect(answerToText("Plain text without tags")).toBe("Plain text without tags");
+  });
+  it("shows the characters the server stored as entities, and saving again stores the same answer", () => {
+    // What the server's sanitiser stores for "drum&bass", "R&B" and the literal texts "<b>" and "&lt;".
+    const stored = '<p>Только drum&amp;bass и "ликвид"</p><p>R&amp;B, &lt;b&gt; и &amp;lt; — текст</p>';
+    const text = answerToText(stored);
+    expect(text).toBe('Только drum&bass и "ликвид"\n\nR&B, &lt;b&gt; и &amp;lt; — текст');
+    // Saving it again (formatAnswer, then the server's sanitiser) stores the same HTML.
+    expect(sanitizeAnswer(formatAnswer(text))).toBe(stored);
+    // Attribute values are not touched.
+    expect(answerToText('<p><a href="https://x.test/?a=1&amp;b=2">x &amp; y</a></p>'))
+      .toBe('<a href="https://x.test/?a=1&amp;b=2">x & y</a>');
   });
 });
 

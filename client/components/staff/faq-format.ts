@@ -21,8 +21,28 @@ export function formatAnswer(text: string): string {
     .join("");
 }
 
+/**
+ * The server's sanitiser stores `&` as `&amp;` and `"` as `&quot;`; the editor shows the characters
+ * (an admin who typed "drum&bass" must not find "drum&amp;bass" when editing again). `&lt;`/`&gt;`
+ * stay encoded, and so does an `&amp;` that starts another entity's text, so saving again gives
+ * the same answer. Tags (and their attribute values) are left untouched.
+ */
+function decodeTextEntities(html: string): string {
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part) =>
+      part.startsWith("<") ? part : part
+        .replace(/&quot;/g, '"')
+        .replace(/&(#39|#x27|apos);/gi, "'")
+        .replace(/&nbsp;/g, "\u00a0")
+        .replace(/&amp;(?![a-z][a-z0-9]*;|#\d+;|#x[0-9a-f]+;)/gi, "&")
+    )
+    .join("");
+}
+
 /** Stored HTML → editable text (inverse of formatAnswer for the HTML it produces). */
-export function answerToText(html: string): string {
+export function answerToText(stored: string): string {
+  const html = decodeTextEntities(stored);
   if (!/<\/?(p|br)[\s/>]/i.test(html)) return html;
   return html
     .replace(/\r\n?/g, "\n")
