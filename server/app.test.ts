@@ -84,6 +84,20 @@ describe("foundation", () => {
   });
 });
 
+describe("malformed input", () => {
+  it("answers a broken JSON body with a Russian 400, not Hono's English text", async () => {
+    const user = await createUser(t.ctx.db, { is_admin: true });
+    const target = await createUser(t.ctx.db);
+    const res = await t.app.request(`/api/admin/users/${target.id}/ban`, {
+      method: "POST",
+      headers: { ...(await signIn(t.ctx, user)).headers, "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ success: false, error: "Некорректный JSON в теле запроса" });
+  });
+});
+
 describe("request limits", () => {
   it("answers 413 in JSON for an oversized JSON body", async () => {
     const res = await t.app.request("/api/health", {

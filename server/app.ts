@@ -106,11 +106,16 @@ export function createApp(deps: AppDeps | AppContext) {
     }
     if (err instanceof HTTPException) {
       const status = err.status;
+      // Hono's own messages are English ("Malformed JSON in request body"); ours are Russian.
       const message = status === 413
         ? "Слишком большой запрос"
         : status >= 500
         ? "Внутренняя ошибка сервера"
-        : err.message || "Некорректный запрос";
+        : /malformed json/i.test(err.message)
+        ? "Некорректный JSON в теле запроса"
+        : /malformed|invalid/i.test(err.message) || !err.message
+        ? "Некорректный запрос"
+        : err.message;
       if (status >= 500) logger.error("request failed", { rid, path: c.req.path, err });
       return c.json({ success: false, error: message }, status);
     }
