@@ -6,91 +6,14 @@
  * not grow with the file size. Targets: growth over the idle server ≤ 64 MB, and the 50 MB run's
  * growth within 16 MB of the 5 MB run's.
  */
-import { openDb } from "../db/client.ts";
-import { createTokenService } from "../server/auth/tokens.ts";
-import { createUser } from "../server/testing/factories.ts";
+import { type ServerProcess, startServer } from "../server/testing/server-process.ts";
 import { multipartBody, repeatingStream } from "../server/uploads/multipart-body.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const FIXTURE = new URL("../../shared/fixtures/audio/Low%20Rate%20-%20128%20kbps.mp3", import.meta.url);
 const MB = 1024 * 1024;
-const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
-export interface ServerProcess {
-  url: string;
-  pid: number;
-  dataDir: string;
-  /** A signed-in user's bearer header (user created straight in the server's database). */
-  headers(): Promise<Record<string, string>>;
-  memory(): { rss: number; hwm: number };
-  stop(): Promise<void>;
-}
-
-/** Starts `server/main.ts` as a subprocess with its own data directory and waits until it answers. */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const dataDir = await Deno.makeTempDir({ prefix: "np-bench-" });
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "server/main.ts"],
-    cwd: ROOT,
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: `${dataDir}/static`,
-      CLIENT_DIST_DIR: `${dataDir}/dist`,
-      JWT_SECRET,
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0;; i++) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not listening yet */ }
-    if (i > 300) throw new Error("server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    pid: child.pid,
-    dataDir,
-    async headers() {
-      const db = await openDb({ url: `file:${dataDir}/app.db` });
-      try {
-        const user = await createUser(db);
-        const tokens = createTokenService({ db, secret: JWT_SECRET, accessTtlS: 3600, refreshTtlS: 3600, now: () => new Date() });
-        const pair = await tokens.issue(user.id, "bench");
-        return { Authorization: `Bearer ${pair.access_token}` };
-      } finally {
-        db.$client.close();
-      }
-    },
-    memory() {
-      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
-      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-      return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
-    },
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
-    },
-  };
-}
+export { startServer };
 
 /** Whole MPEG frames of the 128 kbps fixture (no tags), without its leading Info frame. */
 export function mpegFrames(): Uint8Array {

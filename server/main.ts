@@ -1,5 +1,6 @@
 import { buildContext, createApp } from "./app.ts";
 import { ConfigError, parseConfig } from "./config.ts";
+import { RECOVERY_MIN_AGE_MS, recoverStorage } from "./uploads/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
 
 /** Reads the configuration, wires the real dependencies and serves until SIGINT/SIGTERM. */
@@ -17,6 +18,14 @@ export async function main() {
   const deps = await buildDeps(config);
   const ctx = buildContext(deps);
   const app = createApp(ctx);
+  const recover = () =>
+    recoverStorage(deps).then(
+      (r) => (r.partials || r.orphans) && deps.logger.info("removed interrupted uploads", { ...r }),
+      (err) => deps.logger.error("storage recovery failed", { err }),
+    );
+  await recover();
+  const recoveryTimer = setInterval(recover, RECOVERY_MIN_AGE_MS);
+  Deno.unrefTimer(recoveryTimer);
   const resumed = await ctx.processor.resume();
   if (resumed) deps.logger.info("resumed processing", { tracks: resumed });
 
@@ -33,6 +42,7 @@ export async function main() {
     deps.logger.info("shutting down", { signal });
     // Stop taking requests, let in-flight ones finish, then let running jobs end; tracks not
     // finished stay `processing` in the database and are resumed at the next start.
+    clearInterval(recoveryTimer);
     await server.shutdown();
     await deps.queue.close(20_000);
     deps.kv.close?.();

@@ -14,6 +14,13 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** A local path for libraries that want one; null for remote stores. */
   localPath(key: string): string | null;
+  /**
+   * Every stored object, complete or not: `partial` marks a write that never finished (the process
+   * died mid-upload). Used by the start-up sweep.
+   */
+  list(): AsyncIterable<{ key: string; partial: boolean; modifiedAt: Date }>;
+  /** Removes an entry `list()` returned, partial writes included. */
+  remove(key: string): Promise<void>;
 }
 
 export class TooLargeError extends Error {
@@ -23,6 +30,8 @@ export class TooLargeError extends Error {
 }
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
+/** The suffix `write` gives a file until it is complete. */
+const PARTIAL = /\.part-[0-9a-f-]{36}$/;
 
 function checkKey(key: string) {
   if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`Unsafe storage key: ${key}`);
@@ -82,5 +91,33 @@ export function createLocalStorage(root: string): FileStorage {
       });
     },
     localPath: (key) => full(key),
+    async *list() {
+      async function* walk(dir: string, prefix: string): AsyncGenerator<{ key: string; partial: boolean; modifiedAt: Date }> {
+        let entries: Deno.DirEntry[];
+        try {
+          entries = await Array.fromAsync(Deno.readDir(dir));
+        } catch (err) {
+          if (err instanceof Deno.errors.NotFound) return;
+          throw err;
+        }
+        for (const e of entries) {
+          const key = prefix + e.name;
+          if (e.isDirectory) yield* walk(`${dir}/${e.name}`, `${key}/`);
+          else if (e.isFile) {
+            const info = await Deno.stat(`${dir}/${e.name}`).catch(() => null);
+            if (info) yield { key, partial: PARTIAL.test(e.name), modifiedAt: info.mtime ?? new Date(0) };
+          }
+        }
+      }
+      yield* walk(root, "");
+    },
+    async remove(key) {
+      if (!PARTIAL.test(key)) return await this.delete(key);
+      // Partial names carry the temporary suffix; they are never handed out as keys.
+      checkKey(key.replace(PARTIAL, ""));
+      await Deno.remove(`${root}/${key}`).catch((err) => {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      });
+    },
   };
 }
