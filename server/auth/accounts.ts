@@ -1,6 +1,8 @@
 import { and, count, eq, like, or } from "drizzle-orm";
 import { tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
+import { ApiError } from "../lib/http-error.ts";
+import { parseTgAuthInput, verifyTelegramAuth } from "./telegram.ts";
 
 /**
  * Finding or creating the account behind a provider identity, and the account-link rules shared by
@@ -217,4 +219,26 @@ export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<I
     ctx.tokens.forgetUser(current.id);
     if (other) ctx.tokens.forgetUser(other.id);
   });
+}
+
+/**
+ * A Telegram auth result (base64url string or decoded object), verified against the configured bot
+ * exactly as at sign-in, as the identity it proves. 503 when Telegram is not configured.
+ */
+export async function telegramIdentity(ctx: AppContext, raw: unknown): Promise<Extract<Identity, { provider: "telegram" }>> {
+  const tg = ctx.config.telegram;
+  if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
+  const data = await verifyTelegramAuth(parseTgAuthInput(raw), {
+    botToken: tg.botToken,
+    maxAgeS: tg.maxAgeS,
+    nowS: Math.floor(ctx.clock.now().getTime() / 1000),
+  });
+  return {
+    provider: "telegram",
+    id: data.id,
+    first_name: data.first_name,
+    last_name: data.last_name,
+    username: data.username,
+    hash: data.hash,
+  };
 }

@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { ApiError, badRequest, unauthorized } from "../lib/http-error.ts";
+import { badRequest, unauthorized } from "../lib/http-error.ts";
 import { KV_KEYS } from "../lib/kv.ts";
 import { validate } from "../lib/validate.ts";
-import { accountForIdentity, LinkRefused, startSession } from "./accounts.ts";
+import { accountForIdentity, LinkRefused, startSession, telegramIdentity } from "./accounts.ts";
 import { banError, banMessage, bearerToken } from "./guards.ts";
 import { clientAddress, createRateLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
-import { EMPTY_AUTH_DATA, parseTgAuthInput, verifyTelegramAuth } from "./telegram.ts";
+import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { userView } from "./user-view.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
 
@@ -172,23 +172,10 @@ export function createAuthRoutes(ctx: AppContext) {
       }
     })
     .post("/oauth/telegram/complete", limited, async (c) => {
-      const tg = ctx.config.telegram;
-      if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
+      // Empty input is the person's mistake whatever the configuration (spec 1 §5).
       const input = tgAuthFromBody(await readLooseBody(c));
       if (input === undefined) throw badRequest(EMPTY_AUTH_DATA);
-      const data = await verifyTelegramAuth(parseTgAuthInput(input), {
-        botToken: tg.botToken,
-        maxAgeS: tg.maxAgeS,
-        nowS: Math.floor(ctx.clock.now().getTime() / 1000),
-      });
-      const { user } = await accountForIdentity(ctx, {
-        provider: "telegram",
-        id: data.id,
-        first_name: data.first_name,
-        last_name: data.last_name,
-        username: data.username,
-        hash: data.hash,
-      });
+      const { user } = await accountForIdentity(ctx, await telegramIdentity(ctx, input));
       if (user.is_banned) throw banError(user);
       const tokens = await startSession(ctx, user, c.req.header("user-agent"));
       return c.json({ success: true, ...tokens, user: userView(user) });

@@ -1,11 +1,10 @@
 import type { Context, Hono } from "hono";
 import { and, eq, ne } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
-import { LinkRefused, linkTelegram, normalizePhone } from "../auth/accounts.ts";
-import { parseTgAuthInput, verifyTelegramAuth } from "../auth/telegram.ts";
+import { LinkRefused, linkTelegram, normalizePhone, telegramIdentity } from "../auth/accounts.ts";
 import { userView } from "../auth/user-view.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { ApiError, badRequest, conflict } from "../lib/http-error.ts";
+import { badRequest, conflict } from "../lib/http-error.ts";
 
 const EMPTY = "Укажите номер телефона или данные авторизации Telegram";
 
@@ -35,24 +34,11 @@ export function registerLinkAccounts(app: Hono<AppEnv>, ctx: AppContext) {
     const current = c.get("user");
 
     if (action === "link_vk_to_telegram") {
-      const tg = ctx.config.telegram;
       const raw = body.telegram_hash ?? body.tgAuthResult;
       if (raw === undefined || raw === null || raw === "") throw badRequest(EMPTY);
-      if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
-      const data = await verifyTelegramAuth(parseTgAuthInput(raw), {
-        botToken: tg.botToken,
-        maxAgeS: tg.maxAgeS,
-        nowS: Math.floor(ctx.clock.now().getTime() / 1000),
-      });
+      const identity = await telegramIdentity(ctx, raw);
       try {
-        const user = await linkTelegram(ctx, current, {
-          provider: "telegram",
-          id: data.id,
-          first_name: data.first_name,
-          last_name: data.last_name,
-          username: data.username,
-          hash: data.hash,
-        });
+        const user = await linkTelegram(ctx, current, identity);
         return c.json({ success: true, message: "Telegram успешно привязан к вашему аккаунту", user: userView(user) });
       } catch (err) {
         if (err instanceof LinkRefused) throw conflict(err.message);
