@@ -226,9 +226,11 @@ export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<I
  * exactly as at sign-in, as the identity it proves. 503 when Telegram is not configured.
  */
 export async function telegramIdentity(ctx: AppContext, raw: unknown): Promise<Extract<Identity, { provider: "telegram" }>> {
+  // Empty or malformed input is the person's mistake whatever the configuration.
+  const fields = parseTgAuthInput(raw);
   const tg = ctx.config.telegram;
   if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
-  const data = await verifyTelegramAuth(parseTgAuthInput(raw), {
+  const data = await verifyTelegramAuth(fields, {
     botToken: tg.botToken,
     maxAgeS: tg.maxAgeS,
     nowS: Math.floor(ctx.clock.now().getTime() / 1000),
