@@ -145,7 +145,7 @@ describe("POST /api/auth/oauth/telegram/complete", () => {
       const res = await bare.app.request("/api/auth/oauth/telegram/complete", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ tgAuthResult: "x" }),
+        body: JSON.stringify({ tgAuthResult: { id: 1, first_name: "A", auth_date: 1, hash: "ab" } }),
       });
       expect(res.status).toBe(503);
       const urls = await (await bare.app.request("/api/auth/oauth/urls")).json();
