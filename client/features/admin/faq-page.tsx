@@ -79,7 +79,7 @@ export function AdminFaqPage() {
       <ol className="st-faq-list" style={{ listStyle: "none", margin: 0, padding: 0 }} aria-busy={moving}>
         {faqs.map((f, i) => (
           <li key={f.id} className="st-faq-item" data-faq-id={f.id}>
-            <span className="st-faq-order" aria-label={`Порядок ${f.order}`}>{f.order}</span>
+            <span className="st-faq-order"><span className="visually-hidden">Порядок </span>{f.order}</span>
             <div>
               <p className="st-faq-q">{f.question}</p>
               <p className="st-faq-a">{truncateAnswer(f.answer)}</p>

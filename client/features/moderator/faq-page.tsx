@@ -62,7 +62,7 @@ export function ModeratorFaqPage() {
       <ol className="st-faq-list" style={{ listStyle: "none", margin: 0, padding: 0 }}>
         {faqs.map((f) => (
           <li key={f.id} className="st-faq-item" data-faq-id={f.id}>
-            <span className="st-faq-order" aria-label={`Order ${f.order}`}>#{f.order}</span>
+            <span className="st-faq-order"><span className="visually-hidden">Order </span>#{f.order}</span>
             <div>
               <p className="st-faq-q">{f.question}</p>
               <p className="st-faq-a">{truncateAnswer(f.answer)}</p>

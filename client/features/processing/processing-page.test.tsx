@@ -6,7 +6,8 @@ import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx"
 import { ProcessingPage } from "./processing-page.tsx";
 
 const confetti = vi.hoisted(() => vi.fn());
-vi.mock("canvas-confetti", () => ({ default: confetti }));
+const createCannon = vi.hoisted(() => vi.fn(() => confetti));
+vi.mock("canvas-confetti", () => ({ default: Object.assign(vi.fn(), { create: createCannon }) }));
 
 beforeEach(() => {
   localStorage.clear();
@@ -60,6 +61,8 @@ describe("processing page", () => {
     await flush(9000);
     expect(polls).toBe(3);
     expect(confetti).toHaveBeenCalledWith({ particleCount: 100, spread: 70 });
+    // Not in a worker: the CSP allows no blob: workers.
+    expect(createCannon).toHaveBeenCalledWith(undefined, expect.objectContaining({ useWorker: false }));
     expect(readFailedFiles()).toEqual([]);
     // The list stays on screen for this visit.
     expect(screen.getByText("NoSeparator.mp3")).toBeTruthy();

@@ -73,9 +73,10 @@ export function ProcessingPage() {
     if (!success || celebrated.current) return;
     celebrated.current = true;
     const confetti = setTimeout(() => {
-      // Loaded only here, so the public bundle does not carry it.
+      // Loaded only here, so the public bundle does not carry it. Drawn on the main thread: the
+      // default cannon starts a blob: worker, which the page's CSP (script-src 'self') blocks.
       import("canvas-confetti")
-        .then((m) => m.default(CONFETTI_OPTIONS))
+        .then((m) => m.default.create(undefined, { resize: true, useWorker: false })(CONFETTI_OPTIONS))
         .catch(() => {});
     }, CONFETTI_DELAY_MS);
     const clear = setTimeout(clearFailedFiles, FAILED_FILES_CLEAR_MS);

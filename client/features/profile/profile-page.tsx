@@ -77,7 +77,7 @@ export function ProfilePage() {
         </div>
       </div>
 
-      <div className="card" aria-labelledby="my-tracks-title">
+      <section className="card" aria-labelledby="my-tracks-title">
         <h2 id="my-tracks-title">Мои треки</h2>
         {tracks.isPending && <p className="muted" role="status">Загружаем треки…</p>}
         {tracks.isError && <div className="alert alert-error" role="alert">{PROFILE_TEXTS.tracksFailed}</div>}
@@ -103,7 +103,7 @@ export function ProfilePage() {
             ))}
           </ul>
         )}
-      </div>
+      </section>
     </section>
   );
 }
