@@ -1,5 +1,5 @@
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { auth, useAuth } from "../lib/auth.ts";
 import { flash } from "../lib/flash.ts";
 import { AuthOverlays } from "../features/auth/auth-overlays.tsx";
@@ -12,6 +12,7 @@ export function RootLayout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const { user, isAuthenticated } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const wide = pathname.startsWith("/admin") || pathname.startsWith("/moderator");
 
   useEffect(() => {
@@ -21,7 +22,12 @@ export function RootLayout() {
 
   useEffect(() => {
     if (!menuOpen) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setMenuOpen(false);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      // Focus inside the menu would fall to <body> when it unmounts: give it back to the toggle.
+      if (document.getElementById("mobile-menu")?.contains(document.activeElement)) toggleRef.current?.focus();
+      setMenuOpen(false);
+    };
     globalThis.addEventListener("keydown", onKey);
     return () => globalThis.removeEventListener("keydown", onKey);
   }, [menuOpen]);
@@ -60,6 +66,7 @@ export function RootLayout() {
           </Link>
           <nav className="nav-desktop" aria-label="Основное меню">{links}</nav>
           <button
+            ref={toggleRef}
             type="button"
             className="menu-toggle"
             aria-expanded={menuOpen}

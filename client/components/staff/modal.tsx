@@ -13,7 +13,13 @@ interface ModalProps {
   closeLabel?: string;
 }
 
-/** A dialog over the page: Escape and the backdrop close it, focus moves in and comes back. */
+const FOCUSABLE =
+  "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+/**
+ * A dialog over the page: Escape and the backdrop close it, focus moves in and comes back, and Tab
+ * stays inside (aria-modal hides the page behind from screen readers, so focus must not wander there).
+ */
 export function Modal({ open, title, onClose, children, footer, closeDisabled, size = "md", closeLabel = "Закрыть" }: ModalProps) {
   const titleId = useId();
   const boxRef = useRef<HTMLDivElement>(null);
@@ -30,6 +36,22 @@ export function Modal({ open, title, onClose, children, footer, closeDisabled, s
     (first ?? box)?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") closeRef.current();
+      if (e.key !== "Tab" || !box) return;
+      const items = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+      if (items.length === 0) {
+        e.preventDefault();
+        return;
+      }
+      const first = items[0];
+      const last = items[items.length - 1];
+      const active = document.activeElement;
+      if (e.shiftKey && (active === first || active === box)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (active === last || !box.contains(active))) {
+        e.preventDefault();
+        first.focus();
+      }
     };
     document.addEventListener("keydown", onKey);
     return () => {

@@ -1,0 +1,378 @@
+/**
+ * Accessibility pass (issue 5): axe-core (WCAG 2 A and AA rules) on every page of the public, artist,
+ * admin and moderator sides, the login dialog and a confirm modal; the public pages also at 390 px.
+ * A "serious" or "critical" finding fails the test. Then keyboard checks: the upload page, the login
+ * dialog (focus in, Escape, focus back), the mobile menu, the admin tracks table's row actions and a
+ * confirm modal, each with a visible focus ring.
+ */
+import { Buffer } from "node:buffer";
+import { expect, type Page, test, type TestContext } from "./harness.ts";
+
+const AXE_SOURCE = await Deno.readTextFile(new URL("../node_modules/axe-core/axe.min.js", import.meta.url));
+const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+interface Finding {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Runs axe on the current document. The page's CSP allows only 'self' scripts, so an injected
+ * <script> would be blocked; evaluating the source through the DevTools protocol is not subject to it.
+ */
+async function audit(page: Page, label: string): Promise<string[]> {
+  await page.waitForLoadState("networkidle");
+  // Entry animations (flash, cookie bar) must end, or contrast is measured mid-fade.
+  await page.waitForTimeout(100);
+  await page.evaluate(() =>
+    Promise.all(
+      document.getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => {})),
+    )
+  );
+  // The body's faint radial glows make axe give up on contrast ("background gradient") for all text
+  // placed on the page background; audit against the flat --bg they fade into (the glows are at most
+  // 7 % lime, which only lightens the background and so cannot lower contrast of light text much).
+  await page.evaluate(() => document.body.style.setProperty("background-image", "none"));
+  const loaded = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe !== "undefined");
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  const findings = await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const axe = (globalThis as any).axe;
+    const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
+    // deno-lint-ignore no-explicit-any
+    (globalThis as any).__axeLast = result;
+    // axe files a prohibited aria-label on an element with text under "incomplete", yet assistive
+    // technology ignores it all the same: count it.
+    // deno-lint-ignore no-explicit-any
+    const unsure = result.incomplete.filter((v: any) => v.id === "aria-prohibited-attr");
+    // deno-lint-ignore no-explicit-any
+    return [...result.violations, ...unsure].map((v: any) => ({
+      id: v.id,
+      impact: v.impact ?? "",
+      help: v.help,
+      // deno-lint-ignore no-explicit-any
+      targets: v.nodes.map((n: any) => `${n.target.join(" ")} ${n.html.slice(0, 120)} [${n.failureSummary?.split("\n").slice(1).join(" ").slice(0, 200)}]`),
+    }));
+  }) as Finding[];
+  if (Deno.env.get("A11Y_DEBUG")) {
+    const extra = await page.evaluate(() => {
+      // deno-lint-ignore no-explicit-any
+      const r = (globalThis as any).__axeLast;
+      // deno-lint-ignore no-explicit-any
+      return { passes: r.passes.length, incomplete: r.incomplete.map((v: any) => [v.id, v.nodes.length, v.nodes.slice(0, 4).map((n: any) => n.target.join(" ") + " :: " + (n.any[0]?.message ?? ""))]) };
+    });
+    console.log(label, JSON.stringify(findings.map((f) => [f.id, f.impact, f.targets])), JSON.stringify(extra));
+  }
+  return findings
+    .filter((f) => f.impact === "serious" || f.impact === "critical")
+    .map((f) => `${label}: ${f.id} (${f.impact}) ${f.help} → ${f.targets.join(" | ")}`);
+}
+
+async function openPage(page: Page, url: string) {
+  await page.goto(url);
+  await page.locator("main h1").first().waitFor();
+}
+
+async function signIn(t: TestContext, username: string, viewport = DESKTOP): Promise<Page> {
+  const page = await t.page(viewport);
+  const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
+  await page.goto(await t.server.loginLink(username));
+  await me;
+  await page.waitForURL((u) => !u.searchParams.has("access_token"));
+  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
+  return page;
+}
+
+function report(found: string[]) {
+  if (found.length > 0) console.log(found.join("\n"));
+  expect(found).toEqual([]);
+}
+
+/** The element with focus, and whether it shows the focus ring. */
+function focusState(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { tag: "body", name: "", outline: "", ring: false, visible: false };
+    const style = getComputedStyle(el);
+    // A checkbox or file input draws its ring on the wrapping label (`:has(:focus-visible)`).
+    const holderStyle = getComputedStyle(el.closest("label") ?? el);
+    // A focused iframe cannot be styled itself; its wrapper draws the ring as an ::after border.
+    const overlay = el.parentElement ? getComputedStyle(el.parentElement, "::after") : null;
+    const ring = (s: CSSStyleDeclaration) => s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2;
+    const rect = el.getBoundingClientRect();
+    return {
+      tag: el.tagName.toLowerCase(),
+      name: el.getAttribute("aria-label") ??
+        ((el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? "").trim().slice(0, 60),
+      outline: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`,
+      // The style painted now, while focused: the :focus-visible rules (or :focus-within where the
+      // focus sits on an inner part, like a date input's calendar button or an iframe's document).
+      ring: ring(style) || ring(holderStyle) ||
+        (el.tagName === "IFRAME" && overlay?.borderTopStyle === "solid" && parseFloat(overlay.borderTopWidth) >= 2),
+      visible: rect.width > 0 && rect.height > 0,
+    };
+  });
+}
+
+/** Presses Tab until the focused element's name matches, checking the ring on each stop; returns the stops' names. */
+async function tabTo(page: Page, name: RegExp, max = 60): Promise<string[]> {
+  const stops: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const f = await focusState(page);
+    if (f.tag !== "body") {
+      expect(f.ring, `focus ring on <${f.tag}> "${f.name}" (outline: ${f.outline})`).toBe(true);
+      expect(f.visible, `<${f.tag}> "${f.name}" is on screen`).toBe(true);
+    }
+    stops.push(f.name);
+    if (name.test(f.name)) return stops;
+  }
+  throw new Error(`Tab never reached ${name}; stops: ${stops.join(" → ")}`);
+}
+
+/** An MP3 with a random ID3v1 comment, so the duplicate check lets each upload through. */
+async function uniqueMp3(): Promise<Buffer> {
+  const bytes = await Deno.readFile(new URL("Test Artist - Amen Study.mp3", FIXTURES));
+  const id3 = new Uint8Array(128);
+  id3.set(new TextEncoder().encode("TAG"), 0);
+  id3.set(new TextEncoder().encode(`a11y ${crypto.randomUUID()}`.slice(0, 28)), 97);
+  return Buffer.concat([bytes, id3]);
+}
+
+/**
+ * The slider's SoundCloud player is a lazy iframe: Tab scrolls it into view, it starts loading, and
+ * the frame's document arriving mid-test moves focus about. Load every frame up front (the machine
+ * has no outside network, so refuse outside requests at once) and let them settle.
+ */
+async function settleFrames(page: Page) {
+  await page.route((url) => url.hostname !== "127.0.0.1", (route) => route.abort());
+  await page.evaluate(() => document.querySelectorAll("iframe").forEach((f) => f.setAttribute("loading", "eager")));
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(300);
+}
+
+const focusInDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("[role=dialog]")));
+const focusedName = (page: Page) => focusState(page).then((f) => f.name);
+
+const PUBLIC = ["/", "/about", "/faq", "/privacy", "/login", "/error", "/maintenance"];
+
+test("axe: public pages at 1280 and 390 px", async (t) => {
+  const found: string[] = [];
+  for (const viewport of [DESKTOP, PHONE]) {
+    const page = await t.page(viewport);
+    for (const path of PUBLIC) {
+      await openPage(page, t.server.baseUrl + path);
+      found.push(...await audit(page, `${path} @${viewport.width}`));
+    }
+    // The mobile menu, opened.
+    if (viewport === PHONE) {
+      await page.goto(t.server.baseUrl + "/about");
+      await page.getByRole("button", { name: "Меню" }).click();
+      await page.getByRole("navigation", { name: "Мобильное меню" }).waitFor();
+      found.push(...await audit(page, "mobile menu @390"));
+    }
+  }
+  report(found);
+});
+
+test("axe: the login dialog", async (t) => {
+  const page = await t.page(DESKTOP);
+  await openPage(page, t.server.baseUrl + "/");
+  await page.getByRole("button", { name: /Войдите, чтобы отправить трек/ }).click();
+  await page.getByRole("dialog").waitFor();
+  report(await audit(page, "login dialog"));
+});
+
+let uploadedId = 0;
+
+test("axe: artist pages (profile, edit, processing after an upload)", async (t) => {
+  const page = await signIn(t, "artist");
+  // An upload through the page, so /processing has a batch to show.
+  await openPage(page, t.server.baseUrl + "/");
+  const found = await audit(page, "/ signed in");
+  await page.getByTestId("file-input").setInputFiles({ name: "A11y Artist - Focus Ring.mp3", mimeType: "audio/mpeg", buffer: await uniqueMp3() });
+  await page.getByTestId("file-row").first().waitFor();
+  await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).check();
+  found.push(...await audit(page, "/ with a file"));
+  const upload = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
+  await page.getByRole("button", { name: "Загрузить трек" }).click();
+  const answer = await (await upload).json();
+  uploadedId = answer.track_ids?.[0] ?? 0;
+  await page.waitForURL((u) => u.pathname === "/processing", { timeout: 15_000 });
+  await page.locator("main h1").waitFor();
+  found.push(...await audit(page, "/processing"));
+  for (const path of ["/profile", "/profile/edit"]) {
+    await openPage(page, t.server.baseUrl + path);
+    found.push(...await audit(page, path));
+  }
+  report(found);
+});
+
+const ADMIN = [
+  "/admin",
+  "/admin/tracks",
+  "/admin/tracks/edit",
+  "/admin/faq",
+  "/admin/faq/edit",
+  "/admin/slider",
+  "/admin/slider/edit",
+  "/admin/users",
+  "/admin/users/edit",
+  "/admin/redis",
+];
+
+test("axe: admin pages and a confirm modal", async (t) => {
+  const page = await signIn(t, "admin");
+  const found: string[] = [];
+  for (const path of ADMIN) {
+    await openPage(page, t.server.baseUrl + path);
+    found.push(...await audit(page, path));
+  }
+  if (uploadedId) {
+    await openPage(page, `${t.server.baseUrl}/admin/tracks/${uploadedId}/edit`);
+    found.push(...await audit(page, "/admin/tracks/:id/edit"));
+  }
+  await openPage(page, t.server.baseUrl + "/admin/faq");
+  await page.getByRole("button", { name: /^Удалить/ }).first().click();
+  await page.getByRole("dialog").waitFor();
+  found.push(...await audit(page, "/admin/faq confirm modal"));
+  report(found);
+});
+
+test("axe: moderator pages", async (t) => {
+  const page = await signIn(t, "moderator");
+  const found: string[] = [];
+  for (const path of ["/moderator", "/moderator/tracks", "/moderator/faq", "/moderator/faq/edit"]) {
+    await openPage(page, t.server.baseUrl + path);
+    found.push(...await audit(page, path));
+  }
+  report(found);
+});
+
+test("keyboard: the upload page, with a focus ring on every stop", async (t) => {
+  const page = await signIn(t, "artist");
+  await openPage(page, t.server.baseUrl + "/");
+  await settleFrames(page);
+  // The first stop is the skip link, shown on focus.
+  expect(await tabTo(page, /К содержимому/, 1)).toHaveLength(1);
+  // On from the slider's last control: after focus has been inside the (cross-process) player
+  // iframe, headless Chromium sometimes shows no file chooser for the next Enter. The login dialog
+  // test tabs through the player.
+  await page.getByRole("button", { name: "Следующий слайд" }).focus();
+  // Enter on the drop zone opens the file chooser.
+  expect(await tabTo(page, /Перетащите MP3 сюда/, 1)).toHaveLength(1);
+  const chooser = page.waitForEvent("filechooser", { timeout: 5000 });
+  await page.keyboard.press("Enter");
+  await (await chooser.catch(async (e) => {
+    const state = await page.evaluate(() => ({
+      active: document.activeElement?.outerHTML.slice(0, 200),
+      dialogs: document.querySelectorAll("[role=dialog]").length,
+      url: location.href,
+      flashes: [...document.querySelectorAll(".flash")].map((f) => f.textContent),
+    }));
+    throw new Error(`${e}; ${JSON.stringify(state)}`);
+  })).setFiles({ name: "A11y Keys - Tab Order.mp3", mimeType: "audio/mpeg", buffer: await uniqueMp3() });
+  await page.getByTestId("file-row").first().waitFor();
+  // The seek bar is enabled (a Tab stop) once the length is known.
+  await page.getByText("0:00 / 0:08").waitFor();
+  // The file row's controls, then a direction ticked with Space, then the submit button.
+  const stops = await tabTo(page, /^Лейбл Нейропанк/);
+  expect(stops.slice(0, 3)).toEqual([
+    "Удалить A11y Keys - Tab Order.mp3",
+    "Слушать: A11y Keys - Tab Order.mp3",
+    "Позиция воспроизведения: A11y Keys - Tab Order.mp3",
+  ]);
+  await page.keyboard.press("Space");
+  expect(await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).isChecked()).toBe(true);
+  await tabTo(page, /^Загрузить трек$/);
+});
+
+test("keyboard: the login dialog takes focus, keeps it, closes on Escape and gives it back", async (t) => {
+  const page = await t.page(DESKTOP);
+  await openPage(page, t.server.baseUrl + "/");
+  await settleFrames(page);
+  await tabTo(page, /Войдите, чтобы отправить трек/);
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Войдите, чтобы загрузить трек" });
+  await dialog.waitFor();
+  expect(await focusInDialog(page)).toBe(true);
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await focusInDialog(page)).toBe(true);
+    const f = await focusState(page);
+    expect(f.ring, `focus ring on <${f.tag}> "${f.name}" in the dialog`).toBe(true);
+  }
+  await page.keyboard.press("Shift+Tab");
+  expect(await focusInDialog(page)).toBe(true);
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  expect(await focusedName(page)).toMatch(/^Войдите, чтобы отправить трек/);
+});
+
+test("keyboard: the mobile menu at 390 px opens, is reachable and closes on Escape", async (t) => {
+  const page = await t.page(PHONE);
+  await openPage(page, t.server.baseUrl + "/about");
+  await tabTo(page, /^Меню$/);
+  const toggle = page.getByRole("button", { name: "Меню" });
+  expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("navigation", { name: "Мобильное меню" });
+  await menu.waitFor();
+  expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+  // The next stop is the menu's first link.
+  await tabTo(page, /^Загрузить$/, 1);
+  expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#mobile-menu")))).toBe(true);
+  await page.keyboard.press("Escape");
+  await menu.waitFor({ state: "detached" });
+  expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+  expect(await focusedName(page)).toBe("Меню");
+});
+
+test("keyboard: admin track row actions and the confirm modal", async (t) => {
+  // A track of the artist's to act on.
+  const artistToken = new URL(await t.server.loginLink("artist")).searchParams.get("access_token")!;
+  const filename = `A11y Row - Keys ${crypto.randomUUID().slice(0, 6)}.mp3`;
+  const form = new FormData();
+  form.append("files", new File([new Uint8Array(await uniqueMp3())], filename, { type: "audio/mpeg" }));
+  form.append("directions", "label_koster");
+  const up = await fetch(`${t.server.baseUrl}/api/upload`, { method: "POST", headers: { Authorization: `Bearer ${artistToken}` }, body: form });
+  expect(up.status).toBe(200);
+
+  const page = await signIn(t, "admin");
+  await openPage(page, t.server.baseUrl + "/admin/tracks");
+  await page.getByLabel("Название трека").fill(filename.slice(0, -4));
+  await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
+  await page.getByLabel("Название трека").focus();
+  const stops = await tabTo(page, new RegExp(`^Удалить: ${filename}`));
+  expect(stops.slice(-4)).toEqual([
+    `Выбрать трек ${filename}`,
+    `Изменить: ${filename}`,
+    `Скачать: ${filename}`,
+    `Удалить: ${filename}`,
+  ]);
+
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Удаление трека" });
+  await dialog.waitFor();
+  expect(await focusInDialog(page)).toBe(true);
+  await t.screenshot(page, "a11y-confirm-modal");
+  report(await audit(page, "/admin/tracks confirm modal"));
+  // Tab and Shift+Tab stay inside the modal, with the ring on each stop.
+  for (const key of ["Tab", "Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+    await page.keyboard.press(key);
+    expect(await focusInDialog(page), `${key} keeps focus in the modal`).toBe(true);
+    const f = await focusState(page);
+    expect(f.ring, `focus ring on <${f.tag}> "${f.name}" in the modal`).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  expect(await focusedName(page)).toBe(`Удалить: ${filename}`);
+  // Nothing was deleted.
+  expect(await page.locator("tbody tr[data-track-id]").count()).toBe(1);
+});
