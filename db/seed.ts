@@ -156,17 +156,8 @@ export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedRepor
 }
 
 if (import.meta.main) {
-  const { ConfigError, parseConfig } = await import("../server/config.ts");
-  let config;
-  try {
-    config = parseConfig(Deno.env.toObject());
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      Deno.exit(1);
-    }
-    throw err;
-  }
+  const { configFromEnvOrExit } = await import("../server/config.ts");
+  const config = configFromEnvOrExit();
   const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   try {
     await migrateDb(db);

@@ -178,3 +178,16 @@ export async function resolveJwtSecret(config: Config): Promise<string> {
   }
   return (await Deno.readTextFile(file)).trim();
 }
+
+/** For entry points (server, seed): the configuration, or a message naming every bad variable and exit 1. */
+export function configFromEnvOrExit(): Config {
+  try {
+    return parseConfig(Deno.env.toObject());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      Deno.exit(1);
+    }
+    throw err;
+  }
+}

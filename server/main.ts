@@ -1,20 +1,11 @@
 import { buildContext, createApp } from "./app.ts";
-import { ConfigError, parseConfig } from "./config.ts";
+import { configFromEnvOrExit } from "./config.ts";
 import { RECOVERY_MIN_AGE_MS, recoverStorage } from "./uploads/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
 
 /** Reads the configuration, wires the real dependencies and serves until SIGINT/SIGTERM. */
 export async function main() {
-  let config;
-  try {
-    config = parseConfig(Deno.env.toObject());
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      Deno.exit(1);
-    }
-    throw err;
-  }
+  const config = configFromEnvOrExit();
   const deps = await buildDeps(config);
   const ctx = buildContext(deps);
   const app = createApp(ctx);

@@ -38,17 +38,9 @@ export interface UserList {
   page: number;
 }
 
-export type Period = "day" | "week" | "month" | "year";
-
-export interface DashboardStats {
-  total_users: number;
-  total_tracks: number;
-  track_downloads: { downloaded: number; not_downloaded: number };
-  top_user: { username: string; track_count: number } | null;
-  user_platforms: { vk: number; telegram: number; combined: number };
-  track_timeline: { labels: string[]; data: number[]; period: Period };
-  directions: { labels: string[]; data: number[] };
-}
+// The server's own types: a change to the statistics answer breaks this build, not the dashboard.
+import type { DashboardStats, Period } from "../../../server/admin/dashboard.ts";
+export type { DashboardStats, Period };
 
 export interface RedisData {
   stats: { track_ids: number; track_status: number; errors: number; success: number };
