@@ -160,7 +160,7 @@ test("moderator panel: only their tracks, directions within their categories, a 
   // Download it: a new tab gets the MP3 byte for byte, and the row turns Downloaded.
   await page.getByLabel("Track name").fill(ARTIST);
   await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
-  expect(await row.innerText()).toContain("Костёр подкаст");
+  await row.getByText("Костёр подкаст").waitFor({ timeout: 5000 });
   await row.getByRole("button", { name: `Download: ${state.koster.filename}` }).click();
   for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
   expect(downloads.length).toBe(1);

@@ -91,7 +91,7 @@ export function AdminTrackEditPage() {
         if (body.track) queryClient.setQueryData([...adminKeys.tracks, "one", trackId], body.track);
         setSuccess("Трек успешно сохранен");
       }
-      await queryClient.invalidateQueries({ queryKey: [...adminKeys.tracks, "list"] });
+      await queryClient.invalidateQueries({ queryKey: [...adminKeys.tracks, "list"], refetchType: "all" });
       void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard });
     } catch (err) {
       setError(staffError(err, "Не удалось сохранить трек", "Ошибка сохранения данных"));

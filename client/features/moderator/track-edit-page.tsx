@@ -64,7 +64,8 @@ export function ModeratorTrackEditPage() {
         body: { directions: formatDirections(value.directions), downloaded: value.downloaded },
       });
       setSaved(true);
-      await queryClient.invalidateQueries({ queryKey: moderatorKeys.tracks });
+      // Refetch the (inactive) list before going back, so it never shows the old directions.
+      await queryClient.invalidateQueries({ queryKey: moderatorKeys.tracks, refetchType: "all" });
       void queryClient.invalidateQueries({ queryKey: moderatorKeys.dashboard });
       redirect("/moderator/tracks");
     } catch (err) {
