@@ -267,17 +267,23 @@ test("keyboard: the upload page, with a focus ring on every stop", async (t) => 
   await page.getByRole("button", { name: "Следующий слайд" }).focus();
   // Enter on the drop zone opens the file chooser.
   expect(await tabTo(page, /Перетащите MP3 сюда/, 1)).toHaveLength(1);
-  const chooser = page.waitForEvent("filechooser", { timeout: 5000 });
+  // What the app does is activate its file input; whether headless Chromium then raises its
+  // chooser is the browser's part (and flaky there after focus has been in an iframe), so the test
+  // checks the activation and hands the file to the input itself.
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>("[data-testid=file-input]")!;
+    input.addEventListener("click", (e) => {
+      e.preventDefault();
+      document.body.dataset.pickerOpened = "yes";
+    }, { once: true });
+  });
   await page.keyboard.press("Enter");
-  await (await chooser.catch(async (e) => {
-    const state = await page.evaluate(() => ({
-      active: document.activeElement?.outerHTML.slice(0, 200),
-      dialogs: document.querySelectorAll("[role=dialog]").length,
-      url: location.href,
-      flashes: [...document.querySelectorAll(".flash")].map((f) => f.textContent),
-    }));
-    throw new Error(`${e}; ${JSON.stringify(state)}`);
-  })).setFiles({ name: "A11y Keys - Tab Order.mp3", mimeType: "audio/mpeg", buffer: await uniqueMp3() });
+  await page.waitForFunction(() => document.body.dataset.pickerOpened === "yes", null, { timeout: 5000 });
+  await page.getByTestId("file-input").setInputFiles({
+    name: "A11y Keys - Tab Order.mp3",
+    mimeType: "audio/mpeg",
+    buffer: await uniqueMp3(),
+  });
   await page.getByTestId("file-row").first().waitFor();
   // The seek bar is enabled (a Tab stop) once the length is known.
   await page.getByText("0:00 / 0:08").waitFor();
