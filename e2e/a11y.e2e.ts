@@ -7,9 +7,9 @@
  */
 import { Buffer } from "node:buffer";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { FIXTURES, signIn as signInAs, uniqueMp3 as uniqueCopy } from "./staff-kit.ts";
 
 const AXE_SOURCE = await Deno.readTextFile(new URL("../node_modules/axe-core/axe.min.js", import.meta.url));
-const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -79,15 +79,9 @@ async function openPage(page: Page, url: string) {
   await page.locator("main h1").first().waitFor();
 }
 
-async function signIn(t: TestContext, username: string, viewport = DESKTOP): Promise<Page> {
-  const page = await t.page(viewport);
-  const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
-  await page.goto(await t.server.loginLink(username));
-  await me;
-  await page.waitForURL((u) => !u.searchParams.has("access_token"));
-  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
-  return page;
-}
+/** Signed in, with the cookie notice left showing: it is audited too. */
+const signIn = (t: TestContext, username: string, viewport = DESKTOP) =>
+  signInAs(t, username, viewport, { acceptCookies: false });
 
 function report(found: string[]) {
   if (found.length > 0) console.log(found.join("\n"));
@@ -136,13 +130,9 @@ async function tabTo(page: Page, name: RegExp, max = 60): Promise<string[]> {
   throw new Error(`Tab never reached ${name}; stops: ${stops.join(" → ")}`);
 }
 
-/** An MP3 with a random ID3v1 comment, so the duplicate check lets each upload through. */
+/** A unique copy of a fixture, so the duplicate check lets each upload through. */
 async function uniqueMp3(): Promise<Buffer> {
-  const bytes = await Deno.readFile(new URL("Test Artist - Amen Study.mp3", FIXTURES));
-  const id3 = new Uint8Array(128);
-  id3.set(new TextEncoder().encode("TAG"), 0);
-  id3.set(new TextEncoder().encode(`a11y ${crypto.randomUUID()}`.slice(0, 28)), 97);
-  return Buffer.concat([bytes, id3]);
+  return Buffer.from(uniqueCopy(await Deno.readFile(new URL("Test Artist - Amen Study.mp3", FIXTURES)), "a11y"));
 }
 
 /**

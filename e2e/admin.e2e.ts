@@ -6,90 +6,22 @@
 import type { Download } from "playwright-core";
 import { unzipSync } from "fflate";
 import { Buffer } from "node:buffer";
-import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { expect, test } from "./harness.ts";
+import { apiAs, open, runArtist, signIn, tokensOf, type Uploaded, uploadAs, waitCompleted } from "./staff-kit.ts";
 
-const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
-const WIDE = { width: 1440, height: 900 };
-
-/** Letters only: artist names must not carry an ID. */
-const RUN = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
-const ARTIST = `Adm${RUN}`;
-
-interface Uploaded {
-  id: number;
-  filename: string;
-  bytes: Uint8Array;
-}
+const ARTIST = runArtist("Adm");
 const state: { tracks: Uploaded[] } = { tracks: [] };
-
-async function tokensOf(t: TestContext, username: string) {
-  const link = new URL(await t.server.loginLink(username));
-  return { link: link.href, access: link.searchParams.get("access_token")! };
-}
-
-async function apiAs(t: TestContext, token: string, path: string, init: RequestInit = {}) {
-  const res = await fetch(`${t.server.baseUrl}/api${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${token}`, ...(init.body && !(init.body instanceof FormData) ? { "Content-Type": "application/json" } : {}) },
-  });
-  const body = await res.json();
-  return { status: res.status, body };
-}
-
-/** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
-function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array<ArrayBuffer> {
-  const id3 = new Uint8Array(128);
-  id3.set(new TextEncoder().encode("TAG"), 0);
-  id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
-  const out = new Uint8Array(bytes.length + 128);
-  out.set(bytes);
-  out.set(id3, bytes.length);
-  return out;
-}
-
-async function signIn(t: TestContext, username: string, viewport = WIDE): Promise<Page> {
-  const page = await t.page(viewport);
-  const { link } = await tokensOf(t, username);
-  // Wait until the user is loaded: leaving while the sign-in call runs would drop the tokens.
-  const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
-  await page.goto(link);
-  await me;
-  await page.waitForURL((u) => !u.searchParams.has("access_token"));
-  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
-  return page;
-}
-
-async function open(page: Page, t: TestContext, path: string, heading: string | RegExp) {
-  await page.goto(t.server.baseUrl + path);
-  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
-}
 
 test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) => {
   // The artist uploads two tracks through the real upload API.
   const artist = await tokensOf(t, "artist");
-  const form = new FormData();
-  const names = [`${ARTIST} - Amen One.mp3`, `${ARTIST} - Low Two.mp3`];
-  const sources = ["Test Artist - Amen Study.mp3", "Low Rate - 128 kbps.mp3"];
-  const bytes = await Promise.all(sources.map(async (s, i) => uniqueMp3(await Deno.readFile(new URL(s, FIXTURES)), String(i))));
-  names.forEach((n, i) => form.append("files", new File([bytes[i]], n, { type: "audio/mpeg" })));
-  form.append("directions", "label_koster");
-  const up = await apiAs(t, artist.access, "/upload", { method: "POST", body: form });
-  expect(up.status).toBe(200);
-  expect(up.body.track_ids).toHaveLength(2);
-  state.tracks = up.body.track_ids.map((id: number, i: number) => ({ id, filename: names[i], bytes: bytes[i] }));
+  state.tracks = await uploadAs(t, artist.access, [
+    { name: `${ARTIST} - Amen One.mp3`, source: "Test Artist - Amen Study.mp3" },
+    { name: `${ARTIST} - Low Two.mp3`, source: "Low Rate - 128 kbps.mp3" },
+  ], "label_koster");
 
   const admin = await tokensOf(t, "admin");
-  // Processing must finish before the files are final (a failed check removes the file).
-  for (const tr of state.tracks) {
-    for (let i = 0; i < 100; i++) {
-      const { body } = await apiAs(t, admin.access, `/admin/tracks/${tr.id}`);
-      if (body.track?.status !== "processing") {
-        expect(body.track.status).toBe("completed");
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  await waitCompleted(t, admin.access, state.tracks.map((tr) => tr.id));
 
   const page = await signIn(t, "admin");
   const downloads: Download[] = [];
@@ -131,7 +63,7 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   const zipPath = await downloads[0].path();
   const files = unzipSync(await Deno.readFile(zipPath!));
   const inZip = Object.keys(files).sort();
-  expect(inZip).toEqual([...names].sort());
+  expect(inZip).toEqual(state.tracks.map((tr) => tr.filename).sort());
   for (const tr of state.tracks) {
     const got = files[tr.filename];
     expect(got.length).toBe(tr.bytes.length);
@@ -299,7 +231,7 @@ test("admin panel: a slider tile with an image", async (t) => {
   // A text file is refused with the modal's wording.
   await dialog.getByLabel("Изображение").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
   await dialog.getByText("Неподдерживаемый формат изображения. Используйте JPG или PNG.").waitFor();
-  const url = `https://neuropunk.example/${RUN}`;
+  const url = `https://neuropunk.example/${ARTIST}`;
   await dialog.getByLabel("URL ссылки").fill(url);
   await dialog.getByLabel("Изображение").setInputFiles({
     name: isPng ? "tile.png" : "tile.jpg",

@@ -6,74 +6,15 @@
  */
 import type { Download } from "playwright-core";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { apiAs, open, runArtist, signIn, tokensOf, type Uploaded, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
-const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
-const WIDE = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** Letters only: artist names must not carry an ID. */
-const RUN = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
-const ARTIST = `Mod${RUN}`;
-
-interface Uploaded {
-  id: number;
-  filename: string;
-  bytes: Uint8Array;
-}
+const ARTIST = runArtist("Mod");
 const state: { koster?: Uploaded; neuropunk?: Uploaded } = {};
 
-async function tokensOf(t: TestContext, username: string) {
-  const link = new URL(await t.server.loginLink(username));
-  return { link: link.href, access: link.searchParams.get("access_token")! };
-}
-
-async function apiAs(t: TestContext, token: string, path: string, init: RequestInit = {}) {
-  const res = await fetch(`${t.server.baseUrl}/api${path}`, {
-    ...init,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(init.body && !(init.body instanceof FormData) ? { "Content-Type": "application/json" } : {}),
-    },
-  });
-  const body = await res.json();
-  return { status: res.status, body };
-}
-
-/** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
-function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array {
-  const id3 = new Uint8Array(128);
-  id3.set(new TextEncoder().encode("TAG"), 0);
-  id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
-  const out = new Uint8Array(bytes.length + 128);
-  out.set(bytes);
-  out.set(id3, bytes.length);
-  return out;
-}
-
+/** One fixture uploaded by the artist to the given directions. */
 async function upload(t: TestContext, token: string, name: string, source: string, directions: string): Promise<Uploaded> {
-  const bytes = uniqueMp3(await Deno.readFile(new URL(source, FIXTURES)), name);
-  const form = new FormData();
-  form.append("files", new File([bytes as Uint8Array<ArrayBuffer>], name, { type: "audio/mpeg" }));
-  form.append("directions", directions);
-  const up = await apiAs(t, token, "/upload", { method: "POST", body: form });
-  expect(up.status, JSON.stringify(up.body)).toBe(200);
-  expect(up.body.track_ids).toHaveLength(1);
-  return { id: up.body.track_ids[0], filename: name, bytes };
-}
-
-async function signIn(t: TestContext, username: string, viewport = WIDE): Promise<Page> {
-  const page = await t.page(viewport);
-  const { link } = await tokensOf(t, username);
-  await page.goto(link);
-  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
-  // The cookie notice would cover the lower part of every screenshot.
-  await page.evaluate(() => localStorage.setItem("cookieConsent", "true"));
-  return page;
-}
-
-async function open(page: Page, t: TestContext, path: string, heading: string | RegExp) {
-  await page.goto(t.server.baseUrl + path);
-  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+  return (await uploadAs(t, token, [{ name, source }], directions))[0];
 }
 
 const rowIds = (page: Page) =>
@@ -85,16 +26,7 @@ test("moderator panel: only their tracks, directions within their categories, a 
   state.neuropunk = await upload(t, artist.access, `${ARTIST} - Neuro Cut.mp3`, "Low Rate - 128 kbps.mp3", "label_neuropunk");
 
   const admin = await tokensOf(t, "admin");
-  for (const tr of [state.koster, state.neuropunk]) {
-    for (let i = 0; i < 100; i++) {
-      const { body } = await apiAs(t, admin.access, `/admin/tracks/${tr.id}`);
-      if (body.track?.status !== "processing") {
-        expect(body.track.status).toBe("completed");
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  await waitCompleted(t, admin.access, [state.koster.id, state.neuropunk.id]);
 
   // The API refuses the Нейропанк track to the moderator outright.
   const moderator = await tokensOf(t, "moderator");
@@ -201,7 +133,7 @@ test("moderator panel: only their tracks, directions within their categories, a 
 }, { timeout: 120_000 });
 
 test("moderator panel: an FAQ entry added, edited with the preview, shown on /faq, deleted", async (t) => {
-  const question = `Moderator question ${RUN}?`;
+  const question = `Moderator question ${ARTIST}?`;
   const page = await signIn(t, "moderator");
   await open(page, t, "/moderator/faq", "Manage FAQ");
   await page.locator("li[data-faq-id]").first().waitFor();

@@ -1,0 +1,104 @@
+/**
+ * Pieces the admin, moderator and accessibility end-to-end tests share: signing in by login link, calling the API
+ * as a user, uploading unique copies of the fixtures, and waiting for their processing.
+ */
+import { expect, type Page, type TestContext } from "./harness.ts";
+
+export const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
+export const WIDE = { width: 1440, height: 900 };
+
+/** An artist name for this run: letters only, since artist names must not carry an ID. */
+export function runArtist(prefix: string): string {
+  return prefix + Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
+}
+
+export interface Uploaded {
+  id: number;
+  filename: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+export async function tokensOf(t: TestContext, username: string) {
+  const link = new URL(await t.server.loginLink(username));
+  return { link: link.href, access: link.searchParams.get("access_token")! };
+}
+
+export async function apiAs(t: TestContext, token: string, path: string, init: RequestInit = {}) {
+  const res = await fetch(`${t.server.baseUrl}/api${path}`, {
+    ...init,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body && !(init.body instanceof FormData) ? { "Content-Type": "application/json" } : {}),
+    },
+  });
+  const body = await res.json();
+  return { status: res.status, body };
+}
+
+/** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
+export function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array<ArrayBuffer> {
+  const id3 = new Uint8Array(128);
+  id3.set(new TextEncoder().encode("TAG"), 0);
+  id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
+  const out = new Uint8Array(bytes.length + 128);
+  out.set(bytes);
+  out.set(id3, bytes.length);
+  return out;
+}
+
+/** Uploads unique copies of fixtures as one request through the real upload API. */
+export async function uploadAs(
+  t: TestContext,
+  token: string,
+  files: { name: string; source: string }[],
+  directions: string,
+): Promise<Uploaded[]> {
+  const form = new FormData();
+  const copies = await Promise.all(
+    files.map(async (f) => uniqueMp3(await Deno.readFile(new URL(f.source, FIXTURES)), f.name)),
+  );
+  files.forEach((f, i) => form.append("files", new File([copies[i]], f.name, { type: "audio/mpeg" })));
+  form.append("directions", directions);
+  const up = await apiAs(t, token, "/upload", { method: "POST", body: form });
+  expect(up.status, JSON.stringify(up.body)).toBe(200);
+  expect(up.body.track_ids).toHaveLength(files.length);
+  return up.body.track_ids.map((id: number, i: number) => ({ id, filename: files[i].name, bytes: copies[i] }));
+}
+
+/** Waits until processing has ended for each track, and checks it completed (a failed check removes the file). */
+export async function waitCompleted(t: TestContext, adminToken: string, ids: number[]) {
+  for (const id of ids) {
+    for (let i = 0; i < 100; i++) {
+      const { body } = await apiAs(t, adminToken, `/admin/tracks/${id}`);
+      if (body.track?.status !== "processing") {
+        expect(body.track.status).toBe("completed");
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+export async function signIn(
+  t: TestContext,
+  username: string,
+  viewport = WIDE,
+  { acceptCookies = true } = {},
+): Promise<Page> {
+  const page = await t.page(viewport);
+  const { link } = await tokensOf(t, username);
+  // Wait until the user is loaded: leaving while the sign-in call runs would drop the tokens.
+  const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
+  await page.goto(link);
+  await me;
+  await page.waitForURL((u) => !u.searchParams.has("access_token"));
+  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
+  // The cookie notice would cover the lower part of every screenshot.
+  if (acceptCookies) await page.evaluate(() => localStorage.setItem("cookieConsent", "true"));
+  return page;
+}
+
+export async function open(page: Page, t: TestContext, path: string, heading: string | RegExp) {
+  await page.goto(t.server.baseUrl + path);
+  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+}
