@@ -14,7 +14,9 @@ export async function main() {
       (r) => (r.partials || r.orphans) && deps.logger.info("removed interrupted uploads", { ...r }),
       (err) => deps.logger.error("storage recovery failed", { err }),
     );
-  await recover();
+  // In the background: it lists every stored file, and leftovers are invisible meanwhile, so
+  // start-up does not wait for it.
+  void recover();
   const recoveryTimer = setInterval(recover, RECOVERY_MIN_AGE_MS);
   Deno.unrefTimer(recoveryTimer);
   const resumed = await ctx.processor.resume();
