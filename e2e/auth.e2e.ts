@@ -146,6 +146,25 @@ test("guards: anonymous /profile → /login; artist /admin → /; signed-in /log
   await waitForPath(page, "/");
 });
 
+test("leaving the page while the sign-in check is still on its way keeps the session", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  // Hold the first account check of the sign-in address so the person leaves before it answers.
+  let held = false;
+  await page.route("**/api/auth/me", async (route) => {
+    if (held) return route.continue();
+    held = true;
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue().catch(() => {});
+  });
+  await page.goto(await t.server.loginLink("artist"));
+  await expectSignedIn(page);
+  expect(new URL(page.url()).search).toContain("access_token");
+  await page.goto(t.server.baseUrl + "/profile");
+  await waitForPath(page, "/profile");
+  await page.getByText("@artist").waitFor();
+  await expectSignedIn(page);
+});
+
 test("maintenance: everyone goes to /maintenance except a signed-in admin", async (t) => {
   const server = await t.startServer({ MAINTENANCE_MODE: "true" });
   const page = await t.page({ width: 1280, height: 800 });

@@ -208,7 +208,9 @@ async function main(): Promise<number> {
     setCurrentFile(rel(file));
     await import(`file://${file}`);
   }
-  const tests = registeredTests;
+  // E2E_GREP=text runs only the tests whose name contains it (for chasing one failure).
+  const grep = Deno.env.get("E2E_GREP");
+  const tests = grep ? registeredTests.filter((t) => t.name.includes(grep)) : registeredTests;
   if (tests.length === 0) {
     console.log("e2e: no end-to-end tests found");
     console.log("0 passed, 0 failed");
@@ -349,8 +351,20 @@ async function main(): Promise<number> {
 
   const passed = results.filter((r) => r.status === "passed").length;
   const failed = results.filter((r) => r.status === "failed").length;
+  // Repeated at the end: a CI log is often read from its tail.
+  for (const r of results.filter((r) => r.status === "failed")) {
+    console.log(`\nFAILED ${r.file} › ${r.name}`);
+    console.log(indent(firstLines(r.error ?? "", 12), 2));
+  }
   console.log(`\n${passed} passed, ${failed} failed`);
   return failed > 0 ? 1 : 0;
+}
+
+/** The message and the frames that point into the test files, without the runner's own frames. */
+function firstLines(text: string, max: number) {
+  const lines = text.split("\n");
+  const keep = lines.filter((l, i) => i === 0 || !/^\s+at /.test(l) || /e2e\//.test(l));
+  return keep.slice(0, max).join("\n");
 }
 
 function indent(text: string, n: number) {

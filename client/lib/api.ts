@@ -51,14 +51,20 @@ export const tokens = {
   },
 };
 
-let refreshing: Promise<boolean> | null = null;
+/** How a refresh ended: a new pair, refused by the server, or no answer at all. */
+export type RefreshResult = "renewed" | "refused" | "unreachable";
 
-/** Uses the refresh token once; concurrent 401s share one refresh. */
-export function refreshAccessToken(): Promise<boolean> {
+let refreshing: Promise<RefreshResult> | null = null;
+
+/**
+ * Uses the refresh token once; concurrent 401s share one refresh. Only a refusal by the server ends
+ * the session: without an answer (offline, the page being left) the tokens stay for the next try.
+ */
+export function refreshSession(): Promise<RefreshResult> {
   if (refreshing) return refreshing;
   const refresh = tokens.refresh;
-  if (!refresh) return Promise.resolve(false);
-  refreshing = (async () => {
+  if (!refresh) return Promise.resolve("refused");
+  refreshing = (async (): Promise<RefreshResult> => {
     try {
       const res = await fetch("/api/auth/refresh", {
         method: "POST",
@@ -69,23 +75,29 @@ export function refreshAccessToken(): Promise<boolean> {
         // A banned account cannot renew its session: say so instead of a silent sign-out.
         const body = await res.json().catch(() => null);
         hooks.onBanned?.(String(body?.ban_reason ?? body?.error ?? ""));
-        return false;
+        return "refused";
       }
+      if (res.status >= 500) return "unreachable";
       if (!res.ok) {
         // Another tab may have rotated the refresh token first: its new pair is then ours too.
-        return Boolean(tokens.access) && tokens.refresh !== refresh;
+        return Boolean(tokens.access) && tokens.refresh !== refresh ? "renewed" : "refused";
       }
       const body = await res.json();
-      if (!body.access_token) return false;
+      if (!body.access_token) return "refused";
       tokens.set(body.access_token, body.refresh_token);
-      return true;
+      return "renewed";
     } catch {
-      return false;
+      return "unreachable";
     } finally {
       refreshing = null;
     }
   })();
   return refreshing;
+}
+
+/** True when the session was renewed. */
+export async function refreshAccessToken(): Promise<boolean> {
+  return (await refreshSession()) === "renewed";
 }
 
 export interface RequestOptions {
@@ -147,10 +159,13 @@ export async function api<T = Record<string, unknown>>(path: string, opts: Reque
     if (res.status === 401 && !opts.noRetry && tokens.refresh) {
       // Renewed meanwhile by a concurrent request: repeat with the new token instead of refreshing again.
       const renewed = Boolean(tokens.access) && tokens.access !== sentWith;
-      if (renewed || (await refreshAccessToken())) res = await send(path, opts);
-      else hooks.onSessionExpired?.();
+      const outcome = renewed ? "renewed" : await refreshSession();
+      if (outcome === "renewed") res = await send(path, opts);
+      else if (outcome === "refused") hooks.onSessionExpired?.();
+      else throw new ApiError(0, NO_RESPONSE);
     }
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     if (err instanceof DOMException && err.name === "TimeoutError") throw new ApiError(0, "timeout");
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     throw new ApiError(0, NO_RESPONSE);

@@ -56,6 +56,24 @@ describe("auth store", () => {
     expect(localStorage.getItem("accessToken")).toBeNull();
   });
 
+  it("keeps a signed-in pair when the account fetch gets no answer (page left mid-request, network down)", async () => {
+    vi.stubGlobal("fetch", () => Promise.reject(new TypeError("Failed to fetch")));
+    await expect(auth.signInWithTokens("acc2", "ref2")).rejects.toThrow();
+    expect(auth.isAuthenticated).toBe(true);
+    expect(localStorage.getItem("accessToken")).toBe("acc2");
+    expect(localStorage.getItem("refreshToken")).toBe("ref2");
+  });
+
+  it("keeps the pair on a server failure (5xx) and drops it when the server refuses it (400)", async () => {
+    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => Response.json({ success: false, error: "x" }, { status: 503 }) }));
+    await expect(auth.signInWithTokens("acc3", "ref3")).rejects.toThrow();
+    expect(localStorage.getItem("accessToken")).toBe("acc3");
+    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => Response.json({ success: false, error: "x" }, { status: 400 }) }));
+    await expect(auth.signInWithTokens("acc4", "ref4")).rejects.toThrow();
+    expect(auth.isAuthenticated).toBe(false);
+    expect(localStorage.getItem("accessToken")).toBeNull();
+  });
+
   it("clears the session on 422 from the account fetch", async () => {
     vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => Response.json({ error: "bad" }, { status: 422 }) }));
     auth.setTokens("a", "r");
@@ -107,6 +125,17 @@ describe("auth store", () => {
     await expect(api("/auth/me")).rejects.toThrow();
     expect([meCalls, refreshCalls]).toEqual([1, 1]);
     expect(auth.isAuthenticated).toBe(false);
+  });
+
+  it("an expired access token whose refresh gets no answer keeps the session and reports no response", async () => {
+    vi.stubGlobal("fetch", fakeFetch({
+      "/api/auth/me": () => new Response(null, { status: 401 }),
+      "/api/auth/refresh": () => Promise.reject(new TypeError("Failed to fetch")),
+    }));
+    auth.setTokens("stale", "ref");
+    await expect(api("/auth/me")).rejects.toMatchObject({ status: 0 });
+    expect(auth.isAuthenticated).toBe(true);
+    expect(localStorage.getItem("refreshToken")).toBe("ref");
   });
 
   it("logs out: revokes on the server and clears local tokens", async () => {

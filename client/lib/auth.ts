@@ -40,6 +40,11 @@ export function isBanText(text: string | null | undefined): boolean {
   return /заблокирован|banned|block/i.test(text ?? "");
 }
 
+/** The server answered and the tokens were not accepted (a ban has its own handling). */
+function refusedByServer(err: unknown): boolean {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && !err.isBan;
+}
+
 export const auth = {
   get user() {
     return snapshot.user;
@@ -86,8 +91,9 @@ export const auth = {
 
   /**
    * Sign-in by tokens handed over in an address or by a sign-in call: stores both, loads the user.
-   * On failure the tokens do not stay (a bad pair must not leave a half session) and the error is
-   * passed on, so the caller can carry on without them.
+   * When the server refuses the pair it does not stay (a bad pair must not leave a half session);
+   * when no answer came (the person left the page mid-request, the network dropped, the server
+   * failed) the pair stays, to be checked on the next request. The error is passed on either way.
    */
   async signInWithTokens(access: string, refresh: string): Promise<User> {
     auth.setTokens(access, refresh);
@@ -95,7 +101,7 @@ export const auth = {
     try {
       user = await auth.loadUser();
     } catch (err) {
-      if (tokens.access === access && !(err instanceof ApiError && err.isBan)) auth.clear();
+      if (tokens.access === access && refusedByServer(err)) auth.clear();
       throw err;
     }
     if (!user) throw new ApiError(401, "Ошибка при получении данных пользователя");

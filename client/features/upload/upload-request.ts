@@ -1,5 +1,5 @@
 import type { Direction } from "../../../db/directions.ts";
-import { refreshAccessToken, tokens } from "../../lib/api.ts";
+import { refreshSession, tokens } from "../../lib/api.ts";
 import { DEFAULT_BAN_TEXT } from "../../lib/auth.ts";
 import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
 
@@ -95,7 +95,10 @@ export async function uploadTracks(
   for (const d of directions) form.append("directions", d);
   let answer = await sendOnce(form, onProgress, signal);
   if (answer.status === 401) {
-    if (!tokens.refresh || !(await refreshAccessToken())) return { kind: "expired" };
+    const outcome = tokens.refresh ? await refreshSession() : "refused";
+    // No answer to the refresh is a failed upload, not the end of the session.
+    if (outcome === "unreachable") return { kind: "error", message: UPLOAD_TEXTS.failed };
+    if (outcome === "refused") return { kind: "expired" };
     answer = await sendOnce(form, onProgress, signal);
     if (answer.status === 401) return { kind: "expired" };
   }
