@@ -33,7 +33,7 @@ const deno = Deno.execPath();
 // Product settings are never inherited from the shell: a developer's DATABASE_URL or Upstash
 // credentials must not point the test server at real data.
 const PRODUCT_VARS =
-  /^(PORT|PUBLIC_URL|DATA_DIR|STATIC_DIR|CLIENT_DIST_DIR|DATABASE_|UPSTASH_|JWT_|DENO_ENV|MAINTENANCE_MODE|LOG_LEVEL|ACCESS_TOKEN_|REFRESH_TOKEN_|VK_|TELEGRAM_|AUTH_RATE_|MAX_UPLOAD_|PROCESSING_)/;
+  /^(PORT|PUBLIC_URL|DATA_DIR|STATIC_DIR|CLIENT_DIST_DIR|DATABASE_|UPSTASH_|JWT_|DENO_ENV|MAINTENANCE_MODE|LOG_LEVEL|ACCESS_TOKEN_|REFRESH_TOKEN_|VK_|TELEGRAM_|AUTH_RATE_|TRUSTED_PROXY_|MAX_UPLOAD_|PROCESSING_)/;
 
 function baseEnv(): Record<string, string> {
   const env = Deno.env.toObject();

@@ -31,6 +31,15 @@ describe("parseConfig", () => {
     expect(c.telegram).toBeUndefined();
     expect(c.accessTokenTtlS).toBeGreaterThan(0);
     expect(c.refreshTokenTtlS).toBeGreaterThan(c.accessTokenTtlS);
+    expect(c.trustedProxyHops).toBe(0);
+  });
+
+  it("reads TRUSTED_PROXY_HOPS as a small whole number", () => {
+    expect(parseConfig({ TRUSTED_PROXY_HOPS: "2" }).trustedProxyHops).toBe(2);
+    expect(parseConfig({ TRUSTED_PROXY_HOPS: "0" }).trustedProxyHops).toBe(0);
+    expect(errorOf({ TRUSTED_PROXY_HOPS: "yes" })).toContain("TRUSTED_PROXY_HOPS");
+    expect(errorOf({ TRUSTED_PROXY_HOPS: "-1" })).toContain("TRUSTED_PROXY_HOPS");
+    expect(errorOf({ TRUSTED_PROXY_HOPS: "50" })).toContain("TRUSTED_PROXY_HOPS");
   });
 
   it("derives PUBLIC_URL and the database file from PORT and DATA_DIR", () => {

@@ -19,6 +19,15 @@ const positiveInt = (fallback: number) =>
     .transform(Number)
     .pipe(z.number().int().positive());
 
+const wholeNumber = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? String(fallback) : v.trim()))
+    .pipe(z.string().regex(/^\d+$/, { message: "must be a whole number (0 or more)" }))
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(10, { message: "must be at most 10" }));
+
 const url = (label: string) =>
   optionalString.pipe(
     z.string().url({ message: `${label} must be a URL` }).optional(),
@@ -61,6 +70,7 @@ const EnvSchema = z.object({
   TELEGRAM_OAUTH_URL: url("TELEGRAM_OAUTH_URL"),
   TELEGRAM_AUTH_MAX_AGE_S: positiveInt(86400),
   AUTH_RATE_LIMIT_PER_MIN: positiveInt(30),
+  TRUSTED_PROXY_HOPS: wholeNumber(0),
   MAX_UPLOAD_FILE_MB: positiveInt(50),
   MAX_UPLOAD_FILES: positiveInt(20),
   PROCESSING_CONCURRENCY: positiveInt(2),
@@ -86,6 +96,8 @@ export interface Config {
   vk?: { clientId: string; redirectUri: string; baseUrl: string };
   telegram?: { botToken: string; botId: string; oauthUrl: string; maxAgeS: number };
   authRateLimitPerMin: number;
+  /** Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
+  trustedProxyHops: number;
   maxUploadFileBytes: number;
   maxUploadFiles: number;
   processingConcurrency: number;
@@ -145,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       }
       : undefined,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,
     maxUploadFiles: e.MAX_UPLOAD_FILES,
     processingConcurrency: e.PROCESSING_CONCURRENCY,

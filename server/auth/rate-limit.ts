@@ -36,18 +36,26 @@ export function createRateLimiter(opts: { limit: number; windowMs: number; now: 
 }
 
 /**
- * The peer address from the connection (Deno.serve passes it as the handler's second argument,
- * which Hono exposes as `c.env`). Forwarded headers are not trusted: anyone can send them.
+ * The client's address. By default the connection's peer (Deno.serve passes it as the handler's
+ * second argument, which Hono exposes as `c.env`); forwarded headers are not trusted, since anyone
+ * can send them. Behind `trustedProxyHops` reverse proxies, each of which appends the address it
+ * received the request from to X-Forwarded-For, the client is the entry just left of the ones our
+ * own proxies added; entries further left are the client's to invent and are ignored. A request
+ * that did not pass all of them (too short a chain) counts under its peer address.
  * In-process requests (tests) have no connection and share one bucket.
  */
-export function clientAddress(c: Context<AppEnv>): string {
+export function clientAddress(c: Context<AppEnv>, trustedProxyHops = 0): string {
   const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
-  return env?.remoteAddr?.hostname ?? "local";
+  const peer = env?.remoteAddr?.hostname ?? "local";
+  if (trustedProxyHops <= 0) return peer;
+  const chain = (c.req.header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (chain.length < trustedProxyHops) return peer;
+  return chain[chain.length - trustedProxyHops];
 }
 
-export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+export function rateLimit(limiter: RateLimiter, trustedProxyHops = 0): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { ok, retryAfterS } = limiter.hit(clientAddress(c));
+    const { ok, retryAfterS } = limiter.hit(clientAddress(c, trustedProxyHops));
     if (!ok) {
       c.header("Retry-After", String(retryAfterS));
       throw new ApiError(429, RATE_LIMIT_MESSAGE);

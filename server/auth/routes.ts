@@ -78,7 +78,7 @@ export function createAuthRoutes(ctx: AppContext) {
     windowMs: 60_000,
     now: () => ctx.clock.now().getTime(),
   });
-  const limited = rateLimit(limiter);
+  const limited = rateLimit(limiter, ctx.config.trustedProxyHops);
   const publicOrigin = new URL(ctx.config.publicUrl).origin;
 
   /** The front-end address to come back to; only PUBLIC_URL's origin (no open redirect). */
@@ -135,7 +135,7 @@ export function createAuthRoutes(ctx: AppContext) {
         return c.redirect(url.toString(), 302);
       };
 
-      if (!limiter.hit(clientAddress(c)).ok) return back({ error: RATE_LIMIT_MESSAGE });
+      if (!limiter.hit(clientAddress(c, ctx.config.trustedProxyHops)).ok) return back({ error: RATE_LIMIT_MESSAGE });
       if (!ctx.config.vk) return back({ error: "Вход через ВКонтакте не настроен" });
       if (q.error) return back({ error: q.error_description || q.error });
       if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });

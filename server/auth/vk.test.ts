@@ -301,4 +301,40 @@ describe("sign-in rate limit", () => {
       await limited.close();
     }
   });
+
+  it("counts per connection address and ignores X-Forwarded-For unless proxies are trusted", async () => {
+    const direct = await createTestApp({ env: { PUBLIC_URL, AUTH_RATE_LIMIT_PER_MIN: "2" } });
+    const from = async (app: typeof direct.app, peer: string, xff?: string) => {
+      const res = await app.request(
+        "/api/auth/oauth/urls",
+        { headers: xff ? { "X-Forwarded-For": xff } : {} },
+        { remoteAddr: { hostname: peer, port: 1, transport: "tcp" } },
+      );
+      return res.status;
+    };
+    try {
+      // A forged header does not buy a new bucket.
+      expect(await from(direct.app, "10.0.0.1", "1.1.1.1")).toBe(200);
+      expect(await from(direct.app, "10.0.0.1", "2.2.2.2")).toBe(200);
+      expect(await from(direct.app, "10.0.0.1", "3.3.3.3")).toBe(429);
+      // Another connection address has its own.
+      expect(await from(direct.app, "10.0.0.2")).toBe(200);
+    } finally {
+      await direct.close();
+    }
+
+    const proxied = await createTestApp({ env: { PUBLIC_URL, AUTH_RATE_LIMIT_PER_MIN: "2", TRUSTED_PROXY_HOPS: "1" } });
+    try {
+      // Everyone arrives from the proxy's address; the proxy appends the client's.
+      expect(await from(proxied.app, "10.0.0.9", "1.1.1.1")).toBe(200);
+      expect(await from(proxied.app, "10.0.0.9", "1.1.1.1")).toBe(200);
+      expect(await from(proxied.app, "10.0.0.9", "1.1.1.1")).toBe(429);
+      // An entry the client put in front of the proxy's is not believed.
+      expect(await from(proxied.app, "10.0.0.9", "7.7.7.7, 1.1.1.1")).toBe(429);
+      // Another visitor behind the same proxy is not held back by the first.
+      expect(await from(proxied.app, "10.0.0.9", "2.2.2.2")).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
