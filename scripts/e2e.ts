@@ -28,6 +28,8 @@ const CHROMIUM_ARGS = [
 const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const SCREENSHOTS = `${ROOT}/test-artifacts/screenshots`;
 const CI = Deno.env.get("CI") === "true";
+// E2E_CPU_THROTTLE=4 runs every page's scripts four times slower (hunting timing-dependent failures).
+const CPU_THROTTLE = Number(Deno.env.get("E2E_CPU_THROTTLE") ?? "1") || 1;
 const deno = Deno.execPath();
 
 // Product settings are never inherited from the shell: a developer's DATABASE_URL or Upstash
@@ -283,6 +285,10 @@ async function main(): Promise<number> {
           const context = await browser!.newContext({ viewport, locale: "ru-RU" });
           contexts.push(context);
           const page: Page = await context.newPage();
+          if (CPU_THROTTLE > 1) {
+            const cdp = await context.newCDPSession(page);
+            await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_THROTTLE });
+          }
           page.on("pageerror", (e) => pageErrors.push(`pageerror: ${e.message}`));
           page.on("console", (m) => {
             if (m.type() === "error") pageErrors.push(`console: ${m.text()}`);
@@ -308,7 +314,7 @@ async function main(): Promise<number> {
           file: t.file,
           status: "failed",
           ms: performance.now() - started,
-          error: e?.stack ?? String(err),
+          error: describeError(err),
         };
         // Keep what the page looked like at the moment of failure.
         for (const [i, c] of contexts.entries()) {
@@ -360,10 +366,23 @@ async function main(): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+/** The stack, then each `cause` below it (a failed query's SQLite code lives there). */
+function describeError(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    parts.push(depth === 0 ? String((e as Error)?.stack ?? e) : `Caused by: ${String((e as Error)?.message ?? e)}`);
+    e = (e as Error)?.cause;
+  }
+  return parts.join("\n");
+}
+
 /** The message and the frames that point into the test files, without the runner's own frames. */
 function firstLines(text: string, max: number) {
   const lines = text.split("\n");
   const keep = lines.filter((l, i) => i === 0 || !/^\s+at /.test(l) || /e2e\//.test(l));
+  const causes = lines.filter((l) => l.startsWith("Caused by: "));
+  if (causes.length) return [...keep.filter((l) => !l.startsWith("Caused by: ")).slice(0, max), ...causes].join("\n");
   return keep.slice(0, max).join("\n");
 }
 

@@ -1,4 +1,4 @@
-import { and, count, eq, like, or } from "drizzle-orm";
+import { and, count, eq, like, or, type SQL } from "drizzle-orm";
 import { tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
@@ -163,19 +163,30 @@ async function applyPendingVkLink(
     await updateUser(ctx, owner.id, { pending_vk_link_phone: null });
     throw new LinkRefused(LINK_REFUSED_HAS_DATA);
   }
-  return await ctx.db.transaction(async (tx) => {
-    if (existing) await tx.delete(users).where(eq(users.id, existing.id));
-    const [row] = await tx.update(users).set({
-      ...fillPatch(owner, identity),
-      vk_id: identity.id,
-      pending_vk_link_phone: null,
-      updated_at: ctx.clock.now(),
-    }).where(eq(users.id, owner.id)).returning();
-    return row;
+  return await foldInto(ctx, owner.id, existing ? eq(users.id, existing.id) : undefined, {
+    ...fillPatch(owner, identity),
+    vk_id: identity.id,
+    pending_vk_link_phone: null,
   }).finally(() => {
     ctx.tokens.forgetUser(owner.id);
     if (existing) ctx.tokens.forgetUser(existing.id);
   });
+}
+
+/**
+ * Deletes the empty account matched by `drop` (when given) and writes `patch` to `keepId`, atomically. A
+ * batch runs on one connection without giving the event loop up in between, so no write lock is
+ * held across awaits (an interactive transaction would hold one while other requests of this
+ * process wait on a second connection).
+ */
+async function foldInto(ctx: AppContext, keepId: number, drop: SQL | undefined, patch: Partial<typeof users.$inferInsert>) {
+  const update = ctx.db.update(users).set({ ...patch, updated_at: ctx.clock.now() }).where(eq(users.id, keepId)).returning();
+  if (drop === undefined) {
+    const [row] = await update;
+    return row;
+  }
+  const [, rows] = await ctx.db.batch([ctx.db.delete(users).where(drop), update]);
+  return rows[0];
 }
 
 /** The account for a verified provider identity: found, joined by a pending link, or created. */
@@ -207,15 +218,7 @@ export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<I
   if (current.telegram_id) throw new LinkRefused("К вашему аккаунту уже привязан другой Telegram.");
   const other = await findByIdentity(ctx, tg);
   if (other && !(await isDisposable(ctx, other, "telegram"))) throw new LinkRefused(LINK_REFUSED_HAS_DATA);
-  return await ctx.db.transaction(async (tx) => {
-    if (other) await tx.delete(users).where(and(eq(users.id, other.id), eq(users.telegram_id, tg.id)));
-    const [row] = await tx.update(users).set({
-      ...fillPatch(current, tg),
-      telegram_id: tg.id,
-      updated_at: ctx.clock.now(),
-    }).where(eq(users.id, current.id)).returning();
-    return row;
-  }).finally(() => {
+  return await foldInto(ctx, current.id, other ? and(eq(users.id, other.id), eq(users.telegram_id, tg.id)) : undefined, { ...fillPatch(current, tg), telegram_id: tg.id }).finally(() => {
     ctx.tokens.forgetUser(current.id);
     if (other) ctx.tokens.forgetUser(other.id);
   });
