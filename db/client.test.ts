@@ -37,38 +37,68 @@ describe("openDb (embedded file)", () => {
     expect(String(mode.rows[0][0]).toLowerCase()).toBe("wal");
   });
 
-  it("a writer waits for another process's commit instead of failing with SQLITE_BUSY", async () => {
-    // Another process (as `deno task login-link` is to the server) holds the write lock for 400 ms.
-    const holder = `
+  /** Another process (as `deno task login-link` is to the server) holds the write lock for `ms`. */
+  async function holdWriteLock(ms: number, question: string) {
+    const code = `
       import { openDb } from "${new URL("./client.ts", import.meta.url).href}";
       const db = await openDb({ url: ${JSON.stringify(url)} });
       const tx = await db.$client.transaction("write");
-      await tx.execute({ sql: 'INSERT INTO faqs (question, answer, "order") VALUES (?, ?, ?)', args: ["held", "a", 900] });
+      await tx.execute({ sql: 'INSERT INTO faqs (question, answer, "order") VALUES (?, ?, ?)', args: [${JSON.stringify(question)}, "a", 900] });
       console.log("locked");
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, ${ms}));
       await tx.commit();
       db.$client.close();
     `;
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["eval", "--ext=ts", holder],
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
+    const child = new Deno.Command(Deno.execPath(), { args: ["eval", "--ext=ts", code], stdout: "piped" }).spawn();
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let out = "";
     while (!out.includes("locked")) {
       const { value, done } = await reader.read();
-      if (done) break;
+      if (done) throw new Error("the lock holder exited early");
       out += value;
     }
-    expect(out).toContain("locked");
+    return {
+      async released() {
+        expect((await child.status).success).toBe(true);
+        await reader.cancel();
+      },
+    };
+  }
+
+  const questions = async (db: Db) => (await db.select({ q: faqs.question }).from(faqs)).map((r) => r.q);
+
+  it("a writer waits for another process's commit instead of failing with SQLITE_BUSY", async () => {
+    const holder = await holdWriteLock(400, "held");
     const db = await open();
     const started = performance.now();
     await db.insert(faqs).values({ question: "waited", answer: "a", order: 901 });
     expect(performance.now() - started).toBeGreaterThan(100);
-    expect((await child.status).success).toBe(true);
-    await reader.cancel();
-    const rows = await db.select({ q: faqs.question }).from(faqs);
-    expect(rows.map((r) => r.q)).toEqual(expect.arrayContaining(["held", "waited"]));
+    await holder.released();
+    expect(await questions(db)).toEqual(expect.arrayContaining(["held", "waited"]));
+  });
+
+  it("after SQLITE_BUSY the next writes are committed, not left in a stuck connection", async () => {
+    const db = await openDb({ url, busyTimeoutMs: 100 });
+    opened.push(db);
+    const holder = await holdWriteLock(1_000, "held long");
+    // Two lock waits of 100 ms (the call and its one repeat) cannot outlast the holder.
+    await expect(db.insert(faqs).values({ question: "refused", answer: "a", order: 902 })).rejects.toThrow();
+    await holder.released();
+    await db.insert(faqs).values({ question: "after busy", answer: "a", order: 903 });
+    // Seen from another connection, and still there once this client has closed.
+    const other = await open();
+    expect(await questions(other)).toEqual(expect.arrayContaining(["held long", "after busy"]));
+    db.$client.close();
+    expect(await questions(other)).toContain("after busy");
+    expect(await questions(other)).not.toContain("refused");
+  });
+
+  it("repeats a call that met SQLITE_BUSY once, on a fresh connection", async () => {
+    const db = await openDb({ url, busyTimeoutMs: 250 });
+    opened.push(db);
+    const holder = await holdWriteLock(350, "held briefly");
+    await db.insert(faqs).values({ question: "second try", answer: "a", order: 904 });
+    await holder.released();
+    expect(await questions(await open())).toContain("second try");
   });
 });

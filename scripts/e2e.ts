@@ -308,7 +308,6 @@ async function main(): Promise<number> {
         await withTimeout(Promise.resolve().then(() => t.fn(ctx)), t.timeout, `test "${t.name}"`);
         result = { name: t.name, file: t.file, status: "passed", ms: performance.now() - started };
       } catch (err) {
-        const e = err as Error;
         result = {
           name: t.name,
           file: t.file,
