@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUSY_TIMEOUT_MS, type Db, migrateDb, openDb } from "./client.ts";
 import { faqs } from "./schema.ts";
+import { holdWriteLock as holdLock } from "./testing/hold-write-lock.ts";
 
 describe("openDb (embedded file)", () => {
   let dir: string;
@@ -37,33 +38,10 @@ describe("openDb (embedded file)", () => {
     expect(String(mode.rows[0][0]).toLowerCase()).toBe("wal");
   });
 
-  /** Another process (as `deno task login-link` is to the server) holds the write lock for `ms`. */
-  async function holdWriteLock(ms: number, question: string) {
-    const code = `
-      import { openDb } from "${new URL("./client.ts", import.meta.url).href}";
-      const db = await openDb({ url: ${JSON.stringify(url)} });
-      const tx = await db.$client.transaction("write");
-      await tx.execute({ sql: 'INSERT INTO faqs (question, answer, "order") VALUES (?, ?, ?)', args: [${JSON.stringify(question)}, "a", 900] });
-      console.log("locked");
-      await new Promise((r) => setTimeout(r, ${ms}));
-      await tx.commit();
-      db.$client.close();
-    `;
-    const child = new Deno.Command(Deno.execPath(), { args: ["eval", "--ext=ts", code], stdout: "piped" }).spawn();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let out = "";
-    while (!out.includes("locked")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the lock holder exited early");
-      out += value;
-    }
-    return {
-      async released() {
-        expect((await child.status).success).toBe(true);
-        await reader.cancel();
-      },
-    };
-  }
+  const holdWriteLock = async (ms: number, question: string) => {
+    const holder = await holdLock(url, ms, `INSERT INTO faqs (question, answer, "order") VALUES ('${question}', 'a', 900)`);
+    return { released: async () => expect(await holder.released()).toBe(true) };
+  };
 
   const questions = async (db: Db) => (await db.select({ q: faqs.question }).from(faqs)).map((r) => r.q);
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, migrateDb, openDb } from "../../db/client.ts";
 import { sessions } from "../../db/schema.ts";
 import { seedDatabase } from "../../db/seed.ts";
+import { holdWriteLock } from "../../db/testing/hold-write-lock.ts";
 import { loginLink, UserNotFoundError } from "./login-link.ts";
 
 describe("deno task login-link", () => {
@@ -36,29 +37,11 @@ describe("deno task login-link", () => {
 
   it("still signs in when another process keeps the database busy for longer than the lock wait", async () => {
     // Longer than one 5 s lock wait: the first try gives up, the database layer tries once more on a fresh connection.
-    const holder = `
-      import { openDb } from "${new URL("../../db/client.ts", import.meta.url).href}";
-      const db = await openDb({ url: ${JSON.stringify(`file:${dir}/app.db`)} });
-      const tx = await db.$client.transaction("write");
-      await tx.execute("UPDATE users SET updated_at = updated_at");
-      console.log("locked");
-      await new Promise((r) => setTimeout(r, 5600));
-      await tx.commit();
-      db.$client.close();
-    `;
-    const child = new Deno.Command(Deno.execPath(), { args: ["eval", "--ext=ts", holder], stdout: "piped" }).spawn();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let out = "";
-    while (!out.includes("locked")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
-    }
+    const holder = await holdWriteLock(`file:${dir}/app.db`, 5600, "UPDATE users SET updated_at = updated_at");
     const before = (await db.select().from(sessions)).length;
     const link = await loginLink(env, "moderator");
     expect(new URL(link).searchParams.get("access_token")).toBeTruthy();
-    expect((await child.status).success).toBe(true);
-    await reader.cancel();
+    expect(await holder.released()).toBe(true);
     const after = await db.select().from(sessions);
     expect(after.length).toBe(before + 1);
   }, 30_000);
