@@ -81,7 +81,7 @@ function recoveringFromBusy(client: Client): Client {
 }
 
 /** SQLITE_BUSY (or one of its extended codes) anywhere in the error's cause chain. */
-export function isBusy(err: unknown): boolean {
+function isBusy(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as Error).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) return true;

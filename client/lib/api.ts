@@ -95,11 +95,6 @@ export function refreshSession(): Promise<RefreshResult> {
   return refreshing;
 }
 
-/** True when the session was renewed. */
-export async function refreshAccessToken(): Promise<boolean> {
-  return (await refreshSession()) === "renewed";
-}
-
 export interface RequestOptions {
   method?: string;
   body?: unknown;
