@@ -13,7 +13,7 @@ const TRACKS = 100;
 const COPIES = 6; // fixture repeated: ~1.9 MB per track, ~190 MB per archive
 const TARGET_MB = 64;
 const SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
-const FIXTURE = new URL("../../shared/fixtures/audio/Test Artist - Amen Study.mp3", import.meta.url);
+const FIXTURE = new URL("../test/fixtures/audio/Test Artist - Amen Study.mp3", import.meta.url);
 
 function memory(pid: number) {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);

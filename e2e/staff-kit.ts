@@ -4,7 +4,7 @@
  */
 import { expect, type Page, type TestContext } from "./harness.ts";
 
-export const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url);
+export const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url);
 export const WIDE = { width: 1440, height: 900 };
 
 /** An artist name for this run: letters only, since artist names must not carry an ID. */

@@ -6,7 +6,7 @@
  */
 import { expect, type Page, test } from "./harness.ts";
 
-const FIXTURES = new URL("../../shared/fixtures/audio/", import.meta.url).pathname;
+const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url).pathname;
 const VALID = "Test Artist - Amen Study.mp3";
 
 /** A seeded slider image: a real JPEG or PNG to use as an avatar. */

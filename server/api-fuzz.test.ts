@@ -8,7 +8,7 @@ import { createTrack, createUser, signIn } from "./testing/factories.ts";
  * success, never a 500 (a user's mistake is never a server error).
  */
 const blns: string[] = JSON.parse(
-  await Deno.readTextFile(new URL("../../shared/fixtures/naughty/blns.json", import.meta.url)),
+  await Deno.readTextFile(new URL("../test/fixtures/naughty/blns.json", import.meta.url)),
 );
 // A spread of the list: every 7th string keeps the run short while covering each section.
 const naughty = blns.filter((_, i) => i % 7 === 0).concat(["", " ", "-1", "0", "1e309", "null", "[]", "{}"]);

@@ -248,7 +248,7 @@ describe("POST /api/profile/update", () => {
 
   it("never answers 500 to naughty strings in any field", async () => {
     const { headers } = await newUser();
-    const naughty: string[] = JSON.parse(await Deno.readTextFile("../shared/fixtures/naughty/blns.json"));
+    const naughty: string[] = JSON.parse(await Deno.readTextFile(new URL("../../test/fixtures/naughty/blns.json", import.meta.url)));
     const fields = ["first_name", "last_name", "city", "bio", "birth_date", "favorite_dnb_genre"];
     for (let i = 0; i < naughty.length; i++) {
       const value = naughty[i];

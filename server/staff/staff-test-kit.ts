@@ -7,7 +7,7 @@ import type { User } from "../../db/schema.ts";
 import { createTestApp, type TestApp, type TestAppOptions } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 
-const FIXTURES = new URL("../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../test/fixtures/", import.meta.url);
 
 export const naughtyStrings: string[] = JSON.parse(
   Deno.readTextFileSync(new URL("naughty/blns.json", FIXTURES)),

@@ -2,8 +2,8 @@ import { tracks } from "../../db/schema.ts";
 import type { TestApp } from "../testing/create-test-app.ts";
 import { multipartBody, type Part } from "./multipart-body.ts";
 
-/** Shared MP3 fixtures (../shared/fixtures/audio), read where they are. */
-export const FIXTURES_DIR = new URL("../../../shared/fixtures/audio/", import.meta.url);
+/** The MP3 fixtures (test/fixtures/audio, described in test/fixtures/README.md). */
+export const FIXTURES_DIR = new URL("../../test/fixtures/audio/", import.meta.url);
 
 export const FIXTURES = {
   amen: "Test Artist - Amen Study.mp3",

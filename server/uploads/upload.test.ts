@@ -482,7 +482,7 @@ describe("POST /api/upload: naughty names", () => {
     try {
       const h = (await signIn(wide.ctx, await createUser(wide.ctx.db))).headers;
       const blns: string[] = JSON.parse(
-        Deno.readTextFileSync(new URL("../../../shared/fixtures/naughty/blns.json", import.meta.url)),
+        Deno.readTextFileSync(new URL("../../test/fixtures/naughty/blns.json", import.meta.url)),
       );
       const tiny = new TextEncoder().encode("not audio");
       // Path separators are dropped by the parser (tested apart); the rest must arrive unchanged.
