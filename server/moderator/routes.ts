@@ -3,7 +3,6 @@ import type { Direction } from "../../db/directions.ts";
 import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { createStaffFaqRoutes } from "../staff/faq-routes.ts";
-import { scopeOf } from "../staff/scope.ts";
 import { createStaffTrackRoutes } from "../staff/track-routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
@@ -27,6 +26,6 @@ export function createModeratorRoutes(ctx: AppContext) {
     })
     // The scope is read from the user row loaded for this request, so a change of categories by an
     // admin applies to the moderator's very next call.
-    .route("/tracks", createStaffTrackRoutes(ctx, { scope: scopeOf, mode: "moderator" }))
+    .route("/tracks", createStaffTrackRoutes(ctx, { mode: "moderator" }))
     .route("/faq", createStaffFaqRoutes(ctx));
 }

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Direction, parseCategories } from "../../db/directions.ts";
+import { type Direction, parseCategories, parseDirections } from "../../db/directions.ts";
 import type { User } from "../../db/schema.ts";
 import { tracks } from "../../db/schema.ts";
 
@@ -32,6 +32,21 @@ export function scopeSql(scope: Scope): SQL | undefined {
 export function isVisible(directions: readonly Direction[], scope: Scope): boolean {
   if (scope === "*") return true;
   return directions.some((d) => scope.includes(d));
+}
+
+/**
+ * The one answer to "may this person see this track", for every read that takes a track id: its
+ * owner, an admin, or a moderator whose categories cover one of its directions. Everyone else is
+ * told the track does not exist (404), so ids outside one's sight reveal nothing. The staff panels
+ * apply the same scope in SQL (`scopeSql`) and leave out the owner clause: their edits are
+ * moderation, which a moderator's own upload outside their categories does not give them.
+ */
+export function maySeeTrack(
+  user: Pick<User, "id" | "is_admin" | "is_moderator" | "moderator_categories">,
+  track: { user_id: number | null; directions: string | null },
+): boolean {
+  if (track.user_id !== null && track.user_id === user.id) return true;
+  return isVisible(parseDirections(track.directions), scopeOf(user));
 }
 
 export function inScope(direction: Direction, scope: Scope): boolean {

@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { DOWNLOAD_TOKEN_TTL_S, downloadUrl, signDownloadToken } from "../downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
-import type { Scope } from "./scope.ts";
+import { scopeOf } from "./scope.ts";
 import {
   createTracksService,
   trackInputSchema,
@@ -22,8 +21,6 @@ const downloadManySchema = z.object({
 });
 
 export interface StaffTrackRoutesOptions {
-  /** The caller's scope (admins `*`, moderators their categories). */
-  scope: (user: User) => Scope;
   /**
    * `admin`: create, and a full update (user, guest name, directions, downloaded).
    * `moderator`: no create; updates limited to directions in scope and the downloaded flag.
@@ -33,7 +30,8 @@ export interface StaffTrackRoutesOptions {
 
 /**
  * The one track API behind /api/admin/tracks and /api/moderator/tracks. The caller mounts it behind
- * its own guards; every handler re-derives the scope from the signed-in user.
+ * its own guards; every handler re-derives the scope from the signed-in user with `scopeOf`, the
+ * same rule the status call and the download links apply (`maySeeTrack`).
  */
 export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOptions) {
   const service = createTracksService(ctx);
@@ -45,7 +43,7 @@ export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOp
   };
 
   app.get("/", validate("query", trackListQuerySchema), async (c) => {
-    const list = await service.list(opts.scope(c.get("user")), c.req.valid("query"));
+    const list = await service.list(scopeOf(c.get("user")), c.req.valid("query"));
     return c.json({ success: true, ...list });
   });
 
@@ -58,35 +56,35 @@ export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOp
 
   app.get("/download/:id", async (c) => {
     const user = c.get("user");
-    const [track] = await service.forDownload(opts.scope(user), [parseId(c.req.param("id"))]);
+    const [track] = await service.forDownload(scopeOf(user), [parseId(c.req.param("id"))]);
     return c.json(await link(user.id, [track.id]));
   });
 
   app.post("/download", validate("json", downloadManySchema), async (c) => {
     const user = c.get("user");
-    const found = await service.forDownload(opts.scope(user), c.req.valid("json").track_ids);
+    const found = await service.forDownload(scopeOf(user), c.req.valid("json").track_ids);
     return c.json(await link(user.id, found.map((t) => t.id)));
   });
 
   app.get("/:id", async (c) => {
-    const track = await service.get(opts.scope(c.get("user")), parseId(c.req.param("id")));
+    const track = await service.get(scopeOf(c.get("user")), parseId(c.req.param("id")));
     return c.json({ success: true, track });
   });
 
   if (opts.mode === "admin") {
     app.put("/:id", validate("json", trackUpdateSchema), async (c) => {
-      const track = await service.update(opts.scope(c.get("user")), parseId(c.req.param("id")), c.req.valid("json"));
+      const track = await service.update(scopeOf(c.get("user")), parseId(c.req.param("id")), c.req.valid("json"));
       return c.json({ success: true, track });
     });
   } else {
     app.put("/:id", validate("json", trackModerationSchema), async (c) => {
-      const track = await service.moderate(opts.scope(c.get("user")), parseId(c.req.param("id")), c.req.valid("json"));
+      const track = await service.moderate(scopeOf(c.get("user")), parseId(c.req.param("id")), c.req.valid("json"));
       return c.json({ success: true, track });
     });
   }
 
   app.delete("/:id", async (c) => {
-    await service.remove(opts.scope(c.get("user")), parseId(c.req.param("id")));
+    await service.remove(scopeOf(c.get("user")), parseId(c.req.param("id")));
     return c.json({ success: true });
   });
 

@@ -363,6 +363,15 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
     return rows[0];
   }
 
+  /**
+   * The status key carries the owner and the directions of the moment it was written, and the status
+   * call trusts its owner for the polling; after a staff edit the database must answer instead, or a
+   * former owner would keep reading a track handed to someone else.
+   */
+  async function forgetStatus(id: number) {
+    await ctx.kv.del([KV_KEYS.trackStatus(id)]).catch(() => 0);
+  }
+
   async function checkUser(userId: number | null | undefined) {
     if (userId === null || userId === undefined) return;
     const found = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
@@ -454,6 +463,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       if (userId) set.guest_username = null;
       else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
       await db.update(tracks).set(set).where(eq(tracks.id, id));
+      await forgetStatus(id);
       return this.get("*", id);
     },
 
@@ -475,6 +485,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       }
       if (input.downloaded !== undefined) set.downloaded = input.downloaded;
       await db.update(tracks).set(set).where(eq(tracks.id, id));
+      await forgetStatus(id);
       // Unscoped read: removing their last direction takes the track out of the caller's sight,
       // but the change they just made is still theirs to see.
       return this.get("*", id);
@@ -489,7 +500,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
           ctx.logger.warn("track file not removed", { id, err })
         );
       }
-      await ctx.kv.del([KV_KEYS.trackStatus(id)]).catch(() => 0);
+      await forgetStatus(id);
     },
 
     /**

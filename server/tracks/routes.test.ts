@@ -50,12 +50,69 @@ describe("GET /api/status/{id}", () => {
     expect((await get(t, "/api/status/abc", other.headers)).status).toBe(404);
   });
 
-  it("answers admins and moderators", async () => {
-    for (const staff of [await person({ is_admin: true }), await person({ is_moderator: true, moderator_categories: "label_neuropunk" })]) {
-      const r = await get(t, `/api/status/${trackId}`, staff.headers);
+  it("answers admins and moderators whose categories cover one of the track's directions", async () => {
+    const staff = [
+      await person({ is_admin: true }),
+      await person({ is_moderator: true, moderator_categories: "label_koster" }),
+      await person({ is_moderator: true, moderator_categories: "podcast_koster,label_koster" }),
+      await person({ is_moderator: true, moderator_categories: "*" }),
+    ];
+    for (const s of staff) {
+      const r = await get(t, `/api/status/${trackId}`, s.headers);
       expect(r.status).toBe(200);
-      expect(r.body.status).toBe("completed");
+      expect(r.body.track_data.filename).toBe("Status - Owner.mp3");
     }
+  });
+
+  it("answers a moderator of other categories with 404, telling nothing about the track", async () => {
+    const outside = [
+      await person({ is_moderator: true, moderator_categories: "label_neuropunk" }),
+      await person({ is_moderator: true, moderator_categories: "podcast_koster,show_neurogon,radio_k_profit" }),
+      await person({ is_moderator: true, moderator_categories: "" }),
+      // Categories without the moderator flag give no sight.
+      await person({ is_moderator: false, moderator_categories: "label_koster" }),
+    ];
+    for (const s of outside) {
+      const r = await get(t, `/api/status/${trackId}`, s.headers);
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ success: false, error: "Трек не найден" });
+    }
+  });
+
+  it("keeps every track of a direction out of a moderator's sight, whatever its status", async () => {
+    const artist = await createUser(t.ctx.db);
+    const koster = await person({ is_moderator: true, moderator_categories: "label_koster" });
+    const out = [];
+    for (const directions of ["label_neuropunk", "podcast_koster", "show_neurogon,radio_k_profit"]) {
+      for (const status of ["processing", "completed", "failed"] as const) {
+        out.push(await createTrack(t.ctx.db, { user_id: artist.id, directions, status, error: status === "failed" ? "Битый файл" : null }));
+      }
+    }
+    const inside = await createTrack(t.ctx.db, { user_id: artist.id, directions: "label_koster,podcast_koster" });
+    for (const track of out) expect((await get(t, `/api/status/${track.id}`, koster.headers)).status).toBe(404);
+    expect((await get(t, `/api/status/${inside.id}`, koster.headers)).status).toBe(200);
+  });
+
+  it("follows the current directions and owner, not the ones in the status key", async () => {
+    const artist = await person();
+    const { body } = await postUpload(t, artist.headers, [filePart("Status - Moved.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
+    const id = body.track_ids[0];
+    await t.ctx.queue.idle();
+    const koster = await person({ is_moderator: true, moderator_categories: "label_koster" });
+    const admin = await person({ is_admin: true });
+    expect((await get(t, `/api/status/${id}`, koster.headers)).status).toBe(200);
+
+    // The admin moves the track to another direction and hands it to another artist.
+    const heir = await person();
+    const res = await t.app.request(`/api/admin/tracks/${id}`, {
+      method: "PUT",
+      headers: { ...admin.headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ directions: "label_neuropunk", user_id: heir.user.id }),
+    });
+    expect(res.status).toBe(200);
+    expect((await get(t, `/api/status/${id}`, koster.headers)).status).toBe(404);
+    expect((await get(t, `/api/status/${id}`, artist.headers)).status).toBe(404);
+    expect((await get(t, `/api/status/${id}`, heir.headers)).body.track_data).toMatchObject({ directions: "label_neuropunk" });
   });
 
   it("asks for sign-in from an anonymous caller", async () => {

@@ -2,10 +2,10 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { tracks } from "../../db/schema.ts";
-import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { parseId, validate } from "../lib/validate.ts";
+import { maySeeTrack } from "../staff/scope.ts";
 import { STATUS_COLUMNS, statusValue, type TrackStatusValue } from "../processing/status-keys.ts";
 
 const idParam = z.object({ id: z.string() });
@@ -18,14 +18,16 @@ export function createTrackRoutes(ctx: AppContext) {
     .get("/status/:id", ctx.guards.user, validate("param", idParam), async (c) => {
       const id = parseId(c.req.valid("param").id);
       const user = c.get("user");
-      // The store answers the polling; the database answers when the key is gone or the store is down.
+      // The store answers the owner's polling; the database answers when the key is gone or the store
+      // is down, and for anyone else: staff may have changed the directions since the key was written,
+      // and a moderator's sight follows the current ones.
       let value: TrackStatusValue | null = await keys.readStatus(id);
-      if (!value) {
+      if (!value || value.user_id !== user.id) {
         const [row] = await ctx.db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1);
-        if (row) value = statusValue(row);
+        // A track outside the caller's sight is answered exactly like a missing one.
+        if (!row || !maySeeTrack(user, row)) throw notFound("Трек не найден");
+        value = statusValue(row);
       }
-      // Someone else's track is answered exactly like a missing one.
-      if (!value || (value.user_id !== user.id && !roleOf(user).isModerator)) throw notFound("Трек не найден");
       return c.json({ status: value.status, error: value.error ?? null, track_data: value.track_data });
     })
     .get("/track_ids", ctx.guards.user, async (c) => {
