@@ -18,20 +18,22 @@ export function UploadPage() {
     const { access_token: access, refresh_token: refresh } = search;
     if (!access || !refresh || handled.current === access) return;
     handled.current = access;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     auth.signInWithTokens(access, refresh)
-      .then(() => {
-        setSignedInBanner(true);
-        timer = setTimeout(() => setSignedInBanner(false), LOGIN_BANNER_MS);
-      })
+      .then(() => setSignedInBanner(true))
       .catch(() => {
         // Failing to use the tokens leaves the visitor signed out; the address is cleaned all the same.
       })
       .finally(() => {
         navigate({ to: "/", search: { access_token: undefined, refresh_token: undefined }, replace: true });
       });
-    return () => clearTimeout(timer);
   }, [search.access_token, search.refresh_token]);
+
+  // Its own effect: cleaning the address changes the search above, whose cleanup must not cancel this.
+  useEffect(() => {
+    if (!signedInBanner) return;
+    const timer = setTimeout(() => setSignedInBanner(false), LOGIN_BANNER_MS);
+    return () => clearTimeout(timer);
+  }, [signedInBanner]);
 
   return (
     <section className="page">
