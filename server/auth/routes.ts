@@ -201,6 +201,6 @@ export function createAuthRoutes(ctx: AppContext) {
     })
     .get("/me", ctx.guards.user, (c) => {
       c.header("Cache-Control", "no-store");
-      return c.json({ success: true, user: userView(c.get("user")) });
+      return c.json({ success: true, user: userView(c.get("user")), message: "Пользователь авторизован" });
     });
 }

@@ -34,6 +34,14 @@ describe("GET /api/auth/me", () => {
     expect(body.user).not.toHaveProperty("telegram_hash");
   });
 
+  it("answers success, user and message (spec 1 §7)", async () => {
+    const user = await createUser(t.ctx.db);
+    const { access_token } = await signIn(t.ctx, user);
+    const body = await (await me(access_token)).json();
+    expect(Object.keys(body).sort()).toEqual(["message", "success", "user"]);
+    expect(body).toMatchObject({ success: true, message: "Пользователь авторизован", user: { id: user.id } });
+  });
+
   it("answers 401 without a token", async () => {
     const res = await me();
     expect(res.status).toBe(401);
