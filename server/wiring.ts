@@ -12,7 +12,9 @@ export async function buildDeps(config: Config): Promise<AppDeps> {
   const jwtSecret = await resolveJwtSecret(config);
   const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   await migrateDb(db);
-  const kv = config.upstash ? createUpstashStore(config.upstash.url, config.upstash.token) : createEmbeddedStore();
+  const kv = config.upstash
+    ? createUpstashStore(config.upstash.url, config.upstash.token, { logger })
+    : createEmbeddedStore();
   const staticDir = config.staticDir;
   return {
     config: { ...config, jwtSecret },

@@ -1,4 +1,5 @@
 import { Redis } from "@upstash/redis";
+import type { Logger } from "./logger.ts";
 
 /**
  * The status store: fast, expiring keys for track status, batch errors and short-lived sign-in
@@ -34,9 +35,56 @@ export type KvFamily = (typeof KV_FAMILIES)[number];
 
 export const STATUS_TTL_S = 24 * 3600;
 
-/** `@upstash/redis` with its default settings (base64 responses, automatic JSON parsing). */
-export function createUpstashStore(url: string, token: string): StatusStore {
-  const redis = new Redis({ url, token, enableTelemetry: false });
+/** How long one request to Upstash may take before the database answers instead. */
+export const STORE_DEADLINE_MS = 300;
+/** After a failure, how long store calls are refused at once before one call probes the store again. */
+export const STORE_COOLDOWN_MS = 5_000;
+
+/**
+ * A store call that failed (network, deadline, Upstash error) or was refused at once because the
+ * store failed moments ago. Callers answer from the database; the admin page answers 503.
+ */
+export class StatusStoreUnavailable extends Error {
+  /** True when the call never reached the store: the circuit is open after a recent failure. */
+  readonly circuitOpen: boolean;
+  constructor(message: string, opts: { circuitOpen: boolean; cause?: unknown }) {
+    super(message, { cause: opts.cause });
+    this.name = "StatusStoreUnavailable";
+    this.circuitOpen = opts.circuitOpen;
+  }
+}
+
+export interface StoreGuardOptions {
+  /** Per request to Upstash; default STORE_DEADLINE_MS. */
+  deadlineMs?: number;
+  /** Default STORE_COOLDOWN_MS. */
+  cooldownMs?: number;
+  /** Milliseconds clock for the circuit; tests move it instead of waiting. */
+  now?: () => number;
+  logger?: Pick<Logger, "warn" | "info">;
+}
+
+/**
+ * `@upstash/redis` (base64 responses, automatic JSON parsing, auto-pipelining) with one attempt per
+ * request under a short deadline, behind a circuit breaker (docs/decisions/0025-status-store-outages.md).
+ */
+export function createUpstashStore(url: string, token: string, opts: StoreGuardOptions = {}): StatusStore {
+  const deadlineMs = opts.deadlineMs ?? STORE_DEADLINE_MS;
+  const redis = new Redis({
+    url,
+    token,
+    enableTelemetry: false,
+    // The default is five retries with exponential backoff: 4.3 s per call while Upstash is
+    // unreachable, for a value the database can give at once.
+    retry: { retries: 0 },
+    // A function, so every request gets its own timer: the client throws on an aborted request
+    // only for a signal function (a fixed signal makes it resolve with "Aborted" as the value).
+    signal: () => AbortSignal.timeout(deadlineMs),
+  });
+  return withCircuitBreaker(upstashCalls(redis), opts);
+}
+
+function upstashCalls(redis: Redis): StatusStore {
   return {
     kind: "upstash",
     async get<T>(key: string) {
@@ -71,12 +119,62 @@ export function createUpstashStore(url: string, token: string): StatusStore {
       return await redis.ttl(key);
     },
     async ping() {
-      try {
-        return (await redis.ping()) === "PONG";
-      } catch {
-        return false;
-      }
+      return (await redis.ping()) === "PONG";
     },
+  };
+}
+
+/**
+ * Circuit breaker: the first failed call opens the circuit, and for `cooldownMs` every call fails at
+ * once with `StatusStoreUnavailable` (circuitOpen) without touching the network. Then one call is let
+ * through as a probe (the others keep failing at once until it ends): its success closes the circuit,
+ * its failure opens it for another cooldown. So an outage costs one deadline per cooldown, not one
+ * per call. One failure is enough to open it: every value in the store can be read from the database.
+ */
+export function withCircuitBreaker(inner: StatusStore, opts: StoreGuardOptions = {}): StatusStore {
+  const now = opts.now ?? Date.now;
+  const cooldownMs = opts.cooldownMs ?? STORE_COOLDOWN_MS;
+  let openUntil: number | null = null;
+  let probing = false;
+
+  async function call<T>(op: string, fn: () => Promise<T>): Promise<T> {
+    let probe = false;
+    if (openUntil !== null) {
+      if (probing || now() < openUntil) {
+        throw new StatusStoreUnavailable("The status store is unreachable", { circuitOpen: true });
+      }
+      probing = probe = true;
+    }
+    try {
+      const out = await fn();
+      // A call that started before the circuit opened proves nothing about the store now.
+      if (probe) {
+        openUntil = null;
+        opts.logger?.info("status store reachable again", { op });
+      }
+      return out;
+    } catch (err) {
+      if (openUntil === null) {
+        opts.logger?.warn("status store unreachable, the database answers", { op, err, retry_in_ms: cooldownMs });
+      }
+      openUntil = now() + cooldownMs;
+      throw new StatusStoreUnavailable("The status store is unreachable", { circuitOpen: false, cause: err });
+    } finally {
+      if (probe) probing = false;
+    }
+  }
+
+  return {
+    kind: inner.kind,
+    get: <T>(key: string) => call("get", () => inner.get<T>(key)),
+    mget: <T>(keys: string[]) => call("mget", () => inner.mget<T>(keys)),
+    set: (key, value, ttlSeconds) => call("set", () => inner.set(key, value, ttlSeconds)),
+    take: <T>(key: string) => call("take", () => inner.take<T>(key)),
+    del: (keys) => call("del", () => inner.del(keys)),
+    keys: (pattern) => call("keys", () => inner.keys(pattern)),
+    ttl: (key) => call("ttl", () => inner.ttl(key)),
+    ping: () => call("ping", () => inner.ping()).catch(() => false),
+    close: inner.close ? () => inner.close?.() : undefined,
   };
 }
 

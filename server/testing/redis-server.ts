@@ -28,6 +28,10 @@ export interface RedisServer {
   port: number;
   hostname: string;
   stop(): Promise<void>;
+  /** SIGSTOP: connections are accepted by the kernel but nothing answers, like a network black hole. */
+  pause(): void;
+  /** SIGCONT after `pause`; the data is still there. */
+  resume(): void;
 }
 
 async function answersPing(port: number): Promise<boolean> {
@@ -75,11 +79,23 @@ export async function startRedisServer(): Promise<RedisServer> {
     const deadline = Date.now() + 10_000;
     while (!exited && Date.now() < deadline) {
       if (await answersPing(port)) {
+        let paused = false;
         return {
           port,
           hostname: "127.0.0.1",
+          pause() {
+            child.kill("SIGSTOP");
+            paused = true;
+          },
+          resume() {
+            if (!paused) return;
+            child.kill("SIGCONT");
+            paused = false;
+          },
           async stop() {
             try {
+              // A stopped process keeps SIGTERM pending until it runs again.
+              if (paused) child.kill("SIGCONT");
               child.kill("SIGTERM");
             } catch { /* already gone */ }
             await child.status;
