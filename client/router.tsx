@@ -7,6 +7,7 @@ import {
   Navigate,
 } from "@tanstack/react-router";
 import { RootLayout } from "./components/root-layout.tsx";
+import { RouteError } from "./components/route-error.tsx";
 import { AuthCallbackPage } from "./features/auth/callback-page.tsx";
 import { LoginPage } from "./features/auth/login-page.tsx";
 import { FaqPage } from "./features/faq/faq-page.tsx";
@@ -170,6 +171,7 @@ export function createAppRouter(context: RouterContext) {
     defaultPreload: "intent",
     scrollRestoration: false,
     defaultNotFoundComponent: () => <Navigate to="/" replace />,
+    defaultErrorComponent: RouteError,
   });
 }
 

@@ -16,7 +16,11 @@ async function loadUserOrLogin(context: RouterContext) {
   try {
     return await context.auth.ensureUser();
   } catch (err) {
-    // A 403 (ban) or any failure to load the user for a guarded area goes to /login.
+    // No answer, or a failing server, is not a refusal: the tokens stay (decision 0015), so /login
+    // would pass the person on to / without a word. The route's error screen says "No response from
+    // server" on the page asked for instead, where a retry or a reload tries again (decision 0095).
+    if (err instanceof ApiError && (err.status === 0 || err.status === 429 || err.status >= 500)) throw err;
+    // A 403 (ban) or any other failure to load the user for a guarded area goes to /login.
     if (err instanceof ApiError || err instanceof Error) throw redirect({ to: "/login" });
     throw err;
   }
