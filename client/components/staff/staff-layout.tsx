@@ -16,6 +16,8 @@ interface StaffLayoutProps {
   nav: StaffNavItem[];
   backLabel: string;
   logoutLabel: string;
+  /** Logout above the link back to the site (the moderator sidebar's order in spec 2); else below. */
+  logoutFirst?: boolean;
   /** Shown above the page content (the moderator's categories). */
   header?: ReactNode;
   /** Runs after the sign-out, before going home (a flash message, for example). */
@@ -26,13 +28,18 @@ interface StaffLayoutProps {
  * The panel frame shared by the admin and moderator areas: a sidebar with the section links, a link
  * back to the site and a logout, then the page. The root layout already gives staff pages the full width.
  */
-export function StaffLayout({ title, nav, backLabel, logoutLabel, header, onLoggedOut }: StaffLayoutProps) {
+export function StaffLayout(
+  { title, nav, backLabel, logoutLabel, logoutFirst = false, header, onLoggedOut }: StaffLayoutProps,
+) {
   const navigate = useNavigate();
   const logout = async () => {
     await auth.logout();
     onLoggedOut?.();
     await navigate({ to: "/" });
   };
+  const logoutButton = (
+    <button type="button" className="st-nav-link st-nav-muted" onClick={logout}>{logoutLabel}</button>
+  );
   return (
     <div className="st-shell">
       <aside className="st-sidebar" aria-label={title}>
@@ -49,8 +56,9 @@ export function StaffLayout({ title, nav, backLabel, logoutLabel, header, onLogg
             </Link>
           ))}
           <div className="st-nav-sep" role="separator" />
+          {logoutFirst && logoutButton}
           <Link to="/" className="st-nav-link st-nav-muted">{backLabel}</Link>
-          <button type="button" className="st-nav-link st-nav-muted" onClick={logout}>{logoutLabel}</button>
+          {!logoutFirst && logoutButton}
         </nav>
       </aside>
       <div className="st-content">

@@ -28,6 +28,12 @@ describe("moderator layout", () => {
     expect(screen.queryByText(STATUS_LOAD_ERROR)).toBeNull();
   });
 
+  it("orders the sidebar as spec 2 gives it: Dashboard, Tracks, FAQ, Logout, Back to Site", async () => {
+    await show(moderator, () => ({ success: true, status: { is_moderator: true, categories: ["label_koster"] } }));
+    const items = [...screen.getByRole("complementary", { name: "Moderator" }).querySelectorAll("a, button")];
+    expect(items.map((el) => el.textContent)).toEqual(["Dashboard", "Tracks", "FAQ", "Logout", "← Back to Site"]);
+  });
+
   it("shows All Categories for *, and No categories assigned for none", async () => {
     await show(moderator, () => ({ success: true, status: { is_moderator: true, categories: "*" } }));
     expect(screen.getByText("All Categories")).toBeTruthy();

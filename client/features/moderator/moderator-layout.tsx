@@ -45,6 +45,7 @@ export function ModeratorLayout() {
       nav={NAV}
       backLabel="← Back to Site"
       logoutLabel="Logout"
+      logoutFirst
       header={header}
       onLoggedOut={() => flash("success", "Вы успешно вышли из системы.")}
     />
