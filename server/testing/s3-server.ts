@@ -39,8 +39,9 @@ function drain(stream: ReadableStream<Uint8Array>, onText?: (all: string) => voi
   let tail = "";
   (async () => {
     try {
-      for await (const piece of stream.pipeThrough(new TextDecoderStream())) {
-        tail = (tail + piece).slice(-16_384);
+      const decoder = new TextDecoder();
+      for await (const bytes of stream) {
+        tail = (tail + decoder.decode(bytes, { stream: true })).slice(-16_384);
         onText?.(tail);
       }
     } catch { /* the child is gone */ }
