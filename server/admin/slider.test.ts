@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../staff/staff-test-kit.ts";
 import {
   LINK_IMAGE_REQUIRED,
+  LINK_URL_FORMAT,
   LINK_URL_REQUIRED,
   TRACK_URL_REQUIRED,
   URL_SCHEME,
@@ -110,8 +111,8 @@ describe("admin slider", () => {
       [{ tile_type: "track" }, TRACK_URL_REQUIRED],
       [{ tile_type: "track", track_url: "javascript:alert(1)" }, URL_SCHEME],
       [{ tile_type: "track", track_url: "ftp://example.com/a" }, URL_SCHEME],
-      [{ tile_type: "link", redirect_url: "data:text/html,x" }, URL_SCHEME],
-      [{ tile_type: "link", redirect_url: "example.com" }, URL_SCHEME],
+      [{ tile_type: "link", redirect_url: "data:text/html,x" }, LINK_URL_FORMAT],
+      [{ tile_type: "link", redirect_url: "example.com" }, LINK_URL_FORMAT],
       [{ tile_type: "video", track_url: "https://example.com" }, "Тип плитки должен быть link или track"],
     ];
     for (const [json, error] of cases) {
@@ -128,6 +129,46 @@ describe("admin slider", () => {
     const left = [...Deno.readDirSync(`${f.t.ctx.staticDir}/storage/slider`)].length;
     const tiles = ((await f.call("GET", "/api/admin/slider")).body.sliders as Tile[]).filter((t) => t.image_filename);
     expect(left).toBe(tiles.length);
+  });
+
+  it("takes a site path as a link tile's URL, so a seeded tile saves unchanged; refuses other schemes and //host", async () => {
+    const made = await send("POST", "/api/admin/slider", form({ tile_type: "link", redirect_url: "/about" }, { bytes: PNG, name: "a.png" }));
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const tile = made.body.slider as Tile;
+    expect(tile.redirect_url).toBe("/about");
+    // The edit form sends the tile back as it came.
+    const same = await f.call("PUT", `/api/admin/slider/${tile.id}`, {
+      json: { tile_type: "link", redirect_url: tile.redirect_url, track_url: null, image_filename: tile.image_filename },
+    });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body.slider).toMatchObject({ redirect_url: "/about", image_filename: tile.image_filename });
+    for (const ok of ["/", "/faq", "/faq?x=1#q2", " /privacy ", "https://example.com/a", "http://example.com"]) {
+      const r = await f.call("PUT", `/api/admin/slider/${tile.id}`, { json: { tile_type: "link", redirect_url: ok } });
+      expect(r.status, ok).toBe(200);
+      expect(r.body.slider.redirect_url).toBe(ok.trim());
+    }
+    const bad = [
+      "javascript:alert(1)",
+      "JavaScript:alert(1)",
+      "data:text/html,x",
+      "//evil.example/x",
+      "/\\evil.example/x",
+      "/\t/evil.example",
+      "about",
+      "/ about",
+    ];
+    for (const url of bad) {
+      const r = await f.call("PUT", `/api/admin/slider/${tile.id}`, { json: { tile_type: "link", redirect_url: url } });
+      expect(r.status, url).toBe(400);
+      expect(r.body).toEqual({ success: false, error: LINK_URL_FORMAT });
+    }
+    // A multipart create is held to the same rule.
+    const scripted = await send("POST", "/api/admin/slider", form({ tile_type: "link", redirect_url: "//evil.example" }, { bytes: PNG, name: "b.png" }));
+    expect(scripted.body).toEqual({ success: false, error: LINK_URL_FORMAT });
+    // A track tile plays from the streaming service: a site path is no track.
+    const track = await f.call("POST", "/api/admin/slider", { json: { tile_type: "track", track_url: "/about" } });
+    expect(track.body).toEqual({ success: false, error: URL_SCHEME });
+    expect((await f.call("GET", `/api/admin/slider/${tile.id}`)).body.slider.redirect_url).toBe("http://example.com");
   });
 
   it("creates a track tile from JSON, without an image", async () => {

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type SliderTile, sliderTiles, TILE_TYPES, type TileType } from "../../db/schema.ts";
+import { isHttpUrl, isTileLink, TILE_LINK_FORMAT } from "../../db/tile-link.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import type { StoredImage } from "./image-upload.ts";
@@ -17,6 +18,7 @@ export const LINK_URL_REQUIRED = 'URL ссылки обязателен для �
 export const LINK_IMAGE_REQUIRED = 'Изображение обязательно для плиток типа "Ссылка"';
 export const TRACK_URL_REQUIRED = 'URL трека обязателен для плиток типа "Трек"';
 export const URL_SCHEME = "URL должен начинаться с http:// или https://";
+export const LINK_URL_FORMAT = TILE_LINK_FORMAT;
 
 export interface SliderView {
   id: number;
@@ -42,29 +44,28 @@ export function sliderView(t: SliderTile): SliderView {
 /** Empty, "null" and "undefined" (what FormData makes of a null) all mean "no value". */
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && /^(|null|undefined)$/.test(v.trim()));
 
-const urlField = z
-  .union([z.string().max(2000, "URL слишком длинный"), z.null()])
-  .optional()
-  .transform((v, ctx) => {
-    if (blank(v)) return null;
-    const s = (v as string).trim();
-    let ok = false;
-    try {
-      const u = new URL(s);
-      ok = (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-    } catch { /* not a URL */ }
-    if (!ok) {
-      ctx.addIssue({ code: "custom", message: URL_SCHEME });
-      return z.NEVER;
-    }
-    return s;
-  });
+/** An optional address that `accepts`, stored trimmed; blank means none. */
+const urlField = (accepts: (s: string) => boolean, message: string) =>
+  z
+    .union([z.string().max(2000, "URL слишком длинный"), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      if (blank(v)) return null;
+      const s = (v as string).trim();
+      if (!accepts(s)) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return s;
+    });
 
 /** The tile fields from JSON or from the text parts of a multipart form. */
 export const sliderInputSchema = z.object({
   tile_type: z.enum(TILE_TYPES, { message: "Тип плитки должен быть link или track" }),
-  redirect_url: urlField,
-  track_url: urlField,
+  // A link may stay on this site (the seeded tiles lead to /about and /faq); a track plays from the
+  // streaming service, so only an http(s) address makes sense there.
+  redirect_url: urlField(isTileLink, LINK_URL_FORMAT),
+  track_url: urlField(isHttpUrl, URL_SCHEME),
   /**
    * JSON only. Left out: keep the current image. Empty or null: remove it. The current name (or its
    * public address): keep it. Anything else is refused: a tile can only point at an image uploaded for it.
