@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type Track, tracks, type TrackStatus } from "../../db/schema.ts";
-import { KV_KEYS, type StatusStore, STATUS_TTL_S } from "../lib/kv.ts";
+import { KV_KEYS, type StatusStore, StatusStoreUnavailable, STATUS_TTL_S } from "../lib/kv.ts";
 import type { Logger } from "../lib/logger.ts";
 
 /**
@@ -117,14 +117,73 @@ export function batchSummary(rows: Array<Pick<Track, "status" | "filename" | "er
 export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger }) {
   const { kv, db, logger } = deps;
 
+  /**
+   * Keys whose write failed: once the store answers again it may still hold their older value (a
+   * track "processing" that has since ended), so they are read from the database until they are
+   * written again or removed from the store.
+   */
+  const stale = new Set<string>();
+  let flushing: Promise<void> | null = null;
+
+  function logFailure(what: string, err: unknown): void {
+    // While the circuit is open every call fails at once; the store logged the outage already.
+    if (err instanceof StatusStoreUnavailable && err.circuitOpen) logger.debug("status store skipped", { op: what });
+    else logger.warn("status store unavailable, using the database", { op: what, err });
+  }
+
   /** Runs a status-store call; a failure is logged and answered with `fallback`. */
   async function safe<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
     try {
-      return await fn();
+      const out = await fn();
+      if (stale.size > 0) flushStale();
+      return out;
     } catch (err) {
-      logger.warn("status store unavailable, using the database", { op: what, err });
+      logFailure(what, err);
       return fallback;
     }
+  }
+
+  /** Writes `keys`: they turn stale when the write fails and fresh when it succeeds. */
+  async function write(what: string, keys: string[], fn: () => Promise<unknown>): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await fn();
+    } catch (err) {
+      for (const key of keys) stale.add(key);
+      logFailure(what, err);
+      return;
+    }
+    for (const key of keys) stale.delete(key);
+    if (stale.size > 0) flushStale();
+  }
+
+  /** Removes the stale keys from the store once it answers again. */
+  function flushStale(): void {
+    if (flushing) return;
+    const keys = [...stale];
+    flushing = (async () => {
+      try {
+        for (let i = 0; i < keys.length; i += 500) {
+          const chunk = keys.slice(i, i + 500);
+          await kv.del(chunk);
+          // A key written meanwhile is fresh again and already out of the set; the rest are gone.
+          for (const key of chunk) stale.delete(key);
+        }
+      } catch {
+        // Still unreachable: the keys stay stale and the next successful call tries again.
+      } finally {
+        flushing = null;
+      }
+    })();
+  }
+
+  /** One key's value, or null when it is missing, stale or the store is down (the caller asks the database). */
+  async function read<T>(what: string, key: string): Promise<T | null> {
+    if (stale.has(key)) {
+      flushStale();
+      return null;
+    }
+    return await safe(what, () => kv.get<T>(key), null);
   }
 
   // Batch summaries are rebuilt from the database one at a time per user, so two jobs finishing
@@ -170,7 +229,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
   }
 
   async function batchIds(userId: number): Promise<number[]> {
-    const ids = await safe("trackIds", () => kv.get<number[]>(KV_KEYS.trackIds(userId)), null);
+    const ids = await read<number[]>("trackIds", KV_KEYS.trackIds(userId));
     if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) return ids;
     return await latestBatchFromDb(userId);
   }
@@ -178,33 +237,42 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
   return {
     /** A new batch: its ids, a `processing` status per track, and the previous batch's texts cleared. */
     async startBatch(userId: number, rows: StatusRow[]): Promise<void> {
-      await safe("startBatch", async () => {
+      const keys = [
+        KV_KEYS.errors(userId),
+        KV_KEYS.success(userId),
+        ...rows.map((r) => KV_KEYS.trackStatus(r.id)),
+        KV_KEYS.trackIds(userId),
+      ];
+      await write("startBatch", keys, async () => {
         await kv.del([KV_KEYS.errors(userId), KV_KEYS.success(userId)]);
         await Promise.all(rows.map((r) => kv.set(KV_KEYS.trackStatus(r.id), statusValue(r), STATUS_TTL_S)));
         await kv.set(KV_KEYS.trackIds(userId), rows.map((r) => r.id), STATUS_TTL_S);
-      }, undefined);
+      });
     },
 
     /** A track reached its end state: its status key, then its batch's error lines and success text. */
     async trackFinished(row: StatusRow): Promise<void> {
-      await safe("trackStatus", () => kv.set(KV_KEYS.trackStatus(row.id), statusValue(row), STATUS_TTL_S), undefined);
+      const statusKey = KV_KEYS.trackStatus(row.id);
+      await write("trackStatus", [statusKey], () => kv.set(statusKey, statusValue(row), STATUS_TTL_S));
       const userId = row.user_id;
       if (userId === null) return;
-      await serialise(userId, () =>
-        safe("batchSummary", async () => {
-          const ids = await kv.get<number[]>(KV_KEYS.trackIds(userId));
-          // A newer batch replaced this one: its keys are not this track's business any more.
-          if (!Array.isArray(ids) || !ids.includes(row.id)) return;
-          const summary = batchSummary(await batchRows(ids));
-          if (summary.errors.length) await kv.set(KV_KEYS.errors(userId), summary.errors, STATUS_TTL_S);
-          if (summary.success) await kv.set(KV_KEYS.success(userId), summary.success, STATUS_TTL_S);
-        }, undefined)
-      );
+      await serialise(userId, async () => {
+        const ids = await batchIds(userId);
+        // A newer batch replaced this one: its keys are not this track's business any more.
+        if (!ids.includes(row.id)) return;
+        const summary = batchSummary(await batchRows(ids));
+        const texts: Array<[string, unknown]> = [];
+        if (summary.errors.length) texts.push([KV_KEYS.errors(userId), summary.errors]);
+        if (summary.success) texts.push([KV_KEYS.success(userId), summary.success]);
+        await write("batchSummary", texts.map(([key]) => key), async () => {
+          for (const [key, value] of texts) await kv.set(key, value, STATUS_TTL_S);
+        });
+      });
     },
 
     /** `track_status:{id}` when present and well formed; null sends the caller to the database. */
     async readStatus(trackId: number): Promise<TrackStatusValue | null> {
-      const v = await safe("readStatus", () => kv.get<TrackStatusValue>(KV_KEYS.trackStatus(trackId)), null);
+      const v = await read<TrackStatusValue>("readStatus", KV_KEYS.trackStatus(trackId));
       if (!v || typeof v !== "object" || typeof v.status !== "string" || !v.track_data || !("user_id" in v)) {
         return null;
       }
@@ -215,13 +283,13 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     batchIds,
 
     async errors(userId: number): Promise<string[]> {
-      const lines = await safe("errors", () => kv.get<string[]>(KV_KEYS.errors(userId)), null);
+      const lines = await read<string[]>("errors", KV_KEYS.errors(userId));
       if (Array.isArray(lines) && lines.length > 0) return lines.map(String);
       return batchSummary(await batchRows(await batchIds(userId))).errors;
     },
 
     async success(userId: number): Promise<string> {
-      const text = await safe("success", () => kv.get<string>(KV_KEYS.success(userId)), null);
+      const text = await read<string>("success", KV_KEYS.success(userId));
       if (typeof text === "string" && text) return text;
       return batchSummary(await batchRows(await batchIds(userId))).success;
     },
