@@ -6,6 +6,8 @@
  */
 
 export const TILE_LINK_FORMAT = "URL должен начинаться с http://, https:// или / (страница этого сайта)";
+/** A track tile plays from the streaming service, so its address is always http(s). */
+export const TRACK_URL_FORMAT = "URL должен начинаться с http:// или https://";
 
 /**
  * A path on this site: a single leading "/". "//host" and "/\host" are addresses of another site

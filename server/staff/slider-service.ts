@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type SliderTile, sliderTiles, TILE_TYPES, type TileType } from "../../db/schema.ts";
-import { isHttpUrl, isTileLink, TILE_LINK_FORMAT } from "../../db/tile-link.ts";
+import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "../../db/tile-link.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import type { StoredImage } from "./image-upload.ts";
@@ -17,7 +17,7 @@ export const TILE_NOT_FOUND = "Плитка не найдена";
 export const LINK_URL_REQUIRED = 'URL ссылки обязателен для плиток типа "Ссылка"';
 export const LINK_IMAGE_REQUIRED = 'Изображение обязательно для плиток типа "Ссылка"';
 export const TRACK_URL_REQUIRED = 'URL трека обязателен для плиток типа "Трек"';
-export const URL_SCHEME = "URL должен начинаться с http:// или https://";
+export const URL_SCHEME = TRACK_URL_FORMAT;
 export const LINK_URL_FORMAT = TILE_LINK_FORMAT;
 
 export interface SliderView {

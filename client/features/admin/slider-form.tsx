@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useState } from "react";
+import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "../../../db/tile-link.ts";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { api } from "../../lib/api.ts";
 import { sliderImageUrl, type SliderTile } from "./api.ts";
@@ -14,6 +15,8 @@ export const SLIDER_TEXTS = {
   tooLarge: "Файл слишком большой. Максимальный размер: 2MB.",
   imageRequired: 'Изображение обязательно для плиток типа "Ссылка"',
   imageMissingWarning: "Для плитки-ссылки необходимо выбрать изображение",
+  linkUrlFormat: TILE_LINK_FORMAT,
+  trackUrlFormat: TRACK_URL_FORMAT,
 } as const;
 
 /** JPEG or PNG by type, or by name when the browser gives no type. */
@@ -108,8 +111,10 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
   const submit = async () => {
     if (saving) return;
     if (tileType === "link" && !redirectUrl.trim()) return setError(SLIDER_TEXTS.linkUrlRequired);
+    if (tileType === "link" && !isTileLink(redirectUrl)) return setError(SLIDER_TEXTS.linkUrlFormat);
     if (tileType === "link" && !hasImage) return setError(SLIDER_TEXTS.imageRequired);
     if (tileType === "track" && !trackUrl.trim()) return setError(SLIDER_TEXTS.trackUrlRequired);
+    if (tileType === "track" && !isHttpUrl(trackUrl.trim())) return setError(SLIDER_TEXTS.trackUrlFormat);
     setError(null);
     setSaving(true);
     let body: FormData | Record<string, unknown>;
@@ -168,11 +173,14 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
         <>
           <label className="st-field" htmlFor={`${id}-url`}>
             <span>URL ссылки</span>
+            {/* Text, not type="url": a path on this site such as /about is a valid link too. */}
             <input
               id={`${id}-url`}
               className="st-input"
-              type="url"
-              placeholder="https://"
+              type="text"
+              inputMode="url"
+              autoComplete="off"
+              placeholder="https://… или /about"
               value={redirectUrl}
               onChange={(e) => setRedirectUrl(e.target.value)}
             />
