@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { soundCloudPlayerUrl } from "./api.ts";
@@ -31,6 +31,34 @@ describe("home slider", () => {
     expect(container.querySelectorAll("a")).toHaveLength(1);
     expect(container.querySelectorAll("img")).toHaveLength(2);
     expect(screen.getAllByRole("button", { name: /Слайд/ })).toHaveLength(2);
+  });
+
+  it("follows a site path inside the app, and shows //host or a bare word without a link", async () => {
+    vi.stubGlobal("fetch", fakeFetch({
+      "/api/slider": () => ({
+        success: true,
+        sliders: [
+          { id: 1, tile_type: "link", image_filename: "a.png", image_url: "/static/storage/slider/a.png", redirect_url: "/about", track_url: null },
+          { id: 2, tile_type: "link", image_filename: "b.png", image_url: "/static/storage/slider/b.png", redirect_url: "//evil.example/x", track_url: null },
+          { id: 3, tile_type: "link", image_filename: "c.png", image_url: "/static/storage/slider/c.png", redirect_url: "about", track_url: null },
+        ],
+      }),
+    }));
+    const { container, router } = renderPage("/", HomeSlider);
+    await vi.waitFor(() => expect(container.querySelectorAll("img")).toHaveLength(3));
+    const links = container.querySelectorAll("a");
+    expect(links).toHaveLength(1);
+    const link = links[0];
+    expect(link.getAttribute("href")).toBe("/about");
+    expect(link.getAttribute("target")).toBeNull();
+    let unloaded = false;
+    globalThis.addEventListener("beforeunload", () => (unloaded = true), { once: true });
+    await act(async () => {
+      fireEvent.click(link);
+    });
+    await screen.findByText("other page");
+    expect(router.state.location.pathname).toBe("/about");
+    expect(unloaded).toBe(false);
   });
 
   it("builds the SoundCloud player address from the track page", () => {

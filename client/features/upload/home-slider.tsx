@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { isHttpUrl, isSitePath } from "../../../db/tile-link.ts";
 import { ArrowLeftIcon, ArrowRightIcon } from "../../components/icons.tsx";
 import { safeHref, sliderQuery, type SliderTile, soundCloudPlayerUrl } from "./api.ts";
 
@@ -93,17 +95,44 @@ function Tile({ tile }: { tile: SliderTile }) {
       </div>
     );
   }
-  const href = safeHref(tile.redirect_url);
+  return <LinkTile tile={tile} />;
+}
+
+/** Where a link tile leads: a page of this app (followed without reloading) or another site. */
+export function tileTarget(url: string | null | undefined): { inApp: string } | { external: URL } | null {
+  const s = url?.trim() ?? "";
+  if (isSitePath(s)) return { inApp: s };
+  if (!isHttpUrl(s)) return null;
+  const u = new URL(s);
+  return u.origin === location.origin ? { inApp: u.pathname + u.search + u.hash } : { external: u };
+}
+
+function LinkTile({ tile }: { tile: SliderTile }) {
+  const navigate = useNavigate();
+  const target = tileTarget(tile.redirect_url);
   const image = <img src={tile.image_url!} alt="" loading="lazy" />;
-  if (!href) return <div className="slide-link">{image}</div>;
-  const external = new URL(href).origin !== location.origin;
+  if (!target) return <div className="slide-link">{image}</div>;
+  if ("external" in target) {
+    return (
+      <a
+        className="slide-link"
+        href={target.external.href}
+        aria-label={`Открыть ${target.external.hostname}`}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
+        {image}
+      </a>
+    );
+  }
+  const follow = (e: MouseEvent<HTMLAnchorElement>) => {
+    // A modified or middle click keeps the browser's own meaning (a new tab or window).
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    void navigate({ href: target.inApp });
+  };
   return (
-    <a
-      className="slide-link"
-      href={href}
-      aria-label={external ? `Открыть ${new URL(href).hostname}` : "Открыть"}
-      {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-    >
+    <a className="slide-link" href={target.inApp} aria-label={`Открыть ${target.inApp}`} onClick={follow}>
       {image}
     </a>
   );
