@@ -50,6 +50,34 @@ export const sessions = sqliteTable("sessions", {
   ...timestamps,
 }, (t) => [index("sessions_user_id_idx").on(t.user_id)]);
 
+/**
+ * A sign-in started by one browser (GET /api/auth/oauth/urls): the VK state and PKCE verifier, and
+ * the hash of the browser-binding cookie that browser got. Taken (deleted) by the VK callback or the
+ * Telegram completion, so each works once; rows past `expires_at` are swept (docs/decisions/0016).
+ */
+export const oauthSessions = sqliteTable("oauth_sessions", {
+  /** The `session_id` the browser keeps; the VK state starts with it. */
+  id: text("id").primaryKey(),
+  /** Null when VK sign-in is not configured. */
+  vk_state: text("vk_state"),
+  vk_verifier: text("vk_verifier"),
+  /** SHA-256 (hex) of the browser-binding cookie. */
+  browser_hash: text("browser_hash").notNull(),
+  expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  created_at: timestamps.created_at,
+}, (t) => [index("oauth_sessions_expires_at_idx").on(t.expires_at)]);
+
+/**
+ * Telegram login results already used, by their hash: a signed result is good for one sign-in or
+ * link only. Kept until the result would be refused as too old anyway (docs/decisions/0017).
+ */
+export const telegramAuthUses = sqliteTable("telegram_auth_uses", {
+  hash: text("hash").primaryKey(),
+  telegram_id: text("telegram_id").notNull(),
+  expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  created_at: timestamps.created_at,
+}, (t) => [index("telegram_auth_uses_expires_at_idx").on(t.expires_at)]);
+
 export const TRACK_STATUSES = ["processing", "completed", "failed"] as const;
 export type TrackStatus = (typeof TRACK_STATUSES)[number];
 
@@ -118,3 +146,4 @@ export type NewTrack = typeof tracks.$inferInsert;
 export type Faq = typeof faqs.$inferSelect;
 export type SliderTile = typeof sliderTiles.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type OauthSession = typeof oauthSessions.$inferSelect;

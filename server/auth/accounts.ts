@@ -1,12 +1,13 @@
-import { and, count, eq, like, or, type SQL } from "drizzle-orm";
+import { and, count, eq, isNull, like, or, type SQL } from "drizzle-orm";
 import { tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
+import { spendTelegramResult } from "./sign-in-store.ts";
 import { parseTgAuthInput, verifyTelegramAuth } from "./telegram.ts";
 
 /**
  * Finding or creating the account behind a provider identity, and the account-link rules shared by
- * sign-in and POST /api/profile/link-accounts (docs/decisions/0011).
+ * sign-in and POST /api/profile/link-accounts (docs/decisions/0011, 0018).
  */
 export type Identity =
   | { provider: "vk"; id: string; first_name?: string; last_name?: string; phone?: string }
@@ -140,37 +141,53 @@ async function updateUser(ctx: AppContext, id: number, patch: Partial<User>): Pr
 }
 
 /**
- * VK sign-in whose VK-verified phone matches a phone recorded by `link_telegram_to_vk`: the VK
- * identity joins that account. Null when no single account waits for this phone.
+ * A phone claim (`link_telegram_to_vk`) may only give a VK identity that has no account here yet to
+ * the account that claimed it; it never moves, merges or deletes an account (docs/decisions/0018).
+ * Joins the claiming account when exactly one claim waits for this VK-verified phone; null otherwise.
  */
-async function applyPendingVkLink(
-  ctx: AppContext,
-  identity: Extract<Identity, { provider: "vk" }>,
-  existing: User | undefined,
-): Promise<User | null> {
+async function claimByPhone(ctx: AppContext, identity: Extract<Identity, { provider: "vk" }>): Promise<User | null> {
   const phone = normalizePhone(identity.phone);
   if (!phone) return null;
   const waiting = await ctx.db.select().from(users).where(eq(users.pending_vk_link_phone, phone)).limit(2);
   // Two accounts claiming one phone is ambiguous: link neither.
   if (waiting.length !== 1) return null;
   const owner = waiting[0];
-  if (existing?.id === owner.id) return null;
   if (owner.vk_id) {
     await updateUser(ctx, owner.id, { pending_vk_link_phone: null });
     return null;
   }
-  if (existing && !(await isDisposable(ctx, existing, "vk"))) {
-    await updateUser(ctx, owner.id, { pending_vk_link_phone: null });
-    throw new LinkRefused(LINK_REFUSED_HAS_DATA);
-  }
-  return await foldInto(ctx, owner.id, existing ? eq(users.id, existing.id) : undefined, {
-    ...fillPatch(owner, identity),
-    vk_id: identity.id,
-    pending_vk_link_phone: null,
-  }).finally(() => {
+  try {
+    // Conditional, so a claim withdrawn or met meanwhile is not applied twice.
+    const [row] = await ctx.db.update(users)
+      .set({ ...fillPatch(owner, identity), vk_id: identity.id, pending_vk_link_phone: null, updated_at: ctx.clock.now() })
+      .where(and(eq(users.id, owner.id), isNull(users.vk_id), eq(users.pending_vk_link_phone, phone)))
+      .returning();
+    return row ?? null;
+  } catch (err) {
+    // The same VK identity got an account at the same moment: that account is the person's.
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  } finally {
     ctx.tokens.forgetUser(owner.id);
-    if (existing) ctx.tokens.forgetUser(existing.id);
+  }
+}
+
+/**
+ * An existing VK user signed in with a verified phone that other accounts claim: those claims can
+ * never be met (the phone's VK account already has its own account here), so they are dropped.
+ */
+async function dropPhoneClaims(ctx: AppContext, identity: Extract<Identity, { provider: "vk" }>, user: User) {
+  const phone = normalizePhone(identity.phone);
+  if (!phone) return;
+  const claims = await ctx.db.select({ id: users.id }).from(users).where(eq(users.pending_vk_link_phone, phone));
+  if (claims.length === 0) return;
+  ctx.logger.warn("phone claim dropped: the VK account already has its own account", {
+    user_id: user.id,
+    claimed_by: claims.map((c) => c.id),
   });
+  await ctx.db.update(users).set({ pending_vk_link_phone: null, updated_at: ctx.clock.now() })
+    .where(eq(users.pending_vk_link_phone, phone));
+  for (const c of claims) ctx.tokens.forgetUser(c.id);
 }
 
 /**
@@ -192,13 +209,15 @@ async function foldInto(ctx: AppContext, keepId: number, drop: SQL | undefined, 
 /** The account for a verified provider identity: found, joined by a pending link, or created. */
 export async function accountForIdentity(ctx: AppContext, identity: Identity): Promise<{ user: User; created: boolean }> {
   const existing = await findByIdentity(ctx, identity);
-  if (identity.provider === "vk") {
-    const linked = await applyPendingVkLink(ctx, identity, existing);
-    if (linked) return { user: linked, created: false };
-  }
+  // An existing user always lands in their own account.
   if (existing) {
+    if (identity.provider === "vk") await dropPhoneClaims(ctx, identity, existing);
     const patch = fillPatch(existing, identity);
     return { user: Object.keys(patch).length ? await updateUser(ctx, existing.id, patch) : existing, created: false };
+  }
+  if (identity.provider === "vk") {
+    const linked = await claimByPhone(ctx, identity);
+    if (linked) return { user: linked, created: false };
   }
   return { user: await createUserFor(ctx, identity), created: true };
 }
@@ -224,9 +243,13 @@ export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<I
   });
 }
 
+export const TELEGRAM_RESULT_USED = "Эти данные авторизации Telegram уже использованы. Войдите снова.";
+
 /**
  * A Telegram auth result (base64url string or decoded object), verified against the configured bot
- * exactly as at sign-in, as the identity it proves. 503 when Telegram is not configured.
+ * exactly as at sign-in, as the identity it proves, and spent: the same signed result is refused
+ * the next time, for sign-in and linking alike (docs/decisions/0017). 503 when Telegram is not
+ * configured.
  */
 export async function telegramIdentity(ctx: AppContext, raw: unknown): Promise<Extract<Identity, { provider: "telegram" }>> {
   // Empty or malformed input is the person's mistake whatever the configuration.
@@ -238,6 +261,10 @@ export async function telegramIdentity(ctx: AppContext, raw: unknown): Promise<E
     maxAgeS: tg.maxAgeS,
     nowS: Math.floor(ctx.clock.now().getTime() / 1000),
   });
+  if (!(await spendTelegramResult(ctx, data, tg.maxAgeS))) {
+    ctx.logger.warn("telegram result replayed", { telegram_id: data.id });
+    throw new ApiError(401, TELEGRAM_RESULT_USED);
+  }
   return {
     provider: "telegram",
     id: data.id,

@@ -3,23 +3,14 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, unauthorized } from "../lib/http-error.ts";
-import { KV_KEYS } from "../lib/kv.ts";
 import { validate } from "../lib/validate.ts";
 import { accountForIdentity, LinkRefused, startSession, telegramIdentity } from "./accounts.ts";
 import { banError, banMessage, bearerToken } from "./guards.ts";
 import { clientAddress, createRateLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
+import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { userView } from "./user-view.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
-
-/** Lifetime of the PKCE verifier and state kept under `oauth:{session_id}`. */
-export const OAUTH_STATE_TTL_S = 600;
-
-interface OauthRecord {
-  state: string;
-  verifier: string;
-  created_at: string;
-}
 
 const SESSION_ID_LENGTH = 32;
 const newSessionId = () =>
@@ -34,7 +25,7 @@ const newSessionId = () =>
 const sessionIdOfState = (state: string) =>
   new RegExp(`^[0-9a-f]{${SESSION_ID_LENGTH}}`).exec(state)?.[0] ?? null;
 
-const VK_STATE_INVALID = "Сессия авторизации истекла или недействительна. Попробуйте войти снова.";
+const VK_STATE_INVALID = SIGN_IN_SESSION_INVALID;
 const VK_MISSING = "Отсутствуют необходимые данные для авторизации. Пожалуйста, попробуйте снова.";
 
 const vkCallbackQuery = z.object({
@@ -67,9 +58,19 @@ async function readLooseBody(c: Context<AppEnv>): Promise<Record<string, unknown
 export function tgAuthFromBody(body: Record<string, unknown> | string | null, key = "tgAuthResult"): unknown {
   if (body === null || typeof body === "string") return body;
   if (key in body) return body[key];
-  if ("hash" in body || "id" in body) return body;
+  if ("hash" in body || "id" in body) {
+    // The sign-in's session id travels beside the fields; it is not one of Telegram's.
+    const { session_id: _session, ...fields } = body;
+    return fields;
+  }
   return undefined;
 }
+
+/** The sign-in session a Telegram completion names (`session_id` beside the result). */
+const sessionIdFromBody = (body: Record<string, unknown> | string | null): string => {
+  const id = body && typeof body === "object" ? body.session_id : undefined;
+  return typeof id === "string" && /^[0-9a-f]{32}$/.test(id) ? id : "";
+};
 
 /** Sign-in, tokens and sessions: /api/auth/*. */
 export function createAuthRoutes(ctx: AppContext) {
@@ -101,13 +102,17 @@ export function createAuthRoutes(ctx: AppContext) {
       c.header("Cache-Control", "no-store");
       const sessionId = newSessionId();
       let vk: string | null = null;
+      let vkState: string | null = null;
+      let vkVerifier: string | null = null;
       if (ctx.config.vk) {
         const { verifier, challenge } = await createPkce();
-        const state = sessionId + randomToken(32);
-        const record: OauthRecord = { state, verifier, created_at: ctx.clock.now().toISOString() };
-        await ctx.kv.set(KV_KEYS.oauth(sessionId), record, OAUTH_STATE_TTL_S);
-        vk = vkAuthorizeUrl(ctx.config.vk, { state, challenge });
+        vkState = sessionId + randomToken(32);
+        vkVerifier = verifier;
+        vk = vkAuthorizeUrl(ctx.config.vk, { state: vkState, challenge });
       }
+      // Kept in the database, bound to this browser: sign-in does not wait on the status store
+      // (docs/decisions/0016).
+      if (ctx.config.vk || ctx.config.telegram) await startSignIn(ctx, c, { sessionId, vkState, vkVerifier });
       let telegram: string | null = null;
       if (ctx.config.telegram) {
         const url = new URL(`${ctx.config.telegram.oauthUrl}/auth`);
@@ -140,14 +145,16 @@ export function createAuthRoutes(ctx: AppContext) {
       if (q.error) return back({ error: q.error_description || q.error });
       if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });
 
+      // The state must be one this browser started (its binding cookie), unexpired and unused: a
+      // code and state started elsewhere sign nobody in here.
       const sessionId = sessionIdOfState(q.state);
-      const record = sessionId ? await ctx.kv.take<OauthRecord>(KV_KEYS.oauth(sessionId)) : null;
-      if (!record || record.state !== q.state) return back({ error: VK_STATE_INVALID });
+      const record = sessionId ? await takeSignIn(ctx, c, sessionId) : null;
+      if (!record?.vk_state || !record.vk_verifier || record.vk_state !== q.state) return back({ error: VK_STATE_INVALID });
 
       try {
         const vkToken = await exchangeVkCode(ctx.fetch, ctx.config.vk, {
           code: q.code,
-          verifier: record.verifier,
+          verifier: record.vk_verifier,
           deviceId: q.device_id,
           state: q.state,
         });
@@ -173,9 +180,13 @@ export function createAuthRoutes(ctx: AppContext) {
     })
     .post("/oauth/telegram/complete", limited, async (c) => {
       // Empty input is the person's mistake whatever the configuration (spec 1 §5).
-      const input = tgAuthFromBody(await readLooseBody(c));
+      const body = await readLooseBody(c);
+      const input = tgAuthFromBody(body);
       if (input === undefined) throw badRequest(EMPTY_AUTH_DATA);
-      const { user } = await accountForIdentity(ctx, await telegramIdentity(ctx, input));
+      const identity = await telegramIdentity(ctx, input);
+      // Only in the browser that started a Telegram sign-in moments before (docs/decisions/0017).
+      if (!(await takeSignIn(ctx, c, sessionIdFromBody(body)))) throw unauthorized(SIGN_IN_SESSION_INVALID);
+      const { user } = await accountForIdentity(ctx, identity);
       if (user.is_banned) throw banError(user);
       const tokens = await startSession(ctx, user, c.req.header("user-agent"));
       return c.json({ success: true, ...tokens, user: userView(user) });

@@ -1,32 +1,97 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BAN_MESSAGE } from "../../db/directions.ts";
-import { users } from "../../db/schema.ts";
+import { sessions, telegramAuthUses, users } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser } from "../testing/factories.ts";
+import { createSignInBrowser, type SignInBrowser } from "../testing/sign-in-browser.ts";
 import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "../testing/telegram.ts";
 import { decodeTgAuthResult } from "./telegram.ts";
 
 const PUBLIC_URL = "http://app.test";
 const NOW_S = Math.floor(Date.UTC(2025, 2, 1, 10, 0, 0) / 1000);
 let t: TestApp;
+/** The browser that starts each sign-in and completes it, as the front end does. */
+let browser: SignInBrowser;
 
 beforeAll(async () => {
   t = await createTestApp({
     env: { PUBLIC_URL, TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN, AUTH_RATE_LIMIT_PER_MIN: "1000" },
     clock: { now: () => new Date(NOW_S * 1000) },
   });
+  browser = createSignInBrowser(t.app);
 });
 afterAll(() => t.close());
 
-const complete = (body: unknown, raw = false) =>
-  t.app.request("/api/auth/oauth/telegram/complete", {
+/** Starts a sign-in in `from` and posts `body` with that sign-in's session id beside it. */
+const complete = async (body: unknown, raw = false, from = browser) => {
+  const { session_id } = await from.oauthUrls();
+  const withSession = body && typeof body === "object" && !Array.isArray(body) ? { ...body, session_id } : body;
+  return await from.request("/api/auth/oauth/telegram/complete", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: raw ? (body as string) : JSON.stringify(body),
+    body: raw ? (body as string) : JSON.stringify(withSession),
   });
+};
 
 const sign = (data: Parameters<typeof signTelegramAuth>[0]) => signTelegramAuth(data, { nowS: NOW_S });
+
+describe("a Telegram result signs in once, in the browser that started the sign-in (login CSRF)", () => {
+  it("one signed result makes one session: replays are refused, from this browser or another", async () => {
+    const result = encodeTgAuthResult(await sign({ id: 4242101, first_name: "Once" }));
+    const first = await complete({ tgAuthResult: result });
+    expect(first.status).toBe(200);
+    const { user } = await first.json();
+    for (const from of [browser, createSignInBrowser(t.app)]) {
+      const again = await complete({ tgAuthResult: result }, false, from);
+      expect(again.status).toBe(401);
+      expect((await again.json()).error).toBe("Эти данные авторизации Telegram уже использованы. Войдите снова.");
+    }
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.user_id, user.id))).toHaveLength(1);
+  });
+
+  it("remembers a used result until it would be refused as too old anyway", async () => {
+    const result = await sign({ id: 4242102, auth_date: NOW_S - 100 });
+    expect((await complete({ tgAuthResult: result })).status).toBe(200);
+    const [row] = await t.ctx.db.select().from(telegramAuthUses).where(eq(telegramAuthUses.hash, String(result.hash)));
+    expect(row.expires_at.getTime()).toBe((NOW_S - 100 + 86400 + 1) * 1000);
+  });
+
+  it("refuses someone else's result in a browser that started no Telegram sign-in", async () => {
+    const theirs = encodeTgAuthResult(await sign({ id: 4242103, first_name: "Attacker" }));
+    const victim = createSignInBrowser(t.app);
+    const res = await victim.request("/api/auth/oauth/telegram/complete", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tgAuthResult: theirs }),
+    });
+    expect(res.status).toBe(401);
+    const body = await res.json();
+    expect(body.error).toBe("Сессия авторизации истекла или недействительна. Попробуйте войти снова.");
+    expect(body.access_token).toBeUndefined();
+    expect(await t.ctx.db.select().from(users).where(eq(users.telegram_id, "4242103"))).toHaveLength(0);
+  });
+
+  it("refuses a sign-in session another browser started", async () => {
+    const attacker = createSignInBrowser(t.app);
+    const { session_id } = await attacker.oauthUrls();
+    const victim = createSignInBrowser(t.app);
+    await victim.oauthUrls();
+    const res = await victim.request("/api/auth/oauth/telegram/complete", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tgAuthResult: await sign({ id: 4242104 }), session_id }),
+    });
+    expect(res.status).toBe(401);
+    expect(await t.ctx.db.select().from(users).where(eq(users.telegram_id, "4242104"))).toHaveLength(0);
+  });
+
+  it("accepts the bare fields with the session id beside them", async () => {
+    const res = await complete(await sign({ id: 4242105, first_name: "Bare" }));
+    expect(res.status).toBe(200);
+    expect((await res.json()).user.telegram_id).toBe("4242105");
+  });
+});
 
 describe("Telegram sign-in URL", () => {
   it("points at oauth.telegram.org for the bot id, our origin and the callback page", async () => {
@@ -55,9 +120,10 @@ describe("POST /api/auth/oauth/telegram/complete", () => {
   });
 
   it("signs in with the decoded object, and the same Telegram user gets the same account", async () => {
-    const result = await sign({ id: 4242002, first_name: "Pavel" });
-    const a = await (await complete({ tgAuthResult: result })).json();
-    const b = await (await complete({ tgAuthResult: result })).json();
+    // Two sign-ins, two results (a result works once).
+    const a = await (await complete({ tgAuthResult: await sign({ id: 4242002, first_name: "Pavel" }) })).json();
+    const b = await (await complete({ tgAuthResult: await sign({ id: 4242002, first_name: "Pavel", auth_date: NOW_S - 5 }) }))
+      .json();
     expect(a.user.id).toBe(b.user.id);
     expect(await t.ctx.db.select().from(users).where(eq(users.telegram_id, "4242002"))).toHaveLength(1);
   });

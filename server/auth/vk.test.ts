@@ -1,15 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_BAN_MESSAGE } from "../../db/directions.ts";
-import { users } from "../../db/schema.ts";
-import { KV_KEYS } from "../lib/kv.ts";
+import { oauthSessions, users } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
+import { createSignInBrowser, type SignInBrowser } from "../testing/sign-in-browser.ts";
 import { startVkDouble, type VkDouble } from "../testing/vk-double.ts";
 
 const PUBLIC_URL = "http://app.test";
 let vk: VkDouble;
 let t: TestApp;
+/** The browser that starts and finishes sign-ins unless a test says otherwise. */
+let browser: SignInBrowser;
 
 beforeAll(async () => {
   vk = await startVkDouble();
@@ -21,6 +23,7 @@ beforeAll(async () => {
       AUTH_RATE_LIMIT_PER_MIN: "1000",
     },
   });
+  browser = createSignInBrowser(t.app);
 });
 afterAll(async () => {
   await t.close();
@@ -30,8 +33,8 @@ beforeEach(() => {
   vk.user = { user_id: String(1000 + Math.floor(Math.random() * 1e6)), first_name: "Иван", last_name: "Петров" };
 });
 
-async function oauthUrls() {
-  const res = await t.app.request("/api/auth/oauth/urls");
+async function oauthUrls(from = browser) {
+  const res = await from.request("/api/auth/oauth/urls");
   expect(res.status).toBe(200);
   return await res.json() as { success: boolean; vk: string; telegram: string | null; session_id: string };
 }
@@ -44,8 +47,8 @@ async function authorize(vkUrl: string) {
   return new URL(res.headers.get("location")!);
 }
 
-async function callback(params: Record<string, string>) {
-  const res = await t.app.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(params)}`);
+async function callback(params: Record<string, string>, from = browser) {
+  const res = await from.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(params)}`);
   return { res, location: res.headers.get("location") ? new URL(res.headers.get("location")!) : null };
 }
 
@@ -71,12 +74,31 @@ describe("GET /api/auth/oauth/urls", () => {
     expect(p.get("code_challenge_method")).toBe("s256");
     expect(p.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(p.get("scope")).toContain("vkid.personal_info");
-    const stored = await t.ctx.kv.get<{ state: string; verifier: string }>(KV_KEYS.oauth(urls.session_id));
-    expect(stored?.state).toBe(p.get("state"));
-    expect(stored?.verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
-    const ttl = await t.ctx.kv.ttl(KV_KEYS.oauth(urls.session_id));
+    // Kept in the database (not the status store), bound to this browser's cookie.
+    const [stored] = await t.ctx.db.select().from(oauthSessions).where(eq(oauthSessions.id, urls.session_id));
+    expect(stored?.vk_state).toBe(p.get("state"));
+    expect(stored?.vk_verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+    expect(stored?.browser_hash).toMatch(/^[0-9a-f]{64}$/);
+    const ttl = (stored.expires_at.getTime() - Date.now()) / 1000;
     expect(ttl).toBeGreaterThan(590);
     expect(ttl).toBeLessThanOrEqual(600);
+  });
+
+  it("binds the browser with an HttpOnly, SameSite=Lax cookie that stays the same across calls", async () => {
+    const fresh = createSignInBrowser(t.app);
+    const res = await fresh.request("/api/auth/oauth/urls");
+    await res.body?.cancel();
+    const [cookie] = res.headers.getSetCookie();
+    expect(cookie).toMatch(/^oauth_browser=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Path=/api/auth/oauth");
+    expect(cookie).toContain("Max-Age=600");
+    const first = fresh.cookies.get("oauth_browser");
+    // The page fetches fresh addresses right after opening a provider window: the attempt in
+    // progress must stay bound to this browser.
+    await oauthUrls(fresh);
+    expect(fresh.cookies.get("oauth_browser")).toBe(first);
   });
 
   it("gives different state and session for each call", async () => {
@@ -203,9 +225,10 @@ describe("VK sign-in", () => {
       env: { PUBLIC_URL, VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: "http://127.0.0.1:9" },
     });
     try {
-      const urls = await (await dead.app.request("/api/auth/oauth/urls")).json();
-      const state = new URL(urls.vk).searchParams.get("state")!;
-      const res = await dead.app.request(
+      const deadBrowser = createSignInBrowser(dead.app);
+      const urls = await deadBrowser.oauthUrls();
+      const state = new URL(urls.vk!).searchParams.get("state")!;
+      const res = await deadBrowser.request(
         `/api/auth/oauth/vk/callback?${new URLSearchParams({ code: "c", state, device_id: "d" })}`,
       );
       expect(res.status).toBe(302);
@@ -225,6 +248,49 @@ describe("VK sign-in", () => {
     vk.user = { user_id: "777005" };
     const second = await signInWithVk();
     expect(second.location!.searchParams.get("ban_message")).toBe(DEFAULT_BAN_MESSAGE);
+  });
+});
+
+describe("VK sign-in is bound to the browser that started it (login CSRF)", () => {
+  /** The attacker starts a sign-in with their own VK account and stops before the callback. */
+  async function attackersLink() {
+    const attacker = createSignInBrowser(t.app);
+    vk.user = { user_id: "990001", first_name: "Злоумышленник" };
+    const urls = await oauthUrls(attacker);
+    return { attacker, q: Object.fromEntries((await authorize(urls.vk)).searchParams) };
+  }
+
+  it("signs nobody in when another browser brings the code and state, and creates no account", async () => {
+    const { q } = await attackersLink();
+    // The victim's browser has its own sign-in going, so it has a binding cookie of its own.
+    const victim = createSignInBrowser(t.app);
+    await oauthUrls(victim);
+    const { res, location } = await callback({ ...q, frontend_redirect: `${PUBLIC_URL}/auth/vk/callback` }, victim);
+    expect(res.status).toBe(302);
+    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(location!.searchParams.get("refresh_token")).toBeNull();
+    expect(location!.searchParams.get("error")).toBe("Сессия авторизации истекла или недействительна. Попробуйте войти снова.");
+    expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "990001"))).toHaveLength(0);
+  });
+
+  it("signs nobody in when the browser has no binding cookie at all", async () => {
+    const { q } = await attackersLink();
+    const { location } = await callback(q, createSignInBrowser(t.app));
+    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(location!.searchParams.get("error")).toContain("Сессия авторизации истекла");
+  });
+
+  it("a state shown to the wrong browser is spent: the attacker cannot finish it either", async () => {
+    const { attacker, q } = await attackersLink();
+    await callback(q, createSignInBrowser(t.app));
+    const { location } = await callback(q, attacker);
+    expect(location!.searchParams.get("access_token")).toBeNull();
+  });
+
+  it("the browser that started it signs in", async () => {
+    const { attacker, q } = await attackersLink();
+    const { location } = await callback(q, attacker);
+    expect(location!.searchParams.get("access_token")).toBeTruthy();
   });
 });
 
@@ -249,32 +315,36 @@ describe("pending VK link by phone", () => {
     expect(row.pending_vk_link_phone).toBe("79995550102");
   });
 
-  it("folds an empty VK-only account into the waiting account", async () => {
-    const empty = await createUser(t.ctx.db, { vk_id: "888003" });
-    const tgUser = await createUser(t.ctx.db, { telegram_id: "55503", pending_vk_link_phone: "79995550103" });
+  it("never folds an existing VK account into the claiming one: its owner lands in their own account", async () => {
+    const own = await createUser(t.ctx.db, { vk_id: "888003" });
+    const claimant = await createUser(t.ctx.db, { telegram_id: "55503", pending_vk_link_phone: "79995550103" });
     vk.user = { user_id: "888003", phone: "79995550103" };
-    await signInWithVk();
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
-    expect(row.vk_id).toBe("888003");
-    expect(await t.ctx.db.select().from(users).where(eq(users.id, empty.id))).toHaveLength(0);
+    const { location } = await signInWithVk();
+    const access = location!.searchParams.get("access_token")!;
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
+    expect(user.id).toBe(own.id);
+    expect((await t.ctx.db.select().from(users).where(eq(users.id, own.id)))[0].vk_id).toBe("888003");
+    const [claimRow] = await t.ctx.db.select().from(users).where(eq(users.id, claimant.id));
+    expect(claimRow.vk_id).toBeNull();
+    // The claim can never be met (that phone's VK account has its own account here): it is dropped.
+    expect(claimRow.pending_vk_link_phone).toBeNull();
   });
 
-  it("refuses to move a VK account that has tracks, and keeps both accounts", async () => {
+  it("a VK user with tracks signs in to their own account; both accounts stay as they were", async () => {
     const busy = await createUser(t.ctx.db, { vk_id: "888004" });
     await createTrack(t.ctx.db, { user_id: busy.id });
     const tgUser = await createUser(t.ctx.db, { telegram_id: "55504", pending_vk_link_phone: "79995550104" });
     vk.user = { user_id: "888004", phone: "79995550104" };
     const { location } = await signInWithVk();
-    expect(location!.searchParams.get("access_token")).toBeNull();
-    expect(location!.searchParams.get("error")).toContain("обратитесь к администратору");
+    expect(location!.searchParams.get("error")).toBeNull();
+    const access = location!.searchParams.get("access_token")!;
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
+    expect(user.id).toBe(busy.id);
     const [busyRow] = await t.ctx.db.select().from(users).where(eq(users.id, busy.id));
     expect(busyRow.vk_id).toBe("888004");
     const [tgRow] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
     expect(tgRow.vk_id).toBeNull();
     expect(tgRow.pending_vk_link_phone).toBeNull();
-    // The claim is used up, so the next sign-in reaches the VK account as usual.
-    const next = await signInWithVk();
-    expect(next.location!.searchParams.get("access_token")).toBeTruthy();
   });
 });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks, users } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { createSignInBrowser } from "../testing/sign-in-browser.ts";
 import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "../testing/telegram.ts";
 
 let t: TestApp;
@@ -71,6 +72,19 @@ describe("link_vk_to_telegram", () => {
       const res = await link(me, { action: "link_vk_to_telegram", telegram_hash: await signTelegramAuth({ id }) });
       expect(res.status, String(id)).toBe(409);
     }
+  });
+
+  it("a signed result works once: one already used to sign in cannot link (and fold) that account", async () => {
+    const result = await signTelegramAuth({ id: 7108, first_name: "Жертва" });
+    const signedIn = await createSignInBrowser(t.app).completeTelegram(result);
+    expect(signedIn.status).toBe(200);
+    const victimId = (await signedIn.json()).user.id;
+    const me = await createUser(t.ctx.db, { vk_id: "9108" });
+    const res = await link(me, { action: "link_vk_to_telegram", telegram_hash: encodeTgAuthResult(result) });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe("Эти данные авторизации Telegram уже использованы. Войдите снова.");
+    expect((await reload(me.id)).telegram_id).toBeNull();
+    expect((await reload(victimId)).telegram_id).toBe("7108");
   });
 
   it("refuses a second, different Telegram", async () => {

@@ -24,8 +24,9 @@ async function readBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
 
 /**
  * POST /api/profile/link-accounts (spec 1 §7). Nothing is linked on a claim alone: a Telegram
- * identity needs a valid signed result; a phone only waits until a VK sign-in proves it
- * (docs/decisions/0011).
+ * identity needs a valid signed result, used once (docs/decisions/0017); a phone only waits until
+ * the first VK sign-in of a VK identity that has no account here yet proves it, and never moves or
+ * deletes an existing account (docs/decisions/0011, 0018).
  */
 export function registerLinkAccounts(app: Hono<AppEnv>, ctx: AppContext) {
   app.post("/link-accounts", ctx.guards.user, async (c) => {
