@@ -103,7 +103,7 @@ export function AdminUsersPage() {
         </div>
       </div>
 
-      <form className="st-filters" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 1fr) minmax(0, 1fr)" }} role="search" onSubmit={(e) => e.preventDefault()}>
+      <form className="st-filters st-filters-users" role="search" onSubmit={(e) => e.preventDefault()}>
         <label className="st-field" htmlFor={`${fid}-search`}>
           <span>Поиск</span>
           <input
@@ -154,7 +154,7 @@ export function AdminUsersPage() {
       {list && (
         <>
           <div className="st-table-wrap">
-            <table className="st-table">
+            <table className="st-table st-users-table">
               <thead>
                 <tr>
                   <th scope="col">ID</th>
@@ -178,9 +178,9 @@ export function AdminUsersPage() {
                   return (
                     <tr key={u.id} className={u.is_banned ? "st-row-banned" : undefined} data-user-id={u.id}>
                       <td>{u.id}</td>
-                      <td style={{ fontWeight: 600 }}>{u.username}</td>
-                      <td>{fullName(u)}</td>
-                      <td>{u.email || "—"}</td>
+                      <td className="st-cell-text" style={{ fontWeight: 600 }}>{u.username}</td>
+                      <td className="st-cell-text">{fullName(u)}</td>
+                      <td className="st-cell-text">{u.email || "—"}</td>
                       <td>
                         <span className="st-badges">
                           {u.vk_id && <span className="st-badge st-badge-info">VK</span>}
