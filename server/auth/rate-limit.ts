@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../deps.ts";
+import type { AppContext, AppEnv } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
 
 /**
@@ -62,4 +62,18 @@ export function rateLimit(limiter: RateLimiter, trustedProxyHops = 0): Middlewar
     }
     await next();
   };
+}
+
+/**
+ * `AUTH_RATE_LIMIT_PER_MIN` calls per client address per minute, on the app clock, with a count of
+ * its own: token renewal (`POST /auth/refresh`) does not use up an address's sign-in attempts, nor
+ * the other way round (docs/decisions/0091-refresh-rate-limit-and-response-headers.md).
+ */
+export function perAddressLimit(ctx: Pick<AppContext, "config" | "clock">): MiddlewareHandler<AppEnv> {
+  const limiter = createRateLimiter({
+    limit: ctx.config.authRateLimitPerMin,
+    windowMs: 60_000,
+    now: () => ctx.clock.now().getTime(),
+  });
+  return rateLimit(limiter, ctx.config.trustedProxyHops);
 }

@@ -6,7 +6,7 @@ import { badRequest, unauthorized } from "../lib/http-error.ts";
 import { validate } from "../lib/validate.ts";
 import { accountForIdentity, LinkRefused, startSession, telegramIdentity } from "./accounts.ts";
 import { banError, banMessage, bearerToken } from "./guards.ts";
-import { clientAddress, createRateLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
+import { clientAddress, createRateLimiter, perAddressLimit, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
 import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { userView } from "./user-view.ts";
@@ -191,7 +191,7 @@ export function createAuthRoutes(ctx: AppContext) {
       const tokens = await startSession(ctx, user, c.req.header("user-agent"));
       return c.json({ success: true, ...tokens, user: userView(user) });
     })
-    .post("/refresh", async (c) => {
+    .post("/refresh", perAddressLimit(ctx), async (c) => {
       const token = bearerToken(c.req.header("authorization"));
       if (!token) throw unauthorized("Требуется токен обновления");
       const result = await ctx.tokens.refresh(token);
