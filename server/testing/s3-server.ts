@@ -1,6 +1,10 @@
 /**
- * Test tooling: a throw-away s3rver (npm `s3rver`, run by Deno from the import map) on a port the OS
- * picks, with its data in a temp directory and one bucket configured. Used by the S3 storage tests.
+ * Test tooling: a throw-away s3rver (npm `s3rver`, pinned in deno.json) on a port the OS picks, with
+ * its data in a temp directory and one bucket configured. Used by the S3 storage tests.
+ *
+ * It runs under Node with `--openssl-legacy-provider`: s3rver 3.7.1 makes ListObjectsV2
+ * continuation tokens with DES, which Deno's node:crypto lacks ("Unknown cipher") and OpenSSL 3
+ * keeps in its legacy provider; without it every truncated listing answers 500.
  *
  * s3rver is a stand-in, not S3: it does not check V4 signatures (only that the access key id is its
  * own, `S3RVER`), nor the 5 MiB minimum part size, and it answers AbortMultipartUpload with 405 and
@@ -26,12 +30,41 @@ export interface S3Server {
 const REPO_ROOT = new URL("../../", import.meta.url);
 const LISTENING = /S3rver listening on [^\s:]+:(\d+)/;
 
-/** The pinned `npm:s3rver@…` specifier from deno.json, so the version lives in one place. */
-async function s3rverSpecifier(): Promise<string> {
+/** The node binary (on PATH or in the usual places), or null when it is not installed. */
+export async function findNode(): Promise<string | null> {
+  const dirs = [...(Deno.env.get("PATH") ?? "").split(":").filter(Boolean), "/usr/bin", "/usr/local/bin"];
+  for (const dir of dirs) {
+    try {
+      const s = await Deno.stat(`${dir}/node`);
+      if (s.isFile) return `${dir}/node`;
+    } catch { /* not here */ }
+  }
+  return null;
+}
+
+/**
+ * s3rver's command-line script in the project's node_modules. Deno puts it there when it installs
+ * the import map (`"nodeModulesDir": "auto"`); if it is missing, resolving the pinned specifier once
+ * installs it.
+ */
+async function s3rverScript(): Promise<string> {
+  const script = new URL("node_modules/s3rver/bin/s3rver.js", REPO_ROOT);
+  const exists = () => Deno.stat(script).then((s) => s.isFile, () => false);
+  if (await exists()) return script.pathname;
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", REPO_ROOT)));
   const spec = config?.imports?.s3rver;
   if (typeof spec !== "string") throw new Error('deno.json has no "s3rver" import');
-  return spec;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", spec, "--version"],
+    cwd: REPO_ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!(await exists())) {
+    throw new Error(`s3rver is not installed and could not be (${new TextDecoder().decode(out.stderr).trim()})`);
+  }
+  return script.pathname;
 }
 
 /** Keeps reading a child's output (so its pipe never fills) and remembers the last few KB. */
@@ -63,15 +96,17 @@ async function answers(endpoint: string, bucket: string): Promise<boolean> {
 /**
  * Starts s3rver and waits until it lists the bucket. `-p 0` lets the OS choose the port and s3rver
  * prints it, so there is no race between picking a free port and binding it. Throws when s3rver
- * cannot start (package not installed and no registry, say).
+ * cannot start (no node, or the package is not installed and no registry can be reached).
  */
 export async function startS3Server(opts: { bucket?: string; timeoutMs?: number } = {}): Promise<S3Server> {
   const bucket = opts.bucket ?? "test-bucket";
-  const spec = await s3rverSpecifier();
+  const node = await findNode();
+  if (!node) throw new Error("node is not installed (s3rver is a Node program)");
+  const script = await s3rverScript();
   const dir = await Deno.makeTempDir({ prefix: "np-s3rver-" });
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(node, {
     args: [
-      "run", "-A", "--quiet", spec,
+      "--openssl-legacy-provider", script,
       "--directory", dir,
       "--address", "127.0.0.1",
       "--port", "0",
