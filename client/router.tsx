@@ -17,7 +17,9 @@ import { MaintenancePage } from "./features/info/maintenance-page.tsx";
 import { PrivacyPage } from "./features/info/privacy-page.tsx";
 import { SuccessPage } from "./features/info/success-page.tsx";
 import { UploadPage } from "./features/upload/upload-page.tsx";
+import { setApiHooks } from "./lib/api.ts";
 import { type Auth } from "./lib/auth.ts";
+import { configQuery } from "./lib/config-query.ts";
 import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
 
 export interface RouterContext {
@@ -165,7 +167,7 @@ const routeTree = rootRoute.addChildren([
 ]);
 
 export function createAppRouter(context: RouterContext) {
-  return createRouter({
+  const router = createRouter({
     routeTree,
     context,
     defaultPreload: "intent",
@@ -173,6 +175,19 @@ export function createAppRouter(context: RouterContext) {
     defaultNotFoundComponent: () => <Navigate to="/" replace />,
     defaultErrorComponent: RouteError,
   });
+  // Maintenance switched on while a page is open: the next call says so, and the guards, run again
+  // with the fresh flag, take the person to the maintenance screen.
+  let recheck: Promise<void> | null = null;
+  setApiHooks({
+    onMaintenance: () => {
+      recheck ??= context.queryClient
+        .fetchQuery({ ...configQuery, staleTime: 0 })
+        .then(() => router.invalidate())
+        .catch(() => {})
+        .finally(() => (recheck = null));
+    },
+  });
+  return router;
 }
 
 declare module "@tanstack/react-router" {

@@ -13,7 +13,9 @@ import { createDownloadRoutes } from "./downloads/routes.ts";
 import { createFaqRoutes } from "./faq/routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
+import { noStoreWithCredentials, PERMISSIONS_POLICY } from "./lib/response-headers.ts";
 import { serveFile } from "./lib/static-files.ts";
+import { maintenanceGate } from "./maintenance/gate.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
 import { createProcessor } from "./processing/processor.ts";
 import { createProfileRoutes } from "./profile/routes.ts";
@@ -82,7 +84,8 @@ export function createApp(deps: AppDeps | AppContext) {
 
   const app = new Hono<AppEnv>();
   app.use(requestId());
-  app.use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false }));
+  app.use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }));
+  app.use("/api/*", noStoreWithCredentials());
   app.use(compress());
   // `c.json` sets no Content-Length, so compress() would gzip even a 60-byte poll answer (about a
   // tenth of its cost). JSON bodies are in memory anyway: give them a length so the 1 KB
@@ -128,6 +131,8 @@ export function createApp(deps: AppDeps | AppContext) {
     maxSize: 1024 * 1024,
     onError: (c) => c.json({ success: false, error: "Слишком большой запрос" }, 413),
   });
+  // Before the body limits: an upload refused for maintenance is not read at all.
+  app.use("/api/*", maintenanceGate(ctx));
   app.use("/api/*", (c, next) => {
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
     return jsonLimit(c, next);

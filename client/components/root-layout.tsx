@@ -14,6 +14,9 @@ export function RootLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const wide = pathname.startsWith("/admin") || pathname.startsWith("/moderator");
+  // Every other page sends a visitor straight back to the maintenance screen: it shows no links
+  // (docs/decisions/0090). An administrator's links work, so they keep them.
+  const bare = pathname === "/maintenance" && !user?.is_admin;
 
   useEffect(() => {
     setMenuOpen(false);
@@ -60,26 +63,37 @@ export function RootLayout() {
       <a href="#main" className="skip-link">К содержимому</a>
       <header className="site-header">
         <div className={wide ? "container container-wide header-row" : "container header-row"}>
-          <Link to="/" className="logo" aria-label="Нейропанк — на главную">
-            <span className="logo-mark" aria-hidden="true"><LogoMark /></span>
-            <span className="logo-text">Нейропанк</span>
-          </Link>
-          <nav className="nav-desktop" aria-label="Основное меню">{links}</nav>
-          <button
-            ref={toggleRef}
-            type="button"
-            className="menu-toggle"
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            aria-label="Меню"
-            onClick={() => setMenuOpen((v) => !v)}
-          >
-            <span />
-            <span />
-            <span />
-          </button>
+          {bare
+            ? (
+              <span className="logo">
+                <span className="logo-mark" aria-hidden="true"><LogoMark /></span>
+                <span className="logo-text">Нейропанк</span>
+              </span>
+            )
+            : (
+              <Link to="/" className="logo" aria-label="Нейропанк — на главную">
+                <span className="logo-mark" aria-hidden="true"><LogoMark /></span>
+                <span className="logo-text">Нейропанк</span>
+              </Link>
+            )}
+          {!bare && <nav className="nav-desktop" aria-label="Основное меню">{links}</nav>}
+          {!bare && (
+            <button
+              ref={toggleRef}
+              type="button"
+              className="menu-toggle"
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              aria-label="Меню"
+              onClick={() => setMenuOpen((v) => !v)}
+            >
+              <span />
+              <span />
+              <span />
+            </button>
+          )}
         </div>
-        {menuOpen && (
+        {menuOpen && !bare && (
           <nav
             id="mobile-menu"
             className="nav-mobile"
@@ -98,7 +112,7 @@ export function RootLayout() {
       <footer className="site-footer">
         <div className={wide ? "container container-wide footer-row" : "container footer-row"}>
           <span>© 2024–{new Date().getFullYear()} Нейропанк</span>
-          <Link to="/privacy">Политика конфиденциальности</Link>
+          {!bare && <Link to="/privacy">Политика конфиденциальности</Link>}
         </div>
       </footer>
       <CookieBar />

@@ -28,6 +28,8 @@ type Hooks = {
   onSessionExpired?: () => void;
   /** Called on any 403 that is a ban. */
   onBanned?: (message: string) => void;
+  /** Called when the server answers that maintenance mode is on (503 with `maintenance: true`). */
+  onMaintenance?: () => void;
 };
 const hooks: Hooks = {};
 export function setApiHooks(h: Hooks) {
@@ -77,7 +79,8 @@ export function refreshSession(): Promise<RefreshResult> {
         hooks.onBanned?.(String(body?.ban_reason ?? body?.error ?? ""));
         return "refused";
       }
-      if (res.status >= 500) return "unreachable";
+      // Too many renewals from this address for now is no refusal: the session stays for the next try.
+      if (res.status >= 500 || res.status === 429) return "unreachable";
       if (!res.ok) {
         // Another tab may have rotated the refresh token first: its new pair is then ours too.
         return Boolean(tokens.access) && tokens.refresh !== refresh ? "renewed" : "refused";
@@ -174,6 +177,7 @@ export async function api<T = Record<string, unknown>>(path: string, opts: Reque
       : `${res.status} ${res.statusText}`;
     const error = new ApiError(res.status, message, body);
     if (error.isBan) hooks.onBanned?.(String(body?.ban_reason ?? message));
+    if (res.status === 503 && body?.maintenance === true) hooks.onMaintenance?.();
     throw error;
   }
   return body as T;

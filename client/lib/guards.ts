@@ -50,11 +50,21 @@ export async function signInFromAddress({ context, location }: GuardArgs) {
   throw redirect({ to: pathname as never, search: search as never, hash: location.hash || undefined, replace: true });
 }
 
+/**
+ * Pages that stay reachable in maintenance mode: the maintenance screen itself, and the sign-in
+ * pages, so a signed-out administrator can sign in with VK or Telegram (the provider comes back to
+ * /login or /auth/{provider}/callback). Anyone else who signs in there goes on to / and from there to
+ * the maintenance screen.
+ */
+export function openInMaintenance(pathname: string): boolean {
+  return pathname === "/maintenance" || pathname === "/login" || pathname.startsWith("/auth/");
+}
+
 /** The root route's guard: address tokens first, then maintenance mode. */
 export async function rootGuard(args: GuardArgs) {
   await signInFromAddress(args);
   const { context, location } = args;
-  if (location.pathname === "/maintenance") return;
+  if (openInMaintenance(location.pathname)) return;
   let maintenance = false;
   try {
     maintenance = (await context.queryClient.ensureQueryData(configQuery)).maintenance;

@@ -1,0 +1,66 @@
+import { eq } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
+import { users } from "../../db/schema.ts";
+import { bearerToken } from "../auth/guards.ts";
+import type { AppContext, AppEnv } from "../deps.ts";
+import { verifyDownloadToken } from "../downloads/token.ts";
+import { ApiError } from "../lib/http-error.ts";
+
+/** The maintenance screen's words (spec 1 §2, spec 2 "Maintenance mode"), as the API says them. */
+export const MAINTENANCE_MESSAGE = "Ведутся технические работы. Сайт временно недоступен, пожалуйста, зайдите позже.";
+
+/**
+ * What the maintenance screen and an administrator's sign-in need, open to everyone while
+ * maintenance is on (docs/decisions/0090-maintenance-mode-on-the-server.md): the public config (the
+ * client's maintenance flag), health checks, the sign-in calls of both providers, the token calls and
+ * the account check that tells the client whether the person is an administrator.
+ */
+export const MAINTENANCE_OPEN_PATHS: ReadonlySet<string> = new Set([
+  "/api/config",
+  "/api/health",
+  "/api/auth/oauth/urls",
+  "/api/auth/oauth/vk/callback",
+  "/api/auth/oauth/telegram/complete",
+  "/api/auth/refresh",
+  "/api/auth/logout",
+  "/api/auth/me",
+]);
+
+const DOWNLOAD_PREFIX = "/api/downloads/";
+
+/**
+ * While `MAINTENANCE_MODE` is on, every `/api` call but the open ones answers 503 with the maintenance
+ * text unless it comes from a signed-in administrator. A bearer token is checked by the very guard
+ * every signed-in route uses, so an expired token is a 401 (the client renews it and asks again) and
+ * a banned account gets its ban text, exactly as outside maintenance. A download link carries no
+ * bearer: its signer decides.
+ */
+export function maintenanceGate(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  const closed = () => new ApiError(503, MAINTENANCE_MESSAGE, { maintenance: true });
+
+  async function isAdminCall(c: Context<AppEnv>): Promise<boolean> {
+    if (bearerToken(c.req.header("authorization"))) {
+      await ctx.guards.user(c, () => Promise.resolve());
+      return c.get("user")?.is_admin === true;
+    }
+    if (c.req.path.startsWith(DOWNLOAD_PREFIX)) {
+      const claims = await verifyDownloadToken(ctx, c.req.path.slice(DOWNLOAD_PREFIX.length));
+      if (!claims) return false;
+      const [signer] = await ctx.db
+        .select({ is_admin: users.is_admin, is_banned: users.is_banned })
+        .from(users)
+        .where(eq(users.id, claims.userId))
+        .limit(1);
+      return Boolean(signer?.is_admin && !signer.is_banned);
+    }
+    return false;
+  }
+
+  return async (c, next) => {
+    if (!ctx.config.maintenance) return await next();
+    const path = c.req.path.length > 1 && c.req.path.endsWith("/") ? c.req.path.slice(0, -1) : c.req.path;
+    if (MAINTENANCE_OPEN_PATHS.has(path)) return await next();
+    if (!(await isAdminCall(c))) throw closed();
+    await next();
+  };
+}
