@@ -42,13 +42,28 @@ export interface UserList {
 import type { DashboardStats, Period } from "../../../server/admin/dashboard.ts";
 export type { DashboardStats, Period };
 
+/** One list's place on the status-store page: the server pages each list on its own. */
+export interface RedisListPage {
+  page: number;
+  pages: number;
+  total: number;
+}
+
+export interface RedisPageParams {
+  page_size: number;
+  track_ids_page: number;
+  track_status_page: number;
+  errors_page: number;
+}
+
 export interface RedisData {
-  stats: { track_ids: number; track_status: number; errors: number; success: number };
+  stats: { track_ids: number; track_ids_count: number; track_status: number; errors: number; success: number };
   /** The list of track ids of one upload batch (`values`; older answers call it `value`). */
   trackIds: Array<{ key: string; values?: unknown[]; value?: unknown }>;
   trackStatus: Array<{ key: string; value: { status?: string | null; filename?: string | null } | null }>;
   errorKeys: Array<{ key: string; value: unknown }>;
   successCount: number;
+  paging: { page_size: number; trackIds: RedisListPage; trackStatus: RedisListPage; errorKeys: RedisListPage };
 }
 
 export const adminKeys = {
@@ -134,10 +149,11 @@ export const adminDashboardQuery = (period: Period) =>
     staleTime: 0,
   });
 
-export const adminRedisQuery = () =>
+export const adminRedisQuery = (p: RedisPageParams) =>
   queryOptions({
-    queryKey: [...adminKeys.redis] as const,
-    queryFn: () => api<RedisData & { success: boolean }>("/admin/redis-data"),
+    queryKey: [...adminKeys.redis, p] as const,
+    queryFn: ({ signal }) => api<RedisData & { success: boolean }>("/admin/redis-data", { signal, query: { ...p } }),
+    placeholderData: keepPreviousData,
     staleTime: 0,
   });
 

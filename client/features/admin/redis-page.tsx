@@ -1,16 +1,21 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
+import { PAGE_SIZE_OPTIONS, Pagination, PAGINATION_TEXTS_EN } from "../../components/staff/pagination.tsx";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { Toast, useToast } from "../../components/staff/toast.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { api } from "../../lib/api.ts";
-import { adminKeys, adminRedisQuery, type RedisData } from "./api.ts";
+import { adminKeys, adminRedisQuery, type RedisData, type RedisListPage } from "./api.ts";
 
 /** The status-store page. Its texts are English (spec 2 "Cache admin page"). */
 export const CACHE_TOAST_MS = 3000;
 
 type Group = "track_ids" | "track_status" | "errors" | "all";
+type List = "trackIds" | "trackStatus" | "errorKeys";
+
+/** Each list is paged on the server, on its own; one page size for all three. */
+const FIRST_PAGES: Record<List, number> = { trackIds: 1, trackStatus: 1, errorKeys: 1 };
 
 const GROUP_LABEL: Record<Group, string> = {
   track_ids: "track ID",
@@ -47,8 +52,26 @@ function statusBadge(status: string | null | undefined) {
 export function AdminRedisPage() {
   useDocumentTitle("Управление Redis");
   const queryClient = useQueryClient();
-  const query = useQuery(adminRedisQuery());
-  const data = query.data;
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZE_OPTIONS[0]);
+  const [pages, setPages] = useState(FIRST_PAGES);
+  const query = useQuery(adminRedisQuery({
+    page_size: pageSize,
+    track_ids_page: pages.trackIds,
+    track_status_page: pages.trackStatus,
+    errors_page: pages.errorKeys,
+  }));
+  // While the store is unreachable the lists would be out of date: only the message is shown.
+  const data = query.isError ? undefined : query.data;
+  const paging = data?.paging;
+  // The server answers its last page for one past the end (after removals): follow it.
+  useEffect(() => {
+    if (!paging) return;
+    setPages((p) => {
+      const next = { trackIds: paging.trackIds.page, trackStatus: paging.trackStatus.page, errorKeys: paging.errorKeys.page };
+      return next.trackIds === p.trackIds && next.trackStatus === p.trackStatus && next.errorKeys === p.errorKeys ? p : next;
+    });
+  }, [paging]);
+  const sizeId = useId();
   const { toast, show: showToast, hide } = useToast(CACHE_TOAST_MS);
   const [cleanup, setCleanup] = useState<Group | null>(null);
   const [busy, setBusy] = useState(false);
@@ -116,6 +139,20 @@ export function AdminRedisPage() {
       <div className="st-page-head">
         <h1>Redis Management</h1>
         <div className="st-page-actions">
+          <label className="st-inline-field" htmlFor={sizeId}>
+            {PAGINATION_TEXTS_EN.perPage}
+            <select
+              id={sizeId}
+              className="st-select"
+              value={pageSize}
+              onChange={(e) => {
+                setPageSize(Number(e.target.value));
+                setPages(FIRST_PAGES);
+              }}
+            >
+              {PAGE_SIZE_OPTIONS.map((n) => <option key={n} value={n}>{n}</option>)}
+            </select>
+          </label>
           <button type="button" className="st-btn" onClick={() => void reload()} disabled={query.isFetching}>
             {query.isFetching ? "Loading..." : "Refresh"}
           </button>
@@ -132,7 +169,15 @@ export function AdminRedisPage() {
       )}
       {query.isPending && <p className="st-muted">Loading...</p>}
 
-      {data && <RedisContent data={data} section={section} removeButton={removeButton} empty={empty} />}
+      {data && (
+        <RedisContent
+          data={data}
+          section={section}
+          removeButton={removeButton}
+          empty={empty}
+          onPageChange={(list, page) => setPages((p) => ({ ...p, [list]: page }))}
+        />
+      )}
 
       <ConfirmDialog
         open={cleanup !== null}
@@ -153,13 +198,27 @@ export function AdminRedisPage() {
   );
 }
 
-function RedisContent({ data, section, removeButton, empty }: {
+function RedisContent({ data, section, removeButton, empty, onPageChange }: {
   data: RedisData;
   section: (title: string, group: "track_ids" | "track_status" | "errors", count: number, body: ReactNode) => ReactNode;
   removeButton: (key: string) => ReactNode;
   empty: ReactNode;
+  onPageChange: (list: List, page: number) => void;
 }) {
   const stats = data.stats;
+  const pager = (list: List, shown: number) => {
+    const at: RedisListPage | undefined = data.paging?.[list];
+    if (!at || at.pages <= 1) return null;
+    return (
+      <Pagination
+        page={at.page}
+        pages={at.pages}
+        onPageChange={(page) => onPageChange(list, page)}
+        counts={{ shown, filtered: at.total, total: at.total }}
+        texts={PAGINATION_TEXTS_EN}
+      />
+    );
+  };
   return (
     <>
       <div className="st-cards">
@@ -174,20 +233,23 @@ function RedisContent({ data, section, removeButton, empty }: {
         "track_ids",
         stats.track_ids,
         data.trackIds.length === 0 ? empty : (
-          <ul className="st-kv-list">
-            {data.trackIds.map((e) => {
-              const values = e.values ?? (Array.isArray(e.value) ? e.value : e.value === undefined ? [] : [e.value]);
-              return (
-                <li key={e.key} className="st-kv-item">
-                  <span className="st-kv-main">
-                    <span className="st-kv-key">{e.key}</span>
-                    <span className="st-kv-value">{values.length ? values.map(show).join(", ") : "—"}</span>
-                  </span>
-                  {removeButton(e.key)}
-                </li>
-              );
-            })}
-          </ul>
+          <>
+            <ul className="st-kv-list">
+              {data.trackIds.map((e) => {
+                const values = e.values ?? (Array.isArray(e.value) ? e.value : e.value === undefined ? [] : [e.value]);
+                return (
+                  <li key={e.key} className="st-kv-item">
+                    <span className="st-kv-main">
+                      <span className="st-kv-key">{e.key}</span>
+                      <span className="st-kv-value">{values.length ? values.map(show).join(", ") : "—"}</span>
+                    </span>
+                    {removeButton(e.key)}
+                  </li>
+                );
+              })}
+            </ul>
+            {pager("trackIds", data.trackIds.length)}
+          </>
         ),
       )}
 
@@ -196,20 +258,23 @@ function RedisContent({ data, section, removeButton, empty }: {
         "track_status",
         stats.track_status,
         data.trackStatus.length === 0 ? empty : (
-          <ul className="st-kv-list">
-            {data.trackStatus.map((e) => (
-              <li key={e.key} className="st-kv-item">
-                <span className="st-kv-main">
-                  <span className="st-row">
-                    <span className="st-kv-key">{e.key}</span>
-                    {statusBadge(e.value?.status)}
+          <>
+            <ul className="st-kv-list">
+              {data.trackStatus.map((e) => (
+                <li key={e.key} className="st-kv-item">
+                  <span className="st-kv-main">
+                    <span className="st-row">
+                      <span className="st-kv-key">{e.key}</span>
+                      {statusBadge(e.value?.status)}
+                    </span>
+                    <span className="st-kv-value">{e.value?.filename ?? "—"}</span>
                   </span>
-                  <span className="st-kv-value">{e.value?.filename ?? "—"}</span>
-                </span>
-                {removeButton(e.key)}
-              </li>
-            ))}
-          </ul>
+                  {removeButton(e.key)}
+                </li>
+              ))}
+            </ul>
+            {pager("trackStatus", data.trackStatus.length)}
+          </>
         ),
       )}
 
@@ -218,17 +283,20 @@ function RedisContent({ data, section, removeButton, empty }: {
         "errors",
         stats.errors,
         data.errorKeys.length === 0 ? empty : (
-          <ul className="st-kv-list">
-            {data.errorKeys.map((e) => (
-              <li key={e.key} className="st-kv-item">
-                <span className="st-kv-main">
-                  <span className="st-kv-key">{e.key}</span>
-                  <span className="st-kv-value">{show(e.value)}</span>
-                </span>
-                {removeButton(e.key)}
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="st-kv-list">
+              {data.errorKeys.map((e) => (
+                <li key={e.key} className="st-kv-item">
+                  <span className="st-kv-main">
+                    <span className="st-kv-key">{e.key}</span>
+                    <span className="st-kv-value">{show(e.value)}</span>
+                  </span>
+                  {removeButton(e.key)}
+                </li>
+              ))}
+            </ul>
+            {pager("errorKeys", data.errorKeys.length)}
+          </>
         ),
       )}
     </>
