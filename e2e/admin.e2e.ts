@@ -317,15 +317,32 @@ test("admin panel: a banned user is thrown out on their next action", async (t) 
   expect(me.body.user.is_banned).toBe(false);
 }, { timeout: 90_000 });
 
-test("admin panel: the status store page cleans the track status keys", async (t) => {
+test("admin panel: the status store page pages its lists and cleans the track status keys", async (t) => {
+  // Eleven uploads make more track status keys than one page of ten holds.
+  const artist = await tokensOf(t, "artist");
+  const uploaded = await uploadAs(
+    t,
+    artist.access,
+    Array.from({ length: 11 }, (_, i) => ({ name: `${runArtist("Rds")} - Key ${i + 1}.mp3`, source: "Low Rate - 128 kbps.mp3" })),
+    "label_koster",
+  );
   const admin = await tokensOf(t, "admin");
+  await waitCompleted(t, admin.access, uploaded.map((u) => u.id));
   const before = (await apiAs(t, admin.access, "/admin/redis-data")).body;
-  expect(before.stats.track_status).toBeGreaterThan(0);
+  expect(before.stats.track_status).toBeGreaterThan(10);
+  expect(before.paging.trackStatus.pages).toBeGreaterThan(1);
   const page = await signIn(t, "admin");
   await open(page, t, "/admin/redis", "Redis Management");
   await page.getByText("Track status keys", { exact: true }).waitFor();
   await t.screenshot(page, "admin-redis-1440");
   const section = page.locator(".st-section", { has: page.getByRole("heading", { name: /^Track status keys/ }) });
+  expect(await section.locator(".st-kv-item").count()).toBe(10);
+  const firstPage = await section.locator(".st-kv-key").allInnerTexts();
+  await section.getByText(`Page 1 of ${before.paging.trackStatus.pages}`).waitFor();
+  await section.getByRole("button", { name: "Next" }).click();
+  await section.getByText(`Page 2 of ${before.paging.trackStatus.pages}`).waitFor();
+  const secondPage = await section.locator(".st-kv-key").allInnerTexts();
+  expect(secondPage.some((k) => firstPage.includes(k))).toBe(false);
   await section.getByRole("button", { name: "Clean up" }).click();
   const dialog = page.getByRole("dialog", { name: "Confirm cleanup" });
   await dialog.getByText("This action cannot be undone!").waitFor();

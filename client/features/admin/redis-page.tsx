@@ -139,7 +139,7 @@ export function AdminRedisPage() {
       <div className="st-page-head">
         <h1>Redis Management</h1>
         <div className="st-page-actions">
-          <label className="st-inline-field" htmlFor={sizeId}>
+          <label className="st-inline-field" htmlFor={sizeId} style={{ whiteSpace: "nowrap" }}>
             {PAGINATION_TEXTS_EN.perPage}
             <select
               id={sizeId}
