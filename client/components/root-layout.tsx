@@ -1,6 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { auth, useAuth } from "../lib/auth.ts";
+import { configQuery } from "../lib/config-query.ts";
 import { flash } from "../lib/flash.ts";
 import { AuthOverlays } from "../features/auth/auth-overlays.tsx";
 import { CookieBar } from "./cookie-bar.tsx";
@@ -14,9 +16,11 @@ export function RootLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const wide = pathname.startsWith("/admin") || pathname.startsWith("/moderator");
-  // Every other page sends a visitor straight back to the maintenance screen: it shows no links
-  // (docs/decisions/0090). An administrator's links work, so they keep them.
-  const bare = pathname === "/maintenance" && !user?.is_admin;
+  // Every other page sends a visitor straight back to the maintenance screen: it shows no links,
+  // nor the cookie notice with its privacy link (docs/decisions/0090). An administrator's links
+  // work, so they keep them.
+  const { data: config } = useQuery({ ...configQuery, enabled: pathname === "/maintenance" });
+  const bare = pathname === "/maintenance" && !user?.is_admin && config?.maintenance !== false;
 
   useEffect(() => {
     setMenuOpen(false);
@@ -115,7 +119,7 @@ export function RootLayout() {
           {!bare && <Link to="/privacy">Политика конфиденциальности</Link>}
         </div>
       </footer>
-      <CookieBar />
+      {!bare && <CookieBar />}
       <AuthOverlays />
     </div>
   );

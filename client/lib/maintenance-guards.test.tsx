@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { COOKIE_BAR_DELAY_MS } from "../components/cookie-bar.tsx";
 import { fakeFetch } from "../components/testing/render-page.tsx";
 import { createAppRouter } from "../router.tsx";
 import { api } from "./api.ts";
@@ -138,6 +139,29 @@ describe("the maintenance screen", () => {
     await screen.findByRole("heading", { name: "Ведутся технические работы" });
     await waitFor(() => expect(auth.user?.username).toBe("artist"));
     expect(linksLeavingThePage()).toEqual([]);
+  });
+
+  it("shows no cookie notice, whose privacy link would lead back to it", async () => {
+    localStorage.removeItem("cookieConsent");
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderApp("/maintenance");
+      await screen.findByRole("heading", { name: "Ведутся технические работы" });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(COOKIE_BAR_DELAY_MS + 100);
+      });
+      expect(screen.queryByRole("region", { name: "Уведомление о cookie" })).toBeNull();
+      expect(linksLeavingThePage()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps the usual header and footer when maintenance is off", async () => {
+    maintenance = false;
+    renderApp("/maintenance");
+    await screen.findByRole("heading", { name: "Ведутся технические работы" });
+    await waitFor(() => expect(linksLeavingThePage()).toContain("/privacy"));
   });
 
   it("keeps an administrator's navigation, which works for them", async () => {

@@ -11,9 +11,7 @@ import type { AppEnv } from "../deps.ts";
  */
 export const PERMISSIONS_POLICY: NonNullable<Parameters<typeof secureHeaders>[0]>["permissionsPolicy"] = {
   accelerometer: false,
-  ambientLightSensor: false,
   autoplay: ["self", "https://w.soundcloud.com"],
-  bluetooth: false,
   camera: false,
   displayCapture: false,
   geolocation: false,
