@@ -1,0 +1,157 @@
+/**
+ * `deno task bench analysis`: the streaming audio analysis (server/audio/analyse-mp3.ts).
+ *
+ * - Speed: a 6-minute 320 kbps file, built by repeating the MPEG frames of the 8 s fixture (every
+ *   frame stands alone; its ID3 tag and Info frame are left out), analysed in a child process pinned
+ *   to one core (taskset) after a warm-up on the fixture. Target: ≥ 100× real time, judged on the CPU
+ *   time the analysis used (the wall-clock figure is printed too; it is lower on a busy machine).
+ * - Memory: a 50 MB file built the same way, read from disk as a stream in a fresh child process;
+ *   growth of the peak resident size (VmHWM in /proc/self/status) over the warmed-up process.
+ *   Target: ≤ 64 MB.
+ * The child is this module run with `--child <file>`: it prints one JSON line.
+ */
+import process from "node:process";
+import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
+import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
+
+const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
+const MB = 1024 * 1024;
+const SPEED_SECONDS = 6 * 60;
+const MEMORY_BYTES = 50 * MB;
+const TARGET_SPEED = 100;
+const TARGET_GROWTH_MB = 64;
+
+/** The fixture's audio frames, back to back: no ID3 tag, no Xing/Info frame. */
+function audioFrames(): { bytes: Uint8Array; seconds: number } {
+  const data = Deno.readFileSync(FIXTURE);
+  let pos = 0;
+  if (data[0] === 0x49 && data[1] === 0x44 && data[2] === 0x33) {
+    pos = 10 + ((data[6] << 21) | (data[7] << 14) | (data[8] << 7) | data[9]);
+  }
+  const start: number[] = [];
+  let samples = 0;
+  let sampleRate = 0;
+  for (let first = true;;) {
+    const h = pos + 4 <= data.length ? parseFrameHeader(data, pos) : null;
+    if (!h || pos + h.length > data.length) break;
+    const tag = String.fromCharCode(...data.subarray(pos + h.sideInfoEnd, pos + h.sideInfoEnd + 4));
+    if (!(first && (tag === "Info" || tag === "Xing"))) {
+      start.push(pos);
+      samples += h.samples;
+      sampleRate = h.sampleRate;
+    }
+    first = false;
+    pos += h.length;
+  }
+  return { bytes: data.subarray(start[0], pos), seconds: samples / sampleRate };
+}
+
+/** Writes copies of the frames until `enough` says stop; returns the file's seconds of audio. */
+function buildFile(path: string, enough: (bytes: number, seconds: number) => boolean): number {
+  const frames = audioFrames();
+  const file = Deno.openSync(path, { write: true, create: true, truncate: true });
+  let bytes = 0;
+  let seconds = 0;
+  try {
+    while (!enough(bytes, seconds)) {
+      for (let w = 0; w < frames.bytes.length;) w += file.writeSync(frames.bytes.subarray(w));
+      bytes += frames.bytes.length;
+      seconds += frames.seconds;
+    }
+  } finally {
+    file.close();
+  }
+  return seconds;
+}
+
+function memory() {
+  const status = Deno.readTextFileSync("/proc/self/status");
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
+  return { hwmMb: kb("VmHWM") / 1024, rssMb: kb("VmRSS") / 1024 };
+}
+
+/** Child mode: warm up on the fixture, then analyse `path` from disk and report time and memory. */
+async function child(path: string) {
+  await analyseMp3((await Deno.open(FIXTURE)).readable);
+  const before = memory();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await analyseMp3((await Deno.open(path)).readable);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const after = memory();
+  console.log(JSON.stringify({
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    before,
+    after,
+    result: { ...result, peaks: result.peaks.length },
+  }));
+}
+
+async function runChild(path: string, pin: boolean) {
+  const deno = Deno.execPath();
+  const args = ["run", "-A", new URL(import.meta.url).pathname, "--child", path];
+  const canPin = pin && Deno.build.os === "linux" && (await Deno.stat("/usr/bin/taskset").catch(() => null)) !== null;
+  const out = await new Deno.Command(canPin ? "taskset" : deno, {
+    args: canPin ? ["-c", "0", deno, ...args] : args,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`analysis child failed (${out.code})`);
+  return { pinned: canPin, ...JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!) };
+}
+
+export default async function run() {
+  const dir = await Deno.makeTempDir({ prefix: "np-analysis-bench-" });
+  try {
+    const speedFile = `${dir}/six-minutes.mp3`;
+    const audioSeconds = buildFile(speedFile, (_, s) => s >= SPEED_SECONDS);
+    const speed = await runChild(speedFile, true);
+    // Judged on the CPU time the pinned process used: on a shared machine the wall clock also counts
+    // the time other processes held that core. Both are reported.
+    const realTime = speed.result.duration_s / speed.cpuSeconds;
+    const wallRealTime = speed.result.duration_s / speed.seconds;
+
+    const memoryFile = `${dir}/fifty-mb.mp3`;
+    buildFile(memoryFile, (b) => b >= MEMORY_BYTES);
+    const mem = await runChild(memoryFile, false);
+    const growth = mem.after.hwmMb - mem.before.hwmMb;
+
+    const speedPass = realTime >= TARGET_SPEED;
+    const memoryPass = growth <= TARGET_GROWTH_MB;
+    console.log(
+      `speed: ${realTime.toFixed(0)}× real time on one core by CPU time (${wallRealTime.toFixed(0)}× by the wall clock; ` +
+        `target ≥ ${TARGET_SPEED}×): ${speedPass ? "pass" : "FAIL"}`,
+    );
+    console.log(`memory: +${growth.toFixed(1)} MB peak RSS on 50 MB (target ≤ ${TARGET_GROWTH_MB} MB): ${memoryPass ? "pass" : "FAIL"}`);
+    return {
+      speed_file_s: +audioSeconds.toFixed(1),
+      speed_decoded_s: speed.result.duration_s,
+      speed_one_core: speed.pinned,
+      speed_analysis_wall_s: +speed.seconds.toFixed(2),
+      speed_analysis_cpu_s: +speed.cpuSeconds.toFixed(2),
+      speed_x_real_time: +realTime.toFixed(0),
+      speed_x_real_time_wall: +wallRealTime.toFixed(0),
+      target_speed_x: TARGET_SPEED,
+      speed_pass: speedPass,
+      memory_file_mb: +(Deno.statSync(memoryFile).size / MB).toFixed(1),
+      memory_decoded_s: mem.result.duration_s,
+      memory_analysis_wall_s: +mem.seconds.toFixed(2),
+      memory_peak_before_mb: +mem.before.hwmMb.toFixed(1),
+      memory_peak_after_mb: +mem.after.hwmMb.toFixed(1),
+      memory_peak_growth_mb: +growth.toFixed(1),
+      target_growth_mb: TARGET_GROWTH_MB,
+      memory_pass: memoryPass,
+      pass: speedPass && memoryPass,
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  const at = Deno.args.indexOf("--child");
+  if (at >= 0) await child(Deno.args[at + 1]);
+  else console.log(JSON.stringify(await run(), null, 2));
+}

@@ -1,0 +1,106 @@
+/**
+ * Streaming analysis of an MP3: the bytes arrive as chunks (a ReadableStream or any async iterable),
+ * are split into whole layer III frames (mpeg-frames.ts), decoded by mpg123 compiled to WebAssembly
+ * (mpg123-decoder) and measured chunk by chunk (pcm-analyser.ts), so memory stays flat whatever the
+ * length. See docs/decisions/0100-audio-analysis-library.md.
+ */
+import { MPEGDecoder } from "mpg123-decoder";
+import { createFrameSplitter } from "./mpeg-frames.ts";
+import { createPcmAnalyser, type PcmAnalyser } from "./pcm-analyser.ts";
+import { type AudioWarning, warningsFor } from "./warnings.ts";
+
+export interface AudioAnalysis {
+  /** From the decoded samples (encoder delay and padding removed when a LAME tag gives them). */
+  duration_s: number;
+  /** The frames' bitrate (CBR) or their average (VBR), whole kbps. */
+  bitrate_kbps: number;
+  /** "cbr" when every audio frame has the same bitrate. */
+  bitrate_mode: "cbr" | "vbr";
+  sample_rate_hz: number;
+  channels: 1 | 2;
+  /** Integrated loudness, ITU-R BS.1770-4; null when nothing passes the -70 LUFS gate. */
+  loudness_lufs: number | null;
+  /** 4× oversampled peak, dBTP; null for digital silence. */
+  true_peak_dbtp: number | null;
+  /** Samples in runs of ≥ 3 at |x| ≥ 0.9999 (clipping.ts), summed over channels. */
+  clipped_samples: number;
+  /** Tempo folded into 160–190 when half or double; null when none could be found. */
+  bpm: number | null;
+  /** Seconds to the first drop, or null. */
+  drop_s: number | null;
+  /** About 1,000 [min, max] pairs in -1..1 over equal slices of the track, for a waveform. */
+  peaks: [number, number][];
+  warnings: AudioWarning[];
+}
+
+export const AUDIO_DECODE_ERRORS = {
+  empty: "Файл не удалось декодировать как MP3: файл пустой.",
+  not_mp3: "Файл не удалось декодировать как MP3: в нём не найдено аудиокадров MPEG.",
+  no_audio: "Файл не удалось декодировать как MP3: аудиокадры найдены, но звука в них нет.",
+} as const;
+
+export type AudioDecodeErrorCode = keyof typeof AUDIO_DECODE_ERRORS;
+
+/** The content is not decodable MP3 audio; `message` is the Russian reason for the person. */
+export class AudioDecodeError extends Error {
+  override name = "AudioDecodeError";
+  constructor(readonly code: AudioDecodeErrorCode) {
+    super(AUDIO_DECODE_ERRORS[code]);
+  }
+}
+
+/** The decoder's input buffer is 64 KiB; larger chunks are fed in slices so its output stays small. */
+const SLICE = 64 * 1024;
+
+export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<AudioAnalysis> {
+  const splitter = createFrameSplitter();
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  let pcm: PcmAnalyser | null = null;
+  let sampleRate = 0;
+  let bytes = 0;
+
+  const decode = (frames: Uint8Array) => {
+    if (frames.length === 0) return;
+    const out = decoder.decode(frames);
+    if (out.samplesDecoded === 0) return;
+    if (!pcm) {
+      sampleRate = out.sampleRate;
+      // The decoder always gives two channels; a mono file's second is a copy of the first.
+      pcm = createPcmAnalyser(sampleRate, splitter.stats.channels);
+    }
+    pcm.push(out.channelData, out.samplesDecoded);
+  };
+
+  try {
+    for await (const chunk of source as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (let i = 0; i < chunk.length; i += SLICE) decode(splitter.push(chunk.subarray(i, i + SLICE)));
+    }
+    decode(splitter.finish());
+  } finally {
+    decoder.free();
+  }
+
+  const stats = splitter.stats;
+  if (bytes === 0) throw new AudioDecodeError("empty");
+  if (stats.frames === 0) throw new AudioDecodeError("not_mp3");
+  if (!pcm) throw new AudioDecodeError("no_audio");
+  const facts = (pcm as PcmAnalyser).finish();
+
+  const frameSeconds = stats.samples / stats.sampleRate;
+  const figures = {
+    duration_s: Math.round((facts.samples / sampleRate) * 1000) / 1000,
+    bitrate_kbps: stats.constantBitrate ? stats.firstBitrateKbps : Math.round((stats.bytes * 8) / frameSeconds / 1000),
+    bitrate_mode: stats.constantBitrate ? "cbr" as const : "vbr" as const,
+    sample_rate_hz: sampleRate,
+    channels: stats.channels,
+    loudness_lufs: facts.loudness_lufs,
+    true_peak_dbtp: facts.true_peak_dbtp,
+    clipped_samples: facts.clipped_samples,
+    bpm: facts.bpm,
+    drop_s: facts.drop_s,
+    peaks: facts.peaks,
+  };
+  return { ...figures, warnings: warningsFor(figures) };
+}

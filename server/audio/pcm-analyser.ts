@@ -1,0 +1,67 @@
+/**
+ * Everything measured on the decoded samples, in one pass over each chunk as it is decoded: the
+ * sample count, loudness, true peak, clipping, waveform peaks, and the band envelopes that tempo and
+ * drop detection read at the end. Tests feed it generated PCM directly.
+ */
+import { createBandEnvelopes } from "./band-envelopes.ts";
+import { createClipCounter } from "./clipping.ts";
+import { findDrop } from "./drop.ts";
+import { createLoudnessMeter } from "./loudness.ts";
+import { estimateTempo } from "./tempo.ts";
+import { createTruePeakMeter } from "./true-peak.ts";
+import { createPeakCollector } from "./waveform.ts";
+
+export interface PcmFacts {
+  /** Samples per channel. */
+  samples: number;
+  /** Integrated loudness (one decimal), or null when no block passes the -70 LUFS gate. */
+  loudness_lufs: number | null;
+  /** dBTP (one decimal), or null for digital silence. */
+  true_peak_dbtp: number | null;
+  clipped_samples: number;
+  bpm: number | null;
+  drop_s: number | null;
+  peaks: [number, number][];
+}
+
+export interface PcmAnalyser {
+  /** Planar samples, one array per channel (at least `channelCount`), `length` samples each. */
+  push(channels: Float32Array[], length: number): void;
+  finish(): PcmFacts;
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10 + 0;
+
+export function createPcmAnalyser(sampleRate: number, channelCount: number): PcmAnalyser {
+  const loudness = createLoudnessMeter(sampleRate, channelCount);
+  const truePeak = createTruePeakMeter(channelCount);
+  const clips = createClipCounter(channelCount);
+  const peaks = createPeakCollector(channelCount);
+  const bands = createBandEnvelopes(sampleRate, channelCount);
+  let samples = 0;
+  return {
+    push(channels, length) {
+      if (length === 0) return;
+      samples += length;
+      loudness.push(channels, length);
+      truePeak.push(channels, length);
+      clips.push(channels, length);
+      peaks.push(channels, length);
+      bands.push(channels, length);
+    },
+    finish() {
+      truePeak.finish();
+      const lufs = loudness.integrated();
+      const tp = truePeak.peak();
+      return {
+        samples,
+        loudness_lufs: lufs === null ? null : round1(lufs),
+        true_peak_dbtp: tp > 0 ? round1(20 * Math.log10(tp)) : null,
+        clipped_samples: clips.count(),
+        bpm: estimateTempo(bands.onsets(), bands.onsetRate)?.bpm ?? null,
+        drop_s: findDrop(bands.lowLevels(), bands.segmentRate),
+        peaks: peaks.peaks(),
+      };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The warnings an analysed track can carry, their Russian texts for the UI (one home for both), and
+ * the pure rule that picks them from the analysis figures.
+ */
+import { DNB_MAX_BPM, DNB_MIN_BPM } from "./tempo.ts";
+
+export const AUDIO_WARNING_TEXTS = {
+  low_bitrate: "Битрейт ниже 320 kbps",
+  clipping: "Клиппинг",
+  too_quiet: "Тихий мастер (ниже −14 LUFS)",
+  tempo_outside_dnb: "Темп вне диапазона drum and bass",
+} as const;
+
+export type AudioWarning = keyof typeof AUDIO_WARNING_TEXTS;
+
+export const MIN_BITRATE_KBPS = 320;
+export const MIN_LOUDNESS_LUFS = -14;
+/** Shortest audio with a whole 400 ms loudness block: below it "no loudness" says nothing. */
+const LOUDNESS_BLOCK_S = 0.4;
+
+export interface WarningInput {
+  bitrate_kbps: number;
+  clipped_samples: number;
+  /** null: no 400 ms block above -70 LUFS. */
+  loudness_lufs: number | null;
+  /** Folded tempo; null when none was found. */
+  bpm: number | null;
+  duration_s: number;
+}
+
+/**
+ * - low_bitrate: the (average) bitrate under 320 kbps;
+ * - clipping: any clipped sample (clipping.ts says which count);
+ * - too_quiet: integrated loudness under -14 LUFS, or none at all (silence) in a file long enough
+ *   to have one;
+ * - tempo_outside_dnb: a tempo was found and, after folding, lies outside 160–190 BPM. No tempo is
+ *   no warning: we could not measure it, and saying it is out of range would be a guess.
+ */
+export function warningsFor(a: WarningInput): AudioWarning[] {
+  const out: AudioWarning[] = [];
+  if (a.bitrate_kbps < MIN_BITRATE_KBPS) out.push("low_bitrate");
+  if (a.clipped_samples > 0) out.push("clipping");
+  if (a.loudness_lufs === null ? a.duration_s >= LOUDNESS_BLOCK_S : a.loudness_lufs < MIN_LOUDNESS_LUFS) {
+    out.push("too_quiet");
+  }
+  if (a.bpm !== null && (a.bpm < DNB_MIN_BPM || a.bpm > DNB_MAX_BPM)) out.push("tempo_outside_dnb");
+  return out;
+}
