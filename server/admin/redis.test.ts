@@ -32,7 +32,8 @@ if (redisBin) {
     async open() {
       redis = await startRedisServer();
       bridge = startUpstashBridge({ redisPort: redis.port });
-      return createUpstashStore(bridge.url, bridge.token);
+      // A slow moment on a busy machine must not open the circuit (the deadline has tests of its own).
+      return createUpstashStore(bridge.url, bridge.token, { deadlineMs: 10_000 });
     },
     async shutdown() {
       await bridge?.close();
@@ -171,7 +172,7 @@ describe.skipIf(!redisBin)("status store page while the store is down", () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     bridge = startUpstashBridge({ redisPort: redis.port });
-    f = await staffFixture({ kv: createUpstashStore(bridge.url, bridge.token) });
+    f = await staffFixture({ kv: createUpstashStore(bridge.url, bridge.token, { deadlineMs: 10_000 }) });
     await f.t.ctx.kv.set(KV_KEYS.trackStatus(1), { status: "processing", filename: "A - B.mp3" }, 3600);
     expect((await f.call("GET", "/api/admin/redis-data")).status).toBe(200);
     await redis.stop();
