@@ -145,7 +145,7 @@ describe("admin slider", () => {
     for (const ok of ["/", "/faq", "/faq?x=1#q2", " /privacy ", "https://example.com/a", "http://example.com"]) {
       const r = await f.call("PUT", `/api/admin/slider/${tile.id}`, { json: { tile_type: "link", redirect_url: ok } });
       expect(r.status, ok).toBe(200);
-      expect(r.body.slider.redirect_url).toBe(ok.trim());
+      expect((r.body.slider as Tile).redirect_url).toBe(ok.trim());
     }
     const bad = [
       "javascript:alert(1)",
@@ -168,7 +168,7 @@ describe("admin slider", () => {
     // A track tile plays from the streaming service: a site path is no track.
     const track = await f.call("POST", "/api/admin/slider", { json: { tile_type: "track", track_url: "/about" } });
     expect(track.body).toEqual({ success: false, error: URL_SCHEME });
-    expect((await f.call("GET", `/api/admin/slider/${tile.id}`)).body.slider.redirect_url).toBe("http://example.com");
+    expect(((await f.call("GET", `/api/admin/slider/${tile.id}`)).body.slider as Tile).redirect_url).toBe("http://example.com");
   });
 
   it("creates a track tile from JSON, without an image", async () => {

@@ -53,7 +53,7 @@ describe("home slider", () => {
     expect(link.getAttribute("target")).toBeNull();
     let unloaded = false;
     globalThis.addEventListener("beforeunload", () => (unloaded = true), { once: true });
-    await act(async () => {
+    act(() => {
       fireEvent.click(link);
     });
     await screen.findByText("other page");
