@@ -1,4 +1,4 @@
-import { AwsClient } from "aws4fetch";
+import { AwsV4Signer } from "aws4fetch";
 import { getMimeType } from "hono/utils/mime";
 import type { Logger } from "./logger.ts";
 import { type FileStorage, TooLargeError } from "./storage.ts";
@@ -140,13 +140,8 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   const retries = opts.retries ?? 3;
   const pageSize = opts.listPageSize ?? 1000;
   const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? MIN_PART_SIZE);
-  const client = new AwsClient({
-    accessKeyId: opts.accessKeyId,
-    secretAccessKey: opts.secretAccessKey,
-    sessionToken: opts.sessionToken,
-    service: "s3",
-    region,
-  });
+  /** Signing keys by day, as AwsClient keeps them. */
+  const signingKeys = new Map<string, ArrayBuffer>();
 
   let bucketUrl: string;
   if (opts.endpoint) {
@@ -190,15 +185,27 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   ): Promise<Response> {
     const payloadHash = init.body === undefined ? EMPTY_PAYLOAD_SHA256 : await sha256Hex(init.body);
     for (let attempt = 0;; attempt++) {
-      const req = await client.sign(target, {
+      // The signer (what AwsClient.sign uses) gets only the headers; the body goes straight to fetch,
+      // which spares a copy of each part that building a Request would make.
+      const signed = await new AwsV4Signer({
+        url: target,
         method,
         headers: { ...init.headers, "x-amz-content-sha256": payloadHash },
-        body: init.body as BodyInit | undefined,
-        aws: { datetime: datetime() },
-      });
+        accessKeyId: opts.accessKeyId,
+        secretAccessKey: opts.secretAccessKey,
+        sessionToken: opts.sessionToken,
+        service: "s3",
+        region,
+        cache: signingKeys,
+        datetime: datetime(),
+      }).sign();
       let res: Response;
       try {
-        res = await doFetch(req);
+        res = await doFetch(signed.url.toString(), {
+          method,
+          headers: signed.headers,
+          body: init.body as BodyInit | undefined,
+        });
       } catch (err) {
         if (attempt >= retries) throw err;
         await backOff(attempt);
