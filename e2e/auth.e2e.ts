@@ -36,11 +36,13 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
     const popupPromise = page.context().waitForEvent("page");
     await button.click();
     const popup = await popupPromise;
+    const popupClosed = popup.waitForEvent("close", { timeout: 20_000 });
 
     // The provider window goes through VK's authorize page, back to /login with code and state,
-    // on to the backend callback and ends signed in on / (the callback page redirects after 1.5 s).
-    await waitForPath(popup, "/", 20_000);
-    await expectSignedIn(popup);
+    // on to the backend callback, signs in there and closes itself (no second copy of the site).
+    await popupClosed;
+    expect(popup.isClosed()).toBe(true);
+    expect(page.context().pages()).toEqual([page]);
     const step = (prefix: string) => seen.findIndex((u) => u.startsWith(prefix));
     const order = [
       step(`${vk.url}/authorize?`),
@@ -50,13 +52,11 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
     ];
     expect(order.every((i) => i >= 0), seen.join("\n")).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    // No token stays in the address.
-    expect(new URL(popup.url()).search).toBe("");
-    await t.screenshot(popup, "auth-vk-signed-in");
 
-    // The window that started it follows: it is signed in and on / as well.
+    // The window that started it follows: it is signed in and on /.
     await waitForPath(page, "/");
     await expectSignedIn(page);
+    await t.screenshot(page, "auth-vk-signed-in");
     const me = await page.evaluate(async () => {
       const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
       return (await res.json()).user;
@@ -86,13 +86,16 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
     await page.goto(server.baseUrl + "/login");
     await urlsFetched;
     await t.screenshot(page, "auth-login-390");
+    const seen: string[] = [];
+    page.context().on("request", (r) => {
+      if (r.isNavigationRequest()) seen.push(r.url());
+    });
     const popupPromise = page.context().waitForEvent("page");
     await page.getByRole("button", { name: "Войти через Telegram" }).click();
     const popup = await popupPromise;
-    await popup.getByText("Вы успешно вошли в систему!", { exact: false }).waitFor({ timeout: 15_000 });
-    expect(new URL(popup.url()).pathname).toBe("/auth/telegram/callback");
-    expect(new URL(popup.url()).hash).toBe("");
-    await waitForPath(popup, "/");
+    // The provider window comes back to the callback page, signs in there and closes itself.
+    await popup.waitForEvent("close", { timeout: 15_000 });
+    expect(seen.some((u) => new URL(u).pathname === "/auth/telegram/callback"), seen.join("\n")).toBe(true);
     await waitForPath(page, "/");
     const user = await page.evaluate(async () => {
       const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
@@ -101,6 +104,113 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
     expect(user).toMatchObject({ telegram_id: "8880001", first_name: "Ёжик", username: "hedgehog" });
   } finally {
     await tg.shutdown();
+  }
+}, { timeout: 90_000 });
+
+/** A stand-in for oauth.telegram.org: sends the browser back to return_to with a result signed for `user`. */
+function telegramStandIn(user: Parameters<typeof signTelegramAuth>[0]) {
+  return Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    const returnTo = new URL(req.url).searchParams.get("return_to")!;
+    const result = await signTelegramAuth({ ...user, auth_date: Math.floor(Date.now() / 1000) });
+    return Response.redirect(`${returnTo}#tgAuthResult=${encodeTgAuthResult(result)}`, 302);
+  });
+}
+
+const SESSION_INVALID = "Сессия авторизации истекла или недействительна. Попробуйте войти снова.";
+
+test("VK login CSRF: a code and state started in another browser sign nobody in and show the sign-in error", async (t) => {
+  const vk = await startVkDouble({ user: { user_id: "5550666", first_name: "Злоумышленник" } });
+  try {
+    const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url });
+
+    // The attacker starts a VK sign-in in their own browser and stops before the callback, keeping
+    // the code, state and device_id VK sent back (the redirect itself cannot be intercepted, so the
+    // hand-over to the backend is).
+    const attacker = await t.page({ width: 1280, height: 800 });
+    let link = "";
+    await attacker.context().route((url) => url.pathname === "/api/auth/oauth/vk/callback", async (route) => {
+      const q = new URL(route.request().url()).searchParams;
+      const back = new URLSearchParams({ code: q.get("code")!, state: q.get("state")!, device_id: q.get("device_id")! });
+      link = `${server.baseUrl}/login?${back}`;
+      await route.fulfill({ status: 200, contentType: "text/html", body: "<p>stopped</p>" });
+    });
+    const urlsFetched = attacker.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
+    await attacker.goto(server.baseUrl + "/login");
+    await urlsFetched;
+    const popupPromise = attacker.context().waitForEvent("page");
+    await attacker.getByRole("button", { name: "Войти через ВКонтакте" }).click();
+    const popup = await popupPromise;
+    await popup.getByText("stopped").waitFor({ timeout: 15_000 });
+    expect(new URL(link).searchParams.get("state")).toBeTruthy();
+
+    // The victim, in another browser (context), opens the link: nobody is signed in, the error shows.
+    const victim = await t.page({ width: 1280, height: 800 });
+    await victim.goto(server.baseUrl + "/login");
+    await victim.getByRole("heading", { name: "Вход в систему" }).waitFor();
+    await victim.goto(link);
+    await victim.getByText(`Ошибка при авторизации через ВКонтакте: ${SESSION_INVALID}`).waitFor();
+    expect(new URL(victim.url()).search).toBe("");
+    expect(await victim.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+    await t.screenshot(victim, "auth-vk-foreign-link-refused");
+
+    // Sent straight to the backend callback, past the page's own check: the server refuses it too.
+    const q = new URL(link).searchParams;
+    await victim.goto(`${server.baseUrl}/api/auth/oauth/vk/callback?${new URLSearchParams({
+      code: q.get("code")!,
+      state: q.get("state")!,
+      device_id: q.get("device_id")!,
+      frontend_redirect: `${server.baseUrl}/auth/vk/callback`,
+    })}`);
+    await victim.getByText(`Ошибка ВКонтакте: ${SESSION_INVALID}`).waitFor();
+    expect(new URL(victim.url()).pathname).toBe("/auth/vk/callback");
+    expect(await victim.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+    expect(await victim.getByRole("link", { name: "Профиль" }).count()).toBe(0);
+  } finally {
+    await vk.stop();
+  }
+}, { timeout: 90_000 });
+
+test("profile: a VK user links Telegram in a provider window that closes itself", async (t) => {
+  const vk = await startVkDouble({ user: { user_id: "5550777", first_name: "Лина", last_name: "Связкина" } });
+  const tg = telegramStandIn({ id: 8880777, first_name: "Лина", username: "lina_tg" });
+  try {
+    const server = await t.startServer({
+      VK_CLIENT_ID: vk.clientId,
+      VK_ID_BASE_URL: vk.url,
+      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+      TELEGRAM_OAUTH_URL: `http://127.0.0.1:${tg.addr.port}`,
+    });
+    const page = await t.page({ width: 1280, height: 800 });
+    const urlsFetched = page.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
+    await page.goto(server.baseUrl + "/login");
+    await urlsFetched;
+    const vkWindow = page.context().waitForEvent("page");
+    await page.getByRole("button", { name: "Войти через ВКонтакте" }).click();
+    await (await vkWindow).waitForEvent("close", { timeout: 20_000 });
+    await waitForPath(page, "/");
+    await expectSignedIn(page);
+
+    await page.goto(server.baseUrl + "/profile");
+    await page.getByRole("heading", { name: "Привязать Telegram" }).waitFor();
+    await t.screenshot(page, "profile-link-telegram");
+    const tgWindow = page.context().waitForEvent("page");
+    await page.getByRole("button", { name: "Привязать", exact: true }).click();
+    const popup = await tgWindow;
+    await popup.waitForEvent("close", { timeout: 20_000 });
+
+    // The profile that opened it shows the outcome and the new Telegram ID.
+    await page.getByText("Telegram успешно привязан к вашему аккаунту").first().waitFor();
+    await page.getByText("8880777").waitFor();
+    expect(await page.getByRole("heading", { name: "Привязать Telegram" }).count()).toBe(0);
+    await t.screenshot(page, "profile-telegram-linked");
+    const me = await page.evaluate(async () => {
+      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      return (await res.json()).user;
+    });
+    expect(me).toMatchObject({ vk_id: "5550777", telegram_id: "8880777" });
+  } finally {
+    await tg.shutdown();
+    await vk.stop();
   }
 }, { timeout: 90_000 });
 

@@ -5,4 +5,8 @@ export const STORAGE_KEYS = {
   cookieConsent: "cookieConsent",
   failedFiles: "failedFiles",
   oauthSessionId: "oauth_session_id",
+  /** Provider windows this browser opened in the last minutes (client/lib/oauth.ts). */
+  oauthStarts: "oauth_starts",
+  /** The outcome of a Telegram link finished in a provider window, for the window that opened it. */
+  oauthLinkResult: "oauth_link_result",
 } as const;

@@ -1,25 +1,14 @@
 import { api } from "../../lib/api.ts";
 import type { AuthResponse } from "../../lib/auth.ts";
 
-/** GET /api/auth/oauth/urls (spec 1 §3 "OAuth addresses response"). Null: provider not configured. */
-export interface OauthUrls {
-  vk: string | null;
-  telegram: string | null;
-  session_id: string;
-}
-
-export type Provider = "vk" | "telegram";
-
-/** Fresh every time: the VK address carries a single-use state, so it is never cached. */
-export function fetchOauthUrls(): Promise<OauthUrls> {
-  return api<OauthUrls>("/auth/oauth/urls", { noRetry: true });
-}
-
-/** POST /api/auth/oauth/telegram/complete with the raw `tgAuthResult` (base64url) string. */
-export function completeTelegram(tgAuthResult: string): Promise<AuthResponse> {
+/**
+ * POST /api/auth/oauth/telegram/complete with the raw `tgAuthResult` (base64url) string and the
+ * session id of the sign-in this browser started (the server checks both, docs/decisions/0017).
+ */
+export function completeTelegram(tgAuthResult: string, sessionId: string): Promise<AuthResponse> {
   return api<AuthResponse>("/auth/oauth/telegram/complete", {
     method: "POST",
-    body: { tgAuthResult },
+    body: { tgAuthResult, session_id: sessionId },
     noRetry: true,
   });
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { requestSignIn } from "../../components/need-auth.ts";
 import { fakeFetch } from "../../components/testing/render-page.tsx";
 import { auth } from "../../lib/auth.ts";
+import { openProviderWindow } from "../../lib/oauth.ts";
 import { createAppRouter } from "../../router.tsx";
 
 const USERS: Record<string, Record<string, unknown>> = {
@@ -71,6 +72,12 @@ const signedInAs = (token: string) => {
 
 const at = (path: string) => waitFor(() => expect(location.pathname).toBe(path), { timeout: 3000 });
 
+/** This browser opened a provider window (a pop-up unless `open` says otherwise), as the buttons do. */
+const started = (provider: "vk" | "telegram", address = provider === "vk"
+  ? "https://id.vk.test/authorize?state=s1"
+  : "https://oauth.telegram.test/auth?bot_id=1") =>
+  openProviderWindow(address, { provider, purpose: "sign-in", session_id: "sess-1" });
+
 beforeEach(() => {
   localStorage.clear();
   localStorage.setItem("cookieConsent", "true");
@@ -88,6 +95,9 @@ beforeEach(() => {
   vi.spyOn(location, "replace").mockImplementation((url) => {
     replaced.push(String(url));
   });
+  // A provider pop-up closes itself; here the browser refuses, so the page carries on.
+  vi.spyOn(globalThis, "close").mockImplementation(() => {});
+  sessionStorage.clear();
 });
 afterEach(() => {
   cleanup();
@@ -205,9 +215,10 @@ describe("/login arrival", () => {
       },
     });
     vi.stubGlobal("fetch", fetch);
+    started("telegram");
     renderApp("/login#tgAuthResult=eyJpZCI6MX0");
     await at("/");
-    expect(sent).toEqual({ tgAuthResult: "eyJpZCI6MX0" });
+    expect(sent).toEqual({ tgAuthResult: "eyJpZCI6MX0", session_id: "sess-1" });
     expect(auth.isAuthenticated).toBe(true);
     expect(location.hash).toBe("");
   });
@@ -218,12 +229,14 @@ describe("/login arrival", () => {
         Response.json({ success: false, error: "Неверная подпись данных Telegram" }, { status: 401 }),
     });
     vi.stubGlobal("fetch", fetch);
+    started("telegram");
     renderApp("/login?tgAuthResult=eyJpZCI6MX0");
     expect(await screen.findByText("Не удалось войти через Telegram: Неверная подпись данных Telegram")).toBeTruthy();
     expect(auth.isAuthenticated).toBe(false);
   });
 
   it("forwards VK's code and state to the backend callback", async () => {
+    started("vk");
     renderApp("/login?code=c1&state=s1&device_id=d1&type=code_v2");
     await waitFor(() => expect(replaced).toHaveLength(1));
     const url = new URL(replaced[0], location.origin);
@@ -289,6 +302,100 @@ describe("/login arrival", () => {
     });
     await at("/");
     await waitFor(() => expect(auth.user?.username).toBe("newbie"));
+  });
+});
+
+describe("only a sign-in this browser started (login CSRF)", () => {
+  const SESSION_INVALID = "Сессия авторизации истекла или недействительна. Попробуйте войти снова.";
+
+  it("does not forward a VK code and state this browser did not start, and shows the sign-in error", async () => {
+    renderApp("/login?code=c1&state=s1&device_id=d1&type=code_v2");
+    expect(await screen.findByText(`Ошибка при авторизации через ВКонтакте: ${SESSION_INVALID}`)).toBeTruthy();
+    expect(replaced).toEqual([]);
+    expect(location.search).toBe("");
+    expect(auth.isAuthenticated).toBe(false);
+  });
+
+  it("does not forward a state other than the one this browser stored", async () => {
+    started("vk", "https://id.vk.test/authorize?state=mine");
+    renderApp("/login?code=c1&state=theirs&device_id=d1");
+    expect(await screen.findByText(`Ошибка при авторизации через ВКонтакте: ${SESSION_INVALID}`)).toBeTruthy();
+    expect(replaced).toEqual([]);
+  });
+
+  it("does not send someone else's Telegram result from /login or the callback page", async () => {
+    renderApp("/login?tgAuthResult=eyJpZCI6MX0");
+    expect(await screen.findByText(`Не удалось войти через Telegram: ${SESSION_INVALID}`)).toBeTruthy();
+    cleanup();
+    renderApp("/auth/telegram/callback#tgAuthResult=eyJpZCI6MX0");
+    expect(await screen.findByText(`Ошибка при авторизации через Telegram: ${SESSION_INVALID}`)).toBeTruthy();
+    expect(fetch.calls).not.toContain("/api/auth/oauth/telegram/complete");
+    expect(auth.isAuthenticated).toBe(false);
+  });
+
+  it("accepts a Telegram result only moments after the start: not 10 minutes later", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    started("telegram");
+    vi.setSystemTime(Date.now() + 10 * 60_000 + 1);
+    renderApp("/login#tgAuthResult=eyJpZCI6MX0");
+    expect(await screen.findByText(`Не удалось войти через Telegram: ${SESSION_INVALID}`)).toBeTruthy();
+    expect(fetch.calls).not.toContain("/api/auth/oauth/telegram/complete");
+  });
+
+  it("a start answers once", async () => {
+    started("vk");
+    renderApp("/login?code=c1&state=s1&device_id=d1");
+    await waitFor(() => expect(replaced).toHaveLength(1));
+    cleanup();
+    renderApp("/login?code=c2&state=s1&device_id=d1");
+    expect(await screen.findByText(`Ошибка при авторизации через ВКонтакте: ${SESSION_INVALID}`)).toBeTruthy();
+    expect(replaced).toHaveLength(1);
+  });
+});
+
+describe("the provider pop-up closes itself", () => {
+  const closed = () => (globalThis.close as unknown as ReturnType<typeof vi.fn>).mock.calls.length;
+
+  it("after a VK sign-in: /login forwards the code, the callback page signs in and closes the window", async () => {
+    started("vk");
+    renderApp("/login?code=c1&state=s1&device_id=d1");
+    await waitFor(() => expect(replaced).toHaveLength(1));
+    cleanup();
+    // The backend sends this same window to the callback page with the tokens.
+    renderApp("/auth/vk/callback?access_token=tok-new&refresh_token=r-new");
+    await waitFor(() => expect(closed()).toBe(1));
+    expect(auth.user?.username).toBe("newbie");
+  });
+
+  it("after a Telegram sign-in on the callback page", async () => {
+    fetch = routes({
+      "/api/auth/oauth/telegram/complete": () => ({
+        success: true,
+        access_token: "tok-new",
+        refresh_token: "r-new",
+        user: USERS["tok-new"],
+      }),
+    });
+    vi.stubGlobal("fetch", fetch);
+    started("telegram");
+    renderApp("/auth/telegram/callback#tgAuthResult=eyJpZCI6MX0");
+    await waitFor(() => expect(closed()).toBe(1));
+    expect(auth.isAuthenticated).toBe(true);
+  });
+
+  it("not when the sign-in ran in the site's own window (pop-up blocked): it goes home", async () => {
+    vi.spyOn(globalThis, "open").mockImplementation(() => null);
+    const assigned: string[] = [];
+    vi.spyOn(location, "assign").mockImplementation((url) => void assigned.push(String(url)));
+    started("vk");
+    expect(assigned).toEqual(["https://id.vk.test/authorize?state=s1"]);
+    renderApp("/login?code=c1&state=s1&device_id=d1");
+    await waitFor(() => expect(replaced).toHaveLength(1));
+    cleanup();
+    renderApp("/auth/vk/callback?access_token=tok-new&refresh_token=r-new");
+    expect(await screen.findByText(/Вы успешно вошли в систему/)).toBeTruthy();
+    await at("/");
+    expect(closed()).toBe(0);
   });
 });
 

@@ -4,6 +4,7 @@ import { CheckIcon, CrossIcon } from "../../components/icons.tsx";
 import { ApiError, errorText } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { setCompletingSignIn } from "../../lib/guards.ts";
+import { closeIfProviderWindow, markFinishing, takeTelegramStart, takeVkStart } from "../../lib/oauth.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { vkCallbackAddress } from "./api.ts";
 import { readArrival } from "./arrival.ts";
@@ -37,7 +38,11 @@ export function AuthCallbackPage() {
       localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
       setPhase({ kind: "error", message });
     };
-    const succeed = () => setPhase({ kind: "success" });
+    const succeed = () => {
+      setPhase({ kind: "success" });
+      // A provider pop-up closes itself; the window that opened it follows (docs/decisions/0019).
+      closeIfProviderWindow();
+    };
 
     if (provider !== "vk" && provider !== "telegram") return fail(AUTH_TEXTS.unknownProvider);
     if (arrival.kind === "ban") {
@@ -53,13 +58,20 @@ export function AuthCallbackPage() {
     }
     if (provider === "telegram") {
       if (arrival.kind !== "telegram" || !arrival.result) return fail(AUTH_TEXTS.telegramDataMissing);
-      signInWithTelegram(arrival.result).then(succeed, (err) => {
+      // Only a result for a Telegram sign-in this browser started moments before (login CSRF).
+      const start = takeTelegramStart("sign-in");
+      if (!start) return fail(withDetail(AUTH_TEXTS.telegramError, AUTH_TEXTS.sessionInvalid));
+      markFinishing(start);
+      signInWithTelegram(arrival.result, start.session_id).then(succeed, (err) => {
         if (err instanceof ApiError && err.isBan) return;
         fail(withDetail(AUTH_TEXTS.telegramError, errorText(err, "")));
       });
       return;
     }
     if (arrival.kind === "vk-code") {
+      const start = takeVkStart(arrival.state);
+      if (!start) return fail(withDetail(AUTH_TEXTS.vkProviderError, AUTH_TEXTS.sessionInvalid));
+      markFinishing(start);
       location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
       return;
     }

@@ -2,6 +2,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { ApiError, errorText } from "../../lib/api.ts";
 import { auth, DEFAULT_BAN_TEXT, isBanText, useAuth } from "../../lib/auth.ts";
+import { closeIfProviderWindow, markFinishing, takeTelegramStart, takeVkStart } from "../../lib/oauth.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { completeTelegram, vkCallbackAddress } from "./api.ts";
 import { readArrival } from "./arrival.ts";
@@ -10,10 +11,13 @@ import { AUTH_TEXTS, withDetail } from "./texts.ts";
 import { useProviderSignIn } from "./use-provider-sign-in.ts";
 import "./auth.css";
 
-/** Signs in with a Telegram result; a ban opens the ban modal. Shared by /login and the callback page. */
-export async function signInWithTelegram(result: string) {
+/**
+ * Signs in with a Telegram result of the sign-in `sessionId` this browser started; a ban opens the
+ * ban modal. Shared by /login and the callback page.
+ */
+export async function signInWithTelegram(result: string, sessionId: string) {
   try {
-    auth.acceptAuthResponse(await completeTelegram(result));
+    auth.acceptAuthResponse(await completeTelegram(result, sessionId));
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) auth.banned(String(err.body?.ban_reason ?? err.message));
     else auth.clear();
@@ -48,10 +52,20 @@ export function LoginPage() {
         cleanAddress();
         finish();
         return;
-      case "telegram":
+      case "telegram": {
         cleanAddress();
-        signInWithTelegram(arrival.result)
-          .then(() => navigate({ to: "/", replace: true }))
+        // Only a result for a Telegram sign-in this browser started moments before: a link with
+        // someone else's result signs nobody in (login CSRF).
+        const start = takeTelegramStart("sign-in");
+        if (!start) {
+          setArrivalError(withDetail(AUTH_TEXTS.telegramLoginError, AUTH_TEXTS.sessionInvalid));
+          finish();
+          return;
+        }
+        signInWithTelegram(arrival.result, start.session_id)
+          .then(() => {
+            if (!closeIfProviderWindow(start)) navigate({ to: "/", replace: true });
+          })
           .catch((err) => {
             if (!(err instanceof ApiError && err.isBan)) {
               setArrivalError(withDetail(AUTH_TEXTS.telegramLoginError, errorText(err, "")));
@@ -59,6 +73,7 @@ export function LoginPage() {
             finish();
           });
         return;
+      }
       case "tokens":
         auth.signInWithTokens(arrival.access, arrival.refresh)
           .then(() => navigate({ to: "/", replace: true }))
@@ -68,10 +83,22 @@ export function LoginPage() {
             finish();
           });
         return;
-      case "vk-code":
+      case "vk-code": {
+        // Only a state this browser stored when it opened the VK window: a code and state someone
+        // else sent sign nobody in (login CSRF). The server checks the same with its cookie.
+        const start = takeVkStart(arrival.state);
+        if (!start) {
+          localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
+          setArrivalError(withDetail(AUTH_TEXTS.vkError, AUTH_TEXTS.sessionInvalid));
+          cleanAddress();
+          finish();
+          return;
+        }
+        markFinishing(start);
         // The code goes on to the backend, which exchanges it and comes back with tokens.
         location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
         return;
+      }
       case "vk-error":
         localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
         setArrivalError(withDetail(AUTH_TEXTS.vkError, arrival.error));

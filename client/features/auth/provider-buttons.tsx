@@ -1,4 +1,4 @@
-import type { OauthUrls, Provider } from "./api.ts";
+import type { OauthUrls, Provider } from "../../lib/oauth.ts";
 import { AUTH_TEXTS } from "./texts.ts";
 
 interface Props {

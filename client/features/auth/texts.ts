@@ -30,6 +30,8 @@ export const AUTH_TEXTS = {
   unknownProvider: "Неизвестный провайдер авторизации",
   missingData: "Отсутствуют необходимые данные для авторизации. Пожалуйста, попробуйте снова.",
   vkProviderError: "Ошибка ВКонтакте",
+  /** A provider's answer this browser did not ask for (or too late); the server's wording too. */
+  sessionInvalid: "Сессия авторизации истекла или недействительна. Попробуйте войти снова.",
 
   banTitle: "Аккаунт заблокирован",
   banOk: "Понятно",

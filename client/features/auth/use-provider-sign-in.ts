@@ -1,17 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorText } from "../../lib/api.ts";
 import { flash } from "../../lib/flash.ts";
-import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
-import { fetchOauthUrls, type OauthUrls, type Provider } from "./api.ts";
+import { fetchOauthUrls, type OauthUrls, openProviderWindow, type Provider } from "../../lib/oauth.ts";
 import { AUTH_TEXTS, withDetail } from "./texts.ts";
-
-const POPUP_FEATURES = "popup,width=640,height=760";
-
-/** Opens a provider address in a new window; in the same window when pop-ups are blocked. */
-export function openProviderWindow(address: string, provider: Provider) {
-  const win = globalThis.open(address, provider === "vk" ? "vk-auth" : "telegram-auth", POPUP_FEATURES);
-  if (!win) location.assign(address);
-}
 
 /**
  * Sign-in buttons' state (spec 1 §4 "Login button": idle → connecting → redirect). The VK address
@@ -87,8 +78,8 @@ export function useProviderSignIn(opts: { autoLoad: boolean; loadErrorText: "ini
       return;
     }
     try {
-      localStorage.setItem(STORAGE_KEYS.oauthSessionId, current.session_id);
-      openProviderWindow(address, provider);
+      // Recorded, so that the answer is accepted when it comes back to this browser.
+      openProviderWindow(address, { provider, purpose: "sign-in", session_id: current.session_id });
     } catch {
       setError(AUTH_TEXTS.startError);
       flash("error", AUTH_TEXTS.startErrorFlash);

@@ -6,6 +6,7 @@ import { flash } from "../../lib/flash.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { myTracksQuery } from "./api.ts";
 import { Avatar } from "./avatar.tsx";
+import { LinkTelegramForm, useTelegramLinkArrival } from "./link-telegram-form.tsx";
 import { LinkVkForm } from "./link-vk-form.tsx";
 import { formatBirthDate, fullName, PROFILE_TEXTS } from "./profile-rules.ts";
 
@@ -14,6 +15,8 @@ export function ProfilePage() {
   const { user, isAuthenticated } = useAuth();
   const navigate = useNavigate();
   const tracks = useQuery({ ...myTracksQuery, enabled: isAuthenticated });
+  // A Telegram link's provider window comes back here with the result.
+  useTelegramLinkArrival();
 
   // Signing out here (or a session that ends) leaves nothing to show.
   useEffect(() => {
@@ -71,6 +74,7 @@ export function ProfilePage() {
           <p className={user.bio ? "bio" : "bio muted"} style={{ margin: 0 }}>{user.bio || "Пока ничего не рассказали о себе."}</p>
         </div>
         {user.telegram_id && !user.vk_id && <LinkVkForm />}
+        {user.vk_id && !user.telegram_id && <LinkTelegramForm />}
         <div className="form-actions section">
           <Link to="/profile/edit" className="btn btn-primary">Редактировать профиль</Link>
           <button type="button" className="btn btn-ghost" onClick={logout}>Выйти</button>

@@ -16,6 +16,8 @@ export const PROFILE_TEXTS = {
   linkFailed: "Failed to link accounts",
   linkError: "Error linking accounts",
   linkPending: "Номер сохранён: войдите через ВКонтакте, чтобы завершить привязку.",
+  telegramLinked: "Telegram успешно привязан к вашему аккаунту",
+  telegramUnavailable: "Вход через Telegram не настроен",
   tracksFailed: "Не удалось загрузить треки",
   downloaded: "Загружен",
   processing: "В обработке",
