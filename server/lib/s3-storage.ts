@@ -149,8 +149,8 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error("S3 endpoint must be http(s)");
     bucketUrl = `${base.origin}${base.pathname.replace(/\/+$/, "")}/${encodeKey(bucket)}`;
   } else {
-    // Virtual-hosted style: AWS's only style for buckets created since 2020 in new regions, and its
-    // announced future. A bucket name with dots breaks TLS here; such buckets need an endpoint.
+    // Virtual-hosted style: AWS has deprecated path-style requests to its own endpoints. A bucket
+    // name with dots breaks TLS here; such buckets need an endpoint (path-style).
     bucketUrl = `https://${bucket}.s3.${region}.amazonaws.com`;
   }
   const publicBase = opts.publicUrl ? opts.publicUrl.replace(/\/+$/, "") : null;
