@@ -2,7 +2,7 @@ import { ApiError, badRequest } from "../lib/http-error.ts";
 
 /**
  * Telegram Login verification (core.telegram.org/widgets/login#checking-authorization; see
- * ../shared/PROTOCOLS.md): data-check-string of every received field but `hash`, sorted, joined by
+ * docs/protocols.md): data-check-string of every received field but `hash`, sorted, joined by
  * `\n`; secret = SHA-256(bot token); valid when hex(HMAC-SHA-256(secret, string)) equals `hash`.
  */
 export const EMPTY_AUTH_DATA = "Empty authentication data";

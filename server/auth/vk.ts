@@ -1,5 +1,5 @@
 /**
- * VK ID, OAuth 2.1 authorization code with PKCE (see ../shared/PROTOCOLS.md; VKCOM/vkid-web-sdk
+ * VK ID, OAuth 2.1 authorization code with PKCE (see docs/protocols.md; VKCOM/vkid-web-sdk
  * src/auth/auth.ts). No client secret: the code verifier proves that we started the flow.
  */
 export interface VkConfig {

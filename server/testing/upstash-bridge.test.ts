@@ -1,5 +1,5 @@
 /**
- * The bridge speaks the Upstash REST wire format (../shared/PROTOCOLS.md) exactly; the status-store
+ * The bridge speaks the Upstash REST wire format (docs/protocols.md) exactly; the status-store
  * contract test relies on it, so its shapes are pinned here with plain fetch calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

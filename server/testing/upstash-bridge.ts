@@ -3,7 +3,7 @@
  * redis-server, so `@upstash/redis` runs against it with its default settings. Upstash itself
  * advises a REST proxy in front of Redis for CI (hiett/serverless-redis-http); none can be
  * installed here, so this carries the part of that protocol the client uses
- * (see ../shared/PROTOCOLS.md, "Upstash Redis REST"; upstash/redis-js pkg/http.ts):
+ * (see docs/protocols.md, "Upstash Redis REST"; upstash/redis-js pkg/http.ts):
  *
  * - `POST /` `["SET","k","v"]` → `{"result": …}`, a Redis error → 400 `{"error": "…"}`
  * - `POST /pipeline` `[[…],[…]]` → `[{"result": …} | {"error": "…"}, …]`

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 
 /**
- * A local stand-in for VK ID that speaks its protocol (../shared/PROTOCOLS.md): the authorize
+ * A local stand-in for VK ID that speaks its protocol (docs/protocols.md): the authorize
  * redirect with code/state/device_id, the form-encoded POST /oauth2/auth with PKCE, and
  * POST /oauth2/user_info. Errors are JSON `{ error, error_description }`, by default with HTTP 200
  * as VK sometimes answers.
