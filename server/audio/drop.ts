@@ -9,7 +9,9 @@
  *   before it lasts at least MIN_INTRO_S. Medians let kick drums (short, loud) pass for neither a
  *   sustained bass nor a quiet intro.
  * - The first such window is up to half a window early, so the drop is placed at the first segment
- *   inside it that reaches halfway (in dB) between the intro's and the drop's medians.
+ *   inside it that reaches halfway (in dB) between the intro's and the drop's medians and from which
+ *   80 % of the next second stays there: a snare's low thump in the intro reaches halfway but does
+ *   not hold.
  * A track with bass from the first seconds has no rise and so no drop (null), unless a breakdown
  * later is followed by one.
  */
@@ -19,6 +21,8 @@ export const MIN_INTRO_S = 2;
 export const RISE_DB = 12;
 const NEAR_FULL_DB = 6;
 const NO_BASS_DB = -50;
+const HOLD_S = 1;
+const HOLD_SHARE = 0.8;
 
 function median(values: Float32Array, from: number, to: number, scratch: Float64Array): number {
   const n = to - from;
@@ -42,9 +46,13 @@ export function findDrop(levels: Float32Array, segmentRate: number): number | nu
     const before = median(levels, Math.max(0, i - sustain), i, scratch);
     if (before > full - RISE_DB) continue;
     const halfway = (before + after) / 2;
-    let at = i;
-    while (at < i + sustain && levels[at] < halfway) at++;
-    return Math.round((at / segmentRate) * 10) / 10;
+    const hold = Math.round(HOLD_S * segmentRate);
+    for (let at = i; at < i + sustain; at++) {
+      if (levels[at] < halfway) continue;
+      let held = 0;
+      for (let k = at; k < Math.min(n, at + hold); k++) if (levels[k] >= halfway) held++;
+      if (held >= HOLD_SHARE * hold) return Math.round((at / segmentRate) * 10) / 10;
+    }
   }
   return null;
 }
