@@ -66,12 +66,18 @@ export interface BandEnvelopes {
 const toDb = (meanSquare: number) => Math.max(FLOOR_DB, 10 * Math.log10(meanSquare + 1e-20));
 
 export function createBandEnvelopes(sampleRate: number, channelCount: number): BandEnvelopes {
-  const hop = Math.round(sampleRate / 200);
+  // The bands work at half the rate: the mono mix is averaged in pairs of samples (a mild
+  // anti-alias; the 4 kHz low-pass takes what folds down from above the new Nyquist frequency).
+  const rate = sampleRate / 2;
+  const hop = Math.round(rate / 200);
   // Butterworth 4th order as two 2nd-order sections (Q of its pole pairs).
-  const low1 = passFilter("low", LOW_CUT_HZ, 0.5411961, sampleRate);
-  const low2 = passFilter("low", LOW_CUT_HZ, 1.3065630, sampleRate);
-  const midH = passFilter("high", MID_LOW_HZ, Math.SQRT1_2, sampleRate);
-  const midL = passFilter("low", MID_HIGH_HZ, Math.SQRT1_2, sampleRate);
+  const low1 = passFilter("low", LOW_CUT_HZ, 0.5411961, rate);
+  const low2 = passFilter("low", LOW_CUT_HZ, 1.3065630, rate);
+  const midH = passFilter("high", MID_LOW_HZ, Math.SQRT1_2, rate);
+  const midL = passFilter("low", MID_HIGH_HZ, Math.SQRT1_2, rate);
+  let mono = new Float64Array(4096);
+  let odd = false; // a sample waits for its pair
+  let held = 0;
   // Direct form I state for the four sections: x1 x2 y1 y2 each.
   const st = new Float64Array(16);
   const onsets = new Growable();
@@ -117,18 +123,26 @@ export function createBandEnvelopes(sampleRate: number, channelCount: number): B
   }
 
   return {
-    onsetRate: sampleRate / hop,
-    segmentRate: sampleRate / (hop * HOPS_PER_SEGMENT),
-    push(channels, length) {
+    onsetRate: rate / hop,
+    segmentRate: rate / (hop * HOPS_PER_SEGMENT),
+    push(channels, inLength) {
       const left = channels[0];
-      const right = channelCount > 1 ? channels[1] : channels[0];
+      const right = channelCount > 1 ? channels[1] : channels[0]; // mono: the one channel twice
+      if (mono.length < inLength / 2 + 1) mono = new Float64Array(inLength);
+      let length = 0;
+      for (let j = 0; j < inLength; j++) {
+        const v = left[j] + right[j];
+        if (odd) mono[length++] = (held + v) * 0.25;
+        else held = v;
+        odd = !odd;
+      }
       let [a1, a2, a3, a4, b1, b2, b3, b4, c1, c2, c3, c4, d1, d2, d3, d4] = st;
       let i = 0;
       while (i < length) {
         const end = Math.min(length, i + (hop - inHop));
         let ls = 0, ms = 0;
         for (let j = i; j < end; j++) {
-          const x = (left[j] + right[j]) * 0.5; // a mono file's one channel counts twice: x = left
+          const x = mono[j];
           // Low band: two low-pass sections.
           const y1 = low1.b0 * x + low1.b1 * a1 + low1.b2 * a2 - low1.a1 * a3 - low1.a2 * a4;
           a2 = a1, a1 = x, a4 = a3, a3 = y1;

@@ -86,7 +86,7 @@ export function createTruePeakMeter(channelCount: number): TruePeakMeter {
   // Per channel: the last `hist` samples, then the new chunk (grown as needed).
   const work = Array.from(
     { length: channelCount },
-    () => new Float32Array(hist + 8192),
+    () => new Float64Array(hist + 8192),
   );
   let peak = 0;
   let samplePeak = 0;
@@ -96,7 +96,7 @@ export function createTruePeakMeter(channelCount: number): TruePeakMeter {
       for (let c = 0; c < channelCount; c++) {
         let w = work[c];
         if (w.length < hist + length) {
-          const grown = new Float32Array(hist + length);
+          const grown = new Float64Array(hist + length);
           grown.set(w.subarray(0, hist));
           w = work[c] = grown;
         }
