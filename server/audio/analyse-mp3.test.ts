@@ -81,6 +81,27 @@ describe("analyseMp3 on the real fixtures", () => {
     expect(a.bitrate_kbps).toBe(320);
   });
 
+  it("finds tempo, drop and clipping in a decoded drum and bass loop", async () => {
+    // Synthetic, 174 BPM, hats only until 6 s, then kick, snare and sub clipped ~6 dB hot
+    // (test/fixtures/audio/make-synth-clipped-drop.ts), through LAME at 96 kbps and back.
+    const a = await analysed("Synth Artist - Clipped Drop.mp3");
+    expect(a).toMatchObject({ bitrate_kbps: 96, bitrate_mode: "cbr", sample_rate_hz: 44100, channels: 1 });
+    expect(a.duration_s).toBeCloseTo(16, 1);
+    expect(Math.abs(a.bpm! - 174)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(a.drop_s! - 6)).toBeLessThanOrEqual(0.3);
+    expect(a.clipped_samples).toBeGreaterThan(0);
+    expect(a.true_peak_dbtp).toBeGreaterThan(0);
+    expect(a.loudness_lufs).toBeGreaterThan(-14);
+    expect(a.warnings).toEqual(["low_bitrate", "clipping"]);
+    // The waveform: the intro's share (6/16 of 1,000 pairs) holds only hats; the body swings rail
+    // to rail.
+    const spans = a.peaks.map(([lo, hi]) => hi - lo);
+    expect(Math.max(...spans.slice(0, 370))).toBeLessThan(1);
+    const body = spans.slice(380);
+    expect(body.reduce((x, y) => x + y, 0) / body.length).toBeGreaterThan(1);
+    expect(Math.max(...body)).toBeGreaterThan(1.9);
+  });
+
   it.each(["Text Artist - Not Audio.mp3", "Wave Artist - Renamed Wave.mp3"])(
     "refuses %s with a typed error and a Russian reason",
     async (name) => {
