@@ -6,8 +6,8 @@ import { concat, drums, feed } from "./test-signals.ts";
 const FS = 44100;
 
 function dropOf(x: Float32Array) {
-  const a = createPcmAnalyser(FS, 2);
-  feed(a.push, [x, x], 4608);
+  const a = createPcmAnalyser(FS, 1);
+  feed(a.push, [x], 4608);
   return a.finish().drop_s;
 }
 

@@ -6,8 +6,8 @@ import { estimateTempo, foldToDnb } from "./tempo.ts";
 const FS = 44100;
 
 function analyse(x: Float32Array, fs = FS) {
-  const a = createPcmAnalyser(fs, 2);
-  feed(a.push, [x, x], 4608);
+  const a = createPcmAnalyser(fs, 1);
+  feed(a.push, [x], 4608);
   return a.finish();
 }
 
