@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUDIO_DECODE_ERRORS, type AudioAnalysis, AudioDecodeError, analyseMp3 } from "./analyse-mp3.ts";
+import { AUDIO_DECODE_ERRORS, type AudioAnalysis, AudioDecodeError, analyseMp3, MAX_LEADING_JUNK } from "./analyse-mp3.ts";
 
 const FIXTURES = new URL("../../test/fixtures/audio/", import.meta.url);
 
@@ -112,6 +112,22 @@ describe("analyseMp3 on the real fixtures", () => {
       expect(err.message).toMatch(/^Файл не удалось декодировать как MP3/);
     },
   );
+
+  it("stops reading a large file with no MPEG frames after the first MiB", async () => {
+    const text = new TextEncoder().encode("Это не музыка. ".repeat(4096)); // ~100 KB a chunk
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        pulled += text.length;
+        if (pulled > 50 * 1024 * 1024) ctrl.close();
+        else ctrl.enqueue(text);
+      },
+    });
+    const err = await analyseMp3(stream).then(() => null, (e) => e);
+    expect(err).toBeInstanceOf(AudioDecodeError);
+    expect(err.code).toBe("not_mp3");
+    expect(pulled).toBeLessThan(MAX_LEADING_JUNK + 4 * text.length);
+  });
 
   it("refuses an empty stream", async () => {
     const err = await analyseMp3(chunks(new Uint8Array(0), 1)).then(() => null, (e) => e);

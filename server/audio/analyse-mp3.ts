@@ -51,9 +51,15 @@ export class AudioDecodeError extends Error {
 
 /** The decoder's input buffer is 64 KiB; larger chunks are fed in slices so its output stays small. */
 const SLICE = 64 * 1024;
+/**
+ * Bytes after the ID3 tag with no MPEG frame in them before we stop reading: real files start their
+ * frames within a few bytes of the tag, and a 50 MB upload of something else need not be read whole.
+ */
+export const MAX_LEADING_JUNK = 1024 * 1024;
 
 export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<AudioAnalysis> {
   const splitter = createFrameSplitter();
+  const stats = splitter.stats;
   const decoder = new MPEGDecoder();
   await decoder.ready;
   let pcm: PcmAnalyser | null = null;
@@ -76,13 +82,16 @@ export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncItera
     for await (const chunk of source as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;
       for (let i = 0; i < chunk.length; i += SLICE) decode(splitter.push(chunk.subarray(i, i + SLICE)));
+      // Leaving the loop cancels a ReadableStream source (its iterator's return()).
+      if (stats.frames === 0 && !stats.tagFrame && bytes - stats.id3Bytes > MAX_LEADING_JUNK) {
+        throw new AudioDecodeError("not_mp3");
+      }
     }
     decode(splitter.finish());
   } finally {
     decoder.free();
   }
 
-  const stats = splitter.stats;
   if (bytes === 0) throw new AudioDecodeError("empty");
   if (stats.frames === 0) throw new AudioDecodeError("not_mp3");
   if (!pcm) throw new AudioDecodeError("no_audio");

@@ -85,6 +85,8 @@ export interface FrameStats {
   firstBitrateKbps: number;
   /** The first frame was a Xing/Info/VBRI tag. */
   tagFrame: boolean;
+  /** Size of the leading ID3v2 tag (0 without one). */
+  id3Bytes: number;
 }
 
 export interface FrameSplitter {
@@ -106,6 +108,7 @@ export function createFrameSplitter(): FrameSplitter {
     constantBitrate: true,
     firstBitrateKbps: 0,
     tagFrame: false,
+    id3Bytes: 0,
   };
   let started = false; // the leading ID3v2 check is done
   let skip = 0; // bytes of an ID3v2 tag still to pass over
@@ -150,6 +153,7 @@ export function createFrameSplitter(): FrameSplitter {
       if (buf[0] === 0x49 && buf[1] === 0x44 && buf[2] === 0x33 && buf.length >= 10) {
         // ID3v2: a 10-byte header, a syncsafe size, and a 10-byte footer when flagged.
         skip = 10 + ((buf[6] << 21) | (buf[7] << 14) | (buf[8] << 7) | buf[9]) + (buf[5] & 0x10 ? 10 : 0);
+        stats.id3Bytes = skip;
       }
     }
     if (skip > 0) {
