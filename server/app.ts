@@ -9,19 +9,19 @@ import { createGuards } from "./auth/guards.ts";
 import { createAuthRoutes } from "./auth/routes.ts";
 import { createTokenService } from "./auth/tokens.ts";
 import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
-import { createDownloadRoutes } from "./downloads/routes.ts";
-import { createFaqRoutes } from "./faq/routes.ts";
+import { createDownloadRoutes } from "./tracks/downloads/routes.ts";
+import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
 import { noStoreWithCredentials, PERMISSIONS_POLICY } from "./lib/response-headers.ts";
 import { serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
-import { createProcessor } from "./processing/processor.ts";
-import { createProfileRoutes } from "./profile/routes.ts";
-import { createSliderRoutes } from "./slider/routes.ts";
-import { createTrackRoutes } from "./tracks/routes.ts";
-import { createUploadRoutes } from "./uploads/routes.ts";
+import { createProcessor } from "./tracks/processing/processor.ts";
+import { createProfileRoutes } from "./users/profile-routes.ts";
+import { createSliderRoutes } from "./slider/public-routes.ts";
+import { createTrackRoutes } from "./tracks/artist-routes.ts";
+import { createUploadRoutes } from "./tracks/upload-routes.ts";
 
 /** Content Security Policy the app works under: everything from this origin, plus the SoundCloud player. */
 const CSP = {

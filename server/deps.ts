@@ -7,7 +7,7 @@ import type { StatusStore } from "./lib/kv.ts";
 import type { Logger } from "./lib/logger.ts";
 import type { TaskQueue } from "./lib/queue.ts";
 import type { FileStorage } from "./lib/storage.ts";
-import type { Processor } from "./processing/processor.ts";
+import type { Processor } from "./tracks/processing/processor.ts";
 
 export interface Clock {
   now(): Date;

@@ -1,6 +1,6 @@
 import { buildContext, createApp } from "./app.ts";
 import { configFromEnvOrExit } from "./config.ts";
-import { RECOVERY_MIN_AGE_MS, recoverStorage } from "./uploads/recover-storage.ts";
+import { RECOVERY_MIN_AGE_MS, recoverStorage } from "./lib/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
 
 /** Reads the configuration, wires the real dependencies and serves until SIGINT/SIGTERM. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, signIn } from "../testing/factories.ts";
-import { type StaffFixture, staffFixture } from "../staff/staff-test-kit.ts";
+import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 
 let f: StaffFixture;
 beforeAll(async () => (f = await staffFixture()));

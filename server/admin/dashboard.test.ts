@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_DIRECTION_LABELS, DIRECTIONS } from "../../db/directions.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
-import { naughtyStrings, type StaffFixture, staffFixture } from "../staff/staff-test-kit.ts";
+import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { timelineBuckets } from "./dashboard.ts";
 
 // Wednesday 2025-06-11 14:20 UTC.

@@ -6,7 +6,7 @@ import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } f
 import { tracks, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
-import { tzOffsetQuery } from "../staff/tracks-service.ts";
+import { tzOffsetQuery } from "../tracks/service.ts";
 
 /**
  * GET /api/admin/dashboard?period=day|week|month|year — the statistics of spec 2 §3, each figure an

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEmbeddedStore, createUpstashStore, KV_KEYS, type StatusStore } from "../lib/kv.ts";
 import { findRedisServer, type RedisServer, startRedisServer } from "../testing/redis-server.ts";
 import { startUpstashBridge, type UpstashBridge } from "../testing/upstash-bridge.ts";
-import { naughtyStrings, type StaffFixture, staffFixture } from "../staff/staff-test-kit.ts";
+import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { STORE_UNREACHABLE } from "./redis.ts";
 
 const redisBin = await findRedisServer();

@@ -1,18 +1,22 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
+import { createAdminSliderRoutes } from "../slider/admin-routes.ts";
+import { createStaffTrackRoutes } from "../tracks/staff-routes.ts";
+import { createAdminUserRoutes } from "../users/admin-routes.ts";
 import { createAdminDashboardRoutes } from "./dashboard.ts";
-import { createAdminFaqRoutes } from "./faq.ts";
 import { createAdminRedisRoutes } from "./redis.ts";
-import { createAdminSliderRoutes } from "./slider.ts";
-import { createAdminTrackRoutes } from "./tracks.ts";
-import { createAdminUserRoutes } from "./users.ts";
 
-/** Administrator API: /api/admin/*. Signed-in admins only: anonymous 401, anyone else 403. */
+/**
+ * Administrator API: /api/admin/*. Signed-in admins only: anonymous 401, anyone else 403. The
+ * resources' own folders hold their routes; this file only mounts them behind the admin guard. The
+ * track and FAQ routes are the ones the moderator panel mounts too, with the full (admin) update.
+ */
 export function createAdminRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .use("*", ctx.guards.user, ctx.guards.admin)
-    .route("/tracks", createAdminTrackRoutes(ctx))
-    .route("/faq", createAdminFaqRoutes(ctx))
+    .route("/tracks", createStaffTrackRoutes(ctx, { mode: "admin" }))
+    .route("/faq", createStaffFaqRoutes(ctx))
     .route("/slider", createAdminSliderRoutes(ctx))
     .route("/users", createAdminUserRoutes(ctx))
     .route("/dashboard", createAdminDashboardRoutes(ctx))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMpegScanner } from "../processing/mpeg-scan.ts";
+import { createMpegScanner } from "../tracks/processing/mpeg-scan.ts";
 import { createFrameSplitter, parseFrameHeader } from "./mpeg-frames.ts";
 
 const FIXTURES = new URL("../../test/fixtures/audio/", import.meta.url);

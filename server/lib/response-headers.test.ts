@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
-import { signDownloadToken } from "../downloads/token.ts";
+import { signDownloadToken } from "../tracks/downloads/token.ts";
 
 let t: TestApp;
 let headers: Record<string, string>;

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks, users } from "../../db/schema.ts";
-import { signDownloadToken } from "../downloads/token.ts";
+import { signDownloadToken } from "../tracks/downloads/token.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../uploads/test-helpers.ts";
+import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { MAINTENANCE_MESSAGE } from "./gate.ts";
 
 let t: TestApp;

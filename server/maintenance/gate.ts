@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { users } from "../../db/schema.ts";
 import { bearerToken } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { verifyDownloadToken } from "../downloads/token.ts";
+import { verifyDownloadToken } from "../tracks/downloads/token.ts";
 import { ApiError } from "../lib/http-error.ts";
 
 /** The maintenance screen's words (spec 1 §2, spec 2 "Maintenance mode"), as the API says them. */

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import type { Direction } from "../../db/directions.ts";
 import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { createStaffFaqRoutes } from "../staff/faq-routes.ts";
-import { createStaffTrackRoutes } from "../staff/track-routes.ts";
+import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
+import { createStaffTrackRoutes } from "../tracks/staff-routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {

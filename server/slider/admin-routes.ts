@@ -1,0 +1,55 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { AppContext, AppEnv } from "../deps.ts";
+import { badRequest } from "../lib/http-error.ts";
+import { parseId } from "../lib/validate.ts";
+import { parseImageForm, type StoredImage } from "../lib/image-upload.ts";
+import { parseOrThrow } from "../lib/parse.ts";
+import { createSliderService, SLIDER_DIR, type SliderInput, sliderInputSchema } from "./service.ts";
+
+/**
+ * /api/admin/slider. Create and update take multipart when a new image comes (`image` plus the tile
+ * fields), else JSON (spec 2 §7).
+ */
+export function createAdminSliderRoutes(ctx: AppContext) {
+  const service = createSliderService(ctx);
+
+  const readInput = async (c: Context<AppEnv>): Promise<{ input: SliderInput; upload: StoredImage | null }> => {
+    const type = c.req.header("content-type") ?? "";
+    if (type.startsWith("multipart/form-data")) {
+      const form = await parseImageForm(c.req.raw, { storage: ctx.publicStorage, dir: SLIDER_DIR });
+      try {
+        // A file part replaces the image; the JSON-only `image_filename` has no meaning here.
+        const { image_filename: _ignored, ...fields } = form.fields;
+        return { input: parseOrThrow(sliderInputSchema, fields), upload: form.image };
+      } catch (err) {
+        if (form.image) await ctx.publicStorage.delete(form.image.key).catch(() => {});
+        throw err;
+      }
+    }
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw badRequest("Некорректный JSON в теле запроса");
+    }
+    return { input: parseOrThrow(sliderInputSchema, body), upload: null };
+  };
+
+  return new Hono<AppEnv>()
+    .get("/", async (c) => c.json({ success: true, sliders: await service.list() }))
+    .post("/", async (c) => {
+      const { input, upload } = await readInput(c);
+      return c.json({ success: true, slider: await service.create(input, upload) }, 201);
+    })
+    .get("/:id", async (c) => c.json({ success: true, slider: await service.get(parseId(c.req.param("id"))) }))
+    .put("/:id", async (c) => {
+      const id = parseId(c.req.param("id"));
+      const { input, upload } = await readInput(c);
+      return c.json({ success: true, slider: await service.update(id, input, upload) });
+    })
+    .delete("/:id", async (c) => {
+      await service.remove(parseId(c.req.param("id")));
+      return c.json({ success: true });
+    });
+}

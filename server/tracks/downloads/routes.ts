@@ -1,0 +1,115 @@
+import { downloadZip } from "client-zip";
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { users } from "../../../db/schema.ts";
+import type { AppContext, AppEnv } from "../../deps.ts";
+import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
+import { scopeOf } from "../scope.ts";
+import { createTracksService, TRACK_FILE_NOT_FOUND } from "../service.ts";
+import { releaseBehind } from "./release-behind.ts";
+import { verifyDownloadToken } from "./token.ts";
+
+export const BAD_LINK = "Ссылка для скачивания недействительна или устарела";
+
+/** Hono's Deno adapter passes `Deno.serve`'s handler info as the env; `app.request()` passes none. */
+function isDenoServeInfo(env: unknown): boolean {
+  return typeof env === "object" && env !== null && "remoteAddr" in env && "completed" in env;
+}
+
+/** A file name safe inside a ZIP and a header: no path separators or control characters. */
+export function safeName(name: string): string {
+  // deno-lint-ignore no-control-regex
+  const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").replace(/^\.+/, "_").trim();
+  return cleaned.slice(0, 240) || "track.mp3";
+}
+
+/** Names inside one archive must differ; later duplicates get " (2)", " (3)", ... before the extension. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((raw) => {
+    const name = safeName(raw);
+    const dot = name.lastIndexOf(".");
+    const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
+    let candidate = name;
+    for (let i = 2; seen.has(candidate.toLowerCase()); i++) candidate = `${base} (${i})${ext}`;
+    seen.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
+/** RFC 6266: an ASCII fallback plus the UTF-8 name for Cyrillic file names. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * GET /api/downloads/:token — one MP3, or a stored (uncompressed) ZIP of several, streamed file by
+ * file with a known length. The `access_token` query value the client appends is accepted and not
+ * needed: the signed link is the credential. A served download marks the tracks downloaded.
+ */
+export function createDownloadRoutes(ctx: AppContext) {
+  const service = createTracksService(ctx);
+
+  return new Hono<AppEnv>().get("/:token", async (c) => {
+    const claims = await verifyDownloadToken(ctx, c.req.param("token"));
+    if (!claims) throw unauthorized(BAD_LINK);
+
+    // The link is only as good as its signer is now: banned or no longer staff means no file, and a
+    // moderator whose categories changed meanwhile gets only what is still in them.
+    const [signer] = await ctx.db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
+    if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LINK);
+    const files = await service.forDownload(scopeOf(signer), claims.trackIds);
+
+    const stats = await Promise.all(files.map((f) => ctx.storage.stat(f.storage_key)));
+    const missing = stats.findIndex((s) => s === null);
+    if (missing >= 0) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${files[missing].filename}`);
+
+    const headOnly = c.req.method === "HEAD";
+    if (!headOnly) await service.markDownloaded(files.map((f) => f.id));
+    const common = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+
+    if (files.length === 1) {
+      const name = safeName(files[0].filename);
+      const { body, size } = await ctx.storage.read(files[0].storage_key);
+      if (headOnly) await body.cancel();
+      return new Response(headOnly ? null : body, {
+        headers: {
+          ...common,
+          "Content-Type": "audio/mpeg",
+          "Content-Length": String(size),
+          "Content-Disposition": contentDisposition(name),
+        },
+      });
+    }
+
+    const names = uniqueNames(files.map((f) => f.filename));
+    const lastModified = ctx.clock.now();
+    const entries = files.map((f, i) => ({ name: names[i], size: stats[i]!.size, key: f.storage_key }));
+    // Chunks may only be released early when Deno's HTTP server itself consumes the body (it keeps
+    // its own reference to the bytes); a consumer inside JavaScript (tests calling app.request, a
+    // body-reading middleware) would still hold the chunks it has read.
+    const servedByDeno = isDenoServeInfo(c.env);
+    // Files are opened one at a time as the archive reaches them, so memory does not grow with the count.
+    async function* inputs() {
+      for (const e of entries) {
+        const { body } = await ctx.storage.read(e.key);
+        yield { name: e.name, input: servedByDeno ? releaseBehind(body) : body, size: e.size, lastModified };
+      }
+    }
+    const zip = downloadZip(inputs(), {
+      metadata: entries.map((e) => ({ name: e.name, size: e.size })),
+      buffersAreUTF8: true,
+    });
+    const stamp = lastModified.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
+    const headers = new Headers(zip.headers);
+    for (const [k, v] of Object.entries(common)) headers.set(k, v);
+    headers.set("Content-Type", "application/zip");
+    headers.set("Content-Disposition", contentDisposition(`tracks-${stamp}.zip`));
+    if (headOnly) {
+      await zip.body?.cancel();
+      return new Response(null, { headers });
+    }
+    return new Response(zip.body, { headers });
+  });
+}

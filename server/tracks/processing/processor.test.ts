@@ -1,0 +1,273 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "../../../db/client.ts";
+import { tracks } from "../../../db/schema.ts";
+import { buildContext, createApp } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
+import { createEmbeddedStore } from "../../lib/kv.ts";
+import { createTaskQueue } from "../../lib/queue.ts";
+import type { FileStorage } from "../../lib/storage.ts";
+import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
+import { createTrack, createUser, signIn } from "../../testing/factories.ts";
+import { allTracks, dirPart, filePart, FIXTURES, fixture, postUpload, storedFiles } from "../../testing/upload-helpers.ts";
+import { PROCESSING_ERRORS } from "./analyse-track.ts";
+import { createProcessor } from "./processor.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+async function signedIn(app: TestApp = t) {
+  const user = await createUser(app.ctx.db);
+  return { user, headers: (await signIn(app.ctx, user)).headers };
+}
+
+async function row(app: TestApp, id: number) {
+  const [r] = await app.ctx.db.select().from(tracks).where(eq(tracks.id, id));
+  return r;
+}
+
+/** A stored file and its `processing` row, as an upload leaves them. */
+async function storedTrack(app: TestApp, data: Uint8Array, userId: number, filename = "Stored - Track.mp3") {
+  const key = `${crypto.randomUUID().slice(0, 2)}/${crypto.randomUUID()}`;
+  await app.ctx.storage.write(key, ReadableStream.from([data]));
+  return await createTrack(app.ctx.db, {
+    user_id: userId,
+    filename,
+    storage_key: key,
+    size: data.byteLength,
+    status: "processing",
+  });
+}
+
+describe("processing verdicts", () => {
+  it("fails a second upload of the same audio, for any user, and does not keep its file", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const first = await postUpload(t, a.headers, [filePart("Artist - First.mp3"), dirPart("label_koster")]);
+    await t.ctx.queue.idle();
+    expect((await row(t, first.body.track_ids[0])).status).toBe("completed");
+
+    const again = await postUpload(t, b.headers, [filePart("Other - Name.mp3"), dirPart("label_koster")]);
+    await t.ctx.queue.idle();
+    const dup = await row(t, again.body.track_ids[0]);
+    expect(dup).toMatchObject({ status: "failed", error: PROCESSING_ERRORS.duplicate, storage_key: null });
+    const errors = await (await t.app.request("/api/errors", { headers: b.headers })).json();
+    expect(errors).toEqual({ errors: [`Other - Name.mp3: ${PROCESSING_ERRORS.duplicate}`] });
+  });
+
+  it("lets exactly one of two copies in one batch complete", async () => {
+    const u = await signedIn();
+    const data = fixture(FIXTURES.mono);
+    const { body } = await postUpload(t, u.headers, [
+      filePart("Copy - One.mp3", data),
+      filePart("Copy - Two.mp3", data),
+      dirPart("podcast_koster"),
+    ]);
+    await t.ctx.queue.idle();
+    const rows = await Promise.all(body.track_ids.map((id: number) => row(t, id)));
+    expect(rows.map((r) => r.status).sort()).toEqual(["completed", "failed"]);
+    expect(rows.find((r) => r.status === "failed")!.error).toBe(PROCESSING_ERRORS.duplicate);
+  });
+
+  it("fails an empty file", async () => {
+    const u = await signedIn();
+    const { res, body } = await postUpload(t, u.headers, [
+      filePart("Empty - File.mp3", new Uint8Array()),
+      dirPart("label_koster"),
+    ]);
+    expect(res.status).toBe(200);
+    await t.ctx.queue.idle();
+    expect(await row(t, body.track_ids[0])).toMatchObject({ status: "failed", error: PROCESSING_ERRORS.empty });
+  });
+
+  it("fails an MPEG layer II file as not MP3", async () => {
+    // A layer II frame header (MPEG 1, 192 kbps, 44.1 kHz) repeated: MPEG audio, but not MP3.
+    const frame = new Uint8Array(626);
+    frame.set([0xff, 0xfd, 0xa0, 0x00]);
+    const data = new Uint8Array(frame.byteLength * 50);
+    for (let i = 0; i < 50; i++) data.set(frame, i * frame.byteLength);
+    const u = await signedIn();
+    const { body } = await postUpload(t, u.headers, [filePart("Layer - Two.mp3", data), dirPart("label_koster")]);
+    await t.ctx.queue.idle();
+    const r = await row(t, body.track_ids[0]);
+    expect(r.status).toBe("failed");
+    expect(r.error).toMatch(/^Файл не является аудио в формате MP3/);
+  });
+});
+
+describe("a store without local paths (an object store)", () => {
+  it("judges every fixture as the local store does", async () => {
+    const app = await createTestApp();
+    try {
+      const { user } = await signedIn(app);
+      const remote: FileStorage = { ...app.ctx.storage, localPath: () => null };
+      const p = createProcessor({ ...app.ctx, storage: remote }, { retryDelayMs: 1 });
+      const ids: Record<string, number> = {};
+      for (const name of Object.values(FIXTURES)) {
+        ids[name] = (await storedTrack(app, fixture(name), user.id, name)).id;
+        p.enqueue(ids[name]);
+      }
+      await app.ctx.queue.idle();
+      const state = async (name: string) => {
+        const r = await row(app, ids[name]);
+        return [r.status, r.duration, r.bitrate, r.error];
+      };
+      expect(await state(FIXTURES.amen)).toEqual(["completed", 8046, 320000, null]);
+      expect(await state(FIXTURES.low)).toEqual(["completed", 8046, 128000, null]);
+      expect(await state(FIXTURES.mono)).toEqual(["completed", 5040, 320000, null]);
+      expect((await state(FIXTURES.cut)).slice(0, 2)).toEqual(["completed", 444]);
+      expect((await state(FIXTURES.wave))[0]).toBe("failed");
+      expect(await state(FIXTURES.text)).toEqual(["failed", null, null, PROCESSING_ERRORS.notMp3]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("retries", () => {
+  function flaky(failures: number, calls: { n: number }): FileStorage {
+    return {
+      ...t.ctx.storage,
+      // No local path: the job reads through `read`, which fails on demand.
+      localPath: () => null,
+      read(key) {
+        calls.n++;
+        if (calls.n <= failures) return Promise.reject(new Error("disk hiccup"));
+        return t.ctx.storage.read(key);
+      },
+    };
+  }
+
+  it("retries a job that throws and completes it", async () => {
+    const { user } = await signedIn();
+    const track = await storedTrack(t, fixture(FIXTURES.low), user.id, "Retry - Once.mp3");
+    const calls = { n: 0 };
+    const p = createProcessor({ ...t.ctx, storage: flaky(1, calls) }, { retryDelayMs: 1 });
+    p.enqueue(track.id);
+    await t.ctx.queue.idle();
+    expect(await row(t, track.id)).toMatchObject({ status: "completed", attempts: 2, bitrate: 128000 });
+  });
+
+  it("gives up after PROCESSING_MAX_ATTEMPTS and fails the track with its error", async () => {
+    const { user } = await signedIn();
+    const track = await storedTrack(t, fixture(FIXTURES.low), user.id, "Retry - Never.mp3");
+    const calls = { n: 0 };
+    const p = createProcessor({ ...t.ctx, storage: flaky(Infinity, calls) }, { retryDelayMs: 1 });
+    p.enqueue(track.id);
+    await t.ctx.queue.idle();
+    const max = t.ctx.config.processingMaxAttempts;
+    expect(calls.n).toBe(max);
+    expect(await row(t, track.id)).toMatchObject({
+      status: "failed",
+      attempts: max,
+      error: PROCESSING_ERRORS.exhausted(max),
+    });
+    // A transient failure is no verdict on the content: the file stays for a later look.
+    expect((await row(t, track.id)).storage_key).not.toBeNull();
+  });
+
+  it("does not queue a track twice", async () => {
+    const { user } = await signedIn();
+    const track = await storedTrack(t, fixture(FIXTURES.vbr), user.id, "Queued - Twice.mp3");
+    t.ctx.processor.enqueue(track.id);
+    t.ctx.processor.enqueue(track.id);
+    await t.ctx.queue.idle();
+    expect(await row(t, track.id)).toMatchObject({ status: "completed", attempts: 1 });
+  });
+});
+
+describe("restart", () => {
+  /** A second app on the same database file and storage, as after a restart of the process. */
+  async function restart(app: TestApp) {
+    const db = await openDb({ url: app.ctx.config.databaseUrl });
+    const queue = createTaskQueue(app.ctx.config.processingConcurrency, () => {});
+    const kv = createEmbeddedStore();
+    const deps: AppDeps = {
+      config: app.ctx.config,
+      db,
+      kv,
+      storage: app.ctx.storage,
+      publicStorage: app.ctx.publicStorage,
+      queue,
+      clock: app.ctx.clock,
+      logger: app.ctx.logger,
+      fetch: app.ctx.fetch,
+      staticDir: app.ctx.staticDir,
+      clientDistDir: app.ctx.clientDistDir,
+    };
+    const ctx = buildContext(deps);
+    return {
+      ctx,
+      app: createApp(ctx),
+      async close() {
+        await queue.close();
+        kv.close?.();
+        db.$client.close();
+      },
+    };
+  }
+
+  it("finishes every track left `processing` by the previous process", async () => {
+    const first = await createTestApp();
+    try {
+      const { user, headers } = await signedIn(first);
+      // The process dies before its jobs run: the queue takes nothing more.
+      await first.ctx.queue.close();
+      const { res, body } = await postUpload(first, headers, [
+        filePart(FIXTURES.amen, fixture(FIXTURES.amen)),
+        filePart(FIXTURES.text, fixture(FIXTURES.text)),
+        filePart(FIXTURES.mono, fixture(FIXTURES.mono)),
+        dirPart("label_neuropunk"),
+      ]);
+      expect(res.status).toBe(200);
+      // One of them was in the middle of its first attempt.
+      await first.ctx.db.update(tracks).set({ attempts: 1 }).where(eq(tracks.id, body.track_ids[0]));
+      expect((await allTracks(first)).map((r) => r.status)).toEqual(["processing", "processing", "processing"]);
+      // A track staff created without a file is not the processor's business.
+      const noFile = await createTrack(first.ctx.db, { user_id: user.id, status: "processing", storage_key: null });
+
+      const second = await restart(first);
+      try {
+        expect(await second.ctx.processor.resume()).toBe(3);
+        await second.ctx.queue.idle();
+        const rows = Object.fromEntries((await allTracks(first)).map((r) => [r.filename, r]));
+        expect(rows[FIXTURES.amen]).toMatchObject({ status: "completed", attempts: 2 });
+        expect(rows[FIXTURES.mono]).toMatchObject({ status: "completed", attempts: 1 });
+        expect(rows[FIXTURES.text]).toMatchObject({ status: "failed", error: PROCESSING_ERRORS.notMp3 });
+        expect(rows[noFile.filename].status).toBe("processing");
+
+        // The new process answers the pages from the database (its status store is empty).
+        for (const id of body.track_ids) {
+          const s = await (await second.app.request(`/api/status/${id}`, { headers })).json();
+          expect(s.status).not.toBe("processing");
+        }
+        const ids = await (await second.app.request("/api/track_ids", { headers })).json();
+        expect(ids).toEqual({ track_ids: body.track_ids });
+        const errors = await (await second.app.request("/api/errors", { headers })).json();
+        expect(errors.errors).toEqual([`${FIXTURES.text}: ${PROCESSING_ERRORS.notMp3}`]);
+        expect((await storedFiles(first)).length).toBe(2);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
+
+  it("fails a track whose attempts ran out across restarts, keeping its file", async () => {
+    const { user } = await signedIn();
+    const track = await storedTrack(t, fixture(FIXTURES.amen), user.id, "Crashed - Often.mp3");
+    const max = t.ctx.config.processingMaxAttempts;
+    await t.ctx.db.update(tracks).set({ attempts: max }).where(eq(tracks.id, track.id));
+    await t.ctx.processor.resume();
+    await t.ctx.queue.idle();
+    expect(await row(t, track.id)).toMatchObject({
+      status: "failed",
+      error: PROCESSING_ERRORS.exhausted(max),
+      storage_key: track.storage_key,
+    });
+  });
+});

@@ -1,0 +1,539 @@
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import {
+  type Direction,
+  DIRECTION_CONFLICT_MESSAGE,
+  DIRECTIONS,
+  findConflict,
+  formatDirections,
+  isDirection,
+  parseDirections,
+} from "../../db/directions.ts";
+import { type Track, tracks, users } from "../../db/schema.ts";
+import type { AppContext } from "../deps.ts";
+import { badRequest, notFound } from "../lib/http-error.ts";
+import { KV_KEYS } from "../lib/kv.ts";
+import { inScope, type Scope, scopeSql } from "./scope.ts";
+import { containsSql } from "../lib/search.ts";
+
+/**
+ * The one track service behind the admin and moderator track screens (issues 6 and 7). Every call
+ * takes the caller's scope; a track outside the scope does not exist for the caller (404).
+ */
+
+export const TRACK_NOT_FOUND = "Трек не найден";
+export const TRACK_FILE_NOT_FOUND = "Файл трека не найден";
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const SORT_FIELDS = ["upload_date", "filename", "user", "downloaded", "id"] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+export interface TrackView {
+  id: number;
+  filename: string;
+  user_id: number | null;
+  guest_username: string | null;
+  user_info: { id: number; username: string; name: string } | null;
+  /** ISO 8601. */
+  upload_date: string;
+  /** Comma list of direction codes. */
+  directions: string;
+  downloaded: boolean;
+  status: Track["status"];
+  size: number | null;
+  duration: number | null;
+  has_file: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input schemas (shared with the moderator routes)
+
+const MAX_SEARCH = 200;
+
+const searchText = z
+  .string()
+  .max(MAX_SEARCH, "Слишком длинный поисковый запрос")
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const dateOnly = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
+    const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+    if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
+      ctx.addIssue({ code: "custom", message: "Некорректная дата: ожидается ГГГГ-ММ-ДД" });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const boolQuery = (message: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v?.trim().toLowerCase();
+      if (s === undefined || s === "" || s === "all") return undefined;
+      if (s === "true" || s === "1" || s === "downloaded") return true;
+      if (s === "false" || s === "0" || s === "not_downloaded") return false;
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    });
+
+const positiveIntQuery = (message: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      if (!/^\d{1,9}$/.test(v.trim()) || Number(v) < 1) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
+
+/** Minutes east of UTC of the viewer (Moscow = 180), i.e. `-new Date().getTimezoneOffset()`. */
+export const tzOffsetQuery = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return 0;
+    if (!/^-?\d{1,3}$/.test(v.trim()) || Math.abs(Number(v)) > 14 * 60) {
+      ctx.addIssue({ code: "custom", message: "Некорректный часовой пояс" });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
+
+export const trackListQuerySchema = z.object({
+  filename: searchText,
+  user: searchText,
+  date: dateOnly,
+  direction: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (!isDirection(v)) {
+        ctx.addIssue({ code: "custom", message: "Неизвестное направление" });
+        return z.NEVER;
+      }
+      return v;
+    }),
+  downloaded: boolQuery("Некорректное значение фильтра статуса"),
+  /** `upload_date`, `-upload_date`, `filename`, ... (a leading minus sorts descending). */
+  sort: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return undefined;
+      const field = v.replace(/^[-+]/, "");
+      if (!(SORT_FIELDS as readonly string[]).includes(field)) {
+        ctx.addIssue({ code: "custom", message: "Некорректное поле сортировки" });
+        return z.NEVER;
+      }
+      return { field: field as SortField, desc: v.startsWith("-") ? true : undefined };
+    }),
+  order: z
+    .enum(["asc", "desc"], { message: "Некорректный порядок сортировки" })
+    .optional(),
+  page: positiveIntQuery("Некорректный номер страницы"),
+  page_size: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return undefined;
+      const n = Number(v);
+      if (!(PAGE_SIZES as readonly number[]).includes(n)) {
+        ctx.addIssue({ code: "custom", message: "Размер страницы: 10, 25, 50 или 100" });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  tz_offset: tzOffsetQuery,
+});
+
+export type TrackListQuery = z.output<typeof trackListQuerySchema>;
+
+/** Directions as a comma string (or an array) of known codes; conflicts are refused. */
+export const directionsInput = z
+  .union([z.string().max(500), z.array(z.string().max(100)).max(20), z.null()])
+  .transform((v, ctx) => {
+    const list = (Array.isArray(v) ? v : (v ?? "").split(",")).map((s) => s.trim()).filter(Boolean);
+    const unknown = list.find((s) => !isDirection(s));
+    if (unknown !== undefined) {
+      ctx.addIssue({ code: "custom", message: "Неизвестное направление" });
+      return z.NEVER;
+    }
+    return parseDirections(list.join(","));
+  });
+
+const boolBody = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]), z.literal(1), z.literal(0)])
+  .transform((v) => v === true || v === "true" || v === "1" || v === 1);
+
+const userIdInput = z
+  .union([z.number(), z.string().max(20), z.null()])
+  .transform((v, ctx) => {
+    if (v === null || (typeof v === "string" && v.trim() === "")) return null;
+    const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (!Number.isSafeInteger(n) || n <= 0) {
+      ctx.addIssue({ code: "custom", message: "ID пользователя должен быть числом" });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const optionalText = (max: number, message: string) =>
+  z
+    .union([z.string().max(max, message), z.null()])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()));
+
+const dateTimeInput = z
+  .union([z.string().max(40), z.number(), z.null()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || v === "") return undefined;
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1970 || d.getUTCFullYear() > 9999) {
+      ctx.addIssue({ code: "custom", message: "Некорректная дата загрузки" });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** The admin form (spec 2 §7: filename, user_id, guest_username, upload_date, directions, downloaded). */
+export const trackInputSchema = z.object({
+  filename: z
+    .string({ message: "Имя файла обязательно" })
+    .trim()
+    .min(1, "Имя файла обязательно")
+    .max(255, "Имя файла слишком длинное"),
+  user_id: userIdInput.optional(),
+  guest_username: optionalText(100, "Имя гостя слишком длинное"),
+  upload_date: dateTimeInput,
+  directions: directionsInput.optional(),
+  downloaded: boolBody.optional(),
+});
+
+/** An update: the same payload, but filename and upload date of an existing track stay as they are. */
+export const trackUpdateSchema = trackInputSchema.extend({
+  filename: z.string().max(1000).optional(),
+});
+
+/** What a moderator may change (issue 7). */
+export const trackModerationSchema = z.object({
+  directions: directionsInput.optional(),
+  downloaded: boolBody.optional(),
+});
+
+export type TrackInput = z.output<typeof trackInputSchema>;
+export type TrackUpdate = z.output<typeof trackUpdateSchema>;
+export type TrackModeration = z.output<typeof trackModerationSchema>;
+
+// ---------------------------------------------------------------------------------------------
+
+const MAX_DOWNLOAD = 500;
+
+function checkConflicts(list: readonly Direction[]) {
+  if (findConflict(list)) throw badRequest(DIRECTION_CONFLICT_MESSAGE);
+}
+
+function displayName(u: { username: string; first_name: string | null; last_name: string | null }) {
+  const full = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(" ").trim();
+  return full || u.username;
+}
+
+/** What the write paths need of the current track. */
+const currentFields = {
+  id: tracks.id,
+  user_id: tracks.user_id,
+  directions: tracks.directions,
+  storage_key: tracks.storage_key,
+};
+type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null };
+
+/**
+ * One JSON object per row, built by SQLite: with thousands of rows this is several times faster
+ * than materialising fifteen columns per row in the driver and the ORM.
+ */
+const rowJson = sql<string>`json_object(
+  'id', ${tracks.id}, 'filename', ${tracks.filename}, 'user_id', ${tracks.user_id},
+  'guest_username', ${tracks.guest_username}, 'upload_date', ${tracks.upload_date},
+  'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
+  'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
+  'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name})`;
+
+interface JsonRow {
+  id: number;
+  filename: string;
+  user_id: number | null;
+  guest_username: string | null;
+  upload_date: number;
+  directions: string;
+  downloaded: number;
+  status: Track["status"];
+  size: number | null;
+  duration: number | null;
+  has_file: number;
+  u_id: number | null;
+  u_username: string | null;
+  u_first: string | null;
+  u_last: string | null;
+}
+
+function fromJson(text: string): TrackView {
+  const r = JSON.parse(text) as JsonRow;
+  return {
+    id: r.id,
+    filename: r.filename,
+    user_id: r.user_id,
+    guest_username: r.guest_username,
+    user_info: r.u_id !== null && r.u_username !== null
+      ? { id: r.u_id, username: r.u_username, name: displayName({ username: r.u_username, first_name: r.u_first, last_name: r.u_last }) }
+      : null,
+    upload_date: new Date(r.upload_date).toISOString(),
+    directions: formatDirections(parseDirections(r.directions)),
+    downloaded: Boolean(r.downloaded),
+    status: r.status,
+    size: r.size,
+    duration: r.duration,
+    has_file: Boolean(r.has_file),
+  };
+}
+
+const userSortKey = sql`coalesce(${users.username}, ${tracks.guest_username}, '')`;
+
+function orderBy(field: SortField, descending: boolean): SQL[] {
+  const dir = descending ? desc : asc;
+  switch (field) {
+    case "filename":
+      return [dir(tracks.filename), dir(tracks.id)];
+    case "user":
+      return [dir(userSortKey), dir(tracks.id)];
+    case "downloaded":
+      return [dir(tracks.downloaded), desc(tracks.upload_date), desc(tracks.id)];
+    case "id":
+      return [dir(tracks.id)];
+    default:
+      return [dir(tracks.upload_date), dir(tracks.id)];
+  }
+}
+
+function filterSql(q: TrackListQuery): SQL | undefined {
+  const conds: SQL[] = [];
+  if (q.filename) conds.push(containsSql(tracks.filename, q.filename));
+  if (q.user) {
+    const name = sql`coalesce(${users.first_name}, '') || ' ' || coalesce(${users.last_name}, '')`;
+    conds.push(
+      sql`(${containsSql(sql`coalesce(${users.username}, '')`, q.user)} OR ${
+        containsSql(sql`coalesce(${tracks.guest_username}, '')`, q.user)
+      } OR ${containsSql(name, q.user)})`,
+    );
+  }
+  if (q.date !== undefined) {
+    const start = q.date - q.tz_offset * 60_000;
+    conds.push(sql`${tracks.upload_date} >= ${start} AND ${tracks.upload_date} < ${start + 86_400_000}`);
+  }
+  if (q.direction) conds.push(sql`instr(',' || ${tracks.directions} || ',', ${"," + q.direction + ","}) > 0`);
+  if (q.downloaded !== undefined) conds.push(eq(tracks.downloaded, q.downloaded));
+  return conds.length ? and(...conds) : undefined;
+}
+
+export interface TrackList {
+  tracks: TrackView[];
+  /** Tracks visible to the caller. */
+  total: number;
+  /** Of those, matching the filters. */
+  filtered: number;
+  page: number;
+  pages: number;
+  page_size: number | null;
+}
+
+export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger">) {
+  const { db } = ctx;
+
+  async function load(scope: Scope, id: number): Promise<Current> {
+    const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scope))).limit(1);
+    if (!rows[0]) throw notFound(TRACK_NOT_FOUND);
+    return rows[0];
+  }
+
+  /**
+   * The status key carries the owner and the directions of the moment it was written, and the status
+   * call trusts its owner for the polling; after a staff edit the database must answer instead, or a
+   * former owner would keep reading a track handed to someone else.
+   */
+  async function forgetStatus(id: number) {
+    await ctx.kv.del([KV_KEYS.trackStatus(id)]).catch(() => 0);
+  }
+
+  async function checkUser(userId: number | null | undefined) {
+    if (userId === null || userId === undefined) return;
+    const found = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!found[0]) throw badRequest("Пользователь с таким ID не найден");
+  }
+
+  return {
+    /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
+    async list(scope: Scope, q: TrackListQuery): Promise<TrackList> {
+      const visible = scopeSql(scope);
+      const filters = filterSql(q);
+      const [counts] = await db
+        .select({
+          total: sql<number>`count(*)`,
+          filtered: filters ? sql<number>`coalesce(sum(case when ${filters} then 1 else 0 end), 0)` : sql<number>`count(*)`,
+        })
+        .from(tracks)
+        .leftJoin(users, eq(users.id, tracks.user_id))
+        .where(visible);
+      const total = Number(counts?.total ?? 0);
+      const filtered = Number(counts?.filtered ?? 0);
+      const paged = q.page !== undefined || q.page_size !== undefined;
+      const pageSize = paged ? q.page_size ?? PAGE_SIZES[0] : null;
+      const pages = pageSize ? Math.max(1, Math.ceil(filtered / pageSize)) : 1;
+      const page = Math.min(q.page ?? 1, pages);
+      const sortField = q.sort?.field ?? "upload_date";
+      const descending = q.sort?.desc ?? (q.order ? q.order === "desc" : sortField === "upload_date" || sortField === "id");
+      let query = db
+        .select({ j: rowJson })
+        .from(tracks)
+        .leftJoin(users, eq(users.id, tracks.user_id))
+        .where(and(visible, filters))
+        .orderBy(...orderBy(sortField, descending))
+        .$dynamic();
+      if (pageSize) query = query.limit(pageSize).offset((page - 1) * pageSize);
+      const rows = await query;
+      return { tracks: rows.map((r) => fromJson(r.j)), total, filtered, page, pages, page_size: pageSize };
+    },
+
+    async get(scope: Scope, id: number): Promise<TrackView> {
+      const [row] = await db
+        .select({ j: rowJson })
+        .from(tracks)
+        .leftJoin(users, eq(users.id, tracks.user_id))
+        .where(and(eq(tracks.id, id), scopeSql(scope)))
+        .limit(1);
+      if (!row) throw notFound(TRACK_NOT_FOUND);
+      return fromJson(row.j);
+    },
+
+    /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
+    async create(input: TrackInput): Promise<TrackView> {
+      const dirs = input.directions ?? [];
+      checkConflicts(dirs);
+      await checkUser(input.user_id);
+      const now = ctx.clock.now();
+      const [row] = await db
+        .insert(tracks)
+        .values({
+          filename: input.filename,
+          user_id: input.user_id ?? null,
+          // A guest name only means something for a guest track (the form disables it otherwise).
+          guest_username: input.user_id ? null : input.guest_username ?? null,
+          upload_date: input.upload_date ?? now,
+          directions: formatDirections(dirs),
+          downloaded: input.downloaded ?? false,
+          status: "completed",
+          created_at: now,
+          updated_at: now,
+        })
+        .returning({ id: tracks.id });
+      return this.get("*", row.id);
+    },
+
+    /** Admin: everything but the filename and the upload date, which are fixed once a track exists. */
+    async update(scope: Scope, id: number, input: TrackUpdate): Promise<TrackView> {
+      const current = await load(scope, id);
+      const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
+      if (input.directions !== undefined) {
+        checkConflicts(input.directions);
+        set.directions = formatDirections(input.directions);
+      }
+      if (input.downloaded !== undefined) set.downloaded = input.downloaded;
+      if (input.user_id !== undefined) {
+        if (input.user_id !== current.user_id) await checkUser(input.user_id);
+        set.user_id = input.user_id;
+      }
+      const userId = input.user_id !== undefined ? input.user_id : current.user_id;
+      if (userId) set.guest_username = null;
+      else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
+      await db.update(tracks).set(set).where(eq(tracks.id, id));
+      await forgetStatus(id);
+      return this.get("*", id);
+    },
+
+    /**
+     * Moderator: only directions inside the scope and the downloaded flag change. Directions outside
+     * the scope stay as they were whatever the request says; the result keeps at least one
+     * direction and respects the conflict table.
+     */
+    async moderate(scope: Scope, id: number, input: TrackModeration): Promise<TrackView> {
+      const current = await load(scope, id);
+      const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
+      if (input.directions !== undefined) {
+        const before = parseDirections(current.directions);
+        const wanted = new Set(input.directions);
+        const next = DIRECTIONS.filter((d) => (inScope(d, scope) ? wanted.has(d) : before.includes(d)));
+        if (next.length === 0) throw badRequest("У трека должно быть хотя бы одно направление");
+        checkConflicts(next);
+        set.directions = formatDirections(next);
+      }
+      if (input.downloaded !== undefined) set.downloaded = input.downloaded;
+      await db.update(tracks).set(set).where(eq(tracks.id, id));
+      await forgetStatus(id);
+      // Unscoped read: removing their last direction takes the track out of the caller's sight,
+      // but the change they just made is still theirs to see.
+      return this.get("*", id);
+    },
+
+    /** Deletes the record, then its file and its status key. */
+    async remove(scope: Scope, id: number): Promise<void> {
+      const current = await load(scope, id);
+      await db.delete(tracks).where(eq(tracks.id, id));
+      if (current.storage_key) {
+        await ctx.storage.delete(current.storage_key).catch((err) =>
+          ctx.logger.warn("track file not removed", { id, err })
+        );
+      }
+      await forgetStatus(id);
+    },
+
+    /**
+     * The tracks of a download, in the order asked, every one visible to the scope and with a file.
+     * Anything else is 404 for the whole request: a download never silently leaves a track out.
+     */
+    async forDownload(scope: Scope, ids: readonly number[]) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) throw badRequest("Не выбраны треки для скачивания");
+      if (unique.length > MAX_DOWNLOAD) throw badRequest(`Можно скачать не более ${MAX_DOWNLOAD} треков за раз`);
+      const rows = await db
+        .select({ id: tracks.id, filename: tracks.filename, storage_key: tracks.storage_key })
+        .from(tracks)
+        .where(and(inArray(tracks.id, unique), scopeSql(scope)));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const out = [];
+      for (const id of unique) {
+        const r = byId.get(id);
+        if (!r) throw notFound(TRACK_NOT_FOUND);
+        if (!r.storage_key) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${r.filename}`);
+        out.push({ id: r.id, filename: r.filename, storage_key: r.storage_key });
+      }
+      return out;
+    },
+
+    async markDownloaded(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(tracks)
+        .set({ downloaded: true, updated_at: ctx.clock.now() })
+        .where(and(inArray(tracks.id, [...ids]), eq(tracks.downloaded, false)));
+    },
+  };
+}
+
+export type TracksService = ReturnType<typeof createTracksService>;

@@ -1,0 +1,73 @@
+import { Hono } from "hono";
+import { formatDirections } from "../../db/directions.ts";
+import { tracks } from "../../db/schema.ts";
+import type { AppContext, AppEnv } from "../deps.ts";
+import { tooLarge } from "../lib/http-error.ts";
+import { STATUS_COLUMNS } from "./processing/status-keys.ts";
+import { discardFiles, receiveUpload } from "./receive-upload.ts";
+import { requestTooLargeMessage } from "./upload-rules.ts";
+
+/** Multipart overhead allowed per file (part headers, boundaries) on top of the file itself. */
+const PART_OVERHEAD = 64 * 1024;
+
+/**
+ * A generated storage key, spread over 256 folders; the user's file name never becomes a path.
+ * No extension: music-metadata picks its parser by a path's extension, and the processing job wants
+ * the content to decide (a WAV renamed to .mp3 must not be read as MPEG).
+ */
+function newTrackKey(): string {
+  const id = crypto.randomUUID();
+  return `${id.slice(0, 2)}/${id}`;
+}
+
+/**
+ * Streamed uploads: POST /api/upload (multipart: repeated `files`, repeated `directions`).
+ * The body is not run through `validate()`: a zod validator needs the parsed form, which would hold
+ * every file in memory. `receiveUpload` checks the same rules part by part instead.
+ */
+export function createUploadRoutes(ctx: AppContext) {
+  const { maxUploadFiles, maxUploadFileBytes } = ctx.config;
+  const maxBody = maxUploadFiles * (maxUploadFileBytes + PART_OVERHEAD) + PART_OVERHEAD;
+
+  return new Hono<AppEnv>().post("/upload", ctx.guards.user, async (c) => {
+    // A declared length past every limit is refused before a byte is read.
+    const declared = Number(c.req.header("content-length"));
+    if (Number.isFinite(declared) && declared > maxBody) {
+      throw tooLarge(requestTooLargeMessage(maxUploadFiles, maxUploadFileBytes));
+    }
+    const user = c.get("user");
+    const { files, directions } = await receiveUpload(c.req.raw, {
+      storage: ctx.storage,
+      maxFiles: maxUploadFiles,
+      maxFileBytes: maxUploadFileBytes,
+      newKey: newTrackKey,
+    });
+
+    const now = ctx.clock.now();
+    let rows;
+    try {
+      // One statement: the batch's rows appear together or not at all.
+      rows = await ctx.db
+        .insert(tracks)
+        .values(files.map((f) => ({
+          user_id: user.id,
+          filename: f.filename,
+          directions: formatDirections(directions),
+          upload_date: now,
+          storage_key: f.key,
+          size: f.size,
+          status: "processing" as const,
+        })))
+        .returning(STATUS_COLUMNS);
+    } catch (err) {
+      await discardFiles(ctx.storage, files.map((f) => f.key));
+      throw err;
+    }
+    rows.sort((a, b) => a.id - b.id);
+
+    await ctx.processor.status.startBatch(user.id, rows);
+    for (const row of rows) ctx.processor.enqueue(row.id);
+    ctx.logger.info("upload accepted", { userId: user.id, tracks: rows.length });
+    return c.json({ success: true as const, track_ids: rows.map((r) => r.id) });
+  });
+}
