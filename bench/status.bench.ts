@@ -5,7 +5,7 @@
  * Target: the ratio real / bare ≥ 0.30.
  */
 import { mpegFrames, startServer } from "./upload.bench.ts";
-import { multipartBody } from "../server/uploads/multipart-body.ts";
+import { multipartBody } from "../server/testing/multipart-body.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const IN_FLIGHT = 32;

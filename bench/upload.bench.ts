@@ -7,7 +7,7 @@
  * growth within 16 MB of the 5 MB run's.
  */
 import { type ServerProcess, startServer } from "../server/testing/server-process.ts";
-import { multipartBody, repeatingStream } from "../server/uploads/multipart-body.ts";
+import { multipartBody, repeatingStream } from "../server/testing/multipart-body.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Low%20Rate%20-%20128%20kbps.mp3", import.meta.url);
 const MB = 1024 * 1024;

@@ -12,7 +12,7 @@ import {
   sanitizeAnswerHtml,
   truncateAnswer,
 } from "./faq-format.ts";
-import { sanitizeAnswer } from "../../../server/staff/sanitize.ts";
+import { sanitizeAnswer } from "../../../server/faq/sanitize.ts";
 
 afterEach(cleanup);
 
