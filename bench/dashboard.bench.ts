@@ -5,7 +5,7 @@
  * Targets: dashboard ≤ 100 ms per call at 100k tracks; the track list with filters and paging stays
  * well under that, and the unpaged list of 10,000 tracks stays interactive.
  */
-import { DIRECTIONS } from "../db/directions.ts";
+import { DIRECTIONS } from "../domain/directions.ts";
 import { createTestApp } from "../server/testing/create-test-app.ts";
 import { createUser, signIn } from "../server/testing/factories.ts";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../", import.meta.url);
-const SOURCE_DIRS = ["server", "db", "client", "scripts", "bench", "e2e"];
+const SOURCE_DIRS = ["server", "db", "domain", "client", "scripts", "bench", "e2e"];
 const IGNORED = new Set(["node_modules", "dist"]);
 
 async function* sourceFiles(dir: URL): AsyncGenerator<URL> {

@@ -21,7 +21,7 @@ async function run(label: string, args: string[], env: Record<string, string> = 
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
-const typeCheck = await run("type check (deno check)", ["check", "server/", "db/", "client/", "scripts/", "bench/", "e2e/"]);
+const typeCheck = await run("type check (deno check)", ["check", "server/", "db/", "client/", "scripts/", "bench/", "e2e/", "domain/"]);
 const lint = await run("lint (deno lint)", ["lint"]);
 
 const vitestReport = await Deno.makeTempFile({ suffix: ".json" });

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } from "../../db/directions.ts";
+import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import { tracks, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";

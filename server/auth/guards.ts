@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { DEFAULT_BAN_MESSAGE, parseCategories } from "../../db/directions.ts";
+import { DEFAULT_BAN_MESSAGE, parseCategories } from "../../domain/directions.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppEnv } from "../deps.ts";
 import { forbidden, unauthorized } from "../lib/http-error.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Direction } from "../../db/directions.ts";
+import type { Direction } from "../../domain/directions.ts";
 import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";

@@ -1,7 +1,7 @@
 /** Upload rule cases shared by the rule tests and the endpoint tests (spec 1 §5). */
-import type { Direction } from "../../db/directions.ts";
+import type { Direction } from "../../domain/directions.ts";
 
-/** The conflict table as spec 1 §5 words it, written out independently of db/directions.ts. */
+/** The conflict table as spec 1 §5 words it, written out independently of domain/directions.ts. */
 const SPEC_CONFLICTS: Array<[Direction, Direction[]]> = [
   ["label_neuropunk", ["label_koster", "podcast_koster", "radio_k_profit", "show_neurogon"]],
   ["podcast_neuropunk", ["label_koster", "podcast_koster", "radio_k_profit"]],

@@ -1,7 +1,7 @@
 import busboy from "busboy";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Direction } from "../../db/directions.ts";
+import type { Direction } from "../../domain/directions.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import { type FileStorage, TooLargeError } from "../lib/storage.ts";
 import { pacedStream } from "../lib/gc-pacer.ts";

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Direction, parseCategories, parseDirections } from "../../db/directions.ts";
+import { type Direction, parseCategories, parseDirections } from "../../domain/directions.ts";
 import type { User } from "../../db/schema.ts";
 import { tracks } from "../../db/schema.ts";
 

@@ -2,7 +2,7 @@
  * The scope rules of the shared track service, as the moderator API (issue 7) will use them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIRECTION_CONFLICT_MESSAGE } from "../../db/directions.ts";
+import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack } from "../testing/factories.ts";
 import { scopeOf } from "./scope.ts";

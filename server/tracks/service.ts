@@ -8,7 +8,7 @@ import {
   formatDirections,
   isDirection,
   parseDirections,
-} from "../../db/directions.ts";
+} from "../../domain/directions.ts";
 import { type Track, tracks, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIRECTION_CONFLICT_MESSAGE } from "../../db/directions.ts";
+import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { tracks } from "../../db/schema.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
 import { AUDIO, naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";

@@ -4,7 +4,7 @@
  */
 import { eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DIRECTION_CONFLICT_MESSAGE } from "../../db/directions.ts";
+import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { faqs, tracks } from "../../db/schema.ts";
 import { AUDIO, audioBytes, type Headers, naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { formatDirections } from "../../db/directions.ts";
+import { formatDirections } from "../../domain/directions.ts";
 import { tracks } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { tooLarge } from "../lib/http-error.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Direction } from "../../db/directions.ts";
+import type { Direction } from "../../domain/directions.ts";
 import { DIRECTION_PAIRS, INVALID_NAMES, specConflict, VALID_NAMES } from "../testing/rule-cases.ts";
 import { addDirections, checkFilePart, faultsMessage, MAX_FILENAME_LENGTH } from "./upload-rules.ts";
 

@@ -5,8 +5,8 @@ import {
   DIRECTIONS,
   findConflict,
   isDirection,
-} from "../../db/directions.ts";
-import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE, parseTrackName } from "../../db/track-name.ts";
+} from "../../domain/directions.ts";
+import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE, parseTrackName } from "../../domain/track-name.ts";
 
 /**
  * The upload rules the page enforces (spec 1 §5), repeated on the server. Pure functions so that the

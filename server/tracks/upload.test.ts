@@ -1,7 +1,7 @@
 import { gte } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DIRECTION_CONFLICT_MESSAGE } from "../../db/directions.ts";
+import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { tracks } from "../../db/schema.ts";
 import { KV_KEYS } from "../lib/kv.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";

@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { GENRES, isDirection } from "../../db/directions.ts";
+import { GENRES, isDirection } from "../../domain/directions.ts";
 import { tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, notFound } from "../lib/http-error.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENRES } from "../../db/directions.ts";
+import { GENRES } from "../../domain/directions.ts";
 import { users } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser, signIn } from "../testing/factories.ts";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { Readable } from "node:stream";
 import { z } from "zod";
-import { GENRES } from "../../db/directions.ts";
+import { GENRES } from "../../domain/directions.ts";
 import { type User, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";

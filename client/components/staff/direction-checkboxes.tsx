@@ -1,4 +1,4 @@
-import { blockedDirections, DIRECTION_CONFLICT_MESSAGE, type Direction, DIRECTIONS } from "../../../db/directions.ts";
+import { blockedDirections, DIRECTION_CONFLICT_MESSAGE, type Direction, DIRECTIONS } from "../../../domain/directions.ts";
 import "./staff.css";
 
 interface DirectionCheckboxesProps {
@@ -14,7 +14,7 @@ interface DirectionCheckboxesProps {
 
 /**
  * The six direction checkboxes. A direction that conflicts with one already chosen cannot be added
- * (the conflict table of db/directions.ts); its box is disabled and says why.
+ * (the conflict table of domain/directions.ts); its box is disabled and says why.
  */
 export function DirectionCheckboxes({ value, onChange, label, legend, locked, disabled, help }: DirectionCheckboxesProps) {
   const blocked = blockedDirections(value);

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
-import { parseDirections } from "../../../db/directions.ts";
+import { parseDirections } from "../../../domain/directions.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import type { StaffTrack } from "./track-types.ts";
 import "./staff.css";

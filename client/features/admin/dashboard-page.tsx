@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../db/directions.ts";
+import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { adminDashboardQuery, type Period } from "./api.ts";

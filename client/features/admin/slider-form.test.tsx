@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TILE_LINK_FORMAT } from "../../../db/tile-link.ts";
+import { TILE_LINK_FORMAT } from "../../../domain/tile-link.ts";
 import { fakeFetch } from "../../components/testing/render-page.tsx";
 import type { SliderTile } from "./api.ts";
 import { SliderForm } from "./slider-form.tsx";

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from "react";
-import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "../../../db/tile-link.ts";
+import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "../../../domain/tile-link.ts";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { api } from "../../lib/api.ts";
 import { sliderImageUrl, type SliderTile } from "./api.ts";

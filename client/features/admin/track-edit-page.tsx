@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { ADMIN_DIRECTION_LABELS, type Direction, formatDirections, parseDirections } from "../../../db/directions.ts";
+import { ADMIN_DIRECTION_LABELS, type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { DirectionCheckboxes } from "../../components/staff/direction-checkboxes.tsx";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";

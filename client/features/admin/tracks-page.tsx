@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../db/directions.ts";
+import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain/directions.ts";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { Pagination } from "../../components/staff/pagination.tsx";
 import { staffError } from "../../components/staff/staff-error.ts";

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, GENRES } from "../../../db/directions.ts";
+import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";

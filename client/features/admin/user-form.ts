@@ -1,4 +1,4 @@
-import { type Direction, DIRECTIONS, parseCategories } from "../../../db/directions.ts";
+import { type Direction, DIRECTIONS, parseCategories } from "../../../domain/directions.ts";
 import type { AdminUser } from "./api.ts";
 
 /**

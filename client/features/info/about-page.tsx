@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { DIRECTION_LABELS, DIRECTIONS } from "../../../db/directions.ts";
+import { DIRECTION_LABELS, DIRECTIONS } from "../../../domain/directions.ts";
 
 /** О нас (spec 1 §2): what the project is, the figures, and the way to the upload page and FAQ. */
 export function AboutPage() {

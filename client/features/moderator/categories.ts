@@ -1,4 +1,4 @@
-import { type Direction, DIRECTIONS, isDirection, MODERATOR_CATEGORY_LABELS, parseCategories } from "../../../db/directions.ts";
+import { type Direction, DIRECTIONS, isDirection, MODERATOR_CATEGORY_LABELS, parseCategories } from "../../../domain/directions.ts";
 import type { User } from "../../lib/types.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
-import { GENRES } from "../../../db/directions.ts";
+import { GENRES } from "../../../domain/directions.ts";
 import { CheckIcon } from "../../components/icons.tsx";
 import { ApiError } from "../../lib/api.ts";
 import { auth, useAuth } from "../../lib/auth.ts";

@@ -4,7 +4,7 @@ import {
   DIRECTION_CONFLICT_MESSAGE,
   DIRECTION_LABELS,
   DIRECTIONS,
-} from "../../../db/directions.ts";
+} from "../../../domain/directions.ts";
 import { AlertIcon } from "../../components/icons.tsx";
 
 interface Props {

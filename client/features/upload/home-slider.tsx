@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { type MouseEvent, useEffect, useRef, useState } from "react";
-import { isHttpUrl, isSitePath } from "../../../db/tile-link.ts";
+import { isHttpUrl, isSitePath } from "../../../domain/tile-link.ts";
 import { ArrowLeftIcon, ArrowRightIcon } from "../../components/icons.tsx";
 import { safeHref, sliderQuery, type SliderTile, soundCloudPlayerUrl } from "./api.ts";
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DIRECTION_CONFLICT_MESSAGE } from "../../../db/directions.ts";
+import { DIRECTION_CONFLICT_MESSAGE } from "../../../domain/directions.ts";
 import { readFailedFiles } from "../../components/failed-files.ts";
 import { UploadForm } from "./upload-form.tsx";
 

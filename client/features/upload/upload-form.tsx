@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import type { Direction } from "../../../db/directions.ts";
-import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE } from "../../../db/track-name.ts";
+import type { Direction } from "../../../domain/directions.ts";
+import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE } from "../../../domain/track-name.ts";
 import { addFailedFiles, writeFailedFiles } from "../../components/failed-files.ts";
 import { UploadIcon } from "../../components/icons.tsx";
 import { requestSignIn } from "../../components/need-auth.ts";

@@ -1,4 +1,4 @@
-import type { Direction } from "../../../db/directions.ts";
+import type { Direction } from "../../../domain/directions.ts";
 import { refreshSession, tokens } from "../../lib/api.ts";
 import { DEFAULT_BAN_TEXT } from "../../lib/auth.ts";
 import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockedDirections, DIRECTIONS } from "../../../db/directions.ts";
+import { blockedDirections, DIRECTIONS } from "../../../domain/directions.ts";
 import {
   duplicateWarning,
   fileProgress,

@@ -1,5 +1,5 @@
-import { type Direction, DIRECTIONS, blockedDirections } from "../../../db/directions.ts";
-import { isValidTrackName } from "../../../db/track-name.ts";
+import { type Direction, DIRECTIONS, blockedDirections } from "../../../domain/directions.ts";
+import { isValidTrackName } from "../../../domain/track-name.ts";
 
 /** The upload page's rules (spec 1 §2, §5), free of React so they can be tested on their own. */
 
