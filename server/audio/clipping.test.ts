@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CLIP_LEVEL, CLIP_RUN, createClipCounter } from "./clipping.ts";
-import { feed } from "./test-signals.ts";
+import { feed } from "../testing/audio-signals.ts";
 
 function count(channels: number[][], chunk?: number) {
   const c = createClipCounter(channels.length);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findDrop } from "./drop.ts";
 import { createPcmAnalyser } from "./pcm-analyser.ts";
-import { concat, drums, feed } from "./test-signals.ts";
+import { concat, drums, feed } from "../testing/audio-signals.ts";
 
 const FS = 44100;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLoudnessMeter, kWeightingFilters } from "./loudness.ts";
-import { concat, feed, sine } from "./test-signals.ts";
+import { concat, feed, sine } from "../testing/audio-signals.ts";
 
 function measure(sampleRate: number, channels: Float32Array[], chunk?: number) {
   const m = createLoudnessMeter(sampleRate, channels.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { concat, dbToGain, feed, sine } from "./test-signals.ts";
+import { concat, dbToGain, feed, sine } from "../testing/audio-signals.ts";
 import { createTruePeakMeter, interpolatorPhases } from "./true-peak.ts";
 
 const db = (x: number) => 20 * Math.log10(x);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { feed } from "./test-signals.ts";
+import { feed } from "../testing/audio-signals.ts";
 import { createPeakCollector, PEAK_PAIRS } from "./waveform.ts";
 
 function peaksOf(channels: Float32Array[], chunk?: number, target?: number) {

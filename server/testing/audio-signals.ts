@@ -1,7 +1,4 @@
-/**
- * Synthetic signals for the audio tests (a test kit: kept beside the analyser because this work is
- * confined to server/audio/; nothing in production imports it).
- */
+/** Synthetic signals for the audio tests and the fixture generator; nothing in production imports it. */
 
 /** A deterministic pseudo-random source in [-1, 1) (xorshift32), so tests do not depend on luck. */
 export function noiseSource(seed = 1): () => number {
