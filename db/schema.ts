@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 const timestamps = {
   created_at: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -117,6 +117,33 @@ export const tracks = sqliteTable("tracks", {
   index("tracks_directions_downloaded_idx").on(t.directions, t.downloaded),
 ]);
 
+/**
+ * The technical report of a track's audio (server/audio/analyse-mp3.ts), one row per analysed track,
+ * written by processing and by the start-up pass over older tracks. Kept apart from `tracks` so the
+ * list queries never carry the ~15 KB of waveform peaks (docs/decisions/0101-track-analysis.md).
+ * A row with `error` is a track whose stored file could not be decoded: the figures stay null and
+ * the start-up pass does not try it again.
+ */
+export const trackAnalysis = sqliteTable("track_analysis", {
+  track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
+  duration_s: real("duration_s"),
+  bitrate_kbps: integer("bitrate_kbps"),
+  bitrate_mode: text("bitrate_mode", { enum: ["cbr", "vbr"] }),
+  sample_rate_hz: integer("sample_rate_hz"),
+  channels: integer("channels"),
+  loudness_lufs: real("loudness_lufs"),
+  true_peak_dbtp: real("true_peak_dbtp"),
+  clipped_samples: integer("clipped_samples"),
+  bpm: real("bpm"),
+  drop_s: real("drop_s"),
+  /** Comma list of warning codes (server/audio/warnings.ts), empty when none. */
+  warnings: text("warnings").notNull().default(""),
+  /** JSON array of [min, max] pairs in -1..1. */
+  peaks: text("peaks"),
+  error: text("error"),
+  analysed_at: integer("analysed_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 export const faqs = sqliteTable("faqs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   question: text("question").notNull(),
@@ -143,6 +170,7 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;
 export type NewTrack = typeof tracks.$inferInsert;
+export type TrackAnalysisRow = typeof trackAnalysis.$inferSelect;
 export type Faq = typeof faqs.$inferSelect;
 export type SliderTile = typeof sliderTiles.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
