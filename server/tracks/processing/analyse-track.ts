@@ -3,12 +3,12 @@ import {
   FieldDecodingError,
   type IAudioMetadata,
   InternalParserError,
-  parseFile,
   parseWebStream,
   UnexpectedFileContentError,
   UnsupportedFileTypeError,
 } from "music-metadata";
 import { createHash } from "node:crypto";
+import { type AudioAnalysis, AudioDecodeError, analyseMp3 } from "../../audio/analyse-mp3.ts";
 import type { FileStorage } from "../../lib/storage.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
 import { createMpegScanner, type MpegScan } from "./mpeg-scan.ts";
@@ -27,7 +27,7 @@ export interface TrackFacts {
 }
 
 export type Verdict =
-  | { status: "completed"; facts: TrackFacts }
+  | { status: "completed"; facts: TrackFacts; analysis: AudioAnalysis }
   | {
     status: "failed";
     error: string;
@@ -54,25 +54,26 @@ function isParseError(err: unknown): boolean {
     err instanceof InternalParserError || (err instanceof Error && err.name === "EndOfStreamError");
 }
 
+type Outcome<T> = { ok: T } | { err: unknown };
+
 interface Pass {
+  /** Bytes read; the whole file only when `complete`. */
   size: number;
+  /** The whole file was read (the analysis stops early on content that is not MP3). */
+  complete: boolean;
   checksum: string;
   scan: MpegScan;
+  /** The last 128 bytes read: an ID3v1 tag when the file has one. */
+  tail: Uint8Array;
+  meta: Outcome<IAudioMetadata>;
+  analysis: Outcome<AudioAnalysis>;
 }
 
 /**
- * One pass over the stored bytes: size, SHA-256 and the frame count. A local file is read through one
- * reused buffer, so nothing is left for the garbage collector; other stores are read as a stream.
+ * The stored bytes as chunks. A local file is read through one reused buffer, so nothing is left for
+ * the garbage collector: every consumer below is done with a chunk before the next one is read.
  */
-async function readPass(storage: FileStorage, key: string): Promise<Pass> {
-  const hash = createHash("sha256");
-  const scanner = createMpegScanner();
-  let size = 0;
-  const take = (bytes: Uint8Array) => {
-    size += bytes.byteLength;
-    hash.update(bytes);
-    scanner.push(bytes);
-  };
+async function* storedChunks(storage: FileStorage, key: string): AsyncGenerator<Uint8Array> {
   const path = storage.localPath(key);
   if (path) {
     const file = await Deno.open(path, { read: true });
@@ -80,37 +81,135 @@ async function readPass(storage: FileStorage, key: string): Promise<Pass> {
       const buf = new Uint8Array(256 * 1024);
       for (;;) {
         const n = await file.read(buf);
-        if (n === null) break;
-        take(buf.subarray(0, n));
+        if (n === null) return;
+        yield buf.subarray(0, n);
       }
     } finally {
       file.close();
     }
-  } else {
-    const { body } = await storage.read(key);
-    for await (const chunk of body) {
-      take(chunk);
-      paceStreamed(chunk.byteLength);
-    }
   }
-  return { size, checksum: hash.digest("hex"), scan: scanner.finish() };
+  const { body } = await storage.read(key);
+  // Leaving this loop early cancels the stream.
+  for await (const chunk of body) {
+    yield chunk;
+    paceStreamed(chunk.byteLength);
+  }
 }
 
 /**
- * Container, codec and tags from music-metadata. Only the head of the file is read (the length comes
- * from the frame count), over a local path when there is one.
+ * A stream music-metadata reads the head of the file from while the one pass goes on. Each chunk is
+ * copied (the pass reuses its buffer) and the pass waits while one is still unread, so at most a
+ * chunk or two is held; once the parser is done, nothing more is copied.
  */
-async function readMetadata(storage: FileStorage, key: string, size: number): Promise<IAudioMetadata> {
-  const options = { duration: false, skipCovers: true };
-  const path = storage.localPath(key);
-  // parseFile trusts a path's extension over the content; upload keys have none (uploads/routes.ts).
-  if (path && !/\.[^/]*$/.test(path.slice(path.lastIndexOf("/") + 1))) return await parseFile(path, options);
-  const { body } = await storage.read(key);
-  try {
-    return await parseWebStream(body, { size }, options);
-  } finally {
-    await body.cancel().catch(() => {});
+function metadataFeed() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let wake: (() => void) | null = null;
+  let done = false;
+  const resume = () => {
+    wake?.();
+    wake = null;
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    pull: resume,
+    cancel: () => {
+      done = true;
+      resume();
+    },
+  }, { highWaterMark: 1 });
+  return {
+    stream,
+    async push(chunk: Uint8Array) {
+      if (done) return;
+      controller.enqueue(chunk.slice());
+      if ((controller.desiredSize ?? 1) <= 0) await new Promise<void>((r) => (wake = r));
+    },
+    /** The parser has its answer: stop feeding it. */
+    stop() {
+      done = true;
+      resume();
+    },
+    /** The pass has ended: the parser sees the end of the file. */
+    end() {
+      if (done) return;
+      done = true;
+      controller.close();
+      resume();
+    },
+  };
+}
+
+/**
+ * The one pass over the stored bytes: size, SHA-256 and the frame count, music-metadata's reading of
+ * the head (container, codec, tags) and the audio analysis (decode, loudness, tempo, peaks), never
+ * holding the file in memory. Storage errors are thrown; what the parser and the decoder say about
+ * the content is returned.
+ */
+async function readPass(storage: FileStorage, key: string, fileSize: number): Promise<Pass> {
+  const hash = createHash("sha256");
+  const scanner = createMpegScanner();
+  const tail = new Uint8Array(128);
+  let tailLength = 0;
+  let size = 0;
+  let complete = false;
+  const feed = metadataFeed();
+  const metaRun: Promise<Outcome<IAudioMetadata>> = parseWebStream(
+    feed.stream,
+    { size: fileSize },
+    { duration: false, skipCovers: true },
+  ).then((ok) => ({ ok }), (err) => ({ err })).finally(() => feed.stop());
+
+  async function* chunks() {
+    for await (const bytes of storedChunks(storage, key)) {
+      size += bytes.byteLength;
+      hash.update(bytes);
+      scanner.push(bytes);
+      if (bytes.byteLength >= tail.length) {
+        tail.set(bytes.subarray(bytes.byteLength - tail.length));
+        tailLength = tail.length;
+      } else {
+        const keep = Math.min(tailLength, tail.length - bytes.byteLength);
+        tail.copyWithin(0, tailLength - keep, tailLength);
+        tail.set(bytes, keep);
+        tailLength = keep + bytes.byteLength;
+      }
+      await feed.push(bytes);
+      yield bytes;
+    }
+    complete = true;
   }
+
+  let analysis: Outcome<AudioAnalysis>;
+  try {
+    analysis = { ok: await analyseMp3(chunks()) };
+  } catch (err) {
+    if (!(err instanceof AudioDecodeError)) throw err;
+    analysis = { err };
+  } finally {
+    feed.end();
+    // Settled either way; after a storage error its answer is not wanted.
+    metaRun.catch(() => {});
+  }
+  return {
+    size,
+    complete,
+    checksum: hash.digest("hex"),
+    scan: scanner.finish(),
+    tail: tail.slice(0, tailLength),
+    meta: await metaRun,
+    analysis,
+  };
+}
+
+/**
+ * Artist and title of an ID3v1 tag (the file's last 128 bytes), which only a parser that can seek to
+ * the end finds; music-metadata reads the head here. Its priority is the lowest, as in music-metadata:
+ * used only when the head has no such tag.
+ */
+function id3v1(tail: Uint8Array): { artist?: string; title?: string } {
+  if (tail.length !== 128 || tail[0] !== 0x54 || tail[1] !== 0x41 || tail[2] !== 0x47) return {};
+  const field = (from: number) => new TextDecoder("latin1").decode(tail.subarray(from, from + 30)).replace(/\0.*$/s, "");
+  return { title: field(3), artist: field(33) };
 }
 
 const text = (v: string | undefined) => {
@@ -119,22 +218,28 @@ const text = (v: string | undefined) => {
 };
 
 /**
- * Reads a stored upload once in full (size, SHA-256, frame count) and its head with music-metadata
- * (container, codec, tags), never holding the file in memory, and judges it. Content problems become a `failed` verdict;
- * anything else (storage or programming errors) is thrown so the job can be retried.
+ * Reads a stored upload once, never holding it in memory: size, SHA-256, frame count, music-metadata's
+ * reading of the head (container, codec, tags) and the audio analysis all take their bytes from the
+ * same pass; then judges it. Content problems become a `failed` verdict; anything else (storage or
+ * programming errors) is thrown so the job can be retried.
  */
 export async function analyseTrack(storage: FileStorage, key: string): Promise<Verdict> {
   const stat = await storage.stat(key);
   if (!stat) return { status: "failed", error: PROCESSING_ERRORS.missing, discard: false };
   if (stat.size === 0) return { status: "failed", error: PROCESSING_ERRORS.empty, discard: true, size: 0 };
 
-  const { size, checksum, scan } = await readPass(storage, key);
-  const fail = (error: string) => ({ status: "failed" as const, error, discard: true, size, checksum });
+  const pass = await readPass(storage, key, stat.size);
+  const { size, checksum, scan } = pass;
+  // A pass the analysis cut short (no MPEG frame in the first MiB) has no checksum of the whole file.
+  const fail = (error: string) => ({
+    status: "failed" as const,
+    error,
+    discard: true,
+    ...(pass.complete ? { size, checksum } : { size: stat.size }),
+  });
 
-  let meta;
-  try {
-    meta = await readMetadata(storage, key, size);
-  } catch (err) {
+  if ("err" in pass.meta) {
+    const err = pass.meta.err;
     if (err instanceof CouldNotDetermineFileTypeError || err instanceof UnsupportedFileTypeError) {
       return fail(PROCESSING_ERRORS.notMp3);
     }
@@ -142,13 +247,16 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
     throw err;
   }
 
-  const { format, common } = meta;
+  const { format, common } = pass.meta.ok;
   if (format.container !== "MPEG" || !/layer 3/i.test(format.codec ?? "")) {
     const found = format.codec && format.container === "MPEG" ? format.codec : format.container;
     return fail(found ? `${PROCESSING_ERRORS.notMp3.slice(0, -1)} (обнаружен формат ${found}).` : PROCESSING_ERRORS.notMp3);
   }
   if (scan.frames === 0 || scan.seconds <= 0) return fail(PROCESSING_ERRORS.noAudio);
+  // What the decoder could not make sound of is no track to listen to (issue 12): its Russian reason.
+  if ("err" in pass.analysis) return fail((pass.analysis.err as AudioDecodeError).message);
   const seconds = scan.seconds;
+  const tag = common.artist?.trim() && common.title?.trim() ? {} : id3v1(pass.tail);
 
   return {
     status: "completed",
@@ -160,8 +268,9 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
       bitrate: Math.round(format.bitrate ?? (scan.audioBytes * 8) / seconds),
       sample_rate: format.sampleRate ?? null,
       channels: format.numberOfChannels ?? null,
-      id3_artist: text(common.artist),
-      id3_title: text(common.title),
+      id3_artist: text(common.artist) ?? text(tag.artist),
+      id3_title: text(common.title) ?? text(tag.title),
     },
+    analysis: pass.analysis.ok,
   };
 }

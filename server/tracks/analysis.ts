@@ -1,0 +1,230 @@
+import { and, asc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { trackAnalysis, tracks } from "../../db/schema.ts";
+import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
+import { AUDIO_WARNING_TEXTS, type AudioWarning } from "../audio/warnings.ts";
+import type { Clock } from "../deps.ts";
+import { notFound } from "../lib/http-error.ts";
+import { type Scope, scopeSql } from "./scope.ts";
+
+/**
+ * The stored audio report of a track (server/audio, docs/decisions/0101-track-analysis.md): written
+ * by processing and by the start-up pass over tracks completed before analysis existed, read by the
+ * staff lists (as SQL pieces joined into their one-JSON-per-row query), the artist's list and the
+ * listening call.
+ */
+
+/** What every staff track object carries as `analysis` (null until analysed). */
+export interface TrackAnalysisView {
+  duration_s: number;
+  bitrate_kbps: number;
+  bitrate_mode: "cbr" | "vbr";
+  sample_rate_hz: number;
+  channels: number;
+  loudness_lufs: number | null;
+  true_peak_dbtp: number | null;
+  clipped_samples: number;
+  bpm: number | null;
+  drop_s: number | null;
+  warnings: AudioWarning[];
+}
+
+/** What the artist sees of their own track (issue 12): length, bitrate and warnings. */
+export type ArtistAnalysisView = Pick<TrackAnalysisView, "duration_s" | "bitrate_kbps" | "warnings">;
+
+export const WARNING_CODES = Object.keys(AUDIO_WARNING_TEXTS) as AudioWarning[];
+
+/** Sort fields of the staff lists that come from the report, and their columns. */
+export const ANALYSIS_SORT_COLUMNS = {
+  duration: trackAnalysis.duration_s,
+  bitrate: trackAnalysis.bitrate_kbps,
+  loudness: trackAnalysis.loudness_lufs,
+  bpm: trackAnalysis.bpm,
+} as const;
+export type AnalysisSortField = keyof typeof ANALYSIS_SORT_COLUMNS;
+
+/** The join every query that reads the report adds: at most one row per track. */
+export const analysisJoin = eq(trackAnalysis.track_id, tracks.id);
+
+/** A usable report: a row that is not a decode failure. */
+const analysed = sql`(${trackAnalysis.track_id} IS NOT NULL AND ${trackAnalysis.error} IS NULL)`;
+
+/**
+ * Tracks without a figure (not analysed yet, no file, undecodable) come last in both directions:
+ * a sort by loudness is about the tracks that have one.
+ */
+export function analysisOrder(field: AnalysisSortField, descending: boolean): SQL[] {
+  const column = ANALYSIS_SORT_COLUMNS[field];
+  const dir = descending ? sql`DESC` : sql`ASC`;
+  return [sql`(${column} IS NULL)`, sql`${column} ${dir}`, sql`${tracks.id} ${dir}`];
+}
+
+/** `any`: at least one warning; a code: that warning. */
+export function warningSql(warning: AudioWarning | "any"): SQL {
+  if (warning === "any") return sql`(${analysed} AND ${trackAnalysis.warnings} <> '')`;
+  return sql`instr(',' || coalesce(${trackAnalysis.warnings}, '') || ',', ${"," + warning + ","}) > 0`;
+}
+
+/** Fields of the report inside a row's `json_object(...)`; read back with `analysisFromJson`. */
+export const analysisJsonFields = sql`'a_ok', ${analysed}, 'a_dur', ${trackAnalysis.duration_s},
+  'a_kbps', ${trackAnalysis.bitrate_kbps}, 'a_mode', ${trackAnalysis.bitrate_mode},
+  'a_rate', ${trackAnalysis.sample_rate_hz}, 'a_ch', ${trackAnalysis.channels},
+  'a_lufs', ${trackAnalysis.loudness_lufs}, 'a_tp', ${trackAnalysis.true_peak_dbtp},
+  'a_clip', ${trackAnalysis.clipped_samples}, 'a_bpm', ${trackAnalysis.bpm}, 'a_drop', ${trackAnalysis.drop_s},
+  'a_warn', ${trackAnalysis.warnings}`;
+
+export interface AnalysisJson {
+  a_ok: number;
+  a_dur: number | null;
+  a_kbps: number | null;
+  a_mode: "cbr" | "vbr" | null;
+  a_rate: number | null;
+  a_ch: number | null;
+  a_lufs: number | null;
+  a_tp: number | null;
+  a_clip: number | null;
+  a_bpm: number | null;
+  a_drop: number | null;
+  a_warn: string | null;
+}
+
+const warningsOf = (text: string | null): AudioWarning[] =>
+  (text ?? "").split(",").filter((w): w is AudioWarning => (WARNING_CODES as string[]).includes(w));
+
+export function analysisFromJson(r: AnalysisJson): TrackAnalysisView | null {
+  if (!r.a_ok) return null;
+  return {
+    duration_s: r.a_dur!,
+    bitrate_kbps: r.a_kbps!,
+    bitrate_mode: r.a_mode!,
+    sample_rate_hz: r.a_rate!,
+    channels: r.a_ch!,
+    loudness_lufs: r.a_lufs,
+    true_peak_dbtp: r.a_tp,
+    clipped_samples: r.a_clip!,
+    bpm: r.a_bpm,
+    drop_s: r.a_drop,
+    warnings: warningsOf(r.a_warn),
+  };
+}
+
+/** Columns for the artist's list: select them with `analysisJoin` and read with `artistAnalysis`. */
+export const ARTIST_ANALYSIS_COLUMNS = {
+  a_ok: sql<number>`${analysed}`,
+  a_dur: trackAnalysis.duration_s,
+  a_kbps: trackAnalysis.bitrate_kbps,
+  a_warn: trackAnalysis.warnings,
+};
+
+export function artistAnalysis(r: { a_ok: number; a_dur: number | null; a_kbps: number | null; a_warn: string | null }): ArtistAnalysisView | null {
+  if (!Number(r.a_ok)) return null;
+  return { duration_s: r.a_dur!, bitrate_kbps: r.a_kbps!, warnings: warningsOf(r.a_warn) };
+}
+
+export interface ListenSource {
+  id: number;
+  storage_key: string;
+  filename: string;
+  duration_s: number | null;
+  peaks: [number, number][] | null;
+}
+
+export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
+  const { db } = ctx;
+
+  async function write(trackId: number, values: Omit<typeof trackAnalysis.$inferInsert, "track_id" | "analysed_at">) {
+    const row = { ...values, analysed_at: ctx.clock.now() };
+    try {
+      await db
+        .insert(trackAnalysis)
+        .values({ track_id: trackId, ...row })
+        .onConflictDoUpdate({ target: trackAnalysis.track_id, set: row });
+    } catch (err) {
+      // The track was deleted while its file was read: there is nothing to attach the report to.
+      const text = `${(err as Error)?.message ?? ""} ${String((err as { cause?: unknown })?.cause ?? "")}`;
+      if (!/FOREIGN KEY constraint failed/i.test(text)) throw err;
+    }
+  }
+
+  return {
+    /** Stores (or replaces) the report of a track. */
+    async save(trackId: number, a: AudioAnalysis): Promise<void> {
+      await write(trackId, {
+        duration_s: a.duration_s,
+        bitrate_kbps: a.bitrate_kbps,
+        bitrate_mode: a.bitrate_mode,
+        sample_rate_hz: a.sample_rate_hz,
+        channels: a.channels,
+        loudness_lufs: a.loudness_lufs,
+        true_peak_dbtp: a.true_peak_dbtp,
+        clipped_samples: a.clipped_samples,
+        bpm: a.bpm,
+        drop_s: a.drop_s,
+        warnings: a.warnings.join(","),
+        peaks: JSON.stringify(a.peaks),
+        error: null,
+      });
+    },
+
+    /** A completed track whose file the decoder refuses: remembered, so the start-up pass skips it. */
+    async saveError(trackId: number, error: string): Promise<void> {
+      await write(trackId, { error, warnings: "", peaks: null });
+    },
+
+    /** Completed tracks with a stored file and no report yet, oldest first. */
+    async unanalysedIds(): Promise<number[]> {
+      const rows = await db
+        .select({ id: tracks.id })
+        .from(tracks)
+        .leftJoin(trackAnalysis, analysisJoin)
+        .where(and(eq(tracks.status, "completed"), isNotNull(tracks.storage_key), isNull(trackAnalysis.track_id)))
+        .orderBy(asc(tracks.id));
+      return rows.map((r) => r.id);
+    },
+
+    /** The stored file of a completed track that still has no report (null when that has changed). */
+    async fileToAnalyse(trackId: number): Promise<string | null> {
+      const [row] = await db
+        .select({ key: tracks.storage_key })
+        .from(tracks)
+        .leftJoin(trackAnalysis, analysisJoin)
+        .where(and(eq(tracks.id, trackId), eq(tracks.status, "completed"), isNull(trackAnalysis.track_id)))
+        .limit(1);
+      return row?.key ?? null;
+    },
+
+    /**
+     * What the listening call needs of a track visible to the scope: its stored file, and the peaks
+     * and length when analysed (else the length processing counted, and no peaks). 404 outside the
+     * scope, like a missing id, and 404 naming the track when it has no file.
+     */
+    async listenSource(scope: Scope, trackId: number, fileMissing: (filename: string) => string): Promise<ListenSource> {
+      const [row] = await db
+        .select({
+          id: tracks.id,
+          storage_key: tracks.storage_key,
+          filename: tracks.filename,
+          duration_ms: tracks.duration,
+          ok: sql<number>`${analysed}`,
+          duration_s: trackAnalysis.duration_s,
+          peaks: trackAnalysis.peaks,
+        })
+        .from(tracks)
+        .leftJoin(trackAnalysis, analysisJoin)
+        .where(and(eq(tracks.id, trackId), scopeSql(scope)))
+        .limit(1);
+      if (!row) throw notFound("Трек не найден");
+      if (!row.storage_key) throw notFound(fileMissing(row.filename));
+      const ok = Boolean(Number(row.ok));
+      return {
+        id: row.id,
+        storage_key: row.storage_key,
+        filename: row.filename,
+        duration_s: ok ? row.duration_s : row.duration_ms === null ? null : row.duration_ms / 1000,
+        peaks: ok && row.peaks ? JSON.parse(row.peaks) : null,
+      };
+    },
+  };
+}
+
+export type TrackAnalysisService = ReturnType<typeof createTrackAnalysisService>;
