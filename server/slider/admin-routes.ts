@@ -23,7 +23,7 @@ export function createAdminSliderRoutes(ctx: AppContext) {
         const { image_filename: _ignored, ...fields } = form.fields;
         return { input: parseOrThrow(sliderInputSchema, fields), upload: form.image };
       } catch (err) {
-        if (form.image) await ctx.publicStorage.delete(form.image.key).catch(() => {});
+        await form.discard();
         throw err;
       }
     }

@@ -1,10 +1,7 @@
-import busboy from "busboy";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { Direction } from "../../domain/directions.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
-import { type FileStorage, TooLargeError } from "../lib/storage.ts";
-import { pacedStream } from "../lib/gc-pacer.ts";
+import type { FileStorage } from "../lib/storage.ts";
+import { type MultipartForm, receiveMultipart } from "../lib/multipart.ts";
 import {
   addDirections,
   checkFilePart,
@@ -16,6 +13,7 @@ import {
   NO_DIRECTIONS_MESSAGE,
   NO_FILES_MESSAGE,
   normaliseFilename,
+  requestTooLargeMessage,
   tooManyFilesMessage,
 } from "./upload-rules.ts";
 
@@ -37,163 +35,78 @@ export const MALFORMED_MESSAGE =
   "Некорректный запрос: заголовок части (например, имя файла) содержит недопустимые символы. Файлы не сохранены.";
 export const ABORTED_MESSAGE = "Загрузка прервана или запрос повреждён: файлы не сохранены. Попробуйте ещё раз.";
 
+/** Multipart overhead allowed per file (part headers, boundaries) on top of the file itself. */
+const PART_OVERHEAD = 64 * 1024;
+
 /**
- * Parses a multipart upload as a stream (busboy over the request body) and writes each `files` part
- * straight into storage, so memory stays flat whatever the sizes. Every rule is checked as parts
- * arrive; `directions` may come after the files, so the final verdict waits for the end of the body.
- * On any failure (a rule, a limit, a client that disconnects) every file of the request is deleted
- * before the error is thrown: the caller gets either all files stored and valid, or nothing.
+ * Reads a track upload (repeated `files`, repeated `directions`) with the shared multipart reader:
+ * each `files` part goes straight into storage, so memory stays flat whatever the sizes. Every rule
+ * is checked as parts arrive; `directions` may come after the files, so the final verdict waits for
+ * the end of the body. On any failure every file of the request is deleted before the error is
+ * thrown: the caller gets either all files stored and valid, or nothing (decision 0020).
  */
 export async function receiveUpload(
   req: Request,
   opts: ReceiveOptions,
-): Promise<{ files: ReceivedFile[]; directions: Direction[] }> {
-  const contentType = req.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data/i.test(contentType) || !req.body) {
-    throw badRequest("Ожидается запрос multipart/form-data с файлами и направлениями.");
-  }
-  let bb: busboy.Busboy;
-  try {
-    bb = busboy({
-      headers: { "content-type": contentType },
-      // busboy decodes file names as latin1 by default, which garbles Cyrillic names.
-      defParamCharset: "utf8",
-      limits: { fields: 64, fieldSize: 4096, fieldNameSize: 100, parts: opts.maxFiles + 64 },
-    });
-  } catch {
-    throw badRequest("Некорректный запрос multipart/form-data.");
-  }
-
+): Promise<{ files: ReceivedFile[]; directions: Direction[]; discard: () => Promise<void> }> {
   const faults = emptyFaults();
   const seen = new Set<string>();
   const directions: Direction[] = [];
-  const keys: string[] = [];
-  const slots: Array<ReceivedFile | null> = [];
-  const writes: Promise<void>[] = [];
+  const names = new Map<string, string>();
   let fileCount = 0;
-  /** The first reason we stopped reading the request (an ApiError, or a storage failure). */
-  let fatal: unknown = null;
+  const maxBody = opts.maxFiles * (opts.maxFileBytes + PART_OVERHEAD) + PART_OVERHEAD;
 
-  const abort = (err: unknown) => {
-    if (fatal !== null || bb.destroyed) return;
-    fatal = err;
-    bb.destroy(err instanceof Error ? err : new Error(String(err)));
-  };
-
-  // Errors reach us through the pipeline and the storage writes; without a listener, a stream
-  // destroyed after the pipeline settled would throw from an event emitter.
-  bb.on("error", () => {});
-  bb.on("file", (field, stream, info) => {
-    stream.on("error", () => {});
-    // A file input left empty arrives as a part with an empty name and no bytes.
-    if (fatal !== null || field !== "files" || !info.filename) {
-      stream.resume();
-      return;
-    }
-    fileCount++;
-    if (fileCount > opts.maxFiles) {
-      stream.resume();
-      abort(tooLarge(tooManyFilesMessage(opts.maxFiles)));
-      return;
-    }
-    const filename = normaliseFilename(info.filename);
-    const problem = checkFilePart(filename, info.mimeType);
-    if (problem) {
-      faults[problem].push(filename);
-    } else if (seen.has(filename)) {
-      if (!faults.duplicate.includes(filename)) faults.duplicate.push(filename);
-    }
-    seen.add(filename);
-    // Once the request is known to fail, later files are read past (to name every file at fault)
-    // but not stored.
-    if (hasFaults(faults)) {
-      stream.resume();
-      return;
-    }
-    const key = opts.newKey();
-    keys.push(key);
-    const slot = slots.push(null) - 1;
-    writes.push(
-      opts.storage
-        .write(
-          key,
-          limitedStream(stream, opts.maxFileBytes, () => abort(tooLarge(fileTooLargeMessage(filename, opts.maxFileBytes)))),
-          { maxBytes: opts.maxFileBytes },
-        )
-        .then(({ size }) => {
-          slots[slot] = { key, filename, size };
-        }, (err) => {
-          // A parser that is already torn down (limit, rule, disconnect) reports through `fatal` or
-          // the pipeline; a storage write failing on its own must stop the parser, or busboy waits for
-          // the dead file stream for ever.
-          abort(err instanceof TooLargeError ? tooLarge(fileTooLargeMessage(filename, opts.maxFileBytes)) : err);
-        }),
-    );
+  const form: MultipartForm = await receiveMultipart(req, {
+    files: {
+      files: {
+        storage: opts.storage,
+        maxBytes: opts.maxFileBytes,
+        accept(part) {
+          // A file input left empty arrives as a part with an empty name and no bytes.
+          if (!part.filename) return null;
+          fileCount++;
+          if (fileCount > opts.maxFiles) throw tooLarge(tooManyFilesMessage(opts.maxFiles));
+          const filename = normaliseFilename(part.filename);
+          const problem = checkFilePart(filename, part.mimeType);
+          if (problem) faults[problem].push(filename);
+          else if (seen.has(filename) && !faults.duplicate.includes(filename)) faults.duplicate.push(filename);
+          seen.add(filename);
+          // Once the request is known to fail, later files are read past (to name every file at
+          // fault) but not stored.
+          if (hasFaults(faults)) return null;
+          const key = opts.newKey();
+          names.set(key, filename);
+          return key;
+        },
+        tooLarge: (part) => tooLarge(fileTooLargeMessage(normaliseFilename(part.filename), opts.maxFileBytes)),
+      },
+    },
+    onField(name, value, { truncated }) {
+      if (name !== "directions") return;
+      if (truncated) throw badRequest("Некорректное значение поля directions.");
+      const error = addDirections(directions, value);
+      if (error) throw badRequest(error);
+    },
+    limits: { fields: 64, fieldSize: 4096, parts: opts.maxFiles + 64 },
+    maxBody: { bytes: maxBody, error: tooLarge(requestTooLargeMessage(opts.maxFiles, opts.maxFileBytes)) },
+    messages: {
+      notMultipart: "Ожидается запрос multipart/form-data с файлами и направлениями.",
+      badHeader: "Некорректный запрос multipart/form-data.",
+      aborted: ABORTED_MESSAGE,
+      malformedHeader: MALFORMED_MESSAGE,
+      tooManyParts: tooLarge(tooManyFilesMessage(opts.maxFiles)),
+      tooManyFields: badRequest("Слишком много полей в запросе."),
+    },
   });
 
-  bb.on("field", (name, value, info) => {
-    if (fatal !== null || name !== "directions") return;
-    if (info.valueTruncated) return abort(badRequest("Некорректное значение поля directions."));
-    const error = addDirections(directions, value);
-    if (error) abort(badRequest(error));
-  });
-  bb.on("partsLimit", () => abort(tooLarge(tooManyFilesMessage(opts.maxFiles))));
-  bb.on("fieldsLimit", () => abort(badRequest("Слишком много полей в запросе.")));
-
-  let streamError: unknown = null;
-  try {
-    await pipeline(Readable.fromWeb(pacedStream(req.body) as import("node:stream/web").ReadableStream), bb);
-  } catch (err) {
-    streamError = err;
-  }
-  await Promise.allSettled(writes);
-
-  const files = slots.filter((f): f is ReceivedFile => f !== null);
-  let failure: unknown = fatal;
-  if (failure === null && streamError !== null) {
-    const malformed = streamError instanceof Error && streamError.message === "Malformed part header";
-    failure = badRequest(malformed ? MALFORMED_MESSAGE : ABORTED_MESSAGE);
-  }
-  if (failure === null && files.length !== slots.length) failure = badRequest(ABORTED_MESSAGE);
-  if (failure === null && hasFaults(faults)) {
-    failure = badRequest(faultsMessage(faults), { invalid_files: faultRecords(faults) });
-  }
-  if (failure === null && fileCount === 0) failure = badRequest(NO_FILES_MESSAGE);
-  if (failure === null && directions.length === 0) failure = badRequest(NO_DIRECTIONS_MESSAGE);
+  let failure: ApiError | null = null;
+  if (hasFaults(faults)) failure = badRequest(faultsMessage(faults), { invalid_files: faultRecords(faults) });
+  else if (fileCount === 0) failure = badRequest(NO_FILES_MESSAGE);
+  else if (directions.length === 0) failure = badRequest(NO_DIRECTIONS_MESSAGE);
   if (failure !== null) {
-    await discardFiles(opts.storage, keys);
-    throw failure instanceof ApiError || failure instanceof Error ? failure : new Error(String(failure));
+    await form.discard();
+    throw failure;
   }
-  return { files, directions };
-}
-
-/**
- * A busboy file stream as a web stream, pulled one chunk at a time (so busboy's back-pressure holds).
- * Past `maxBytes` it calls `onTooLarge` before failing, so the 413 is decided before the storage
- * write unwinds.
- */
-function limitedStream(stream: Readable, maxBytes: number, onTooLarge: () => void): ReadableStream<Uint8Array> {
-  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  let size = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(ctrl) {
-      const { value, done } = await chunks.next();
-      if (done) return ctrl.close();
-      size += value.byteLength;
-      if (size > maxBytes) {
-        onTooLarge();
-        ctrl.error(new TooLargeError(maxBytes));
-        return;
-      }
-      ctrl.enqueue(value);
-    },
-    async cancel() {
-      await chunks.return?.();
-    },
-  }, { highWaterMark: 0 });
-}
-
-/** Deletes stored files; used when a request fails after some of its files were written. */
-export async function discardFiles(storage: FileStorage, keys: string[]): Promise<void> {
-  await Promise.allSettled(keys.map((k) => storage.delete(k)));
+  const files = form.files.map((f) => ({ key: f.key, filename: names.get(f.key)!, size: f.size }));
+  return { files, directions, discard: form.discard };
 }

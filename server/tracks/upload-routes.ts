@@ -2,13 +2,8 @@ import { Hono } from "hono";
 import { formatDirections } from "../../domain/directions.ts";
 import { tracks } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { tooLarge } from "../lib/http-error.ts";
 import { STATUS_COLUMNS } from "./processing/status-keys.ts";
-import { discardFiles, receiveUpload } from "./receive-upload.ts";
-import { requestTooLargeMessage } from "./upload-rules.ts";
-
-/** Multipart overhead allowed per file (part headers, boundaries) on top of the file itself. */
-const PART_OVERHEAD = 64 * 1024;
+import { receiveUpload } from "./receive-upload.ts";
 
 /**
  * A generated storage key, spread over 256 folders; the user's file name never becomes a path.
@@ -27,16 +22,10 @@ function newTrackKey(): string {
  */
 export function createUploadRoutes(ctx: AppContext) {
   const { maxUploadFiles, maxUploadFileBytes } = ctx.config;
-  const maxBody = maxUploadFiles * (maxUploadFileBytes + PART_OVERHEAD) + PART_OVERHEAD;
 
   return new Hono<AppEnv>().post("/upload", ctx.guards.user, async (c) => {
-    // A declared length past every limit is refused before a byte is read.
-    const declared = Number(c.req.header("content-length"));
-    if (Number.isFinite(declared) && declared > maxBody) {
-      throw tooLarge(requestTooLargeMessage(maxUploadFiles, maxUploadFileBytes));
-    }
     const user = c.get("user");
-    const { files, directions } = await receiveUpload(c.req.raw, {
+    const { files, directions, discard } = await receiveUpload(c.req.raw, {
       storage: ctx.storage,
       maxFiles: maxUploadFiles,
       maxFileBytes: maxUploadFileBytes,
@@ -60,7 +49,7 @@ export function createUploadRoutes(ctx: AppContext) {
         })))
         .returning(STATUS_COLUMNS);
     } catch (err) {
-      await discardFiles(ctx.storage, files.map((f) => f.key));
+      await discard();
       throw err;
     }
     rows.sort((a, b) => a.id - b.id);

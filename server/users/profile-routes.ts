@@ -1,13 +1,11 @@
-import Busboy from "busboy";
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { Readable } from "node:stream";
 import { z } from "zod";
 import { GENRES } from "../../domain/directions.ts";
 import { type User, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
-import { TooLargeError } from "../lib/storage.ts";
+import { badRequest, tooLarge } from "../lib/http-error.ts";
+import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../lib/multipart.ts";
 import { userView } from "../auth/user-view.ts";
 import { registerLinkAccounts } from "./link-accounts.ts";
 
@@ -74,70 +72,6 @@ function profileSchema(today: string) {
 
 const FIELD_NAMES = new Set(["first_name", "last_name", "city", "bio", "birth_date", "favorite_dnb_genre"]);
 
-/** The image kind told by the first bytes, whatever the browser claimed. */
-function sniffImage(head: Uint8Array): "jpg" | "png" | null {
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "jpg";
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (head.length >= 8 && png.every((b, i) => head[i] === b)) return "png";
-  return null;
-}
-
-/** Reads at least `n` bytes (fewer at the end of the part) and leaves the stream paused. */
-function readHead(stream: Readable, n: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const done = () => {
-      stream.pause();
-      stream.off("data", onData).off("end", done).off("error", reject);
-      const out = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        out.set(c, at);
-        at += c.byteLength;
-      }
-      resolve(out);
-    };
-    const onData = (chunk: Uint8Array) => {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size >= n) done();
-    };
-    stream.on("data", onData).once("end", done).once("error", reject);
-  });
-}
-
-/**
- * A web stream over a busboy part, starting with the bytes already read. On cancel (size limit hit)
- * the rest of the part is drained, not destroyed: busboy stalls on a destroyed part stream.
- */
-function toWebStream(stream: Readable, first: Uint8Array): ReadableStream<Uint8Array> {
-  let drain = false;
-  return new ReadableStream<Uint8Array>({
-    start(ctrl) {
-      ctrl.enqueue(first);
-      if (stream.readableEnded) {
-        ctrl.close();
-        return;
-      }
-      stream.on("data", (chunk: Uint8Array) => {
-        if (drain) return;
-        ctrl.enqueue(new Uint8Array(chunk));
-        if ((ctrl.desiredSize ?? 1) <= 0) stream.pause();
-      });
-      stream.once("end", () => !drain && ctrl.close());
-      stream.once("error", (err) => !drain && ctrl.error(err));
-    },
-    pull() {
-      stream.resume();
-    },
-    cancel() {
-      drain = true;
-      stream.resume();
-    },
-  }, { highWaterMark: 4 });
-}
-
 interface ParsedForm {
   fields: Record<string, string>;
   /** Storage key of the avatar written during parsing. */
@@ -145,91 +79,37 @@ interface ParsedForm {
 }
 
 /**
- * Reads the multipart body as a stream (busboy): text fields into memory (small, capped), the avatar
- * straight into public storage under a generated name once its first bytes prove it is JPEG or PNG.
- * Anything written is removed again if the request fails.
+ * Reads the multipart body with the shared reader: text fields into memory (small, capped), the
+ * avatar straight into public storage under a generated name once its first bytes prove it is JPEG
+ * or PNG. Anything written is removed again if the request fails.
  */
 async function parseProfileForm(ctx: AppContext, req: Request): Promise<ParsedForm> {
-  const contentType = req.headers.get("content-type") ?? "";
-  if (!contentType.toLowerCase().startsWith("multipart/form-data") || !req.body) {
-    throw badRequest("Ожидается форма multipart/form-data");
-  }
-  let bb: Busboy.Busboy;
-  try {
-    bb = Busboy({
-      headers: { "content-type": contentType },
-      defParamCharset: "utf8",
-      limits: { fields: 20, fieldSize: 16 * 1024, files: 1, parts: 25, fieldNameSize: 100 },
-    });
-  } catch {
-    throw badRequest("Ожидается форма multipart/form-data");
-  }
-
+  const form = await receiveMultipart(req, {
+    files: {
+      avatar: {
+        storage: ctx.publicStorage,
+        maxBytes: AVATAR_MAX_BYTES,
+        headBytes: IMAGE_HEAD_BYTES,
+        accept(part, head) {
+          // An empty part is "no new avatar" (an empty file input).
+          if (head.byteLength === 0) return null;
+          const kind = sniffImage(head);
+          if (!kind || !AVATAR_MIME_TYPES.has(part.mimeType.toLowerCase())) throw badRequest(AVATAR_BAD_TYPE);
+          return `avatars/${crypto.randomUUID()}.${kind}`;
+        },
+        tooLarge: () => tooLarge(AVATAR_TOO_LARGE),
+      },
+    },
+    onField(name, _value, { truncated }) {
+      if (!truncated || !FIELD_NAMES.has(name)) return;
+      throw badRequest(name === "bio" ? `Биография не должна превышать ${BIO_MAX_LENGTH} символов` : "Слишком длинное значение поля");
+    },
+    limits: { fields: 20, fieldSize: 16 * 1024, files: 1, parts: 25 },
+    messages: { notMultipart: "Ожидается форма multipart/form-data", aborted: "Некорректные данные формы" },
+  });
   const fields: Record<string, string> = {};
-  let avatarKey: string | null = null;
-  const pending: Promise<void>[] = [];
-  let failure: ApiError | null = null;
-  const fail = (err: ApiError) => (failure ??= err);
-
-  bb.on("field", (name, value, info) => {
-    if (!FIELD_NAMES.has(name)) return;
-    if (info.valueTruncated) {
-      fail(badRequest(name === "bio" ? `Биография не должна превышать ${BIO_MAX_LENGTH} символов` : "Слишком длинное значение поля"));
-      return;
-    }
-    fields[name] = value;
-  });
-
-  bb.on("file", (name, stream, info) => {
-    if (name !== "avatar" || failure) {
-      stream.resume();
-      return;
-    }
-    pending.push(saveAvatar(stream, info).then((key) => {
-      if (key) avatarKey = key;
-    }, (err) => {
-      stream.resume();
-      if (err instanceof ApiError) fail(err);
-      else throw err;
-    }));
-  });
-
-  async function saveAvatar(stream: Readable, info: Busboy.FileInfo): Promise<string | null> {
-    // Peek at the first bytes; an empty part is "no new avatar" (an empty file input).
-    const head = await readHead(stream, 8);
-    if (head.byteLength === 0) return null;
-    const kind = sniffImage(head);
-    if (!kind || !AVATAR_MIME_TYPES.has(info.mimeType.toLowerCase())) throw badRequest(AVATAR_BAD_TYPE);
-    const key = `avatars/${crypto.randomUUID()}.${kind}`;
-    try {
-      await ctx.publicStorage.write(key, toWebStream(stream, head), { maxBytes: AVATAR_MAX_BYTES });
-    } catch (err) {
-      if (err instanceof TooLargeError) throw tooLarge(AVATAR_TOO_LARGE);
-      throw err;
-    }
-    return key;
-  }
-
-  const finished = new Promise<void>((resolve, reject) => {
-    bb.on("close", resolve);
-    bb.on("error", reject);
-  });
-  try {
-    Readable.fromWeb(req.body as import("node:stream/web").ReadableStream).pipe(bb);
-    await finished;
-  } catch {
-    fail(badRequest("Некорректные данные формы"));
-  }
-  // A part's rejection that was not an ApiError (disk trouble) is a real server error.
-  for (const r of await Promise.allSettled(pending)) if (r.status === "rejected") {
-    if (avatarKey) await ctx.publicStorage.delete(avatarKey);
-    throw r.reason;
-  }
-  if (failure) {
-    if (avatarKey) await ctx.publicStorage.delete(avatarKey);
-    throw failure;
-  }
-  return { fields, avatarKey };
+  for (const name of FIELD_NAMES) if (name in form.fields) fields[name] = form.fields[name];
+  return { fields, avatarKey: form.files[0]?.key ?? null };
 }
 
 /** The signed-in user's profile: /api/profile/*. */
