@@ -1,7 +1,7 @@
 import { AwsV4Signer } from "aws4fetch";
 import { getMimeType } from "hono/utils/mime";
 import type { Logger } from "./logger.ts";
-import { type FileStorage, TooLargeError } from "./storage.ts";
+import { type ByteRange, type FileStorage, TooLargeError } from "./storage.ts";
 
 /**
  * `FileStorage` on an S3-compatible object store (AWS S3, R2, MinIO, …), signed with aws4fetch.
@@ -43,11 +43,7 @@ export interface S3StorageOptions {
   now?: () => Date;
 }
 
-/** An inclusive byte range, as in HTTP `Range: bytes=start-end`; no end means "to the end". */
-export interface ByteRange {
-  start: number;
-  end?: number;
-}
+export type { ByteRange };
 
 export interface S3ObjectInfo {
   size: number;

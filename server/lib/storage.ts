@@ -9,7 +9,11 @@ export interface FileStorage {
    * then renamed); on any error nothing is left behind. Throws `TooLargeError` past `maxBytes`.
    */
   write(key: string, body: ReadableStream<Uint8Array>, opts?: { maxBytes?: number }): Promise<{ size: number }>;
-  read(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number }>;
+  /**
+   * `size` is the whole object's. With a `range`, `range` in the answer gives the bytes the body
+   * holds; a store that sends the whole object instead leaves it out (S3 may, decision 0110).
+   */
+  read(key: string, opts?: { range?: ByteRange }): Promise<{ body: ReadableStream<Uint8Array>; size: number; range?: { start: number; end: number } }>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
   /** A local path for libraries that want one; null for remote stores. */
@@ -21,6 +25,48 @@ export interface FileStorage {
   list(): AsyncIterable<{ key: string; partial: boolean; modifiedAt: Date }>;
   /** Removes an entry `list()` returned, partial writes included. */
   remove(key: string): Promise<void>;
+}
+
+/** An inclusive byte range, as in HTTP `Range: bytes=start-end`; no end means "to the end". */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** Local range reads: chunks of this size, each a fresh buffer (the body may be held by its reader). */
+const RANGE_CHUNK = 64 * 1024;
+
+/** `length` bytes of an open file from where it stands, closed at the end or on cancel. */
+function fileSlice(file: Deno.FsFile, length: number): ReadableStream<Uint8Array> {
+  let left = length;
+  let open = true;
+  const close = () => {
+    if (open) file.close();
+    open = false;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const buf = new Uint8Array(Math.min(RANGE_CHUNK, left));
+        const n = left > 0 ? await file.read(buf) : null;
+        if (n === null) {
+          close();
+          controller.close();
+          return;
+        }
+        left -= n;
+        controller.enqueue(n === buf.length ? buf : buf.subarray(0, n));
+        if (left === 0) {
+          close();
+          controller.close();
+        }
+      } catch (err) {
+        close();
+        controller.error(err);
+      }
+    },
+    cancel: close,
+  }, { highWaterMark: 0 });
 }
 
 export class TooLargeError extends Error {
@@ -70,11 +116,19 @@ export function createLocalStorage(root: string): FileStorage {
         throw err;
       }
     },
-    async read(key) {
+    async read(key, opts) {
       const path = full(key);
       const file = await Deno.open(path, { read: true });
       const { size } = await file.stat();
-      return { body: file.readable, size };
+      const range = opts?.range;
+      if (!range) return { body: file.readable, size };
+      const end = Math.min(range.end ?? size - 1, size - 1);
+      if (!Number.isSafeInteger(range.start) || range.start < 0 || range.start > end) {
+        file.close();
+        throw new RangeError(`Bad byte range ${range.start}-${range.end ?? ""} of ${size} bytes`);
+      }
+      await file.seek(range.start, Deno.SeekMode.Start);
+      return { body: fileSlice(file, end - range.start + 1), size, range: { start: range.start, end } };
     },
     async stat(key) {
       try {

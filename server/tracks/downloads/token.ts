@@ -7,23 +7,35 @@ import type { AppContext } from "../../deps.ts";
  * is the credential; its own `typ` keeps it from being accepted as an access token and vice versa.
  */
 export const DOWNLOAD_TOKEN_TTL_S = 5 * 60;
+/**
+ * Listening links (the player's `<audio src>`) are made the same way with their own `typ`, so neither
+ * kind opens the other's door. They live longer: the player asks for byte ranges whenever the person
+ * seeks, for as long as the track stays open (docs/decisions/0102-listening-links.md).
+ */
+export const LISTEN_TOKEN_TTL_S = 30 * 60;
 const ALG = "HS256";
 const ISSUER = "neuropunk-demo";
-const TYP = "download";
+type LinkTyp = "download" | "listen";
+const TTL_S: Record<LinkTyp, number> = { download: DOWNLOAD_TOKEN_TTL_S, listen: LISTEN_TOKEN_TTL_S };
 
 type Ctx = Pick<AppContext, "config" | "clock">;
 
 const keyOf = (ctx: Ctx) => new TextEncoder().encode(ctx.config.jwtSecret);
 const nowS = (ctx: Ctx) => Math.floor(ctx.clock.now().getTime() / 1000);
 
-export async function signDownloadToken(ctx: Ctx, userId: number, trackIds: readonly number[]): Promise<string> {
-  return await new SignJWT({ typ: TYP, tids: [...trackIds] })
+export async function signDownloadToken(
+  ctx: Ctx,
+  userId: number,
+  trackIds: readonly number[],
+  typ: LinkTyp = "download",
+): Promise<string> {
+  return await new SignJWT({ typ, tids: [...trackIds] })
     .setProtectedHeader({ alg: ALG, typ: "JWT" })
     .setSubject(String(userId))
     .setIssuer(ISSUER)
     .setJti(crypto.randomUUID())
     .setIssuedAt(nowS(ctx))
-    .setExpirationTime(nowS(ctx) + DOWNLOAD_TOKEN_TTL_S)
+    .setExpirationTime(nowS(ctx) + TTL_S[typ])
     .sign(keyOf(ctx));
 }
 
@@ -31,6 +43,7 @@ export async function signDownloadToken(ctx: Ctx, userId: number, trackIds: read
 export async function verifyDownloadToken(
   ctx: Ctx,
   token: string,
+  typ: LinkTyp = "download",
 ): Promise<{ userId: number; trackIds: number[] } | null> {
   if (!token || token.length > 8192) return null;
   try {
@@ -41,7 +54,7 @@ export async function verifyDownloadToken(
     });
     const tids = payload.tids;
     const userId = Number(payload.sub);
-    if (payload.typ !== TYP || !Number.isSafeInteger(userId) || !Array.isArray(tids) || tids.length === 0) return null;
+    if (payload.typ !== typ || !Number.isSafeInteger(userId) || !Array.isArray(tids) || tids.length === 0) return null;
     if (!tids.every((n) => Number.isSafeInteger(n) && n > 0)) return null;
     return { userId, trackIds: tids as number[] };
   } catch (err) {
@@ -52,4 +65,10 @@ export async function verifyDownloadToken(
 
 export function downloadUrl(token: string): string {
   return `/api/downloads/${token}`;
+}
+
+export const LISTEN_PREFIX = "/api/listen/";
+
+export function listenUrl(token: string): string {
+  return `${LISTEN_PREFIX}${token}`;
 }
