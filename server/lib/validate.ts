@@ -1,26 +1,37 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
-import type { ZodType } from "zod";
+import type { z, ZodType } from "zod";
 import { ApiError } from "./http-error.ts";
 
 /**
- * `@hono/zod-validator` with our error shape: the first issue's message becomes the 400 answer.
- * Write schema messages in Russian, e.g. `z.string().min(1, "Имя пользователя обязательно для заполнения")`.
+ * The one mapping from a failed zod parse to our 400 answer: the first issue's message. Zod's own
+ * English messages ("Invalid …", "Expected …") mean the schema gave none; the answer then names the
+ * field in Russian instead. Write schema messages in Russian, e.g.
+ * `z.string().min(1, "Имя пользователя обязательно для заполнения")`.
  */
+export function invalidInput(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): ApiError {
+  const issue = error.issues[0];
+  if (!issue) return new ApiError(400, "Некорректные данные");
+  const field = issue.path.join(".");
+  const generic = issue.message.startsWith("Invalid") || issue.message.startsWith("Expected");
+  return new ApiError(400, generic && field ? `Некорректное значение поля ${field}` : issue.message);
+}
+
+/** `@hono/zod-validator` answering with `invalidInput`. */
 export function validate<T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   return zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const field = issue?.path?.join(".");
-      const generic = issue?.message?.startsWith("Invalid") || issue?.message?.startsWith("Expected");
-      const message = !issue
-        ? "Некорректные данные"
-        : generic && field
-        ? `Некорректное значение поля ${field}`
-        : issue.message;
-      throw new ApiError(400, message);
-    }
+    if (!result.success) throw invalidInput(result.error);
   });
+}
+
+/**
+ * For inputs the `validate()` middleware cannot see (the text parts of a streamed multipart form, a
+ * body read by hand): the same rule and the same answer.
+ */
+export function parseOrThrow<T extends ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidInput(result.error);
+  return result.data;
 }
 
 /** Path parameter `id`: a positive integer, else 404 (an id that cannot exist is not found). */

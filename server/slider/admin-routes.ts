@@ -2,9 +2,8 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";
-import { parseId } from "../lib/validate.ts";
+import { parseId, parseOrThrow } from "../lib/validate.ts";
 import { parseImageForm, type StoredImage } from "../lib/image-upload.ts";
-import { parseOrThrow } from "../lib/parse.ts";
 import { createSliderService, SLIDER_DIR, type SliderInput, sliderInputSchema } from "./service.ts";
 
 /**
