@@ -131,5 +131,3 @@ export const GENRES = [
 ] as const;
 
 export type Genre = (typeof GENRES)[number];
-
-export const DEFAULT_BAN_MESSAGE = "Ваш аккаунт заблокирован за нарушение правил сервиса";

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch } from "../components/testing/render-page.tsx";
 import { api } from "./api.ts";
-import { auth, DEFAULT_BAN_TEXT } from "./auth.ts";
+import { DEFAULT_BAN_MESSAGE } from "../../domain/ban.ts";
+import { auth } from "./auth.ts";
 
 const user = (id: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -94,7 +95,7 @@ describe("auth store", () => {
 
   it("uses the default ban text when the server gives none", () => {
     auth.banned("");
-    expect(auth.getSnapshot().banMessage).toBe(DEFAULT_BAN_TEXT);
+    expect(auth.getSnapshot().banMessage).toBe(DEFAULT_BAN_MESSAGE);
   });
 
   it("refreshes once on a 401 and repeats the request; a failed refresh clears the session", async () => {

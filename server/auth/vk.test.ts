@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_BAN_MESSAGE } from "../../domain/directions.ts";
+import { DEFAULT_BAN_MESSAGE } from "../../domain/ban.ts";
 import { oauthSessions, users } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser } from "../testing/factories.ts";

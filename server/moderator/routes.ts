@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Direction } from "../../domain/directions.ts";
+import type { Scope } from "../../domain/scope.ts";
 import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
@@ -8,7 +8,7 @@ import { createStaffTrackRoutes } from "../tracks/staff-routes.ts";
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {
   is_moderator: boolean;
-  categories: "*" | Direction[];
+  categories: Scope;
 }
 
 /**

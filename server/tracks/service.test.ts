@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack } from "../testing/factories.ts";
-import { scopeOf } from "./scope.ts";
 import { createTracksService, trackListQuerySchema } from "./service.ts";
 
 let t: TestApp;
@@ -28,13 +27,6 @@ const status = async (p: Promise<unknown>) => {
 };
 
 describe("tracks service scopes", () => {
-  it("derives scopes: admin *, moderator categories, others nothing", () => {
-    expect(scopeOf({ is_admin: true, is_moderator: false, moderator_categories: "" })).toBe("*");
-    expect(scopeOf({ is_admin: false, is_moderator: true, moderator_categories: "*" })).toBe("*");
-    expect(scopeOf({ is_admin: false, is_moderator: true, moderator_categories: "label_koster,bogus" })).toEqual(["label_koster"]);
-    expect(scopeOf({ is_admin: false, is_moderator: false, moderator_categories: "label_koster" })).toEqual([]);
-  });
-
   it("shows a track when at least one direction is in scope; anything else is 404 everywhere", async () => {
     const np = await createTrack(t.ctx.db, { directions: "label_neuropunk" });
     const shared = await createTrack(t.ctx.db, { directions: "podcast_neuropunk,show_neurogon" });

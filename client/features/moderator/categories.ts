@@ -1,11 +1,13 @@
 import { type Direction, DIRECTIONS, isDirection, MODERATOR_CATEGORY_LABELS, parseCategories } from "../../../domain/directions.ts";
-import type { User } from "../../lib/types.ts";
+import { inScope, type Scope, scopeDirections, scopeOf } from "../../../domain/scope.ts";
+import type { User } from "../../lib/auth.ts";
 
 /**
- * A moderator's categories as the panel uses them: `"*"` (every category; admins always) or a list
- * of direction codes. `GET /api/moderator/status` answers the same shape (docs/decisions/0060).
+ * A moderator's categories as the panel uses them: their scope, `"*"` (every category; admins always)
+ * or a list of direction codes, decided by the rule the server applies (domain/scope.ts).
+ * `GET /api/moderator/status` answers the same shape (docs/decisions/0060).
  */
-export type Categories = "*" | Direction[];
+export type Categories = Scope;
 
 export interface ModeratorStatus {
   is_moderator: boolean;
@@ -27,21 +29,17 @@ export function normalizeCategories(raw: unknown): Categories {
 /** Spec 2 §8: when the status call fails for another reason than 403, the user's own flags decide. */
 export function statusFromUser(user: Pick<User, "is_admin" | "is_moderator" | "moderator_categories"> | null): ModeratorStatus {
   if (!user) return { is_moderator: false, categories: [] };
-  if (user.is_admin) return { is_moderator: true, categories: "*" };
-  return {
-    is_moderator: Boolean(user.is_moderator),
-    categories: user.is_moderator ? parseCategories(user.moderator_categories) : [],
-  };
+  return { is_moderator: Boolean(user.is_admin || user.is_moderator), categories: scopeOf(user) };
 }
 
 /** True when the moderator may set or clear this direction. */
 export function canManage(direction: Direction, categories: Categories): boolean {
-  return categories === "*" || categories.includes(direction);
+  return inScope(direction, categories);
 }
 
 /** The directions offered in the filter: every one for `*`, else the moderator's categories. */
 export function managedDirections(categories: Categories): Direction[] {
-  return categories === "*" ? [...DIRECTIONS] : categories;
+  return scopeDirections(categories);
 }
 
 export function categoryLabel(code: string): string {

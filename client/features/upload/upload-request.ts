@@ -1,6 +1,6 @@
 import type { Direction } from "../../../domain/directions.ts";
 import { refreshSession, tokens } from "../../lib/api.ts";
-import { DEFAULT_BAN_TEXT } from "../../lib/auth.ts";
+import { DEFAULT_BAN_MESSAGE } from "../../../domain/ban.ts";
 import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
 
 /**
@@ -69,7 +69,7 @@ export function interpretUpload(answer: RawAnswer): UploadOutcome {
     : null;
   if (status === 403) {
     const reason = typeof body?.ban_reason === "string" && body.ban_reason.trim() ? body.ban_reason : null;
-    return { kind: "banned", message: serverText ?? reason ?? DEFAULT_BAN_TEXT };
+    return { kind: "banned", message: serverText ?? reason ?? DEFAULT_BAN_MESSAGE };
   }
   if (status >= 200 && status < 300) {
     const ids = body?.track_ids;
