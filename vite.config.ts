@@ -1,7 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
-// Run from the repo root: `deno run -A npm:vite build` builds client/ into client/dist.
+// Run from the repo root through scripts/vite.ts (`deno task build` builds client/ into client/dist).
 export default defineConfig({
   root: "client",
   plugins: [react()],

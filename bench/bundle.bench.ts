@@ -28,7 +28,7 @@ export default async function () {
   const out = await Deno.makeTempDir({ prefix: "np-bundle-" });
   try {
     const build = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "npm:vite@8.3.8", "build", "--outDir", out, "--emptyOutDir", "--manifest"],
+      args: ["run", "-A", "scripts/vite.ts", "build", "--outDir", out, "--emptyOutDir", "--manifest"],
       cwd: ROOT,
       stdout: "null",
       stderr: "piped",

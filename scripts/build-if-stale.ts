@@ -33,7 +33,7 @@ export async function ensureClientBuilt(force = false): Promise<void> {
   if (!force && !(await isClientStale())) return;
   console.error("Building the client (vite build)...");
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "npm:vite@8.3.8", "build"],
+    args: ["run", "-A", "scripts/vite.ts", "build"],
     stdout: "inherit",
     stderr: "inherit",
   }).output();

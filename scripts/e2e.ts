@@ -248,7 +248,7 @@ async function main(): Promise<number> {
     const distDir = `${tmpRoot}/dist`;
     console.log("e2e: building the client…");
     const build = await new Deno.Command(deno, {
-      args: ["run", "-A", "npm:vite@8.3.8", "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "warn"],
+      args: ["run", "-A", "scripts/vite.ts", "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "warn"],
       cwd: ROOT,
       stdout: "inherit",
       stderr: "inherit",
