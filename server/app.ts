@@ -18,6 +18,8 @@ import { serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
 import { createProcessor } from "./tracks/processing/processor.ts";
+import { createTracksService } from "./tracks/service.ts";
+import { createUsersService } from "./users/service.ts";
 import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes } from "./slider/public-routes.ts";
 import { createTrackRoutes } from "./tracks/artist-routes.ts";
@@ -47,7 +49,16 @@ export function buildContext(deps: AppDeps): AppContext {
     refreshTtlS: deps.config.refreshTokenTtlS,
     now: () => deps.clock.now(),
   });
-  return { ...deps, tokens, guards: createGuards(tokens), processor: createProcessor(deps) };
+  const users = createUsersService({ db: deps.db, clock: deps.clock, sessions: tokens });
+  const tracks = createTracksService({ ...deps, users });
+  return {
+    ...deps,
+    tokens,
+    guards: createGuards(tokens, users),
+    users,
+    tracks,
+    processor: createProcessor({ ...deps, tracks }),
+  };
 }
 
 /** Turns route patterns into matchers so an unknown method on a known path answers 405. */

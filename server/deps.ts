@@ -8,6 +8,8 @@ import type { Logger } from "./lib/logger.ts";
 import type { TaskQueue } from "./lib/queue.ts";
 import type { FileStorage } from "./lib/storage.ts";
 import type { Processor } from "./tracks/processing/processor.ts";
+import type { TracksService } from "./tracks/service.ts";
+import type { UsersService } from "./users/service.ts";
 
 export interface Clock {
   now(): Date;
@@ -37,6 +39,10 @@ export interface AppDeps {
 export interface AppContext extends AppDeps {
   tokens: TokenService;
   guards: Guards;
+  /** Every read and write of `users` rows (docs/decisions/0120). */
+  users: UsersService;
+  /** Every read and write of `tracks` rows, with who may see a track applied inside. */
+  tracks: TracksService;
   processor: Processor;
 }
 

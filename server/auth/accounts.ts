@@ -1,5 +1,4 @@
-import { and, count, eq, isNull, like, or, type SQL } from "drizzle-orm";
-import { tracks, type User, users } from "../../db/schema.ts";
+import type { User } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { spendTelegramResult } from "./sign-in-store.ts";
@@ -53,11 +52,7 @@ export function slugifyUsername(...parts: (string | undefined | null)[]): string
 /** A free username starting from the best candidate; numbered when taken. */
 export async function uniqueUsername(ctx: AppContext, candidates: string[], fallback: string): Promise<string> {
   const base = candidates.find((c) => c.length >= 3) ?? fallback;
-  const taken = new Set(
-    (await ctx.db.select({ username: users.username }).from(users)
-      .where(or(eq(users.username, base), like(users.username, `${base}%`))).limit(5000))
-      .map((r) => r.username.toLowerCase()),
-  );
+  const taken = await ctx.users.usernamesLike(base);
   if (!taken.has(base)) return base;
   for (let n = 2; n < 5000; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
   return `${base}_${crypto.randomUUID().slice(0, 8)}`;
@@ -69,7 +64,6 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 async function createUserFor(ctx: AppContext, identity: Identity): Promise<User> {
-  const now = ctx.clock.now();
   const candidates = identity.provider === "telegram"
     ? [slugifyUsername(identity.username), slugifyUsername(identity.first_name, identity.last_name)]
     : [slugifyUsername(identity.first_name, identity.last_name)];
@@ -79,17 +73,14 @@ async function createUserFor(ctx: AppContext, identity: Identity): Promise<User>
       ? await uniqueUsername(ctx, candidates, fallback)
       : `${fallback}_${crypto.randomUUID().slice(0, 6)}`;
     try {
-      const [row] = await ctx.db.insert(users).values({
+      return await ctx.users.create({
         username,
         first_name: identity.first_name ?? null,
         last_name: identity.last_name ?? null,
         ...(identity.provider === "vk"
           ? { vk_id: identity.id, phone_number: normalizePhone(identity.phone) }
           : { telegram_id: identity.id, telegram_hash: identity.hash ?? null }),
-        created_at: now,
-        updated_at: now,
-      }).returning();
-      return row;
+      });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // Someone signed in with the same identity at the same moment: use their row.
@@ -100,14 +91,8 @@ async function createUserFor(ctx: AppContext, identity: Identity): Promise<User>
   throw new Error("could not create a user");
 }
 
-async function findByIdentity(ctx: AppContext, identity: Identity): Promise<User | undefined> {
-  const column = identity.provider === "vk" ? users.vk_id : users.telegram_id;
-  return (await ctx.db.select().from(users).where(eq(column, identity.id)).limit(1))[0];
-}
-
-async function trackCount(ctx: AppContext, userId: number): Promise<number> {
-  const [row] = await ctx.db.select({ n: count() }).from(tracks).where(eq(tracks.user_id, userId));
-  return row?.n ?? 0;
+function findByIdentity(ctx: AppContext, identity: Identity): Promise<User | undefined> {
+  return ctx.users.byIdentity(identity.provider, identity.id);
 }
 
 /**
@@ -117,7 +102,7 @@ async function trackCount(ctx: AppContext, userId: number): Promise<number> {
 export async function isDisposable(ctx: AppContext, user: User, keep: "vk" | "telegram"): Promise<boolean> {
   if (user.is_admin || user.is_moderator || user.is_banned) return false;
   if (keep === "vk" ? user.telegram_id : user.vk_id) return false;
-  return (await trackCount(ctx, user.id)) === 0;
+  return (await ctx.tracks.countOwnedBy(user.id)) === 0;
 }
 
 /** Fills only empty profile fields: the person may have edited their names since. */
@@ -133,13 +118,6 @@ function fillPatch(user: User, identity: Identity): Partial<User> {
   return patch;
 }
 
-async function updateUser(ctx: AppContext, id: number, patch: Partial<User>): Promise<User> {
-  const [row] = await ctx.db.update(users).set({ ...patch, updated_at: ctx.clock.now() }).where(eq(users.id, id))
-    .returning();
-  ctx.tokens.forgetUser(id);
-  return row;
-}
-
 /**
  * A phone claim (`link_telegram_to_vk`) may only give a VK identity that has no account here yet to
  * the account that claimed it; it never moves, merges or deletes an account (docs/decisions/0018).
@@ -148,27 +126,20 @@ async function updateUser(ctx: AppContext, id: number, patch: Partial<User>): Pr
 async function claimByPhone(ctx: AppContext, identity: Extract<Identity, { provider: "vk" }>): Promise<User | null> {
   const phone = normalizePhone(identity.phone);
   if (!phone) return null;
-  const waiting = await ctx.db.select().from(users).where(eq(users.pending_vk_link_phone, phone)).limit(2);
+  const waiting = await ctx.users.phoneClaimants(phone, 2);
   // Two accounts claiming one phone is ambiguous: link neither.
   if (waiting.length !== 1) return null;
   const owner = waiting[0];
   if (owner.vk_id) {
-    await updateUser(ctx, owner.id, { pending_vk_link_phone: null });
+    await ctx.users.update(owner.id, { pending_vk_link_phone: null });
     return null;
   }
   try {
-    // Conditional, so a claim withdrawn or met meanwhile is not applied twice.
-    const [row] = await ctx.db.update(users)
-      .set({ ...fillPatch(owner, identity), vk_id: identity.id, pending_vk_link_phone: null, updated_at: ctx.clock.now() })
-      .where(and(eq(users.id, owner.id), isNull(users.vk_id), eq(users.pending_vk_link_phone, phone)))
-      .returning();
-    return row ?? null;
+    return await ctx.users.meetPhoneClaim(owner.id, phone, identity.id, fillPatch(owner, identity));
   } catch (err) {
     // The same VK identity got an account at the same moment: that account is the person's.
     if (isUniqueViolation(err)) return null;
     throw err;
-  } finally {
-    ctx.tokens.forgetUser(owner.id);
   }
 }
 
@@ -179,31 +150,12 @@ async function claimByPhone(ctx: AppContext, identity: Extract<Identity, { provi
 async function dropPhoneClaims(ctx: AppContext, identity: Extract<Identity, { provider: "vk" }>, user: User) {
   const phone = normalizePhone(identity.phone);
   if (!phone) return;
-  const claims = await ctx.db.select({ id: users.id }).from(users).where(eq(users.pending_vk_link_phone, phone));
-  if (claims.length === 0) return;
+  const claimedBy = await ctx.users.dropPhoneClaims(phone);
+  if (claimedBy.length === 0) return;
   ctx.logger.warn("phone claim dropped: the VK account already has its own account", {
     user_id: user.id,
-    claimed_by: claims.map((c) => c.id),
+    claimed_by: claimedBy,
   });
-  await ctx.db.update(users).set({ pending_vk_link_phone: null, updated_at: ctx.clock.now() })
-    .where(eq(users.pending_vk_link_phone, phone));
-  for (const c of claims) ctx.tokens.forgetUser(c.id);
-}
-
-/**
- * Deletes the empty account matched by `drop` (when given) and writes `patch` to `keepId`, atomically. A
- * batch runs on one connection without giving the event loop up in between, so no write lock is
- * held across awaits (an interactive transaction would hold one while other requests of this
- * process wait on a second connection).
- */
-async function foldInto(ctx: AppContext, keepId: number, drop: SQL | undefined, patch: Partial<typeof users.$inferInsert>) {
-  const update = ctx.db.update(users).set({ ...patch, updated_at: ctx.clock.now() }).where(eq(users.id, keepId)).returning();
-  if (drop === undefined) {
-    const [row] = await update;
-    return row;
-  }
-  const [, rows] = await ctx.db.batch([ctx.db.delete(users).where(drop), update]);
-  return rows[0];
 }
 
 /** The account for a verified provider identity: found, joined by a pending link, or created. */
@@ -213,7 +165,10 @@ export async function accountForIdentity(ctx: AppContext, identity: Identity): P
   if (existing) {
     if (identity.provider === "vk") await dropPhoneClaims(ctx, identity, existing);
     const patch = fillPatch(existing, identity);
-    return { user: Object.keys(patch).length ? await updateUser(ctx, existing.id, patch) : existing, created: false };
+    const user = Object.keys(patch).length ? await ctx.users.update(existing.id, patch) : existing;
+    // Deleted between the two statements: nobody to sign in as.
+    if (!user) throw new Error("the account was removed during sign-in");
+    return { user, created: false };
   }
   if (identity.provider === "vk") {
     const linked = await claimByPhone(ctx, identity);
@@ -224,7 +179,7 @@ export async function accountForIdentity(ctx: AppContext, identity: Identity): P
 
 /** Tokens for a user who is allowed in; records the sign-in time. */
 export async function startSession(ctx: AppContext, user: User, userAgent?: string | null) {
-  await ctx.db.update(users).set({ last_login_at: ctx.clock.now() }).where(eq(users.id, user.id));
+  await ctx.users.recordSignIn(user.id);
   return await ctx.tokens.issue(user.id, userAgent);
 }
 
@@ -237,10 +192,14 @@ export async function linkTelegram(ctx: AppContext, current: User, tg: Extract<I
   if (current.telegram_id) throw new LinkRefused("К вашему аккаунту уже привязан другой Telegram.");
   const other = await findByIdentity(ctx, tg);
   if (other && !(await isDisposable(ctx, other, "telegram"))) throw new LinkRefused(LINK_REFUSED_HAS_DATA);
-  return await foldInto(ctx, current.id, other ? and(eq(users.id, other.id), eq(users.telegram_id, tg.id)) : undefined, { ...fillPatch(current, tg), telegram_id: tg.id }).finally(() => {
-    ctx.tokens.forgetUser(current.id);
-    if (other) ctx.tokens.forgetUser(other.id);
-  });
+  const user = await ctx.users.absorb(
+    current.id,
+    { ...fillPatch(current, tg), telegram_id: tg.id },
+    other ? { id: other.id, telegram_id: tg.id } : undefined,
+  );
+  // Deleted by an administrator meanwhile; its session ends on the next call.
+  if (!user) throw new Error("the account was removed while linking");
+  return user;
 }
 
 export const TELEGRAM_RESULT_USED = "Эти данные авторизации Telegram уже использованы. Войдите снова.";

@@ -1,9 +1,9 @@
 import { createMiddleware } from "hono/factory";
-import { banMessage as banText } from "../../domain/ban.ts";
-import { scopeOf } from "../../domain/scope.ts";
+import { DEFAULT_BAN_MESSAGE, parseCategories } from "../../domain/directions.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppEnv } from "../deps.ts";
 import { forbidden, unauthorized } from "../lib/http-error.ts";
+import type { UsersService } from "../users/service.ts";
 import type { TokenService } from "./tokens.ts";
 
 export function bearerToken(header: string | undefined | null): string | null {
@@ -13,7 +13,7 @@ export function bearerToken(header: string | undefined | null): string | null {
 }
 
 export function banMessage(user: Pick<User, "ban_reason">): string {
-  return banText(user.ban_reason);
+  return user.ban_reason?.trim() || DEFAULT_BAN_MESSAGE;
 }
 
 export function banError(user: Pick<User, "ban_reason">) {
@@ -23,17 +23,35 @@ export function banError(user: Pick<User, "ban_reason">) {
 
 /** Staff flags as the guards and moderator checks see them. Admins count as moderators of `*`. */
 export function roleOf(user: User) {
-  return { isAdmin: user.is_admin, isModerator: user.is_admin || user.is_moderator, categories: scopeOf(user) };
+  const categories = user.is_admin ? "*" as const : parseCategories(user.moderator_categories);
+  return {
+    isAdmin: user.is_admin,
+    isModerator: user.is_admin || user.is_moderator,
+    categories: user.is_admin || user.is_moderator ? categories : [],
+  };
 }
 
-export function createGuards(tokens: TokenService) {
+/**
+ * The owner of a genuine, unexpired token when that owner is banned, even if the ban revoked the
+ * session: so the person is told about the ban rather than silently signed out.
+ */
+export async function bannedOwner(
+  ctx: { tokens: Pick<TokenService, "ownerOf">; users: Pick<UsersService, "byId"> },
+  token: string,
+): Promise<User | null> {
+  const id = await ctx.tokens.ownerOf(token);
+  const owner = id === null ? undefined : await ctx.users.byId(id);
+  return owner?.is_banned ? owner : null;
+}
+
+export function createGuards(tokens: TokenService, users: Pick<UsersService, "byId">) {
   /** Signed in and not banned; sets `user` and `sessionId`. */
   const user = createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
     if (!token) throw unauthorized("Требуется авторизация");
     const found = await tokens.authenticate(token);
     if (!found) {
-      const banned = await tokens.bannedOwner(token);
+      const banned = await bannedOwner({ tokens, users }, token);
       if (banned) throw banError(banned);
       throw unauthorized("Недействительный или истёкший токен");
     }

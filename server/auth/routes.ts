@@ -5,7 +5,7 @@ import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, unauthorized } from "../lib/http-error.ts";
 import { validate } from "../lib/validate.ts";
 import { accountForIdentity, LinkRefused, startSession, telegramIdentity } from "./accounts.ts";
-import { banError, banMessage, bearerToken } from "./guards.ts";
+import { banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
 import { clientAddress, createRateLimiter, perAddressLimit, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
 import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
@@ -196,7 +196,7 @@ export function createAuthRoutes(ctx: AppContext) {
       if (!token) throw unauthorized("Требуется токен обновления");
       const result = await ctx.tokens.refresh(token);
       if (!result) {
-        const banned = await ctx.tokens.bannedOwner(token);
+        const banned = await bannedOwner(ctx, token);
         if (banned) throw banError(banned);
         throw unauthorized("Недействительный или истёкший токен обновления");
       }

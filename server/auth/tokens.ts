@@ -30,10 +30,11 @@ export interface TokenService {
   /** Drops cached sessions of a user whose row changed, so the next call sees the change. */
   forgetUser(userId: number): void;
   /**
-   * The owner of a genuine, unexpired access or refresh token when that owner is banned, even if
-   * the ban revoked the session: so the person is told about the ban rather than silently signed out.
+   * The user id a genuine, unexpired access or refresh token names, whether or not its session is
+   * still live: a ban revokes the session, and the person should still be told about the ban
+   * (`bannedOwner` in guards.ts) rather than silently signed out.
    */
-  bannedOwner(token: string): Promise<User | null>;
+  ownerOf(token: string): Promise<number | null>;
 }
 
 const ALG = "HS256";
@@ -111,7 +112,11 @@ export function createTokenService(opts: {
     return { sid: claims.sid, jti: claims.jti, userId: claims.userId };
   };
 
-  /** The session and its user, unless revoked or expired. `fresh` skips the cache (refresh, logout). */
+  /**
+   * The session and its user, unless revoked or expired. `fresh` skips the cache (refresh, logout).
+   * The one read of `users` outside the users service: joined to the session, authentication stays
+   * one round trip, and this is the cache every write of that service drops (docs/decisions/0120).
+   */
   const liveSession = async (sid: string, fresh = false): Promise<Row | null> => {
     const now = opts.now().getTime();
     const hit = fresh ? undefined : sessionCache.get(sid);
@@ -204,11 +209,10 @@ export function createTokenService(opts: {
       await revokeSession(claims.sid);
       return true;
     },
-    async bannedOwner(token) {
+    async ownerOf(token) {
       const claims = (await verify(token, "access")) ?? (await verify(token, "refresh"));
       if (!claims || !Number.isSafeInteger(claims.userId)) return null;
-      const [user] = await opts.db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
-      return user?.is_banned ? user : null;
+      return claims.userId;
     },
     forgetUser,
     async revokeUser(userId) {

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { users } from "../../db/schema.ts";
 import { bearerToken } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { verifyDownloadToken } from "../tracks/downloads/token.ts";
@@ -46,11 +44,7 @@ export function maintenanceGate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     if (c.req.path.startsWith(DOWNLOAD_PREFIX)) {
       const claims = await verifyDownloadToken(ctx, c.req.path.slice(DOWNLOAD_PREFIX.length));
       if (!claims) return false;
-      const [signer] = await ctx.db
-        .select({ is_admin: users.is_admin, is_banned: users.is_banned })
-        .from(users)
-        .where(eq(users.id, claims.userId))
-        .limit(1);
+      const signer = await ctx.users.byId(claims.userId);
       return Boolean(signer?.is_admin && !signer.is_banned);
     }
     return false;

@@ -4,19 +4,16 @@
  * `access_token` and `refresh_token` from the query and removes them from the address.
  * The address is the last line printed.
  */
-import { eq } from "drizzle-orm";
 import { migrateDb, openDb } from "../../db/client.ts";
-import { users } from "../../db/schema.ts";
 import { createTokenService } from "../auth/tokens.ts";
 import { ConfigError, parseConfig, resolveJwtSecret } from "../config.ts";
+import { createUsersService } from "../users/service.ts";
 
 export async function loginLink(env: Record<string, string | undefined>, username: string): Promise<string> {
   const config = parseConfig(env);
   const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   try {
     await migrateDb(db);
-    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1);
-    if (!user) throw new UserNotFoundError(username);
     const tokens = createTokenService({
       db,
       secret: await resolveJwtSecret(config),
@@ -24,6 +21,9 @@ export async function loginLink(env: Record<string, string | undefined>, usernam
       refreshTtlS: config.refreshTokenTtlS,
       now: () => new Date(),
     });
+    const user = await createUsersService({ db, clock: { now: () => new Date() }, sessions: tokens })
+      .byUsername(username);
+    if (!user) throw new UserNotFoundError(username);
     const pair = await tokens.issue(user.id, "login-link");
     const query = new URLSearchParams({ access_token: pair.access_token, refresh_token: pair.refresh_token });
     return `${config.publicUrl}/?${query}`;

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import {
   type Direction,
@@ -9,16 +10,26 @@ import {
   isDirection,
   parseDirections,
 } from "../../domain/directions.ts";
-import { type Track, tracks, users } from "../../db/schema.ts";
+import { type NewTrack, type Track, tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../lib/kv.ts";
-import { inScope, type Scope, scopeSql } from "./scope.ts";
+import { inScope, maySeeTrack, type Scope, scopeOf, scopeSql } from "./scope.ts";
 import { containsSql } from "../lib/search.ts";
+import {
+  createStatusKeys,
+  STATUS_COLUMNS,
+  type StatusRow,
+  statusValue,
+  type TrackStatusValue,
+} from "./processing/status-keys.ts";
 
 /**
- * The one track service behind the admin and moderator track screens (issues 6 and 7). Every call
- * takes the caller's scope; a track outside the scope does not exist for the caller (404).
+ * The one way to read and write `tracks` rows (docs/decisions/0120-service-boundaries.md): the
+ * admin and moderator screens (issues 6 and 7), the artist's calls, uploads, downloads and the
+ * processing jobs. Who may see a track is decided here, never by a handler: the staff calls take
+ * the signed-in user (or a scope) and see their scope only, the status call takes the user and
+ * applies `maySeeTrack`; a track outside one's sight does not exist for the caller (404).
  */
 
 export const TRACK_NOT_FOUND = "Трек не найден";
@@ -354,13 +365,42 @@ export interface TrackList {
   page_size: number | null;
 }
 
-export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger">) {
-  const { db } = ctx;
+/** Who asks, as far as seeing tracks goes. */
+export type Viewer = Pick<User, "id" | "is_admin" | "is_moderator" | "moderator_categories">;
 
-  async function load(scope: Scope, id: number): Promise<Current> {
-    const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scope))).limit(1);
+/** A staff caller: the signed-in user (their current scope is derived here) or a scope itself. */
+export type StaffCaller = Scope | Pick<User, "is_admin" | "is_moderator" | "moderator_categories">;
+
+const scopeFor = (who: StaffCaller): Scope => typeof who === "string" || Array.isArray(who) ? who as Scope : scopeOf(who as Viewer);
+
+/** What the processing job records when a file passes: its facts, whatever the analysis adds. */
+export type CompletedFacts = Omit<Partial<NewTrack>, "id" | "status" | "error"> & { checksum: string };
+
+/** What it records when a file fails. */
+export interface FailedFacts {
+  error: string;
+  /** The content itself is unusable: the stored file is dropped from the row (the job deletes it). */
+  discard: boolean;
+  size?: number;
+  checksum?: string;
+}
+
+const otherTracks = alias(tracks, "other_tracks");
+
+export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users">) {
+  const { db } = ctx;
+  /** The status store's keys; the one instance of the app (its stale set must be shared). */
+  const status = createStatusKeys(ctx);
+
+  async function load(who: StaffCaller, id: number): Promise<Current> {
+    const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
+      .limit(1);
     if (!rows[0]) throw notFound(TRACK_NOT_FOUND);
     return rows[0];
+  }
+
+  async function statusRow(id: number): Promise<StatusRow | undefined> {
+    return (await db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1))[0];
   }
 
   /**
@@ -374,14 +414,156 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
 
   async function checkUser(userId: number | null | undefined) {
     if (userId === null || userId === undefined) return;
-    const found = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-    if (!found[0]) throw badRequest("Пользователь с таким ID не найден");
+    if (!(await ctx.users.byId(userId))) throw badRequest("Пользователь с таким ID не найден");
   }
 
   return {
+    /** The status keys (batch ids, statuses, error lines, success text) the processing page reads. */
+    status,
+
+    // --- The artist's side --------------------------------------------------------------------
+
+    /**
+     * GET /api/status/{id}. The owner's polling is answered by the status key, which stores the
+     * owner; anyone else, a missing or stale key, or a store that is down, by one primary-key read
+     * checked with `maySeeTrack`: staff may have changed the directions since the key was written,
+     * and a moderator's sight follows the current ones (docs/decisions/0022, 0092).
+     */
+    async statusFor(viewer: Viewer, id: number): Promise<TrackStatusValue> {
+      const value = await status.readStatus(id);
+      if (value && value.user_id === viewer.id) return value;
+      const row = await statusRow(id);
+      if (!row || !maySeeTrack(viewer, row)) throw notFound(TRACK_NOT_FOUND);
+      return statusValue(row);
+    },
+
+    /** The user's own tracks, newest first, without failed uploads: never submitted (decision 0022). */
+    async ownedBy(userId: number) {
+      return await db
+        .select({ id: tracks.id, filename: tracks.filename, upload_date: tracks.upload_date, downloaded: tracks.downloaded })
+        .from(tracks)
+        .where(and(eq(tracks.user_id, userId), ne(tracks.status, "failed")))
+        .orderBy(desc(tracks.upload_date), desc(tracks.id));
+    },
+
+    async countOwnedBy(userId: number): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(tracks).where(eq(tracks.user_id, userId));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * The rows of one stored upload, in one statement (the batch appears together or not at all),
+     * sorted by id, and the batch's status keys.
+     */
+    async addUploads(
+      userId: number,
+      files: ReadonlyArray<{ key: string; filename: string; size: number }>,
+      directions: readonly Direction[],
+    ): Promise<StatusRow[]> {
+      const now = ctx.clock.now();
+      const rows = await db
+        .insert(tracks)
+        .values(files.map((f) => ({
+          user_id: userId,
+          filename: f.filename,
+          directions: formatDirections(directions),
+          upload_date: now,
+          storage_key: f.key,
+          size: f.size,
+          status: "processing" as const,
+        })))
+        .returning(STATUS_COLUMNS);
+      rows.sort((a, b) => a.id - b.id);
+      await status.startBatch(userId, rows);
+      return rows;
+    },
+
+    // --- The processing job -------------------------------------------------------------------
+
+    /** Where a track's processing stands; undefined when it is gone. */
+    async processingState(id: number) {
+      return (await db
+        .select({ status: tracks.status, attempts: tracks.attempts, storage_key: tracks.storage_key })
+        .from(tracks)
+        .where(eq(tracks.id, id))
+        .limit(1))[0];
+    },
+
+    /** Counts an attempt before the work starts, so a crash counts too. */
+    async countAttempt(id: number, attempts: number): Promise<void> {
+      await db.update(tracks).set({ attempts, updated_at: ctx.clock.now() }).where(eq(tracks.id, id));
+    },
+
+    /**
+     * Marks a track completed unless it left `processing` meanwhile (deleted, or ended) or another
+     * completed track has the same checksum. One statement: the duplicate check and the completion
+     * cannot interleave with another job's, so two copies of one file in flight cannot both end
+     * `completed`. False when nothing was written.
+     */
+    async complete(id: number, facts: CompletedFacts): Promise<boolean> {
+      const now = ctx.clock.now();
+      const done = await db
+        .update(tracks)
+        .set({ ...facts, status: "completed", error: null, processed_at: now, updated_at: now })
+        .where(
+          and(
+            eq(tracks.id, id),
+            eq(tracks.status, "processing"),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(otherTracks)
+                .where(
+                  and(
+                    eq(otherTracks.checksum, facts.checksum),
+                    ne(otherTracks.id, id),
+                    eq(otherTracks.status, "completed"),
+                  ),
+                ),
+            ),
+          ),
+        )
+        .returning({ id: tracks.id });
+      return done.length > 0;
+    },
+
+    /** Marks a track failed unless it left `processing` meanwhile. False when nothing was written. */
+    async fail(id: number, facts: FailedFacts): Promise<boolean> {
+      const now = ctx.clock.now();
+      const updated = await db
+        .update(tracks)
+        .set({
+          status: "failed",
+          error: facts.error,
+          ...(facts.size !== undefined ? { size: facts.size } : {}),
+          ...(facts.checksum !== undefined ? { checksum: facts.checksum } : {}),
+          ...(facts.discard ? { storage_key: null } : {}),
+          processed_at: now,
+          updated_at: now,
+        })
+        .where(and(eq(tracks.id, id), eq(tracks.status, "processing")))
+        .returning({ id: tracks.id });
+      return updated.length > 0;
+    },
+
+    /** What the status key of a track holds, read from the database. */
+    statusRow,
+
+    /** Tracks still `processing` with a stored file, oldest first (start-up after a restart). */
+    async unfinishedIds(): Promise<number[]> {
+      const rows = await db
+        .select({ id: tracks.id })
+        .from(tracks)
+        .where(and(eq(tracks.status, "processing"), isNotNull(tracks.storage_key)))
+        .orderBy(asc(tracks.id));
+      return rows.map((r) => r.id);
+    },
+
+    // --- The staff screens --------------------------------------------------------------------
+
     /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
-    async list(scope: Scope, q: TrackListQuery): Promise<TrackList> {
-      const visible = scopeSql(scope);
+    async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
+      const visible = scopeSql(scopeFor(who));
       const filters = filterSql(q);
       const [counts] = await db
         .select({
@@ -411,12 +593,12 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       return { tracks: rows.map((r) => fromJson(r.j)), total, filtered, page, pages, page_size: pageSize };
     },
 
-    async get(scope: Scope, id: number): Promise<TrackView> {
+    async get(who: StaffCaller, id: number): Promise<TrackView> {
       const [row] = await db
         .select({ j: rowJson })
         .from(tracks)
         .leftJoin(users, eq(users.id, tracks.user_id))
-        .where(and(eq(tracks.id, id), scopeSql(scope)))
+        .where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
         .limit(1);
       if (!row) throw notFound(TRACK_NOT_FOUND);
       return fromJson(row.j);
@@ -447,8 +629,8 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
     },
 
     /** Admin: everything but the filename and the upload date, which are fixed once a track exists. */
-    async update(scope: Scope, id: number, input: TrackUpdate): Promise<TrackView> {
-      const current = await load(scope, id);
+    async update(who: StaffCaller, id: number, input: TrackUpdate): Promise<TrackView> {
+      const current = await load(who, id);
       const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
       if (input.directions !== undefined) {
         checkConflicts(input.directions);
@@ -472,7 +654,8 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
      * the scope stay as they were whatever the request says; the result keeps at least one
      * direction and respects the conflict table.
      */
-    async moderate(scope: Scope, id: number, input: TrackModeration): Promise<TrackView> {
+    async moderate(who: StaffCaller, id: number, input: TrackModeration): Promise<TrackView> {
+      const scope = scopeFor(who);
       const current = await load(scope, id);
       const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
       if (input.directions !== undefined) {
@@ -492,8 +675,8 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
     },
 
     /** Deletes the record, then its file and its status key. */
-    async remove(scope: Scope, id: number): Promise<void> {
-      const current = await load(scope, id);
+    async remove(who: StaffCaller, id: number): Promise<void> {
+      const current = await load(who, id);
       await db.delete(tracks).where(eq(tracks.id, id));
       if (current.storage_key) {
         await ctx.storage.delete(current.storage_key).catch((err) =>
@@ -507,14 +690,14 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
      * The tracks of a download, in the order asked, every one visible to the scope and with a file.
      * Anything else is 404 for the whole request: a download never silently leaves a track out.
      */
-    async forDownload(scope: Scope, ids: readonly number[]) {
+    async forDownload(who: StaffCaller, ids: readonly number[]) {
       const unique = [...new Set(ids)];
       if (unique.length === 0) throw badRequest("Не выбраны треки для скачивания");
       if (unique.length > MAX_DOWNLOAD) throw badRequest(`Можно скачать не более ${MAX_DOWNLOAD} треков за раз`);
       const rows = await db
         .select({ id: tracks.id, filename: tracks.filename, storage_key: tracks.storage_key })
         .from(tracks)
-        .where(and(inArray(tracks.id, unique), scopeSql(scope)));
+        .where(and(inArray(tracks.id, unique), scopeSql(scopeFor(who))));
       const byId = new Map(rows.map((r) => [r.id, r]));
       const out = [];
       for (const id of unique) {

@@ -3,9 +3,7 @@ import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { DOWNLOAD_TOKEN_TTL_S, downloadUrl, signDownloadToken } from "./downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
-import { scopeOf } from "./scope.ts";
 import {
-  createTracksService,
   trackInputSchema,
   trackListQuerySchema,
   trackModerationSchema,
@@ -30,11 +28,12 @@ export interface StaffTrackRoutesOptions {
 
 /**
  * The one track API behind /api/admin/tracks and /api/moderator/tracks. The caller mounts it behind
- * its own guards; every handler re-derives the scope from the signed-in user with `scopeOf`, the
- * same rule the status call and the download links apply (`maySeeTrack`).
+ * its own guards; every handler hands the signed-in user to the tracks service, which derives their
+ * current scope (`scopeOf`), the same rule the status call and the download links apply
+ * (`maySeeTrack`).
  */
 export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOptions) {
-  const service = createTracksService(ctx);
+  const service = ctx.tracks;
   const app = new Hono<AppEnv>();
 
   const link = async (userId: number, ids: number[]) => {
@@ -43,7 +42,7 @@ export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOp
   };
 
   app.get("/", validate("query", trackListQuerySchema), async (c) => {
-    const list = await service.list(scopeOf(c.get("user")), c.req.valid("query"));
+    const list = await service.list(c.get("user"), c.req.valid("query"));
     return c.json({ success: true, ...list });
   });
 
@@ -56,35 +55,35 @@ export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOp
 
   app.get("/download/:id", async (c) => {
     const user = c.get("user");
-    const [track] = await service.forDownload(scopeOf(user), [parseId(c.req.param("id"))]);
+    const [track] = await service.forDownload(user, [parseId(c.req.param("id"))]);
     return c.json(await link(user.id, [track.id]));
   });
 
   app.post("/download", validate("json", downloadManySchema), async (c) => {
     const user = c.get("user");
-    const found = await service.forDownload(scopeOf(user), c.req.valid("json").track_ids);
+    const found = await service.forDownload(user, c.req.valid("json").track_ids);
     return c.json(await link(user.id, found.map((t) => t.id)));
   });
 
   app.get("/:id", async (c) => {
-    const track = await service.get(scopeOf(c.get("user")), parseId(c.req.param("id")));
+    const track = await service.get(c.get("user"), parseId(c.req.param("id")));
     return c.json({ success: true, track });
   });
 
   if (opts.mode === "admin") {
     app.put("/:id", validate("json", trackUpdateSchema), async (c) => {
-      const track = await service.update(scopeOf(c.get("user")), parseId(c.req.param("id")), c.req.valid("json"));
+      const track = await service.update(c.get("user"), parseId(c.req.param("id")), c.req.valid("json"));
       return c.json({ success: true, track });
     });
   } else {
     app.put("/:id", validate("json", trackModerationSchema), async (c) => {
-      const track = await service.moderate(scopeOf(c.get("user")), parseId(c.req.param("id")), c.req.valid("json"));
+      const track = await service.moderate(c.get("user"), parseId(c.req.param("id")), c.req.valid("json"));
       return c.json({ success: true, track });
     });
   }
 
   app.delete("/:id", async (c) => {
-    await service.remove(scopeOf(c.get("user")), parseId(c.req.param("id")));
+    await service.remove(c.get("user"), parseId(c.req.param("id")));
     return c.json({ success: true });
   });
 

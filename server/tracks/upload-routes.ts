@@ -1,8 +1,5 @@
 import { Hono } from "hono";
-import { formatDirections } from "../../domain/directions.ts";
-import { tracks } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { STATUS_COLUMNS } from "./processing/status-keys.ts";
 import { receiveUpload } from "./receive-upload.ts";
 
 /**
@@ -32,29 +29,13 @@ export function createUploadRoutes(ctx: AppContext) {
       newKey: newTrackKey,
     });
 
-    const now = ctx.clock.now();
     let rows;
     try {
-      // One statement: the batch's rows appear together or not at all.
-      rows = await ctx.db
-        .insert(tracks)
-        .values(files.map((f) => ({
-          user_id: user.id,
-          filename: f.filename,
-          directions: formatDirections(directions),
-          upload_date: now,
-          storage_key: f.key,
-          size: f.size,
-          status: "processing" as const,
-        })))
-        .returning(STATUS_COLUMNS);
+      rows = await ctx.tracks.addUploads(user.id, files, directions);
     } catch (err) {
       await discard();
       throw err;
     }
-    rows.sort((a, b) => a.id - b.id);
-
-    await ctx.processor.status.startBatch(user.id, rows);
     for (const row of rows) ctx.processor.enqueue(row.id);
     ctx.logger.info("upload accepted", { userId: user.id, tracks: rows.length });
     return c.json({ success: true as const, track_ids: rows.map((r) => r.id) });

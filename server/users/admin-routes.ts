@@ -1,12 +1,11 @@
-import { and, asc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { GENRES, isDirection } from "../../domain/directions.ts";
-import { tracks, type User, users } from "../../db/schema.ts";
+import type { User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, notFound } from "../lib/http-error.ts";
 import { parseId, validate } from "../lib/validate.ts";
-import { containsSql } from "../lib/search.ts";
+import type { UserPatch as StoredPatch } from "./service.ts";
 
 /**
  * /api/admin/users: list, get, create, update, delete, ban, unban. The rules of spec 2 §4–5 hold
@@ -172,27 +171,20 @@ const banSchema = z.object({ reason: text(500, "Причина блокиров�
 // ---------------------------------------------------------------------------------------------
 
 export function createAdminUserRoutes(ctx: AppContext) {
-  const { db } = ctx;
+  const service = ctx.users;
 
   const load = async (id: number) => {
-    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    const row = await service.byId(id);
     if (!row) throw notFound(USER_NOT_FOUND);
     return row;
   };
 
   /** Unique fields, checked before writing so the answer names what is taken. */
   const checkUnique = async (patch: UserPatch, exceptId?: number) => {
-    const not = exceptId ? ne(users.id, exceptId) : undefined;
-    const taken = async (cond: SQL) => (await db.select({ id: users.id }).from(users).where(and(cond, not)).limit(1))[0];
-    if (patch.username && await taken(sql`lower(${users.username}) = lower(${patch.username})`)) {
-      throw conflict(USERNAME_TAKEN);
-    }
-    if (patch.vk_id && await taken(eq(users.vk_id, patch.vk_id))) {
-      throw conflict("Этот VK ID уже привязан к другому пользователю");
-    }
-    if (patch.telegram_id && await taken(eq(users.telegram_id, patch.telegram_id))) {
-      throw conflict("Этот Telegram ID уже привязан к другому пользователю");
-    }
+    const taken = await service.taken(patch, exceptId);
+    if (taken === "username") throw conflict(USERNAME_TAKEN);
+    if (taken === "vk_id") throw conflict("Этот VK ID уже привязан к другому пользователю");
+    if (taken === "telegram_id") throw conflict("Этот Telegram ID уже привязан к другому пользователю");
   };
 
   /** The flags after the change, with the spec's rules applied; throws on what is refused. */
@@ -210,7 +202,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
       else throw badRequest(BAN_ADMIN);
     }
     const cats = isModerator ? patch.moderator_categories ?? target?.moderator_categories ?? "" : "";
-    const out: Partial<typeof users.$inferInsert> = {
+    const out: StoredPatch = {
       is_admin: isAdmin,
       is_moderator: isModerator,
       moderator_categories: cats,
@@ -224,66 +216,32 @@ export function createAdminUserRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .get("/", validate("query", listSchema), async (c) => {
       const q = c.req.valid("query");
-      const conds: SQL[] = [];
-      const term = q.search?.trim();
-      if (term) {
-        conds.push(
-          sql`(${containsSql(users.username, term)} OR ${containsSql(sql`coalesce(${users.first_name}, '')`, term)} OR ${
-            containsSql(sql`coalesce(${users.last_name}, '')`, term)
-          } OR ${containsSql(sql`coalesce(${users.email}, '')`, term)} OR ${
-            /^\d+$/.test(term) ? sql`${users.id} = ${Number(term.slice(0, 15))}` : sql`0`
-          })`,
-        );
-      }
-      if (q.status === "active") conds.push(eq(users.is_banned, false));
-      if (q.status === "banned") conds.push(eq(users.is_banned, true));
-      // Roles follow the display priority: admin over moderator over user.
-      if (q.role === "admin") conds.push(eq(users.is_admin, true));
-      if (q.role === "moderator") conds.push(and(eq(users.is_moderator, true), eq(users.is_admin, false))!);
-      if (q.role === "user") conds.push(and(eq(users.is_moderator, false), eq(users.is_admin, false))!);
-      const where = conds.length ? and(...conds) : undefined;
-      const [counts] = await db
-        .select({
-          total: sql<number>`count(*)`,
-          filtered: where ? sql<number>`coalesce(sum(case when ${where} then 1 else 0 end), 0)` : sql<number>`count(*)`,
-        })
-        .from(users);
-      const total = Number(counts.total);
-      const filtered = Number(counts.filtered);
-      const paged = q.page !== undefined || q.page_size !== undefined;
-      const size = paged ? Number(q.page_size ?? 10) : null;
-      const pages = size ? Math.max(1, Math.ceil(filtered / size)) : 1;
-      const page = Math.min(Math.max(1, Number(q.page ?? 1)), pages);
-      let query = db.select().from(users).where(where).orderBy(asc(users.id)).$dynamic();
-      if (size) query = query.limit(size).offset((page - 1) * size);
-      const rows = await query;
-      return c.json({ success: true, users: rows.map(adminUserView), total, filtered, page, pages, page_size: size });
+      const list = await service.list({
+        ...q,
+        page: q.page === undefined ? undefined : Number(q.page),
+        page_size: q.page_size === undefined ? undefined : Number(q.page_size),
+      });
+      return c.json({ success: true, ...list, users: list.users.map(adminUserView) });
     })
     .post("/", validate("json", createSchema), async (c) => {
       const input = c.req.valid("json");
       await checkUnique(input);
       const flags = applyRules(c.get("user"), null, input);
-      const now = ctx.clock.now();
-      const [row] = await db
-        .insert(users)
-        .values({
-          username: input.username,
-          email: input.email ?? null,
-          first_name: input.first_name ?? null,
-          last_name: input.last_name ?? null,
-          phone_number: input.phone_number ?? null,
-          city: input.city ?? null,
-          bio: input.bio ?? null,
-          telegram_hash: input.telegram_hash ?? null,
-          vk_id: input.vk_id ?? null,
-          telegram_id: input.telegram_id ?? null,
-          birth_date: input.birth_date ?? null,
-          favorite_dnb_genre: input.favorite_dnb_genre ?? null,
-          ...flags,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning();
+      const row = await service.create({
+        username: input.username,
+        email: input.email ?? null,
+        first_name: input.first_name ?? null,
+        last_name: input.last_name ?? null,
+        phone_number: input.phone_number ?? null,
+        city: input.city ?? null,
+        bio: input.bio ?? null,
+        telegram_hash: input.telegram_hash ?? null,
+        vk_id: input.vk_id ?? null,
+        telegram_id: input.telegram_id ?? null,
+        birth_date: input.birth_date ?? null,
+        favorite_dnb_genre: input.favorite_dnb_genre ?? null,
+        ...flags,
+      });
       return c.json({ success: true, user: adminUserView(row) }, 201);
     })
     .get("/:id", async (c) => {
@@ -294,7 +252,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
       const patch = c.req.valid("json");
       await checkUnique(patch, target.id);
       const flags = applyRules(c.get("user"), target, patch);
-      const set: Partial<typeof users.$inferInsert> = { ...flags, updated_at: ctx.clock.now() };
+      const set: StoredPatch = { ...flags };
       for (
         const k of [
           "username",
@@ -313,42 +271,30 @@ export function createAdminUserRoutes(ctx: AppContext) {
       ) {
         if (patch[k] !== undefined) (set as Record<string, unknown>)[k] = patch[k];
       }
-      const [row] = await db.update(users).set(set).where(eq(users.id, target.id)).returning();
-      if (row.is_banned && !target.is_banned) await ctx.tokens.revokeUser(row.id);
-      ctx.tokens.forgetUser(row.id);
+      // A ban set here ends the user's sessions inside the service.
+      const row = await service.update(target.id, set);
+      if (!row) throw notFound(USER_NOT_FOUND);
       return c.json({ success: true, user: adminUserView(row) });
     })
     .delete("/:id", async (c) => {
       const target = await load(parseId(c.req.param("id")));
       if (target.id === c.get("user").id) throw badRequest(SELF_DELETE);
       // Their tracks stay, as guest tracks under the name they had.
-      await db.batch([
-        db.update(tracks).set({ guest_username: target.username }).where(eq(tracks.user_id, target.id)),
-        db.delete(users).where(eq(users.id, target.id)),
-      ]);
-      ctx.tokens.forgetUser(target.id);
+      await service.remove(target.id, target.username);
       return c.json({ success: true });
     })
     .post("/:id/ban", validate("json", banSchema), async (c) => {
       const target = await load(parseId(c.req.param("id")));
       if (target.id === c.get("user").id) throw badRequest(SELF_BAN);
       if (target.is_admin) throw badRequest(BAN_ADMIN);
-      const [row] = await db
-        .update(users)
-        .set({ is_banned: true, ban_reason: c.req.valid("json").reason ?? null, updated_at: ctx.clock.now() })
-        .where(eq(users.id, target.id))
-        .returning();
-      await ctx.tokens.revokeUser(target.id);
+      const row = await service.ban(target.id, c.req.valid("json").reason ?? null);
+      if (!row) throw notFound(USER_NOT_FOUND);
       return c.json({ success: true, user: adminUserView(row) });
     })
     .post("/:id/unban", async (c) => {
       const target = await load(parseId(c.req.param("id")));
-      const [row] = await db
-        .update(users)
-        .set({ is_banned: false, ban_reason: null, updated_at: ctx.clock.now() })
-        .where(eq(users.id, target.id))
-        .returning();
-      ctx.tokens.forgetUser(target.id);
+      const row = await service.unban(target.id);
+      if (!row) throw notFound(USER_NOT_FOUND);
       return c.json({ success: true, user: adminUserView(row) });
     });
 }

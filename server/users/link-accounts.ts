@@ -1,10 +1,8 @@
 import type { Context, Hono } from "hono";
-import { and, eq, ne } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
 import { LinkRefused, linkTelegram, normalizePhone, telegramIdentity } from "../auth/accounts.ts";
 import { userView } from "../auth/user-view.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { badRequest, conflict } from "../lib/http-error.ts";
+import { badRequest, conflict, unauthorized } from "../lib/http-error.ts";
 
 const EMPTY = "Укажите номер телефона или данные авторизации Telegram";
 
@@ -53,12 +51,12 @@ export function registerLinkAccounts(app: Hono<AppEnv>, ctx: AppContext) {
       const phone = normalizePhone(raw);
       if (!phone) throw badRequest("Некорректный номер телефона");
       if (current.vk_id) throw conflict("К вашему аккаунту уже привязан ВКонтакте.");
-      const [claimed] = await ctx.db.select({ id: users.id }).from(users)
-        .where(and(eq(users.pending_vk_link_phone, phone), ne(users.id, current.id))).limit(1);
-      if (claimed) throw conflict("Этот номер уже ожидает привязки к другому аккаунту. Обратитесь к администратору.");
-      const [user] = await ctx.db.update(users).set({ pending_vk_link_phone: phone, updated_at: ctx.clock.now() })
-        .where(eq(users.id, current.id)).returning();
-      ctx.tokens.forgetUser(current.id);
+      if (await ctx.users.phoneClaimedByAnother(phone, current.id)) {
+        throw conflict("Этот номер уже ожидает привязки к другому аккаунту. Обратитесь к администратору.");
+      }
+      const user = await ctx.users.update(current.id, { pending_vk_link_phone: phone });
+      // Deleted by an administrator a moment ago: the session is gone with it.
+      if (!user) throw unauthorized("Недействительный или истёкший токен");
       return c.json({
         success: true,
         message:

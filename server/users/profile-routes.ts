@@ -1,13 +1,12 @@
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { GENRES } from "../../domain/directions.ts";
-import { type User, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { badRequest, tooLarge } from "../lib/http-error.ts";
+import { badRequest, tooLarge, unauthorized } from "../lib/http-error.ts";
 import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../lib/multipart.ts";
 import { userView } from "../auth/user-view.ts";
 import { registerLinkAccounts } from "./link-accounts.ts";
+import type { UserPatch } from "./service.ts";
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const BIO_MAX_LENGTH = 500;
@@ -124,11 +123,12 @@ export function createProfileRoutes(ctx: AppContext) {
       const today = ctx.clock.now().toISOString().slice(0, 10);
       const parsed = profileSchema(today).safeParse(fields);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Некорректные данные");
-      const patch: Partial<User> = { ...parsed.data, updated_at: ctx.clock.now() };
-      for (const k of Object.keys(patch) as (keyof User)[]) if (patch[k] === undefined) delete patch[k];
+      const patch: UserPatch = { ...parsed.data };
+      for (const k of Object.keys(patch) as (keyof UserPatch)[]) if (patch[k] === undefined) delete patch[k];
       if (avatarKey) patch.avatar = AVATAR_PUBLIC_PREFIX + avatarKey;
-      const [updated] = await ctx.db.update(users).set(patch).where(eq(users.id, user.id)).returning();
-      ctx.tokens.forgetUser(user.id);
+      const updated = await ctx.users.update(user.id, patch);
+      // Deleted by an administrator a moment ago: the session is gone with it.
+      if (!updated) throw unauthorized("Недействительный или истёкший токен");
       if (avatarKey && user.avatar && user.avatar !== updated.avatar) {
         const old = OWN_AVATAR.exec(user.avatar);
         if (old) {

@@ -1,11 +1,8 @@
 import { downloadZip } from "client-zip";
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { users } from "../../../db/schema.ts";
 import type { AppContext, AppEnv } from "../../deps.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
-import { scopeOf } from "../scope.ts";
-import { createTracksService, TRACK_FILE_NOT_FOUND } from "../service.ts";
+import { TRACK_FILE_NOT_FOUND } from "../service.ts";
 import { releaseBehind } from "./release-behind.ts";
 import { verifyDownloadToken } from "./token.ts";
 
@@ -49,7 +46,7 @@ export function contentDisposition(name: string): string {
  * needed: the signed link is the credential. A served download marks the tracks downloaded.
  */
 export function createDownloadRoutes(ctx: AppContext) {
-  const service = createTracksService(ctx);
+  const service = ctx.tracks;
 
   return new Hono<AppEnv>().get("/:token", async (c) => {
     const claims = await verifyDownloadToken(ctx, c.req.param("token"));
@@ -57,9 +54,9 @@ export function createDownloadRoutes(ctx: AppContext) {
 
     // The link is only as good as its signer is now: banned or no longer staff means no file, and a
     // moderator whose categories changed meanwhile gets only what is still in them.
-    const [signer] = await ctx.db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
+    const signer = await ctx.users.byId(claims.userId);
     if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LINK);
-    const files = await service.forDownload(scopeOf(signer), claims.trackIds);
+    const files = await service.forDownload(signer, claims.trackIds);
 
     const stats = await Promise.all(files.map((f) => ctx.storage.stat(f.storage_key)));
     const missing = stats.findIndex((s) => s === null);

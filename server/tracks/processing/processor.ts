@@ -1,14 +1,12 @@
-import { and, asc, eq, isNotNull, ne, notExists, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { tracks } from "../../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
+import type { TracksService } from "../service.ts";
 import { analyseTrack, PROCESSING_ERRORS, type Verdict } from "./analyse-track.ts";
-import { createStatusKeys, STATUS_COLUMNS, type StatusKeys } from "./status-keys.ts";
+import type { StatusKeys } from "./status-keys.ts";
 
 /**
  * Track processing on the deferred task queue: each stored upload is checked (really MPEG layer III,
  * its facts and SHA-256 recorded) after the upload has answered. The database row is the record of
- * truth; the status keys follow it.
+ * truth, read and written through the tracks service; the status keys follow it.
  */
 export interface Processor {
   /** Queues a stored track for processing (a track already queued or running is not queued twice). */
@@ -24,52 +22,20 @@ export interface ProcessorOptions {
   retryDelayMs?: number;
 }
 
-const otherTracks = alias(tracks, "other_tracks");
-
-export function createProcessor(deps: AppDeps, opts: ProcessorOptions = {}): Processor {
-  const { db, storage, queue, logger, clock } = deps;
+export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts: ProcessorOptions = {}): Processor {
+  const { tracks, storage, queue, logger } = deps;
   const maxAttempts = deps.config.processingMaxAttempts;
   const retryDelayMs = opts.retryDelayMs ?? 500;
-  const status = createStatusKeys(deps);
+  const status = tracks.status;
   /** Ids queued or running in this process. */
   const active = new Set<number>();
 
-  async function loadStatusRow(id: number) {
-    const [row] = await db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1);
-    return row;
-  }
-
   /** Records a final verdict, unless the track has left `processing` meanwhile (deleted, or ended). */
   async function record(id: number, storageKey: string | null, verdict: Verdict): Promise<void> {
-    const now = clock.now();
     if (verdict.status === "completed") {
       const f = verdict.facts;
-      // One statement: the duplicate check and the completion cannot interleave with another job's,
-      // so two copies of one file in flight cannot both end `completed`.
-      const done = await db
-        .update(tracks)
-        .set({ ...f, status: "completed", error: null, processed_at: now, updated_at: now })
-        .where(
-          and(
-            eq(tracks.id, id),
-            eq(tracks.status, "processing"),
-            notExists(
-              db
-                .select({ one: sql`1` })
-                .from(otherTracks)
-                .where(
-                  and(
-                    eq(otherTracks.checksum, f.checksum),
-                    ne(otherTracks.id, id),
-                    eq(otherTracks.status, "completed"),
-                  ),
-                ),
-            ),
-          ),
-        )
-        .returning({ id: tracks.id });
-      if (done.length === 0) {
-        const row = await loadStatusRow(id);
+      if (!(await tracks.complete(id, f))) {
+        const row = await tracks.statusRow(id);
         if (!row || row.status !== "processing") return;
         verdict = {
           status: "failed",
@@ -81,36 +47,19 @@ export function createProcessor(deps: AppDeps, opts: ProcessorOptions = {}): Pro
       }
     }
     if (verdict.status === "failed") {
-      const updated = await db
-        .update(tracks)
-        .set({
-          status: "failed",
-          error: verdict.error,
-          ...(verdict.size !== undefined ? { size: verdict.size } : {}),
-          ...(verdict.checksum !== undefined ? { checksum: verdict.checksum } : {}),
-          // The file of an upload that is not usable audio is not kept (decision 0021).
-          ...(verdict.discard ? { storage_key: null } : {}),
-          processed_at: now,
-          updated_at: now,
-        })
-        .where(and(eq(tracks.id, id), eq(tracks.status, "processing")))
-        .returning({ id: tracks.id });
-      if (updated.length === 0) return;
+      if (!(await tracks.fail(id, verdict))) return;
+      // The file of an upload that is not usable audio is not kept (decision 0021).
       if (verdict.discard && storageKey) {
         await storage.delete(storageKey).catch((err) => logger.warn("could not delete a failed upload", { id, err }));
       }
     }
-    const row = await loadStatusRow(id);
+    const row = await tracks.statusRow(id);
     if (row) await status.trackFinished(row);
   }
 
   /** One attempt. The attempt is counted in the row before work starts, so a crash counts too. */
   async function attempt(id: number): Promise<void> {
-    const [row] = await db
-      .select({ status: tracks.status, attempts: tracks.attempts, storage_key: tracks.storage_key })
-      .from(tracks)
-      .where(eq(tracks.id, id))
-      .limit(1);
+    const row = await tracks.processingState(id);
     // A row without a stored file (created by staff) has nothing to check.
     if (!row || row.status !== "processing" || !row.storage_key) return;
     if (row.attempts >= maxAttempts) {
@@ -121,10 +70,7 @@ export function createProcessor(deps: AppDeps, opts: ProcessorOptions = {}): Pro
       });
       return;
     }
-    await db
-      .update(tracks)
-      .set({ attempts: row.attempts + 1, updated_at: clock.now() })
-      .where(eq(tracks.id, id));
+    await tracks.countAttempt(id, row.attempts + 1);
     const verdict = await analyseTrack(storage, row.storage_key);
     await record(id, row.storage_key, verdict);
   }
@@ -147,11 +93,7 @@ export function createProcessor(deps: AppDeps, opts: ProcessorOptions = {}): Pro
         }
         active.delete(id);
         try {
-          const [row] = await db
-            .select({ storage_key: tracks.storage_key })
-            .from(tracks)
-            .where(eq(tracks.id, id))
-            .limit(1);
+          const row = await tracks.processingState(id);
           if (row) {
             await record(id, row.storage_key, {
               status: "failed",
@@ -179,13 +121,9 @@ export function createProcessor(deps: AppDeps, opts: ProcessorOptions = {}): Pro
       enqueueJob(trackId, 0);
     },
     async resume() {
-      const rows = await db
-        .select({ id: tracks.id })
-        .from(tracks)
-        .where(and(eq(tracks.status, "processing"), isNotNull(tracks.storage_key)))
-        .orderBy(asc(tracks.id));
-      for (const r of rows) enqueueJob(r.id, 0);
-      return rows.length;
+      const ids = await tracks.unfinishedIds();
+      for (const id of ids) enqueueJob(id, 0);
+      return ids.length;
     },
   };
 }
