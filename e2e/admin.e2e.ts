@@ -7,21 +7,20 @@ import type { Download } from "playwright-core";
 import { unzipSync } from "fflate";
 import { Buffer } from "node:buffer";
 import { expect, test } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, type Uploaded, uploadAs, waitCompleted } from "./staff-kit.ts";
+import { apiAs, newUser, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
 const ARTIST = runArtist("Adm");
-const state: { tracks: Uploaded[] } = { tracks: [] };
 
 test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) => {
   // The artist uploads two tracks through the real upload API.
   const artist = await tokensOf(t, "artist");
-  state.tracks = await uploadAs(t, artist.access, [
+  const uploaded = await uploadAs(t, artist.access, [
     { name: `${ARTIST} - Amen One.mp3`, source: "Test Artist - Amen Study.mp3" },
     { name: `${ARTIST} - Low Two.mp3`, source: "Low Rate - 128 kbps.mp3" },
   ], "label_koster");
 
   const admin = await tokensOf(t, "admin");
-  await waitCompleted(t, admin.access, state.tracks.map((tr) => tr.id));
+  await waitCompleted(t, admin.access, uploaded.map((tr) => tr.id));
 
   const page = await signIn(t, "admin");
   const downloads: Download[] = [];
@@ -63,8 +62,8 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   const zipPath = await downloads[0].path();
   const files = unzipSync(await Deno.readFile(zipPath!));
   const inZip = Object.keys(files).sort();
-  expect(inZip).toEqual(state.tracks.map((tr) => tr.filename).sort());
-  for (const tr of state.tracks) {
+  expect(inZip).toEqual(uploaded.map((tr) => tr.filename).sort());
+  for (const tr of uploaded) {
     const got = files[tr.filename];
     expect(got.length).toBe(tr.bytes.length);
     expect(got.every((b, i) => b === tr.bytes[i])).toBe(true);
@@ -74,7 +73,7 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
     [...document.querySelectorAll("tbody tr[data-track-id]")].every((r) => r.textContent?.includes("Скачан") && !r.textContent?.includes("Не скачан"))
   );
   expect(await bulk.isDisabled()).toBe(true);
-  for (const tr of state.tracks) {
+  for (const tr of uploaded) {
     expect((await apiAs(t, admin.access, `/admin/tracks/${tr.id}`)).body.track.downloaded).toBe(true);
   }
 
@@ -86,7 +85,7 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   expect(await page.getByLabel("Статус").inputValue()).toBe("");
 
   // Edit the first upload: add a direction, mark it not downloaded. The view stays after saving.
-  const first = state.tracks[0];
+  const first = uploaded[0];
   await page.goto(`${t.server.baseUrl}/admin/tracks/${first.id}/edit`);
   await page.getByRole("heading", { level: 1, name: "Редактирование трека" }).waitFor();
   const filename = page.getByLabel("Имя файла");
@@ -268,7 +267,9 @@ test("admin panel: a slider tile with an image", async (t) => {
 
 test("admin panel: a banned user is thrown out on their next action", async (t) => {
   const admin = await tokensOf(t, "admin");
-  const artistPage = await signIn(t, "artist");
+  // A user of this test's own: a ban must not reach the seeded artist the other tests sign in as.
+  const user = await newUser(t, "Ban");
+  const artistPage = await signIn(t, user.username);
   await artistPage.goto(`${t.server.baseUrl}/profile`);
   await artistPage.waitForURL(`${t.server.baseUrl}/profile`);
 
@@ -280,16 +281,15 @@ test("admin panel: a banned user is thrown out on their next action", async (t) 
   expect(await page.getByRole("button", { name: "Заблокировать: admin" }).isDisabled()).toBe(true);
   await t.screenshot(page, "admin-users-1440");
 
-  await page.getByLabel("Поиск").fill("artist");
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll("tr[data-user-id]")].every((r) => r.textContent?.includes("artist"))
-  );
-  await page.getByRole("button", { name: "Заблокировать: artist" }).click();
+  await page.getByLabel("Поиск").fill(user.username);
+  await page.waitForFunction((name) =>
+    [...document.querySelectorAll("tr[data-user-id]")].every((r) => r.textContent?.includes(name)), user.username);
+  await page.getByRole("button", { name: `Заблокировать: ${user.username}` }).click();
   const confirm = page.getByRole("dialog", { name: "Блокировка пользователя" });
   await confirm.getByText("Пользователь не сможет авторизоваться и загружать треки.").waitFor();
   await confirm.getByRole("button", { name: "Заблокировать" }).click();
   await page.getByText("Пользователь успешно заблокирован").waitFor();
-  const row = page.locator("tr[data-user-id]", { hasText: "artist" }).first();
+  const row = page.locator(`tr[data-user-id="${user.id}"]`);
   await row.getByText("Заблокирован").waitFor();
   expect(await row.getAttribute("class")).toContain("st-row-banned");
 
@@ -301,20 +301,20 @@ test("admin panel: a banned user is thrown out on their next action", async (t) 
   await artistPage.goto(`${t.server.baseUrl}/profile`);
   await artistPage.waitForURL(/\/login/);
 
-  // The edit page of a user, then unban so the rest of the run has a working artist.
-  const artistId = await row.getAttribute("data-user-id");
-  await open(page, t, `/admin/users/${artistId}/edit`, "Редактирование пользователя");
+  // The edit page of a user, and the unban that lets them back in.
+  await open(page, t, `/admin/users/${user.id}/edit`, "Редактирование пользователя");
   await page.getByLabel("Имя пользователя").waitFor();
   await t.screenshot(page, "admin-user-edit-1440");
   await open(page, t, "/admin/users/edit", "Новый пользователь");
   await page.getByRole("checkbox", { name: "Модератор" }).check();
   await t.screenshot(page, "admin-user-add-1440");
   await open(page, t, "/admin/users", "Управление пользователями");
-  await page.getByLabel("Поиск").fill("artist");
-  await page.getByRole("button", { name: "Разблокировать: artist" }).click();
+  await page.getByLabel("Поиск").fill(user.username);
+  await page.getByRole("button", { name: `Разблокировать: ${user.username}` }).click();
   await page.getByText("Пользователь успешно разблокирован").waitFor();
-  const me = await apiAs(t, admin.access, `/admin/users/${artistId}`);
+  const me = await apiAs(t, admin.access, `/admin/users/${user.id}`);
   expect(me.body.user.is_banned).toBe(false);
+  expect((await apiAs(t, (await tokensOf(t, user.username)).access, "/auth/me")).status).toBe(200);
 }, { timeout: 90_000 });
 
 test("admin panel: the status store page pages its lists and cleans the track status keys", async (t) => {

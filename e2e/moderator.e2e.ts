@@ -10,7 +10,6 @@ import { apiAs, open, runArtist, signIn, tokensOf, type Uploaded, uploadAs, wait
 
 const PHONE = { width: 390, height: 844 };
 const ARTIST = runArtist("Mod");
-const state: { koster?: Uploaded; neuropunk?: Uploaded } = {};
 
 /** One fixture uploaded by the artist to the given directions. */
 async function upload(t: TestContext, token: string, name: string, source: string, directions: string): Promise<Uploaded> {
@@ -22,16 +21,16 @@ const rowIds = (page: Page) =>
 
 test("moderator panel: only their tracks, directions within their categories, a download", async (t) => {
   const artist = await tokensOf(t, "artist");
-  state.koster = await upload(t, artist.access, `${ARTIST} - Koster Cut.mp3`, "Test Artist - Amen Study.mp3", "label_koster");
-  state.neuropunk = await upload(t, artist.access, `${ARTIST} - Neuro Cut.mp3`, "Low Rate - 128 kbps.mp3", "label_neuropunk");
+  const koster = await upload(t, artist.access, `${ARTIST} - Koster Cut.mp3`, "Test Artist - Amen Study.mp3", "label_koster");
+  const neuropunk = await upload(t, artist.access, `${ARTIST} - Neuro Cut.mp3`, "Low Rate - 128 kbps.mp3", "label_neuropunk");
 
   const admin = await tokensOf(t, "admin");
-  await waitCompleted(t, admin.access, [state.koster.id, state.neuropunk.id]);
+  await waitCompleted(t, admin.access, [koster.id, neuropunk.id]);
 
   // The API refuses the Нейропанк track to the moderator outright.
   const moderator = await tokensOf(t, "moderator");
-  expect((await apiAs(t, moderator.access, `/moderator/tracks/${state.neuropunk.id}`)).status).toBe(404);
-  expect((await apiAs(t, moderator.access, `/moderator/tracks/download/${state.neuropunk.id}`)).status).toBe(404);
+  expect((await apiAs(t, moderator.access, `/moderator/tracks/${neuropunk.id}`)).status).toBe(404);
+  expect((await apiAs(t, moderator.access, `/moderator/tracks/download/${neuropunk.id}`)).status).toBe(404);
 
   const page = await signIn(t, "moderator");
   const downloads: Download[] = [];
@@ -62,15 +61,15 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await t.screenshot(page, "moderator-tracks-1440");
   await page.getByLabel("Track name").fill(ARTIST);
   await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
-  expect(await rowIds(page)).toEqual([state.koster.id]);
-  const row = page.locator(`tr[data-track-id="${state.koster.id}"]`);
+  expect(await rowIds(page)).toEqual([koster.id]);
+  const row = page.locator(`tr[data-track-id="${koster.id}"]`);
   expect(await row.innerText()).toContain("Not downloaded");
   expect(await row.innerText()).toContain("Костёр Звукозапись");
 
   // Edit: Нейропанк boxes are locked (outside the categories), Костёр подкаст can be added.
-  await row.getByRole("link", { name: `Edit: ${state.koster.filename}` }).click();
+  await row.getByRole("link", { name: `Edit: ${koster.filename}` }).click();
   await page.getByRole("heading", { level: 1, name: "Edit Track" }).waitFor();
-  await page.getByText(state.koster.filename, { exact: true }).waitFor();
+  await page.getByText(koster.filename, { exact: true }).waitFor();
   expect(await page.getByText("You can only change directions for the categories you manage.").isVisible()).toBe(true);
   const box = (name: string) => page.getByRole("checkbox", { name, exact: true });
   expect(await box("Neuropunk Records").isDisabled()).toBe(true);
@@ -85,7 +84,7 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await save.click();
   await page.getByText("Track updated successfully").waitFor();
   await page.waitForURL(`${t.server.baseUrl}/moderator/tracks`);
-  const saved = (await apiAs(t, admin.access, `/admin/tracks/${state.koster.id}`)).body.track;
+  const saved = (await apiAs(t, admin.access, `/admin/tracks/${koster.id}`)).body.track;
   expect(saved.directions).toBe("label_koster,podcast_koster");
   expect(saved.downloaded).toBe(false);
 
@@ -93,26 +92,26 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await page.getByLabel("Track name").fill(ARTIST);
   await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
   await row.getByText("Костёр подкаст").waitFor({ timeout: 5000 });
-  await row.getByRole("button", { name: `Download: ${state.koster.filename}` }).click();
+  await row.getByRole("button", { name: `Download: ${koster.filename}` }).click();
   for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
   expect(downloads.length).toBe(1);
   expect(downloads[0].url()).toContain("access_token=");
   const got = await Deno.readFile((await downloads[0].path())!);
-  expect(got.length).toBe(state.koster.bytes.length);
-  expect(got.every((b, i) => b === state.koster!.bytes[i])).toBe(true);
+  expect(got.length).toBe(koster.bytes.length);
+  expect(got.every((b, i) => b === koster.bytes[i])).toBe(true);
   await page.waitForFunction(
     (id) => {
       const text = document.querySelector(`tr[data-track-id="${id}"]`)?.textContent ?? "";
       return text.includes("Downloaded") && !text.includes("Not downloaded");
     },
-    state.koster.id,
+    koster.id,
   );
-  expect((await apiAs(t, admin.access, `/admin/tracks/${state.koster.id}`)).body.track.downloaded).toBe(true);
+  expect((await apiAs(t, admin.access, `/admin/tracks/${koster.id}`)).body.track.downloaded).toBe(true);
 
   // The delete confirmation (cancelled: the track stays).
-  await row.getByRole("button", { name: `Delete: ${state.koster.filename}` }).click();
+  await row.getByRole("button", { name: `Delete: ${koster.filename}` }).click();
   const dialog = page.getByRole("dialog", { name: "Confirm Delete" });
-  await dialog.getByText(`Are you sure you want to delete track "${state.koster.filename}"?`).waitFor();
+  await dialog.getByText(`Are you sure you want to delete track "${koster.filename}"?`).waitFor();
   expect(await dialog.getByText("This action cannot be undone.").isVisible()).toBe(true);
   await t.screenshot(page, "moderator-tracks-delete-1440");
   await dialog.getByRole("button", { name: "Cancel" }).click();

@@ -1,6 +1,6 @@
 /**
- * Pieces the admin, moderator and accessibility end-to-end tests share: signing in by login link, calling the API
- * as a user, uploading unique copies of the fixtures, and waiting for their processing.
+ * Pieces the end-to-end tests share: users of their own, signing in by login link, calling the API as
+ * a user, uploading unique copies of the fixtures, and waiting for their processing.
  */
 import { expect, type Page, type TestContext } from "./harness.ts";
 
@@ -33,6 +33,18 @@ export async function apiAs(t: TestContext, token: string, path: string, init: R
   });
   const body = await res.json();
   return { status: res.status, body };
+}
+
+/**
+ * A user of this test alone, made through the admin API and signed in by login link: a test that
+ * bans, edits or fills a profile works on its own user, never on the seeded ones the others share.
+ */
+export async function newUser(t: TestContext, prefix: string) {
+  const admin = await tokensOf(t, "admin");
+  const username = runArtist(prefix.toLowerCase());
+  const made = await apiAs(t, admin.access, "/admin/users", { method: "POST", body: JSON.stringify({ username }) });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return { id: made.body.user.id as number, username, ...(await tokensOf(t, username)) };
 }
 
 /** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */

@@ -5,6 +5,7 @@
  * the user side at 1280 and 390 px.
  */
 import { expect, type Page, test } from "./harness.ts";
+import { apiAs, newUser, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
 const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url).pathname;
 const VALID = "Test Artist - Amen Study.mp3";
@@ -34,8 +35,10 @@ test("artist journey: sign in, upload with progress, processing, profile, avatar
   const page = await t.page({ width: 1280, height: 900 });
   const base = t.server.baseUrl;
 
-  // Sign in with a login link: the tokens are taken, a banner says so and the address is cleaned.
-  await page.goto(await t.server.loginLink("artist"));
+  // An artist of its own (the journey fills the profile and sets an avatar), signed in with a login
+  // link: the tokens are taken, a banner says so and the address is cleaned.
+  const artist = await newUser(t, "Journey");
+  await page.goto(artist.link);
   await page.getByText("Авторизация успешно завершена!").waitFor();
   await page.waitForURL((url) => !url.search.includes("access_token"));
   expect(new URL(page.url()).pathname).toBe("/");
@@ -205,8 +208,20 @@ for (const width of [1280, 390]) {
       await firstScreen(anon, name);
     }
 
+    // An artist of its own with a filled profile and a processed upload, so /processing and
+    // /profile have content to lay out.
+    const artist = await newUser(t, "Pages");
+    const [track] = await uploadAs(t, artist.access, [{ name: `${artist.username} - Wide Layout Check.mp3`, source: VALID }], "label_neuropunk");
+    const profile = new FormData();
+    profile.append("first_name", "Алекс");
+    profile.append("last_name", "Басс");
+    profile.append("city", "Санкт-Петербург");
+    profile.append("bio", "Пишу нейрофанк и джангл с 2012 года.");
+    expect((await apiAs(t, artist.access, "/profile/update", { method: "POST", body: profile })).status).toBe(200);
+    await waitCompleted(t, (await tokensOf(t, "admin")).access, [track.id]);
+
     const page = await t.page({ width, height });
-    await page.goto(await t.server.loginLink("artist"));
+    await page.goto(artist.link);
     await page.waitForURL((url) => !url.search.includes("access_token"));
     await page.getByRole("button", { name: "Понятно" }).click();
     for (const path of SIGNED_IN_PAGES) {

@@ -212,7 +212,9 @@ async function main(): Promise<number> {
   }
   // E2E_GREP=text runs only the tests whose name contains it (for chasing one failure).
   const grep = Deno.env.get("E2E_GREP");
-  const tests = grep ? registeredTests.filter((t) => t.name.includes(grep)) : registeredTests;
+  const picked = grep ? registeredTests.filter((t) => t.name.includes(grep)) : registeredTests;
+  // E2E_ORDER=reverse runs them last to first: a test that leans on an earlier one's state fails.
+  const tests = Deno.env.get("E2E_ORDER") === "reverse" ? [...picked].reverse() : picked;
   if (tests.length === 0) {
     console.log("e2e: no end-to-end tests found");
     console.log("0 passed, 0 failed");
