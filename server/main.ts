@@ -21,6 +21,12 @@ export async function main() {
   Deno.unrefTimer(recoveryTimer);
   const resumed = await ctx.processor.resume();
   if (resumed) deps.logger.info("resumed processing", { tracks: resumed });
+  // Tracks processed before the audio analysis existed get their report in the background, one at a
+  // time between uploads' jobs; start-up and requests do not wait for it.
+  void ctx.processor.analyseOlder().then(
+    (n) => n && deps.logger.info("analysing older tracks", { tracks: n }),
+    (err) => deps.logger.error("could not list tracks to analyse", { err }),
+  );
 
   const server = Deno.serve({
     port: config.port,

@@ -31,12 +31,12 @@ export const PERMISSIONS_POLICY: NonNullable<Parameters<typeof secureHeaders>[0]
 
 /**
  * Whether a request carries a credential: a bearer token, tokens in the address (sign-in links, the
- * download link's `access_token`), or a download link, whose path is itself the credential. The site
- * uses no cookies.
+ * download link's `access_token`), or a download or listening link, whose path is itself the
+ * credential. The site uses no cookies.
  */
 export function carriesCredentials(req: Request, path: string): boolean {
   if (req.headers.has("authorization")) return true;
-  if (path.startsWith("/api/downloads/")) return true;
+  if (path.startsWith("/api/downloads/") || path.startsWith("/api/listen/")) return true;
   const query = new URL(req.url).searchParams;
   return query.has("access_token") || query.has("refresh_token");
 }

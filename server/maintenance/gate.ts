@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { verifyDownloadToken } from "../tracks/downloads/token.ts";
+import { LISTEN_PREFIX, verifyDownloadToken } from "../tracks/downloads/token.ts";
 import { ApiError } from "../lib/http-error.ts";
 
 /** The maintenance screen's words (spec 1 §2, spec 2 "Maintenance mode"), as the API says them. */
@@ -30,8 +30,8 @@ const DOWNLOAD_PREFIX = "/api/downloads/";
  * While `MAINTENANCE_MODE` is on, every `/api` call but the open ones answers 503 with the maintenance
  * text unless it comes from a signed-in administrator. A bearer token is checked by the very guard
  * every signed-in route uses, so an expired token is a 401 (the client renews it and asks again) and
- * a banned account gets its ban text, exactly as outside maintenance. A download link carries no
- * bearer: its signer decides.
+ * a banned account gets its ban text, exactly as outside maintenance. A download or listening link
+ * carries no bearer: its signer decides.
  */
 export function maintenanceGate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   const closed = () => new ApiError(503, MAINTENANCE_MESSAGE, { maintenance: true });
@@ -41,8 +41,13 @@ export function maintenanceGate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       await ctx.guards.user(c, () => Promise.resolve());
       return c.get("user")?.is_admin === true;
     }
-    if (c.req.path.startsWith(DOWNLOAD_PREFIX)) {
-      const claims = await verifyDownloadToken(ctx, c.req.path.slice(DOWNLOAD_PREFIX.length));
+    const link = c.req.path.startsWith(DOWNLOAD_PREFIX)
+      ? { token: c.req.path.slice(DOWNLOAD_PREFIX.length), typ: "download" as const }
+      : c.req.path.startsWith(LISTEN_PREFIX)
+      ? { token: c.req.path.slice(LISTEN_PREFIX.length), typ: "listen" as const }
+      : null;
+    if (link) {
+      const claims = await verifyDownloadToken(ctx, link.token, link.typ);
       if (!claims) return false;
       const signer = await ctx.users.byId(claims.userId);
       return Boolean(signer?.is_admin && !signer.is_banned);

@@ -10,12 +10,26 @@ import {
   isDirection,
   parseDirections,
 } from "../../domain/directions.ts";
-import { type NewTrack, type Track, tracks, type User, users } from "../../db/schema.ts";
+import { type NewTrack, type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../lib/kv.ts";
 import { inScope, maySeeTrack, type Scope, scopeOf, scopeSql } from "./scope.ts";
 import { containsSql } from "../lib/search.ts";
+import {
+  type AnalysisJson,
+  analysisFromJson,
+  analysisJoin,
+  analysisJsonFields,
+  analysisOrder,
+  ARTIST_ANALYSIS_COLUMNS,
+  artistAnalysis,
+  createTrackAnalysisService,
+  type TrackAnalysisView,
+  WARNING_CODES,
+  warningSql,
+} from "./analysis.ts";
+import type { AudioWarning } from "../audio/warnings.ts";
 import {
   createStatusKeys,
   STATUS_COLUMNS,
@@ -34,8 +48,20 @@ import {
 
 export const TRACK_NOT_FOUND = "Трек не найден";
 export const TRACK_FILE_NOT_FOUND = "Файл трека не найден";
+export const NO_FILES_FOUND = "Ни у одного из выбранных треков нет файла";
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
-export const SORT_FIELDS = ["upload_date", "filename", "user", "downloaded", "id"] as const;
+export const SORT_FIELDS = [
+  "upload_date",
+  "filename",
+  "user",
+  "downloaded",
+  "id",
+  // From the audio report (issue 12); tracks without one come last.
+  "duration",
+  "bitrate",
+  "loudness",
+  "bpm",
+] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 export interface TrackView {
@@ -53,6 +79,8 @@ export interface TrackView {
   size: number | null;
   duration: number | null;
   has_file: boolean;
+  /** The audio report (issue 12); null until the track is analysed, and for tracks without a file. */
+  analysis: TrackAnalysisView | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,6 +163,18 @@ export const trackListQuerySchema = z.object({
       return v;
     }),
   downloaded: boolQuery("Некорректное значение фильтра статуса"),
+  /** A warning code (server/audio/warnings.ts), or `any` for tracks with at least one warning. */
+  warning: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (v !== "any" && !(WARNING_CODES as string[]).includes(v)) {
+        ctx.addIssue({ code: "custom", message: "Неизвестное предупреждение" });
+        return z.NEVER;
+      }
+      return v as AudioWarning | "any";
+    }),
   /** `upload_date`, `-upload_date`, `filename`, ... (a leading minus sorts descending). */
   sort: z
     .string()
@@ -276,9 +316,11 @@ const rowJson = sql<string>`json_object(
   'guest_username', ${tracks.guest_username}, 'upload_date', ${tracks.upload_date},
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
-  'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name})`;
+  'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
+  ${analysisJsonFields})`;
 
-interface JsonRow {
+/** Queries selecting `rowJson` join the users and the audio report. */
+interface JsonRow extends AnalysisJson {
   id: number;
   filename: string;
   user_id: number | null;
@@ -313,6 +355,7 @@ function fromJson(text: string): TrackView {
     size: r.size,
     duration: r.duration,
     has_file: Boolean(r.has_file),
+    analysis: analysisFromJson(r),
   };
 }
 
@@ -329,6 +372,11 @@ function orderBy(field: SortField, descending: boolean): SQL[] {
       return [dir(tracks.downloaded), desc(tracks.upload_date), desc(tracks.id)];
     case "id":
       return [dir(tracks.id)];
+    case "duration":
+    case "bitrate":
+    case "loudness":
+    case "bpm":
+      return analysisOrder(field, descending);
     default:
       return [dir(tracks.upload_date), dir(tracks.id)];
   }
@@ -351,6 +399,7 @@ function filterSql(q: TrackListQuery): SQL | undefined {
   }
   if (q.direction) conds.push(sql`instr(',' || ${tracks.directions} || ',', ${"," + q.direction + ","}) > 0`);
   if (q.downloaded !== undefined) conds.push(eq(tracks.downloaded, q.downloaded));
+  if (q.warning) conds.push(warningSql(q.warning));
   return conds.length ? and(...conds) : undefined;
 }
 
@@ -391,6 +440,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
   const { db } = ctx;
   /** The status store's keys; the one instance of the app (its stale set must be shared). */
   const status = createStatusKeys(ctx);
+  const analysis = createTrackAnalysisService(ctx);
 
   async function load(who: StaffCaller, id: number): Promise<Current> {
     const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
@@ -410,6 +460,23 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
    */
   async function forgetStatus(id: number) {
     await ctx.kv.del([KV_KEYS.trackStatus(id)]).catch(() => 0);
+  }
+
+  /** The rows of a download in the order asked, every one visible to the caller (else 404). */
+  async function downloadRows(who: StaffCaller, ids: readonly number[]) {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) throw badRequest("Не выбраны треки для скачивания");
+    if (unique.length > MAX_DOWNLOAD) throw badRequest(`Можно скачать не более ${MAX_DOWNLOAD} треков за раз`);
+    const rows = await db
+      .select({ id: tracks.id, filename: tracks.filename, storage_key: tracks.storage_key })
+      .from(tracks)
+      .where(and(inArray(tracks.id, unique), scopeSql(scopeFor(who))));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return unique.map((id) => {
+      const r = byId.get(id);
+      if (!r) throw notFound(TRACK_NOT_FOUND);
+      return r;
+    });
   }
 
   async function checkUser(userId: number | null | undefined) {
@@ -439,11 +506,23 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
 
     /** The user's own tracks, newest first, without failed uploads: never submitted (decision 0022). */
     async ownedBy(userId: number) {
-      return await db
-        .select({ id: tracks.id, filename: tracks.filename, upload_date: tracks.upload_date, downloaded: tracks.downloaded })
+      const rows = await db
+        .select({
+          id: tracks.id,
+          filename: tracks.filename,
+          upload_date: tracks.upload_date,
+          downloaded: tracks.downloaded,
+          ...ARTIST_ANALYSIS_COLUMNS,
+        })
         .from(tracks)
+        .leftJoin(trackAnalysis, analysisJoin)
         .where(and(eq(tracks.user_id, userId), ne(tracks.status, "failed")))
         .orderBy(desc(tracks.upload_date), desc(tracks.id));
+      // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
+      return rows.map(({ a_ok, a_dur, a_kbps, a_warn, ...t }) => ({
+        ...t,
+        analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
+      }));
     },
 
     async countOwnedBy(userId: number): Promise<number> {
@@ -565,14 +644,17 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
     async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
       const visible = scopeSql(scopeFor(who));
       const filters = filterSql(q);
-      const [counts] = await db
+      let countQuery = db
         .select({
           total: sql<number>`count(*)`,
           filtered: filters ? sql<number>`coalesce(sum(case when ${filters} then 1 else 0 end), 0)` : sql<number>`count(*)`,
         })
         .from(tracks)
         .leftJoin(users, eq(users.id, tracks.user_id))
-        .where(visible);
+        .$dynamic();
+      // The report is joined only when a filter reads it: the counts run on every list call.
+      if (q.warning) countQuery = countQuery.leftJoin(trackAnalysis, analysisJoin);
+      const [counts] = await countQuery.where(visible);
       const total = Number(counts?.total ?? 0);
       const filtered = Number(counts?.filtered ?? 0);
       const paged = q.page !== undefined || q.page_size !== undefined;
@@ -585,6 +667,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
         .select({ j: rowJson })
         .from(tracks)
         .leftJoin(users, eq(users.id, tracks.user_id))
+        .leftJoin(trackAnalysis, analysisJoin)
         .where(and(visible, filters))
         .orderBy(...orderBy(sortField, descending))
         .$dynamic();
@@ -598,6 +681,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
         .select({ j: rowJson })
         .from(tracks)
         .leftJoin(users, eq(users.id, tracks.user_id))
+        .leftJoin(trackAnalysis, analysisJoin)
         .where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
         .limit(1);
       if (!row) throw notFound(TRACK_NOT_FOUND);
@@ -691,22 +775,36 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
      * Anything else is 404 for the whole request: a download never silently leaves a track out.
      */
     async forDownload(who: StaffCaller, ids: readonly number[]) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) throw badRequest("Не выбраны треки для скачивания");
-      if (unique.length > MAX_DOWNLOAD) throw badRequest(`Можно скачать не более ${MAX_DOWNLOAD} треков за раз`);
-      const rows = await db
-        .select({ id: tracks.id, filename: tracks.filename, storage_key: tracks.storage_key })
-        .from(tracks)
-        .where(and(inArray(tracks.id, unique), scopeSql(scopeFor(who))));
-      const byId = new Map(rows.map((r) => [r.id, r]));
       const out = [];
-      for (const id of unique) {
-        const r = byId.get(id);
-        if (!r) throw notFound(TRACK_NOT_FOUND);
+      for (const r of await downloadRows(who, ids)) {
         if (!r.storage_key) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${r.filename}`);
         out.push({ id: r.id, filename: r.filename, storage_key: r.storage_key });
       }
       return out;
+    },
+
+    /**
+     * The tracks of a ZIP (issue 12): every one must be visible, as for `forDownload`, but a track
+     * without a stored file (a failed duplicate, a staff-made record) is named in `missing` instead of
+     * refusing the whole selection. 404 only when none of them has a file.
+     */
+    async forArchive(who: StaffCaller, ids: readonly number[]) {
+      const files: { id: number; filename: string; storage_key: string }[] = [];
+      const missing: { id: number; filename: string }[] = [];
+      for (const r of await downloadRows(who, ids)) {
+        if (r.storage_key) files.push({ id: r.id, filename: r.filename, storage_key: r.storage_key });
+        else missing.push({ id: r.id, filename: r.filename });
+      }
+      if (files.length === 0) throw notFound(NO_FILES_FOUND);
+      return { files, missing };
+    },
+
+    /** The audio reports (written by processing and the start-up pass). */
+    analysis,
+
+    /** What the listening call needs of a track the caller may see: 404 outside their sight or without a file. */
+    async listenSource(who: StaffCaller, id: number) {
+      return await analysis.listenSource(scopeFor(who), id, (filename) => `${TRACK_FILE_NOT_FOUND}: ${filename}`);
     },
 
     async markDownloaded(ids: readonly number[]): Promise<void> {

@@ -2,7 +2,7 @@ import { downloadZip } from "client-zip";
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../../deps.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
-import { TRACK_FILE_NOT_FOUND } from "../service.ts";
+import { NO_FILES_FOUND, TRACK_FILE_NOT_FOUND } from "../service.ts";
 import { releaseBehind } from "./release-behind.ts";
 import { verifyDownloadToken } from "./token.ts";
 
@@ -34,6 +34,17 @@ export function uniqueNames(names: readonly string[]): string[] {
   });
 }
 
+export const MISSING_NOTE_NAME = "missing.txt";
+
+/** The text of missing.txt: what was left out of the archive and why, one track name a line. */
+export function missingNote(filenames: readonly string[]): Uint8Array {
+  // deno-lint-ignore no-control-regex
+  const lines = filenames.map((n) => n.replace(/[\u0000-\u001f\u007f]/g, "_"));
+  return new TextEncoder().encode(
+    `Эти треки не вошли в архив: их файлов нет в хранилище.\n\n${lines.join("\n")}\n`,
+  );
+}
+
 /** RFC 6266: an ASCII fallback plus the UTF-8 name for Cyrillic file names. */
 export function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
@@ -56,11 +67,20 @@ export function createDownloadRoutes(ctx: AppContext) {
     // moderator whose categories changed meanwhile gets only what is still in them.
     const signer = await ctx.users.byId(claims.userId);
     if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LINK);
-    const files = await service.forDownload(signer, claims.trackIds);
-
-    const stats = await Promise.all(files.map((f) => ctx.storage.stat(f.storage_key)));
-    const missing = stats.findIndex((s) => s === null);
-    if (missing >= 0) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${files[missing].filename}`);
+    // One track is its file, so it must have one. A ZIP leaves out the tracks without a file (none
+    // stored, or gone from storage since) and names them in missing.txt (issue 12).
+    const single = claims.trackIds.length === 1;
+    const selected = single
+      ? { files: await service.forDownload(signer, claims.trackIds), missing: [] }
+      : await service.forArchive(signer, claims.trackIds);
+    const found = await Promise.all(selected.files.map((f) => ctx.storage.stat(f.storage_key)));
+    if (single && !found[0]) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${selected.files[0].filename}`);
+    const files = selected.files.filter((_, i) => found[i]);
+    const stats = found.filter((s) => s !== null);
+    if (files.length === 0) throw notFound(NO_FILES_FOUND);
+    const order = new Map(claims.trackIds.map((id, i) => [id, i]));
+    const missing = [...selected.missing, ...selected.files.filter((_, i) => !found[i])]
+      .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 
     const headOnly = c.req.method === "HEAD";
     if (!headOnly) await service.markDownloaded(files.map((f) => f.id));
@@ -80,9 +100,11 @@ export function createDownloadRoutes(ctx: AppContext) {
       });
     }
 
-    const names = uniqueNames(files.map((f) => f.filename));
+    const note = missing.length ? missingNote(missing.map((m) => m.filename)) : null;
+    const names = uniqueNames([...files.map((f) => f.filename), ...(note ? [MISSING_NOTE_NAME] : [])]);
     const lastModified = ctx.clock.now();
-    const entries = files.map((f, i) => ({ name: names[i], size: stats[i]!.size, key: f.storage_key }));
+    const entries = files.map((f, i) => ({ name: names[i], size: stats[i].size, key: f.storage_key }));
+    const noteEntry = note ? { name: names[files.length], size: note.byteLength } : null;
     // Chunks may only be released early when Deno's HTTP server itself consumes the body (it keeps
     // its own reference to the bytes); a consumer inside JavaScript (tests calling app.request, a
     // body-reading middleware) would still hold the chunks it has read.
@@ -93,9 +115,10 @@ export function createDownloadRoutes(ctx: AppContext) {
         const { body } = await ctx.storage.read(e.key);
         yield { name: e.name, input: servedByDeno ? releaseBehind(body) : body, size: e.size, lastModified };
       }
+      if (note && noteEntry) yield { ...noteEntry, input: note, lastModified };
     }
     const zip = downloadZip(inputs(), {
-      metadata: entries.map((e) => ({ name: e.name, size: e.size })),
+      metadata: [...entries, ...(noteEntry ? [noteEntry] : [])].map((e) => ({ name: e.name, size: e.size })),
       buffersAreUTF8: true,
     });
     const stamp = lastModified.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");

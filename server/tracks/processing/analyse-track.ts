@@ -274,3 +274,8 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
     analysis: pass.analysis.ok,
   };
 }
+
+/** The audio report alone of a stored file (tracks completed before the analysis existed). */
+export async function analyseStored(storage: FileStorage, key: string): Promise<AudioAnalysis> {
+  return await analyseMp3(storedChunks(storage, key));
+}

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../deps.ts";
 import type { TracksService } from "../service.ts";
-import { analyseTrack, PROCESSING_ERRORS, type Verdict } from "./analyse-track.ts";
+import { AudioDecodeError } from "../../audio/analyse-mp3.ts";
+import { analyseStored, analyseTrack, PROCESSING_ERRORS, type Verdict } from "./analyse-track.ts";
 import type { StatusKeys } from "./status-keys.ts";
 
 /**
@@ -13,6 +14,12 @@ export interface Processor {
   enqueue(trackId: number): void;
   /** Queues every track still `processing` in the database (start-up after a restart). */
   resume(): Promise<number>;
+  /**
+   * Gives every completed track without an audio report one (tracks processed before the analysis
+   * existed): one track at a time on the processing queue, so uploads' jobs take turns with it and
+   * no request waits for it. Resolves with the number of tracks found, before they are analysed.
+   */
+  analyseOlder(): Promise<number>;
   /** The status keys the upload and the read calls share. */
   readonly status: StatusKeys;
 }
@@ -34,7 +41,11 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
   async function record(id: number, storageKey: string | null, verdict: Verdict): Promise<void> {
     if (verdict.status === "completed") {
       const f = verdict.facts;
-      if (!(await tracks.complete(id, f))) {
+      if (await tracks.complete(id, f)) {
+        // After the completion: a duplicate never gets a report. Should this write fail, the
+        // start-up pass (`analyseOlder`) gives the track its report later.
+        await tracks.analysis.save(id, verdict.analysis);
+      } else {
         const row = await tracks.statusRow(id);
         if (!row || row.status !== "processing") return;
         verdict = {
@@ -55,6 +66,23 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     }
     const row = await tracks.statusRow(id);
     if (row) await status.trackFinished(row);
+  }
+
+  /**
+   * The report of one track completed before the analysis existed. Content the decoder refuses (or a
+   * file that is gone) is remembered with its reason, so later starts do not try it again; the track
+   * itself stays completed: it was accepted, and staff still see it.
+   */
+  async function analyseOlderTrack(id: number): Promise<void> {
+    const key = await tracks.analysis.fileToAnalyse(id);
+    if (!key) return;
+    if (!(await storage.stat(key))) return await tracks.analysis.saveError(id, PROCESSING_ERRORS.missing);
+    try {
+      await tracks.analysis.save(id, await analyseStored(storage, key));
+    } catch (err) {
+      if (!(err instanceof AudioDecodeError)) throw err;
+      await tracks.analysis.saveError(id, err.message);
+    }
   }
 
   /** One attempt. The attempt is counted in the row before work starts, so a crash counts too. */
@@ -123,6 +151,27 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     async resume() {
       const ids = await tracks.unfinishedIds();
       for (const id of ids) enqueueJob(id, 0);
+      return ids.length;
+    },
+    async analyseOlder() {
+      const ids = await tracks.analysis.unanalysedIds();
+      let next = 0;
+      // Each job queues the next before it ends, so the queue is never idle in between.
+      const queueNext = () => {
+        if (next >= ids.length) return;
+        const id = ids[next++];
+        queue.push(async () => {
+          try {
+            await analyseOlderTrack(id);
+          } catch (err) {
+            // A storage or database fault: the track keeps no report and is tried at the next start.
+            logger.warn("could not analyse an older track", { trackId: id, err });
+          } finally {
+            queueNext();
+          }
+        });
+      };
+      queueNext();
       return ids.length;
     },
   };
