@@ -1,0 +1,113 @@
+/**
+ * The tracks service decides who may see a track (docs/decisions/0092, 0120): a read by id outside
+ * the caller's sight is "not found", whoever calls it, and the owner's status polling is answered
+ * from the status store without touching the database (decisions 0022, 0025).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../db/client.ts";
+import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
+import { createTrack, createUser } from "../testing/factories.ts";
+import { createTracksService, TRACK_NOT_FOUND } from "./service.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** The error status a call ends with (200 when it succeeds). */
+const outcome = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return { status: 200, message: "" };
+  } catch (err) {
+    return { status: (err as { status?: number }).status ?? 500, message: (err as Error).message };
+  }
+};
+
+/** The database, counting the SELECTs issued through it. */
+function countingDb(db: Db) {
+  const counter = { selects: 0 };
+  const proxy = new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "select") {
+        return (...args: unknown[]) => {
+          counter.selects++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: proxy as Db, counter };
+}
+
+describe("tracks service: the status of one track", () => {
+  it("answers the owner, an admin and a moderator whose categories cover it; anyone else is not found", async () => {
+    const owner = await createUser(t.ctx.db);
+    const stranger = await createUser(t.ctx.db);
+    const admin = await createUser(t.ctx.db, { is_admin: true });
+    const koster = await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" });
+    const neuropunk = await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "label_neuropunk" });
+    const track = await createTrack(t.ctx.db, { user_id: owner.id, directions: "label_koster" });
+
+    for (const viewer of [owner, admin, koster]) {
+      expect((await t.ctx.tracks.statusFor(viewer, track.id)).track_data.id, viewer.username).toBe(track.id);
+    }
+    for (const viewer of [stranger, neuropunk]) {
+      expect(await outcome(t.ctx.tracks.statusFor(viewer, track.id)), viewer.username)
+        .toEqual({ status: 404, message: TRACK_NOT_FOUND });
+    }
+    expect(await outcome(t.ctx.tracks.statusFor(admin, track.id + 10_000))).toEqual({ status: 404, message: TRACK_NOT_FOUND });
+  });
+
+  it("a status key does not open the track to anyone but the owner it names", async () => {
+    const owner = await createUser(t.ctx.db);
+    const stranger = await createUser(t.ctx.db);
+    const [row] = await t.ctx.tracks.addUploads(owner.id, [{ key: "xx/none", filename: "A - B.mp3", size: 10 }], [
+      "label_koster",
+    ]);
+    expect((await t.ctx.tracks.status.readStatus(row.id))?.user_id).toBe(owner.id);
+    expect(await outcome(t.ctx.tracks.statusFor(stranger, row.id))).toEqual({ status: 404, message: TRACK_NOT_FOUND });
+  });
+
+  it("the owner's polling is answered by the status key alone; anyone else costs one read", async () => {
+    const owner = await createUser(t.ctx.db);
+    const admin = await createUser(t.ctx.db, { is_admin: true });
+    const { db, counter } = countingDb(t.ctx.db);
+    const service = createTracksService({ ...t.ctx, db });
+    const [row] = await service.addUploads(owner.id, [{ key: "xx/none2", filename: "C - D.mp3", size: 10 }], [
+      "label_neuropunk",
+    ]);
+    counter.selects = 0;
+    expect((await service.statusFor(owner, row.id)).status).toBe("processing");
+    expect(counter.selects).toBe(0);
+    expect((await service.statusFor(admin, row.id)).status).toBe("processing");
+    expect(counter.selects).toBe(1);
+  });
+});
+
+describe("tracks service: staff reads by id follow the caller's current scope", () => {
+  it("a moderator outside the track's directions is told it does not exist, in every call by id", async () => {
+    const mod = await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "podcast_koster" });
+    const track = await createTrack(t.ctx.db, { directions: "label_neuropunk" });
+    expect(await outcome(t.ctx.tracks.get(mod, track.id))).toEqual({ status: 404, message: TRACK_NOT_FOUND });
+    expect((await outcome(t.ctx.tracks.moderate(mod, track.id, { downloaded: true }))).status).toBe(404);
+    expect((await outcome(t.ctx.tracks.remove(mod, track.id))).status).toBe(404);
+    expect((await outcome(t.ctx.tracks.forDownload(mod, [track.id]))).status).toBe(404);
+
+    // Their categories change: the very next read follows.
+    const widened = await t.ctx.users.update(mod.id, { moderator_categories: "podcast_koster,label_neuropunk" });
+    expect((await t.ctx.tracks.get(widened!, track.id)).id).toBe(track.id);
+  });
+
+  it("the artist's own list holds only their submitted tracks", async () => {
+    const artist = await createUser(t.ctx.db);
+    const other = await createUser(t.ctx.db);
+    const mine = await createTrack(t.ctx.db, { user_id: artist.id });
+    await createTrack(t.ctx.db, { user_id: artist.id, status: "failed" });
+    await createTrack(t.ctx.db, { user_id: other.id });
+    expect((await t.ctx.tracks.ownedBy(artist.id)).map((r) => r.id)).toEqual([mine.id]);
+  });
+});
