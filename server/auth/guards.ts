@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { DEFAULT_BAN_MESSAGE, parseCategories } from "../../domain/directions.ts";
+import { banMessage as banText } from "../../domain/ban.ts";
+import { scopeOf } from "../../domain/scope.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppEnv } from "../deps.ts";
 import { forbidden, unauthorized } from "../lib/http-error.ts";
@@ -13,7 +14,7 @@ export function bearerToken(header: string | undefined | null): string | null {
 }
 
 export function banMessage(user: Pick<User, "ban_reason">): string {
-  return user.ban_reason?.trim() || DEFAULT_BAN_MESSAGE;
+  return banText(user.ban_reason);
 }
 
 export function banError(user: Pick<User, "ban_reason">) {
@@ -23,12 +24,7 @@ export function banError(user: Pick<User, "ban_reason">) {
 
 /** Staff flags as the guards and moderator checks see them. Admins count as moderators of `*`. */
 export function roleOf(user: User) {
-  const categories = user.is_admin ? "*" as const : parseCategories(user.moderator_categories);
-  return {
-    isAdmin: user.is_admin,
-    isModerator: user.is_admin || user.is_moderator,
-    categories: user.is_admin || user.is_moderator ? categories : [],
-  };
+  return { isAdmin: user.is_admin, isModerator: user.is_admin || user.is_moderator, categories: scopeOf(user) };
 }
 
 /**

@@ -14,7 +14,8 @@ import { type NewTrack, type Track, trackAnalysis, tracks, type User, users } fr
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../lib/kv.ts";
-import { inScope, maySeeTrack, type Scope, scopeOf, scopeSql } from "./scope.ts";
+import { inScope, maySeeTrack, type Scope, scopeOf } from "../../domain/scope.ts";
+import { scopeSql } from "./scope.ts";
 import { containsSql } from "../lib/search.ts";
 import {
   type AnalysisJson,
