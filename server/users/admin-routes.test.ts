@@ -3,15 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions, tracks, users } from "../../db/schema.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import {
-  BAD_EMAIL,
-  BAN_ADMIN,
-  SELF_BAN,
-  SELF_DELETE,
-  SELF_DEMOTE,
-  USERNAME_REQUIRED,
-  USERNAME_TAKEN,
-} from "./admin-routes.ts";
+import { PROFILE_TEXTS } from "../../domain/profile.ts";
+import { USER_TEXTS } from "../../domain/user.ts";
+
+const {
+  badEmail: BAD_EMAIL,
+  banAdmin: BAN_ADMIN,
+  selfBan: SELF_BAN,
+  selfDelete: SELF_DELETE,
+  selfDemote: SELF_DEMOTE,
+  usernameRequired: USERNAME_REQUIRED,
+  usernameTaken: USERNAME_TAKEN,
+} = USER_TEXTS;
 
 let f: StaffFixture;
 beforeAll(async () => (f = await staffFixture()));
@@ -118,7 +121,7 @@ describe("admin users: create, get, update", () => {
       [{ username: "x1", email: "not-an-email" }, 400, BAD_EMAIL],
       [{ username: "x1", email: "a@b" }, 400, BAD_EMAIL],
       [{ username: "x1", is_moderator: true, moderator_categories: "label_koster,rock" }, 400, "Неизвестная категория модератора"],
-      [{ username: "x1", favorite_dnb_genre: "Polka" }, 400, "Неизвестный жанр"],
+      [{ username: "x1", favorite_dnb_genre: "Polka" }, 400, PROFILE_TEXTS.badGenre],
       [{ username: "x1", birth_date: "31.12.1999" }, 400, "Некорректная дата рождения"],
       [{ username: "x1", vk_id: "55555" }, 409, "Этот VK ID уже привязан к другому пользователю"],
       [{ username: "x1", telegram_id: 66666 }, 409, "Этот Telegram ID уже привязан к другому пользователю"],
@@ -157,6 +160,25 @@ describe("admin users: create, get, update", () => {
       json: { city: "", is_admin: false, is_moderator: false, is_banned: false },
     });
     expect(r.body.user).toMatchObject({ username: "partial", city: null, bio: "Био" });
+  });
+
+  it("holds profile fields to the profile's own limits: 500-character bio, no future birth date", async () => {
+    // Spec 1 §9 gives the biography 500 characters; an admin's edit may not store what the person's own form refuses.
+    const ok = await create({ username: "bio_500", bio: "🥁".repeat(500), city: "г".repeat(100) });
+    expect(ok.bio).toBe("🥁".repeat(500));
+    for (
+      const [json, error] of [
+        [{ username: "bio_501", bio: "ж".repeat(501) }, PROFILE_TEXTS.bioTooLong],
+        [{ username: "city_101", city: "г".repeat(101) }, PROFILE_TEXTS.cityTooLong],
+        [{ username: "born_later", birth_date: "2999-01-01" }, PROFILE_TEXTS.futureBirthDate],
+        [{ username: "born_early", birth_date: "1899-12-31" }, PROFILE_TEXTS.badBirthDate],
+      ] as const
+    ) {
+      const r = await f.call("POST", "/api/admin/users", { json });
+      expect(r, JSON.stringify(json)).toMatchObject({ status: 400, body: { success: false, error } });
+    }
+    const edit = await f.call("PUT", `/api/admin/users/${ok.id}`, { json: { bio: "ж".repeat(501) } });
+    expect(edit).toMatchObject({ status: 400, body: { error: PROFILE_TEXTS.bioTooLong } });
   });
 });
 

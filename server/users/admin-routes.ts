@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { z } from "zod";
-import { GENRES, isDirection } from "../../domain/directions.ts";
+import { banRefusal } from "../../domain/ban.ts";
+import { type AdminUserPatch as UserPatch, adminUserSchemas, USER_TEXTS, userFlagsProblem } from "../../domain/user.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, notFound } from "../lib/http-error.ts";
@@ -14,14 +14,7 @@ import type { UserPatch as StoredPatch } from "./service.ts";
  * A ban revokes every session of the user at once.
  */
 
-export const USER_NOT_FOUND = "Пользователь не найден";
-export const USERNAME_REQUIRED = "Имя пользователя обязательно для заполнения";
-export const USERNAME_TAKEN = "Пользователь с таким именем уже существует";
-export const BAD_EMAIL = "Некорректный формат email";
-export const SELF_DEMOTE = "Вы не можете снять с себя права администратора";
-export const SELF_BAN = "Вы не можете заблокировать себя";
-export const SELF_DELETE = "Вы не можете удалить свой аккаунт";
-export const BAN_ADMIN = "Нельзя заблокировать администратора";
+const { notFound: USER_NOT_FOUND, usernameTaken: USERNAME_TAKEN, selfDelete: SELF_DELETE } = USER_TEXTS;
 
 export function adminUserView(u: User) {
   return {
@@ -49,129 +42,12 @@ export function adminUserView(u: User) {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-
-/** Optional text: empty means null (spec 2 §5: "empty optional values are sent as null"). */
-const text = (max: number, label: string) =>
-  z
-    .union([z.string().max(max, `${label}: не более ${max} символов`), z.null()])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()));
-
-const idText = (label: string) =>
-  z
-    .union([z.string().max(64), z.number().int().nonnegative(), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const s = v === null ? "" : String(v).trim();
-      if (s === "") return null;
-      if (!/^[\w.@-]{1,64}$/.test(s)) {
-        ctx.addIssue({ code: "custom", message: `Некорректный ${label}` });
-        return z.NEVER;
-      }
-      return s;
-    });
-
-// The usual "something@domain.tld" check: no spaces, one @, a dot in the domain.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const flag = z.union([z.boolean(), z.enum(["true", "false"])]).transform((v) => v === true || v === "true");
-
-const categories = z
-  .union([z.string().max(500), z.array(z.string().max(50)).max(20), z.null()])
-  .transform((v, ctx) => {
-    const list = (Array.isArray(v) ? v : (v ?? "").split(",")).map((s) => s.trim()).filter(Boolean);
-    if (list.includes("*")) return "*";
-    const unknown = list.find((s) => !isDirection(s));
-    if (unknown !== undefined) {
-      ctx.addIssue({ code: "custom", message: "Неизвестная категория модератора" });
-      return z.NEVER;
-    }
-    return [...new Set(list)].join(",");
-  });
-
-const userFields = {
-  username: z
-    .string({ message: USERNAME_REQUIRED })
-    .max(64, "Имя пользователя: не более 64 символов")
-    .transform((v) => v.trim())
-    .pipe(z.string().min(1, USERNAME_REQUIRED)),
-  email: z
-    .union([z.string().max(254, BAD_EMAIL), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const s = v?.trim() ?? "";
-      if (s === "") return null;
-      if (!EMAIL.test(s)) {
-        ctx.addIssue({ code: "custom", message: BAD_EMAIL });
-        return z.NEVER;
-      }
-      return s;
-    }),
-  first_name: text(100, "Имя"),
-  last_name: text(100, "Фамилия"),
-  phone_number: text(32, "Телефон"),
-  city: text(100, "Город"),
-  bio: text(2000, "О себе"),
-  telegram_hash: text(200, "Telegram hash"),
-  ban_reason: text(500, "Причина блокировки"),
-  vk_id: idText("VK ID"),
-  telegram_id: idText("Telegram ID"),
-  birth_date: z
-    .union([z.string().max(20), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const s = v?.trim() ?? "";
-      if (s === "") return null;
-      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-      const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
-      if (!m || !d || d.getUTCDate() !== +m[3] || +m[1] < 1900) {
-        ctx.addIssue({ code: "custom", message: "Некорректная дата рождения" });
-        return z.NEVER;
-      }
-      return s;
-    }),
-  favorite_dnb_genre: z
-    .union([z.string().max(50), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const s = v?.trim() ?? "";
-      if (s === "") return null;
-      if (!(GENRES as readonly string[]).includes(s)) {
-        ctx.addIssue({ code: "custom", message: "Неизвестный жанр" });
-        return z.NEVER;
-      }
-      return s;
-    }),
-  is_admin: flag.optional(),
-  is_moderator: flag.optional(),
-  is_banned: flag.optional(),
-  moderator_categories: categories.optional(),
-};
-
-const createSchema = z.object(userFields);
-const updateSchema = z.object({ ...userFields, username: userFields.username.optional() });
-type UserPatch = z.output<typeof updateSchema>;
-
-const listSchema = z.object({
-  search: z.string().max(200, "Слишком длинный поисковый запрос").optional(),
-  status: z.enum(["all", "active", "banned", ""], { message: "Некорректный фильтр статуса" }).optional(),
-  role: z.enum(["all", "admin", "moderator", "user", ""], { message: "Некорректный фильтр роли" }).optional(),
-  page: z.string().regex(/^\d{1,9}$/, "Некорректный номер страницы").optional(),
-  page_size: z.string().regex(/^\d{1,3}$/, "Некорректный размер страницы").optional()
-    .refine((v) => v === undefined || (+v >= 1 && +v <= 100), "Размер страницы: от 1 до 100"),
-});
-
-const banSchema = z.object({ reason: text(500, "Причина блокировки") });
-
-// ---------------------------------------------------------------------------------------------
-
 export function createAdminUserRoutes(ctx: AppContext) {
   const service = ctx.users;
+  // The rules live in domain/user.ts, shared with the admin user form; today is the server's.
+  const { create: createSchema, update: updateSchema, list: listSchema, ban: banSchema } = adminUserSchemas(
+    () => ctx.clock.now().toISOString().slice(0, 10),
+  );
 
   const load = async (id: number) => {
     const row = await service.byId(id);
@@ -183,24 +59,23 @@ export function createAdminUserRoutes(ctx: AppContext) {
   const checkUnique = async (patch: UserPatch, exceptId?: number) => {
     const taken = await service.taken(patch, exceptId);
     if (taken === "username") throw conflict(USERNAME_TAKEN);
-    if (taken === "vk_id") throw conflict("Этот VK ID уже привязан к другому пользователю");
-    if (taken === "telegram_id") throw conflict("Этот Telegram ID уже привязан к другому пользователю");
+    if (taken === "vk_id") throw conflict(USER_TEXTS.vkIdTaken);
+    if (taken === "telegram_id") throw conflict(USER_TEXTS.telegramIdTaken);
   };
 
   /** The flags after the change, with the spec's rules applied; throws on what is refused. */
   const applyRules = (me: User, target: User | null, patch: UserPatch) => {
     const isAdmin = patch.is_admin ?? target?.is_admin ?? false;
     const isModerator = patch.is_moderator ?? target?.is_moderator ?? false;
-    let isBanned = patch.is_banned ?? target?.is_banned ?? false;
-    if (target && target.id === me.id) {
-      if (!isAdmin) throw badRequest(SELF_DEMOTE);
-      if (isBanned) throw badRequest(SELF_BAN);
-    }
-    if (isAdmin && isBanned) {
-      // Choosing admin in the form clears the ban; asking to ban someone who stays admin is refused.
-      if (patch.is_admin === true) isBanned = false;
-      else throw badRequest(BAN_ADMIN);
-    }
+    const refused = userFlagsProblem({
+      self: target !== null && target.id === me.id,
+      admin: isAdmin,
+      banned: patch.is_banned ?? target?.is_banned ?? false,
+      adminChosen: patch.is_admin === true,
+    });
+    if (refused) throw badRequest(refused);
+    // Choosing admin clears a ban (the rule above refuses a ban on someone who stays admin).
+    const isBanned = !isAdmin && (patch.is_banned ?? target?.is_banned ?? false);
     const cats = isModerator ? patch.moderator_categories ?? target?.moderator_categories ?? "" : "";
     const out: StoredPatch = {
       is_admin: isAdmin,
@@ -285,8 +160,8 @@ export function createAdminUserRoutes(ctx: AppContext) {
     })
     .post("/:id/ban", validate("json", banSchema), async (c) => {
       const target = await load(parseId(c.req.param("id")));
-      if (target.id === c.get("user").id) throw badRequest(SELF_BAN);
-      if (target.is_admin) throw badRequest(BAN_ADMIN);
+      const refused = banRefusal({ self: target.id === c.get("user").id, admin: target.is_admin });
+      if (refused) throw badRequest(refused);
       const row = await service.ban(target.id, c.req.valid("json").reason ?? null);
       if (!row) throw notFound(USER_NOT_FOUND);
       return c.json({ success: true, user: adminUserView(row) });
