@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { TILE_TYPES } from "../domain/slider.ts";
 
 const timestamps = {
   created_at: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -152,9 +153,6 @@ export const faqs = sqliteTable("faqs", {
   order: integer("order").notNull(),
   ...timestamps,
 }, (t) => [index("faqs_order_idx").on(t.order)]);
-
-export const TILE_TYPES = ["link", "track"] as const;
-export type TileType = (typeof TILE_TYPES)[number];
 
 export const sliderTiles = sqliteTable("slider_tiles", {
   id: integer("id").primaryKey({ autoIncrement: true }),

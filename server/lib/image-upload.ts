@@ -1,3 +1,4 @@
+import { SLIDER_IMAGE_MAX_BYTES, SLIDER_TEXTS } from "../../domain/slider.ts";
 import { badRequest, tooLarge } from "./http-error.ts";
 import type { FileStorage } from "./storage.ts";
 import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "./multipart.ts";
@@ -8,10 +9,6 @@ import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "./multipart.ts";
  * PNG), never by the name or the declared type; the size limit is enforced while streaming
  * (decision 0044).
  */
-
-export const IMAGE_TOO_LARGE = "Файл слишком большой. Максимальный размер: 2MB.";
-export const IMAGE_BAD_FORMAT = "Неподдерживаемый формат изображения. Используйте JPG или PNG.";
-export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 export interface StoredImage {
   /** `<uuid>.<ext>`: the name kept in the database. */
@@ -42,7 +39,7 @@ export interface ImageFormOptions {
  * already stored. On any error nothing is left in storage.
  */
 export async function parseImageForm(req: Request, options: ImageFormOptions): Promise<ImageForm> {
-  const { storage, dir, fileField = "image", maxBytes = MAX_IMAGE_BYTES } = options;
+  const { storage, dir, fileField = "image", maxBytes = SLIDER_IMAGE_MAX_BYTES } = options;
   const form = await receiveMultipart(req, {
     files: {
       [fileField]: {
@@ -51,17 +48,17 @@ export async function parseImageForm(req: Request, options: ImageFormOptions): P
         headBytes: IMAGE_HEAD_BYTES,
         accept(_part, head) {
           const kind = sniffImage(head);
-          if (!kind) throw badRequest(IMAGE_BAD_FORMAT);
+          if (!kind) throw badRequest(SLIDER_TEXTS.imageBadFormat);
           return `${dir}/${crypto.randomUUID()}.${kind}`;
         },
-        tooLarge: () => tooLarge(IMAGE_TOO_LARGE),
+        tooLarge: () => tooLarge(SLIDER_TEXTS.imageTooLarge),
       },
     },
     onField(_name, _value, { truncated }) {
       if (truncated) throw badRequest("Слишком длинное значение поля");
     },
     limits: { files: 1, fields: 20, parts: 25, fieldSize: 8 * 1024 },
-    maxBody: { bytes: maxBytes + 256 * 1024, error: tooLarge(IMAGE_TOO_LARGE) },
+    maxBody: { bytes: maxBytes + 256 * 1024, error: tooLarge(SLIDER_TEXTS.imageTooLarge) },
     messages: {
       notMultipart: "Некорректный запрос: ожидается multipart/form-data",
       noBody: "Пустой запрос",

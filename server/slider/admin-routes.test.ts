@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import {
-  LINK_IMAGE_REQUIRED,
-  LINK_URL_FORMAT,
-  LINK_URL_REQUIRED,
-  TRACK_URL_REQUIRED,
-  URL_SCHEME,
-} from "./service.ts";
-import { IMAGE_BAD_FORMAT, IMAGE_TOO_LARGE } from "../lib/image-upload.ts";
+import { SLIDER_TEXTS } from "../../domain/slider.ts";
+
+const {
+  imageRequired: LINK_IMAGE_REQUIRED,
+  linkUrlFormat: LINK_URL_FORMAT,
+  linkUrlRequired: LINK_URL_REQUIRED,
+  trackUrlRequired: TRACK_URL_REQUIRED,
+  trackUrlFormat: URL_SCHEME,
+  imageBadFormat: IMAGE_BAD_FORMAT,
+  imageTooLarge: IMAGE_TOO_LARGE,
+} = SLIDER_TEXTS;
 
 let f: StaffFixture;
 beforeAll(async () => (f = await staffFixture()));

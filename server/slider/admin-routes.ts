@@ -4,7 +4,8 @@ import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";
 import { parseId, parseOrThrow } from "../lib/validate.ts";
 import { parseImageForm, type StoredImage } from "../lib/image-upload.ts";
-import { createSliderService, SLIDER_DIR, type SliderInput, sliderInputSchema } from "./service.ts";
+import { type SliderInput, sliderInputSchema } from "../../domain/slider.ts";
+import { createSliderService, SLIDER_DIR } from "./service.ts";
 
 /**
  * /api/admin/slider. Create and update take multipart when a new image comes (`image` plus the tile
@@ -12,6 +13,7 @@ import { createSliderService, SLIDER_DIR, type SliderInput, sliderInputSchema } 
  */
 export function createAdminSliderRoutes(ctx: AppContext) {
   const service = createSliderService(ctx);
+  const inputSchema = sliderInputSchema();
 
   const readInput = async (c: Context<AppEnv>): Promise<{ input: SliderInput; upload: StoredImage | null }> => {
     const type = c.req.header("content-type") ?? "";
@@ -20,7 +22,7 @@ export function createAdminSliderRoutes(ctx: AppContext) {
       try {
         // A file part replaces the image; the JSON-only `image_filename` has no meaning here.
         const { image_filename: _ignored, ...fields } = form.fields;
-        return { input: parseOrThrow(sliderInputSchema, fields), upload: form.image };
+        return { input: parseOrThrow(inputSchema, fields), upload: form.image };
       } catch (err) {
         await form.discard();
         throw err;
@@ -32,7 +34,7 @@ export function createAdminSliderRoutes(ctx: AppContext) {
     } catch {
       throw badRequest("Некорректный JSON в теле запроса");
     }
-    return { input: parseOrThrow(sliderInputSchema, body), upload: null };
+    return { input: parseOrThrow(inputSchema, body), upload: null };
   };
 
   return new Hono<AppEnv>()

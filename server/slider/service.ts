@@ -1,24 +1,17 @@
 import { asc, eq } from "drizzle-orm";
-import { z } from "zod";
-import { type SliderTile, sliderTiles, TILE_TYPES, type TileType } from "../../db/schema.ts";
-import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "../../domain/tile-link.ts";
+import { type SliderTile, sliderTiles } from "../../db/schema.ts";
+import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } from "../../domain/slider.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import type { StoredImage } from "../lib/image-upload.ts";
 
 /**
- * Home-page slider tiles (spec 2 §3, §5). A link tile is an image that opens `redirect_url`; a track
- * tile is a streaming-service player for `track_url` and has no image. Images live in public storage
- * under `slider/<uuid>.<ext>` and go away with their tile or when replaced.
+ * Home-page slider tiles (spec 2 §3, §5); what a tile needs is in domain/slider.ts, shared with the
+ * admin form. Images live in public storage under `slider/<uuid>.<ext>` and go away with their tile
+ * or when replaced.
  */
 
 export const SLIDER_DIR = "slider";
-export const TILE_NOT_FOUND = "Плитка не найдена";
-export const LINK_URL_REQUIRED = 'URL ссылки обязателен для плиток типа "Ссылка"';
-export const LINK_IMAGE_REQUIRED = 'Изображение обязательно для плиток типа "Ссылка"';
-export const TRACK_URL_REQUIRED = 'URL трека обязателен для плиток типа "Трек"';
-export const URL_SCHEME = TRACK_URL_FORMAT;
-export const LINK_URL_FORMAT = TILE_LINK_FORMAT;
 
 export interface SliderView {
   id: number;
@@ -41,40 +34,6 @@ export function sliderView(t: SliderTile): SliderView {
   };
 }
 
-/** Empty, "null" and "undefined" (what FormData makes of a null) all mean "no value". */
-const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && /^(|null|undefined)$/.test(v.trim()));
-
-/** An optional address that `accepts`, stored trimmed; blank means none. */
-const urlField = (accepts: (s: string) => boolean, message: string) =>
-  z
-    .union([z.string().max(2000, "URL слишком длинный"), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (blank(v)) return null;
-      const s = (v as string).trim();
-      if (!accepts(s)) {
-        ctx.addIssue({ code: "custom", message });
-        return z.NEVER;
-      }
-      return s;
-    });
-
-/** The tile fields from JSON or from the text parts of a multipart form. */
-export const sliderInputSchema = z.object({
-  tile_type: z.enum(TILE_TYPES, { message: "Тип плитки должен быть link или track" }),
-  // A link may stay on this site (the seeded tiles lead to /about and /faq); a track plays from the
-  // streaming service, so only an http(s) address makes sense there.
-  redirect_url: urlField(isTileLink, LINK_URL_FORMAT),
-  track_url: urlField(isHttpUrl, URL_SCHEME),
-  /**
-   * JSON only. Left out: keep the current image. Empty or null: remove it. The current name (or its
-   * public address): keep it. Anything else is refused: a tile can only point at an image uploaded for it.
-   */
-  image_filename: z.union([z.string().max(300), z.null()]).optional(),
-});
-
-export type SliderInput = z.output<typeof sliderInputSchema>;
-
 export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) {
   const { db } = ctx;
   const key = (filename: string) => `${SLIDER_DIR}/${filename}`;
@@ -86,7 +45,7 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
   };
   const load = async (id: number) => {
     const [row] = await db.select().from(sliderTiles).where(eq(sliderTiles.id, id)).limit(1);
-    if (!row) throw notFound(TILE_NOT_FOUND);
+    if (!row) throw notFound(SLIDER_TEXTS.notFound);
     return row;
   };
 
@@ -96,16 +55,15 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
     if (upload) image = upload.filename;
     else if (input.image_filename !== undefined) {
       const asked = blank(input.image_filename) ? null : input.image_filename!.trim().split("/").pop()!;
-      if (asked !== null && asked !== current?.image_filename) throw badRequest("Неизвестное изображение");
+      if (asked !== null && asked !== current?.image_filename) throw badRequest(SLIDER_TEXTS.unknownImage);
       image = asked;
     }
+    const refused = tileProblem({ ...input, has_image: image !== null });
+    if (refused) throw badRequest(refused);
     if (input.tile_type === "link") {
-      if (!input.redirect_url) throw badRequest(LINK_URL_REQUIRED);
-      if (!image) throw badRequest(LINK_IMAGE_REQUIRED);
-      return { tile_type: input.tile_type, redirect_url: input.redirect_url, track_url: null, image_filename: image };
+      return { tile_type: input.tile_type, redirect_url: input.redirect_url ?? null, track_url: null, image_filename: image };
     }
-    if (!input.track_url) throw badRequest(TRACK_URL_REQUIRED);
-    return { tile_type: input.tile_type, redirect_url: null, track_url: input.track_url, image_filename: null };
+    return { tile_type: input.tile_type, redirect_url: null, track_url: input.track_url ?? null, image_filename: null };
   }
 
   return {
