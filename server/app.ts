@@ -10,6 +10,7 @@ import { createAuthRoutes } from "./auth/routes.ts";
 import { createTokenService } from "./auth/tokens.ts";
 import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
 import { createDownloadRoutes } from "./tracks/downloads/routes.ts";
+import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
@@ -75,11 +76,12 @@ function methodMatcher(app: Hono<AppEnv>) {
   return (path: string) => [...new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method))];
 }
 
-export function createApp(deps: AppDeps | AppContext) {
-  const ctx = "tokens" in deps ? deps : buildContext(deps);
-  const { logger } = ctx;
-
-  const api = new Hono<AppEnv>()
+/**
+ * Everything under /api, one chained app so its type carries every route's input and JSON output:
+ * the client's `hc<ApiRoutes>` reads it (docs/decisions/0135-typed-api-client.md).
+ */
+export function createApiRoutes(ctx: AppContext) {
+  return new Hono<AppEnv>()
     .route("/", createHealthRoutes(ctx))
     .route("/auth", createAuthRoutes(ctx))
     .route("/profile", createProfileRoutes(ctx))
@@ -89,7 +91,18 @@ export function createApp(deps: AppDeps | AppContext) {
     .route("/slider", createSliderRoutes(ctx))
     .route("/admin", createAdminRoutes(ctx))
     .route("/moderator", createModeratorRoutes(ctx))
-    .route("/downloads", createDownloadRoutes(ctx));
+    .route("/downloads", createDownloadRoutes(ctx))
+    .route("/listen", createListenRoutes(ctx));
+}
+
+/** The /api routes as the client sees them (import with `import type` only). */
+export type ApiRoutes = ReturnType<typeof createApiRoutes>;
+
+export function createApp(deps: AppDeps | AppContext) {
+  const ctx = "tokens" in deps ? deps : buildContext(deps);
+  const { logger } = ctx;
+
+  const api = createApiRoutes(ctx);
 
   const allowed = methodMatcher(api);
 

@@ -1,6 +1,6 @@
 import { ErrorComponent, type ErrorComponentProps, useRouter } from "@tanstack/react-router";
 import { useState } from "react";
-import { ApiError, NO_RESPONSE } from "../lib/api.ts";
+import { ApiError, errorText, NO_RESPONSE } from "../lib/api.ts";
 import { CrossIcon } from "./icons.tsx";
 
 /**
@@ -13,7 +13,7 @@ export function RouteError({ error }: ErrorComponentProps) {
   const [retrying, setRetrying] = useState(false);
   if (!(error instanceof ApiError)) return <ErrorComponent error={error} />;
   // Status 0 is no answer at all (offline, time-out); a failing server says what failed.
-  const message = error.status === 0 || !error.message ? NO_RESPONSE : error.message;
+  const message = errorText(error, error.message || NO_RESPONSE, NO_RESPONSE);
   const retry = async () => {
     setRetrying(true);
     try {

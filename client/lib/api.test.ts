@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch } from "../components/testing/render-page.tsx";
-import { api } from "./api.ts";
+import { client, read } from "./api.ts";
 import { auth } from "./auth.ts";
 
 beforeEach(() => {
@@ -21,7 +21,7 @@ describe("session renewal", () => {
         }),
     }));
     auth.setTokens("stale", "ref");
-    await expect(api("/auth/me")).rejects.toMatchObject({ status: 0 });
+    await expect(read(client.auth.me.$get())).rejects.toMatchObject({ status: 0 });
     expect(auth.isAuthenticated).toBe(true);
     expect(localStorage.getItem("refreshToken")).toBe("ref");
   });

@@ -1,3 +1,7 @@
+import { hc } from "hono/client";
+import type { ClientRequestOptions } from "hono/client";
+import type { ApiRoutes } from "../../server/app.ts";
+import { isBanMessage } from "../../domain/ban.ts";
 import { STORAGE_KEYS } from "./storage-keys.ts";
 
 /**
@@ -14,10 +18,14 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+  /** The server's own `error` text, trimmed; "" when the answer carried none. */
+  get serverText(): string {
+    return typeof this.body?.error === "string" ? this.body.error.trim() : "";
+  }
   /** True when the server said the account is banned. */
   get isBan(): boolean {
-    const text = `${this.message} ${this.body?.ban_reason ?? ""}`.toLowerCase();
-    return this.status === 403 && (Boolean(this.body?.banned) || /заблокирован|banned|block/.test(text));
+    const text = `${this.message} ${this.body?.ban_reason ?? ""}`;
+    return this.status === 403 && (Boolean(this.body?.banned) || isBanMessage(text));
   }
 }
 
@@ -98,94 +106,133 @@ export function refreshSession(): Promise<RefreshResult> {
   return refreshing;
 }
 
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined | null>;
+/** What a call may change about the defaults. */
+export interface CallOptions {
   timeoutMs?: number;
-  /** Skip the refresh-and-retry (the refresh call itself, sign-in calls). */
+  /** Skip the refresh-and-retry (sign-in calls, the logout, the public settings). */
   noRetry?: boolean;
   signal?: AbortSignal;
   headers?: Record<string, string>;
 }
 
-function buildUrl(path: string, query?: RequestOptions["query"]) {
-  const url = new URL(`/api${path}`, location.origin);
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, String(v));
-  }
-  return url.pathname + url.search;
+/** Drops empty query values, as every call has always done: "" means "no filter" to the server. */
+function withoutEmptyQuery(input: string): string {
+  const at = input.indexOf("?");
+  if (at < 0) return input;
+  const params = new URLSearchParams(input.slice(at + 1));
+  for (const [k, v] of [...params]) if (v === "") params.delete(k);
+  const query = params.toString();
+  return input.slice(0, at) + (query ? `?${query}` : "");
 }
 
-async function send(path: string, opts: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
+async function send(input: string, init: RequestInit, opts: CallOptions): Promise<Response> {
+  const headers = new Headers(init.headers);
+  for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
+  if (!headers.has("Accept")) headers.set("Accept", "application/json");
   const access = tokens.access;
-  if (access && !headers.Authorization) headers.Authorization = `Bearer ${access}`;
-  let body: BodyInit | undefined;
-  if (opts.body instanceof FormData) body = opts.body;
-  else if (opts.body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(opts.body);
-  }
+  if (access && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${access}`);
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? API_TIMEOUT_MS);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  return await fetch(buildUrl(path, opts.query), {
-    method: opts.method ?? (body ? "POST" : "GET"),
-    headers,
-    body,
-    credentials: "include",
-    signal,
-  });
+  const given = init.signal ?? opts.signal;
+  const signal = given ? AbortSignal.any([given, timeout]) : timeout;
+  return await fetch(input, { ...init, headers, credentials: "include", signal });
 }
 
-async function parse(res: Response): Promise<Record<string, unknown> | null> {
-  const text = await res.text();
+function parse(text: string): Record<string, unknown> | null {
   if (!text) return null;
   try {
-    return JSON.parse(text);
+    const value = JSON.parse(text);
+    return value && typeof value === "object" ? value : null;
   } catch {
     return null;
   }
 }
 
-/** Calls the API and returns the parsed JSON; throws `ApiError` with the server's `error` text. */
-export async function api<T = Record<string, unknown>>(path: string, opts: RequestOptions = {}): Promise<T> {
-  let res: Response;
-  try {
-    const sentWith = tokens.access;
-    res = await send(path, opts);
-    if (res.status === 401 && !opts.noRetry && tokens.refresh) {
-      // Renewed meanwhile by a concurrent request: repeat with the new token instead of refreshing again.
-      const renewed = Boolean(tokens.access) && tokens.access !== sentWith;
-      const outcome = renewed ? "renewed" : await refreshSession();
-      if (outcome === "renewed") res = await send(path, opts);
-      else if (outcome === "refused") hooks.onSessionExpired?.();
-      else throw new ApiError(0, NO_RESPONSE);
+/** Statuses whose response may not carry a body. */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * The `fetch` the typed client sends through: bearer token, time-out, one refresh-and-retry per
+ * 401, ban and maintenance hooks. Any failure (no answer, an error status, `success: false`)
+ * throws `ApiError` with the server's `error` text, so a call that resolves is a success.
+ */
+export function apiFetch(opts: CallOptions = {}) {
+  return async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = withoutEmptyQuery(input instanceof Request ? input.url : String(input));
+    let res: Response;
+    try {
+      const sentWith = tokens.access;
+      res = await send(url, init, opts);
+      if (res.status === 401 && !opts.noRetry && tokens.refresh) {
+        // Renewed meanwhile by a concurrent request: repeat with the new token instead of refreshing again.
+        const renewed = Boolean(tokens.access) && tokens.access !== sentWith;
+        const outcome = renewed ? "renewed" : await refreshSession();
+        if (outcome === "renewed") res = await send(url, init, opts);
+        else if (outcome === "refused") hooks.onSessionExpired?.();
+        else throw new ApiError(0, NO_RESPONSE);
+      }
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (err instanceof DOMException && err.name === "TimeoutError") throw new ApiError(0, "timeout");
+      if (err instanceof DOMException && err.name === "AbortError") throw err;
+      throw new ApiError(0, NO_RESPONSE);
     }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    if (err instanceof DOMException && err.name === "TimeoutError") throw new ApiError(0, "timeout");
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, NO_RESPONSE);
-  }
-  const body = await parse(res);
-  if (!res.ok || body?.success === false) {
-    const message = typeof body?.error === "string"
-      ? body.error
-      : typeof body?.message === "string"
-      ? body.message
-      : `${res.status} ${res.statusText}`;
-    const error = new ApiError(res.status, message, body);
-    if (error.isBan) hooks.onBanned?.(String(body?.ban_reason ?? message));
-    if (res.status === 503 && body?.maintenance === true) hooks.onMaintenance?.();
-    throw error;
-  }
-  return body as T;
+    const text = await res.text();
+    const body = parse(text);
+    if (!res.ok || body?.success === false) {
+      const message = typeof body?.error === "string"
+        ? body.error
+        : typeof body?.message === "string"
+        ? body.message
+        : `${res.status} ${res.statusText}`;
+      const error = new ApiError(res.status, message, body);
+      if (error.isBan) hooks.onBanned?.(String(body?.ban_reason ?? message));
+      if (res.status === 503 && body?.maintenance === true) hooks.onMaintenance?.();
+      throw error;
+    }
+    return new Response(NULL_BODY.has(res.status) ? null : text, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+  };
 }
 
-/** The server's error text, or the fallback the spec gives for the screen. */
-export function errorText(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.message && err.status !== 0) return err.message;
-  if (err instanceof ApiError && err.message === NO_RESPONSE) return NO_RESPONSE;
-  return fallback;
+/**
+ * The API, typed by the server's own routes (docs/decisions/0135-typed-api-client.md): a renamed
+ * field or path breaks `deno task check` here instead of a page in the browser. Only types come
+ * from the server; `import type` keeps its code out of the bundle.
+ */
+export const client = hc<ApiRoutes>("/api", { fetch: apiFetch() });
+
+/** Per-call options for a typed call: `client.x.$get(args, callOptions({ signal }))`. */
+export function callOptions(opts: CallOptions): ClientRequestOptions {
+  return { fetch: apiFetch(opts), init: opts.signal ? { signal: opts.signal } : undefined };
+}
+
+/**
+ * Options carrying a body for the routes that read it themselves (multipart streams, loose JSON or
+ * form bodies): they declare no validator, so the typed client knows their answer but not their
+ * input. FormData goes as it is (the browser writes the boundary), anything else as JSON.
+ */
+export function rawBody(body: FormData | Record<string, unknown>, opts: CallOptions = {}): ClientRequestOptions {
+  const json = !(body instanceof FormData);
+  const headers: Record<string, string> = json ? { ...opts.headers, "Content-Type": "application/json" } : { ...opts.headers };
+  return {
+    fetch: apiFetch({ ...opts, headers }),
+    init: { body: json ? JSON.stringify(body) : body, ...(opts.signal ? { signal: opts.signal } : {}) },
+  };
+}
+
+/** The JSON of a typed call that succeeded (failures have already thrown `ApiError`). */
+export async function read<T>(call: Promise<{ json(): Promise<T> }>): Promise<T> {
+  return await (await call).json();
+}
+
+/**
+ * The one error text of the front end (spec 1 §8, spec 2 §8): the server's `error` text when it sent
+ * one; otherwise `fallback` when the server answered, or `noAnswer` when no answer came at all.
+ */
+export function errorText(err: unknown, fallback: string, noAnswer = fallback): string {
+  if (err instanceof ApiError && err.status > 0) return err.serverText || fallback;
+  return noAnswer;
 }

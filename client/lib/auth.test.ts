@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch } from "../components/testing/render-page.tsx";
-import { api } from "./api.ts";
+import { client, read } from "./api.ts";
 import { DEFAULT_BAN_MESSAGE } from "../../domain/ban.ts";
 import { auth } from "./auth.ts";
 
@@ -123,7 +123,7 @@ describe("auth store", () => {
     localStorage.setItem("refreshToken", "dead");
     meCalls = 0;
     refreshCalls = 0;
-    await expect(api("/auth/me")).rejects.toThrow();
+    await expect(read(client.auth.me.$get())).rejects.toThrow();
     expect([meCalls, refreshCalls]).toEqual([1, 1]);
     expect(auth.isAuthenticated).toBe(false);
   });
@@ -134,7 +134,7 @@ describe("auth store", () => {
       "/api/auth/refresh": () => Promise.reject(new TypeError("Failed to fetch")),
     }));
     auth.setTokens("stale", "ref");
-    await expect(api("/auth/me")).rejects.toMatchObject({ status: 0 });
+    await expect(read(client.auth.me.$get())).rejects.toMatchObject({ status: 0 });
     expect(auth.isAuthenticated).toBe(true);
     expect(localStorage.getItem("refreshToken")).toBe("ref");
   });

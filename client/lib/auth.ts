@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from "react";
-import { api, ApiError, setApiHooks, tokens } from "./api.ts";
+import { banMessage } from "../../domain/ban.ts";
+import type { InferResponseType } from "hono/client";
+import { ApiError, callOptions, client, read, setApiHooks, tokens } from "./api.ts";
 import { STORAGE_KEYS } from "./storage-keys.ts";
-import type { User } from "./types.ts";
 
 /**
  * The auth store (spec 1 §4): tokens in local storage, the current user, ban handling.
@@ -16,13 +17,11 @@ export interface AuthSnapshot {
   banMessage: string | null;
 }
 
+/** The signed-in user as the server describes them (GET /api/auth/me, spec 1 §3). */
+export type User = InferResponseType<typeof client.auth.me.$get>["user"];
+
 /** The answer of sign-in calls (spec 1 §3 "Auth response"). */
-export interface AuthResponse {
-  success: boolean;
-  access_token: string;
-  refresh_token: string;
-  user: User;
-}
+export type AuthResponse = InferResponseType<typeof client.auth.oauth.telegram.complete.$post>;
 
 const listeners = new Set<Listener>();
 let snapshot: AuthSnapshot = { user: null, isAuthenticated: false, banMessage: null };
@@ -31,13 +30,6 @@ let loading: Promise<User | null> | null = null;
 function update(patch: Partial<AuthSnapshot>) {
   snapshot = { ...snapshot, ...patch };
   for (const l of listeners) l();
-}
-
-export const DEFAULT_BAN_TEXT = "Ваш аккаунт заблокирован за нарушение правил сервиса";
-
-/** A server message that means the account is banned (spec 1 §8). */
-export function isBanText(text: string | null | undefined): boolean {
-  return /заблокирован|banned|block/i.test(text ?? "");
 }
 
 /** The server answered and the tokens were not accepted (a ban has its own handling). */
@@ -133,7 +125,7 @@ export const auth = {
     const isCurrent = () => loading === current;
     const run = async () => {
       try {
-        const body = await api<{ user: User }>("/auth/me");
+        const body = await read(client.auth.me.$get());
         if (isCurrent()) update({ user: body.user, isAuthenticated: true });
         return body.user;
       } catch (err) {
@@ -164,7 +156,7 @@ export const auth = {
   banned(message?: string) {
     tokens.clear();
     loading = null;
-    update({ user: null, isAuthenticated: false, banMessage: message?.trim() || DEFAULT_BAN_TEXT });
+    update({ user: null, isAuthenticated: false, banMessage: banMessage(message) });
   },
   closeBanModal() {
     update({ banMessage: null });
@@ -173,20 +165,18 @@ export const auth = {
   async logout() {
     if (tokens.access || tokens.refresh) {
       try {
-        await api("/auth/logout", {
-          method: "POST",
+        await client.auth.logout.$post(undefined, callOptions({
           noRetry: true,
           // The refresh token also names the session when the access token has expired.
           headers: tokens.access ? {} : { Authorization: `Bearer ${tokens.refresh}` },
-        });
+        }));
       } catch (err) {
         // An expired access token: try once more with the refresh token; the local session ends anyway.
         if (err instanceof ApiError && err.status === 401 && tokens.refresh) {
-          await api("/auth/logout", {
-            method: "POST",
+          await client.auth.logout.$post(undefined, callOptions({
             noRetry: true,
             headers: { Authorization: `Bearer ${tokens.refresh}` },
-          }).catch(() => {});
+          })).catch(() => {});
         }
       }
     }

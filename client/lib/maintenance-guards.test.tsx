@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { COOKIE_BAR_DELAY_MS } from "../components/cookie-bar.tsx";
 import { fakeFetch } from "../components/testing/render-page.tsx";
 import { createAppRouter } from "../router.tsx";
-import { api } from "./api.ts";
+import { client, read } from "./api.ts";
 import { auth } from "./auth.ts";
 
 /**
@@ -195,7 +195,7 @@ describe("maintenance switched on while a page is open", () => {
     await waitFor(() => expect(auth.user?.username).toBe("artist"));
     maintenance = true;
     await act(async () => {
-      await expect(api("/tracks")).rejects.toMatchObject({ status: 503 });
+      await expect(read(client.tracks.$get())).rejects.toMatchObject({ status: 503 });
     });
     await at("/maintenance");
   });
@@ -207,7 +207,7 @@ describe("maintenance switched on while a page is open", () => {
     await waitFor(() => expect(auth.user?.username).toBe("admin"));
     maintenance = true;
     await act(async () => {
-      await api("/tracks");
+      await read(client.tracks.$get());
     });
     expect(location.pathname).toBe("/about");
   });

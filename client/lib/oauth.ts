@@ -1,4 +1,5 @@
-import { api } from "./api.ts";
+import type { InferResponseType } from "hono/client";
+import { callOptions, client, read } from "./api.ts";
 import { STORAGE_KEYS } from "./storage-keys.ts";
 
 /**
@@ -10,11 +11,7 @@ import { STORAGE_KEYS } from "./storage-keys.ts";
  */
 
 /** GET /api/auth/oauth/urls (spec 1 §3 "OAuth addresses response"). Null: provider not configured. */
-export interface OauthUrls {
-  vk: string | null;
-  telegram: string | null;
-  session_id: string;
-}
+export type OauthUrls = InferResponseType<typeof client.auth.oauth.urls.$get>;
 
 export type Provider = "vk" | "telegram";
 /** What the provider's answer is for: signing in, or linking it to the signed-in account. */
@@ -22,7 +19,7 @@ export type Purpose = "sign-in" | "link";
 
 /** Fresh every time: the VK address carries a single-use state, so it is never cached. */
 export function fetchOauthUrls(): Promise<OauthUrls> {
-  return api<OauthUrls>("/auth/oauth/urls", { noRetry: true });
+  return read(client.auth.oauth.urls.$get(undefined, callOptions({ noRetry: true })));
 }
 
 /** A provider window this browser opened. */

@@ -112,9 +112,13 @@ export function createAdminRedisRoutes(ctx: AppContext) {
         })),
         trackStatus: statuses.entries.map(({ key, value }) => ({
           key,
-          value: value && typeof value === "object" && !Array.isArray(value)
+          // Stored status records are objects; the page reads their status and file name.
+          value: (value && typeof value === "object" && !Array.isArray(value)
             ? value
-            : { status: value === null || value === undefined ? null : String(value), filename: null },
+            : { status: value === null || value === undefined ? null : String(value), filename: null }) as {
+              status?: string | null;
+              filename?: string | null;
+            },
         })),
         errorKeys: errors.entries.map(({ key, value }) => ({ key, value })),
         successCount: successKeys.length,

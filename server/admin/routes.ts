@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
 import { createAdminSliderRoutes } from "../slider/admin-routes.ts";
-import { createStaffTrackRoutes } from "../tracks/staff-routes.ts";
+import { createAdminTrackRoutes } from "../tracks/staff-routes.ts";
 import { createAdminUserRoutes } from "../users/admin-routes.ts";
 import { createAdminDashboardRoutes } from "./dashboard.ts";
 import { createAdminRedisRoutes } from "./redis.ts";
@@ -15,7 +15,7 @@ import { createAdminRedisRoutes } from "./redis.ts";
 export function createAdminRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .use("*", ctx.guards.user, ctx.guards.admin)
-    .route("/tracks", createStaffTrackRoutes(ctx, { mode: "admin" }))
+    .route("/tracks", createAdminTrackRoutes(ctx))
     .route("/faq", createStaffFaqRoutes(ctx))
     .route("/slider", createAdminSliderRoutes(ctx))
     .route("/users", createAdminUserRoutes(ctx))

@@ -3,7 +3,7 @@ import type { Scope } from "../../domain/scope.ts";
 import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
-import { createStaffTrackRoutes } from "../tracks/staff-routes.ts";
+import { createModeratorTrackRoutes } from "../tracks/staff-routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {
@@ -26,6 +26,6 @@ export function createModeratorRoutes(ctx: AppContext) {
     })
     // The scope is read from the user row loaded for this request, so a change of categories by an
     // admin applies to the moderator's very next call.
-    .route("/tracks", createStaffTrackRoutes(ctx, { mode: "moderator" }))
+    .route("/tracks", createModeratorTrackRoutes(ctx))
     .route("/faq", createStaffFaqRoutes(ctx));
 }

@@ -1,7 +1,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { DOWNLOAD_TOKEN_TTL_S, downloadUrl, signDownloadToken } from "./downloads/token.ts";
+import {
+  DOWNLOAD_TOKEN_TTL_S,
+  downloadUrl,
+  LISTEN_TOKEN_TTL_S,
+  listenUrl,
+  signDownloadToken,
+} from "./downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
 import {
   trackInputSchema,
@@ -18,74 +24,82 @@ const downloadManySchema = z.object({
     .min(1, "Не выбраны треки для скачивания"),
 });
 
-export interface StaffTrackRoutesOptions {
-  /**
-   * `admin`: create, and a full update (user, guest name, directions, downloaded).
-   * `moderator`: no create; updates limited to directions in scope and the downloaded flag.
-   */
-  mode: "admin" | "moderator";
-}
-
 /**
  * The one track API behind /api/admin/tracks and /api/moderator/tracks. The caller mounts it behind
  * its own guards; every handler hands the signed-in user to the tracks service, which derives their
  * current scope (`scopeOf`), the same rule the status call and the download links apply
- * (`maySeeTrack`).
+ * (`maySeeTrack`). Each panel's routes are
+ * one chain (the shared calls, then its own) so the typed client sees every answer's shape.
  */
-export function createStaffTrackRoutes(ctx: AppContext, opts: StaffTrackRoutesOptions) {
+function createSharedTrackRoutes(ctx: AppContext) {
   const service = ctx.tracks;
-  const app = new Hono<AppEnv>();
 
   const link = async (userId: number, ids: number[]) => {
     const token = await signDownloadToken(ctx, userId, ids);
     return { success: true as const, download_url: downloadUrl(token), expires_in: DOWNLOAD_TOKEN_TTL_S };
   };
 
-  app.get("/", validate("query", trackListQuerySchema), async (c) => {
-    const list = await service.list(c.get("user"), c.req.valid("query"));
-    return c.json({ success: true, ...list });
-  });
+  return new Hono<AppEnv>()
+    .get("/", validate("query", trackListQuerySchema), async (c) => {
+      const list = await service.list(c.get("user"), c.req.valid("query"));
+      return c.json({ success: true, ...list });
+    })
+    .get("/download/:id", async (c) => {
+      const user = c.get("user");
+      const [track] = await service.forDownload(user, [parseId(c.req.param("id"))]);
+      return c.json(await link(user.id, [track.id]));
+    })
+    .post("/download", validate("json", downloadManySchema), async (c) => {
+      const user = c.get("user");
+      const ids = [...new Set(c.req.valid("json").track_ids)];
+      // Several tracks make a ZIP, which names the ones without a file in missing.txt (issue 12);
+      // a single track is its file, so it must have one.
+      if (ids.length > 1) await service.forArchive(user, ids);
+      else await service.forDownload(user, ids);
+      return c.json(await link(user.id, ids));
+    })
+    .get("/:id/listen", async (c) => {
+      const user = c.get("user");
+      const track = await service.listenSource(user, parseId(c.req.param("id")));
+      const token = await signDownloadToken(ctx, user.id, [track.id], "listen");
+      return c.json({
+        success: true as const,
+        stream_url: listenUrl(token),
+        expires_in: LISTEN_TOKEN_TTL_S,
+        peaks: track.peaks,
+        duration_s: track.duration_s,
+      });
+    })
+    .get("/:id", async (c) => {
+      const track = await service.get(c.get("user"), parseId(c.req.param("id")));
+      return c.json({ success: true, track });
+    })
+    .delete("/:id", async (c) => {
+      await service.remove(c.get("user"), parseId(c.req.param("id")));
+      return c.json({ success: true });
+    });
+}
 
-  if (opts.mode === "admin") {
-    app.post("/", validate("json", trackInputSchema), async (c) => {
+/** The admin's tracks: create, and a full update (user, guest name, directions, downloaded). */
+export function createAdminTrackRoutes(ctx: AppContext) {
+  const service = ctx.tracks;
+  return createSharedTrackRoutes(ctx)
+    .post("/", validate("json", trackInputSchema), async (c) => {
       const track = await service.create(c.req.valid("json"));
       return c.json({ success: true, track }, 201);
-    });
-  }
-
-  app.get("/download/:id", async (c) => {
-    const user = c.get("user");
-    const [track] = await service.forDownload(user, [parseId(c.req.param("id"))]);
-    return c.json(await link(user.id, [track.id]));
-  });
-
-  app.post("/download", validate("json", downloadManySchema), async (c) => {
-    const user = c.get("user");
-    const found = await service.forDownload(user, c.req.valid("json").track_ids);
-    return c.json(await link(user.id, found.map((t) => t.id)));
-  });
-
-  app.get("/:id", async (c) => {
-    const track = await service.get(c.get("user"), parseId(c.req.param("id")));
-    return c.json({ success: true, track });
-  });
-
-  if (opts.mode === "admin") {
-    app.put("/:id", validate("json", trackUpdateSchema), async (c) => {
+    })
+    .put("/:id", validate("json", trackUpdateSchema), async (c) => {
       const track = await service.update(c.get("user"), parseId(c.req.param("id")), c.req.valid("json"));
       return c.json({ success: true, track });
     });
-  } else {
-    app.put("/:id", validate("json", trackModerationSchema), async (c) => {
+}
+
+/** The moderator's tracks: no create; updates limited to directions in scope and the downloaded flag. */
+export function createModeratorTrackRoutes(ctx: AppContext) {
+  const service = ctx.tracks;
+  return createSharedTrackRoutes(ctx)
+    .put("/:id", validate("json", trackModerationSchema), async (c) => {
       const track = await service.moderate(c.get("user"), parseId(c.req.param("id")), c.req.valid("json"));
       return c.json({ success: true, track });
     });
-  }
-
-  app.delete("/:id", async (c) => {
-    await service.remove(c.get("user"), parseId(c.req.param("id")));
-    return c.json({ success: true });
-  });
-
-  return app;
 }

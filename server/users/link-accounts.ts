@@ -1,4 +1,4 @@
-import type { Context, Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { LinkRefused, linkTelegram, normalizePhone, telegramIdentity } from "../auth/accounts.ts";
 import { userView } from "../auth/user-view.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
@@ -26,8 +26,8 @@ async function readBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
  * the first VK sign-in of a VK identity that has no account here yet proves it, and never moves or
  * deletes an existing account (docs/decisions/0011, 0018).
  */
-export function registerLinkAccounts(app: Hono<AppEnv>, ctx: AppContext) {
-  app.post("/link-accounts", ctx.guards.user, async (c) => {
+export function createLinkAccountsRoutes(ctx: AppContext) {
+  return new Hono<AppEnv>().post("/link-accounts", ctx.guards.user, async (c) => {
     const body = await readBody(c);
     const action = typeof body.action === "string" ? body.action : "";
     const current = c.get("user");

@@ -1,15 +1,16 @@
-import { api, tokens } from "../../lib/api.ts";
+import { read, tokens } from "../../lib/api.ts";
+import { panel, type StaffBase } from "./staff-queries.ts";
 
 /**
  * The one download path of the staff panels (spec 2 §7): ask the API for a short-lived download
- * address, then open it in a new tab with the access token appended as `access_token`.
- * `base` is "/admin" or "/moderator".
+ * address, then open it in a new tab with the access token appended as `access_token`. The file
+ * itself is a browser navigation to /api/downloads/:token, outside the typed client.
  */
-export async function requestTrackDownload(base: string, ids: number[]): Promise<string> {
+export async function requestTrackDownload(base: StaffBase, ids: number[]): Promise<string> {
+  const tracks = panel(base).tracks;
   const body = ids.length === 1
-    ? await api<{ download_url: string }>(`${base}/tracks/download/${ids[0]}`)
-    : await api<{ download_url: string }>(`${base}/tracks/download`, { method: "POST", body: { track_ids: ids } });
-  if (!body.download_url) throw new Error("no download_url");
+    ? await read(tracks.download[":id"].$get({ param: { id: String(ids[0]) } }))
+    : await read(tracks.download.$post({ json: { track_ids: ids } }));
   return body.download_url;
 }
 
@@ -29,6 +30,6 @@ export function openDownload(downloadUrl: string) {
 }
 
 /** Requests and opens one download; resolves once the tab is opened. */
-export async function downloadTracks(base: string, ids: number[]): Promise<void> {
+export async function downloadTracks(base: StaffBase, ids: number[]): Promise<void> {
   openDownload(await requestTrackDownload(base, ids));
 }

@@ -1,21 +1,19 @@
 import { useState } from "react";
-import { api } from "../../lib/api.ts";
 import { FaqFields, type FaqEditorTexts } from "./faq-editor.tsx";
 import { faqFormValid, type FaqFormValue, nextFaqOrder } from "./faq-format.ts";
 import { Modal } from "./modal.tsx";
-import type { Faq, StaffBase } from "./staff-queries.ts";
+import type { Faq, useStaffFaqWrites } from "./staff-queries.ts";
 
 /**
  * The add/edit-in-a-modal and delete-with-confirmation logic of the admin and moderator FAQ lists
  * (spec 2 "Admin FAQ", "Moderator FAQ"). The panels differ in texts, in how an answer is written in
- * the form (the admin types paragraphs as plain text, the moderator types HTML) and in what they
- * refresh afterwards; the screens around it stay in each feature.
+ * the form (the admin types paragraphs as plain text, the moderator types HTML); the screens around
+ * it stay in each feature, and so do the write hooks, which refresh what shows FAQ.
  */
 export interface FaqCrudOptions {
-  base: StaffBase;
   faqs: Faq[];
-  /** Refreshes the list (and whatever else shows FAQ) after a change. */
-  reload: () => Promise<void>;
+  /** The panel's FAQ write hooks (its feature's api.ts). */
+  writes: ReturnType<typeof useStaffFaqWrites>;
   /** Stored answer → the text in the form. */
   answerToForm: (answer: string) => string;
   /** The form's answer text → what is sent. */
@@ -25,7 +23,7 @@ export interface FaqCrudOptions {
 
 type Editing = { id: number | null; value: FaqFormValue };
 
-export function useFaqCrud({ base, faqs, reload, answerToForm, answerFromForm, errors }: FaqCrudOptions) {
+export function useFaqCrud({ faqs, writes, answerToForm, answerFromForm, errors }: FaqCrudOptions) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [saving, setSaving] = useState(false);
   const [modalError, setModalError] = useState<string | null>(null);
@@ -52,10 +50,8 @@ export function useFaqCrud({ base, faqs, reload, answerToForm, answerFromForm, e
       order: Number(editing.value.order),
     };
     try {
-      if (editing.id === null) await api(`${base}/faq`, { method: "POST", body });
-      else await api(`${base}/faq/${editing.id}`, { method: "PUT", body });
+      await writes.save.mutateAsync({ id: editing.id, body });
       setEditing(null);
-      await reload();
     } catch (err) {
       setModalError(errors.save(err));
     } finally {
@@ -68,8 +64,7 @@ export function useFaqCrud({ base, faqs, reload, answerToForm, answerFromForm, e
     setDeleting(true);
     setError(null);
     try {
-      await api(`${base}/faq/${toDelete.id}`, { method: "DELETE" });
-      await reload();
+      await writes.remove.mutateAsync(toDelete.id);
     } catch (err) {
       setError(errors.delete(err));
     } finally {

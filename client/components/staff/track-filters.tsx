@@ -1,6 +1,18 @@
 import { useId } from "react";
-import type { TrackFilterValues } from "./track-types.ts";
 import "./staff.css";
+
+/** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
+export interface TrackFilterValues {
+  filename: string;
+  user: string;
+  /** YYYY-MM-DD */
+  date: string;
+  direction: string;
+  /** "" | "true" | "false" */
+  downloaded: string;
+}
+
+export const EMPTY_TRACK_FILTERS: TrackFilterValues = { filename: "", user: "", date: "", direction: "", downloaded: "" };
 
 export interface TrackFilterTexts {
   filename: string;

@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import { parseDirections } from "../../../domain/directions.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import type { StaffTrack } from "./track-types.ts";
+import type { StaffTrack } from "./staff-queries.ts";
 import "./staff.css";
 
 export interface TrackTableTexts {

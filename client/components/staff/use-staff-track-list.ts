@@ -1,9 +1,8 @@
 import { type QueryKey, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { api } from "../../lib/api.ts";
 import { downloadTracks } from "./download.ts";
-import type { StaffBase, TrackList } from "./staff-queries.ts";
-import { EMPTY_TRACK_FILTERS, type StaffTrack, type TrackFilterValues } from "./track-types.ts";
+import { type StaffBase, type StaffTrack, type TrackList, useStaffTrackDelete } from "./staff-queries.ts";
+import { EMPTY_TRACK_FILTERS, type TrackFilterValues } from "./track-filters.tsx";
 import { useDebouncedValue } from "./use-debounced-value.ts";
 
 /**
@@ -47,6 +46,7 @@ export function useStaffTrackList<K extends QueryKey>(
   const [actionError, setActionError] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
+  const remove = useStaffTrackDelete(base, keys);
 
   // Typing in the text filters settles for 300 ms before the list is asked again.
   const typed = useDebouncedValue({ filename: filters.filename, user: filters.user }, 300);
@@ -112,15 +112,13 @@ export function useStaffTrackList<K extends QueryKey>(
     setDeleting(true);
     setActionError(null);
     try {
-      await api(`${base}/tracks/${toDelete.id}`, { method: "DELETE" });
+      await remove.mutateAsync(toDelete.id);
       setSelected((s) => {
         const next = new Set(s);
         next.delete(toDelete.id);
         return next;
       });
       setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: keys.tracks });
-      await queryClient.invalidateQueries({ queryKey: keys.dashboard });
     } catch (err) {
       setToDelete(null);
       setActionError(errors.delete(err));

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { errorText } from "../../lib/api.ts";
 import { adminDashboardQuery, type Period } from "./api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 
@@ -30,7 +30,7 @@ export function AdminDashboardPage() {
       {query.isPending && <p className="st-muted">Загрузка статистики...</p>}
       {query.isError && !stats && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Не удалось загрузить статистику", "Ошибка загрузки данных")}
+          {errorText(query.error, "Не удалось загрузить статистику", "Ошибка загрузки данных")}
         </div>
       )}
       {stats && (
@@ -79,7 +79,7 @@ export function AdminDashboardPage() {
             </div>
             {query.isError && (
               <div className="st-alert st-alert-error" role="alert">
-                {staffError(query.error, "Не удалось загрузить статистику", "Ошибка загрузки данных")}
+                {errorText(query.error, "Не удалось загрузить статистику", "Ошибка загрузки данных")}
               </div>
             )}
             <TimelineChart labels={stats.track_timeline.labels} data={stats.track_timeline.data} />

@@ -1,13 +1,12 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { FaqFields, FaqPreview } from "../../components/staff/faq-editor.tsx";
 import { answerToText, faqFormValid, type FaqFormValue, formatAnswer, nextFaqOrder } from "../../components/staff/faq-format.ts";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
-import { api } from "../../lib/api.ts";
-import { adminFaqQuery, adminFaqsQuery, adminKeys } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import { adminFaqQuery, adminFaqsQuery, useAdminFaqWrites } from "./api.ts";
 
 /** FAQ entry editor with a live preview (blank line = paragraph, newline = line break). */
 export function AdminFaqEditPage() {
@@ -15,7 +14,7 @@ export function AdminFaqEditPage() {
   const faqId = id ? Number(id) : null;
   const isNew = faqId === null;
   useDocumentTitle("Редактирование FAQ");
-  const queryClient = useQueryClient();
+  const { save } = useAdminFaqWrites();
   const redirect = useRedirectAfter();
   const one = useQuery({ ...adminFaqQuery(faqId ?? 0), enabled: !isNew });
   const list = useQuery({ ...adminFaqsQuery(), enabled: isNew });
@@ -42,13 +41,11 @@ export function AdminFaqEditPage() {
     setError(null);
     const body = { question: value.question.trim(), answer: formatAnswer(value.answer), order: Number(value.order) };
     try {
-      if (isNew) await api("/admin/faq", { method: "POST", body });
-      else await api(`/admin/faq/${faqId}`, { method: "PUT", body });
-      await queryClient.invalidateQueries({ queryKey: adminKeys.faq });
+      await save.mutateAsync({ id: faqId, body });
       setDone(true);
       redirect("/admin/faq");
     } catch (err) {
-      setError(staffError(err, "Не удалось сохранить вопрос"));
+      setError(errorText(err, "Не удалось сохранить вопрос"));
     } finally {
       setSaving(false);
     }
@@ -63,7 +60,7 @@ export function AdminFaqEditPage() {
       {!isNew && one.isPending && <p className="st-muted">Загрузка...</p>}
       {!isNew && one.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(one.error, "Не удалось загрузить данные вопроса")}
+          {errorText(one.error, "Не удалось загрузить данные вопроса")}
         </div>
       )}
       {value && (

@@ -1,13 +1,12 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { FaqEditModal, useFaqCrud } from "../../components/staff/faq-crud.tsx";
 import { answerToText, formatAnswer, truncateAnswer } from "../../components/staff/faq-format.ts";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { api } from "../../lib/api.ts";
-import { adminFaqsQuery, adminKeys, type Faq } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import { adminFaqsQuery, type Faq, useAdminFaqWrites, useMoveAdminFaq } from "./api.ts";
 
 /** Spec 2 §4: moving swaps the order values of the entry and its neighbour with two updates. */
 export function swapOrders(a: Faq, b: Faq, direction: "up" | "down"): [number, number] {
@@ -18,21 +17,19 @@ export function swapOrders(a: Faq, b: Faq, direction: "up" | "down"): [number, n
 
 export function AdminFaqPage() {
   useDocumentTitle("Управление FAQ");
-  const queryClient = useQueryClient();
   const query = useQuery(adminFaqsQuery());
   const faqs = query.data ?? [];
   const [moving, setMoving] = useState(false);
+  const moveFaq = useMoveAdminFaq();
 
-  const reload = () => queryClient.invalidateQueries({ queryKey: adminKeys.faq });
   const crud = useFaqCrud({
-    base: "/admin",
     faqs,
-    reload,
+    writes: useAdminFaqWrites(),
     answerToForm: answerToText,
     answerFromForm: formatAnswer,
     errors: {
-      save: (err) => staffError(err, "Не удалось сохранить FAQ"),
-      delete: (err) => staffError(err, "Не удалось удалить FAQ"),
+      save: (err) => errorText(err, "Не удалось сохранить FAQ"),
+      delete: (err) => errorText(err, "Не удалось удалить FAQ"),
     },
   });
   const { toDelete, setToDelete, error, setError } = crud;
@@ -45,12 +42,10 @@ export function AdminFaqPage() {
     setError(null);
     const [orderA, orderB] = swapOrders(a, b, direction);
     try {
-      await api(`/admin/faq/${a.id}`, { method: "PUT", body: { order: orderA } });
-      await api(`/admin/faq/${b.id}`, { method: "PUT", body: { order: orderB } });
+      await moveFaq.mutateAsync([{ id: a.id, order: orderA }, { id: b.id, order: orderB }]);
     } catch (err) {
-      setError(staffError(err, "Ошибка перемещения FAQ"));
+      setError(errorText(err, "Ошибка перемещения FAQ"));
     } finally {
-      await reload();
       setMoving(false);
     }
   };
@@ -69,7 +64,7 @@ export function AdminFaqPage() {
 
       {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
       {query.isError && (
-        <div className="st-alert st-alert-error" role="alert">{staffError(query.error, "Не удалось загрузить FAQ")}</div>
+        <div className="st-alert st-alert-error" role="alert">{errorText(query.error, "Не удалось загрузить FAQ")}</div>
       )}
       {query.isPending && <p className="st-muted">Загрузка...</p>}
       {query.isSuccess && faqs.length === 0 && (

@@ -2,11 +2,17 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { PAGE_SIZE_OPTIONS, Pagination, PAGINATION_TEXTS_EN } from "../../components/staff/pagination.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { Toast, useToast } from "../../components/staff/toast.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { api } from "../../lib/api.ts";
-import { adminKeys, adminRedisQuery, type RedisData, type RedisListPage } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import {
+  adminKeys,
+  adminRedisQuery,
+  type RedisData,
+  type RedisListPage,
+  useCleanupRedis,
+  useDeleteRedisKey,
+} from "./api.ts";
 
 /** The status-store page. Its texts are English (spec 2 "Cache admin page"). */
 export const CACHE_TOAST_MS = 3000;
@@ -78,15 +84,16 @@ export function AdminRedisPage() {
   const [removing, setRemoving] = useState<string | null>(null);
 
   const reload = () => queryClient.invalidateQueries({ queryKey: adminKeys.redis });
+  const deleteKey = useDeleteRedisKey();
+  const cleanupKeys = useCleanupRedis();
 
   const removeKey = async (key: string) => {
     setRemoving(key);
     try {
-      await api(`/admin/redis-key/${encodeURIComponent(key)}`, { method: "DELETE" });
+      await deleteKey.mutateAsync(key);
       showToast("success", `Key ${key} has been successfully removed.`);
-      await reload();
     } catch (err) {
-      showToast("error", staffError(err, "Failed to delete key"));
+      showToast("error", errorText(err, "Failed to delete key"));
     } finally {
       setRemoving(null);
     }
@@ -97,11 +104,10 @@ export function AdminRedisPage() {
     const group = cleanup;
     setBusy(true);
     try {
-      const body = await api<{ count: number }>("/admin/cleanup-redis", { method: "POST", body: { key_type: group } });
+      const body = await cleanupKeys.mutateAsync(group);
       showToast("success", cleanupSuccessText(Number(body.count ?? 0), group));
-      await reload();
     } catch (err) {
-      showToast("error", staffError(err, `Failed to clean up ${GROUP_LABEL[group] || "all"} keys`));
+      showToast("error", errorText(err, `Failed to clean up ${GROUP_LABEL[group] || "all"} keys`));
     } finally {
       setBusy(false);
       setCleanup(null);
@@ -164,7 +170,7 @@ export function AdminRedisPage() {
 
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Failed to load Redis data", "Error loading Redis data")}
+          {errorText(query.error, "Failed to load Redis data", "Error loading Redis data")}
         </div>
       )}
       {query.isPending && <p className="st-muted">Loading...</p>}
@@ -236,7 +242,7 @@ function RedisContent({ data, section, removeButton, empty, onPageChange }: {
           <>
             <ul className="st-kv-list">
               {data.trackIds.map((e) => {
-                const values = e.values ?? (Array.isArray(e.value) ? e.value : e.value === undefined ? [] : [e.value]);
+                const values: unknown[] = e.values ?? [];
                 return (
                   <li key={e.key} className="st-kv-item">
                     <span className="st-kv-main">

@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
-import { adminKeys, adminSliderQuery } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import { adminSliderQuery } from "./api.ts";
 import { SliderForm } from "./slider-form.tsx";
 
 export function AdminSliderEditPage() {
@@ -12,7 +12,6 @@ export function AdminSliderEditPage() {
   const tileId = id ? Number(id) : null;
   const isNew = tileId === null;
   useDocumentTitle("Редактирование слайдера");
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const redirect = useRedirectAfter();
   const query = useQuery({ ...adminSliderQuery(tileId ?? 0), enabled: !isNew });
@@ -27,7 +26,7 @@ export function AdminSliderEditPage() {
       {!isNew && query.isPending && <p className="st-muted">Загрузка...</p>}
       {!isNew && query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Не удалось загрузить данные плитки")}
+          {errorText(query.error, "Не удалось загрузить данные плитки")}
         </div>
       )}
       {done && <div className="st-alert st-alert-success" role="status">Плитка успешно сохранена</div>}
@@ -40,7 +39,6 @@ export function AdminSliderEditPage() {
             onCancel={() => void navigate({ to: "/admin/slider" })}
             onSaved={() => {
               setDone(true);
-              void queryClient.invalidateQueries({ queryKey: adminKeys.slider });
               redirect("/admin/slider");
             }}
           />

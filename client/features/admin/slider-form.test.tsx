@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, fireEvent, render as renderDom, screen } from "@testing-library/react";
+import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TILE_LINK_FORMAT } from "../../../domain/tile-link.ts";
 import { fakeFetch } from "../../components/testing/render-page.tsx";
@@ -14,6 +16,9 @@ const seeded: SliderTile = {
   redirect_url: "/about",
   track_url: null,
 };
+
+/** The form saves through the admin feature's mutation hook, which needs a query client. */
+const render = (ui: ReactElement) => renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
 
 let sent: Array<Record<string, unknown>> = [];
 let fetch: ReturnType<typeof fakeFetch>;

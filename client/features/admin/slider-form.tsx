@@ -1,23 +1,9 @@
 import { useEffect, useId, useMemo, useState } from "react";
-import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "../../../domain/tile-link.ts";
-import { staffError } from "../../components/staff/staff-error.ts";
-import { api } from "../../lib/api.ts";
-import { sliderImageUrl, type SliderTile } from "./api.ts";
+import { SLIDER_IMAGE_MAX_BYTES, SLIDER_TEXTS, tileProblem } from "../../../domain/slider.ts";
+import { errorText } from "../../lib/api.ts";
+import { sliderImageUrl, type SliderTile, useSaveSliderTile } from "./api.ts";
 
-export const SLIDER_MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const SLIDER_PLAYER_HEIGHT = 166;
-
-export const SLIDER_TEXTS = {
-  linkUrlRequired: 'URL ссылки обязателен для плиток типа "Ссылка"',
-  trackUrlRequired: 'URL трека обязателен для плиток типа "Трек"',
-  badImageModal: "Неподдерживаемый формат изображения. Используйте JPG или PNG.",
-  badImagePage: "Неподдерживаемый формат файла. Используйте JPG или PNG.",
-  tooLarge: "Файл слишком большой. Максимальный размер: 2MB.",
-  imageRequired: 'Изображение обязательно для плиток типа "Ссылка"',
-  imageMissingWarning: "Для плитки-ссылки необходимо выбрать изображение",
-  linkUrlFormat: TILE_LINK_FORMAT,
-  trackUrlFormat: TRACK_URL_FORMAT,
-} as const;
 
 /** JPEG or PNG by type, or by name when the browser gives no type. */
 export function isAllowedImage(file: File): boolean {
@@ -69,6 +55,7 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [inputKey, setInputKey] = useState(0);
+  const save = useSaveSliderTile();
 
   const fileUrl = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => {
@@ -77,7 +64,7 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
   useEffect(() => onSavingChange?.(saving), [saving]);
 
   // keptImage is either the tile's own image or nothing (after removal).
-  const preview = fileUrl ?? (keptImage ? sliderImageUrl({ image_filename: keptImage, image_url: tile?.image_url }) : null);
+  const preview = fileUrl ?? (keptImage ? sliderImageUrl({ image_filename: keptImage, image_url: tile?.image_url ?? null }) : null);
   const hasImage = Boolean(file || keptImage);
   const linkWithoutImage = tileType === "link" && !hasImage;
 
@@ -89,12 +76,12 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
   const pick = (f: File | undefined) => {
     if (!f) return;
     if (!isAllowedImage(f)) {
-      setError(variant === "modal" ? SLIDER_TEXTS.badImageModal : SLIDER_TEXTS.badImagePage);
+      setError(variant === "modal" ? SLIDER_TEXTS.imageBadFormat : SLIDER_TEXTS.imageBadFormatPage);
       setInputKey((k) => k + 1);
       return;
     }
-    if (f.size > SLIDER_MAX_IMAGE_BYTES) {
-      setError(SLIDER_TEXTS.tooLarge);
+    if (f.size > SLIDER_IMAGE_MAX_BYTES) {
+      setError(SLIDER_TEXTS.imageTooLarge);
       setInputKey((k) => k + 1);
       return;
     }
@@ -110,11 +97,8 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
 
   const submit = async () => {
     if (saving) return;
-    if (tileType === "link" && !redirectUrl.trim()) return setError(SLIDER_TEXTS.linkUrlRequired);
-    if (tileType === "link" && !isTileLink(redirectUrl)) return setError(SLIDER_TEXTS.linkUrlFormat);
-    if (tileType === "link" && !hasImage) return setError(SLIDER_TEXTS.imageRequired);
-    if (tileType === "track" && !trackUrl.trim()) return setError(SLIDER_TEXTS.trackUrlRequired);
-    if (tileType === "track" && !isHttpUrl(trackUrl.trim())) return setError(SLIDER_TEXTS.trackUrlFormat);
+    const refused = tileProblem({ tile_type: tileType, redirect_url: redirectUrl, track_url: trackUrl, has_image: hasImage });
+    if (refused) return setError(refused);
     setError(null);
     setSaving(true);
     let body: FormData | Record<string, unknown>;
@@ -134,13 +118,11 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
       };
     }
     try {
-      const res = tile
-        ? await api<{ slider?: SliderTile }>(`/admin/slider/${tile.id}`, { method: "PUT", body })
-        : await api<{ slider?: SliderTile }>("/admin/slider", { method: "POST", body });
+      const res = await save.mutateAsync({ id: tile ? tile.id : null, body });
       setSaving(false);
       onSaved(res.slider ?? null);
     } catch (err) {
-      setError(staffError(err, "Не удалось сохранить плитку"));
+      setError(errorText(err, "Не удалось сохранить плитку"));
       setSaving(false);
     }
   };

@@ -1,17 +1,16 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { api } from "../../lib/api.ts";
-import { adminKeys, adminSlidersQuery, sliderImageUrl, type SliderTile } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import { adminSlidersQuery, sliderImageUrl, type SliderTile, useDeleteSliderTile } from "./api.ts";
 import { SliderForm, TrackPlayer } from "./slider-form.tsx";
 
 export function AdminSliderPage() {
   useDocumentTitle("Управление слайдером");
-  const queryClient = useQueryClient();
   const query = useQuery(adminSlidersQuery());
+  const deleteTile = useDeleteSliderTile();
   const tiles = query.data ?? [];
   const [editing, setEditing] = useState<{ tile: SliderTile | null } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -24,10 +23,9 @@ export function AdminSliderPage() {
     setDeleting(true);
     setError(null);
     try {
-      await api(`/admin/slider/${toDelete.id}`, { method: "DELETE" });
-      await queryClient.invalidateQueries({ queryKey: adminKeys.slider });
+      await deleteTile.mutateAsync(toDelete.id);
     } catch (err) {
-      setError(staffError(err, "Не удалось удалить плитку", "Ошибка удаления плитки"));
+      setError(errorText(err, "Не удалось удалить плитку", "Ошибка удаления плитки"));
     } finally {
       setDeleting(false);
       setToDelete(null);
@@ -50,7 +48,7 @@ export function AdminSliderPage() {
       {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Не удалось загрузить плитки слайдера")}
+          {errorText(query.error, "Не удалось загрузить плитки слайдера")}
         </div>
       )}
       {query.isPending && <p className="st-muted">Загрузка...</p>}
@@ -111,7 +109,6 @@ export function AdminSliderPage() {
             onCancel={() => setEditing(null)}
             onSaved={() => {
               setEditing(null);
-              void queryClient.invalidateQueries({ queryKey: adminKeys.slider });
             }}
           />
         )}

@@ -1,14 +1,13 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { ADMIN_DIRECTION_LABELS, type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { DirectionCheckboxes } from "../../components/staff/direction-checkboxes.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
-import { api } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { toDate, toDateTimeLocal } from "../../lib/format.ts";
-import { adminKeys, adminTrackQuery } from "./api.ts";
+import { adminTrackQuery, useSaveAdminTrack } from "./api.ts";
 
 interface TrackForm {
   filename: string;
@@ -24,7 +23,7 @@ export function AdminTrackEditPage() {
   const trackId = id ? Number(id) : null;
   const isNew = trackId === null;
   useDocumentTitle("Редактирование трека");
-  const queryClient = useQueryClient();
+  const saveTrack = useSaveAdminTrack();
   const redirect = useRedirectAfter();
   const fid = useId();
   const query = useQuery({ ...adminTrackQuery(trackId ?? 0), enabled: !isNew });
@@ -82,19 +81,15 @@ export function AdminTrackEditPage() {
       downloaded: form.downloaded,
     };
     try {
+      await saveTrack.mutateAsync({ id: trackId, body: payload });
       if (isNew) {
-        await api("/admin/tracks", { method: "POST", body: payload });
         setSuccess("Трек успешно добавлен");
         redirect("/admin/tracks");
       } else {
-        const body = await api<{ track?: unknown }>(`/admin/tracks/${trackId}`, { method: "PUT", body: payload });
-        if (body.track) queryClient.setQueryData([...adminKeys.tracks, "one", trackId], body.track);
         setSuccess("Трек успешно сохранен");
       }
-      await queryClient.invalidateQueries({ queryKey: [...adminKeys.tracks, "list"], refetchType: "all" });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard });
     } catch (err) {
-      setError(staffError(err, "Не удалось сохранить трек", "Ошибка сохранения данных"));
+      setError(errorText(err, "Не удалось сохранить трек", "Ошибка сохранения данных"));
     } finally {
       setSaving(false);
     }
@@ -110,7 +105,7 @@ export function AdminTrackEditPage() {
       {!isNew && query.isPending && <p className="st-muted">Загрузка...</p>}
       {!isNew && query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Не удалось загрузить данные трека", "Ошибка загрузки данных")}
+          {errorText(query.error, "Не удалось загрузить данные трека", "Ошибка загрузки данных")}
         </div>
       )}
 

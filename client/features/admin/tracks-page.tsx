@@ -2,11 +2,11 @@ import { Link } from "@tanstack/react-router";
 import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain/directions.ts";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { Pagination } from "../../components/staff/pagination.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { TrackFilters } from "../../components/staff/track-filters.tsx";
 import { TrackTable } from "../../components/staff/track-table.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useStaffTrackList } from "../../components/staff/use-staff-track-list.ts";
+import { errorText } from "../../lib/api.ts";
 import { adminKeys, adminTracksQuery } from "./api.ts";
 
 const DIRECTION_OPTIONS = DIRECTIONS.map((d) => ({ value: d, label: ADMIN_DIRECTION_LABELS[d] }));
@@ -21,9 +21,9 @@ export function AdminTracksPage() {
     clearSelectionOnFilterChange: true,
     refreshDashboardOnDownload: false,
     errors: {
-      downloadOne: (err) => staffError(err, "Не удалось скачать трек", "Ошибка скачивания трека"),
-      downloadMany: (err) => staffError(err, "Не удалось скачать треки", "Ошибка скачивания треков"),
-      delete: (err) => staffError(err, "Не удалось удалить трек", "Ошибка удаления трека"),
+      downloadOne: (err) => errorText(err, "Не удалось скачать трек", "Ошибка скачивания трека"),
+      downloadMany: (err) => errorText(err, "Не удалось скачать треки", "Ошибка скачивания треков"),
+      delete: (err) => errorText(err, "Не удалось удалить трек", "Ошибка удаления трека"),
     },
   });
   const { query, list } = tracks;
@@ -56,7 +56,7 @@ export function AdminTracksPage() {
       {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Не удалось загрузить треки", "Ошибка загрузки треков")}
+          {errorText(query.error, "Не удалось загрузить треки", "Ошибка загрузки треков")}
         </div>
       )}
       {query.isPending && <p className="st-muted">Загрузка треков...</p>}

@@ -1,14 +1,14 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
+import { USER_TEXTS } from "../../../domain/user.ts";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
-import { api } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { adminKeys, type AdminUser, adminUserQuery } from "./api.ts";
+import { adminUserQuery, useCreateAdminUser, useUpdateAdminUser } from "./api.ts";
 import {
   buildCreatePayload,
   buildUpdatePayload,
@@ -20,7 +20,6 @@ import {
   setBanned,
   setModerator,
   toggleCategory,
-  USER_TEXTS,
   type UserFormErrors,
   type UserFormState,
   userToForm,
@@ -36,7 +35,8 @@ export function AdminUserEditPage() {
   useDocumentTitle("Редактирование пользователя");
   const me = useAuth().user;
   const selfEdit = !isNew && me?.id === userId;
-  const queryClient = useQueryClient();
+  const create = useCreateAdminUser();
+  const updateUser = useUpdateAdminUser();
   const redirect = useRedirectAfter();
   const query = useQuery({ ...adminUserQuery(userId ?? 0), enabled: !isNew });
 
@@ -68,23 +68,20 @@ export function AdminUserEditPage() {
     setSuccess(null);
     try {
       if (isNew) {
-        await api("/admin/users", { method: "POST", body: buildCreatePayload(state) });
+        await create.mutateAsync(buildCreatePayload(state));
         setSuccess("Пользователь успешно добавлен");
         redirect("/admin/users");
       } else {
-        const body = await api<{ user: AdminUser }>(`/admin/users/${userId}`, { method: "PUT", body: buildUpdatePayload(state) });
+        const body = await updateUser.mutateAsync({ id: userId, body: buildUpdatePayload(state) });
         const saved = userToForm(body.user);
         setForm(saved);
         setOriginal(saved);
         // An empty answer keeps the earlier choice for a later re-check of "moderator".
         if (saved.categories === "*" || saved.categories.length > 0) savedCategories.current = saved.categories;
-        queryClient.setQueryData([...adminKeys.users, "one", userId], body.user);
         setSuccess("Пользователь успешно сохранен");
       }
-      void queryClient.invalidateQueries({ queryKey: [...adminKeys.users, "list"] });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard });
     } catch (err) {
-      setServerError(staffError(err, "Не удалось сохранить пользователя"));
+      setServerError(errorText(err, "Не удалось сохранить пользователя"));
     } finally {
       setSaving(false);
     }
@@ -110,7 +107,7 @@ export function AdminUserEditPage() {
       {!isNew && query.isPending && <p className="st-muted">Загрузка...</p>}
       {!isNew && query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Не удалось загрузить данные пользователя")}
+          {errorText(query.error, "Не удалось загрузить данные пользователя")}
         </div>
       )}
       {form && (
@@ -308,8 +305,10 @@ function UserForm({ form, onChange, errors, selfEdit, isNew, saving, savedCatego
               className="st-textarea"
               rows={4}
               value={form.bio}
+              aria-invalid={Boolean(errors.bio)}
               onChange={(e) => onChange({ ...form, bio: e.target.value })}
             />
+            {errors.bio && <small className="st-hint" style={{ color: "var(--danger)" }}>{errors.bio}</small>}
           </label>
         </div>
       </div>

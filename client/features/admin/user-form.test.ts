@@ -5,6 +5,7 @@ import {
   buildUpdatePayload,
   confirmationsNeeded,
   emptyUserForm,
+  hasErrors,
   setAdmin,
   setAllCategories,
   setBanned,
@@ -34,6 +35,8 @@ const user = (over: Partial<AdminUser> = {}): AdminUser => ({
   moderator_categories: "label_koster,podcast_koster",
   is_banned: false,
   ban_reason: null,
+  created_at: "2024-01-01T00:00:00.000Z",
+  last_login_at: null,
   ...over,
 });
 
@@ -72,6 +75,14 @@ describe("user form rules", () => {
     expect(validateUserForm({ ...emptyUserForm(), username: "   " }).username).toBeTruthy();
     expect(validateUserForm({ ...emptyUserForm(), username: "a", email: "nope" }).email).toBe("Некорректный формат email");
     expect(validateUserForm({ ...emptyUserForm(), username: "a", email: "a@b.ru" })).toEqual({});
+  });
+
+  it("holds the bio to the profile's 500 characters, as the server does", () => {
+    const base = { ...emptyUserForm(), username: "a" };
+    expect(validateUserForm({ ...base, bio: `${"🥁".repeat(500)}  ` })).toEqual({});
+    const tooLong = validateUserForm({ ...base, bio: "ж".repeat(501) });
+    expect(tooLong.bio).toBe("Биография не должна превышать 500 символов");
+    expect(hasErrors(tooLong)).toBe(true);
   });
 
   it("protects the admin's own account", () => {

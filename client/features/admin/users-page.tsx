@@ -1,18 +1,30 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
 import { Pagination } from "../../components/staff/pagination.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { Toast, useToast } from "../../components/staff/toast.tsx";
 import { useDebouncedValue } from "../../components/staff/use-debounced-value.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { api } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { adminKeys, type AdminUser, adminUsersQuery, type UserListParams } from "./api.ts";
-import { buildCreatePayload, emptyUserForm, USER_TEXTS, type UserFormState, validateUserForm } from "./user-form.ts";
+import {
+  type AdminUser,
+  adminUsersQuery,
+  useAdminUserAction,
+  useCreateAdminUser,
+  type UserListParams,
+} from "./api.ts";
+import { banRefusal } from "../../../domain/ban.ts";
+import { displayRole, type Role, USER_TEXTS } from "../../../domain/user.ts";
+import { buildCreatePayload, emptyUserForm, type UserFormState, validateUserForm } from "./user-form.ts";
 
 export const USERS_PAGE_SIZE = 10;
+const ROLE_BADGES: Record<Role, { label: string; className: string }> = {
+  admin: { label: "Админ", className: "st-badge st-badge-accent" },
+  moderator: { label: "Модератор", className: "st-badge st-badge-warning" },
+  user: { label: "Пользователь", className: "st-badge" },
+};
 export const USERS_SEARCH_DEBOUNCE_MS = 300;
 export const USERS_TOAST_MS = 5000;
 
@@ -25,8 +37,8 @@ export function fullName(u: Pick<AdminUser, "first_name" | "last_name">): string
 export function AdminUsersPage() {
   useDocumentTitle("Пользователи");
   const me = useAuth().user;
-  const queryClient = useQueryClient();
   const { toast, show, hide } = useToast(USERS_TOAST_MS);
+  const userAction = useAdminUserAction();
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<UserListParams["status"]>("all");
   const [role, setRole] = useState<UserListParams["role"]>("all");
@@ -44,19 +56,13 @@ export function AdminUsersPage() {
     if (list && page > list.pages) setPage(Math.max(1, list.pages));
   }, [list, page]);
 
-  const reload = () => {
-    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
-    void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard });
-  };
-
   const run = async (action: () => Promise<unknown>, ok: string, fallback: string, secondary: string) => {
     setBusy(true);
     try {
       await action();
       show("success", ok);
-      reload();
     } catch (err) {
-      show("error", staffError(err, fallback, secondary));
+      show("error", errorText(err, fallback, secondary));
     } finally {
       setBusy(false);
       setPending(null);
@@ -65,7 +71,7 @@ export function AdminUsersPage() {
 
   const unban = (u: AdminUser) =>
     run(
-      () => api(`/admin/users/${u.id}/unban`, { method: "POST", body: {} }),
+      () => userAction.mutateAsync({ kind: "unban", id: u.id }),
       "Пользователь успешно разблокирован",
       "Ошибка при разблокировке пользователя",
       "Не удалось разблокировать пользователя",
@@ -76,14 +82,14 @@ export function AdminUsersPage() {
     const u = pending.user;
     if (pending.kind === "ban") {
       void run(
-        () => api(`/admin/users/${u.id}/ban`, { method: "POST", body: {} }),
+        () => userAction.mutateAsync({ kind: "ban", id: u.id }),
         "Пользователь успешно заблокирован",
         "Ошибка при блокировке пользователя",
         "Не удалось заблокировать пользователя",
       );
     } else {
       void run(
-        () => api(`/admin/users/${u.id}`, { method: "DELETE" }),
+        () => userAction.mutateAsync({ kind: "delete", id: u.id }),
         "Пользователь успешно удален",
         "Ошибка при удалении пользователя",
         "Не удалось удалить пользователя",
@@ -146,7 +152,7 @@ export function AdminUsersPage() {
 
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Ошибка при получении списка пользователей", "Не удалось загрузить пользователей")}
+          {errorText(query.error, "Ошибка при получении списка пользователей", "Не удалось загрузить пользователей")}
         </div>
       )}
       {query.isPending && <p className="st-muted">Загрузка пользователей...</p>}
@@ -175,6 +181,8 @@ export function AdminUsersPage() {
                 )}
                 {list.users.map((u) => {
                   const isMe = me?.id === u.id;
+                  const banRefused = banRefusal({ self: isMe, admin: u.is_admin });
+                  const role = ROLE_BADGES[displayRole(u)];
                   return (
                     <tr key={u.id} className={u.is_banned ? "st-row-banned" : undefined} data-user-id={u.id}>
                       <td>{u.id}</td>
@@ -189,11 +197,7 @@ export function AdminUsersPage() {
                         </span>
                       </td>
                       <td>
-                        {u.is_admin
-                          ? <span className="st-badge st-badge-accent">Админ</span>
-                          : u.is_moderator
-                          ? <span className="st-badge st-badge-warning">Модератор</span>
-                          : <span className="st-badge">Пользователь</span>}
+                        <span className={role.className}>{role.label}</span>
                       </td>
                       <td>
                         {u.is_banned
@@ -226,8 +230,8 @@ export function AdminUsersPage() {
                               <button
                                 type="button"
                                 className="st-btn st-btn-sm"
-                                disabled={isMe || u.is_admin || busy}
-                                title={u.is_admin ? USER_TEXTS.banAdmin : isMe ? USER_TEXTS.selfBan : undefined}
+                                disabled={banRefused !== null || busy}
+                                title={banRefused ?? undefined}
                                 onClick={() => setPending({ kind: "ban", user: u })}
                                 aria-label={`Заблокировать: ${u.username}`}
                               >
@@ -269,7 +273,6 @@ export function AdminUsersPage() {
         onAdded={() => {
           setAdding(false);
           show("success", "Пользователь успешно добавлен");
-          reload();
         }}
       />
 
@@ -306,6 +309,7 @@ function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
   const [errors, setErrors] = useState<{ username?: string; email?: string }>({});
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const create = useCreateAdminUser();
 
   useEffect(() => {
     if (open) {
@@ -324,10 +328,10 @@ function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
     setSaving(true);
     setError(null);
     try {
-      await api("/admin/users", { method: "POST", body: buildCreatePayload(form) });
+      await create.mutateAsync(buildCreatePayload(form));
       onAdded();
     } catch (err) {
-      setError(staffError(err, "Ошибка при добавлении пользователя", "Не удалось добавить пользователя"));
+      setError(errorText(err, "Ошибка при добавлении пользователя", "Не удалось добавить пользователя"));
     } finally {
       setSaving(false);
     }

@@ -1,16 +1,17 @@
-import { api } from "../../lib/api.ts";
+import { client, rawBody, read } from "../../lib/api.ts";
 import type { AuthResponse } from "../../lib/auth.ts";
 
 /**
  * POST /api/auth/oauth/telegram/complete with the raw `tgAuthResult` (base64url) string and the
  * session id of the sign-in this browser started (the server checks both, docs/decisions/0017).
+ * A sign-in writes the session, not cached data, so it is a plain call rather than a mutation hook.
  */
 export function completeTelegram(tgAuthResult: string, sessionId: string): Promise<AuthResponse> {
-  return api<AuthResponse>("/auth/oauth/telegram/complete", {
-    method: "POST",
-    body: { tgAuthResult, session_id: sessionId },
-    noRetry: true,
-  });
+  // The server reads a loose body (JSON, form or a bare string), so its route declares no input type.
+  return read(client.auth.oauth.telegram.complete.$post(
+    undefined,
+    rawBody({ tgAuthResult, session_id: sessionId }, { noRetry: true }),
+  ));
 }
 
 /**
@@ -18,11 +19,13 @@ export function completeTelegram(tgAuthResult: string, sessionId: string): Promi
  * comes back to `frontend_redirect` with tokens, a ban message or an error.
  */
 export function vkCallbackAddress(p: { code: string; state: string; device_id?: string | null }): string {
-  const q = new URLSearchParams({
-    code: p.code,
-    state: p.state,
-    device_id: p.device_id ?? "",
-    frontend_redirect: `${location.origin}/auth/vk/callback`,
+  const path = client.auth.oauth.vk.callback.$path({
+    query: {
+      code: p.code,
+      state: p.state,
+      device_id: p.device_id ?? "",
+      frontend_redirect: `${location.origin}/auth/vk/callback`,
+    },
   });
-  return `/api/auth/oauth/vk/callback?${q}`;
+  return `/api${path}`;
 }

@@ -1,7 +1,7 @@
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { CheckIcon, CrossIcon } from "../../components/icons.tsx";
-import { ApiError, errorText } from "../../lib/api.ts";
+import { ApiError, errorText, NO_RESPONSE } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { setCompletingSignIn } from "../../lib/guards.ts";
 import { closeIfProviderWindow, markFinishing, takeTelegramStart, takeVkStart } from "../../lib/oauth.ts";
@@ -64,7 +64,7 @@ export function AuthCallbackPage() {
       markFinishing(start);
       signInWithTelegram(arrival.result, start.session_id).then(succeed, (err) => {
         if (err instanceof ApiError && err.isBan) return;
-        fail(withDetail(AUTH_TEXTS.telegramError, errorText(err, "")));
+        fail(withDetail(AUTH_TEXTS.telegramError, errorText(err, "", NO_RESPONSE)));
       });
       return;
     }

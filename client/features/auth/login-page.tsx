@@ -1,7 +1,8 @@
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
-import { ApiError, errorText } from "../../lib/api.ts";
-import { auth, DEFAULT_BAN_TEXT, isBanText, useAuth } from "../../lib/auth.ts";
+import { ApiError, errorText, NO_RESPONSE } from "../../lib/api.ts";
+import { banMessage as banText, isBanMessage } from "../../../domain/ban.ts";
+import { auth, useAuth } from "../../lib/auth.ts";
 import { closeIfProviderWindow, markFinishing, takeTelegramStart, takeVkStart } from "../../lib/oauth.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { completeTelegram, vkCallbackAddress } from "./api.ts";
@@ -48,7 +49,7 @@ export function LoginPage() {
     };
     switch (arrival.kind) {
       case "ban":
-        setBanMessage(arrival.message?.trim() || DEFAULT_BAN_TEXT);
+        setBanMessage(banText(arrival.message));
         cleanAddress();
         finish();
         return;
@@ -68,7 +69,7 @@ export function LoginPage() {
           })
           .catch((err) => {
             if (!(err instanceof ApiError && err.isBan)) {
-              setArrivalError(withDetail(AUTH_TEXTS.telegramLoginError, errorText(err, "")));
+              setArrivalError(withDetail(AUTH_TEXTS.telegramLoginError, errorText(err, "", NO_RESPONSE)));
             }
             finish();
           });
@@ -121,7 +122,7 @@ export function LoginPage() {
       <div className="card auth-card">
         <h1>{AUTH_TEXTS.loginTitle}</h1>
         {banMessage && (
-          <div className={isBanText(banMessage) ? "alert alert-error auth-ban" : "alert alert-warning"} role="alert">
+          <div className={isBanMessage(banMessage) ? "alert alert-error auth-ban" : "alert alert-warning"} role="alert">
             {banMessage}
           </div>
         )}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { errorText } from "../../lib/api.ts";
+import { errorText, NO_RESPONSE } from "../../lib/api.ts";
 import { flash } from "../../lib/flash.ts";
 import { fetchOauthUrls, type OauthUrls, openProviderWindow, type Provider } from "../../lib/oauth.ts";
 import { AUTH_TEXTS, withDetail } from "./texts.ts";
@@ -34,7 +34,7 @@ export function useProviderSignIn(opts: { autoLoad: boolean; loadErrorText: "ini
         if (alive.current && report) {
           setError(
             opts.loadErrorText === "init"
-              ? withDetail(AUTH_TEXTS.initError, errorText(err, ""))
+              ? withDetail(AUTH_TEXTS.initError, errorText(err, "", NO_RESPONSE))
               : AUTH_TEXTS.optionsError,
           );
         }

@@ -1,18 +1,14 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
+import type { InferResponseType } from "hono/client";
+import { client, read } from "../../lib/api.ts";
 
 /** A FAQ entry; `answer` is HTML the server sanitised when it was saved. */
-export interface FaqEntry {
-  id: number;
-  question: string;
-  answer: string;
-  order: number;
-}
+export type FaqEntry = InferResponseType<typeof client.faq.$get>["faqs"][number];
 
 export const faqQuery = queryOptions({
   queryKey: ["faq"],
   queryFn: async () => {
-    const body = await api<{ faqs?: FaqEntry[] }>("/faq");
+    const body = await read(client.faq.$get());
     return [...(body.faqs ?? [])].sort((a, b) => a.order - b.order || a.id - b.id);
   },
   staleTime: 5 * 60_000,

@@ -1,12 +1,14 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
+import { client, read } from "../../lib/api.ts";
 
 /** Error lines of the user's last batch (GET /api/errors). */
 export const batchErrorsQuery = queryOptions({
   queryKey: ["batch-errors"],
   queryFn: async () => {
-    const body = await api<{ errors?: unknown }>("/errors");
-    return Array.isArray(body.errors) ? body.errors.map(errorText).filter(Boolean) : [];
+    const body = await read(client.errors.$get());
+    // The lines come from the status store, which may still hold entries written in an older shape.
+    const lines: unknown[] = Array.isArray(body.errors) ? body.errors : [];
+    return lines.map(batchErrorLine).filter(Boolean);
   },
   retry: false,
   staleTime: 0,
@@ -16,14 +18,14 @@ export const batchErrorsQuery = queryOptions({
 export const batchSuccessQuery = queryOptions({
   queryKey: ["batch-success"],
   queryFn: async () => {
-    const body = await api<{ success?: unknown }>("/success");
+    const body = await read(client.success.$get());
     return typeof body.success === "string" ? body.success : "";
   },
   retry: false,
   staleTime: 0,
 });
 
-function errorText(e: unknown): string {
+function batchErrorLine(e: unknown): string {
   if (typeof e === "string") return e;
   if (e && typeof e === "object") {
     const o = e as { filename?: unknown; error?: unknown };

@@ -1,11 +1,20 @@
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { staffFaqQueries, staffTrackQuery, type TrackList, tzOffset } from "../../components/staff/staff-queries.ts";
-import type { TrackFilterValues } from "../../components/staff/track-types.ts";
-import { api, ApiError } from "../../lib/api.ts";
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { InferRequestType } from "hono/client";
+import {
+  staffFaqQueries,
+  staffTrackQuery,
+  tzOffset,
+  useStaffFaqWrites,
+} from "../../components/staff/staff-queries.ts";
+import type { TrackFilterValues } from "../../components/staff/track-filters.tsx";
+import { ApiError, client, read } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { type ModeratorStatus, normalizeCategories } from "./categories.ts";
 
-/** Query-option factories of the moderator panel (CONVENTIONS rule 8). Calls go to /api/moderator. */
+/**
+ * Query-option factories and write hooks of the moderator panel (CONVENTIONS rule 8). Calls go to
+ * /api/moderator, typed by the server's routes.
+ */
 
 export const MODERATOR_PAGE_SIZE = 10;
 
@@ -29,7 +38,7 @@ export const moderatorStatusQuery = () =>
   queryOptions({
     queryKey: moderatorKeys.status,
     queryFn: async (): Promise<ModeratorStatus> => {
-      const body = await api<{ status?: { is_moderator?: boolean; categories?: unknown } }>("/moderator/status");
+      const body = await read(client.moderator.status.$get());
       return { is_moderator: Boolean(body.status?.is_moderator), categories: normalizeCategories(body.status?.categories) };
     },
     retry: retryUnless403,
@@ -43,9 +52,9 @@ function listQuery(p: TrackListParams) {
     date: p.date,
     direction: p.direction,
     downloaded: p.downloaded,
-    page: p.page,
-    page_size: MODERATOR_PAGE_SIZE,
-    tz_offset: tzOffset(),
+    page: String(p.page),
+    page_size: String(MODERATOR_PAGE_SIZE),
+    tz_offset: String(tzOffset()),
   };
 }
 
@@ -59,11 +68,11 @@ export const moderatorTracksQuery = (p: TrackListParams) =>
     queryFn: async ({ signal }) => {
       const query = listQuery(p);
       try {
-        return await api<TrackList>("/moderator/tracks", { signal, query });
+        return await read(client.moderator.tracks.$get({ query }, { init: { signal } }));
       } catch (err) {
         if (!auth.isAdmin || (err instanceof DOMException && err.name === "AbortError")) throw err;
         try {
-          return await api<TrackList>("/admin/tracks", { signal, query });
+          return await read(client.admin.tracks.$get({ query }, { init: { signal } }));
         } catch {
           throw err;
         }
@@ -81,7 +90,7 @@ export const moderatorCountsQuery = () =>
   queryOptions({
     queryKey: [...moderatorKeys.dashboard, "counts"] as const,
     queryFn: async () => {
-      const body = await api<TrackList>("/moderator/tracks", { query: { downloaded: "true", page: 1, page_size: 10 } });
+      const body = await read(client.moderator.tracks.$get({ query: { downloaded: "true", page: "1", page_size: "10" } }));
       return { tracks: body.total, downloaded: body.filtered };
     },
     staleTime: 0,
@@ -90,3 +99,24 @@ export const moderatorCountsQuery = () =>
 const faqQueries = staffFaqQueries("/moderator", moderatorKeys.faq, { retryOne: false });
 export const moderatorFaqsQuery = faqQueries.list;
 export const moderatorFaqQuery = faqQueries.one;
+
+/** What a moderator may change on a track. */
+export type TrackModeration = InferRequestType<typeof client.moderator.tracks[":id"]["$put"]>["json"];
+
+/**
+ * Saves a track's directions and downloaded flag. The (inactive) list is refetched before the call
+ * resolves, so going back never shows the old directions; the dashboard follows in the background.
+ */
+export function useModerateTrack() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: TrackModeration }) =>
+      read(client.moderator.tracks[":id"].$put({ param: { id: String(id) }, json: body })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: moderatorKeys.tracks, refetchType: "all" });
+      void queryClient.invalidateQueries({ queryKey: moderatorKeys.dashboard });
+    },
+  });
+}
+
+export const useModeratorFaqWrites = () => useStaffFaqWrites("/moderator", moderatorKeys.faq);

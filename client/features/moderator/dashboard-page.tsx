@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { errorText } from "../../lib/api.ts";
 import { moderatorCountsQuery, moderatorFaqsQuery } from "./api.ts";
 import { categoryNames } from "./categories.ts";
 import { useModeratorStatus } from "./use-moderator-status.ts";
@@ -35,10 +35,10 @@ export function ModeratorDashboardPage() {
       </div>
 
       {counts.isError && (
-        <div className="st-alert st-alert-error" role="alert">{staffError(counts.error, "Failed to load tracks", "Error loading tracks")}</div>
+        <div className="st-alert st-alert-error" role="alert">{errorText(counts.error, "Failed to load tracks", "Error loading tracks")}</div>
       )}
       {faqs.isError && (
-        <div className="st-alert st-alert-error" role="alert">{staffError(faqs.error, "Failed to load FAQ items", "Error loading FAQ items")}</div>
+        <div className="st-alert st-alert-error" role="alert">{errorText(faqs.error, "Failed to load FAQ items", "Error loading FAQ items")}</div>
       )}
       <div className="st-cards">
         <div className="st-card st-card-accent">

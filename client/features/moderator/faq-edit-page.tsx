@@ -1,12 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { FAQ_EDITOR_TEXTS_EN, FaqFields, FaqPreview } from "../../components/staff/faq-editor.tsx";
 import { faqFormValid, type FaqFormValue, nextFaqOrder } from "../../components/staff/faq-format.ts";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { api } from "../../lib/api.ts";
-import { moderatorFaqQuery, moderatorFaqsQuery, moderatorKeys } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import { moderatorFaqQuery, moderatorFaqsQuery, useModeratorFaqWrites } from "./api.ts";
 import { ModeratorFaqDeleteDialog } from "./faq-delete-dialog.tsx";
 
 const TEXTS = { ...FAQ_EDITOR_TEXTS_EN, answerHelp: "Basic HTML allowed: <p>, <br>, <strong>, <em>, <ul>, <ol>, <li>, <a>." };
@@ -17,7 +16,7 @@ export function ModeratorFaqEditPage() {
   const faqId = id ? Number(id) : null;
   const isNew = faqId === null;
   useDocumentTitle(isNew ? "Add New FAQ" : "Edit FAQ");
-  const queryClient = useQueryClient();
+  const writes = useModeratorFaqWrites();
   const navigate = useNavigate();
   const one = useQuery({ ...moderatorFaqQuery(faqId ?? 0), enabled: !isNew });
   const list = useQuery({ ...moderatorFaqsQuery(), enabled: isNew });
@@ -34,11 +33,7 @@ export function ModeratorFaqEditPage() {
     if (isNew && (list.data || list.isError)) setValue({ order: String(nextFaqOrder(list.data ?? [])), question: "", answer: "" });
   }, [isNew, one.data, list.data, list.isError, value]);
 
-  const done = async () => {
-    await queryClient.invalidateQueries({ queryKey: moderatorKeys.faq });
-    void queryClient.invalidateQueries({ queryKey: ["faq"] });
-    await navigate({ to: "/moderator/faq" });
-  };
+  const done = () => navigate({ to: "/moderator/faq" });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -47,11 +42,10 @@ export function ModeratorFaqEditPage() {
     setError(null);
     const body = { question: value.question.trim(), answer: value.answer.trim(), order: Number(value.order) };
     try {
-      if (isNew) await api("/moderator/faq", { method: "POST", body });
-      else await api(`/moderator/faq/${faqId}`, { method: "PUT", body });
+      await writes.save.mutateAsync({ id: faqId, body });
       await done();
     } catch (err) {
-      setError(staffError(err, "Failed to save FAQ item", "Error saving FAQ item"));
+      setError(errorText(err, "Failed to save FAQ item", "Error saving FAQ item"));
       setSaving(false);
     }
   };
@@ -61,13 +55,13 @@ export function ModeratorFaqEditPage() {
     setDeleting(true);
     setError(null);
     try {
-      await api(`/moderator/faq/${faqId}`, { method: "DELETE" });
+      await writes.remove.mutateAsync(faqId);
       setConfirming(false);
       await done();
     } catch (err) {
       setConfirming(false);
       setDeleting(false);
-      setError(staffError(err, "Failed to delete FAQ item", "Error deleting FAQ item"));
+      setError(errorText(err, "Failed to delete FAQ item", "Error deleting FAQ item"));
     }
   };
 
@@ -82,7 +76,7 @@ export function ModeratorFaqEditPage() {
       {!isNew && one.isPending && <p className="st-muted" role="status">Loading FAQ item...</p>}
       {!isNew && one.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(one.error, "Failed to load FAQ item", "Error loading FAQ item")}
+          {errorText(one.error, "Failed to load FAQ item", "Error loading FAQ item")}
         </div>
       )}
       {value && (

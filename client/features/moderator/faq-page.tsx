@@ -1,32 +1,26 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { FaqEditModal, useFaqCrud } from "../../components/staff/faq-crud.tsx";
 import { FAQ_EDITOR_TEXTS_EN } from "../../components/staff/faq-editor.tsx";
 import { truncateAnswer } from "../../components/staff/faq-format.ts";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { moderatorFaqsQuery, moderatorKeys } from "./api.ts";
+import { errorText } from "../../lib/api.ts";
+import { moderatorFaqsQuery, useModeratorFaqWrites } from "./api.ts";
 import { ModeratorFaqDeleteDialog } from "./faq-delete-dialog.tsx";
 
 /** Manage FAQ: the entries by order, add/edit in a modal, delete with confirmation. */
 export function ModeratorFaqPage() {
   useDocumentTitle("Manage FAQ");
-  const queryClient = useQueryClient();
   const query = useQuery(moderatorFaqsQuery());
   const faqs = query.data ?? [];
-  const reload = async () => {
-    await queryClient.invalidateQueries({ queryKey: moderatorKeys.faq });
-    void queryClient.invalidateQueries({ queryKey: ["faq"] });
-  };
   const crud = useFaqCrud({
-    base: "/moderator",
     faqs,
-    reload,
+    writes: useModeratorFaqWrites(),
     answerToForm: (answer) => answer,
     answerFromForm: (text) => text.trim(),
     errors: {
-      save: (err) => staffError(err, "Failed to save FAQ item", "Error saving FAQ item"),
-      delete: (err) => staffError(err, "Failed to delete FAQ item", "Error deleting FAQ item"),
+      save: (err) => errorText(err, "Failed to save FAQ item", "Error saving FAQ item"),
+      delete: (err) => errorText(err, "Failed to delete FAQ item", "Error deleting FAQ item"),
     },
   });
   const { openAdd, error, setToDelete } = crud;
@@ -45,7 +39,7 @@ export function ModeratorFaqPage() {
       {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
-          {staffError(query.error, "Failed to load FAQ items", "Error loading FAQ items")}
+          {errorText(query.error, "Failed to load FAQ items", "Error loading FAQ items")}
           <button type="button" className="st-btn st-btn-sm" style={{ marginLeft: 12 }} onClick={() => void query.refetch()}>
             Retry
           </button>

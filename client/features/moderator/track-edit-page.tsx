@@ -1,14 +1,13 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { DirectionCheckboxes } from "../../components/staff/direction-checkboxes.tsx";
-import { staffError } from "../../components/staff/staff-error.ts";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
-import { api } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { moderatorKeys, moderatorTrackQuery } from "./api.ts";
+import { moderatorTrackQuery, useModerateTrack } from "./api.ts";
 import { canManage, categoryLabel } from "./categories.ts";
 import { useModeratorStatus } from "./use-moderator-status.ts";
 
@@ -30,7 +29,7 @@ export function ModeratorTrackEditPage() {
   const { id } = useParams({ strict: false }) as { id?: string };
   const trackId = Number(id);
   useDocumentTitle("Edit Track");
-  const queryClient = useQueryClient();
+  const moderate = useModerateTrack();
   const redirect = useRedirectAfter();
   const fid = useId();
   const { categories } = useModeratorStatus();
@@ -59,17 +58,14 @@ export function ModeratorTrackEditPage() {
     setSaving(true);
     setError(null);
     try {
-      await api(`/moderator/tracks/${trackId}`, {
-        method: "PUT",
+      await moderate.mutateAsync({
+        id: trackId,
         body: { directions: formatDirections(value.directions), downloaded: value.downloaded },
       });
       setSaved(true);
-      // Refetch the (inactive) list before going back, so it never shows the old directions.
-      await queryClient.invalidateQueries({ queryKey: moderatorKeys.tracks, refetchType: "all" });
-      void queryClient.invalidateQueries({ queryKey: moderatorKeys.dashboard });
       redirect("/moderator/tracks");
     } catch (err) {
-      setError(staffError(err, "Failed to update track", "Error updating track"));
+      setError(errorText(err, "Failed to update track", "Error updating track"));
     } finally {
       setSaving(false);
     }
@@ -90,7 +86,7 @@ export function ModeratorTrackEditPage() {
       {query.isPending && !notFound && <p className="st-muted" role="status">Loading track...</p>}
       {(query.isError || notFound) && (
         <div className="st-alert st-alert-error" role="alert">
-          {notFound ? "Failed to load track data" : staffError(query.error, "Failed to load track data", "Error loading track data")}
+          {notFound ? "Failed to load track data" : errorText(query.error, "Failed to load track data", "Error loading track data")}
         </div>
       )}
 

@@ -44,7 +44,7 @@ export function describeLoadError(err: unknown): LoadErrorView {
   if (!(err instanceof ApiError) || err.status === 0) {
     return { kind: "generic", title: TITLES.generic, message: NO_RESPONSE_TEXT };
   }
-  const serverText = typeof err.body?.error === "string" ? err.body.error.trim() : "";
+  const serverText = err.serverText;
   const statusLine = `Error ${err.status}: ${STATUS_TEXT[err.status] ?? "Unexpected response"}`;
   if (DATABASE_TEXT.test(serverText)) {
     return {
@@ -57,14 +57,4 @@ export function describeLoadError(err: unknown): LoadErrorView {
   const kind: LoadErrorKind = err.status === 403 ? "access" : err.status >= 500 ? "server" : "generic";
   const title = kind === "server" ? `Server Error (${err.status})` : TITLES[kind];
   return { kind, title, message: statusLine, details: serverText || undefined };
-}
-
-/** An action's failure: the server's error, the no-answer text, or the screen's fallback. */
-export function actionErrorText(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) {
-    if (err.status === 0) return NO_RESPONSE_TEXT;
-    const serverText = typeof err.body?.error === "string" ? err.body.error.trim() : "";
-    return serverText || fallback;
-  }
-  return fallback;
 }

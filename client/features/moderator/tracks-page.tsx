@@ -5,9 +5,10 @@ import { TRACK_FILTER_TEXTS_EN, TrackFilters } from "../../components/staff/trac
 import { TRACK_TABLE_TEXTS_EN, TrackTable } from "../../components/staff/track-table.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useStaffTrackList } from "../../components/staff/use-staff-track-list.ts";
+import { errorText } from "../../lib/api.ts";
 import { MODERATOR_PAGE_SIZE, moderatorKeys, moderatorTracksQuery } from "./api.ts";
 import { categoryLabel, categoryNames, managedDirections } from "./categories.ts";
-import { actionErrorText, describeLoadError } from "./track-errors.ts";
+import { describeLoadError, NO_RESPONSE_TEXT } from "./track-errors.ts";
 import { useModeratorStatus } from "./use-moderator-status.ts";
 
 const TABLE_TEXTS = { ...TRACK_TABLE_TEXTS_EN, empty: "No tracks match the filters" };
@@ -26,9 +27,9 @@ export function ModeratorTracksPage() {
     clearSelectionOnFilterChange: false,
     refreshDashboardOnDownload: true,
     errors: {
-      downloadOne: (err) => actionErrorText(err, "Failed to download track(s)"),
-      downloadMany: (err) => actionErrorText(err, "Failed to download track(s)"),
-      delete: (err) => actionErrorText(err, "Failed to delete track"),
+      downloadOne: (err) => errorText(err, "Failed to download track(s)", NO_RESPONSE_TEXT),
+      downloadMany: (err) => errorText(err, "Failed to download track(s)", NO_RESPONSE_TEXT),
+      delete: (err) => errorText(err, "Failed to delete track", NO_RESPONSE_TEXT),
     },
   });
   const { query, list } = tracks;

@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { clearFailedFiles, type FailedFile, readFailedFiles } from "../../components/failed-files.ts";
 import { CheckIcon, CrossIcon } from "../../components/icons.tsx";
-import { ApiError } from "../../lib/api.ts";
+import { errorText, NO_RESPONSE } from "../../lib/api.ts";
 import { fetchTrackStatus, trackIdsQuery } from "./api.ts";
 import {
   CONFETTI_DELAY_MS,
@@ -39,7 +39,8 @@ function useBatchStatus(ids: readonly number[] | undefined): TrackProgress[] {
           return { ...t, ...answer, filename: answer.filename ?? t.filename };
         } catch (err) {
           // A failed check ends the track as failed, with the reason on its own line.
-          const detail = err instanceof ApiError && err.message ? `: ${err.message}` : "";
+          const reason = errorText(err, "", NO_RESPONSE);
+          const detail = reason ? `: ${reason}` : "";
           return { ...t, status: "failed", error: `${PROCESSING_TEXTS.checkFailed}${detail}` };
         }
       }));

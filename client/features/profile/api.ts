@@ -1,31 +1,35 @@
-import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
-import type { User } from "../../lib/types.ts";
+import { queryOptions, useMutation } from "@tanstack/react-query";
+import type { InferResponseType } from "hono/client";
+import { client, rawBody, read } from "../../lib/api.ts";
+import { auth } from "../../lib/auth.ts";
 
 /** A track in the user's own list (GET /api/tracks). */
-export interface MyTrack {
-  id: number;
-  filename: string;
-  upload_date: string | number;
-  downloaded: boolean;
-}
+export type MyTrack = InferResponseType<typeof client.tracks.$get>["tracks"][number];
 
 export const myTracksQuery = queryOptions({
   queryKey: ["my-tracks"],
-  queryFn: async () => (await api<{ tracks?: MyTrack[] }>("/tracks")).tracks ?? [],
+  queryFn: async () => (await read(client.tracks.$get())).tracks ?? [],
   staleTime: 10_000,
 });
 
-/** POST /api/profile/update (multipart: text fields and an optional avatar). */
-export function updateProfile(form: FormData) {
-  return api<{ success: true; message: string; user: User }>("/profile/update", { method: "POST", body: form });
+/** The profile lives in the auth store, not the query cache: a change there reloads the user. */
+const reloadUser = () => auth.loadUser().then(() => undefined, () => undefined);
+
+/** POST /api/profile/update (multipart: text fields and an optional avatar, read as a stream). */
+export function useUpdateProfile() {
+  return useMutation({
+    mutationFn: (form: FormData) => read(client.profile.update.$post(undefined, rawBody(form))),
+    onSuccess: reloadUser,
+  });
 }
 
+export type LinkAccountsBody =
+  | { action: "link_telegram_to_vk"; phone_number: string }
+  | { action: "link_vk_to_telegram"; telegram_hash: string };
+
 /** POST /api/profile/link-accounts (spec 1 §7). */
-export function linkAccounts(
-  body:
-    | { action: "link_telegram_to_vk"; phone_number: string }
-    | { action: "link_vk_to_telegram"; telegram_hash: string },
-) {
-  return api<{ success: true; message: string }>("/profile/link-accounts", { method: "POST", body });
+export function useLinkAccounts() {
+  return useMutation({
+    mutationFn: (body: LinkAccountsBody) => read(client.profile["link-accounts"].$post(undefined, rawBody(body))),
+  });
 }

@@ -1,4 +1,4 @@
-import type { User } from "../../lib/types.ts";
+import type { User } from "../../lib/auth.ts";
 import { initials } from "./profile-rules.ts";
 
 /** The user's picture, or their initials on the accent colour. */

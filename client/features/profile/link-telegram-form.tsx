@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { ApiError } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
 import {
@@ -11,7 +11,7 @@ import {
   tgAuthResultIn,
 } from "../../lib/oauth.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
-import { linkAccounts } from "./api.ts";
+import { useLinkAccounts } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 
 /**
@@ -28,12 +28,7 @@ interface LinkOutcome {
 /** Delivered in this window as an event, and to the window that opened the provider through storage. */
 const LINK_EVENT = "telegram-link-outcome";
 
-function linkErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.status > 0) {
-    return err.message && !/^\d{3}\b/.test(err.message) ? err.message : PROFILE_TEXTS.linkFailed;
-  }
-  return PROFILE_TEXTS.linkError;
-}
+const linkErrorText = (err: unknown) => errorText(err, PROFILE_TEXTS.linkFailed, PROFILE_TEXTS.linkError);
 
 function readOutcome(raw: string | null): LinkOutcome | null {
   try {
@@ -56,6 +51,7 @@ function showOutcome(outcome: LinkOutcome) {
  * their result in it links nothing. The address is cleaned either way.
  */
 export function useTelegramLinkArrival() {
+  const link = useLinkAccounts();
   useEffect(() => {
     const result = tgAuthResultIn(location.search, location.hash);
     if (result === null) return;
@@ -65,7 +61,7 @@ export function useTelegramLinkArrival() {
       showOutcome({ ok: false, message: PROFILE_TEXTS.linkFailed });
       return;
     }
-    linkAccounts({ action: "link_vk_to_telegram", telegram_hash: result }).then(
+    link.mutateAsync({ action: "link_vk_to_telegram", telegram_hash: result }).then(
       (body) => ({ ok: true, message: body.message || PROFILE_TEXTS.telegramLinked }),
       (err) => ({ ok: false, message: linkErrorText(err) }),
     ).then((outcome: LinkOutcome) => {

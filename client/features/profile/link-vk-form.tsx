@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { ApiError } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
-import { linkAccounts } from "./api.ts";
+import { useLinkAccounts } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 
 /**
@@ -14,6 +14,7 @@ export function LinkVkForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const link = useLinkAccounts();
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -21,16 +22,12 @@ export function LinkVkForm() {
     setBusy(true);
     setError(null);
     try {
-      const body = await linkAccounts({ action: "link_telegram_to_vk", phone_number: phone.trim() });
+      const body = await link.mutateAsync({ action: "link_telegram_to_vk", phone_number: phone.trim() });
       setDone(body.message || PROFILE_TEXTS.linkPending);
       flash("success", body.message || PROFILE_TEXTS.linkPending);
       await auth.loadUser().catch(() => null);
     } catch (err) {
-      if (err instanceof ApiError && err.status > 0) {
-        setError(err.message && !/^\d{3}\b/.test(err.message) ? err.message : PROFILE_TEXTS.linkFailed);
-      } else {
-        setError(PROFILE_TEXTS.linkError);
-      }
+      setError(errorText(err, PROFILE_TEXTS.linkFailed, PROFILE_TEXTS.linkError));
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { auth } from "../../lib/auth.ts";
-import type { User } from "../../lib/types.ts";
+import type { User } from "../../lib/auth.ts";
 import { ProfileEditPage } from "./profile-edit-page.tsx";
 
 const baseUser: User = {

@@ -1,21 +1,21 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { GENRES } from "../../../domain/directions.ts";
-import { CheckIcon } from "../../components/icons.tsx";
-import { ApiError } from "../../lib/api.ts";
-import { auth, useAuth } from "../../lib/auth.ts";
-import type { User } from "../../lib/types.ts";
-import { updateProfile } from "./api.ts";
-import { Avatar } from "./avatar.tsx";
 import {
   AVATAR_TYPES,
   avatarProblem,
   BIO_MAX_LENGTH,
+  bioTooLong as isBioTooLong,
+  BIRTH_DATE_MIN,
   charCount,
-  PROFILE_SAVED_BANNER_MS,
-  PROFILE_TEXTS,
-  todayIso,
-} from "./profile-rules.ts";
+  NAME_MAX_LENGTH,
+} from "../../../domain/profile.ts";
+import { CheckIcon } from "../../components/icons.tsx";
+import { errorText } from "../../lib/api.ts";
+import { type User, useAuth } from "../../lib/auth.ts";
+import { useUpdateProfile } from "./api.ts";
+import { Avatar } from "./avatar.tsx";
+import { PROFILE_SAVED_BANNER_MS, PROFILE_TEXTS, todayIso } from "./profile-rules.ts";
 
 /** The profile form (spec 1 §2 "/profile/edit"). */
 export function ProfileEditPage() {
@@ -47,6 +47,7 @@ function ProfileForm({ user }: { user: User }) {
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const update = useUpdateProfile();
   const savedTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => () => clearTimeout(savedTimer.current), []);
@@ -72,7 +73,7 @@ function ProfileForm({ user }: { user: User }) {
   };
 
   const bioLength = charCount(values.bio);
-  const bioTooLong = bioLength > BIO_MAX_LENGTH;
+  const bioTooLong = isBioTooLong(values.bio);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -83,8 +84,7 @@ function ProfileForm({ user }: { user: User }) {
     for (const [k, v] of Object.entries(values)) form.append(k, v);
     if (avatar) form.append("avatar", avatar, avatar.name);
     try {
-      const body = await updateProfile(form);
-      await auth.loadUser().catch(() => null);
+      const body = await update.mutateAsync(form);
       setAvatar(null);
       if (fileRef.current) fileRef.current.value = "";
       setPreview(null);
@@ -102,11 +102,7 @@ function ProfileForm({ user }: { user: User }) {
         });
       }
     } catch (err) {
-      if (err instanceof ApiError && err.status > 0) {
-        setError(err.message && !/^\d{3}\b/.test(err.message) ? err.message : PROFILE_TEXTS.updateFailed);
-      } else {
-        setError(PROFILE_TEXTS.updateError);
-      }
+      setError(errorText(err, PROFILE_TEXTS.updateFailed, PROFILE_TEXTS.updateError));
     } finally {
       setSaving(false);
     }
@@ -149,22 +145,22 @@ function ProfileForm({ user }: { user: User }) {
         <div className="field-row">
           <div className="field">
             <label className="label" htmlFor="first_name">Имя</label>
-            <input id="first_name" className="input" value={values.first_name} onChange={set("first_name")} maxLength={100} autoComplete="given-name" />
+            <input id="first_name" className="input" value={values.first_name} onChange={set("first_name")} maxLength={NAME_MAX_LENGTH} autoComplete="given-name" />
           </div>
           <div className="field">
             <label className="label" htmlFor="last_name">Фамилия</label>
-            <input id="last_name" className="input" value={values.last_name} onChange={set("last_name")} maxLength={100} autoComplete="family-name" />
+            <input id="last_name" className="input" value={values.last_name} onChange={set("last_name")} maxLength={NAME_MAX_LENGTH} autoComplete="family-name" />
           </div>
         </div>
 
         <div className="field-row">
           <div className="field">
             <label className="label" htmlFor="birth_date">Дата рождения</label>
-            <input id="birth_date" type="date" className="input" value={values.birth_date} onChange={set("birth_date")} min="1900-01-01" max={todayIso()} autoComplete="bday" />
+            <input id="birth_date" type="date" className="input" value={values.birth_date} onChange={set("birth_date")} min={BIRTH_DATE_MIN} max={todayIso()} autoComplete="bday" />
           </div>
           <div className="field">
             <label className="label" htmlFor="city">Город</label>
-            <input id="city" className="input" value={values.city} onChange={set("city")} maxLength={100} autoComplete="address-level2" />
+            <input id="city" className="input" value={values.city} onChange={set("city")} maxLength={NAME_MAX_LENGTH} autoComplete="address-level2" />
           </div>
         </div>
 
@@ -181,7 +177,7 @@ function ProfileForm({ user }: { user: User }) {
           <span id="bio-counter" className={bioLength >= BIO_MAX_LENGTH ? "counter counter-full" : "counter"} aria-live="polite">
             {bioLength}/{BIO_MAX_LENGTH}
           </span>
-          {bioTooLong && <span className="hint-error">Биография не должна превышать 500 символов</span>}
+          {bioTooLong && <span className="hint-error">{PROFILE_TEXTS.bioTooLong}</span>}
         </div>
 
         <div className="field">

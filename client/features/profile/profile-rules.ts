@@ -1,15 +1,14 @@
-import type { User } from "../../lib/types.ts";
+import { PROFILE_TEXTS as FIELD_TEXTS } from "../../../domain/profile.ts";
+import type { User } from "../../lib/auth.ts";
 
-/** The profile form's rules (spec 1 §5 "Avatar", "Biography"), checked here and again on the server. */
-export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
-export const AVATAR_TYPES = ["image/jpeg", "image/png", "image/jpg"] as const;
-export const BIO_MAX_LENGTH = 500;
+/**
+ * The profile screens' helpers. The form's rules themselves (avatar, biography, the other fields)
+ * and their texts are in domain/profile.ts, which the server checks the same form with.
+ */
 export const PROFILE_SAVED_BANNER_MS = 3000;
 
 export const PROFILE_TEXTS = {
-  avatarTooLarge: "Файл слишком большой. Максимальный размер: 5 МБ",
-  avatarBadType: "Неподдерживаемый формат файла. Допустимые форматы: JPG, PNG",
-  saved: "Профиль успешно обновлен",
+  ...FIELD_TEXTS,
   updateFailed: "Failed to update profile",
   updateError: "Error updating profile",
   loadFailed: "Failed to load profile data",
@@ -23,18 +22,6 @@ export const PROFILE_TEXTS = {
   processing: "В обработке",
   emptyHint: "Поддерживается формат MP3 с битрейтом 320 kbps.",
 } as const;
-
-/** The reason an avatar file cannot be used, or null when it can. */
-export function avatarProblem(file: { size: number; type: string }): string | null {
-  if (!(AVATAR_TYPES as readonly string[]).includes(file.type.toLowerCase())) return PROFILE_TEXTS.avatarBadType;
-  if (file.size > AVATAR_MAX_BYTES) return PROFILE_TEXTS.avatarTooLarge;
-  return null;
-}
-
-/** Characters as a person counts them (an emoji is one), the way the server counts. */
-export function charCount(text: string): number {
-  return [...text].length;
-}
 
 /** Two letters for the avatar placeholder: first and last name, else the start of the username. */
 export function initials(user: Pick<User, "first_name" | "last_name" | "username">): string {

@@ -1,19 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
+import type { InferResponseType } from "hono/client";
+import { client, read } from "../../lib/api.ts";
 
 /** A home-page slider tile (GET /api/slider, public). */
-export interface SliderTile {
-  id: number;
-  tile_type: "link" | "track";
-  image_filename: string | null;
-  image_url: string | null;
-  redirect_url: string | null;
-  track_url: string | null;
-}
+export type SliderTile = InferResponseType<typeof client.slider.$get>["sliders"][number];
 
 export const sliderQuery = queryOptions({
   queryKey: ["slider"],
-  queryFn: async () => (await api<{ sliders?: SliderTile[] }>("/slider")).sliders ?? [],
+  queryFn: async () => (await read(client.slider.$get())).sliders ?? [],
   staleTime: 5 * 60_000,
 });
 
