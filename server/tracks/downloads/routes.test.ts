@@ -62,6 +62,61 @@ describe("download links", () => {
     expect(await downloaded(two.id)).toBe(true);
   });
 
+  it("leaves tracks without a file out of a ZIP and names them in missing.txt, the other files intact", async () => {
+    const one = await f.trackWithFile(AUDIO.amen, { filename: "Один - Трек.mp3" });
+    // A failed duplicate: its file was discarded (decision 0021).
+    const failed = await createTrack(f.t.ctx.db, { filename: "Дубль - Трек.mp3", status: "failed", storage_key: null });
+    const gone = await f.trackWithFile(AUDIO.mono, { filename: "Gone - Later.mp3" });
+    const two = await f.trackWithFile(AUDIO.low);
+    const r = await f.call("POST", "/api/admin/tracks/download", {
+      json: { track_ids: [one.id, failed.id, gone.id, two.id] },
+    });
+    expect(r.status).toBe(200);
+    // The file vanishes from storage after the link was made.
+    await f.t.ctx.storage.delete(gone.storage_key!);
+
+    const res = await fetchFile(r.body.download_url as string);
+    expect(res.status).toBe(200);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(res.headers.get("content-length")).toBe(String(bytes.length));
+    const files = unzipSync(bytes);
+    expect(Object.keys(files).sort()).toEqual([AUDIO.low, "missing.txt", "Один - Трек.mp3"].sort());
+    expect(files["Один - Трек.mp3"]).toEqual(audioBytes(AUDIO.amen));
+    expect(files[AUDIO.low]).toEqual(audioBytes(AUDIO.low));
+    const note = new TextDecoder().decode(files["missing.txt"]);
+    expect(note.split("\n").filter(Boolean)).toEqual([
+      "Эти треки не вошли в архив: их файлов нет в хранилище.",
+      "Дубль - Трек.mp3",
+      "Gone - Later.mp3",
+    ]);
+    // Only what was served counts as downloaded.
+    expect(await downloaded(one.id)).toBe(true);
+    expect(await downloaded(two.id)).toBe(true);
+    expect(await downloaded(failed.id)).toBe(false);
+    expect(await downloaded(gone.id)).toBe(false);
+  });
+
+  it("refuses a selection in which no track has a file, and a single track without one", async () => {
+    const a = await createTrack(f.t.ctx.db, { status: "failed", storage_key: null });
+    const b = await createTrack(f.t.ctx.db);
+    const r = await f.call("POST", "/api/admin/tracks/download", { json: { track_ids: [a.id, b.id] } });
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ success: false, error: "Ни у одного из выбранных треков нет файла" });
+    const single = await f.call("POST", "/api/admin/tracks/download", { json: { track_ids: [a.id] } });
+    expect(single.status).toBe(404);
+    expect(single.body.error).toBe(`Файл трека не найден: ${a.filename}`);
+
+    // Files that vanish after the link was made: still a clear 404, nothing marked.
+    const c = await f.trackWithFile(AUDIO.low);
+    const link = await f.call("POST", "/api/admin/tracks/download", { json: { track_ids: [a.id, c.id] } });
+    expect(link.status).toBe(200);
+    await f.t.ctx.storage.delete(c.storage_key!);
+    const res = await fetchFile(link.body.download_url as string);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error).toBe("Ни у одного из выбранных треков нет файла");
+    expect(await downloaded(c.id)).toBe(false);
+  });
+
   it("names duplicate files apart inside the archive", () => {
     expect(uniqueNames(["A - B.mp3", "a - b.mp3", "A - B.mp3", "x/y\u0000.mp3"])).toEqual([
       "A - B.mp3",
