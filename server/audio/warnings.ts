@@ -1,17 +1,12 @@
 /**
- * The warnings an analysed track can carry, their Russian texts for the UI (one home for both), and
- * the pure rule that picks them from the analysis figures.
+ * The pure rule that picks an analysed track's warnings from its figures. The codes and their
+ * Russian texts for the UI live in domain/audio-warnings.ts (re-exported here).
  */
 import { DNB_MAX_BPM, DNB_MIN_BPM } from "./tempo.ts";
+import type { AudioWarning } from "../../domain/audio-warnings.ts";
 
-export const AUDIO_WARNING_TEXTS = {
-  low_bitrate: "Битрейт ниже 320 kbps",
-  clipping: "Клиппинг",
-  too_quiet: "Тихий мастер (ниже −14 LUFS)",
-  tempo_outside_dnb: "Темп вне диапазона drum and bass",
-} as const;
-
-export type AudioWarning = keyof typeof AUDIO_WARNING_TEXTS;
+// The codes and their texts live in domain/ so the client shows them without server code.
+export { AUDIO_WARNING_TEXTS, type AudioWarning } from "../../domain/audio-warnings.ts";
 
 export const MIN_BITRATE_KBPS = 320;
 export const MIN_LOUDNESS_LUFS = -14;
