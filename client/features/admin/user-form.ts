@@ -1,9 +1,12 @@
 import { type Direction, DIRECTIONS, parseCategories } from "../../../domain/directions.ts";
+import { bioTooLong, PROFILE_TEXTS } from "../../../domain/profile.ts";
+import { emailProblem, formatCategories, USER_TEXTS, userFlagsProblem, usernameProblem } from "../../../domain/user.ts";
 import type { AdminUser } from "./api.ts";
 
 /**
- * The rules of the admin user form (spec 2 §4 "User", §5 "User"), kept apart from the screen so they
- * can be tested one by one. The server applies the same rules again.
+ * The admin user form's state and payloads (spec 2 §4 "User", §5 "User"), kept apart from the screen
+ * so they can be tested one by one. The rules and texts are domain/user.ts's, which the server
+ * applies again.
  */
 
 export interface UserFormState {
@@ -25,18 +28,6 @@ export interface UserFormState {
   favorite_dnb_genre: string;
   bio: string;
 }
-
-export const USER_TEXTS = {
-  usernameRequired: "Имя пользователя обязательно для заполнения",
-  badEmail: "Некорректный формат email",
-  selfDemote: "Вы не можете снять с себя права администратора",
-  banAdmin: "Нельзя заблокировать администратора",
-  selfBan: "Вы не можете заблокировать себя",
-  banWarning: "Пользователь не сможет авторизоваться и загружать треки.",
-  demoteQuestion: "Вы собираетесь понизить права администратора. Продолжить?",
-  demoteWarning: "Пользователь потеряет доступ к функциям администратора.",
-  banQuestion: (username: string) => `Вы собираетесь заблокировать пользователя ${username}. Продолжить?`,
-} as const;
 
 export const TEXT_FIELDS = [
   "username",
@@ -115,15 +106,13 @@ export function toggleCategory(state: UserFormState, code: Direction): UserFormS
 }
 
 export function categoriesValue(state: UserFormState): string {
-  if (!state.is_moderator) return "";
-  return state.categories === "*" ? "*" : state.categories.join(",");
+  return state.is_moderator ? formatCategories(state.categories) : "";
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface UserFormErrors {
   username?: string;
   email?: string;
+  bio?: string;
   /** Self-protection and ban rules. */
   general?: string;
 }
@@ -131,15 +120,18 @@ export interface UserFormErrors {
 /** `selfEdit`: the admin is editing their own account. */
 export function validateUserForm(state: UserFormState, selfEdit = false): UserFormErrors {
   const errors: UserFormErrors = {};
-  if (!state.username.trim()) errors.username = USER_TEXTS.usernameRequired;
-  if (state.email.trim() && !EMAIL.test(state.email.trim())) errors.email = USER_TEXTS.badEmail;
-  if (selfEdit && !state.is_admin) errors.general = USER_TEXTS.selfDemote;
-  else if (selfEdit && state.is_banned) errors.general = USER_TEXTS.selfBan;
-  else if (state.is_admin && state.is_banned) errors.general = USER_TEXTS.banAdmin;
+  const username = usernameProblem(state.username);
+  if (username) errors.username = username;
+  const email = emailProblem(state.email);
+  if (email) errors.email = email;
+  // The person's own form allows 500 characters (spec 1 §9); an admin's edit holds to the same.
+  if (bioTooLong(state.bio.trim())) errors.bio = PROFILE_TEXTS.bioTooLong;
+  const general = userFlagsProblem({ self: selfEdit, admin: state.is_admin, banned: state.is_banned });
+  if (general) errors.general = general;
   return errors;
 }
 
-export const hasErrors = (e: UserFormErrors) => Boolean(e.username || e.email || e.general);
+export const hasErrors = (e: UserFormErrors) => Boolean(e.username || e.email || e.bio || e.general);
 
 /** Create: every field is sent; empty optional values as null. */
 export function buildCreatePayload(state: UserFormState): Record<string, unknown> {

@@ -1,23 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { avatarProblem, charCount, formatBirthDate, fullName, initials, todayIso } from "./profile-rules.ts";
+import { formatBirthDate, fullName, initials, todayIso } from "./profile-rules.ts";
 
-describe("profile rules", () => {
-  it("accepts JPEG and PNG avatars up to 5 MB", () => {
-    expect(avatarProblem({ type: "image/jpeg", size: 5 * 1024 * 1024 })).toBeNull();
-    expect(avatarProblem({ type: "image/png", size: 10 })).toBeNull();
-    expect(avatarProblem({ type: "image/jpg", size: 10 })).toBeNull();
-    expect(avatarProblem({ type: "image/jpeg", size: 5 * 1024 * 1024 + 1 }))
-      .toBe("Файл слишком большой. Максимальный размер: 5 МБ");
-    for (const type of ["image/gif", "image/webp", "image/svg+xml", ""]) {
-      expect(avatarProblem({ type, size: 10 })).toBe("Неподдерживаемый формат файла. Допустимые форматы: JPG, PNG");
-    }
-  });
-
-  it("counts characters as people do", () => {
-    expect(charCount("абв")).toBe(3);
-    expect(charCount("🥁🥁")).toBe(2);
-  });
-
+describe("profile screen helpers", () => {
   it("makes initials from the name, else from the username", () => {
     expect(initials({ first_name: "иван", last_name: "Петров", username: "x" })).toBe("ИП");
     expect(initials({ first_name: "Anna", last_name: null, username: "x" })).toBe("A");
