@@ -87,8 +87,8 @@ export function userFlagsProblem(f: { self: boolean; admin: boolean; banned: boo
 }
 
 // ---------------------------------------------------------------------------------------------
-// The request schemas of /api/admin/users. Functions, so that importing the rules above does not
-// bring zod into a client bundle.
+// The request schemas of /api/admin/users. Only functions here, nothing built at load time: a zod
+// call at module level would keep zod in every client bundle that imports a rule above.
 
 /** Optional text (spec 2 §5: empty optional values are sent as null): trimmed, empty is null. */
 const optional = (problem: (trimmed: string) => string | null) =>
@@ -124,12 +124,11 @@ const externalId = (message: string) =>
       return s;
     });
 
-const flag = z.union([z.boolean(), z.enum(["true", "false"])]).transform((v) => v === true || v === "true");
+const flag = () => z.union([z.boolean(), z.enum(["true", "false"])]).transform((v) => v === true || v === "true");
 
 /** `*` wins over any list; unknown codes are refused; repeats are dropped, the order is kept. */
-const categories = z
-  .union([z.string().max(500), z.array(z.string().max(50)).max(20), z.null()])
-  .transform((v, ctx) => {
+const categories = () =>
+  z.union([z.string().max(500), z.array(z.string().max(50)).max(20), z.null()]).transform((v, ctx) => {
     const list = (Array.isArray(v) ? v : (v ?? "").split(",")).map((s) => s.trim()).filter(Boolean);
     if (list.includes("*")) return "*";
     if (list.some((s) => !isDirection(s))) {
@@ -161,10 +160,10 @@ export function adminUserSchemas(today: () => string) {
     telegram_id: externalId(USER_TEXTS.badTelegramId),
     birth_date: optional((s) => birthDateProblem(s, today())),
     favorite_dnb_genre: optional((s) => (isGenre(s) ? null : PROFILE_TEXTS.badGenre)),
-    is_admin: flag.optional(),
-    is_moderator: flag.optional(),
-    is_banned: flag.optional(),
-    moderator_categories: categories.optional(),
+    is_admin: flag().optional(),
+    is_moderator: flag().optional(),
+    is_banned: flag().optional(),
+    moderator_categories: categories().optional(),
   };
   return {
     create: z.object(fields),
