@@ -20,6 +20,7 @@ import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
 import { type Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
+import { validateTrackListSearch } from "./components/staff/track-list-search.ts";
 import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
 
 export interface RouterContext {
@@ -114,9 +115,16 @@ const admin = <P extends string>(path: P, load: () => Promise<Record<string, unk
     path,
     component: lazyRouteComponent(load as never, name as never),
   });
+// The track lists keep their filters, sort and page in the address (issue 12 §3, decision 0141).
+const adminTracksRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: "tracks",
+  validateSearch: validateTrackListSearch,
+  component: lazyRouteComponent(() => import("./features/admin/tracks-page.tsx"), "AdminTracksPage"),
+});
 const adminChildren = [
   admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
-  admin("tracks", () => import("./features/admin/tracks-page.tsx"), "AdminTracksPage"),
+  adminTracksRoute,
   admin("tracks/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
   admin("tracks/$id/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
   admin("faq", () => import("./features/admin/faq-page.tsx"), "AdminFaqPage"),
@@ -144,9 +152,15 @@ const mod = <P extends string>(path: P, load: () => Promise<Record<string, unkno
     path,
     component: lazyRouteComponent(load as never, name as never),
   });
+const moderatorTracksRoute = createRoute({
+  getParentRoute: () => moderatorRoute,
+  path: "tracks",
+  validateSearch: validateTrackListSearch,
+  component: lazyRouteComponent(() => import("./features/moderator/tracks-page.tsx"), "ModeratorTracksPage"),
+});
 const moderatorChildren = [
   mod("/", () => import("./features/moderator/dashboard-page.tsx"), "ModeratorDashboardPage"),
-  mod("tracks", () => import("./features/moderator/tracks-page.tsx"), "ModeratorTracksPage"),
+  moderatorTracksRoute,
   mod("tracks/$id/edit", () => import("./features/moderator/track-edit-page.tsx"), "ModeratorTrackEditPage"),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),

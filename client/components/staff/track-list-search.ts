@@ -1,0 +1,134 @@
+import * as z from "zod/mini";
+import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
+import { DIRECTIONS } from "../../../domain/directions.ts";
+
+/**
+ * Where a staff track list stands, kept in the address (issue 12 §3; decision 0141): filters, sort,
+ * page and page size, so Back, a reload, a shared link and the way back from the edit page land on
+ * the same rows. `validateSearch` of /admin/tracks and /moderator/tracks runs this schema; a value
+ * that does not parse (a hand-edited or outdated link) falls back to its default instead of failing
+ * the page. Defaults are left out of the address. zod/mini, because the router (and so this file)
+ * is in the public entry chunk.
+ */
+
+export const TRACK_PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+const MAX_TEXT = 200;
+const MAX_PAGE = 1_000_000;
+
+/** Fields the lists sort by: the server's (server/tracks/service.ts SORT_FIELDS) that a column offers. */
+export const TRACK_SORT_FIELDS = ["upload_date", "filename", "user", "downloaded", "duration", "bitrate", "loudness", "bpm"] as const;
+export type TrackSortField = (typeof TRACK_SORT_FIELDS)[number];
+/** `field` ascending or `-field` descending, as the API's `sort` takes it. */
+export type TrackSort = TrackSortField | `-${TrackSortField}`;
+
+export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
+export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
+
+/** A value that fails its schema is dropped (the default applies) rather than refusing the address. */
+const lenient = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+
+// The router's default search parser reads JSON where it can: `?filename=123` arrives as a number and
+// `?downloaded=true` as a boolean, so scalars are accepted in either form.
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+const text = z.pipe(
+  scalar,
+  z.transform((v, ctx) => {
+    const s = String(v);
+    if (s.length > MAX_TEXT) ctx.issues.push({ code: "custom", message: "too long", input: v });
+    return s;
+  }),
+);
+const isoDay = z.pipe(
+  z.string(),
+  z.transform((v, ctx) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+    const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+    if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
+      ctx.issues.push({ code: "custom", message: "not a day", input: v });
+    }
+    return v;
+  }),
+);
+const bool = z.pipe(
+  scalar,
+  z.transform((v, ctx) => {
+    if (v === true || v === "true") return true;
+    if (v === false || v === "false") return false;
+    ctx.issues.push({ code: "custom", message: "not a boolean", input: v });
+    return false;
+  }),
+);
+const wholeNumber = (ok: (n: number) => boolean) =>
+  z.pipe(
+    scalar,
+    z.transform((v, ctx) => {
+      const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+      if (!Number.isInteger(n) || !ok(n)) ctx.issues.push({ code: "custom", message: "out of range", input: v });
+      return n;
+    }),
+  );
+const sortRule = new RegExp(`^-?(${TRACK_SORT_FIELDS.join("|")})$`);
+
+export const trackListSearchSchema = z.object({
+  filename: lenient(text),
+  user: lenient(text),
+  date: lenient(isoDay),
+  direction: lenient(z.enum(DIRECTIONS)),
+  downloaded: lenient(bool),
+  warning: lenient(z.enum(TRACK_WARNING_FILTERS)),
+  sort: lenient(z.pipe(z.string().check(z.regex(sortRule)), z.transform((v) => v as TrackSort))),
+  page: lenient(wholeNumber((n) => n >= 1 && n <= MAX_PAGE)),
+  page_size: lenient(wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n))),
+});
+
+export type TrackListSearch = z.output<typeof trackListSearchSchema>;
+
+/** The address's search as the list reads it; anything unreadable falls back to the defaults. */
+export function parseTrackListSearch(raw: unknown): TrackListSearch {
+  const input = raw && typeof raw === "object" ? raw : {};
+  return clean(trackListSearchSchema.parse(input));
+}
+
+/** Without empty values and defaults, so an untouched list has a bare address. */
+function clean(s: TrackListSearch): TrackListSearch {
+  const out: TrackListSearch = {};
+  if (s.filename) out.filename = s.filename;
+  if (s.user) out.user = s.user;
+  if (s.date) out.date = s.date;
+  if (s.direction) out.direction = s.direction;
+  if (s.downloaded !== undefined) out.downloaded = s.downloaded;
+  if (s.warning) out.warning = s.warning;
+  if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
+  if (s.page !== undefined && s.page !== 1) out.page = s.page;
+  if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;
+  return out;
+}
+
+/** `validateSearch` of both track list routes. */
+export const validateTrackListSearch = (raw: Record<string, unknown>): TrackListSearch => parseTrackListSearch(raw);
+
+// --- The way back from the edit page ---------------------------------------------------------------
+
+type Panel = "/admin" | "/moderator";
+const placeKey = (panel: Panel) => `staffTrackList:${panel}`;
+
+/**
+ * The list's last place, kept for the session: the edit page's back link, Cancel and the return after
+ * a save go there instead of to page 1 (sessionStorage, so a reload of the edit page keeps it too).
+ */
+export function rememberTrackListPlace(panel: Panel, search: TrackListSearch) {
+  try {
+    sessionStorage.setItem(placeKey(panel), JSON.stringify(clean(search)));
+  } catch {
+    // Storage refused (private mode, quota): the way back then starts at page 1.
+  }
+}
+
+export function trackListPlace(panel: Panel): TrackListSearch {
+  try {
+    return parseTrackListSearch(JSON.parse(sessionStorage.getItem(placeKey(panel)) ?? "{}"));
+  } catch {
+    return {};
+  }
+}
