@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
-import { AUDIO_WARNING_TEXTS, type AudioWarning } from "../audio/warnings.ts";
+import { AUDIO_WARNINGS, type AudioWarning, isAudioWarning } from "../../domain/audio-warnings.ts";
 import type { Clock } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { type Scope, scopeSql } from "./scope.ts";
@@ -32,7 +32,7 @@ export interface TrackAnalysisView {
 /** What the artist sees of their own track (issue 12): length, bitrate and warnings. */
 export type ArtistAnalysisView = Pick<TrackAnalysisView, "duration_s" | "bitrate_kbps" | "warnings">;
 
-export const WARNING_CODES = Object.keys(AUDIO_WARNING_TEXTS) as AudioWarning[];
+export const WARNING_CODES = AUDIO_WARNINGS;
 
 /** Sort fields of the staff lists that come from the report, and their columns. */
 export const ANALYSIS_SORT_COLUMNS = {
@@ -89,7 +89,7 @@ export interface AnalysisJson {
 }
 
 const warningsOf = (text: string | null): AudioWarning[] =>
-  (text ?? "").split(",").filter((w): w is AudioWarning => (WARNING_CODES as string[]).includes(w));
+  (text ?? "").split(",").filter(isAudioWarning);
 
 export function analysisFromJson(r: AnalysisJson): TrackAnalysisView | null {
   if (!r.a_ok) return null;

@@ -30,7 +30,7 @@ import {
   WARNING_CODES,
   warningSql,
 } from "./analysis.ts";
-import type { AudioWarning } from "../audio/warnings.ts";
+import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import {
   createStatusKeys,
   STATUS_COLUMNS,
@@ -164,7 +164,7 @@ export const trackListQuerySchema = z.object({
       return v;
     }),
   downloaded: boolQuery("Некорректное значение фильтра статуса"),
-  /** A warning code (server/audio/warnings.ts), or `any` for tracks with at least one warning. */
+  /** A warning code (domain/audio-warnings.ts), or `any` for tracks with at least one warning. */
   warning: z
     .string()
     .optional()
