@@ -76,14 +76,15 @@ export function refreshSession(): Promise<RefreshResult> {
   if (!refresh) return Promise.resolve("refused");
   refreshing = (async (): Promise<RefreshResult> => {
     try {
-      const res = await fetch("/api/auth/refresh", {
-        method: "POST",
+      // The renewal itself goes around `apiFetch`: it sends the refresh token, never retries, and
+      // reads every status here. The typed client still types its answer.
+      const res = await client.auth.refresh.$post(undefined, {
+        fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, credentials: "include" }),
         headers: { Authorization: `Bearer ${refresh}` },
-        credentials: "include",
       });
       if (res.status === 403) {
         // A banned account cannot renew its session: say so instead of a silent sign-out.
-        const body = await res.json().catch(() => null);
+        const body: Record<string, unknown> | null = await res.json().catch(() => null);
         hooks.onBanned?.(String(body?.ban_reason ?? body?.error ?? ""));
         return "refused";
       }

@@ -2,7 +2,7 @@ import { act, cleanup } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 
 /**
- * Signed-in page tests: tokens are present before each test (so api() sends them and the guards
+ * Signed-in page tests: tokens are present before each test (so the API client sends them and the guards
  * let the page render); after it the DOM, stubbed globals, fake timers and storage are reset so
  * tests do not leak into each other. Call once at the top level of a test file.
  */
