@@ -1,6 +1,6 @@
 import { type Direction, DIRECTIONS, parseCategories } from "../../../domain/directions.ts";
 import { bioTooLong, PROFILE_TEXTS } from "../../../domain/profile.ts";
-import { emailProblem, formatCategories, USER_TEXTS, userFlagsProblem, usernameProblem } from "../../../domain/user.ts";
+import { emailProblem, formatCategories, userFlagsProblem, usernameProblem } from "../../../domain/user.ts";
 import type { AdminUser } from "./api.ts";
 
 /**
