@@ -26,8 +26,15 @@ interface Finding {
  */
 async function audit(page: Page, label: string): Promise<string[]> {
   await page.waitForLoadState("networkidle");
-  // Entry animations (flash, cookie bar) must end, or contrast is measured mid-fade.
+  // Entry animations (flash, cookie bar) must end, or contrast is measured mid-fade. The cookie bar
+  // comes a second after start unless accepted: on a busy machine that is after a fixed pause, so
+  // wait for the bar itself (the catch is for a page that shows none).
   await page.waitForTimeout(100);
+  await page.waitForFunction(
+    () => localStorage.getItem("cookieConsent") === "true" || document.querySelector(".cookie-bar") !== null,
+    undefined,
+    { timeout: 5_000 },
+  ).catch(() => {});
   await page.evaluate(() =>
     Promise.all(
       document.getAnimations()
