@@ -4,9 +4,9 @@ import type { z, ZodType } from "zod";
 import { ApiError } from "./http-error.ts";
 
 /**
- * The one mapping from a failed zod parse to our 400 answer: the first issue's message. Zod's own
- * English messages ("Invalid …", "Expected …") mean the schema gave none; the answer then names the
- * field in Russian instead. Write schema messages in Russian, e.g.
+ * The one mapping from a failed zod parse to our 400 answer (decision 0125): the first issue's
+ * message. Zod's own English messages ("Invalid …", "Expected …") mean the schema gave none; the
+ * answer then names the field in Russian instead. Write schema messages in Russian, e.g.
  * `z.string().min(1, "Имя пользователя обязательно для заполнения")`.
  */
 export function invalidInput(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): ApiError {
