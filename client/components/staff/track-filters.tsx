@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import "./staff.css";
 
 /** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
@@ -10,9 +11,18 @@ export interface TrackFilterValues {
   direction: string;
   /** "" | "true" | "false" */
   downloaded: string;
+  /** "" | "any" | a warning code (domain/audio-warnings.ts). */
+  warning: string;
 }
 
-export const EMPTY_TRACK_FILTERS: TrackFilterValues = { filename: "", user: "", date: "", direction: "", downloaded: "" };
+export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
+  filename: "",
+  user: "",
+  date: "",
+  direction: "",
+  downloaded: "",
+  warning: "",
+};
 
 export interface TrackFilterTexts {
   filename: string;
@@ -26,6 +36,8 @@ export interface TrackFilterTexts {
   all: string;
   downloadedYes: string;
   downloadedNo: string;
+  warning: string;
+  anyWarning: string;
   reset: string;
 }
 
@@ -41,6 +53,8 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   all: "Все",
   downloadedYes: "Скачанные",
   downloadedNo: "Не скачанные",
+  warning: "Предупреждение",
+  anyWarning: "С предупреждениями",
   reset: "Сбросить",
 };
 
@@ -56,6 +70,8 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   all: "All",
   downloadedYes: "Downloaded",
   downloadedNo: "Not downloaded",
+  warning: "Warning",
+  anyWarning: "Any warning",
   reset: "Reset",
 };
 
@@ -68,7 +84,10 @@ interface TrackFiltersProps {
   texts?: TrackFilterTexts;
 }
 
-/** The filter row above a track table: name, user, date, direction, downloaded, reset. */
+/**
+ * The filter row above a track table: name, user, date, direction, downloaded, warning (issue 12;
+ * the warning names are the analysis's Russian texts in both panels), reset.
+ */
 export function TrackFilters({ value, onChange, onReset, directions, texts = TRACK_FILTER_TEXTS_RU }: TrackFiltersProps) {
   const id = useId();
   const set = (patch: Partial<TrackFilterValues>) => onChange({ ...value, ...patch });
@@ -129,6 +148,19 @@ export function TrackFilters({ value, onChange, onReset, directions, texts = TRA
           <option value="">{texts.all}</option>
           <option value="true">{texts.downloadedYes}</option>
           <option value="false">{texts.downloadedNo}</option>
+        </select>
+      </label>
+      <label className="st-field" htmlFor={`${id}-warning`}>
+        <span>{texts.warning}</span>
+        <select
+          id={`${id}-warning`}
+          className="st-select"
+          value={value.warning}
+          onChange={(e) => set({ warning: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          <option value="any">{texts.anyWarning}</option>
+          {AUDIO_WARNINGS.map((w) => <option key={w} value={w}>{AUDIO_WARNING_TEXTS[w]}</option>)}
         </select>
       </label>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>

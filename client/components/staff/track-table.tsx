@@ -1,9 +1,15 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
+import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { parseDirections } from "../../../domain/directions.ts";
-import { formatDateTime } from "../../lib/format.ts";
+import { PauseIcon, PlayIcon } from "../icons.tsx";
+import { formatDateTime, formatDuration } from "../../lib/format.ts";
+import { formatBitrate, formatBpm, formatLoudness } from "./player/figures.ts";
+import { hasAudio, PLAY_BUTTON_ATTR } from "./player/use-review-player.ts";
 import type { StaffTrack } from "./staff-queries.ts";
+import type { TrackSort, TrackSortField } from "./track-list-search.ts";
 import "./staff.css";
+import "./player/player.css";
 
 export interface TrackTableTexts {
   selectAll: string;
@@ -24,6 +30,15 @@ export interface TrackTableTexts {
   download: string;
   delete: string;
   empty: string;
+  // Issue 12: the audio report's figures, and listening.
+  duration: string;
+  bitrate: string;
+  loudness: string;
+  bpm: string;
+  warnings: string;
+  play: (filename: string) => string;
+  /** Number formatting of the figures. */
+  locale: string;
 }
 
 export const TRACK_TABLE_TEXTS_RU: TrackTableTexts = {
@@ -45,6 +60,13 @@ export const TRACK_TABLE_TEXTS_RU: TrackTableTexts = {
   download: "Скачать",
   delete: "Удалить",
   empty: "Треки не найдены",
+  duration: "Длительность",
+  bitrate: "Битрейт",
+  loudness: "Громкость",
+  bpm: "BPM",
+  warnings: "Предупреждения",
+  play: (f) => `Слушать: ${f}`,
+  locale: "ru-RU",
 };
 
 export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
@@ -66,6 +88,13 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   download: "Download",
   delete: "Delete",
   empty: "No tracks found",
+  duration: "Duration",
+  bitrate: "Bitrate",
+  loudness: "Loudness",
+  bpm: "BPM",
+  warnings: "Warnings",
+  play: (f) => `Play: ${f}`,
+  locale: "en-US",
 };
 
 interface TrackTableProps {
@@ -79,6 +108,29 @@ interface TrackTableProps {
   /** Id of the track whose download is being prepared. */
   busyId?: number | null;
   texts?: TrackTableTexts;
+  /** The review player (issue 12): a play button per row with a file, and the played row marked. */
+  review?: { currentId: number | null; playing: boolean; onPlay: (track: StaffTrack) => void };
+  /** Sorting by the report's figures (issue 12): the current `sort` and where a header click goes. */
+  sort?: { value: TrackSort; onChange: (next: TrackSort) => void };
+}
+
+/** The figure columns, sortable on the server; a first click sorts ascending, the next one flips it. */
+const FIGURE_COLUMNS = ["duration", "bitrate", "loudness", "bpm"] as const satisfies readonly TrackSortField[];
+type FigureColumn = (typeof FIGURE_COLUMNS)[number];
+
+function figureCell(track: StaffTrack, column: FigureColumn, locale: string): string {
+  const a = track.analysis;
+  switch (column) {
+    case "duration":
+      // Before the analysis, the length processing counted (milliseconds).
+      return formatDuration(a?.duration_s ?? (track.duration === null ? null : track.duration / 1000));
+    case "bitrate":
+      return a ? formatBitrate(a, locale) : "—";
+    case "loudness":
+      return a ? formatLoudness(a.loudness_lufs, locale) : "—";
+    case "bpm":
+      return a ? formatBpm(a.bpm, locale) : "—";
+  }
 }
 
 /** Who uploaded: the account's name (login underneath), else the guest name, else the unknown mark. */
@@ -94,12 +146,24 @@ export function trackUserLabel(track: StaffTrack, texts: TrackTableTexts): { mai
 }
 
 /**
- * The staff track table: select (select-all covers the rows shown, i.e. the current page), track,
- * user, upload date, directions, status, actions (edit, download, delete).
+ * The staff track table: select (select-all covers the rows shown, i.e. the current page), track
+ * (with its play button and warnings), user, upload date, directions, status, duration, bitrate,
+ * loudness, BPM, actions (edit, download, delete).
  */
 export function TrackTable(
-  { tracks, selected, onSelectedChange, editHref, onDownload, onDelete, directionLabel, busyId, texts = TRACK_TABLE_TEXTS_RU }:
-    TrackTableProps,
+  {
+    tracks,
+    selected,
+    onSelectedChange,
+    editHref,
+    onDownload,
+    onDelete,
+    directionLabel,
+    busyId,
+    texts = TRACK_TABLE_TEXTS_RU,
+    review,
+    sort,
+  }: TrackTableProps,
 ) {
   const allRef = useRef<HTMLInputElement>(null);
   const onPage = tracks.map((t) => t.id);
@@ -140,19 +204,52 @@ export function TrackTable(
             <th scope="col">{texts.date}</th>
             <th scope="col">{texts.directions}</th>
             <th scope="col">{texts.status}</th>
+            {FIGURE_COLUMNS.map((column) => {
+              const label = texts[column];
+              const direction = sort?.value === column ? "ascending" : sort?.value === `-${column}` ? "descending" : undefined;
+              return (
+                <th
+                  key={column}
+                  scope="col"
+                  className={direction ? "st-num st-th-sorted" : "st-num"}
+                  aria-sort={direction}
+                >
+                  {sort
+                    ? (
+                      <button
+                        type="button"
+                        className="st-sort"
+                        data-sort={column}
+                        onClick={() => sort.onChange(direction === "ascending" ? `-${column}` : column)}
+                      >
+                        {label}
+                        <span aria-hidden="true">{direction === "ascending" ? "▲" : direction === "descending" ? "▼" : "↕"}</span>
+                      </button>
+                    )
+                    : label}
+                </th>
+              );
+            })}
             <th scope="col" className="st-col-actions">{texts.actions}</th>
           </tr>
         </thead>
         <tbody>
           {tracks.length === 0 && (
             <tr>
-              <td colSpan={7} className="st-empty">{texts.empty}</td>
+              <td colSpan={7 + FIGURE_COLUMNS.length} className="st-empty">{texts.empty}</td>
             </tr>
           )}
           {tracks.map((track) => {
             const who = trackUserLabel(track, texts);
+            const isCurrent = review?.currentId === track.id;
+            const warnings = track.analysis?.warnings ?? [];
             return (
-              <tr key={track.id} data-track-id={track.id}>
+              <tr
+                key={track.id}
+                data-track-id={track.id}
+                className={isCurrent ? "st-row-playing" : undefined}
+                aria-current={isCurrent ? "true" : undefined}
+              >
                 <td className="st-col-check">
                   <input
                     type="checkbox"
@@ -161,7 +258,30 @@ export function TrackTable(
                     onChange={() => toggle(track.id)}
                   />
                 </td>
-                <td className="st-filename">{track.filename}</td>
+                <td className="st-filename">
+                  <div className="st-track-cell">
+                    {review && hasAudio(track) && (
+                      <button
+                        type="button"
+                        className="st-btn st-btn-sm st-play-btn"
+                        aria-label={texts.play(track.filename)}
+                        aria-pressed={isCurrent && review.playing}
+                        {...{ [PLAY_BUTTON_ATTR]: "" }}
+                        onClick={() => review.onPlay(track)}
+                      >
+                        {isCurrent && review.playing ? <PauseIcon size={14} /> : <PlayIcon size={14} />}
+                      </button>
+                    )}
+                    <div>
+                      <span>{track.filename}</span>
+                      {warnings.length > 0 && (
+                        <ul className="st-badges st-warning-badges st-row-warnings" aria-label={texts.warnings}>
+                          {warnings.map((w) => <li key={w} className="st-badge st-badge-warning">{audioWarningText(w)}</li>)}
+                        </ul>
+                      )}
+                    </div>
+                  </div>
+                </td>
                 <td>
                   <div>{who.main}</div>
                   {who.sub && <div className="st-muted st-small">{who.sub}</div>}
@@ -183,6 +303,9 @@ export function TrackTable(
                     {track.status === "failed" && <span className="st-badge st-badge-danger">{texts.failed}</span>}
                   </span>
                 </td>
+                {FIGURE_COLUMNS.map((column) => (
+                  <td key={column} className="st-num" data-figure={column}>{figureCell(track, column, texts.locale)}</td>
+                ))}
                 <td className="st-col-actions">
                   <span className="st-actions">
                     <Link
@@ -192,15 +315,17 @@ export function TrackTable(
                     >
                       {texts.edit}
                     </Link>
-                    <button
-                      type="button"
-                      className="st-btn st-btn-sm"
-                      aria-label={`${texts.download}: ${track.filename}`}
-                      disabled={busyId === track.id}
-                      onClick={() => onDownload(track)}
-                    >
-                      {texts.download}
-                    </button>
+                    {hasAudio(track) && (
+                      <button
+                        type="button"
+                        className="st-btn st-btn-sm"
+                        aria-label={`${texts.download}: ${track.filename}`}
+                        disabled={busyId === track.id}
+                        onClick={() => onDownload(track)}
+                      >
+                        {texts.download}
+                      </button>
+                    )}
                     <button
                       type="button"
                       className="st-btn st-btn-sm st-btn-danger"

@@ -1,18 +1,29 @@
 import { type QueryKey, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadTracks } from "./download.ts";
 import { type StaffBase, type StaffTrack, type TrackList, useStaffTrackDelete } from "./staff-queries.ts";
-import { EMPTY_TRACK_FILTERS, type TrackFilterValues } from "./track-filters.tsx";
+import type { TrackFilterValues } from "./track-filters.tsx";
+import {
+  parseTrackListSearch,
+  rememberTrackListPlace,
+  type TrackListSearch,
+  type TrackSort,
+} from "./track-list-search.ts";
 import { useDebouncedValue } from "./use-debounced-value.ts";
 
 /**
  * The state of a staff tracks list (spec 2 "Admin tracks list", "Moderator tracks"): filters with the
- * text ones debounced, the page, the selection, downloads that mark tracks downloaded in the cache,
- * and delete with confirmation. Each panel keeps its own screen, texts and list query.
+ * text ones debounced, the sort, the page, the selection, downloads that mark tracks downloaded in
+ * the cache, and delete with confirmation. Each panel keeps its own screen, texts and list query.
+ * Filters, sort, page and page size live in the address (track-list-search.ts, decision 0141): a
+ * select, the sort, the page or the page size adds a history entry; typing replaces the current one.
  */
 export interface StaffTrackListParams extends TrackFilterValues {
   page: number;
   page_size: number;
+  /** `field` or `-field`; the server's default is `-upload_date`. */
+  sort: TrackSort;
 }
 
 export const DEFAULT_TRACK_PAGE_SIZE = 10;
@@ -37,9 +48,13 @@ export function useStaffTrackList<K extends QueryKey>(
   { base, keys, listQuery, clearSelectionOnFilterChange, refreshDashboardOnDownload, errors }: StaffTrackListOptions<K>,
 ) {
   const queryClient = useQueryClient();
-  const [filters, setFilters] = useState<TrackFilterValues>(EMPTY_TRACK_FILTERS);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_TRACK_PAGE_SIZE);
+  const navigate = useNavigate();
+  const search = parseTrackListSearch(useSearch({ strict: false }));
+  const page = search.page ?? 1;
+  const pageSize = search.page_size ?? DEFAULT_TRACK_PAGE_SIZE;
+  const sort: TrackSort = search.sort ?? "-upload_date";
+  const go = (next: Record<string, unknown>, replace = false) =>
+    void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace });
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [toDelete, setToDelete] = useState<StaffTrack | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -48,25 +63,86 @@ export function useStaffTrackList<K extends QueryKey>(
   const [bulkBusy, setBulkBusy] = useState(false);
   const remove = useStaffTrackDelete(base, keys);
 
-  // Typing in the text filters settles for 300 ms before the list is asked again.
-  const typed = useDebouncedValue({ filename: filters.filename, user: filters.user }, 300);
+  // The text filters show what is typed at once; the address (and so the list) follows once typing
+  // has settled for 300 ms. `pushed` is the text last written to the address, so a change that comes
+  // from elsewhere (Back, a link, Reset) is told apart and copied into the inputs.
+  const [text, setText] = useState({ filename: search.filename ?? "", user: search.user ?? "" });
+  const typed = useDebouncedValue(text, 300);
+  const pushed = useRef(text);
+  useEffect(() => {
+    if (typed.filename === (search.filename ?? "") && typed.user === (search.user ?? "")) return;
+    pushed.current = typed;
+    go({ ...search, filename: typed.filename, user: typed.user, page: undefined }, true);
+  }, [typed]);
+  useEffect(() => {
+    const now = { filename: search.filename ?? "", user: search.user ?? "" };
+    if (now.filename === pushed.current.filename && now.user === pushed.current.user) return;
+    pushed.current = now;
+    setText(now);
+  }, [search.filename, search.user]);
+
+  const filters: TrackFilterValues = {
+    filename: text.filename,
+    user: text.user,
+    date: search.date ?? "",
+    direction: search.direction ?? "",
+    downloaded: search.downloaded === undefined ? "" : String(search.downloaded),
+    warning: search.warning ?? "",
+  };
   const params = useMemo(
-    () => ({ ...filters, filename: typed.filename, user: typed.user, page, page_size: pageSize }),
-    [filters.date, filters.direction, filters.downloaded, typed.filename, typed.user, page, pageSize],
+    (): StaffTrackListParams => ({
+      filename: search.filename ?? "",
+      user: search.user ?? "",
+      date: filters.date,
+      direction: filters.direction,
+      downloaded: filters.downloaded,
+      warning: filters.warning,
+      page,
+      page_size: pageSize,
+      sort,
+    }),
+    [search.filename, search.user, filters.date, filters.direction, filters.downloaded, filters.warning, page, pageSize, sort],
   );
   const query = useQuery(listQuery(params));
   const list = query.data;
 
-  // A new filter starts at page 1.
+  // The way back from the edit page returns here (track-list-search.ts).
+  useEffect(() => rememberTrackListPlace(base, search), [JSON.stringify(search)]);
+
+  // The admin list drops its selection when the filters change, however they changed (Back included).
+  const filterKey = JSON.stringify([params.filename, params.user, params.date, params.direction, params.downloaded, params.warning]);
   useEffect(() => {
-    setPage(1);
-    if (clearSelectionOnFilterChange) setSelected(new Set());
-  }, [typed.filename, typed.user, filters.date, filters.direction, filters.downloaded]);
-  useEffect(() => setPage(1), [pageSize]);
-  // Keeps the page inside the list once the list answers (rows deleted, a narrower filter).
+    if (clearSelectionOnFilterChange) setSelected((s) => (s.size === 0 ? s : new Set()));
+  }, [filterKey]);
+  // Keeps the page inside the list once the list answers (rows deleted, a narrower filter, an old link):
+  // the server answers with the last page when asked for one past it.
   useEffect(() => {
-    if (list && list.pages > 0 && page > list.pages) setPage(list.pages);
+    if (list && !query.isPlaceholderData && list.page !== page) go({ ...search, page: list.page }, true);
   }, [list, page]);
+
+  /** A new filter starts at page 1. Text is debounced (above); the other filters apply at once. */
+  const setFilters = (next: TrackFilterValues) => {
+    setText({ filename: next.filename, user: next.user });
+    const selectsChanged = next.date !== filters.date || next.direction !== filters.direction ||
+      next.downloaded !== filters.downloaded || next.warning !== filters.warning;
+    if (!selectsChanged) return;
+    pushed.current = { filename: next.filename, user: next.user };
+    go({
+      ...search,
+      ...next,
+      downloaded: next.downloaded === "" ? undefined : next.downloaded === "true",
+      page: undefined,
+    });
+  };
+  const resetFilters = () => {
+    const empty = { filename: "", user: "" };
+    setText(empty);
+    pushed.current = empty;
+    go({ sort: search.sort, page_size: search.page_size });
+  };
+  const setPage = (p: number) => go({ ...search, page: p });
+  const setPageSize = (n: number) => go({ ...search, page_size: n, page: undefined });
+  const setSort = (next: TrackSort) => go({ ...search, sort: next, page: undefined });
 
   const markDownloaded = (ids: number[]) => {
     const set = new Set(ids);
@@ -130,11 +206,14 @@ export function useStaffTrackList<K extends QueryKey>(
   return {
     filters,
     setFilters,
-    resetFilters: () => setFilters(EMPTY_TRACK_FILTERS),
+    resetFilters,
     page,
     setPage,
     pageSize,
     setPageSize,
+    sort,
+    setSort,
+    search: search as TrackListSearch,
     query,
     list,
     selected,

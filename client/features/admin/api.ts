@@ -21,6 +21,8 @@ const admin = client.admin;
 export interface TrackListParams extends TrackFilterValues {
   page: number;
   page_size: number;
+  /** `field` or `-field` (track-list-search.ts); the server's default when absent. */
+  sort?: string;
 }
 
 export type SliderTile = InferResponseType<typeof admin.slider[":id"]["$get"]>["slider"];
@@ -69,6 +71,8 @@ export const adminTracksQuery = (p: TrackListParams) =>
           date: p.date,
           direction: p.direction,
           downloaded: p.downloaded,
+          warning: p.warning,
+          sort: p.sort,
           page: String(p.page),
           page_size: String(p.page_size),
           tz_offset: String(tzOffset()),

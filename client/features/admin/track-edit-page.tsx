@@ -5,6 +5,7 @@ import { ADMIN_DIRECTION_LABELS, type Direction, formatDirections, parseDirectio
 import { DirectionCheckboxes } from "../../components/staff/direction-checkboxes.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
+import { trackListPlace } from "../../components/staff/track-list-search.ts";
 import { errorText } from "../../lib/api.ts";
 import { toDate, toDateTimeLocal } from "../../lib/format.ts";
 import { adminTrackQuery, useSaveAdminTrack } from "./api.ts";
@@ -84,7 +85,7 @@ export function AdminTrackEditPage() {
       await saveTrack.mutateAsync({ id: trackId, body: payload });
       if (isNew) {
         setSuccess("Трек успешно добавлен");
-        redirect("/admin/tracks");
+        redirect("/admin/tracks", undefined, trackListPlace("/admin"));
       } else {
         setSuccess("Трек успешно сохранен");
       }
@@ -99,7 +100,7 @@ export function AdminTrackEditPage() {
     <section className="st-page">
       <div className="st-page-head">
         <h1>{isNew ? "Добавление трека" : "Редактирование трека"}</h1>
-        <Link to="/admin/tracks" className="st-btn">← К списку треков</Link>
+        <Link to="/admin/tracks" search={trackListPlace("/admin")} className="st-btn">← К списку треков</Link>
       </div>
 
       {!isNew && query.isPending && <p className="st-muted">Загрузка...</p>}
@@ -187,7 +188,7 @@ export function AdminTrackEditPage() {
             </div>
           </div>
           <div className="st-form-actions">
-            <Link to="/admin/tracks" className="st-btn">Отмена</Link>
+            <Link to="/admin/tracks" search={trackListPlace("/admin")} className="st-btn">Отмена</Link>
             <button type="submit" className="st-btn st-btn-primary" disabled={saving || (touched && invalid)}>
               {saving ? "Сохранение..." : isNew ? "Создать трек" : "Сохранить"}
             </button>

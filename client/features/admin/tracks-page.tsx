@@ -2,6 +2,9 @@ import { Link } from "@tanstack/react-router";
 import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain/directions.ts";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { Pagination } from "../../components/staff/pagination.tsx";
+import { PlayerBar } from "../../components/staff/player/player-bar.tsx";
+import { PLAYER_TEXTS_RU } from "../../components/staff/player/player-texts.ts";
+import { useTrackReview } from "../../components/staff/player/use-track-review.ts";
 import { TrackFilters } from "../../components/staff/track-filters.tsx";
 import { TrackTable } from "../../components/staff/track-table.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
@@ -27,6 +30,7 @@ export function AdminTracksPage() {
     },
   });
   const { query, list } = tracks;
+  const review = useTrackReview({ base: "/admin", keys: adminKeys, list: tracks, texts: PLAYER_TEXTS_RU });
 
 
   return (
@@ -72,6 +76,8 @@ export function AdminTracksPage() {
             onDelete={tracks.setToDelete}
             directionLabel={directionLabel}
             busyId={tracks.busyId}
+            review={review.table}
+            sort={{ value: tracks.sort, onChange: tracks.setSort }}
           />
           <Pagination
             page={Math.min(tracks.page, Math.max(1, list.pages))}
@@ -81,6 +87,7 @@ export function AdminTracksPage() {
             onPageSizeChange={tracks.setPageSize}
             counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
           />
+          {list.tracks.length > 0 && <PlayerBar player={review.player} texts={PLAYER_TEXTS_RU} />}
         </>
       )}
 

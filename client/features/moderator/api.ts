@@ -20,6 +20,8 @@ export const MODERATOR_PAGE_SIZE = 10;
 
 export interface TrackListParams extends TrackFilterValues {
   page: number;
+  /** `field` or `-field` (track-list-search.ts); the server's default when absent. */
+  sort?: string;
 }
 
 export type { Faq, TrackList } from "../../components/staff/staff-queries.ts";
@@ -52,6 +54,8 @@ function listQuery(p: TrackListParams) {
     date: p.date,
     direction: p.direction,
     downloaded: p.downloaded,
+    warning: p.warning,
+    sort: p.sort,
     page: String(p.page),
     page_size: String(MODERATOR_PAGE_SIZE),
     tz_offset: String(tzOffset()),

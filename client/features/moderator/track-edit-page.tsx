@@ -5,6 +5,7 @@ import { type Direction, formatDirections, parseDirections } from "../../../doma
 import { DirectionCheckboxes } from "../../components/staff/direction-checkboxes.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
+import { trackListPlace } from "../../components/staff/track-list-search.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { moderatorTrackQuery, useModerateTrack } from "./api.ts";
@@ -63,7 +64,7 @@ export function ModeratorTrackEditPage() {
         body: { directions: formatDirections(value.directions), downloaded: value.downloaded },
       });
       setSaved(true);
-      redirect("/moderator/tracks");
+      redirect("/moderator/tracks", undefined, trackListPlace("/moderator"));
     } catch (err) {
       setError(errorText(err, "Failed to update track", "Error updating track"));
     } finally {
@@ -78,7 +79,7 @@ export function ModeratorTrackEditPage() {
 
   return (
     <section className="st-page">
-      <Link to="/moderator/tracks" className="mod-back">← Back to Tracks</Link>
+      <Link to="/moderator/tracks" search={trackListPlace("/moderator")} className="mod-back">← Back to Tracks</Link>
       <div className="st-page-head">
         <h1>Edit Track</h1>
       </div>
@@ -141,7 +142,7 @@ export function ModeratorTrackEditPage() {
           </fieldset>
 
           <div className="st-form-actions">
-            <Link to="/moderator/tracks" className="st-btn">Cancel</Link>
+            <Link to="/moderator/tracks" search={trackListPlace("/moderator")} className="st-btn">Cancel</Link>
             <button type="submit" className="st-btn st-btn-primary" disabled={saving || saved || !changed || empty}>
               {saving ? "Saving..." : "Save Changes"}
             </button>

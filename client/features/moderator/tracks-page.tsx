@@ -1,6 +1,9 @@
 import { useMemo } from "react";
 import { ConfirmDialog } from "../../components/staff/modal.tsx";
 import { Pagination, PAGINATION_TEXTS_EN } from "../../components/staff/pagination.tsx";
+import { PlayerBar } from "../../components/staff/player/player-bar.tsx";
+import { PLAYER_TEXTS_EN } from "../../components/staff/player/player-texts.ts";
+import { useTrackReview } from "../../components/staff/player/use-track-review.ts";
 import { TRACK_FILTER_TEXTS_EN, TrackFilters } from "../../components/staff/track-filters.tsx";
 import { TRACK_TABLE_TEXTS_EN, TrackTable } from "../../components/staff/track-table.tsx";
 import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
@@ -33,6 +36,7 @@ export function ModeratorTracksPage() {
     },
   });
   const { query, list } = tracks;
+  const review = useTrackReview({ base: "/moderator", keys: moderatorKeys, list: tracks, texts: PLAYER_TEXTS_EN });
 
 
   const directionOptions = useMemo(
@@ -114,6 +118,8 @@ export function ModeratorTracksPage() {
             directionLabel={categoryLabel}
             busyId={tracks.busyId}
             texts={TABLE_TEXTS}
+            review={review.table}
+            sort={{ value: tracks.sort, onChange: tracks.setSort }}
           />
           {list.filtered > MODERATOR_PAGE_SIZE && (
             <Pagination
@@ -125,6 +131,7 @@ export function ModeratorTracksPage() {
               texts={PAGINATION_TEXTS_EN}
             />
           )}
+          {list.tracks.length > 0 && <PlayerBar player={review.player} texts={PLAYER_TEXTS_EN} />}
         </>
       )}
 

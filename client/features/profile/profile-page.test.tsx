@@ -61,6 +61,26 @@ describe("profile page", () => {
     expect(screen.getByRole("link", { name: "Редактировать профиль" }).getAttribute("href")).toBe("/profile/edit");
   });
 
+  it("shows the length, bitrate and warnings of an analysed track, nothing of one not analysed yet", async () => {
+    await signInWith([
+      {
+        id: 3,
+        filename: "A - Loud.mp3",
+        upload_date: "2025-04-21T10:00:00.000Z",
+        downloaded: false,
+        analysis: { duration_s: 187.6, bitrate_kbps: 256, warnings: ["low_bitrate", "clipping"] },
+      },
+      { id: 1, filename: "A - Fresh.mp3", upload_date: "2025-04-19T10:00:00.000Z", downloaded: false, analysis: null },
+    ]);
+    renderPage("/profile", ProfilePage);
+    const rows = await screen.findAllByTestId("my-track");
+    expect(rows[0].querySelector("[data-testid=my-track-figures]")?.textContent).toBe("3:07 · 256 kbps");
+    const warnings = [...rows[0].querySelectorAll("li")].map((li) => li.textContent);
+    expect(warnings).toEqual(["Битрейт ниже 320 kbps", "Клиппинг"]);
+    expect(rows[1].querySelector("[data-testid=my-track-figures]")).toBeNull();
+    expect(rows[1].querySelectorAll("li")).toHaveLength(0);
+  });
+
   it("hints at MP3 at 320 kbps when there are no tracks", async () => {
     await signInWith([]);
     renderPage("/profile", ProfilePage);

@@ -3,7 +3,8 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { auth, useAuth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
-import { formatDateTime } from "../../lib/format.ts";
+import { formatDateTime, formatDuration } from "../../lib/format.ts";
+import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { myTracksQuery } from "./api.ts";
 import { Avatar } from "./avatar.tsx";
 import { LinkTelegramForm, useTelegramLinkArrival } from "./link-telegram-form.tsx";
@@ -99,6 +100,17 @@ export function ProfilePage() {
                 <div style={{ minWidth: 0, flex: 1 }}>
                   <div className="track-title">{t.filename}</div>
                   <div className="track-date">{formatDateTime(t.upload_date)}</div>
+                  {/* Issue 12: the artist sees the length, bitrate and warnings of their own tracks. */}
+                  {t.analysis && (
+                    <div className="track-date" data-testid="my-track-figures">
+                      {formatDuration(t.analysis.duration_s)} · {Math.round(t.analysis.bitrate_kbps)} kbps
+                    </div>
+                  )}
+                  {t.analysis && t.analysis.warnings.length > 0 && (
+                    <ul className="track-warnings" aria-label="Предупреждения">
+                      {t.analysis.warnings.map((w) => <li key={w} className="badge badge-warning">{audioWarningText(w)}</li>)}
+                    </ul>
+                  )}
                 </div>
                 {t.downloaded
                   ? <span className="badge badge-success">{PROFILE_TEXTS.downloaded}</span>

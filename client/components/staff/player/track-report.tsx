@@ -1,0 +1,47 @@
+import { audioWarningText } from "../../../../domain/audio-warnings.ts";
+import { formatDuration } from "../../../lib/format.ts";
+import { formatBitrate, formatBpm, formatLoudness, formatTruePeak, type TrackAnalysis } from "./figures.ts";
+import type { PlayerTexts } from "./player-texts.ts";
+
+/** The warnings of a track as badges, with the analysis's Russian texts. */
+export function WarningBadges({ warnings, label }: { warnings: readonly string[]; label: string }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="st-badges st-warning-badges" aria-label={label}>
+      {warnings.map((w) => <li key={w} className="st-badge st-badge-warning" data-warning={w}>{audioWarningText(w)}</li>)}
+    </ul>
+  );
+}
+
+/** The technical report beside the player: duration, bitrate, LUFS, true peak, BPM, warnings. */
+export function TrackReport({ analysis, texts }: { analysis: TrackAnalysis | null; texts: PlayerTexts }) {
+  if (!analysis) {
+    return (
+      <section className="st-report" aria-label={texts.report}>
+        <p className="st-muted st-small">{texts.noAnalysis}</p>
+      </section>
+    );
+  }
+  const figures: Array<[string, string]> = [
+    [texts.duration, formatDuration(analysis.duration_s)],
+    [texts.bitrate, formatBitrate(analysis, texts.locale)],
+    [texts.loudness, formatLoudness(analysis.loudness_lufs, texts.locale)],
+    [texts.truePeak, formatTruePeak(analysis.true_peak_dbtp, texts.locale)],
+    [texts.bpm, formatBpm(analysis.bpm, texts.locale)],
+  ];
+  return (
+    <section className="st-report" aria-label={texts.report}>
+      <dl className="st-report-figures">
+        {figures.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {analysis.warnings.length > 0
+        ? <WarningBadges warnings={analysis.warnings} label={texts.warnings} />
+        : <p className="st-small st-report-ok">{texts.noWarnings}</p>}
+    </section>
+  );
+}
