@@ -8,11 +8,17 @@
  * - Memory: a 50 MB file built the same way, read from disk as a stream in a fresh child process;
  *   growth of the peak resident size (VmHWM in /proc/self/status) over the warmed-up process.
  *   Target: ≤ 64 MB.
- * The child is this module run with `--child <file>`: it prints one JSON line.
+ * - Processing: the same 50 MB file through the whole processing pass (server/tracks/processing/
+ *   analyse-track.ts: SHA-256, frame count, music-metadata and the analysis from one read), in a
+ *   fresh child: time and peak growth. Target: ≤ 64 MB, as for the analysis alone.
+ * The child is this module run with `--child <file>` (or `--child-processing <file>`): it prints one
+ * JSON line.
  */
 import process from "node:process";
 import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
+import { createLocalStorage } from "../server/lib/storage.ts";
+import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
 const MB = 1024 * 1024;
@@ -89,9 +95,34 @@ async function child(path: string) {
   }));
 }
 
-async function runChild(path: string, pin: boolean) {
+/** Child mode: the whole processing pass over `path` (after a warm-up on the fixture), as a stored upload. */
+async function childProcessing(path: string) {
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  const storage = createLocalStorage(dir);
+  const fixture = await Deno.makeTempFile({ dir, prefix: "warm-" });
+  await Deno.copyFile(FIXTURE, fixture);
+  await analyseTrack(storage, fixture.slice(dir.length + 1));
+  await Deno.remove(fixture);
+  const before = memory();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const verdict = await analyseTrack(storage, path.slice(dir.length + 1));
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const after = memory();
+  if (verdict.status !== "completed") throw new Error(`processing failed: ${verdict.error}`);
+  console.log(JSON.stringify({
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    before,
+    after,
+    result: { duration_s: verdict.analysis.duration_s },
+  }));
+}
+
+async function runChild(path: string, pin: boolean, mode = "--child") {
   const deno = Deno.execPath();
-  const args = ["run", "-A", new URL(import.meta.url).pathname, "--child", path];
+  const args = ["run", "-A", new URL(import.meta.url).pathname, mode, path];
   const canPin = pin && Deno.build.os === "linux" && (await Deno.stat("/usr/bin/taskset").catch(() => null)) !== null;
   const out = await new Deno.Command(canPin ? "taskset" : deno, {
     args: canPin ? ["-c", "0", deno, ...args] : args,
@@ -118,13 +149,21 @@ export default async function run() {
     const mem = await runChild(memoryFile, false);
     const growth = mem.after.hwmMb - mem.before.hwmMb;
 
+    const processing = await runChild(memoryFile, false, "--child-processing");
+    const processingGrowth = processing.after.hwmMb - processing.before.hwmMb;
+
     const speedPass = realTime >= TARGET_SPEED;
     const memoryPass = growth <= TARGET_GROWTH_MB;
+    const processingPass = processingGrowth <= TARGET_GROWTH_MB;
     console.log(
       `speed: ${realTime.toFixed(0)}× real time on one core by CPU time (${wallRealTime.toFixed(0)}× by the wall clock; ` +
         `target ≥ ${TARGET_SPEED}×): ${speedPass ? "pass" : "FAIL"}`,
     );
     console.log(`memory: +${growth.toFixed(1)} MB peak RSS on 50 MB (target ≤ ${TARGET_GROWTH_MB} MB): ${memoryPass ? "pass" : "FAIL"}`);
+    console.log(
+      `processing pass: +${processingGrowth.toFixed(1)} MB peak RSS on 50 MB, ${processing.seconds.toFixed(1)} s ` +
+        `(target ≤ ${TARGET_GROWTH_MB} MB): ${processingPass ? "pass" : "FAIL"}`,
+    );
     return {
       speed_file_s: +audioSeconds.toFixed(1),
       speed_decoded_s: speed.result.duration_s,
@@ -143,7 +182,12 @@ export default async function run() {
       memory_peak_growth_mb: +growth.toFixed(1),
       target_growth_mb: TARGET_GROWTH_MB,
       memory_pass: memoryPass,
-      pass: speedPass && memoryPass,
+      processing_wall_s: +processing.seconds.toFixed(2),
+      processing_cpu_s: +processing.cpuSeconds.toFixed(2),
+      processing_x_real_time: +(processing.result.duration_s / processing.cpuSeconds).toFixed(0),
+      processing_peak_growth_mb: +processingGrowth.toFixed(1),
+      processing_pass: processingPass,
+      pass: speedPass && memoryPass && processingPass,
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
@@ -152,6 +196,8 @@ export default async function run() {
 
 if (import.meta.main) {
   const at = Deno.args.indexOf("--child");
+  const atProcessing = Deno.args.indexOf("--child-processing");
   if (at >= 0) await child(Deno.args[at + 1]);
+  else if (atProcessing >= 0) await childProcessing(Deno.args[atProcessing + 1]);
   else console.log(JSON.stringify(await run(), null, 2));
 }

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
+import { parseFrameHeader } from "../audio/mpeg-frames.ts";
 import type { FileStorage } from "../lib/storage.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
@@ -181,6 +182,59 @@ describe("content the decoder refuses", () => {
     expect(reads.n).toBe(1);
     expect(await row(track.id)).toMatchObject({ status: "completed", id3_artist: "Test Artist", id3_title: "Amen Study" });
     expect((await stored(track.id)).bitrate_kbps).toBe(320);
+  });
+});
+
+describe("what processing keeps recording from the one pass", () => {
+  /** The fixture's audio frames alone (no ID3 tag, no Info frame), for building long files. */
+  function audioFrames(data: Uint8Array): Uint8Array {
+    let pos = 0;
+    if (data[0] === 0x49 && data[1] === 0x44 && data[2] === 0x33) {
+      pos = 10 + ((data[6] << 21) | (data[7] << 14) | (data[8] << 7) | data[9]);
+    }
+    const info = parseFrameHeader(data, pos)!;
+    return data.subarray(pos + info.length);
+  }
+
+  it("reads the tags, format and report of a file longer than the head music-metadata is given", async () => {
+    const amen = fixture(FIXTURES.amen);
+    const frames = audioFrames(amen);
+    const long = new Uint8Array(amen.length + frames.length * 5);
+    long.set(amen);
+    for (let i = 0; i < 5; i++) long.set(frames, amen.length + i * frames.length);
+    expect(long.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const { ids } = await uploaded([["Long - Amen.mp3", long]]);
+    expect(await row(ids[0])).toMatchObject({
+      status: "completed",
+      size: long.length,
+      bitrate: 320000,
+      sample_rate: 44100,
+      channels: 2,
+      id3_artist: "Test Artist",
+      id3_title: "Amen Study",
+    });
+    expect((await stored(ids[0])).bitrate_kbps).toBe(320);
+  });
+
+  it("gives a VBR file the average bitrate of its frames", async () => {
+    const { ids } = await uploaded([[FIXTURES.vbr, fixture(FIXTURES.vbr)]]);
+    const r = await row(ids[0]);
+    const a = await stored(ids[0]);
+    expect(a.bitrate_mode).toBe("vbr");
+    expect(Math.abs(r.bitrate! / 1000 - a.bitrate_kbps!)).toBeLessThan(1);
+  });
+
+  it("takes artist and title from an ID3v1 tag at the end when the head has none", async () => {
+    const low = fixture(FIXTURES.low);
+    const tag = new Uint8Array(128);
+    tag.set(new TextEncoder().encode("TAG"));
+    tag.set(new TextEncoder().encode("Tail Title"), 3);
+    tag.set(new TextEncoder().encode("Tail Artist"), 33);
+    const withTag = new Uint8Array(low.length + 128);
+    withTag.set(low);
+    withTag.set(tag, low.length);
+    const { ids } = await uploaded([["Tail - Tagged.mp3", withTag]]);
+    expect(await row(ids[0])).toMatchObject({ status: "completed", id3_artist: "Tail Artist", id3_title: "Tail Title" });
   });
 });
 

@@ -140,6 +140,19 @@ function metadataFeed() {
 }
 
 /**
+ * Bytes after the ID3v2 tag that music-metadata is given: the container, the codec, the first
+ * frames' format and the Xing/Info average all sit at the start; ID3v1 is read from the tail.
+ */
+const METADATA_HEAD = 1024 * 1024;
+
+/** The length of an ID3v2 tag at the start of `head` (header, body and footer), else 0. */
+function id3v2Size(head: Uint8Array): number {
+  if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return 0;
+  const body = ((head[6] & 0x7f) << 21) | ((head[7] & 0x7f) << 14) | ((head[8] & 0x7f) << 7) | (head[9] & 0x7f);
+  return 10 + body + (head[5] & 0x10 ? 10 : 0);
+}
+
+/**
  * The one pass over the stored bytes: size, SHA-256 and the frame count, music-metadata's reading of
  * the head (container, codec, tags) and the audio analysis (decode, loudness, tempo, peaks), never
  * holding the file in memory. Storage errors are thrown; what the parser and the decoder say about
@@ -152,6 +165,7 @@ async function readPass(storage: FileStorage, key: string, fileSize: number): Pr
   let tailLength = 0;
   let size = 0;
   let complete = false;
+  let headLimit = METADATA_HEAD;
   const feed = metadataFeed();
   const metaRun: Promise<Outcome<IAudioMetadata>> = parseWebStream(
     feed.stream,
@@ -173,7 +187,13 @@ async function readPass(storage: FileStorage, key: string, fileSize: number): Pr
         tail.set(bytes, keep);
         tailLength = keep + bytes.byteLength;
       }
-      await feed.push(bytes);
+      const before = size - bytes.byteLength;
+      if (before === 0) headLimit = id3v2Size(bytes) + METADATA_HEAD;
+      if (before < headLimit) {
+        await feed.push(bytes.subarray(0, headLimit - before));
+        // music-metadata would read an MPEG stream to its very end; the head holds all it says here.
+        if (size >= headLimit) feed.end();
+      }
       yield bytes;
     }
     complete = true;
@@ -264,8 +284,13 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
       size,
       checksum,
       duration: Math.round(seconds * 1000),
-      // music-metadata's figure (the Xing average for VBR); else the average over the counted frames.
-      bitrate: Math.round(format.bitrate ?? (scan.audioBytes * 8) / seconds),
+      // CBR: music-metadata's figure (the frames' bitrate). VBR: the average over the counted frames,
+      // which is what the Xing header promises when it is right; music-metadata only sees the head.
+      bitrate: Math.round(
+        pass.analysis.ok.bitrate_mode === "vbr" || format.bitrate === undefined
+          ? (scan.audioBytes * 8) / seconds
+          : format.bitrate,
+      ),
       sample_rate: format.sampleRate ?? null,
       channels: format.numberOfChannels ?? null,
       id3_artist: text(common.artist) ?? text(tag.artist),
