@@ -121,6 +121,16 @@ describe("MAINTENANCE_MODE=true", () => {
     expect(byModerator.status).toBe(503);
     expect((await call("/api/downloads/forged")).status).toBe(503);
   });
+
+  it("serves an administrator's listening link and refuses a moderator's and a download link there", async () => {
+    const track = await createTrack(t.ctx.db, { directions: "label_koster" });
+    const byAdmin = await call(`/api/listen/${await signDownloadToken(t.ctx, adminId, [track.id], "listen")}`);
+    // The track has no file: the listening route itself answered.
+    expect(byAdmin.status).toBe(404);
+    const byModerator = await call(`/api/listen/${await signDownloadToken(t.ctx, moderatorId, [track.id], "listen")}`);
+    expect(byModerator.status).toBe(503);
+    expect((await call(`/api/listen/${await signDownloadToken(t.ctx, adminId, [track.id])}`)).status).toBe(503);
+  });
 });
 
 describe("MAINTENANCE_MODE off", () => {
