@@ -10,7 +10,7 @@ import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../audio/mpeg-frames.ts";
 import type { FileStorage } from "../lib/storage.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
-import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
+import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./processing/analyse-track.ts";
 import { createProcessor } from "./processing/processor.ts";
@@ -336,5 +336,16 @@ describe("sorting by the report and filtering by warning", () => {
       expect(r.body).toEqual({ success: false, error: "Неизвестное предупреждение" });
     }
     expect((await f.call("GET", "/api/admin/tracks?sort=peaks")).status).toBe(400);
+  });
+
+  it("answers naughty warning and sort values with 400, never a server error", async () => {
+    for (const s of naughtyStrings) {
+      const v = encodeURIComponent(s);
+      for (const query of [`warning=${v}`, `sort=${v}&warning=any`]) {
+        const r = await f.call("GET", `/api/moderator/tracks?${query}`, { headers: f.as.moderator });
+        expect(r.status, query).toBeLessThan(500);
+        expect(r.body.success, query).toBe(r.status === 200);
+      }
+    }
   });
 });
