@@ -1,0 +1,61 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from "vitest";
+import { reviewKeyAction } from "./use-review-keys.ts";
+
+/** A keydown dispatched on `target` as the browser would, returning what the player makes of it. */
+function press(target: Element, init: KeyboardEventInit) {
+  let action: ReturnType<typeof reviewKeyAction> = null;
+  const listen = (e: Event) => (action = reviewKeyAction(e as KeyboardEvent));
+  document.addEventListener("keydown", listen);
+  target.dispatchEvent(new KeyboardEvent("keydown", { bubbles: true, cancelable: true, ...init }));
+  document.removeEventListener("keydown", listen);
+  return action;
+}
+
+afterEach(() => (document.body.innerHTML = ""));
+
+describe("review keys", () => {
+  it("maps Space, J, K, D and the arrows; letters by their physical key, so a Russian layout works", () => {
+    const body = document.body;
+    expect(press(body, { key: " ", code: "Space" })).toBe("toggle");
+    expect(press(body, { key: "j", code: "KeyJ" })).toBe("next");
+    expect(press(body, { key: "о", code: "KeyJ" })).toBe("next");
+    expect(press(body, { key: "K", code: "KeyK", shiftKey: true })).toBe("previous");
+    expect(press(body, { key: "в", code: "KeyD" })).toBe("drop");
+    expect(press(body, { key: "ArrowLeft", code: "ArrowLeft" })).toBe("back");
+    expect(press(body, { key: "ArrowRight", code: "ArrowRight" })).toBe("forward");
+    expect(press(body, { key: "x", code: "KeyX" })).toBeNull();
+  });
+
+  it("takes nothing from text fields, selects, text areas, dialogs, or with a modifier held", () => {
+    document.body.innerHTML = `
+      <input id="text" type="search"><select id="sel"><option>a</option></select><textarea id="area"></textarea>
+      <div contenteditable="true" id="edit"></div>
+      <div role="dialog" id="dlg"><span id="inside">x</span></div>`;
+    for (const id of ["text", "sel", "area", "edit", "inside"]) {
+      const el = document.getElementById(id)!;
+      expect(press(el, { key: "j", code: "KeyJ" }), id).toBeNull();
+      expect(press(el, { key: " ", code: "Space" }), id).toBeNull();
+      expect(press(el, { key: "ArrowRight", code: "ArrowRight" }), id).toBeNull();
+    }
+    expect(press(document.body, { key: "j", code: "KeyJ", ctrlKey: true })).toBeNull();
+    expect(press(document.body, { key: "d", code: "KeyD", metaKey: true })).toBeNull();
+    expect(press(document.body, { key: "ArrowLeft", code: "ArrowLeft", altKey: true })).toBeNull();
+  });
+
+  it("leaves Space to a focused button or link (it presses it) but takes the letters and arrows there", () => {
+    document.body.innerHTML = `<button id="b">Edit</button><a id="a" href="/x">x</a><div id="w" role="slider" tabindex="0"></div>`;
+    const button = document.getElementById("b")!;
+    expect(press(button, { key: " ", code: "Space" })).toBeNull();
+    expect(press(document.getElementById("a")!, { key: " ", code: "Space" })).toBeNull();
+    expect(press(button, { key: "j", code: "KeyJ" })).toBe("next");
+    expect(press(button, { key: "ArrowRight", code: "ArrowRight" })).toBe("forward");
+    expect(press(document.getElementById("w")!, { key: " ", code: "Space" })).toBe("toggle");
+  });
+
+  it("stays out of the way while a modal is open, wherever the focus is", () => {
+    document.body.innerHTML = `<div aria-modal="true" role="dialog"></div>`;
+    expect(press(document.body, { key: " ", code: "Space" })).toBeNull();
+    expect(press(document.body, { key: "j", code: "KeyJ" })).toBeNull();
+  });
+});
