@@ -164,6 +164,32 @@ export const sliderTiles = sqliteTable("slider_tiles", {
   ...timestamps,
 });
 
+export const TELEGRAM_OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "blocked", "skipped"] as const;
+export type TelegramOutboxStatus = (typeof TELEGRAM_OUTBOX_STATUSES)[number];
+
+/**
+ * Telegram messages to artists (server/notifications/), written in the same batch as the change
+ * they announce and sent afterwards by the sender. `key` is unique per change, so a change is
+ * enqueued at most once. A `sending` row whose `lease_until` has passed was being sent by a
+ * process that stopped: it is claimed again (at-least-once; docs/decisions/0157).
+ */
+export const telegramOutbox = sqliteTable("telegram_outbox", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  key: text("key").notNull().unique(),
+  user_id: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  chat_id: text("chat_id").notNull(),
+  text: text("text").notNull(),
+  status: text("status", { enum: TELEGRAM_OUTBOX_STATUSES }).notNull().default("pending"),
+  attempts: integer("attempts").notNull().default(0),
+  next_attempt_at: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+  /** Set with `sending`: the claim's id and until when it holds. */
+  claim_id: text("claim_id"),
+  lease_until: integer("lease_until", { mode: "timestamp_ms" }),
+  last_error: text("last_error"),
+  sent_at: integer("sent_at", { mode: "timestamp_ms" }),
+  ...timestamps,
+}, (t) => [index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at)]);
+
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;
