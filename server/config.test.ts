@@ -72,6 +72,12 @@ describe("parseConfig", () => {
     expect(c.vk).toEqual({ clientId: "5123", redirectUri: "http://localhost:8000/login", baseUrl: "https://id.vk.com" });
     expect(c.telegram?.botId).toBe("123456");
     expect(c.telegram?.oauthUrl).toBe("https://oauth.telegram.org");
+    expect(c.telegram?.botApiUrl).toBe("https://api.telegram.org");
+  });
+
+  it("takes the Bot API address from TELEGRAM_BOT_API_URL, without a trailing slash", () => {
+    const c = parseConfig({ TELEGRAM_BOT_TOKEN: "123456:ABC-def_1", TELEGRAM_BOT_API_URL: "http://127.0.0.1:9000/" });
+    expect(c.telegram?.botApiUrl).toBe("http://127.0.0.1:9000");
   });
 
   it.each([
@@ -85,6 +91,7 @@ describe("parseConfig", () => {
     [{ JWT_SECRET: "short" }, "JWT_SECRET"],
     [{ UPSTASH_REDIS_REST_URL: "https://eu1.upstash.io" }, "UPSTASH_REDIS_REST_TOKEN"],
     [{ TELEGRAM_BOT_TOKEN: "nonsense" }, "TELEGRAM_BOT_TOKEN"],
+    [{ TELEGRAM_BOT_API_URL: "not a url" }, "TELEGRAM_BOT_API_URL"],
     [{ MAX_UPLOAD_FILE_MB: "0" }, "MAX_UPLOAD_FILE_MB"],
   ])("a bad value stops start-up naming the variable: %j", (env, name) => {
     expect(errorOf(env)).toContain(name);

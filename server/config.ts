@@ -68,6 +68,7 @@ const EnvSchema = z.object({
     z.string().regex(/^\d+:[\w-]+$/, { message: "TELEGRAM_BOT_TOKEN must look like 123456:ABC-DEF" }).optional(),
   ),
   TELEGRAM_OAUTH_URL: url("TELEGRAM_OAUTH_URL"),
+  TELEGRAM_BOT_API_URL: url("TELEGRAM_BOT_API_URL"),
   TELEGRAM_AUTH_MAX_AGE_S: positiveInt(86400),
   AUTH_RATE_LIMIT_PER_MIN: positiveInt(30),
   TRUSTED_PROXY_HOPS: wholeNumber(0),
@@ -94,7 +95,8 @@ export interface Config {
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   vk?: { clientId: string; redirectUri: string; baseUrl: string };
-  telegram?: { botToken: string; botId: string; oauthUrl: string; maxAgeS: number };
+  /** `botApiUrl`: base address of the Bot API the artists' notifications go through (server/notifications/). */
+  telegram?: { botToken: string; botId: string; oauthUrl: string; maxAgeS: number; botApiUrl: string };
   authRateLimitPerMin: number;
   /** Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
   trustedProxyHops: number;
@@ -154,6 +156,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         botId: e.TELEGRAM_BOT_TOKEN.split(":")[0],
         oauthUrl: (e.TELEGRAM_OAUTH_URL ?? "https://oauth.telegram.org").replace(/\/+$/, ""),
         maxAgeS: e.TELEGRAM_AUTH_MAX_AGE_S,
+        botApiUrl: (e.TELEGRAM_BOT_API_URL ?? "https://api.telegram.org").replace(/\/+$/, ""),
       }
       : undefined,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
