@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { REVIEW_STATUSES } from "../domain/review.ts";
 import { TILE_TYPES } from "../domain/slider.ts";
 
 const timestamps = {
@@ -145,6 +146,55 @@ export const trackAnalysis = sqliteTable("track_analysis", {
   analysed_at: integer("analysed_at", { mode: "timestamp_ms" }).notNull(),
 });
 
+/**
+ * The review state of one (track, direction) pair (issue 13; docs/decisions/0150). No row means
+ * `new`: rows appear with the first listen or decision, so tracks from before the review needed no
+ * backfill. A row outlives its direction being removed from the track and is ignored meanwhile
+ * (every read goes through the track's current directions). `revision` counts the pair's changes;
+ * each change writes history row number `revision`, unique per pair, which is what keeps two
+ * concurrent decisions from both being recorded on top of the same state.
+ */
+export const trackDecisions = sqliteTable("track_decisions", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  status: text("status", { enum: REVIEW_STATUSES }).notNull().default("new"),
+  /** For staff only. */
+  note: text("note"),
+  /** For the artist. */
+  message: text("message"),
+  decided_by: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+  decided_at: integer("decided_at", { mode: "timestamp_ms" }),
+  revision: integer("revision").notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.track_id, t.direction] }),
+  index("track_decisions_direction_status_idx").on(t.direction, t.status),
+]);
+
+/** Every change of a pair's decision: who, when, from which state to which, and the texts it left. */
+export const trackDecisionHistory = sqliteTable("track_decision_history", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  /** The pair's revision this change made (1 for the first). */
+  revision: integer("revision").notNull(),
+  from_status: text("from_status", { enum: REVIEW_STATUSES }).notNull(),
+  to_status: text("to_status", { enum: REVIEW_STATUSES }).notNull(),
+  note: text("note"),
+  message: text("message"),
+  decided_by: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+  decided_at: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision)]);
+
+/** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
+export const declineTemplates = sqliteTable("decline_templates", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Short name shown in the decision form's menu. */
+  title: text("title").notNull(),
+  /** The message the artist gets. */
+  text: text("text").notNull(),
+  ...timestamps,
+});
+
 export const faqs = sqliteTable("faqs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   question: text("question").notNull(),
@@ -195,6 +245,8 @@ export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;
 export type NewTrack = typeof tracks.$inferInsert;
 export type TrackAnalysisRow = typeof trackAnalysis.$inferSelect;
+export type TrackDecisionRow = typeof trackDecisions.$inferSelect;
+export type DeclineTemplate = typeof declineTemplates.$inferSelect;
 export type Faq = typeof faqs.$inferSelect;
 export type SliderTile = typeof sliderTiles.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
