@@ -30,11 +30,12 @@ export interface TrackTableTexts {
   download: string;
   delete: string;
   empty: string;
-  // Issue 12: the audio report's figures, and listening.
+  // Issue 12: the audio report's figures (full names for screen readers, short headers), listening.
   duration: string;
   bitrate: string;
   loudness: string;
   bpm: string;
+  short: { duration: string; bitrate: string; loudness: string; bpm: string };
   warnings: string;
   play: (filename: string) => string;
   /** Number formatting of the figures. */
@@ -63,7 +64,8 @@ export const TRACK_TABLE_TEXTS_RU: TrackTableTexts = {
   duration: "Длительность",
   bitrate: "Битрейт",
   loudness: "Громкость",
-  bpm: "BPM",
+  bpm: "Темп",
+  short: { duration: "Длина", bitrate: "kbps", loudness: "LUFS", bpm: "BPM" },
   warnings: "Предупреждения",
   play: (f) => `Слушать: ${f}`,
   locale: "ru-RU",
@@ -91,7 +93,8 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   duration: "Duration",
   bitrate: "Bitrate",
   loudness: "Loudness",
-  bpm: "BPM",
+  bpm: "Tempo",
+  short: { duration: "Length", bitrate: "kbps", loudness: "LUFS", bpm: "BPM" },
   warnings: "Warnings",
   play: (f) => `Play: ${f}`,
   locale: "en-US",
@@ -118,6 +121,7 @@ interface TrackTableProps {
 const FIGURE_COLUMNS = ["duration", "bitrate", "loudness", "bpm"] as const satisfies readonly TrackSortField[];
 type FigureColumn = (typeof FIGURE_COLUMNS)[number];
 
+/** A figure without its unit (the header names it), so the four columns fit beside the others. */
 function figureCell(track: StaffTrack, column: FigureColumn, locale: string): string {
   const a = track.analysis;
   switch (column) {
@@ -125,9 +129,9 @@ function figureCell(track: StaffTrack, column: FigureColumn, locale: string): st
       // Before the analysis, the length processing counted (milliseconds).
       return formatDuration(a?.duration_s ?? (track.duration === null ? null : track.duration / 1000));
     case "bitrate":
-      return a ? formatBitrate(a, locale) : "—";
+      return a ? formatBitrate(a, locale).replace(" kbps", "") : "—";
     case "loudness":
-      return a ? formatLoudness(a.loudness_lufs, locale) : "—";
+      return a ? formatLoudness(a.loudness_lufs, locale).replace(" LUFS", "") : "—";
     case "bpm":
       return a ? formatBpm(a.bpm, locale) : "—";
   }
@@ -186,7 +190,7 @@ export function TrackTable(
 
   return (
     <div className="st-table-wrap">
-      <table className="st-table">
+      <table className="st-table st-track-table">
         <thead>
           <tr>
             <th className="st-col-check">
@@ -205,7 +209,13 @@ export function TrackTable(
             <th scope="col">{texts.directions}</th>
             <th scope="col">{texts.status}</th>
             {FIGURE_COLUMNS.map((column) => {
-              const label = texts[column];
+              // Shown short ("kbps"), named in full for screen readers ("Битрейт, kbps").
+              const label = (
+                <>
+                  <span className="visually-hidden">{texts[column]},{" "}</span>
+                  {texts.short[column]}
+                </>
+              );
               const direction = sort?.value === column ? "ascending" : sort?.value === `-${column}` ? "descending" : undefined;
               return (
                 <th
@@ -223,7 +233,9 @@ export function TrackTable(
                         onClick={() => sort.onChange(direction === "ascending" ? `-${column}` : column)}
                       >
                         {label}
-                        <span aria-hidden="true">{direction === "ascending" ? "▲" : direction === "descending" ? "▼" : "↕"}</span>
+                        {direction && (
+                          <span className="st-sort-mark" aria-hidden="true">{direction === "ascending" ? "▲" : "▼"}</span>
+                        )}
                       </button>
                     )
                     : label}
@@ -275,9 +287,17 @@ export function TrackTable(
                     <div>
                       <span>{track.filename}</span>
                       {warnings.length > 0 && (
-                        <ul className="st-badges st-warning-badges st-row-warnings" aria-label={texts.warnings}>
-                          {warnings.map((w) => <li key={w} className="st-badge st-badge-warning">{audioWarningText(w)}</li>)}
-                        </ul>
+                        // One small mark per row (the player's report lists them in full); the
+                        // names are read out and shown on hover.
+                        <span
+                          className="st-badge st-badge-warning st-row-warnings"
+                          title={warnings.map(audioWarningText).join(", ")}
+                        >
+                          <span aria-hidden="true">⚠ {warnings.length}</span>
+                          <span className="visually-hidden">
+                            {texts.warnings}: {warnings.map(audioWarningText).join(", ")}
+                          </span>
+                        </span>
                       )}
                     </div>
                   </div>
@@ -286,7 +306,7 @@ export function TrackTable(
                   <div>{who.main}</div>
                   {who.sub && <div className="st-muted st-small">{who.sub}</div>}
                 </td>
-                <td style={{ whiteSpace: "nowrap" }}>{formatDateTime(track.upload_date)}</td>
+                <td className="st-date">{formatDateTime(track.upload_date)}</td>
                 <td>
                   <span className="st-badges">
                     {parseDirections(track.directions).map((d) => (

@@ -211,8 +211,9 @@ describe("track table figures and the address", () => {
     await show();
     const row = document.querySelector("tr[data-track-id='2']")!;
     const cell = (f: string) => row.querySelector(`[data-figure=${f}]`)?.textContent;
-    expect([cell("duration"), cell("bitrate"), cell("loudness"), cell("bpm")]).toEqual(["3:20", "192 kbps", "−8,9 LUFS", "174"]);
-    expect(row.textContent).toContain("Клиппинг");
+    expect([cell("duration"), cell("bitrate"), cell("loudness"), cell("bpm")]).toEqual(["3:20", "192", "−8,9", "174"]);
+    expect(screen.getByRole("columnheader", { name: "Битрейт, kbps" })).toBeTruthy();
+    expect(row.querySelector(".st-row-warnings")?.textContent).toBe("⚠ 2Предупреждения: Битрейт ниже 320 kbps, Клиппинг");
     const failed = document.querySelector("tr[data-track-id='3']") as HTMLElement;
     expect(within(failed).queryByRole("button", { name: /^Скачать/ })).toBeNull();
     expect(within(failed).queryByRole("button", { name: /^Слушать/ })).toBeNull();

@@ -68,11 +68,11 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
                   <NextIcon />
                 </button>
                 <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="ArrowLeft" title={`${texts.back5} (←)`} onClick={player.back}>
-                  <span aria-hidden="true">−5 s</span>
+                  <span aria-hidden="true">−5 {texts.secondsShort}</span>
                   <span className="visually-hidden">{texts.back5}</span>
                 </button>
                 <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="ArrowRight" title={`${texts.forward5} (→)`} onClick={player.forward}>
-                  <span aria-hidden="true">+5 s</span>
+                  <span aria-hidden="true">+5 {texts.secondsShort}</span>
                   <span className="visually-hidden">{texts.forward5}</span>
                 </button>
                 <button

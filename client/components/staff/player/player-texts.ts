@@ -14,6 +14,8 @@ export interface PlayerTexts {
   previous: string;
   next: string;
   back5: string;
+  /** "с" / "s" on the seek buttons. */
+  secondsShort: string;
   forward5: string;
   toDrop: string;
   noDrop: string;
@@ -47,6 +49,7 @@ export const PLAYER_TEXTS_RU: PlayerTexts = {
   previous: "Предыдущий трек",
   next: "Следующий трек",
   back5: "Назад на 5 секунд",
+  secondsShort: "с",
   forward5: "Вперёд на 5 секунд",
   toDrop: "К дропу",
   noDrop: "Дроп не найден",
@@ -80,6 +83,7 @@ export const PLAYER_TEXTS_EN: PlayerTexts = {
   previous: "Previous track",
   next: "Next track",
   back5: "Back 5 seconds",
+  secondsShort: "s",
   forward5: "Forward 5 seconds",
   toDrop: "Jump to drop",
   noDrop: "No drop found",
