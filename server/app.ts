@@ -17,6 +17,7 @@ import { ApiError } from "./lib/http-error.ts";
 import { noStoreWithCredentials, PERMISSIONS_POLICY } from "./lib/response-headers.ts";
 import { serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
+import { createNotifications } from "./notifications/notifications.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
 import { createProcessor } from "./tracks/processing/processor.ts";
 import { createTracksService } from "./tracks/service.ts";
@@ -51,6 +52,8 @@ export function buildContext(deps: AppDeps): AppContext {
     now: () => deps.clock.now(),
   });
   const users = createUsersService({ db: deps.db, clock: deps.clock, sessions: tokens });
+  // Built before the services, so a decision write can enqueue its message in the same batch.
+  const notifications = createNotifications(deps);
   const tracks = createTracksService({ ...deps, users });
   return {
     ...deps,
@@ -59,6 +62,7 @@ export function buildContext(deps: AppDeps): AppContext {
     users,
     tracks,
     processor: createProcessor({ ...deps, tracks }),
+    notifications,
   };
 }
 

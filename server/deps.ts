@@ -5,6 +5,7 @@ import type { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { StatusStore } from "./lib/kv.ts";
 import type { Logger } from "./lib/logger.ts";
+import type { Notifications } from "./notifications/notifications.ts";
 import type { TaskQueue } from "./lib/queue.ts";
 import type { FileStorage } from "./lib/storage.ts";
 import type { Processor } from "./tracks/processing/processor.ts";
@@ -44,6 +45,8 @@ export interface AppContext extends AppDeps {
   /** Every read and write of `tracks` rows, with who may see a track applied inside. */
   tracks: TracksService;
   processor: Processor;
+  /** Telegram messages to artists: the outbox a decision write enqueues into, and its sender. */
+  notifications: Notifications;
 }
 
 export type AppEnv = {

@@ -19,6 +19,9 @@ export async function main() {
   void recover();
   const recoveryTimer = setInterval(recover, RECOVERY_MIN_AGE_MS);
   Deno.unrefTimer(recoveryTimer);
+  // Sends the Telegram outbox's pending rows, those left by the last run included, and then every
+  // row a decision enqueues (docs/decisions/0157). Without TELEGRAM_BOT_TOKEN it does nothing.
+  ctx.notifications.sender.start();
   const resumed = await ctx.processor.resume();
   if (resumed) deps.logger.info("resumed processing", { tracks: resumed });
   // Tracks processed before the audio analysis existed get their report in the background, one at a
@@ -43,6 +46,8 @@ export async function main() {
     // finished stay `processing` in the database and are resumed at the next start.
     clearInterval(recoveryTimer);
     await server.shutdown();
+    // The message being sent is finished; rows not reached stay pending for the next start.
+    await ctx.notifications.sender.stop(5_000);
     await deps.queue.close(20_000);
     deps.kv.close?.();
     deps.db.$client.close();

@@ -1,0 +1,59 @@
+import { type Direction, DIRECTION_LABELS } from "../../domain/directions.ts";
+import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../domain/review.ts";
+
+/**
+ * The Russian text of a decision message, in Telegram's HTML parse mode
+ * (https://core.telegram.org/bots/api#html-style): `<`, `>` and `&` in anything that came from a
+ * person are escaped, and the whole text stays within the Bot API's 4,096 characters.
+ */
+
+export interface DecisionMessage {
+  /** The track as the artist knows it, e.g. `Artist - Title` (a trailing `.mp3` is dropped). */
+  trackName: string;
+  direction: Direction;
+  /** The pair's state as the artist sees it (`artistReviewStatus`). */
+  outcome: ArtistReviewStatus;
+  /** The staff's message to the artist, when there is one. */
+  message?: string | null;
+  /** Address of the artist's history, e.g. `https://site/profile`. */
+  historyUrl: string;
+}
+
+/** Most characters a `sendMessage` text may hold. */
+export const TELEGRAM_TEXT_LIMIT = 4096;
+/** A track name longer than this is cut (names are short; this only bounds a pathological one). */
+const TRACK_NAME_LIMIT = 300;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * `text` escaped, cut by whole characters (never inside an entity such as `&amp;` or a surrogate
+ * pair) so the escaped result holds at most `budget` UTF-16 units, with `…` where it was cut.
+ * Telegram counts the text after parsing entities, so the escaped length is a safe upper bound.
+ */
+export function escapeWithin(text: string, budget: number): string {
+  const whole = escapeHtml(text);
+  if (whole.length <= budget) return whole;
+  let out = "";
+  for (const ch of text) {
+    const piece = escapeHtml(ch);
+    if (out.length + piece.length + 1 > budget) break;
+    out += piece;
+  }
+  return `${out}…`;
+}
+
+export function decisionMessageText(m: DecisionMessage): string {
+  const name = m.trackName.trim().replace(/\.mp3$/i, "");
+  const head = `Трек <b>${escapeWithin(name, TRACK_NAME_LIMIT)}</b>\n` +
+    `Направление: ${escapeHtml(DIRECTION_LABELS[m.direction])}\n` +
+    `Статус: <b>${escapeHtml(ARTIST_REVIEW_LABELS[m.outcome])}</b>`;
+  const tail = `История ваших треков: ${escapeHtml(m.historyUrl)}`;
+  const message = m.message?.trim();
+  if (!message) return `${head}\n\n${tail}`;
+  const label = "\n\nСообщение:\n";
+  const budget = TELEGRAM_TEXT_LIMIT - head.length - label.length - 2 - tail.length;
+  return `${head}${label}${escapeWithin(message, budget)}\n\n${tail}`;
+}

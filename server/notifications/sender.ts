@@ -1,0 +1,312 @@
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { telegramOutbox } from "../../db/schema.ts";
+import type { Config } from "../config.ts";
+import type { Clock } from "../deps.ts";
+import type { Logger } from "../lib/logger.ts";
+
+/**
+ * Sends the outbox's rows through the Bot API's `sendMessage` (docs/protocols.md, "Telegram Bot
+ * API"; docs/decisions/0157). One row at a time: a row is claimed by a single UPDATE that moves it
+ * from `pending` (due) to `sending` with a lease, so two processes never hold the same row; a row
+ * left `sending` by a process that stopped is claimed again once its lease has run out.
+ */
+
+export interface SenderOptions {
+  /** Tries before a row is `failed` (a 429 does not count: Telegram said when to come back). */
+  maxAttempts?: number;
+  /** First retry delay; it doubles with each failed try, up to `maxDelayMs`, with jitter. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** How long a claim holds; well above `requestTimeoutMs`. */
+  leaseMs?: number;
+  requestTimeoutMs?: number;
+  /** Longest sleep between looks at the table (rows written by another process, due retries). */
+  pollIntervalMs?: number;
+  /** 0 ≤ x < 1; jitter source (tests pass a constant). */
+  random?: () => number;
+}
+
+export interface SenderDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  fetch: typeof fetch;
+  config: Pick<Config, "telegram">;
+}
+
+export interface SendRound {
+  sent: number;
+  retried: number;
+  failed: number;
+  blocked: number;
+}
+
+export interface TelegramSender {
+  /** Begins sending: looks at the table now, then after each kick and on an interval. */
+  start(): void;
+  /** A row was just written: look soon (deferred, never in the caller's turn). No-op unless started. */
+  kick(): void;
+  /** Claims and sends every row due now, one after another; never throws. */
+  runOnce(): Promise<SendRound>;
+  /** Resolves when no round is running or about to run on a kick. */
+  idle(): Promise<void>;
+  /** Stops looking and waits (bounded) for the message being sent. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+type Outcome =
+  | { kind: "sent" }
+  /** Not to be tried again: blocked by the person (403) or refused as such (400). */
+  | { kind: "final"; status: "blocked" | "failed"; error: string }
+  | { kind: "retry"; error: string; retryAfterMs?: number };
+
+interface BotAnswer {
+  ok?: boolean;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number };
+}
+
+const DEFAULTS = {
+  maxAttempts: 8,
+  baseDelayMs: 5_000,
+  maxDelayMs: 60 * 60 * 1000,
+  leaseMs: 60_000,
+  requestTimeoutMs: 15_000,
+  pollIntervalMs: 30_000,
+};
+
+/** Delay before try `attempt + 1` after `attempt` failed tries: doubling, capped, half of it random. */
+export function backoffDelayMs(attempt: number, base: number, cap: number, random: () => number): number {
+  const full = Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
+  return Math.round(full / 2 + (full / 2) * random());
+}
+
+export function createTelegramSender(deps: SenderDeps, options: SenderOptions = {}): TelegramSender {
+  const { db, clock, logger } = deps;
+  const opts = { ...DEFAULTS, ...options };
+  const random = options.random ?? Math.random;
+  const bot = deps.config.telegram;
+  const t = telegramOutbox;
+
+  let started = false;
+  let stopped = false;
+  let round: Promise<SendRound> | null = null;
+  let again = false;
+  let wakeTimer: ReturnType<typeof setTimeout> | undefined;
+  let kickTimer: ReturnType<typeof setTimeout> | undefined;
+  let idleWaiters: Array<() => void> = [];
+
+  /** The token appears in the address, and fetch's errors quote the address. */
+  const redact = (text: string) => (bot ? text.replaceAll(bot.botToken, "<token>") : text);
+
+  async function send(chatId: string, text: string): Promise<Outcome> {
+    let res: Response;
+    let answer: BotAnswer | null = null;
+    try {
+      res = await deps.fetch(`${bot!.botApiUrl}/bot${bot!.botToken}/sendMessage`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          chat_id: /^-?\d{1,15}$/.test(chatId) ? Number(chatId) : chatId,
+          text,
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+        }),
+        signal: AbortSignal.timeout(opts.requestTimeoutMs),
+      });
+      const body = await res.text();
+      try {
+        answer = JSON.parse(body);
+      } catch {
+        answer = null;
+      }
+    } catch (err) {
+      // Refused, reset, timed out or cut mid-answer: Telegram may have delivered it (decision 0157).
+      return { kind: "retry", error: redact(`network: ${(err as Error)?.message ?? String(err)}`) };
+    }
+    if (res.ok && answer?.ok) return { kind: "sent" };
+    const code = answer?.error_code ?? res.status;
+    const error = redact(`${code}: ${answer?.description ?? (res.statusText || "no description")}`);
+    if (code === 403) return { kind: "final", status: "blocked", error };
+    // "chat not found", "message is too long": the same request would be refused again.
+    if (code === 400) return { kind: "final", status: "failed", error };
+    if (code === 429) {
+      const s = Number(answer?.parameters?.retry_after);
+      // At least a second, so a `retry_after: 0` cannot turn into a tight loop.
+      return { kind: "retry", error, retryAfterMs: Math.max(1, Number.isFinite(s) ? s : 1) * 1000 };
+    }
+    // 5xx, and anything else (401 while a token is being replaced, an unexpected answer): back off.
+    return { kind: "retry", error };
+  }
+
+  async function claim(now: Date) {
+    const claimId = crypto.randomUUID();
+    const due = or(
+      and(eq(t.status, "pending"), lte(t.next_attempt_at, now)),
+      and(eq(t.status, "sending"), lte(t.lease_until, now)),
+    );
+    // One statement: the row is chosen and taken under the same write lock, so a second process
+    // either takes another row or none (docs/decisions/0070: no interactive transactions).
+    const [row] = await db
+      .update(t)
+      .set({
+        status: "sending",
+        claim_id: claimId,
+        lease_until: new Date(now.getTime() + opts.leaseMs),
+        attempts: sql`${t.attempts} + 1`,
+        updated_at: now,
+      })
+      .where(and(due, inArray(t.id, db.select({ id: t.id }).from(t).where(due).orderBy(t.next_attempt_at, t.id).limit(1))))
+      .returning();
+    return row;
+  }
+
+  async function record(id: number, claimId: string, attempts: number, outcome: Outcome, tally: SendRound) {
+    const now = clock.now();
+    const ours = and(eq(t.id, id), eq(t.status, "sending"), eq(t.claim_id, claimId));
+    const released = { claim_id: null, lease_until: null, updated_at: now };
+    if (outcome.kind === "sent") {
+      tally.sent++;
+      await db.update(t).set({ ...released, status: "sent", sent_at: now, last_error: null }).where(ours);
+      return;
+    }
+    if (outcome.kind === "final") {
+      tally[outcome.status]++;
+      logger.warn("telegram message not delivered", { id, status: outcome.status, error: outcome.error });
+      await db.update(t).set({ ...released, status: outcome.status, last_error: outcome.error }).where(ours);
+      return;
+    }
+    const flood = outcome.retryAfterMs !== undefined;
+    const counted = flood ? attempts - 1 : attempts;
+    if (!flood && counted >= opts.maxAttempts) {
+      tally.failed++;
+      logger.warn("telegram message given up", { id, attempts: counted, error: outcome.error });
+      await db.update(t).set({ ...released, status: "failed", last_error: outcome.error }).where(ours);
+      return;
+    }
+    tally.retried++;
+    const delay = outcome.retryAfterMs ?? backoffDelayMs(counted, opts.baseDelayMs, opts.maxDelayMs, random);
+    await db
+      .update(t)
+      .set({
+        ...released,
+        status: "pending",
+        attempts: counted,
+        next_attempt_at: new Date(now.getTime() + delay),
+        last_error: outcome.error,
+      })
+      .where(ours);
+  }
+
+  async function sendDue(): Promise<SendRound> {
+    const tally: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
+    if (!bot) return tally;
+    try {
+      while (!stopped) {
+        const row = await claim(clock.now());
+        if (!row) break;
+        const outcome = await send(row.chat_id, row.text);
+        await record(row.id, row.claim_id!, row.attempts, outcome, tally);
+        if (stopped) break;
+      }
+    } catch (err) {
+      // A database error: the row keeps its claim and is taken again when the lease runs out.
+      logger.error("telegram outbox round failed", { err });
+    }
+    return tally;
+  }
+
+  /** When the next row falls due (a retry, or a claim whose lease runs out), if any. */
+  async function nextDue(): Promise<number | null> {
+    const [row] = await db
+      .select({
+        at: sql<number | null>`min(case when ${t.status} = 'pending' then ${t.next_attempt_at} else ${t.lease_until} end)`,
+      })
+      .from(t)
+      .where(inArray(t.status, ["pending", "sending"]));
+    return row?.at ?? null;
+  }
+
+  function settleIdle() {
+    if (round || kickTimer) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  function schedule(delayMs: number) {
+    clearTimeout(wakeTimer);
+    if (stopped) return;
+    wakeTimer = setTimeout(() => void loop(), Math.max(0, Math.min(delayMs, opts.pollIntervalMs)));
+    Deno.unrefTimer(wakeTimer);
+  }
+
+  function runOnce(): Promise<SendRound> {
+    if (round) {
+      again = true;
+      return round;
+    }
+    round = (async () => {
+      const total: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
+      do {
+        again = false;
+        const r = await sendDue();
+        total.sent += r.sent;
+        total.retried += r.retried;
+        total.failed += r.failed;
+        total.blocked += r.blocked;
+      } while (again && !stopped);
+      return total;
+    })().finally(() => {
+      round = null;
+      settleIdle();
+    });
+    return round;
+  }
+
+  async function loop() {
+    if (stopped) return;
+    await runOnce();
+    if (stopped) return;
+    let next: number | null = null;
+    try {
+      next = await nextDue();
+    } catch (err) {
+      logger.error("telegram outbox: could not read the next due time", { err });
+    }
+    schedule(next === null ? opts.pollIntervalMs : next - clock.now().getTime());
+  }
+
+  return {
+    start() {
+      if (started || !bot) return;
+      started = true;
+      void loop();
+    },
+    kick() {
+      if (!started || stopped || kickTimer) return;
+      // Deferred to a later turn, so the request that wrote the row answers first.
+      kickTimer = setTimeout(() => {
+        kickTimer = undefined;
+        void loop();
+      }, 0);
+    },
+    runOnce,
+    idle() {
+      if (!round && !kickTimer) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async stop(timeoutMs = 20_000) {
+      stopped = true;
+      clearTimeout(wakeTimer);
+      clearTimeout(kickTimer);
+      kickTimer = undefined;
+      if (!round) return settleIdle();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([round, new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}
