@@ -31,6 +31,8 @@ describe("decisionMessageText", () => {
     const text = decisionMessageText({ ...base, outcome: "in_review", message: "Послушаем на неделе" });
     expect(text).toContain("Статус: <b>На рассмотрении</b>");
     expect(text).toContain("Послушаем на неделе");
+    expect(decisionMessageText({ ...base, outcome: "pending" })).toContain("Статус: <b>На рассмотрении</b>");
+    expect(decisionMessageText({ ...base, outcome: "listened" })).toContain("Статус: <b>Прослушан</b>");
   });
 
   it("escapes what people wrote, so it reaches the artist as written and not as markup", () => {

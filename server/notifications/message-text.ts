@@ -11,8 +11,11 @@ export interface DecisionMessage {
   /** The track as the artist knows it, e.g. `Artist - Title` (a trailing `.mp3` is dropped). */
   trackName: string;
   direction: Direction;
-  /** The pair's state as the artist sees it (`artistReviewStatus`). */
-  outcome: ArtistReviewStatus;
+  /**
+   * The pair's state as the artist sees it (`artistReviewStatus`); `pending` stands for any state
+   * not decided yet and reads as "На рассмотрении".
+   */
+  outcome: ArtistReviewStatus | "pending";
   /** The staff's message to the artist, when there is one. */
   message?: string | null;
   /** Address of the artist's history, e.g. `https://site/profile`. */
@@ -45,11 +48,17 @@ export function escapeWithin(text: string, budget: number): string {
   return `${out}…`;
 }
 
+function outcomeLabel(outcome: DecisionMessage["outcome"]): string {
+  if (outcome === "pending") return ARTIST_REVIEW_LABELS.in_review;
+  // A state this module does not know yet still makes a message rather than an error in the batch.
+  return ARTIST_REVIEW_LABELS[outcome] ?? String(outcome);
+}
+
 export function decisionMessageText(m: DecisionMessage): string {
   const name = m.trackName.trim().replace(/\.mp3$/i, "");
   const head = `Трек <b>${escapeWithin(name, TRACK_NAME_LIMIT)}</b>\n` +
-    `Направление: ${escapeHtml(DIRECTION_LABELS[m.direction])}\n` +
-    `Статус: <b>${escapeHtml(ARTIST_REVIEW_LABELS[m.outcome])}</b>`;
+    `Направление: ${escapeHtml(DIRECTION_LABELS[m.direction] ?? String(m.direction))}\n` +
+    `Статус: <b>${escapeHtml(outcomeLabel(m.outcome))}</b>`;
   const tail = `История ваших треков: ${escapeHtml(m.historyUrl)}`;
   const message = m.message?.trim();
   if (!message) return `${head}\n\n${tail}`;
