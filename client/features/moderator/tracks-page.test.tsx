@@ -124,6 +124,43 @@ describe("Manage Tracks", () => {
     expect(fetch.calls.filter((c) => c === "/api/moderator/tracks").length).toBeGreaterThanOrEqual(2);
   });
 
+  it("plays a track through the moderator's listen call, with English controls and the Russian warning texts", async () => {
+    const analysed = {
+      ...track(1),
+      status: "completed",
+      has_file: true,
+      analysis: {
+        duration_s: 95,
+        bitrate_kbps: 256,
+        bitrate_mode: "vbr",
+        sample_rate_hz: 44100,
+        channels: 2,
+        loudness_lufs: -16.2,
+        true_peak_dbtp: -1,
+        clipped_samples: 0,
+        bpm: null,
+        drop_s: null,
+        warnings: ["low_bitrate", "too_quiet"],
+      },
+    };
+    const fetch = await show(moderator, {
+      "/api/moderator/tracks": () => ({ ...listOf(1), tracks: [analysed] }),
+      "/api/moderator/tracks/1/listen": () => ({ success: true, stream_url: "/api/listen/t1", peaks: null, duration_s: 95 }),
+    });
+    const options = [...(screen.getByLabelText("Warning") as HTMLSelectElement).options].map((o) => o.text);
+    expect(options).toEqual(["All", "Any warning", "Битрейт ниже 320 kbps", "Клиппинг", "Тихий мастер (ниже −14 LUFS)", "Темп вне диапазона drum and bass"]);
+    fireEvent.click(screen.getByRole("button", { name: "Play: Artist - Track 1.mp3" }));
+    await settle();
+    expect(fetch.calls).toContain("/api/moderator/tracks/1/listen");
+    expect(document.querySelector("audio")?.getAttribute("src")).toBe("/api/listen/t1");
+    const report = screen.getByRole("region", { name: "Technical report" });
+    expect(report.textContent).toContain("256 kbps VBR");
+    expect(report.textContent).toContain("−16.2 LUFS");
+    expect([...report.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Битрейт ниже 320 kbps", "Тихий мастер (ниже −14 LUFS)"]);
+    // No drop found: the button says so and stays disabled.
+    expect((screen.getByRole("button", { name: "Jump to drop" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it("an empty scope lists the available categories", async () => {
     await show(moderator, { "/api/moderator/tracks": () => listOf(0) });
     expect(screen.getByText("No tracks found for your moderation categories")).toBeTruthy();
