@@ -68,6 +68,8 @@ interface BotAnswer {
   parameters?: { retry_after?: number };
 }
 
+const MIN_WAKE_MS = 1_000;
+
 const DEFAULTS = {
   maxAttempts: 8,
   baseDelayMs: 5_000,
@@ -109,7 +111,8 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          chat_id: /^-?\d{1,15}$/.test(chatId) ? Number(chatId) : chatId,
+          // A user's id as the number it is (ids fit in 52 bits); anything else as Telegram accepts it, a string.
+          chat_id: /^-?\d+$/.test(chatId) && Number.isSafeInteger(Number(chatId)) ? Number(chatId) : chatId,
           text,
           parse_mode: "HTML",
           link_preview_options: { is_disabled: true },
@@ -239,7 +242,8 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   function schedule(delayMs: number) {
     clearTimeout(wakeTimer);
     if (stopped) return;
-    wakeTimer = setTimeout(() => void loop(), Math.max(0, Math.min(delayMs, opts.pollIntervalMs)));
+    // At least a second: a row that stays due (the database failing under the claim) must not spin.
+    wakeTimer = setTimeout(() => void loop(), Math.max(MIN_WAKE_MS, Math.min(delayMs, opts.pollIntervalMs)));
     Deno.unrefTimer(wakeTimer);
   }
 
