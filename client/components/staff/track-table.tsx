@@ -212,7 +212,7 @@ export function TrackTable(
               // Shown short ("kbps"), named in full for screen readers ("Битрейт, kbps").
               const label = (
                 <>
-                  <span className="visually-hidden">{texts[column]},{" "}</span>
+                  <span className="visually-hidden">{`${texts[column]}, `}</span>
                   {texts.short[column]}
                 </>
               );

@@ -53,7 +53,8 @@ async function show(path = "/admin/tracks") {
   vi.stubGlobal("requestAnimationFrame", () => 0);
   const listCalls: URLSearchParams[] = [];
   const listenCalls: number[] = [];
-  vi.stubGlobal("fetch", async (input: RequestInfo | URL) => {
+  vi.stubGlobal("fetch", (input: RequestInfo | URL) => Promise.resolve(answer(input)));
+  function answer(input: RequestInfo | URL): Response {
     const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
     if (url.pathname === "/api/admin/tracks") {
       listCalls.push(url.searchParams);
@@ -71,7 +72,7 @@ async function show(path = "/admin/tracks") {
       return Response.json({ success: true, stream_url: `/api/listen/token-${id}`, expires_in: 1800, peaks, duration_s: 200 });
     }
     return Response.json({ success: false, error: "Не найдено" }, { status: 404 });
-  });
+  }
   const page = renderPage(path, AdminTracksPage, { routePath: "/admin/tracks" });
   await settle();
   return { ...page, listCalls, listenCalls };

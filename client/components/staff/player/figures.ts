@@ -3,6 +3,9 @@ import type { StaffTrack } from "../staff-queries.ts";
 /** The audio report a staff track carries (null until analysed). */
 export type TrackAnalysis = NonNullable<StaffTrack["analysis"]>;
 
+/** What the player needs of a row (list rows and single tracks both have it). */
+export type ReviewTrack = Pick<StaffTrack, "id" | "filename" | "status" | "has_file" | "analysis">;
+
 const formatters = new Map<string, Intl.NumberFormat>();
 function number(locale: string, value: number, digits: number): string {
   const key = `${locale}/${digits}`;

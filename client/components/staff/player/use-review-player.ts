@@ -1,7 +1,8 @@
 import { queryOptions, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorText, read } from "../../../lib/api.ts";
-import { panel, type StaffBase, type StaffTrack } from "../staff-queries.ts";
+import { panel, type StaffBase } from "../staff-queries.ts";
+import type { ReviewTrack } from "./figures.ts";
 import type { PlayerTexts } from "./player-texts.ts";
 
 /**
@@ -36,7 +37,7 @@ export interface ReviewPlayerOptions {
   base: StaffBase;
   tracksKey: readonly string[];
   /** The rows shown, in their order. */
-  tracks: readonly StaffTrack[];
+  tracks: readonly ReviewTrack[];
   /** The page the rows belong to (the server's answer), the page asked for, and the number of pages. */
   rowsPage: number | undefined;
   page: number;
@@ -48,7 +49,7 @@ export interface ReviewPlayerOptions {
 export const SEEK_STEP_S = 5;
 
 /** Failed tracks and tracks without a stored file have nothing to play or download (issue 12 §3). */
-export const hasAudio = (track: StaffTrack) => track.status !== "failed" && track.has_file !== false;
+export const hasAudio = (track: ReviewTrack) => track.status !== "failed" && track.has_file !== false;
 
 /** A row's play button: J/K move the focus along when it is on one. */
 export const PLAY_BUTTON_ATTR = "data-review-play";
@@ -56,7 +57,7 @@ export const PLAY_BUTTON_ATTR = "data-review-play";
 export function useReviewPlayer(o: ReviewPlayerOptions) {
   const queryClient = useQueryClient();
   const [audio, setAudio] = useState<HTMLAudioElement | null>(null);
-  const [current, setCurrent] = useState<StaffTrack | null>(null);
+  const [current, setCurrent] = useState<ReviewTrack | null>(null);
   const [listen, setListen] = useState<ListenAnswer | null>(null);
   const [loading, setLoading] = useState(false);
   const [playing, setPlaying] = useState(false);
@@ -70,7 +71,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const latest = useRef({ o, audio, current, listen, loading, error });
   latest.current = { o, audio, current, listen, loading, error };
 
-  const load = useCallback(async (track: StaffTrack, { fresh = false, at = 0 } = {}) => {
+  const load = useCallback(async (track: ReviewTrack, { fresh = false, at = 0 } = {}) => {
     const my = ++seq.current;
     const { o, audio } = latest.current;
     if (!fresh) retried.current = false;
@@ -144,7 +145,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   };
 
   /** A row's play button: another track starts; the current one pauses or goes on. */
-  const start = useCallback((track: StaffTrack) => {
+  const start = useCallback((track: ReviewTrack) => {
     const { current, audio, loading, error } = latest.current;
     if (current?.id === track.id && audio && !error) {
       if (loading) return;

@@ -1,10 +1,11 @@
 import { useMemo } from "react";
-import type { StaffBase, StaffTrack, TrackList } from "../staff-queries.ts";
+import type { StaffBase, TrackList } from "../staff-queries.ts";
+import type { ReviewTrack } from "./figures.ts";
 import type { PlayerTexts } from "./player-texts.ts";
 import { useReviewKeys } from "./use-review-keys.ts";
 import { hasAudio, useReviewPlayer } from "./use-review-player.ts";
 
-const NO_ROWS: StaffTrack[] = [];
+const NO_ROWS: ReviewTrack[] = [];
 
 interface TrackReviewOptions {
   base: StaffBase;
@@ -24,7 +25,7 @@ interface TrackReviewOptions {
  * shows rows, and the props of the table's play buttons.
  */
 export function useTrackReview({ base, keys, list: l, texts }: TrackReviewOptions) {
-  const rows = l.list?.tracks ?? NO_ROWS;
+  const rows: readonly ReviewTrack[] = l.list?.tracks ?? NO_ROWS;
   const playable = useMemo(() => rows.filter(hasAudio), [rows]);
   const player = useReviewPlayer({
     base,
