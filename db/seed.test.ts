@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, migrateDb, openDb } from "./client.ts";
-import { faqs, sliderTiles, users } from "./schema.ts";
+import { declineTemplates, faqs, sliderTiles, users } from "./schema.ts";
 import { seedDatabase } from "./seed.ts";
+import { templateTextProblem, templateTitleProblem } from "../domain/review.ts";
 
 describe("seed", () => {
   let dir: string;
@@ -56,6 +57,7 @@ describe("seed", () => {
     const count = async () => ({
       users: (await db.select().from(users)).length,
       faqs: (await db.select().from(faqs)).length,
+      templates: (await db.select().from(declineTemplates)).length,
       tiles: (await db.select().from(sliderTiles)).length,
       images: [...Deno.readDirSync(`${dir}/static/storage/slider`)].length,
     });
@@ -63,8 +65,24 @@ describe("seed", () => {
     const report = await seedDatabase(db, { staticDir: `${dir}/static` });
     expect(report.users.created).toEqual([]);
     expect(report.faqs).toBe(0);
+    expect(report.declineTemplates).toBe(0);
     expect(report.tiles).toBe(0);
     expect(await count()).toEqual(before);
+  });
+
+  it("adds Russian decline templates within the form's limits, and leaves an edited one as it is", async () => {
+    const rows = await db.select().from(declineTemplates);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const t of rows) {
+      expect(templateTitleProblem(t.title)).toBeNull();
+      expect(templateTextProblem(t.text)).toBeNull();
+      expect(t.text).toMatch(/[а-яё]/i);
+    }
+    await db.update(declineTemplates).set({ text: "Свой текст" }).where(eq(declineTemplates.id, rows[0].id));
+    await seedDatabase(db, { staticDir: `${dir}/static` });
+    const again = await db.select().from(declineTemplates);
+    expect(again).toHaveLength(rows.length);
+    expect(again.find((t) => t.id === rows[0].id)!.text).toBe("Свой текст");
   });
 
   it("leaves a role changed after seeding as it is", async () => {

@@ -4,11 +4,12 @@
  * role changed in the admin panel is not undone).
  *
  * Users `admin`, `moderator` (label_koster, podcast_koster) and `artist`; FAQ entries about sending
- * tracks; two link tiles with images and one SoundCloud track tile for the home-page slider.
+ * tracks; two link tiles with images and one SoundCloud track tile for the home-page slider; the
+ * ready-made decline messages of the decision form (issue 13), found again by their title.
  */
 import { and, eq, inArray, max } from "drizzle-orm";
 import { type Db, migrateDb, openDb } from "./client.ts";
-import { faqs, type NewUser, sliderTiles, users } from "./schema.ts";
+import { declineTemplates, faqs, type NewUser, sliderTiles, users } from "./schema.ts";
 
 export const SEED_USERS: NewUser[] = [
   { username: "admin", first_name: "Админ", last_name: "Нейропанк", is_admin: true },
@@ -57,6 +58,30 @@ export const SEED_FAQS: { question: string; answer: string }[] = [
   },
 ];
 
+/** Ready-made decline messages (issue 13); administrators edit them in the panel. */
+export const SEED_DECLINE_TEMPLATES: { title: string; text: string }[] = [
+  {
+    title: "Не подходит по стилю",
+    text: "Спасибо, что прислали трек! Мы внимательно его послушали, но по стилю он не подходит этому " +
+      "направлению. Будем рады услышать ваши новые работы.",
+  },
+  {
+    title: "Нужно доработать сведение",
+    text: "Спасибо за трек! Идея нам понравилась, но сведение и мастеринг пока не дотягивают до уровня " +
+      "релиза. Доработайте звук и присылайте снова.",
+  },
+  {
+    title: "Уже заполнен план релизов",
+    text: "Спасибо за трек! Сейчас план релизов этого направления заполнен, и мы не можем его взять. " +
+      "Присылайте новые работы — мы слушаем всё.",
+  },
+  {
+    title: "Низкое качество файла",
+    text: "Спасибо за трек! Файл пришёл в низком качестве. Пришлите, пожалуйста, MP3 320 kbps без " +
+      "перегруза — тогда мы послушаем его ещё раз.",
+  },
+];
+
 interface SeedTile {
   tile_type: "link" | "track";
   /** Committed image under static/assets/seed/ (link tiles). */
@@ -81,6 +106,7 @@ export interface SeedOptions {
 export interface SeedReport {
   users: { created: string[]; existing: string[] };
   faqs: number;
+  declineTemplates: number;
   tiles: number;
   images: number;
 }
@@ -97,7 +123,7 @@ async function exists(path: string): Promise<boolean> {
 
 /** Seeds `db` (already migrated). Safe to run any number of times. */
 export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedReport> {
-  const report: SeedReport = { users: { created: [], existing: [] }, faqs: 0, tiles: 0, images: 0 };
+  const report: SeedReport = { users: { created: [], existing: [] }, faqs: 0, declineTemplates: 0, tiles: 0, images: 0 };
 
   const names = SEED_USERS.map((u) => u.username);
   const present = new Set(
@@ -121,6 +147,17 @@ export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedRepor
     const start = (top ?? 0) + 1;
     await db.insert(faqs).values(newFaqs.map((f, i) => ({ ...f, order: start + i })));
     report.faqs = newFaqs.length;
+  }
+
+  const titles = SEED_DECLINE_TEMPLATES.map((t) => t.title);
+  const knownTitles = new Set(
+    (await db.select({ title: declineTemplates.title }).from(declineTemplates).where(inArray(declineTemplates.title, titles)))
+      .map((r) => r.title),
+  );
+  const newTemplates = SEED_DECLINE_TEMPLATES.filter((t) => !knownTitles.has(t.title));
+  if (newTemplates.length) {
+    await db.insert(declineTemplates).values(newTemplates);
+    report.declineTemplates = newTemplates.length;
   }
 
   const sliderDir = `${opts.staticDir}/storage/slider`;
@@ -165,7 +202,7 @@ if (import.meta.main) {
     console.log(
       `Seed: users created ${r.users.created.join(", ") || "none"}` +
         (r.users.existing.length ? ` (already there: ${r.users.existing.join(", ")})` : "") +
-        `; FAQ entries added ${r.faqs}; slider tiles added ${r.tiles}; images copied ${r.images}.`,
+        `; FAQ entries added ${r.faqs}; decline templates added ${r.declineTemplates}; slider tiles added ${r.tiles}; images copied ${r.images}.`,
     );
   } finally {
     db.$client.close();

@@ -7,6 +7,8 @@ import { tracks, users } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { tzOffsetQuery } from "../tracks/service.ts";
+import { reviewCounts } from "../tracks/decisions.ts";
+import type { ReviewStatus } from "../../domain/review.ts";
 
 /**
  * GET /api/admin/dashboard?period=day|week|month|year — the statistics of spec 2 §3, each figure an
@@ -28,6 +30,11 @@ export interface DashboardStats {
   user_platforms: { vk: number; telegram: number; combined: number };
   track_timeline: { labels: string[]; data: number[]; period: Period };
   directions: { labels: string[]; data: number[] };
+  /**
+   * Review states per direction (issue 13), in the canonical direction order: each direction's
+   * tracks by the state of that direction; failed uploads are not under review and not counted.
+   */
+  review: Array<{ direction: Direction; label: string } & Record<ReviewStatus, number>>;
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -126,6 +133,8 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
     byKey.set(key, (byKey.get(key) ?? 0) + Number(r.c));
   }
 
+  const review = await reviewCounts(db, perDirection);
+
   return {
     total_users: Number(platforms.total),
     total_tracks: total,
@@ -141,6 +150,7 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
       labels: DIRECTIONS.map((d) => ADMIN_DIRECTION_LABELS[d]),
       data: DIRECTIONS.map((d) => perDirection.get(d)!),
     },
+    review: DIRECTIONS.map((d) => ({ direction: d, label: ADMIN_DIRECTION_LABELS[d], ...review.get(d)! })),
   };
 }
 

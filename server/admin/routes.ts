@@ -5,6 +5,7 @@ import { createAdminSliderRoutes } from "../slider/admin-routes.ts";
 import { createAdminTrackRoutes } from "../tracks/staff-routes.ts";
 import { createAdminUserRoutes } from "../users/admin-routes.ts";
 import { createAdminDashboardRoutes } from "./dashboard.ts";
+import { createAdminDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 import { createAdminRedisRoutes } from "./redis.ts";
 
 /**
@@ -20,5 +21,6 @@ export function createAdminRoutes(ctx: AppContext) {
     .route("/slider", createAdminSliderRoutes(ctx))
     .route("/users", createAdminUserRoutes(ctx))
     .route("/dashboard", createAdminDashboardRoutes(ctx))
+    .route("/decline-templates", createAdminDeclineTemplateRoutes(ctx))
     .route("/", createAdminRedisRoutes(ctx));
 }

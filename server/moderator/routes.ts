@@ -4,6 +4,7 @@ import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
 import { createModeratorTrackRoutes } from "../tracks/staff-routes.ts";
+import { createModeratorDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {
@@ -27,5 +28,7 @@ export function createModeratorRoutes(ctx: AppContext) {
     // The scope is read from the user row loaded for this request, so a change of categories by an
     // admin applies to the moderator's very next call.
     .route("/tracks", createModeratorTrackRoutes(ctx))
-    .route("/faq", createStaffFaqRoutes(ctx));
+    .route("/faq", createStaffFaqRoutes(ctx))
+    // The decision form's ready-made decline messages, read-only (administrators keep them).
+    .route("/decline-templates", createModeratorDeclineTemplateRoutes(ctx));
 }

@@ -128,7 +128,7 @@ describe("processing stores the audio report", () => {
     expect(mine.status).toBe(200);
     const items = mine.body.tracks as Array<Record<string, unknown> & { analysis: Record<string, unknown> | null }>;
     const low = items.find((t) => t.id === ids[0])!;
-    expect(Object.keys(low).sort()).toEqual(["analysis", "downloaded", "filename", "id", "upload_date"]);
+    expect(Object.keys(low).sort()).toEqual(["analysis", "decisions", "downloaded", "filename", "id", "upload_date"]);
     expect(Object.keys(low.analysis!).sort()).toEqual(["bitrate_kbps", "duration_s", "warnings"]);
     expect(low.analysis).toMatchObject({ bitrate_kbps: 128, warnings: ["low_bitrate"] });
     const clipped = items.find((t) => t.id === ids[1])!;

@@ -202,9 +202,24 @@ describe("GET /api/tracks", () => {
     expect(body).toEqual({
       success: true,
       tracks: [
-        // Not analysed (no file here): the report the artist sees is null (issue 12).
-        { id: mid.id, filename: mid.filename, upload_date: "2025-02-01T10:00:00.000Z", downloaded: false, analysis: null },
-        { id: old.id, filename: old.filename, upload_date: "2025-01-01T10:00:00.000Z", downloaded: true, analysis: null },
+        // Not analysed (no file here): the report the artist sees is null (issue 12). Not reviewed
+        // yet: each direction is in review (issue 13).
+        {
+          id: mid.id,
+          filename: mid.filename,
+          upload_date: "2025-02-01T10:00:00.000Z",
+          downloaded: false,
+          analysis: null,
+          decisions: [{ direction: "label_neuropunk", status: "in_review", message: null }],
+        },
+        {
+          id: old.id,
+          filename: old.filename,
+          upload_date: "2025-01-01T10:00:00.000Z",
+          downloaded: true,
+          analysis: null,
+          decisions: [{ direction: "label_neuropunk", status: "in_review", message: null }],
+        },
       ],
     });
   });

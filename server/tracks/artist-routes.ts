@@ -2,8 +2,29 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { parseId, validate } from "../lib/validate.ts";
+import { REVIEW_TEXTS } from "../../domain/review.ts";
 
 const idParam = z.object({ id: z.string() });
+
+const pageNumber = (message: string, fallback: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v.trim());
+      if (!/^\d{1,9}$/.test(v.trim()) || n < 1 || n > max) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** GET /api/tracks/history: `page` from 1 (past the end answers the last page), `page_size` 1–100, default 20. */
+const historyQuery = z.object({
+  page: pageNumber(REVIEW_TEXTS.badHistoryPage, 1, 999_999_999),
+  page_size: pageNumber(REVIEW_TEXTS.badHistoryPageSize, 20, 100),
+});
 
 /** The user's tracks and batch status: /api/status/{id}, /api/track_ids, /api/tracks, /api/errors, /api/success. */
 export function createTrackRoutes(ctx: AppContext) {
@@ -20,6 +41,10 @@ export function createTrackRoutes(ctx: AppContext) {
     })
     .get("/tracks", ctx.guards.user, async (c) => {
       return c.json({ success: true as const, tracks: await ctx.tracks.ownedBy(c.get("user").id) });
+    })
+    // Every submission, failed ones too, with each direction's review as the artist sees it (issue 13).
+    .get("/tracks/history", ctx.guards.user, validate("query", historyQuery), async (c) => {
+      return c.json({ success: true as const, ...(await ctx.tracks.historyOf(c.get("user").id, c.req.valid("query"))) });
     })
     .get("/errors", ctx.guards.user, async (c) => {
       return c.json({ errors: await keys.errors(c.get("user").id) });

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, ne, notExists, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import {
@@ -12,9 +13,9 @@ import {
 } from "../../domain/directions.ts";
 import { type NewTrack, type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
-import { badRequest, notFound } from "../lib/http-error.ts";
+import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../lib/kv.ts";
-import { inScope, maySeeTrack, type Scope, scopeOf } from "../../domain/scope.ts";
+import { inScope, maySeeTrack, type Scope, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import { scopeSql } from "./scope.ts";
 import { containsSql } from "../lib/search.ts";
 import {
@@ -31,6 +32,34 @@ import {
   warningSql,
 } from "./analysis.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
+import {
+  type ArtistReviewStatus,
+  artistReviewStatus,
+  type DecisionInput,
+  daysSince,
+  isOverdue,
+  isReviewStatus,
+  REVIEW_TEXTS,
+  type ReviewStatus,
+} from "../../domain/review.ts";
+import {
+  type ArtistDecisionView,
+  artistDecisionsJson,
+  artistDecisionViews,
+  awaitsCaller,
+  changeStatements,
+  type DecisionHistoryEntry,
+  type DecisionJson,
+  decisionHistory,
+  decisionsJsonField,
+  type DecisionView,
+  decisionViews,
+  isConcurrentChange,
+  type PairChange,
+  pairChangeKey,
+  reviewFilterSql,
+  storedPairs,
+} from "./decisions.ts";
 import {
   createStatusKeys,
   STATUS_COLUMNS,
@@ -82,6 +111,20 @@ export interface TrackView {
   has_file: boolean;
   /** The audio report (issue 12); null until the track is analysed, and for tracks without a file. */
   analysis: TrackAnalysisView | null;
+  /** The review state of each of the track's directions, in the canonical order (issue 13). */
+  decisions: DecisionView[];
+  /**
+   * Whole days since the upload while a direction within the caller's scope is still `new` or
+   * `listened`; null when the track waits for nobody in it (decided, shortlisted, failed).
+   */
+  waiting_days: number | null;
+  /** Waiting more than 14 days (decision 0152). */
+  overdue: boolean;
+}
+
+/** The track detail: a track and every change of its decisions, oldest first. */
+export interface TrackDetailView extends TrackView {
+  decision_history: DecisionHistoryEntry[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,6 +218,21 @@ export const trackListQuerySchema = z.object({
         return z.NEVER;
       }
       return v as AudioWarning | "any";
+    }),
+  /**
+   * A review state (issue 13): tracks with a direction in that state, within `direction` when it
+   * is given, else within the caller's scope. `all` or empty means no filter.
+   */
+  review: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (!isReviewStatus(v)) {
+        ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownReviewFilter });
+        return z.NEVER;
+      }
+      return v;
     }),
   /** `upload_date`, `-upload_date`, `filename`, ... (a leading minus sorts descending). */
   sort: z
@@ -305,8 +363,9 @@ const currentFields = {
   user_id: tracks.user_id,
   directions: tracks.directions,
   storage_key: tracks.storage_key,
+  filename: tracks.filename,
 };
-type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null };
+type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null; filename: string };
 
 /**
  * One JSON object per row, built by SQLite: with thousands of rows this is several times faster
@@ -318,7 +377,7 @@ const rowJson = sql<string>`json_object(
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
-  ${analysisJsonFields})`;
+  ${analysisJsonFields}, ${decisionsJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
 interface JsonRow extends AnalysisJson {
@@ -337,10 +396,44 @@ interface JsonRow extends AnalysisJson {
   u_username: string | null;
   u_first: string | null;
   u_last: string | null;
+  decisions: DecisionJson[] | null;
 }
 
-function fromJson(text: string): TrackView {
+/** One submission in the artist's history (GET /api/tracks/history). */
+export interface ArtistHistoryItem {
+  id: number;
+  filename: string;
+  /** ISO 8601. */
+  upload_date: string;
+  status: Track["status"];
+  /** Why the upload failed (duplicate, not an MP3, …); null unless `status` is `failed`. */
+  error: string | null;
+  directions: Direction[];
+  downloaded: boolean;
+  analysis: ReturnType<typeof artistAnalysis>;
+  /** One per direction; empty for a failed upload, which was never reviewed. */
+  decisions: ArtistDecisionView[];
+}
+
+export interface ArtistHistory {
+  tracks: ArtistHistoryItem[];
+  total: number;
+  page: number;
+  pages: number;
+  page_size: number;
+}
+
+/** Whose waiting a track object reports, and when it is (decision 0152). */
+interface ViewFor {
+  scope: Scope;
+  now: Date;
+}
+
+function fromJson(text: string, viewFor: ViewFor): TrackView {
   const r = JSON.parse(text) as JsonRow;
+  const upload_date = new Date(r.upload_date).toISOString();
+  const decisions = decisionViews(r.directions, r.decisions, displayName);
+  const waiting = awaitsCaller(r.status, decisions, (d) => inScope(d, viewFor.scope));
   return {
     id: r.id,
     filename: r.filename,
@@ -349,7 +442,7 @@ function fromJson(text: string): TrackView {
     user_info: r.u_id !== null && r.u_username !== null
       ? { id: r.u_id, username: r.u_username, name: displayName({ username: r.u_username, first_name: r.u_first, last_name: r.u_last }) }
       : null,
-    upload_date: new Date(r.upload_date).toISOString(),
+    upload_date,
     directions: formatDirections(parseDirections(r.directions)),
     downloaded: Boolean(r.downloaded),
     status: r.status,
@@ -357,6 +450,9 @@ function fromJson(text: string): TrackView {
     duration: r.duration,
     has_file: Boolean(r.has_file),
     analysis: analysisFromJson(r),
+    decisions,
+    waiting_days: waiting ? daysSince(upload_date, viewFor.now) : null,
+    overdue: waiting && isOverdue(upload_date, viewFor.now),
   };
 }
 
@@ -383,7 +479,7 @@ function orderBy(field: SortField, descending: boolean): SQL[] {
   }
 }
 
-function filterSql(q: TrackListQuery): SQL | undefined {
+function filterSql(q: TrackListQuery, scope: Scope): SQL | undefined {
   const conds: SQL[] = [];
   if (q.filename) conds.push(containsSql(tracks.filename, q.filename));
   if (q.user) {
@@ -401,6 +497,7 @@ function filterSql(q: TrackListQuery): SQL | undefined {
   if (q.direction) conds.push(sql`instr(',' || ${tracks.directions} || ',', ${"," + q.direction + ","}) > 0`);
   if (q.downloaded !== undefined) conds.push(eq(tracks.downloaded, q.downloaded));
   if (q.warning) conds.push(warningSql(q.warning));
+  if (q.review) conds.push(reviewFilterSql(q.review, q.direction ? [q.direction] : scopeDirections(scope)));
   return conds.length ? and(...conds) : undefined;
 }
 
@@ -437,7 +534,34 @@ export interface FailedFacts {
 
 const otherTracks = alias(tracks, "other_tracks");
 
-export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users">) {
+/** A decision change the artist is told about (server/notifications/outbox.ts `DecisionNotice`). */
+export interface DecisionNotice {
+  /** Unique per change: `decision:<track>:<direction>:<revision>`. */
+  key: string;
+  userId: number;
+  trackName: string;
+  direction: Direction;
+  /** The pair's state as the artist sees it. */
+  outcome: ArtistReviewStatus;
+  message: string | null;
+}
+
+/**
+ * What the tracks service needs of server/notifications: the outbox insert that joins a decision's
+ * batch (so the message exists exactly when the change does), and a nudge to the sender once the
+ * batch has committed (never awaited: the staff's request neither waits for nor fails on Telegram).
+ */
+export interface DecisionNotifier {
+  outbox: { enqueueStatement(notice: DecisionNotice): BatchItem<"sqlite"> };
+  sender: { kick(): void };
+}
+
+/** Times a decision is computed again after another change of the same pair got in first. */
+const DECISION_ATTEMPTS = 3;
+
+export function createTracksService(
+  ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & { notifications?: DecisionNotifier },
+) {
   const { db } = ctx;
   /** The status store's keys; the one instance of the app (its stale set must be shared). */
   const status = createStatusKeys(ctx);
@@ -448,6 +572,41 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       .limit(1);
     if (!rows[0]) throw notFound(TRACK_NOT_FOUND);
     return rows[0];
+  }
+
+  /**
+   * The artist is told when a pair becomes accepted or declined, or the decision carries a new
+   * message (issue 13); never about a guest track.
+   */
+  function noticeOf(c: PairChange, track: Current): DecisionNotice | null {
+    if (track.user_id === null) return null;
+    const decided = c.after.status !== c.before.status && (c.after.status === "accepted" || c.after.status === "declined");
+    const newMessage = c.after.message !== null && c.after.message !== c.before.message;
+    if (!decided && !newMessage) return null;
+    return {
+      key: pairChangeKey(c.trackId, c.direction, c.before.revision + 1),
+      userId: track.user_id,
+      trackName: track.filename.replace(/\.mp3$/i, ""),
+      direction: c.direction,
+      outcome: artistReviewStatus(c.after.status),
+      message: c.after.message,
+    };
+  }
+
+  /**
+   * A track seen with `scope` (404 outside it); `waitingFor` is whose waiting it reports, the same
+   * scope unless a write answers with a track that may have just left the caller's sight.
+   */
+  async function view(scope: Scope, id: number, waitingFor: Scope = scope): Promise<TrackView> {
+    const [row] = await db
+      .select({ j: rowJson })
+      .from(tracks)
+      .leftJoin(users, eq(users.id, tracks.user_id))
+      .leftJoin(trackAnalysis, analysisJoin)
+      .where(and(eq(tracks.id, id), scopeSql(scope)))
+      .limit(1);
+    if (!row) throw notFound(TRACK_NOT_FOUND);
+    return fromJson(row.j, { scope: waitingFor, now: ctx.clock.now() });
   }
 
   async function statusRow(id: number): Promise<StatusRow | undefined> {
@@ -505,7 +664,10 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       return statusValue(row);
     },
 
-    /** The user's own tracks, newest first, without failed uploads: never submitted (decision 0022). */
+    /**
+     * The user's own tracks, newest first, without failed uploads: never submitted (decision 0022).
+     * Each carries its directions' review states as the artist sees them (issue 13).
+     */
     async ownedBy(userId: number) {
       const rows = await db
         .select({
@@ -514,16 +676,68 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
           upload_date: tracks.upload_date,
           downloaded: tracks.downloaded,
           ...ARTIST_ANALYSIS_COLUMNS,
+          d_dirs: tracks.directions,
+          d_status: tracks.status,
+          d_json: artistDecisionsJson,
         })
         .from(tracks)
         .leftJoin(trackAnalysis, analysisJoin)
         .where(and(eq(tracks.user_id, userId), ne(tracks.status, "failed")))
         .orderBy(desc(tracks.upload_date), desc(tracks.id));
       // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
-      return rows.map(({ a_ok, a_dur, a_kbps, a_warn, ...t }) => ({
+      return rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_dirs, d_status, d_json, ...t }) => ({
         ...t,
         analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
+        decisions: artistDecisionViews(d_dirs, d_status, d_json),
       }));
+    },
+
+    /**
+     * GET /api/tracks/history (issue 13, decision 0154): every submission the user ever made, newest
+     * first and paged, failed ones with their reason; per direction the state the artist sees and
+     * the staff's message, never the note or who decided.
+     */
+    async historyOf(userId: number, q: { page: number; page_size: number }): Promise<ArtistHistory> {
+      const [counted] = await db.select({ n: count() }).from(tracks).where(eq(tracks.user_id, userId));
+      const total = counted?.n ?? 0;
+      const pages = Math.max(1, Math.ceil(total / q.page_size));
+      const page = Math.min(q.page, pages);
+      const rows = await db
+        .select({
+          id: tracks.id,
+          filename: tracks.filename,
+          upload_date: tracks.upload_date,
+          status: tracks.status,
+          error: tracks.error,
+          directions: tracks.directions,
+          downloaded: tracks.downloaded,
+          ...ARTIST_ANALYSIS_COLUMNS,
+          d_json: artistDecisionsJson,
+        })
+        .from(tracks)
+        .leftJoin(trackAnalysis, analysisJoin)
+        .where(eq(tracks.user_id, userId))
+        .orderBy(desc(tracks.upload_date), desc(tracks.id))
+        .limit(q.page_size)
+        .offset((page - 1) * q.page_size);
+      return {
+        tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
+          id: t.id,
+          filename: t.filename,
+          upload_date: t.upload_date.toISOString(),
+          status: t.status,
+          // The reason is the artist's to read only once the upload has failed.
+          error: t.status === "failed" ? t.error : null,
+          directions: parseDirections(t.directions),
+          downloaded: t.downloaded,
+          analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
+          decisions: artistDecisionViews(t.directions, t.status, d_json),
+        })),
+        total,
+        page,
+        pages,
+        page_size: q.page_size,
+      };
     },
 
     async countOwnedBy(userId: number): Promise<number> {
@@ -643,8 +857,9 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
 
     /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
     async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
-      const visible = scopeSql(scopeFor(who));
-      const filters = filterSql(q);
+      const scope = scopeFor(who);
+      const visible = scopeSql(scope);
+      const filters = filterSql(q, scope);
       let countQuery = db
         .select({
           total: sql<number>`count(*)`,
@@ -674,19 +889,106 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
         .$dynamic();
       if (pageSize) query = query.limit(pageSize).offset((page - 1) * pageSize);
       const rows = await query;
-      return { tracks: rows.map((r) => fromJson(r.j)), total, filtered, page, pages, page_size: pageSize };
+      const viewFor = { scope, now: ctx.clock.now() };
+      return { tracks: rows.map((r) => fromJson(r.j, viewFor)), total, filtered, page, pages, page_size: pageSize };
     },
 
     async get(who: StaffCaller, id: number): Promise<TrackView> {
-      const [row] = await db
-        .select({ j: rowJson })
-        .from(tracks)
-        .leftJoin(users, eq(users.id, tracks.user_id))
-        .leftJoin(trackAnalysis, analysisJoin)
-        .where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
-        .limit(1);
-      if (!row) throw notFound(TRACK_NOT_FOUND);
-      return fromJson(row.j);
+      return await view(scopeFor(who), id);
+    },
+
+    /** The track detail: the track and the history of its decisions (issue 13). */
+    async detail(who: StaffCaller, id: number): Promise<TrackDetailView> {
+      const track = await view(scopeFor(who), id);
+      return { ...track, decision_history: await decisionHistory(db, id, displayName) };
+    },
+
+    /**
+     * PUT …/tracks/{id}/decisions/{direction} (issue 13, decision 0151). Outside the caller's sight
+     * the track is 404; a direction the track does not have is 400; one of its directions outside
+     * the caller's categories is 403. A change writes the pair, its history entry and, when the
+     * artist is to be told, the outbox message in one batch. Nothing changed, nothing is written.
+     */
+    async decide(
+      who: Viewer,
+      id: number,
+      direction: Direction,
+      input: DecisionInput,
+      templateText: (templateId: number) => Promise<string | null>,
+    ): Promise<DecisionView> {
+      const scope = scopeOf(who);
+      const current = await load(scope, id);
+      if (!parseDirections(current.directions).includes(direction)) throw badRequest(REVIEW_TEXTS.notTrackDirection);
+      if (!inScope(direction, scope)) throw forbidden(REVIEW_TEXTS.outsideCategories);
+      let message = input.message;
+      if (input.template_id !== undefined) {
+        const text = await templateText(input.template_id);
+        if (text === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
+        message = text;
+      }
+      for (let attempt = 1;; attempt++) {
+        const before = (await storedPairs(db, id, [direction])).get(direction)!;
+        const after = {
+          status: input.status,
+          // Left out: the note stays; the message stays only with the same status, since a
+          // message belongs to the decision it came with (decision 0151).
+          note: input.note !== undefined ? input.note : before.note,
+          message: message !== undefined ? message : input.status === before.status ? before.message : null,
+        };
+        if (after.status === before.status && after.note === before.note && after.message === before.message) break;
+        const change: PairChange = { trackId: id, direction, before, after, by: who.id, at: ctx.clock.now() };
+        const notice = noticeOf(change, current);
+        try {
+          await db.batch([
+            ...changeStatements(db, change),
+            ...(notice && ctx.notifications ? [ctx.notifications.outbox.enqueueStatement(notice)] : []),
+          ]);
+        } catch (err) {
+          if (!isConcurrentChange(err)) throw err;
+          if (attempt >= DECISION_ATTEMPTS) throw conflict(REVIEW_TEXTS.decisionChanged);
+          continue;
+        }
+        if (notice) ctx.notifications?.sender.kick();
+        break;
+      }
+      const saved = await view("*", id, scope);
+      return saved.decisions.find((d) => d.direction === direction)!;
+    },
+
+    /**
+     * The listen call (issue 13): the caller's first listen moves the track's `new` directions within
+     * their scope to `listened`, each with a history entry. Listening does not wait on a conflict:
+     * a pair another listener moved meanwhile is simply no longer `new`.
+     */
+    async markListened(who: Viewer, id: number): Promise<DecisionView[]> {
+      const scope = scopeOf(who);
+      const current = await load(scope, id);
+      const mine = parseDirections(current.directions).filter((d) => inScope(d, scope));
+      for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
+        const pairs = await storedPairs(db, id, mine);
+        const at = ctx.clock.now();
+        const statements: BatchItem<"sqlite">[] = [...pairs]
+          .filter(([, before]) => before.status === "new")
+          .flatMap(([direction, before]) =>
+            changeStatements(db, {
+              trackId: id,
+              direction,
+              before,
+              after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
+              by: who.id,
+              at,
+            })
+          );
+        const [first, ...rest] = statements;
+        if (!first) break;
+        try {
+          await db.batch([first, ...rest]);
+          break;
+        } catch (err) {
+          if (!isConcurrentChange(err)) throw err;
+        }
+      }
+      return (await view("*", id, scope)).decisions;
     },
 
     /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
@@ -756,12 +1058,24 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
       await forgetStatus(id);
       // Unscoped read: removing their last direction takes the track out of the caller's sight,
       // but the change they just made is still theirs to see.
-      return this.get("*", id);
+      return await view("*", id, scope);
     },
 
-    /** Deletes the record, then its file and its status key. */
-    async remove(who: StaffCaller, id: number): Promise<void> {
-      const current = await load(who, id);
+    /**
+     * Deletes the record, then its file and its status key. A moderator whose categories cover only
+     * some of the track's directions removes just those; the track goes with its last direction
+     * (issue 13, decision 0153). An administrator's delete is the whole track, as before.
+     */
+    async remove(who: StaffCaller, id: number): Promise<{ track_deleted: boolean; directions: string }> {
+      const scope = scopeFor(who);
+      const current = await load(scope, id);
+      const others = parseDirections(current.directions).filter((d) => !inScope(d, scope));
+      if (others.length > 0) {
+        const directions = formatDirections(others);
+        await db.update(tracks).set({ directions, updated_at: ctx.clock.now() }).where(eq(tracks.id, id));
+        await forgetStatus(id);
+        return { track_deleted: false, directions };
+      }
       await db.delete(tracks).where(eq(tracks.id, id));
       if (current.storage_key) {
         await ctx.storage.delete(current.storage_key).catch((err) =>
@@ -769,6 +1083,7 @@ export function createTracksService(ctx: Pick<AppContext, "db" | "storage" | "kv
         );
       }
       await forgetStatus(id);
+      return { track_deleted: true, directions: "" };
     },
 
     /**

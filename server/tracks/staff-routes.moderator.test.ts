@@ -317,7 +317,11 @@ describe("moderator tracks: updates", () => {
       json: { directions: "label_neuropunk,podcast_neuropunk", downloaded: true },
     });
     expect(r.body.track).toMatchObject({ directions: "label_neuropunk,podcast_neuropunk", downloaded: true });
-    expect((await f.call("DELETE", `/api/moderator/tracks/${np.id}`, { headers: star })).body).toEqual({ success: true });
+    expect((await f.call("DELETE", `/api/moderator/tracks/${np.id}`, { headers: star })).body).toEqual({
+      success: true,
+      track_deleted: true,
+      directions: "",
+    });
     expect(await row(np.id)).toBeUndefined();
   });
 
@@ -326,7 +330,7 @@ describe("moderator tracks: updates", () => {
     expect(await f.t.ctx.storage.stat(tr.storage_key!)).not.toBeNull();
     const r = await f.call("DELETE", `/api/moderator/tracks/${tr.id}`, { headers: mod() });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true });
+    expect(r.body).toEqual({ success: true, track_deleted: true, directions: "" });
     expect(await row(tr.id)).toBeUndefined();
     expect(await f.t.ctx.storage.stat(tr.storage_key!)).toBeNull();
     expect((await f.call("GET", `/api/moderator/tracks/${tr.id}`, { headers: mod() })).status).toBe(404);

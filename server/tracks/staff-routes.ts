@@ -9,12 +9,20 @@ import {
   signDownloadToken,
 } from "./downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
+import { DIRECTIONS } from "../../domain/directions.ts";
+import { decisionInputSchema } from "../../domain/review.ts";
+import { createDeclineTemplatesService } from "../decline-templates/service.ts";
 import {
   trackInputSchema,
   trackListQuerySchema,
   trackModerationSchema,
   trackUpdateSchema,
 } from "./service.ts";
+
+const decisionParams = z.object({
+  id: z.string(),
+  direction: z.enum(DIRECTIONS, { message: "Неизвестное направление" }),
+});
 
 const downloadManySchema = z.object({
   track_ids: z
@@ -33,6 +41,7 @@ const downloadManySchema = z.object({
  */
 function createSharedTrackRoutes(ctx: AppContext) {
   const service = ctx.tracks;
+  const templates = createDeclineTemplatesService(ctx);
 
   const link = async (userId: number, ids: number[]) => {
     const token = await signDownloadToken(ctx, userId, ids);
@@ -62,21 +71,40 @@ function createSharedTrackRoutes(ctx: AppContext) {
       const user = c.get("user");
       const track = await service.listenSource(user, parseId(c.req.param("id")));
       const token = await signDownloadToken(ctx, user.id, [track.id], "listen");
+      // The first listen moves the caller's `new` directions to `listened` (issue 13). Bookkeeping
+      // never keeps anyone from listening: a failed write is logged and the stream is answered.
+      const decisions = await service.markListened(user, track.id).catch((err) => {
+        ctx.logger.warn("listen not recorded", { id: track.id, err });
+        return null;
+      });
       return c.json({
         success: true as const,
         stream_url: listenUrl(token),
         expires_in: LISTEN_TOKEN_TTL_S,
         peaks: track.peaks,
         duration_s: track.duration_s,
+        decisions,
       });
     })
+    .put("/:id/decisions/:direction", validate("param", decisionParams), validate("json", decisionInputSchema()), async (c) => {
+      const { id, direction } = c.req.valid("param");
+      const decision = await service.decide(
+        c.get("user"),
+        parseId(id),
+        direction,
+        c.req.valid("json"),
+        (templateId) => templates.textOf(templateId),
+      );
+      return c.json({ success: true as const, decision });
+    })
     .get("/:id", async (c) => {
-      const track = await service.get(c.get("user"), parseId(c.req.param("id")));
+      const track = await service.detail(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true, track });
     })
     .delete("/:id", async (c) => {
-      await service.remove(c.get("user"), parseId(c.req.param("id")));
-      return c.json({ success: true });
+      // A moderator's delete may remove only their directions (issue 13): the answer says which.
+      const result = await service.remove(c.get("user"), parseId(c.req.param("id")));
+      return c.json({ success: true, ...result });
     });
 }
 

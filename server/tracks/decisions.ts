@@ -1,0 +1,314 @@
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
+import {
+  type ArtistReviewStatus,
+  artistReviewStatus,
+  isAwaitingDecision,
+  isReviewStatus,
+  type ReviewStatus,
+} from "../../domain/review.ts";
+import { trackDecisionHistory, trackDecisions, tracks, users } from "../../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import { hasDirectionSql } from "./scope.ts";
+
+/**
+ * The review state of each (track, direction) pair and its history (issue 13,
+ * docs/decisions/0150–0153): the SQL the tracks service builds its answers and filters from, and
+ * the batch statements of a change. Who may read or change a pair is decided by the tracks
+ * service, which is the only caller; this module never looks at a scope's meaning.
+ */
+
+/** Who made a change, as the staff screens show a person. */
+export interface PersonView {
+  id: number;
+  username: string;
+  name: string;
+}
+
+/** One direction of a track as staff see it. */
+export interface DecisionView {
+  direction: Direction;
+  status: ReviewStatus;
+  /** For staff only. */
+  note: string | null;
+  /** For the artist. */
+  message: string | null;
+  decided_by: PersonView | null;
+  /** ISO 8601; null while nobody has touched the pair. */
+  decided_at: string | null;
+}
+
+/** One direction of a track as its artist sees it: never the note, never who decided. */
+export interface ArtistDecisionView {
+  direction: Direction;
+  status: ArtistReviewStatus;
+  message: string | null;
+}
+
+export interface DecisionHistoryEntry {
+  id: number;
+  direction: Direction;
+  from: ReviewStatus;
+  to: ReviewStatus;
+  note: string | null;
+  message: string | null;
+  decided_by: PersonView | null;
+  /** ISO 8601. */
+  decided_at: string;
+}
+
+/** A stored pair as the JSON subquery gives it. */
+export interface DecisionJson {
+  direction: string;
+  status: string;
+  note: string | null;
+  message: string | null;
+  decided_at: number | null;
+  by_id: number | null;
+  by_username: string | null;
+  by_first: string | null;
+  by_last: string | null;
+}
+
+export type Namer = (u: { username: string; first_name: string | null; last_name: string | null }) => string;
+
+const deciders = alias(users, "deciders");
+
+/**
+ * `'decisions', [...]` for a `json_object` over a tracks row: the track's stored pairs with the
+ * decider's name, one correlated primary-key range read per row.
+ */
+export const decisionsJsonField = sql`'decisions', json((SELECT json_group_array(json_object(
+  'direction', ${trackDecisions.direction}, 'status', ${trackDecisions.status}, 'note', ${trackDecisions.note},
+  'message', ${trackDecisions.message}, 'decided_at', ${trackDecisions.decided_at},
+  'by_id', ${deciders.id}, 'by_username', ${deciders.username}, 'by_first', ${deciders.first_name},
+  'by_last', ${deciders.last_name}))
+  FROM ${trackDecisions} LEFT JOIN ${users} AS "deciders" ON ${deciders.id} = ${trackDecisions.decided_by}
+  WHERE ${trackDecisions.track_id} = ${tracks.id}))`;
+
+/** The artist's side needs neither the note nor the decider. */
+export const artistDecisionsJson = sql<string>`(SELECT json_group_array(json_object(
+  'direction', ${trackDecisions.direction}, 'status', ${trackDecisions.status}, 'message', ${trackDecisions.message}))
+  FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id})`;
+
+const person = (r: Pick<DecisionJson, "by_id" | "by_username" | "by_first" | "by_last">, name: Namer): PersonView | null =>
+  r.by_id !== null && r.by_username !== null
+    ? { id: r.by_id, username: r.by_username, name: name({ username: r.by_username, first_name: r.by_first, last_name: r.by_last }) }
+    : null;
+
+/** One entry per current direction of the track, in the canonical order; a pair without a row is `new`. */
+export function decisionViews(directions: string, stored: readonly DecisionJson[] | null, name: Namer): DecisionView[] {
+  const byDirection = new Map((stored ?? []).map((s) => [s.direction, s]));
+  return parseDirections(directions).map((direction) => {
+    const s = byDirection.get(direction);
+    if (!s || !isReviewStatus(s.status)) {
+      return { direction, status: "new", note: null, message: null, decided_by: null, decided_at: null };
+    }
+    return {
+      direction,
+      status: s.status,
+      note: s.note,
+      message: s.message,
+      decided_by: person(s, name),
+      decided_at: s.decided_at === null ? null : new Date(s.decided_at).toISOString(),
+    };
+  });
+}
+
+/**
+ * The artist's view of a track's directions. A failed upload was never reviewed, so it has none
+ * (decision 0154); every other one has an entry per direction.
+ */
+export function artistDecisionViews(
+  directions: string,
+  trackStatus: string,
+  storedJson: string | null,
+): ArtistDecisionView[] {
+  if (trackStatus === "failed") return [];
+  const stored = storedJson ? JSON.parse(storedJson) as Pick<DecisionJson, "direction" | "status" | "message">[] : [];
+  const byDirection = new Map(stored.map((s) => [s.direction, s]));
+  return parseDirections(directions).map((direction) => {
+    const s = byDirection.get(direction);
+    const status = s && isReviewStatus(s.status) ? s.status : "new";
+    return { direction, status: artistReviewStatus(status), message: s && isReviewStatus(s.status) ? s.message : null };
+  });
+}
+
+/**
+ * Does the track wait for the caller: a pair of theirs is still `new` or `listened` and the upload
+ * did not fail (decision 0152). Its waiting time runs from the upload.
+ */
+export function awaitsCaller(
+  trackStatus: string,
+  decisions: readonly DecisionView[],
+  mine: (d: Direction) => boolean,
+): boolean {
+  if (trackStatus === "failed") return false;
+  return decisions.some((d) => mine(d.direction) && isAwaitingDecision(d.status));
+}
+
+/**
+ * SQL: the track has a pair in `status` among `directions` (each also one of the track's own). A
+ * pair without a row is `new`, so `new` means "no row in another state". Failed uploads are never
+ * under review and never match.
+ */
+export function reviewFilterSql(status: ReviewStatus, directions: readonly Direction[]): SQL {
+  if (directions.length === 0) return sql`0`;
+  const pair = (d: Direction) =>
+    status === "new"
+      ? sql`(${hasDirectionSql(d)} AND NOT EXISTS (SELECT 1 FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id} AND ${trackDecisions.direction} = ${d} AND ${trackDecisions.status} <> 'new'))`
+      : sql`(${hasDirectionSql(d)} AND EXISTS (SELECT 1 FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id} AND ${trackDecisions.direction} = ${d} AND ${trackDecisions.status} = ${status}))`;
+  return sql`(${tracks.status} <> 'failed' AND (${sql.join(directions.map(pair), sql` OR `)}))`;
+}
+
+/** What a change needs to know of a stored pair. */
+export interface StoredPair {
+  status: ReviewStatus;
+  note: string | null;
+  message: string | null;
+  revision: number;
+}
+
+const NEW_PAIR: StoredPair = { status: "new", note: null, message: null, revision: 0 };
+
+export async function storedPairs(db: Db, trackId: number, directions: readonly Direction[]): Promise<Map<Direction, StoredPair>> {
+  const rows = directions.length === 0 ? [] : await db
+    .select({
+      direction: trackDecisions.direction,
+      status: trackDecisions.status,
+      note: trackDecisions.note,
+      message: trackDecisions.message,
+      revision: trackDecisions.revision,
+    })
+    .from(trackDecisions)
+    .where(and(eq(trackDecisions.track_id, trackId), inArray(trackDecisions.direction, [...directions])));
+  const byDirection = new Map(rows.map((r) => [r.direction, r]));
+  return new Map(directions.map((d) => {
+    const r = byDirection.get(d);
+    return [d, r ? { status: r.status, note: r.note, message: r.message, revision: r.revision } : NEW_PAIR];
+  }));
+}
+
+/** A change of one pair, as written. */
+export interface PairChange {
+  trackId: number;
+  direction: Direction;
+  before: StoredPair;
+  after: { status: ReviewStatus; note: string | null; message: string | null };
+  /** The user who made it. */
+  by: number;
+  at: Date;
+}
+
+/**
+ * The two statements of a change, for the caller's batch: the history row first (numbered
+ * `revision + 1`, unique per pair: a second change computed from the same state fails the whole
+ * batch instead of being recorded on top of it), then the pair itself.
+ */
+export function changeStatements(db: Db, c: PairChange) {
+  const revision = c.before.revision + 1;
+  const history = db.insert(trackDecisionHistory).values({
+    track_id: c.trackId,
+    direction: c.direction,
+    revision,
+    from_status: c.before.status,
+    to_status: c.after.status,
+    note: c.after.note,
+    message: c.after.message,
+    decided_by: c.by,
+    decided_at: c.at,
+  });
+  const pair = db
+    .insert(trackDecisions)
+    .values({ track_id: c.trackId, direction: c.direction, ...c.after, decided_by: c.by, decided_at: c.at, revision })
+    .onConflictDoUpdate({
+      target: [trackDecisions.track_id, trackDecisions.direction],
+      set: { ...c.after, decided_by: c.by, decided_at: c.at, revision },
+    });
+  return [history, pair] as const;
+}
+
+/**
+ * The key of one change of a pair, unique because its revision is (the outbox's `key`; the same
+ * form as server/notifications `decisionChangeKey`).
+ */
+export function pairChangeKey(trackId: number, direction: string, revision: number): string {
+  return `decision:${trackId}:${direction}:${revision}`;
+}
+
+/** A batch that failed because another change of the same pair got there first. */
+export function isConcurrentChange(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const text = `${(e as { code?: string }).code ?? ""} ${(e as { message?: string }).message ?? ""}`;
+    if (/UNIQUE constraint failed|SQLITE_CONSTRAINT_UNIQUE|SQLITE_CONSTRAINT_PRIMARYKEY/.test(text)) return true;
+  }
+  return false;
+}
+
+/** The history of a track's pairs, oldest first. */
+export async function decisionHistory(db: Db, trackId: number, name: Namer): Promise<DecisionHistoryEntry[]> {
+  const rows = await db
+    .select({
+      id: trackDecisionHistory.id,
+      direction: trackDecisionHistory.direction,
+      from: trackDecisionHistory.from_status,
+      to: trackDecisionHistory.to_status,
+      note: trackDecisionHistory.note,
+      message: trackDecisionHistory.message,
+      decided_at: trackDecisionHistory.decided_at,
+      by_id: users.id,
+      by_username: users.username,
+      by_first: users.first_name,
+      by_last: users.last_name,
+    })
+    .from(trackDecisionHistory)
+    .leftJoin(users, eq(users.id, trackDecisionHistory.decided_by))
+    .where(eq(trackDecisionHistory.track_id, trackId))
+    .orderBy(asc(trackDecisionHistory.decided_at), asc(trackDecisionHistory.id));
+  return rows
+    .filter((r) => (DIRECTIONS as readonly string[]).includes(r.direction))
+    .map((r) => ({
+      id: r.id,
+      direction: r.direction as Direction,
+      from: r.from,
+      to: r.to,
+      note: r.note,
+      message: r.message,
+      decided_by: person(r, name),
+      decided_at: r.decided_at.toISOString(),
+    }));
+}
+
+/**
+ * Counts of the review states per direction, for the admin dashboard (decision 0155). `totals` are
+ * the tracks per direction the dashboard has already counted; failed uploads are never under
+ * review and are taken out (found through the status index, so the few failed rows are read,
+ * not the table). Stored pairs in another state than `new` are grouped once; the rest is `new`.
+ */
+export async function reviewCounts(db: Db, totals: ReadonlyMap<Direction, number>): Promise<Map<Direction, Record<ReviewStatus, number>>> {
+  const failed = await db
+    .select({ directions: tracks.directions, n: sql<number>`count(*)` })
+    .from(tracks)
+    .where(eq(tracks.status, "failed"))
+    .groupBy(tracks.directions);
+  const stored = await db.all<{ direction: string; status: string; n: number }>(sql`
+    SELECT ${trackDecisions.direction} AS direction, ${trackDecisions.status} AS status, count(*) AS n
+    FROM ${trackDecisions} JOIN ${tracks} ON ${tracks.id} = ${trackDecisions.track_id}
+    WHERE ${tracks.status} <> 'failed' AND ${trackDecisions.status} <> 'new'
+      AND instr(',' || ${tracks.directions} || ',', ',' || ${trackDecisions.direction} || ',') > 0
+    GROUP BY ${trackDecisions.direction}, ${trackDecisions.status}`);
+  const out = new Map<Direction, Record<ReviewStatus, number>>(
+    DIRECTIONS.map((d) => [d, { new: totals.get(d) ?? 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 }]),
+  );
+  for (const f of failed) {
+    for (const d of parseDirections(f.directions)) out.get(d)!.new -= Number(f.n);
+  }
+  for (const r of stored) {
+    const counts = out.get(r.direction as Direction);
+    if (!counts || !isReviewStatus(r.status)) continue;
+    counts[r.status] += Number(r.n);
+    counts.new -= Number(r.n);
+  }
+  return out;
+}
