@@ -54,7 +54,7 @@ export function buildContext(deps: AppDeps): AppContext {
   const users = createUsersService({ db: deps.db, clock: deps.clock, sessions: tokens });
   // Built before the services, so a decision write can enqueue its message in the same batch.
   const notifications = createNotifications(deps);
-  const tracks = createTracksService({ ...deps, users });
+  const tracks = createTracksService({ ...deps, users, notifications });
   return {
     ...deps,
     tokens,

@@ -229,14 +229,6 @@ export function changeStatements(db: Db, c: PairChange) {
   return [history, pair] as const;
 }
 
-/**
- * The key of one change of a pair, unique because its revision is (the outbox's `key`; the same
- * form as server/notifications `decisionChangeKey`).
- */
-export function pairChangeKey(trackId: number, direction: string, revision: number): string {
-  return `decision:${trackId}:${direction}:${revision}`;
-}
-
 /** A batch that failed because another change of the same pair got there first. */
 export function isConcurrentChange(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

@@ -33,7 +33,6 @@ import {
 } from "./analysis.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import {
-  type ArtistReviewStatus,
   artistReviewStatus,
   type DecisionInput,
   daysSince,
@@ -56,10 +55,11 @@ import {
   decisionViews,
   isConcurrentChange,
   type PairChange,
-  pairChangeKey,
   reviewFilterSql,
   storedPairs,
 } from "./decisions.ts";
+import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
+import type { Notifications } from "../notifications/notifications.ts";
 import {
   createStatusKeys,
   STATUS_COLUMNS,
@@ -534,33 +534,17 @@ export interface FailedFacts {
 
 const otherTracks = alias(tracks, "other_tracks");
 
-/** A decision change the artist is told about (server/notifications/outbox.ts `DecisionNotice`). */
-export interface DecisionNotice {
-  /** Unique per change: `decision:<track>:<direction>:<revision>`. */
-  key: string;
-  userId: number;
-  trackName: string;
-  direction: Direction;
-  /** The pair's state as the artist sees it. */
-  outcome: ArtistReviewStatus;
-  message: string | null;
-}
-
-/**
- * What the tracks service needs of server/notifications: the outbox insert that joins a decision's
- * batch (so the message exists exactly when the change does), and a nudge to the sender once the
- * batch has committed (never awaited: the staff's request neither waits for nor fails on Telegram).
- */
-export interface DecisionNotifier {
-  outbox: { enqueueStatement(notice: DecisionNotice): BatchItem<"sqlite"> };
-  sender: { kick(): void };
-}
-
 /** Times a decision is computed again after another change of the same pair got in first. */
 const DECISION_ATTEMPTS = 3;
 
 export function createTracksService(
-  ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & { notifications?: DecisionNotifier },
+  ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & {
+    /**
+     * The outbox insert joins a decision's batch, so the artist's message exists exactly when the
+     * change does; the sender is nudged after the commit and never awaited (decision 0157).
+     */
+    notifications?: Pick<Notifications, "outbox" | "sender">;
+  },
 ) {
   const { db } = ctx;
   /** The status store's keys; the one instance of the app (its stale set must be shared). */
@@ -584,7 +568,7 @@ export function createTracksService(
     const newMessage = c.after.message !== null && c.after.message !== c.before.message;
     if (!decided && !newMessage) return null;
     return {
-      key: pairChangeKey(c.trackId, c.direction, c.before.revision + 1),
+      key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
       userId: track.user_id,
       trackName: track.filename.replace(/\.mp3$/i, ""),
       direction: c.direction,
