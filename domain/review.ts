@@ -127,12 +127,16 @@ export function decisionInputSchema() {
       }),
       note: decisionText(REVIEW_TEXTS.noteTooLong),
       message: decisionText(REVIEW_TEXTS.messageTooLong),
-      template_id: z
-        .union([z.number().int().positive(), z.string().regex(/^\d{1,9}$/).transform(Number), z.null()], {
-          message: REVIEW_TEXTS.templateNotFound,
-        })
-        .optional()
-        .transform((v) => v ?? undefined),
+      /** A positive id, as a number or a form's string; null or left out means none. */
+      template_id: z.unknown().optional().transform((v, ctx) => {
+        if (v === undefined || v === null) return undefined;
+        const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+        if (!Number.isSafeInteger(n) || n < 1) {
+          ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.templateNotFound });
+          return z.NEVER;
+        }
+        return n;
+      }),
     })
     .superRefine((v, ctx) => {
       if (v.template_id === undefined) return;
