@@ -22,6 +22,9 @@ export type TrackList = InferResponseType<typeof client.admin.tracks.$get>;
 /** A track as the staff track calls answer it. */
 export type StaffTrack = InferResponseType<typeof client.admin.tracks[":id"]["$get"]>["track"];
 
+/** A row of the staff track list (the single-track answer carries more, e.g. its decision history). */
+export type StaffTrackRow = TrackList["tracks"][number];
+
 /** What the FAQ forms send: all three fields, which both create and update accept. */
 export type FaqInput =
   & InferRequestType<typeof client.admin.faq.$post>["json"]

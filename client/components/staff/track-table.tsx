@@ -6,7 +6,7 @@ import { PauseIcon, PlayIcon } from "../icons.tsx";
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
 import { formatBitrate, formatBpm, formatLoudness } from "./player/figures.ts";
 import { hasAudio, PLAY_BUTTON_ATTR } from "./player/use-review-player.ts";
-import type { StaffTrack } from "./staff-queries.ts";
+import type { StaffTrackRow as StaffTrack } from "./staff-queries.ts";
 import type { TrackSort, TrackSortField } from "./track-list-search.ts";
 import "./staff.css";
 import "./player/player.css";

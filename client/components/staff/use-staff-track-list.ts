@@ -2,7 +2,13 @@ import { type QueryKey, useQuery, useQueryClient, type UseQueryOptions } from "@
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadTracks } from "./download.ts";
-import { type StaffBase, type StaffTrack, type TrackList, useStaffTrackDelete } from "./staff-queries.ts";
+import {
+  type StaffBase,
+  type StaffTrack,
+  type StaffTrackRow,
+  type TrackList,
+  useStaffTrackDelete,
+} from "./staff-queries.ts";
 import type { TrackFilterValues } from "./track-filters.tsx";
 import {
   parseTrackListSearch,
@@ -56,7 +62,7 @@ export function useStaffTrackList<K extends QueryKey>(
   const go = (next: Record<string, unknown>, replace = false) =>
     void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace });
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [toDelete, setToDelete] = useState<StaffTrack | null>(null);
+  const [toDelete, setToDelete] = useState<StaffTrackRow | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -154,7 +160,7 @@ export function useStaffTrackList<K extends QueryKey>(
     if (refreshDashboardOnDownload) void queryClient.invalidateQueries({ queryKey: keys.dashboard });
   };
 
-  const downloadOne = async (track: StaffTrack) => {
+  const downloadOne = async (track: StaffTrackRow) => {
     setActionError(null);
     setBusyId(track.id);
     try {
