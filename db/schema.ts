@@ -107,6 +107,13 @@ export const tracks = sqliteTable("tracks", {
   error: text("error"),
   attempts: integer("attempts").notNull().default(0),
   processed_at: integer("processed_at", { mode: "timestamp_ms" }),
+  /**
+   * The review states other than `new` of the track's current directions, `direction:status`
+   * comma-joined (e.g. `label_koster:accepted`): a copy of `track_decisions`, rewritten in the same
+   * batch as every change of a pair or of the directions, so the staff lists' review filter and the
+   * dashboard read it from the row instead of a subquery per track (docs/decisions/0150).
+   */
+  review: text("review").notNull().default(""),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -117,6 +124,8 @@ export const tracks = sqliteTable("tracks", {
   index("tracks_filename_idx").on(t.filename),
   // Covers the dashboard's counts per direction set and downloaded flag (one index scan, no table scan).
   index("tracks_directions_downloaded_idx").on(t.directions, t.downloaded),
+  // Covers the dashboard's review counts per direction set (issue 13), failed uploads left out.
+  index("tracks_directions_review_idx").on(t.directions, t.review, t.status),
 ]);
 
 /**
