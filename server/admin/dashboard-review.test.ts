@@ -57,7 +57,8 @@ describe("GET /api/admin/dashboard: review states per direction", () => {
     expect(byDirection.get("label_neuropunk")).toMatchObject(zero);
 
     // A direction taken off a track takes its decision out of the counts.
-    await db.update(tracks).set({ directions: "label_koster" }).where(eq(tracks.id, a.id));
+    expect((await f.call("PUT", `/api/admin/tracks/${a.id}`, { json: { directions: "label_koster" } })).status).toBe(200);
+    expect((await db.select().from(tracks).where(eq(tracks.id, a.id)))[0].review).toBe("label_koster:accepted");
     const after = new Map((await review()).review.map((r) => [r.direction, r]));
     expect(after.get("podcast_koster")).toMatchObject({ new: 2, declined: 0 });
     expect(after.get("label_koster")).toMatchObject({ accepted: 1 });

@@ -133,7 +133,7 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
     byKey.set(key, (byKey.get(key) ?? 0) + Number(r.c));
   }
 
-  const review = await reviewCounts(db, perDirection);
+  const review = await reviewCounts(db);
 
   return {
     total_users: Number(platforms.total),

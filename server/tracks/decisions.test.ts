@@ -333,6 +333,8 @@ describe("staff lists: review filter, waiting days", () => {
     expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined&direction=label_koster")).body)).toEqual([theirsOnly.id]);
     expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined&direction=podcast_koster")).body)).toEqual([]);
     expect(ids((await fx.call("GET", "/api/moderator/tracks?review=accepted", { headers: fx.as.moderator })).body)).toEqual([decided.id]);
+    expect(ids((await fx.call("GET", "/api/admin/tracks?review=accepted")).body)).toEqual([decided.id]);
+    expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined")).body)).toEqual([theirsOnly.id]);
     // A failed upload is never under review.
     for (const review of ["new", "listened", "accepted"]) {
       expect(ids((await fx.call("GET", `/api/admin/tracks?review=${review}`)).body)).not.toContain(failed.id);
@@ -345,6 +347,24 @@ describe("staff lists: review filter, waiting days", () => {
       expect(r.status, bad).toBe(400);
       expect(r.body).toEqual({ success: false, error: REVIEW_TEXTS.unknownReviewFilter });
     }
+  });
+
+  it("follows the track's directions: a direction taken off takes its state out of the filter, put back it is new", async () => {
+    const db = fx.t.ctx.db;
+    const tr = await createTrack(db, { directions: "label_koster,podcast_koster" });
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/podcast_koster`, { json: { status: "declined" } });
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, { json: { status: "accepted" } });
+    const match = async (q: string) => ids((await fx.call("GET", `/api/admin/tracks?${q}`)).body).includes(tr.id);
+    expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([true, true, false]);
+    // The label_koster moderator takes their direction off (the track keeps podcast_koster).
+    expect((await fx.call("PUT", `/api/moderator/tracks/${tr.id}`, { headers: fx.as.moderator, json: { directions: "" } })).status)
+      .toBe(200);
+    expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([true, false, false]);
+    // Put back by an administrator: its stored decision applies again (decision 0150).
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}`, { json: { directions: "label_koster,podcast_koster" } });
+    expect(await match("review=accepted&direction=label_koster")).toBe(true);
+    const [row] = await db.select().from(tracks).where(eq(tracks.id, tr.id));
+    expect(row.review.split(",").sort()).toEqual(["label_koster:accepted", "podcast_koster:declined"]);
   });
 
   it("gives each track the days it has waited for the caller and flags more than 14", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import {
@@ -148,18 +148,47 @@ export function awaitsCaller(
   return decisions.some((d) => mine(d.direction) && isAwaitingDecision(d.status));
 }
 
+const reviewList = sql`(',' || ${tracks.review} || ',')`;
+
+/** Entries of a comma list column (0 for an empty one). */
+const entries = (column: typeof tracks.review | typeof tracks.directions) =>
+  sql`(CASE WHEN ${column} = '' THEN 0 ELSE length(${column}) - length(replace(${column}, ',', '')) + 1 END)`;
+
 /**
- * SQL: the track has a pair in `status` among `directions` (each also one of the track's own). A
- * pair without a row is `new`, so `new` means "no row in another state". Failed uploads are never
- * under review and never match.
+ * SQL: the track has a pair in `status` among `directions` (`*` for all of the track's). It reads
+ * `tracks.review`, which holds the states other than `new` of the current directions, so a
+ * direction of the track without an entry is `new`. Failed uploads are never under review and never
+ * match (decision 0152).
  */
-export function reviewFilterSql(status: ReviewStatus, directions: readonly Direction[]): SQL {
+export function reviewFilterSql(status: ReviewStatus, directions: readonly Direction[] | "*"): SQL {
+  const notFailed = sql`${tracks.status} <> 'failed'`;
+  if (directions === "*") {
+    return status === "new"
+      ? sql`(${notFailed} AND ${entries(tracks.review)} < ${entries(tracks.directions)})`
+      : sql`(${notFailed} AND instr(${reviewList}, ${":" + status + ","}) > 0)`;
+  }
   if (directions.length === 0) return sql`0`;
   const pair = (d: Direction) =>
     status === "new"
-      ? sql`(${hasDirectionSql(d)} AND NOT EXISTS (SELECT 1 FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id} AND ${trackDecisions.direction} = ${d} AND ${trackDecisions.status} <> 'new'))`
-      : sql`(${hasDirectionSql(d)} AND EXISTS (SELECT 1 FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id} AND ${trackDecisions.direction} = ${d} AND ${trackDecisions.status} = ${status}))`;
-  return sql`(${tracks.status} <> 'failed' AND (${sql.join(directions.map(pair), sql` OR `)}))`;
+      ? sql`(${hasDirectionSql(d)} AND instr(${reviewList}, ${"," + d + ":"}) = 0)`
+      : sql`instr(${reviewList}, ${"," + d + ":" + status + ","}) > 0`;
+  return sql`(${notFailed} AND (${sql.join(directions.map(pair), sql` OR `)}))`;
+}
+
+/**
+ * Rewrites `tracks.review` from the stored pairs of the track's current directions. The last
+ * statement of every batch that changes a pair or the track's directions, so the copy never
+ * differs from `track_decisions` after a commit.
+ */
+export function syncReviewStatement(db: Db, trackId: number) {
+  return db
+    .update(tracks)
+    .set({
+      review: sql`coalesce((SELECT group_concat(${trackDecisions.direction} || ':' || ${trackDecisions.status}, ',')
+        FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id} AND ${trackDecisions.status} <> 'new'
+          AND instr(',' || ${tracks.directions} || ',', ',' || ${trackDecisions.direction} || ',') > 0), '')`,
+    })
+    .where(eq(tracks.id, trackId));
 }
 
 /** What a change needs to know of a stored pair. */
@@ -273,34 +302,25 @@ export async function decisionHistory(db: Db, trackId: number, name: Namer): Pro
 }
 
 /**
- * Counts of the review states per direction, for the admin dashboard (decision 0155). `totals` are
- * the tracks per direction the dashboard has already counted; failed uploads are never under
- * review and are taken out (found through the status index, so the few failed rows are read,
- * not the table). Stored pairs in another state than `new` are grouped once; the rest is `new`.
+ * Counts of the review states per direction, for the admin dashboard (decision 0155): one grouping
+ * of the tracks that are not failed by their directions and review states, over a covering index,
+ * split per direction here (a few dozen groups).
  */
-export async function reviewCounts(db: Db, totals: ReadonlyMap<Direction, number>): Promise<Map<Direction, Record<ReviewStatus, number>>> {
-  const failed = await db
-    .select({ directions: tracks.directions, n: sql<number>`count(*)` })
+export async function reviewCounts(db: Db): Promise<Map<Direction, Record<ReviewStatus, number>>> {
+  const groups = await db
+    .select({ directions: tracks.directions, review: tracks.review, n: sql<number>`count(*)` })
     .from(tracks)
-    .where(eq(tracks.status, "failed"))
-    .groupBy(tracks.directions);
-  const stored = await db.all<{ direction: string; status: string; n: number }>(sql`
-    SELECT ${trackDecisions.direction} AS direction, ${trackDecisions.status} AS status, count(*) AS n
-    FROM ${trackDecisions} JOIN ${tracks} ON ${tracks.id} = ${trackDecisions.track_id}
-    WHERE ${tracks.status} <> 'failed' AND ${trackDecisions.status} <> 'new'
-      AND instr(',' || ${tracks.directions} || ',', ',' || ${trackDecisions.direction} || ',') > 0
-    GROUP BY ${trackDecisions.direction}, ${trackDecisions.status}`);
+    .where(ne(tracks.status, "failed"))
+    .groupBy(tracks.directions, tracks.review);
   const out = new Map<Direction, Record<ReviewStatus, number>>(
-    DIRECTIONS.map((d) => [d, { new: totals.get(d) ?? 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 }]),
+    DIRECTIONS.map((d) => [d, { new: 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 }]),
   );
-  for (const f of failed) {
-    for (const d of parseDirections(f.directions)) out.get(d)!.new -= Number(f.n);
-  }
-  for (const r of stored) {
-    const counts = out.get(r.direction as Direction);
-    if (!counts || !isReviewStatus(r.status)) continue;
-    counts[r.status] += Number(r.n);
-    counts.new -= Number(r.n);
+  for (const g of groups) {
+    const states = new Map(g.review.split(",").map((entry) => entry.split(":") as [string, string]));
+    for (const d of parseDirections(g.directions)) {
+      const state = states.get(d);
+      out.get(d)![isReviewStatus(state) ? state : "new"] += Number(g.n);
+    }
   }
   return out;
 }

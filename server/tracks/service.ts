@@ -57,6 +57,7 @@ import {
   type PairChange,
   reviewFilterSql,
   storedPairs,
+  syncReviewStatement,
 } from "./decisions.ts";
 import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
 import type { Notifications } from "../notifications/notifications.ts";
@@ -497,7 +498,9 @@ function filterSql(q: TrackListQuery, scope: Scope): SQL | undefined {
   if (q.direction) conds.push(sql`instr(',' || ${tracks.directions} || ',', ${"," + q.direction + ","}) > 0`);
   if (q.downloaded !== undefined) conds.push(eq(tracks.downloaded, q.downloaded));
   if (q.warning) conds.push(warningSql(q.warning));
-  if (q.review) conds.push(reviewFilterSql(q.review, q.direction ? [q.direction] : scopeDirections(scope)));
+  if (q.review) {
+    conds.push(reviewFilterSql(q.review, q.direction ? [q.direction] : scope === "*" ? "*" : scopeDirections(scope)));
+  }
   return conds.length ? and(...conds) : undefined;
 }
 
@@ -925,6 +928,7 @@ export function createTracksService(
         try {
           await db.batch([
             ...changeStatements(db, change),
+            syncReviewStatement(db, id),
             ...(notice && ctx.notifications ? [ctx.notifications.outbox.enqueueStatement(notice)] : []),
           ]);
         } catch (err) {
@@ -966,7 +970,7 @@ export function createTracksService(
         const [first, ...rest] = statements;
         if (!first) break;
         try {
-          await db.batch([first, ...rest]);
+          await db.batch([first, ...rest, syncReviewStatement(db, id)]);
           break;
         } catch (err) {
           if (!isConcurrentChange(err)) throw err;
@@ -1015,7 +1019,7 @@ export function createTracksService(
       const userId = input.user_id !== undefined ? input.user_id : current.user_id;
       if (userId) set.guest_username = null;
       else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
-      await db.update(tracks).set(set).where(eq(tracks.id, id));
+      await db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]);
       await forgetStatus(id);
       return this.get("*", id);
     },
@@ -1038,7 +1042,7 @@ export function createTracksService(
         set.directions = formatDirections(next);
       }
       if (input.downloaded !== undefined) set.downloaded = input.downloaded;
-      await db.update(tracks).set(set).where(eq(tracks.id, id));
+      await db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]);
       await forgetStatus(id);
       // Unscoped read: removing their last direction takes the track out of the caller's sight,
       // but the change they just made is still theirs to see.
@@ -1056,7 +1060,10 @@ export function createTracksService(
       const others = parseDirections(current.directions).filter((d) => !inScope(d, scope));
       if (others.length > 0) {
         const directions = formatDirections(others);
-        await db.update(tracks).set({ directions, updated_at: ctx.clock.now() }).where(eq(tracks.id, id));
+        await db.batch([
+          db.update(tracks).set({ directions, updated_at: ctx.clock.now() }).where(eq(tracks.id, id)),
+          syncReviewStatement(db, id),
+        ]);
         await forgetStatus(id);
         return { track_deleted: false, directions };
       }
