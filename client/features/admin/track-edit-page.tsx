@@ -8,7 +8,8 @@ import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
 import { trackListPlace } from "../../components/staff/track-list-search.ts";
 import { errorText } from "../../lib/api.ts";
 import { toDate, toDateTimeLocal } from "../../lib/format.ts";
-import { adminTrackQuery, useSaveAdminTrack } from "./api.ts";
+import { adminKeys, adminTrackQuery, useSaveAdminTrack } from "./api.ts";
+import { DecisionPanel } from "../../components/staff/decision-panel.tsx";
 
 interface TrackForm {
   filename: string;
@@ -194,6 +195,15 @@ export function AdminTrackEditPage() {
             </button>
           </div>
         </form>
+      )}
+      {!isNew && query.data && (
+        <DecisionPanel
+          base="/admin"
+          tracksKey={adminKeys.tracks}
+          track={query.data}
+          label={(d) => ADMIN_DIRECTION_LABELS[d]}
+          canDecide={() => true}
+        />
       )}
     </section>
   );

@@ -8,7 +8,8 @@ import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
 import { trackListPlace } from "../../components/staff/track-list-search.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { moderatorTrackQuery, useModerateTrack } from "./api.ts";
+import { moderatorKeys, moderatorTrackQuery, useModerateTrack } from "./api.ts";
+import { DecisionPanel } from "../../components/staff/decision-panel.tsx";
 import { canManage, categoryLabel } from "./categories.ts";
 import { useModeratorStatus } from "./use-moderator-status.ts";
 
@@ -148,6 +149,15 @@ export function ModeratorTrackEditPage() {
             </button>
           </div>
         </form>
+      )}
+      {track && (
+        <DecisionPanel
+          base="/moderator"
+          tracksKey={moderatorKeys.tracks}
+          track={track}
+          label={categoryLabel}
+          canDecide={(d) => categories !== null && canManage(d, categories)}
+        />
       )}
     </section>
   );

@@ -1,0 +1,253 @@
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { type Direction, parseDirections } from "../../../domain/directions.ts";
+import {
+  DECISION_TEXT_MAX_LENGTH,
+  decisionTextTooLong,
+  REVIEW_STATUS_LABELS,
+  REVIEW_STATUSES,
+  REVIEW_TEXTS,
+  type ReviewStatus,
+} from "../../../domain/review.ts";
+import { charCount } from "../../../domain/profile.ts";
+import { errorText } from "../../lib/api.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { declineTemplatesQuery, useDecide } from "./decision-queries.ts";
+import "./decision-panel.css";
+import type { StaffBase, StaffTrack } from "./staff-queries.ts";
+
+/**
+ * The review of one track on the staff track page (issue 13, decision 0160): per direction its
+ * state, a decision form (status, staff note, message to the artist) and the one-step decline with
+ * a ready-made message; below, the track's decision history. Texts in Russian in both panels.
+ */
+
+type Decision = StaffTrack["decisions"][number];
+type HistoryEntry = StaffTrack["decision_history"][number];
+
+export interface DecisionPanelProps {
+  base: StaffBase;
+  /** The panel's track query key prefix, refreshed after a decision. */
+  tracksKey: readonly string[];
+  track: StaffTrack;
+  label: (d: Direction) => string;
+  /** False for a direction outside the moderator's categories: its state is shown, not editable. */
+  canDecide: (d: Direction) => boolean;
+}
+
+export function DecisionPanel({ base, tracksKey, track, label, canDecide }: DecisionPanelProps) {
+  const headingId = useId();
+  const directions = parseDirections(track.directions);
+  const byDirection = new Map<string, Decision>((track.decisions ?? []).map((d) => [d.direction, d]));
+  return (
+    <section className="st-section dp-panel" aria-labelledby={headingId}>
+      <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
+      <div className="dp-list">
+        {directions.map((d) => (
+          <DirectionDecision
+            key={`${d}-${byDirection.get(d)?.decided_at ?? ""}-${byDirection.get(d)?.status ?? "new"}`}
+            base={base}
+            tracksKey={tracksKey}
+            trackId={track.id}
+            direction={d}
+            label={label(d)}
+            decision={byDirection.get(d)}
+            editable={canDecide(d)}
+          />
+        ))}
+      </div>
+      <DecisionHistory entries={track.decision_history ?? []} label={label} />
+    </section>
+  );
+}
+
+function DirectionDecision(
+  { base, tracksKey, trackId, direction, label, decision, editable }: {
+    base: StaffBase;
+    tracksKey: readonly string[];
+    trackId: number;
+    direction: Direction;
+    label: string;
+    decision: Decision | undefined;
+    editable: boolean;
+  },
+) {
+  const fid = useId();
+  const current: ReviewStatus = decision?.status ?? "new";
+  const [status, setStatus] = useState<ReviewStatus>(current);
+  const [note, setNote] = useState(decision?.note ?? "");
+  const [message, setMessage] = useState(decision?.message ?? "");
+  const [templateId, setTemplateId] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const decide = useDecide(base, tracksKey);
+  const templates = useQuery({ ...declineTemplatesQuery(base), enabled: editable });
+  const list = templates.data ?? [];
+  const chosenTemplate = templateId || (list[0] ? String(list[0].id) : "");
+  const tooLong = decisionTextTooLong(note.trim()) || decisionTextTooLong(message.trim());
+
+  const send = async (body: Parameters<typeof decide.mutateAsync>[0]["body"], doneText: string) => {
+    setError(null);
+    setDone(null);
+    try {
+      await decide.mutateAsync({ id: trackId, direction, body });
+      setDone(doneText);
+    } catch (err) {
+      setError(errorText(err, "Не удалось сохранить решение"));
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (tooLong || decide.isPending) return;
+    void send({ status, note: note.trim() || null, message: message.trim() || null }, "Решение сохранено");
+  };
+
+  const declineWithTemplate = () => {
+    if (!chosenTemplate || decide.isPending) return;
+    void send({ status: "declined", note: note.trim() || null, template_id: Number(chosenTemplate) }, "Отклонено с шаблоном");
+  };
+
+  return (
+    <article className="dp-card" data-testid={`decision-${direction}`} aria-labelledby={`${fid}-h`}>
+      <header className="dp-card-head">
+        <h3 id={`${fid}-h`}>{label}</h3>
+        <span className={`dp-badge dp-${current}`} data-testid="review-state">{REVIEW_STATUS_LABELS[current]}</span>
+      </header>
+      {decision?.decided_at && (
+        <p className="st-hint dp-meta">
+          {decision.decided_by?.name || decision.decided_by?.username || "—"}, {formatDateTime(decision.decided_at)}
+        </p>
+      )}
+      {!editable && (
+        <>
+          {decision?.message && <p className="dp-readonly">Сообщение артисту: {decision.message}</p>}
+          <p className="st-hint">Это направление вне ваших категорий</p>
+        </>
+      )}
+      {editable && (
+        <form onSubmit={submit} noValidate className="dp-form">
+          {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
+          {done && <div className="st-alert st-alert-success" role="status">{done}</div>}
+          <div className="st-field">
+            <label className="st-label" htmlFor={`${fid}-status`}>Статус</label>
+            <select
+              id={`${fid}-status`}
+              className="st-input"
+              value={status}
+              onChange={(e) => setStatus(e.target.value as ReviewStatus)}
+            >
+              {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+            </select>
+          </div>
+          <DecisionText id={`${fid}-note`} label="Заметка для сотрудников" value={note} onChange={setNote} tooLong={REVIEW_TEXTS.noteTooLong} />
+          <DecisionText
+            id={`${fid}-message`}
+            label="Сообщение артисту"
+            value={message}
+            onChange={setMessage}
+            tooLong={REVIEW_TEXTS.messageTooLong}
+          />
+          <div className="st-form-actions dp-actions">
+            <button type="submit" className="st-btn st-btn-primary" disabled={decide.isPending || tooLong}>
+              {decide.isPending ? "Сохранение..." : "Сохранить решение"}
+            </button>
+          </div>
+          {list.length > 0 && (
+            <div className="dp-template-row">
+              <div className="st-field">
+                <label className="st-label" htmlFor={`${fid}-template`}>Шаблон отказа</label>
+                <select
+                  id={`${fid}-template`}
+                  className="st-input"
+                  value={chosenTemplate}
+                  onChange={(e) => setTemplateId(e.target.value)}
+                >
+                  {list.map((t) => <option key={t.id} value={String(t.id)}>{t.title}</option>)}
+                </select>
+              </div>
+              <button
+                type="button"
+                className="st-btn st-btn-danger"
+                disabled={decide.isPending || decisionTextTooLong(note.trim())}
+                onClick={declineWithTemplate}
+              >
+                Отклонить с шаблоном
+              </button>
+            </div>
+          )}
+        </form>
+      )}
+    </article>
+  );
+}
+
+function DecisionText(
+  { id, label, value, onChange, tooLong }: {
+    id: string;
+    label: string;
+    value: string;
+    onChange: (v: string) => void;
+    tooLong: string;
+  },
+) {
+  const count = charCount(value.trim());
+  const over = count > DECISION_TEXT_MAX_LENGTH;
+  return (
+    <div className="st-field">
+      <label className="st-label" htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="st-input dp-text"
+        rows={3}
+        value={value}
+        aria-invalid={over || undefined}
+        aria-describedby={`${id}-count`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span id={`${id}-count`} className="st-hint" style={over ? { color: "var(--danger)" } : undefined}>
+        {over ? tooLong : `${count} / ${DECISION_TEXT_MAX_LENGTH}`}
+      </span>
+    </div>
+  );
+}
+
+/** Who, when, from, to, note (and the message the artist got), oldest first as the server answers. */
+export function DecisionHistory({ entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string }) {
+  const headingId = useId();
+  return (
+    <div className="dp-history">
+      <h3 id={headingId}>История решений</h3>
+      {entries.length === 0 ? <p className="st-muted">Решений пока нет</p> : (
+        <div className="st-table-wrap">
+          <table className="st-table dp-history-table" aria-labelledby={headingId}>
+            <thead>
+              <tr>
+                <th scope="col">Когда</th>
+                <th scope="col">Кто</th>
+                <th scope="col">Направление</th>
+                <th scope="col">Было</th>
+                <th scope="col">Стало</th>
+                <th scope="col">Заметка</th>
+                <th scope="col">Сообщение артисту</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((h) => (
+                <tr key={h.id}>
+                  <td>{formatDateTime(h.decided_at)}</td>
+                  <td>{h.decided_by?.name || h.decided_by?.username || "—"}</td>
+                  <td>{label(h.direction as Direction)}</td>
+                  <td>{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
+                  <td>{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
+                  <td>{h.note ?? "—"}</td>
+                  <td>{h.message ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
