@@ -351,8 +351,9 @@ test("keyboard: admin track row actions and the confirm modal", async (t) => {
   await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
   await page.getByLabel("Название трека").focus();
   const stops = await tabTo(page, new RegExp(`^Удалить: ${filename}`));
-  expect(stops.slice(-4)).toEqual([
+  expect(stops.slice(-5)).toEqual([
     `Выбрать трек ${filename}`,
+    `Слушать: ${filename}`,
     `Изменить: ${filename}`,
     `Скачать: ${filename}`,
     `Удалить: ${filename}`,

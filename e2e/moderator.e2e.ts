@@ -83,7 +83,8 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await t.screenshot(page, "moderator-track-edit-1440");
   await save.click();
   await page.getByText("Track updated successfully").waitFor();
-  await page.waitForURL(`${t.server.baseUrl}/moderator/tracks`);
+  // Back on the list where it was left: the name filter is still in the address (issue 12 §3).
+  await page.waitForURL((u) => u.pathname === "/moderator/tracks" && u.searchParams.has("filename"));
   const saved = (await apiAs(t, admin.access, `/admin/tracks/${koster.id}`)).body.track;
   expect(saved.directions).toBe("label_koster,podcast_koster");
   expect(saved.downloaded).toBe(false);

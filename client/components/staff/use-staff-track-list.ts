@@ -1,5 +1,5 @@
 import { type QueryKey, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
-import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useLocation, useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadTracks } from "./download.ts";
 import {
@@ -55,12 +55,20 @@ export function useStaffTrackList<K extends QueryKey>(
 ) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const search = parseTrackListSearch(useSearch({ strict: false }));
+  // While the router moves to or from another page (the edit page loading), this one may render with
+  // that page's address: it keeps reading its own, and writes nothing, until it is gone.
+  const pathname = useLocation({ select: (l) => l.pathname });
+  const here = pathname.replace(/\/+$/, "") === `${base}/tracks`;
+  const rawSearch = useSearch({ strict: false });
+  const ownSearch = useRef(rawSearch);
+  if (here) ownSearch.current = rawSearch;
+  const search = parseTrackListSearch(ownSearch.current);
   const page = search.page ?? 1;
   const pageSize = search.page_size ?? DEFAULT_TRACK_PAGE_SIZE;
   const sort: TrackSort = search.sort ?? "-upload_date";
-  const go = (next: Record<string, unknown>, replace = false) =>
-    void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace });
+  const go = (next: Record<string, unknown>, replace = false) => {
+    if (here) void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace });
+  };
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [toDelete, setToDelete] = useState<StaffTrackRow | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -112,8 +120,12 @@ export function useStaffTrackList<K extends QueryKey>(
   const query = useQuery(listQuery(params));
   const list = query.data;
 
-  // The way back from the edit page returns here (track-list-search.ts).
-  useEffect(() => rememberTrackListPlace(base, search), [JSON.stringify(search)]);
+  // The way back from the edit page returns here (track-list-search.ts), with what was typed even if
+  // the page is left before the address caught up with it.
+  useEffect(
+    () => rememberTrackListPlace(base, { ...search, filename: text.filename, user: text.user }),
+    [JSON.stringify(search), text],
+  );
 
   // The admin list drops its selection when the filters change, however they changed (Back included).
   const filterKey = JSON.stringify([params.filename, params.user, params.date, params.direction, params.downloaded, params.warning]);

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { renderPage } from "../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
+import { trackListPlace } from "../../components/staff/track-list-search.ts";
 import { AdminTracksPage } from "./tracks-page.tsx";
 
 /**
@@ -252,6 +253,19 @@ describe("track table figures and the address", () => {
     expect((screen.getByLabelText("Предупреждение") as HTMLSelectElement).value).toBe("clipping");
     expect((screen.getByLabelText("Название трека") as HTMLInputElement).value).toBe("Amen");
     expect((screen.getByLabelText("Направление") as HTMLSelectElement).value).toBe("");
+  });
+
+  it("leaving for the edit page keeps the list's place for the way back", async () => {
+    const { router } = await show("/admin/tracks?page=2&sort=-bpm&warning=any");
+    expect(trackListPlace("/admin")).toEqual({ page: 2, sort: "-bpm", warning: "any" });
+    // Typed and left at once, before the address caught up: the place has it all the same.
+    fireEvent.change(screen.getByLabelText("Пользователь"), { target: { value: "ivan" } });
+    await router.navigate({ to: "/admin/tracks/5/edit" as never });
+    await settle();
+    expect(screen.getByText("other page")).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/admin/tracks/5/edit");
+    expect(router.state.location.search).toEqual({});
+    expect(trackListPlace("/admin")).toEqual({ page: 2, sort: "-bpm", warning: "any", user: "ivan" });
   });
 
   it("a filter goes into the address and back to page 1; typing waits until it settles; Reset keeps the sort", async () => {
