@@ -98,6 +98,10 @@ export function ProcessingPage() {
         Мы проверяем каждый файл: формат, битрейт, длительность. Страница обновляется сама — можно просто
         подождать.
       </p>
+      {/* Issue 13: every submission and the staff's decisions live in the profile's «Мои треки». */}
+      <p className="muted" data-testid="history-link">
+        <Link to="/profile">История отправок и решения по трекам</Link> — в профиле.
+      </p>
 
       {ids.isPending && <p className="muted" role="status">Загружаем список треков…</p>}
       {ids.isError && <div className="alert alert-error" role="alert">{PROCESSING_TEXTS.loadFailed}</div>}

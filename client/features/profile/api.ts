@@ -1,4 +1,4 @@
-import { queryOptions, useMutation } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions, useMutation } from "@tanstack/react-query";
 import type { InferResponseType } from "hono/client";
 import { client, rawBody, read } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
@@ -33,3 +33,16 @@ export function useLinkAccounts() {
     mutationFn: (body: LinkAccountsBody) => read(client.profile["link-accounts"].$post(undefined, rawBody(body))),
   });
 }
+
+/** GET /api/tracks/history: every submission, failed ones too, newest first (issue 13, decision 0161). */
+export type Submission = InferResponseType<typeof client.tracks.history.$get>["tracks"][number];
+export const HISTORY_PAGE_SIZE = 20;
+
+export const submissionHistoryQuery = infiniteQueryOptions({
+  queryKey: ["my-tracks", "history"],
+  queryFn: ({ pageParam }) =>
+    read(client.tracks.history.$get({ query: { page: String(pageParam), page_size: String(HISTORY_PAGE_SIZE) } })),
+  initialPageParam: 1,
+  getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
+  staleTime: 10_000,
+});

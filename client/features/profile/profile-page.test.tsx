@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { auth } from "../../lib/auth.ts";
@@ -31,6 +31,16 @@ async function signInWith(tracks: unknown[] | Response) {
   vi.stubGlobal("fetch", fakeFetch({
     "/api/auth/me": () => ({ success: true, user }),
     "/api/tracks": () => (tracks instanceof Response ? tracks : { success: true, tracks }),
+    // «Мои треки» reads the submission history (issue 13); spec 1's list fields plus its own.
+    "/api/tracks/history": () =>
+      tracks instanceof Response ? tracks : {
+        success: true,
+        tracks: tracks.map((t) => ({ status: "completed", error: null, directions: [], decisions: [], analysis: null, ...(t as object) })),
+        total: tracks.length,
+        page: 1,
+        pages: 1,
+        page_size: 20,
+      },
   }));
   auth.setTokens("a", "r");
   await auth.loadUser();
@@ -79,6 +89,73 @@ describe("profile page", () => {
     expect(warnings).toEqual(["Битрейт ниже 320 kbps", "Клиппинг"]);
     expect(rows[1].querySelector("[data-testid=my-track-figures]")).toBeNull();
     expect(rows[1].querySelectorAll("li")).toHaveLength(0);
+  });
+
+  it("shows a failed upload's reason and, per direction, the review state with the staff's message", async () => {
+    await signInWith([
+      {
+        id: 7,
+        filename: "A - Accepted.mp3",
+        upload_date: "2025-04-22T10:00:00.000Z",
+        downloaded: true,
+        directions: ["label_koster", "show_neurogon"],
+        decisions: [
+          { direction: "label_koster", status: "accepted", message: "Берём на лейбл!" },
+          { direction: "show_neurogon", status: "in_review", message: null },
+        ],
+      },
+      {
+        id: 6,
+        filename: "A - Broken.mp3",
+        upload_date: "2025-04-21T10:00:00.000Z",
+        downloaded: false,
+        status: "failed",
+        error: "Такой трек уже загружен",
+        directions: ["label_koster"],
+      },
+    ]);
+    renderPage("/profile", ProfilePage);
+    const rows = await screen.findAllByTestId("my-track");
+    const decisions = [...rows[0].querySelectorAll("[data-testid=my-track-decision]")].map((li) => li.textContent);
+    expect(decisions).toEqual(["Лейбл КостёрПринятСообщение: Берём на лейбл!", "Шоу НейрогонНа рассмотрении"]);
+    expect(rows[0].textContent).toContain("Загружен");
+    expect(rows[1].querySelector("[data-testid=my-track-error]")?.textContent).toBe("Такой трек уже загружен");
+    expect(rows[1].textContent).toContain("Ошибка обработки");
+    expect(rows[1].textContent).not.toContain("В обработке");
+  });
+
+  it("pages the history with «Показать ещё», newest first as the server answers", async () => {
+    const pages = [1, 2].map((page) => ({
+      success: true,
+      tracks: [{
+        id: 10 - page,
+        filename: `A - Page ${page}.mp3`,
+        upload_date: "2025-04-22T10:00:00.000Z",
+        status: "completed",
+        error: null,
+        downloaded: false,
+        directions: [],
+        decisions: [],
+        analysis: null,
+      }],
+      total: 2,
+      page,
+      pages: 2,
+      page_size: 20,
+    }));
+    localStorage.clear();
+    vi.stubGlobal("fetch", fakeFetch({
+      "/api/auth/me": () => ({ success: true, user }),
+      "/api/tracks/history": (req) => pages[Number(new URL(req.url).searchParams.get("page")) - 1],
+    }));
+    auth.setTokens("a", "r");
+    await auth.loadUser();
+    renderPage("/profile", ProfilePage);
+    expect((await screen.findAllByTestId("my-track")).map((r) => r.querySelector(".track-title")?.textContent)).toEqual(["A - Page 1.mp3"]);
+    fireEvent.click(screen.getByRole("button", { name: "Показать ещё" }));
+    await waitFor(() => expect(screen.getAllByTestId("my-track")).toHaveLength(2));
+    expect(screen.getAllByTestId("my-track")[1].textContent).toContain("A - Page 2.mp3");
+    expect(screen.queryByRole("button", { name: "Показать ещё" })).toBeNull();
   });
 
   it("hints at MP3 at 320 kbps when there are no tracks", async () => {

@@ -1,21 +1,17 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { auth, useAuth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
-import { formatDateTime, formatDuration } from "../../lib/format.ts";
-import { audioWarningText } from "../../../domain/audio-warnings.ts";
-import { myTracksQuery } from "./api.ts";
 import { Avatar } from "./avatar.tsx";
 import { LinkTelegramForm, useTelegramLinkArrival } from "./link-telegram-form.tsx";
 import { LinkVkForm } from "./link-vk-form.tsx";
 import { formatBirthDate, fullName, PROFILE_TEXTS } from "./profile-rules.ts";
+import { SubmissionHistory } from "./submission-history.tsx";
 
-/** The signed-in user's profile and their uploaded tracks (spec 1 §2 "/profile"). */
+/** The signed-in user's profile and their uploaded tracks (spec 1 §2 "/profile"), grown into the submission history (issue 13). */
 export function ProfilePage() {
   const { user, isAuthenticated } = useAuth();
   const navigate = useNavigate();
-  const tracks = useQuery({ ...myTracksQuery, enabled: isAuthenticated });
   // A Telegram link's provider window comes back here with the result.
   useTelegramLinkArrival();
 
@@ -84,41 +80,7 @@ export function ProfilePage() {
 
       <section className="card" aria-labelledby="my-tracks-title">
         <h2 id="my-tracks-title">Мои треки</h2>
-        {tracks.isPending && <p className="muted" role="status">Загружаем треки…</p>}
-        {tracks.isError && <div className="alert alert-error" role="alert">{PROFILE_TEXTS.tracksFailed}</div>}
-        {tracks.data && tracks.data.length === 0 && (
-          <div className="empty">
-            <strong>Вы ещё не загрузили ни одного трека</strong>
-            <p>{PROFILE_TEXTS.emptyHint}</p>
-            <Link to="/" className="btn btn-primary">Отправить трек</Link>
-          </div>
-        )}
-        {tracks.data && tracks.data.length > 0 && (
-          <ul className="track-list">
-            {tracks.data.map((t) => (
-              <li key={t.id} className="track-item" data-testid="my-track">
-                <div style={{ minWidth: 0, flex: 1 }}>
-                  <div className="track-title">{t.filename}</div>
-                  <div className="track-date">{formatDateTime(t.upload_date)}</div>
-                  {/* Issue 12: the artist sees the length, bitrate and warnings of their own tracks. */}
-                  {t.analysis && (
-                    <div className="track-date" data-testid="my-track-figures">
-                      {formatDuration(t.analysis.duration_s)} · {Math.round(t.analysis.bitrate_kbps)} kbps
-                    </div>
-                  )}
-                  {t.analysis && t.analysis.warnings.length > 0 && (
-                    <ul className="track-warnings" aria-label="Предупреждения">
-                      {t.analysis.warnings.map((w) => <li key={w} className="badge badge-warning">{audioWarningText(w)}</li>)}
-                    </ul>
-                  )}
-                </div>
-                {t.downloaded
-                  ? <span className="badge badge-success">{PROFILE_TEXTS.downloaded}</span>
-                  : <span className="badge badge-warning">{PROFILE_TEXTS.processing}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
+        <SubmissionHistory enabled={isAuthenticated} />
       </section>
     </section>
   );

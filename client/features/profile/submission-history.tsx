@@ -1,0 +1,114 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { audioWarningText } from "../../../domain/audio-warnings.ts";
+import { DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
+import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/review.ts";
+import { formatDateTime, formatDuration } from "../../lib/format.ts";
+import { type Submission, submissionHistoryQuery } from "./api.ts";
+import { PROFILE_TEXTS } from "./profile-rules.ts";
+import "./submission-history.css";
+
+/** The artist's texts of the submission history (issue 13). */
+export const HISTORY_TEXTS = {
+  failed: "Ошибка обработки",
+  processingNow: "Файл ещё обрабатывается",
+  staffMessage: "Сообщение",
+  more: "Показать ещё",
+  loadingMore: "Загружаем…",
+  directions: "Направления и решения",
+} as const;
+
+const reviewBadge: Record<ArtistReviewStatus, string> = {
+  in_review: "badge-muted",
+  listened: "badge-info",
+  accepted: "badge-success",
+  declined: "badge-danger",
+};
+
+/**
+ * «Мои треки» grown into the artist's history (issue 13, decision 0161): every submission, newest
+ * first, paged by "Показать ещё"; per track the processing state, a failed upload's reason, and per
+ * direction the state the artist sees with the staff's message.
+ */
+export function SubmissionHistory({ enabled }: { enabled: boolean }) {
+  const history = useInfiniteQuery({ ...submissionHistoryQuery, enabled });
+  const items = history.data?.pages.flatMap((p) => p.tracks) ?? [];
+  return (
+    <>
+      {history.isPending && <p className="muted" role="status">Загружаем треки…</p>}
+      {history.isError && <div className="alert alert-error" role="alert">{PROFILE_TEXTS.tracksFailed}</div>}
+      {history.data && items.length === 0 && (
+        <div className="empty">
+          <strong>Вы ещё не загрузили ни одного трека</strong>
+          <p>{PROFILE_TEXTS.emptyHint}</p>
+          <Link to="/" className="btn btn-primary">Отправить трек</Link>
+        </div>
+      )}
+      {items.length > 0 && (
+        <ul className="track-list">
+          {items.map((t) => <SubmissionItem key={t.id} t={t} />)}
+        </ul>
+      )}
+      {history.hasNextPage && (
+        <div className="form-actions section">
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={history.isFetchingNextPage}
+            onClick={() => void history.fetchNextPage()}
+          >
+            {history.isFetchingNextPage ? HISTORY_TEXTS.loadingMore : HISTORY_TEXTS.more}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function SubmissionItem({ t }: { t: Submission }) {
+  const failed = t.status === "failed";
+  return (
+    <li className="track-item" data-testid="my-track">
+      <div style={{ minWidth: 0, flex: 1 }}>
+        <div className="track-title">{t.filename}</div>
+        <div className="track-date">{formatDateTime(t.upload_date)}</div>
+        {/* Issue 12: the artist sees the length, bitrate and warnings of their own tracks. */}
+        {t.analysis && (
+          <div className="track-date" data-testid="my-track-figures">
+            {formatDuration(t.analysis.duration_s)} · {Math.round(t.analysis.bitrate_kbps)} kbps
+          </div>
+        )}
+        {t.analysis && t.analysis.warnings.length > 0 && (
+          <ul className="track-warnings" aria-label="Предупреждения">
+            {t.analysis.warnings.map((w) => <li key={w} className="badge badge-warning">{audioWarningText(w)}</li>)}
+          </ul>
+        )}
+        {t.status === "processing" && <div className="track-date">{HISTORY_TEXTS.processingNow}</div>}
+        {failed && t.error && <p className="track-failure" data-testid="my-track-error">{t.error}</p>}
+        {t.decisions.length > 0 && (
+          <ul className="track-decisions" aria-label={HISTORY_TEXTS.directions}>
+            {t.decisions.map((d) => (
+              <li key={d.direction} data-testid="my-track-decision">
+                <span className="track-direction">{isDirection(d.direction) ? DIRECTION_LABELS[d.direction] : d.direction}</span>
+                <span className={`badge ${reviewBadge[d.status as ArtistReviewStatus] ?? "badge-muted"}`}>
+                  {ARTIST_REVIEW_LABELS[d.status as ArtistReviewStatus] ?? d.status}
+                </span>
+                {d.message && (
+                  <p className="track-message">
+                    <span className="muted">{HISTORY_TEXTS.staffMessage}: </span>
+                    {d.message}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {failed
+        ? <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>
+        : t.downloaded
+        ? <span className="badge badge-success">{PROFILE_TEXTS.downloaded}</span>
+        : <span className="badge badge-warning">{PROFILE_TEXTS.processing}</span>}
+    </li>
+  );
+}
