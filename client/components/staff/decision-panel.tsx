@@ -45,7 +45,7 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
       <div className="dp-list">
         {directions.map((d) => (
           <DirectionDecision
-            key={`${d}-${byDirection.get(d)?.decided_at ?? ""}-${byDirection.get(d)?.status ?? "new"}`}
+            key={d}
             base={base}
             tracksKey={tracksKey}
             trackId={track.id}

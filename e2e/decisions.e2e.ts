@@ -1,0 +1,97 @@
+/**
+ * Issue 13 in Chromium: a decision reaches the artist. On a server of its own wired to the Telegram
+ * Bot API double, an artist with a Telegram id uploads a track to Костёр; the seeded moderator plays
+ * it in the list, opens its page, accepts it in Костёр Звукозапись with a message; the artist's
+ * profile («Мои треки») shows «Принят» and the message, and the double received exactly one message.
+ * Screenshots of the decision panel and of the artist's history.
+ */
+import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
+import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
+
+const MESSAGE = "Спасибо! Трек берём на лейбл, напишем в Telegram.";
+
+async function waitPlaying(page: Page, id: number) {
+  await page.waitForFunction((id) => {
+    const a = document.querySelector("audio");
+    const row = document.querySelector("tbody tr[aria-current='true']");
+    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
+  }, id);
+}
+
+/** Polls the double until `n` messages were delivered, then a little longer to see no more arrive. */
+async function waitDelivered(bot: { delivered: unknown[] }, n: number) {
+  for (let i = 0; i < 150 && bot.delivered.length < n; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(bot.delivered).toHaveLength(n);
+}
+
+test("decisions: a moderator plays and accepts a track with a message; the artist's history shows «Принят»; one Telegram message", async (t) => {
+  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
+  try {
+    const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
+    const s: TestContext = { ...t, server };
+
+    // The artist of this test: made by the admin with a Telegram id, so the decision is sent there.
+    const admin = await tokensOf(s, "admin");
+    const username = runArtist("decided");
+    const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
+    const made = await apiAs(s, admin.access, "/admin/users", {
+      method: "POST",
+      body: JSON.stringify({ username, telegram_id: telegramId }),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const artist = await tokensOf(s, username);
+    const [track] = await uploadAs(s, artist.access, [
+      { name: `${runArtist("Decided")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+    ], "label_koster");
+    await waitCompleted(s, admin.access, [track.id]);
+
+    // The moderator plays it in the list (the first listen moves Костёр to Прослушан).
+    const page = await signIn(s, "moderator");
+    await page.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(track.filename)}`);
+    await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
+    const row = page.locator(`tr[data-track-id="${track.id}"]`);
+    await row.getByRole("button", { name: `Play: ${track.filename}` }).click();
+    await waitPlaying(page, track.id);
+
+    // The track's page: the state per direction, the decision form.
+    await open(page, s, `/moderator/tracks/${track.id}/edit`, "Edit Track");
+    const card = page.getByTestId("decision-label_koster");
+    await card.getByTestId("review-state").filter({ hasText: "Прослушан" }).waitFor();
+    await card.getByLabel("Статус").selectOption("accepted");
+    await card.getByLabel("Заметка для сотрудников").fill("Сильный дроп, берём");
+    await card.getByLabel("Сообщение артисту").fill(MESSAGE);
+    await card.getByRole("button", { name: "Сохранить решение" }).click();
+    await card.getByText("Решение сохранено").waitFor();
+    await card.getByTestId("review-state").filter({ hasText: "Принят" }).waitFor();
+    // The history: who, from, to, the note and the message.
+    const history = page.locator(".dp-history-table tbody tr");
+    await history.filter({ hasText: "Сильный дроп, берём" }).waitFor();
+    const last = await history.last().textContent();
+    expect(last).toContain("Прослушан");
+    expect(last).toContain("Принят");
+    expect(last).toContain(MESSAGE);
+    await t.screenshot(page, "decision-panel-moderator-1440");
+
+    // The artist's profile: «Принят» and the staff's message, never the note.
+    const artistPage = await signIn(s, username, { width: 390, height: 844 });
+    await open(artistPage, s, "/profile", /.+/);
+    const mine = artistPage.getByTestId("my-track").filter({ hasText: track.filename });
+    await mine.waitFor();
+    const decision = mine.getByTestId("my-track-decision");
+    await decision.filter({ hasText: "Принят" }).waitFor();
+    expect(await decision.textContent()).toContain(MESSAGE);
+    expect(await mine.textContent()).not.toContain("Сильный дроп");
+    await t.screenshot(artistPage, "artist-history-390");
+
+    // Telegram: exactly one message, to the artist, with the staff's message in it.
+    await waitDelivered(bot, 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(bot.delivered).toHaveLength(1);
+    const sent = bot.delivered[0].body;
+    expect(String(sent.chat_id)).toBe(telegramId);
+    expect(String(sent.text)).toContain("Спасибо! Трек берём на лейбл");
+  } finally {
+    await bot.stop();
+  }
+}, { timeout: 120_000 });
