@@ -137,6 +137,7 @@ const adminChildren = [
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
+  admin("decline-templates", () => import("./features/admin/decline-templates-page.tsx"), "AdminDeclineTemplatesPage"),
 ];
 
 // Moderator area (moderators and admins), also a separate chunk.
