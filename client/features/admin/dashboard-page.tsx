@@ -5,6 +5,7 @@ import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { adminDashboardQuery, type Period } from "./api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
+import { ReviewCounts } from "./review-counts.tsx";
 
 const PERIODS: Array<{ value: Period; label: string }> = [
   { value: "day", label: "День" },
@@ -120,6 +121,7 @@ export function AdminDashboardPage() {
                 />
               )}
           </div>
+          {stats.review && <ReviewCounts rows={stats.review} />}
         </>
       )}
     </section>
