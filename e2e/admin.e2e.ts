@@ -99,7 +99,7 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   await page.getByRole("checkbox", { name: "Скачан" }).uncheck();
   expect(await page.getByLabel("Имя гостя").isDisabled()).toBe(true);
   await t.screenshot(page, "admin-track-edit-1440");
-  await page.getByRole("button", { name: "Сохранить" }).click();
+  await page.getByRole("button", { name: "Сохранить", exact: true }).click();
   await page.getByText("Трек успешно сохранен").waitFor();
   await new Promise((r) => setTimeout(r, 1700));
   expect(new URL(page.url()).pathname).toBe(`/admin/tracks/${first.id}/edit`);
