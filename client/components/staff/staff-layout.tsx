@@ -8,6 +8,8 @@ export interface StaffNavItem {
   label: string;
   /** Active only on this exact path (the dashboard), not on its children. */
   exact?: boolean;
+  /** The address search the link opens with (the moderator's Tracks: Новые, oldest first, issue 13). */
+  search?: Record<string, string>;
 }
 
 interface StaffLayoutProps {
@@ -49,8 +51,9 @@ export function StaffLayout(
             <Link
               key={item.to}
               to={item.to as "/"}
+              search={item.search as never}
               className="st-nav-link"
-              activeOptions={{ exact: Boolean(item.exact) }}
+              activeOptions={{ exact: Boolean(item.exact), includeSearch: false }}
             >
               {item.label}
             </Link>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
+import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
 import "./staff.css";
 
 /** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
@@ -13,6 +14,8 @@ export interface TrackFilterValues {
   downloaded: string;
   /** "" | "any" | a warning code (domain/audio-warnings.ts). */
   warning: string;
+  /** "" | a review state (domain/review.ts, issue 13). */
+  review: string;
 }
 
 export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
@@ -22,6 +25,7 @@ export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
   direction: "",
   downloaded: "",
   warning: "",
+  review: "",
 };
 
 export interface TrackFilterTexts {
@@ -38,6 +42,7 @@ export interface TrackFilterTexts {
   downloadedNo: string;
   warning: string;
   anyWarning: string;
+  review: string;
   reset: string;
 }
 
@@ -55,6 +60,7 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   downloadedNo: "Не скачанные",
   warning: "Предупреждение",
   anyWarning: "С предупреждениями",
+  review: "Рассмотрение",
   reset: "Сбросить",
 };
 
@@ -72,6 +78,7 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   downloadedNo: "Not downloaded",
   warning: "Warning",
   anyWarning: "Any warning",
+  review: "Review",
   reset: "Reset",
 };
 
@@ -161,6 +168,19 @@ export function TrackFilters({ value, onChange, onReset, directions, texts = TRA
           <option value="">{texts.all}</option>
           <option value="any">{texts.anyWarning}</option>
           {AUDIO_WARNINGS.map((w) => <option key={w} value={w}>{AUDIO_WARNING_TEXTS[w]}</option>)}
+        </select>
+      </label>
+      {/* Issue 13: the review state (with a direction chosen, that direction's); Russian names in both panels. */}
+      <label className="st-field" htmlFor={`${id}-review`}>
+        <span>{texts.review}</span>
+        <select
+          id={`${id}-review`}
+          className="st-select"
+          value={value.review}
+          onChange={(e) => set({ review: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
         </select>
       </label>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>

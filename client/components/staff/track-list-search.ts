@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
+import { REVIEW_STATUSES } from "../../../domain/review.ts";
 
 /**
  * Where a staff track list stands, kept in the address (issue 12 §3; decision 0141): filters, sort,
@@ -77,6 +78,8 @@ export const trackListSearchSchema = z.object({
   direction: lenient(z.enum(DIRECTIONS)),
   downloaded: lenient(bool),
   warning: lenient(z.enum(TRACK_WARNING_FILTERS)),
+  /** A review state (issue 13): with `direction`, that pair's state; else any direction in scope. */
+  review: lenient(z.enum(REVIEW_STATUSES)),
   sort: lenient(z.pipe(z.string().check(z.regex(sortRule)), z.transform((v) => v as TrackSort))),
   page: lenient(wholeNumber((n) => n >= 1 && n <= MAX_PAGE)),
   page_size: lenient(wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n))),
@@ -99,6 +102,7 @@ function clean(s: TrackListSearch): TrackListSearch {
   if (s.direction) out.direction = s.direction;
   if (s.downloaded !== undefined) out.downloaded = s.downloaded;
   if (s.warning) out.warning = s.warning;
+  if (s.review) out.review = s.review;
   if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
   if (s.page !== undefined && s.page !== 1) out.page = s.page;
   if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;

@@ -102,6 +102,7 @@ export function useStaffTrackList<K extends QueryKey>(
     direction: search.direction ?? "",
     downloaded: search.downloaded === undefined ? "" : String(search.downloaded),
     warning: search.warning ?? "",
+    review: search.review ?? "",
   };
   const params = useMemo(
     (): StaffTrackListParams => ({
@@ -111,11 +112,12 @@ export function useStaffTrackList<K extends QueryKey>(
       direction: filters.direction,
       downloaded: filters.downloaded,
       warning: filters.warning,
+      review: filters.review,
       page,
       page_size: pageSize,
       sort,
     }),
-    [search.filename, search.user, filters.date, filters.direction, filters.downloaded, filters.warning, page, pageSize, sort],
+    [search.filename, search.user, filters.date, filters.direction, filters.downloaded, filters.warning, filters.review, page, pageSize, sort],
   );
   const query = useQuery(listQuery(params));
   const list = query.data;
@@ -128,7 +130,7 @@ export function useStaffTrackList<K extends QueryKey>(
   );
 
   // The admin list drops its selection when the filters change, however they changed (Back included).
-  const filterKey = JSON.stringify([params.filename, params.user, params.date, params.direction, params.downloaded, params.warning]);
+  const filterKey = JSON.stringify([params.filename, params.user, params.date, params.direction, params.downloaded, params.warning, params.review]);
   useEffect(() => {
     if (clearSelectionOnFilterChange) setSelected((s) => (s.size === 0 ? s : new Set()));
   }, [filterKey]);
@@ -142,7 +144,7 @@ export function useStaffTrackList<K extends QueryKey>(
   const setFilters = (next: TrackFilterValues) => {
     setText({ filename: next.filename, user: next.user });
     const selectsChanged = next.date !== filters.date || next.direction !== filters.direction ||
-      next.downloaded !== filters.downloaded || next.warning !== filters.warning;
+      next.downloaded !== filters.downloaded || next.warning !== filters.warning || next.review !== filters.review;
     if (!selectsChanged) return;
     pushed.current = { filename: next.filename, user: next.user };
     go({

@@ -55,7 +55,10 @@ function listQuery(p: TrackListParams) {
     direction: p.direction,
     downloaded: p.downloaded,
     warning: p.warning,
+    review: p.review,
     sort: p.sort,
+    // The server reads a bare `upload_date` as newest first; ascending needs the order said (0163).
+    order: p.sort === "upload_date" ? "asc" as const : undefined,
     page: String(p.page),
     page_size: String(MODERATOR_PAGE_SIZE),
     tz_offset: String(tzOffset()),

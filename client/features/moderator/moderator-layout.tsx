@@ -8,7 +8,8 @@ import "./moderator.css";
 
 const NAV: StaffNavItem[] = [
   { to: "/moderator", label: "Dashboard", exact: true },
-  { to: "/moderator/tracks", label: "Tracks" },
+  // Issue 13: the panel opens on Новые within the categories, oldest first (decisions 0152, 0163).
+  { to: "/moderator/tracks", label: "Tracks", search: { review: "new", sort: "upload_date" } },
   { to: "/moderator/faq", label: "FAQ" },
 ];
 
