@@ -1,7 +1,8 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
-import { parseDirections } from "../../../domain/directions.ts";
+import { ReviewBadges } from "./review-badges.tsx";
+import "./decision-panel.css";
 import { PauseIcon, PlayIcon } from "../icons.tsx";
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
 import { formatBitrate, formatBpm, formatLoudness } from "./player/figures.ts";
@@ -308,11 +309,7 @@ export function TrackTable(
                 </td>
                 <td className="st-date">{formatDateTime(track.upload_date)}</td>
                 <td>
-                  <span className="st-badges">
-                    {parseDirections(track.directions).map((d) => (
-                      <span key={d} className="st-badge">{directionLabel(d)}</span>
-                    ))}
-                  </span>
+                  <ReviewBadges track={track} directionLabel={directionLabel} locale={texts.locale} />
                 </td>
                 <td>
                   <span className="st-badges">
