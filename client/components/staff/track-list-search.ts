@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
 import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
-import { REVIEW_STATUSES } from "../../../domain/review.ts";
 
 /**
  * Where a staff track list stands, kept in the address (issue 12 §3; decision 0141): filters, sort,
@@ -22,6 +21,12 @@ export const TRACK_SORT_FIELDS = ["upload_date", "filename", "user", "downloaded
 export type TrackSortField = (typeof TRACK_SORT_FIELDS)[number];
 /** `field` ascending or `-field` descending, as the API's `sort` takes it. */
 export type TrackSort = TrackSortField | `-${TrackSortField}`;
+
+/**
+ * The review states (domain/review.ts REVIEW_STATUSES, issue 13), listed here because this file is in
+ * the public entry chunk and domain/review.ts also holds the zod schemas; review-filter.test keeps them equal.
+ */
+export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted", "declined"] as const;
 
 export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
 export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
@@ -79,7 +84,7 @@ export const trackListSearchSchema = z.object({
   downloaded: lenient(bool),
   warning: lenient(z.enum(TRACK_WARNING_FILTERS)),
   /** A review state (issue 13): with `direction`, that pair's state; else any direction in scope. */
-  review: lenient(z.enum(REVIEW_STATUSES)),
+  review: lenient(z.enum(TRACK_REVIEW_FILTERS)),
   sort: lenient(z.pipe(z.string().check(z.regex(sortRule)), z.transform((v) => v as TrackSort))),
   page: lenient(wholeNumber((n) => n >= 1 && n <= MAX_PAGE)),
   page_size: lenient(wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n))),

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, queryOptions, useMutation } from "@tanstack/react-query";
+import { queryOptions, useMutation } from "@tanstack/react-query";
 import type { InferResponseType } from "hono/client";
 import { client, rawBody, read } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
@@ -38,11 +38,10 @@ export function useLinkAccounts() {
 export type Submission = InferResponseType<typeof client.tracks.history.$get>["tracks"][number];
 export const HISTORY_PAGE_SIZE = 20;
 
-export const submissionHistoryQuery = infiniteQueryOptions({
-  queryKey: ["my-tracks", "history"],
-  queryFn: ({ pageParam }) =>
-    read(client.tracks.history.$get({ query: { page: String(pageParam), page_size: String(HISTORY_PAGE_SIZE) } })),
-  initialPageParam: 1,
-  getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
-  staleTime: 10_000,
-});
+/** One page of the history (plain queries, one per page shown: no infinite-query code in the public bundle). */
+export const submissionHistoryQuery = (page: number) =>
+  queryOptions({
+    queryKey: ["my-tracks", "history", page],
+    queryFn: () => read(client.tracks.history.$get({ query: { page: String(page), page_size: String(HISTORY_PAGE_SIZE) } })),
+    staleTime: 10_000,
+  });

@@ -1,4 +1,5 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
@@ -27,39 +28,46 @@ const reviewBadge: Record<ArtistReviewStatus, string> = {
 
 /**
  * «Мои треки» grown into the artist's history (issue 13, decision 0161): every submission, newest
- * first, paged by "Показать ещё"; per track the processing state, a failed upload's reason, and per
+ * first, paged by «Показать ещё»; per track the processing state, a failed upload's reason, and per
  * direction the state the artist sees with the staff's message.
  */
 export function SubmissionHistory({ enabled }: { enabled: boolean }) {
-  const history = useInfiniteQuery({ ...submissionHistoryQuery, enabled });
-  const items = history.data?.pages.flatMap((p) => p.tracks) ?? [];
+  const [shown, setShown] = useState(1);
+  const first = useQuery({ ...submissionHistoryQuery(1), enabled });
   return (
     <>
-      {history.isPending && <p className="muted" role="status">Загружаем треки…</p>}
-      {history.isError && <div className="alert alert-error" role="alert">{PROFILE_TEXTS.tracksFailed}</div>}
-      {history.data && items.length === 0 && (
+      {first.isPending && <p className="muted" role="status">Загружаем треки…</p>}
+      {first.isError && <div className="alert alert-error" role="alert">{PROFILE_TEXTS.tracksFailed}</div>}
+      {first.data && first.data.tracks.length === 0 && (
         <div className="empty">
           <strong>Вы ещё не загрузили ни одного трека</strong>
           <p>{PROFILE_TEXTS.emptyHint}</p>
           <Link to="/" className="btn btn-primary">Отправить трек</Link>
         </div>
       )}
-      {items.length > 0 && (
+      {first.data && first.data.tracks.length > 0 && (
         <ul className="track-list">
-          {items.map((t) => <SubmissionItem key={t.id} t={t} />)}
+          {Array.from({ length: shown }, (_, i) => (
+            <HistoryPage key={i + 1} page={i + 1} last={i + 1 === shown} onMore={() => setShown(i + 2)} />
+          ))}
         </ul>
       )}
-      {history.hasNextPage && (
-        <div className="form-actions section">
-          <button
-            type="button"
-            className="btn btn-ghost"
-            disabled={history.isFetchingNextPage}
-            onClick={() => void history.fetchNextPage()}
-          >
-            {history.isFetchingNextPage ? HISTORY_TEXTS.loadingMore : HISTORY_TEXTS.more}
-          </button>
-        </div>
+    </>
+  );
+}
+
+/** The rows of one page; the last page shown offers the next one while there is more. */
+function HistoryPage({ page, last, onMore }: { page: number; last: boolean; onMore: () => void }) {
+  const q = useQuery(submissionHistoryQuery(page));
+  return (
+    <>
+      {q.data?.tracks.map((t) => <SubmissionItem key={t.id} t={t} />)}
+      {last && page > 1 && q.isPending && <li className="muted" role="status">{HISTORY_TEXTS.loadingMore}</li>}
+      {last && q.isError && <li className="alert alert-error" role="alert">{PROFILE_TEXTS.tracksFailed}</li>}
+      {last && q.data && q.data.page < q.data.pages && (
+        <li className="form-actions section">
+          <button type="button" className="btn btn-ghost" onClick={onMore}>{HISTORY_TEXTS.more}</button>
+        </li>
       )}
     </>
   );

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { REVIEW_STATUSES } from "../../../domain/review.ts";
+import { parseTrackListSearch, TRACK_REVIEW_FILTERS } from "./track-list-search.ts";
+
+describe("the review filter in the address (issue 13)", () => {
+  it("offers exactly the domain's review states", () => {
+    expect([...TRACK_REVIEW_FILTERS]).toEqual([...REVIEW_STATUSES]);
+  });
+
+  it("keeps a known state, drops an unknown one, and keeps the moderator's opening view", () => {
+    expect(parseTrackListSearch({ review: "declined", direction: "label_koster" })).toEqual({ review: "declined", direction: "label_koster" });
+    expect(parseTrackListSearch({ review: "maybe" })).toEqual({});
+    expect(parseTrackListSearch({ review: "new", sort: "upload_date" })).toEqual({ review: "new", sort: "upload_date" });
+  });
+});
