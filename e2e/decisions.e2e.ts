@@ -95,3 +95,41 @@ test("decisions: a moderator plays and accepts a track with a message; the artis
     await bot.stop();
   }
 }, { timeout: 120_000 });
+
+test("decisions: the admin adds a decline template, declines a track with it in one action; the dashboard counts it", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const artist = await tokensOf(t, "artist");
+  const [track] = await uploadAs(t, artist.access, [
+    { name: `${runArtist("Templated")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+  ], "show_neurogon");
+  await waitCompleted(t, admin.access, [track.id]);
+
+  const page = await signIn(t, "admin");
+  await page.goto(t.server.baseUrl + "/admin");
+  await page.getByRole("link", { name: "Шаблоны отказа" }).click();
+  await page.getByRole("heading", { level: 1, name: "Шаблоны отказа" }).waitFor();
+  const title = runArtist("Шаблон ");
+  await page.getByLabel("Название").first().fill(title);
+  await page.getByLabel("Текст сообщения артисту").first().fill("Спасибо! В этот раз не подходит для шоу.");
+  await page.getByRole("button", { name: "Добавить шаблон" }).click();
+  await page.getByText("Шаблон добавлен").waitFor();
+  await page.getByTestId("decline-template").filter({ has: page.locator(`input[value="${title}"]`) }).waitFor();
+  await t.screenshot(page, "decline-templates-1440");
+
+  await open(page, t, `/admin/tracks/${track.id}/edit`, "Редактирование трека");
+  const card = page.getByTestId("decision-show_neurogon");
+  await card.getByLabel("Шаблон отказа").selectOption({ label: title });
+  await card.getByRole("button", { name: "Отклонить с шаблоном" }).click();
+  await card.getByTestId("review-state").filter({ hasText: "Отклонён" }).waitFor();
+  const decided = (await apiAs(t, admin.access, `/admin/tracks/${track.id}`)).body.track;
+  const pair = decided.decisions.find((d: { direction: string }) => d.direction === "show_neurogon");
+  expect(pair.status).toBe("declined");
+  expect(pair.message).toBe("Спасибо! В этот раз не подходит для шоу.");
+
+  await open(page, t, "/admin", "Панель управления");
+  const counts = page.getByTestId("review-counts");
+  await counts.waitFor();
+  const row = counts.locator("tbody tr").filter({ hasText: "Шоу Нейрогон" });
+  expect(Number(await row.locator("td").nth(4).textContent())).toBeGreaterThanOrEqual(1);
+  await t.screenshot(page, "dashboard-review-counts-1440");
+});
