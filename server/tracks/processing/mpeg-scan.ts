@@ -7,45 +7,18 @@
  * Push chunks in order, then call `finish()`. Bytes are read through a small carry (at most 40 bytes)
  * across chunk edges, so chunks are never copied.
  */
+import { type FrameHeader, parseFrameHeader } from "../../audio/mpeg-frames.ts";
 
-// Layer III bitrates in kbps by [MPEG-1 | MPEG-2/2.5][index].
-const BITRATES = [
-  [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-  [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-];
-const SAMPLE_RATES: Record<number, number[]> = {
-  3: [44100, 48000, 32000], // MPEG-1
-  2: [22050, 24000, 16000], // MPEG-2
-  0: [11025, 12000, 8000], // MPEG-2.5
-};
+type Frame = FrameHeader;
 
-interface Frame {
-  length: number;
-  samples: number;
-  sampleRate: number;
-  /** Offset of the Xing/Info tag inside the frame. */
-  sideInfoEnd: number;
-}
-
-/** A layer III frame header at b0..b3, or null. */
+const header = new Uint8Array(4);
+/** A layer III frame header at b0..b3, or null: the one header rule of server/audio/mpeg-frames.ts. */
 function parseHeader(b0: number, b1: number, b2: number, b3: number): Frame | null {
-  if (b0 !== 0xff || (b1 & 0xe0) !== 0xe0) return null;
-  const version = (b1 >> 3) & 3;
-  const layer = (b1 >> 1) & 3;
-  const bitrateIndex = b2 >> 4;
-  const rateIndex = (b2 >> 2) & 3;
-  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return null;
-  const mpeg1 = version === 3;
-  const bitrate = BITRATES[mpeg1 ? 0 : 1][bitrateIndex] * 1000;
-  const sampleRate = SAMPLE_RATES[version][rateIndex];
-  const padding = (b2 >> 1) & 1;
-  const mono = b3 >> 6 === 3;
-  return {
-    length: Math.floor(((mpeg1 ? 144 : 72) * bitrate) / sampleRate) + padding,
-    samples: mpeg1 ? 1152 : 576,
-    sampleRate,
-    sideInfoEnd: 4 + (mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17)),
-  };
+  header[0] = b0;
+  header[1] = b1;
+  header[2] = b2;
+  header[3] = b3;
+  return parseFrameHeader(header, 0);
 }
 
 export interface MpegScan {
