@@ -4,8 +4,8 @@
  * (mpg123-decoder) and measured chunk by chunk (pcm-analyser.ts), so memory stays flat whatever the
  * length. See docs/decisions/0100-audio-analysis-library.md.
  */
-import { MPEGDecoder } from "mpg123-decoder";
 import { createFrameSplitter } from "./mpeg-frames.ts";
+import { acquireDecoder, type PcmSink } from "./mpeg-decoder.ts";
 import { createPcmAnalyser, type PcmAnalyser } from "./pcm-analyser.ts";
 import { type AudioWarning, warningsFor } from "./warnings.ts";
 
@@ -60,22 +60,22 @@ export const MAX_LEADING_JUNK = 1024 * 1024;
 export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<AudioAnalysis> {
   const splitter = createFrameSplitter();
   const stats = splitter.stats;
-  const decoder = new MPEGDecoder();
-  await decoder.ready;
+  const decoder = await acquireDecoder();
   let pcm: PcmAnalyser | null = null;
   let sampleRate = 0;
   let bytes = 0;
 
-  const decode = (frames: Uint8Array) => {
-    if (frames.length === 0) return;
-    const out = decoder.decode(frames);
-    if (out.samplesDecoded === 0) return;
+  // Views into the decoder's memory, measured before the next block is decoded (mpeg-decoder.ts).
+  const sink: PcmSink = (channels, samples, rate) => {
     if (!pcm) {
-      sampleRate = out.sampleRate;
+      sampleRate = rate;
       // The decoder always gives two channels; a mono file's second is a copy of the first.
       pcm = createPcmAnalyser(sampleRate, splitter.stats.channels);
     }
-    pcm.push(out.channelData, out.samplesDecoded);
+    pcm.push(channels, samples);
+  };
+  const decode = (frames: Uint8Array) => {
+    if (frames.length > 0) decoder.decode(frames, sink);
   };
 
   try {
@@ -89,7 +89,7 @@ export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncItera
     }
     decode(splitter.finish());
   } finally {
-    decoder.free();
+    decoder.release();
   }
 
   if (bytes === 0) throw new AudioDecodeError("empty");

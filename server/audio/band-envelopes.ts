@@ -130,13 +130,22 @@ export function createBandEnvelopes(sampleRate: number, channelCount: number): B
       const right = channelCount > 1 ? channels[1] : channels[0]; // mono: the one channel twice
       if (mono.length < inLength / 2 + 1) mono = new Float64Array(inLength);
       let length = 0;
+      // Locals in the loop, and `+`: a closure variable's value is of no known type to the optimiser,
+      // and a local started from it stays boxed, a new heap number for every sample stored (0104).
+      let pending = +held, isOdd = odd;
       for (let j = 0; j < inLength; j++) {
         const v = left[j] + right[j];
-        if (odd) mono[length++] = (held + v) * 0.25;
-        else held = v;
-        odd = !odd;
+        if (isOdd) mono[length++] = (pending + v) * 0.25;
+        else pending = v;
+        isOdd = !isOdd;
       }
-      let [a1, a2, a3, a4, b1, b2, b3, b4, c1, c2, c3, c4, d1, d2, d3, d4] = st;
+      held = pending;
+      odd = isOdd;
+      // Read by index, not destructured: values from an iterator may be `undefined` to the optimiser,
+      // which then boxes every filter state it stores, six heap numbers a sample (~500 MB/s of
+      // garbage, and the young generation grows to its limit: 0104).
+      let a1 = st[0], a2 = st[1], a3 = st[2], a4 = st[3], b1 = st[4], b2 = st[5], b3 = st[6], b4 = st[7];
+      let c1 = st[8], c2 = st[9], c3 = st[10], c4 = st[11], d1 = st[12], d2 = st[13], d3 = st[14], d4 = st[15];
       let i = 0;
       while (i < length) {
         const end = Math.min(length, i + (hop - inHop));

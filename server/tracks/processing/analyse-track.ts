@@ -79,8 +79,11 @@ const SLICE_MS = 8;
 const READ_BYTES = 64 * 1024;
 
 /**
- * The stored bytes as chunks. A local file is read through one reused buffer, so nothing is left for
- * the garbage collector: every consumer below is done with a chunk before the next one is read.
+ * The stored bytes as chunks. A local file is read through one reused buffer: every consumer below is
+ * done with a chunk before the next one is read. The collector is still paced by the bytes read, as
+ * for an upload (0023): the analysis's own buffers outside the JavaScript heap (the onset envelope as
+ * it grows, tempo's working copy) would otherwise pile up over several tracks until V8's ~64 MB
+ * limit for such memory (0104).
  */
 async function* storedChunks(storage: FileStorage, key: string): AsyncGenerator<Uint8Array> {
   let since = performance.now();
@@ -98,6 +101,7 @@ async function* storedChunks(storage: FileStorage, key: string): AsyncGenerator<
         const n = await file.read(buf);
         if (n === null) return;
         yield buf.subarray(0, n);
+        paceStreamed(n);
         await breathe();
       }
     } finally {
