@@ -152,3 +152,43 @@ describe("resolveJwtSecret", () => {
     expect(a).toBe(b);
   });
 });
+
+describe("object storage and processing leases", () => {
+  it("keeps files on local disk and leases jobs for 60 s by default", () => {
+    const c = parseConfig({});
+    expect(c.s3).toBeUndefined();
+    expect(c.processingLeaseS).toBe(60);
+    expect(parseConfig({ PROCESSING_LEASE_S: "15" }).processingLeaseS).toBe(15);
+    expect(errorOf({ PROCESSING_LEASE_S: "0" })).toContain("PROCESSING_LEASE_S");
+  });
+
+  it("reads the S3 variables, path-style endpoint and public address without trailing slashes", () => {
+    const c = parseConfig({
+      S3_BUCKET: "tracks",
+      S3_ENDPOINT: "http://127.0.0.1:9000/",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PUBLIC_URL: "https://cdn.example.ru/",
+    });
+    expect(c.s3).toEqual({
+      endpoint: "http://127.0.0.1:9000",
+      region: "us-east-1",
+      bucket: "tracks",
+      accessKeyId: "key",
+      secretAccessKey: "secret",
+      sessionToken: undefined,
+      publicUrl: "https://cdn.example.ru",
+    });
+    expect(parseConfig({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s", S3_REGION: "auto" }).s3?.region)
+      .toBe("auto");
+  });
+
+  it("names missing S3 credentials, and S3 variables given without a bucket", () => {
+    const missing = errorOf({ S3_BUCKET: "tracks" });
+    expect(missing).toContain("S3_ACCESS_KEY_ID");
+    expect(missing).toContain("S3_SECRET_ACCESS_KEY");
+    expect(errorOf({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toContain("S3_ENDPOINT: has no effect without S3_BUCKET");
+    expect(errorOf({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s", S3_ENDPOINT: "not a url" }))
+      .toContain("S3_ENDPOINT");
+  });
+});

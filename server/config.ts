@@ -76,6 +76,14 @@ const EnvSchema = z.object({
   MAX_UPLOAD_FILES: positiveInt(20),
   PROCESSING_CONCURRENCY: positiveInt(2),
   PROCESSING_MAX_ATTEMPTS: positiveInt(3),
+  PROCESSING_LEASE_S: positiveInt(60),
+  S3_ENDPOINT: url("S3_ENDPOINT"),
+  S3_REGION: optionalString.transform((v) => v ?? "us-east-1"),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_SESSION_TOKEN: optionalString,
+  S3_PUBLIC_URL: url("S3_PUBLIC_URL"),
 });
 
 export interface Config {
@@ -104,6 +112,22 @@ export interface Config {
   maxUploadFiles: number;
   processingConcurrency: number;
   processingMaxAttempts: number;
+  /** Seconds a claimed processing job stays an instance's before another may take it (renewed while working). */
+  processingLeaseS: number;
+  /**
+   * Object storage for tracks and public uploads (S3-compatible); undefined keeps files on local disk.
+   * `endpoint` given: path-style addresses (R2, MinIO, s3rver). `publicUrl`: the bucket's public
+   * address for public uploads (otherwise they are served from the bucket under /static/storage/).
+   */
+  s3?: {
+    endpoint?: string;
+    region: string;
+    bucket: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    sessionToken?: string;
+    publicUrl?: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -121,6 +145,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (production && !e.JWT_SECRET) problems.push("  JWT_SECRET: required when DENO_ENV=production");
   if (e.UPSTASH_REDIS_REST_URL && !e.UPSTASH_REDIS_REST_TOKEN) {
     problems.push("  UPSTASH_REDIS_REST_TOKEN: required when UPSTASH_REDIS_REST_URL is set");
+  }
+  if (e.S3_BUCKET) {
+    if (!e.S3_ACCESS_KEY_ID) problems.push("  S3_ACCESS_KEY_ID: required when S3_BUCKET is set");
+    if (!e.S3_SECRET_ACCESS_KEY) problems.push("  S3_SECRET_ACCESS_KEY: required when S3_BUCKET is set");
+  } else {
+    for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const) {
+      if (e[name]) problems.push(`  ${name}: has no effect without S3_BUCKET`);
+    }
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
 
@@ -165,6 +197,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxUploadFiles: e.MAX_UPLOAD_FILES,
     processingConcurrency: e.PROCESSING_CONCURRENCY,
     processingMaxAttempts: e.PROCESSING_MAX_ATTEMPTS,
+    processingLeaseS: e.PROCESSING_LEASE_S,
+    s3: e.S3_BUCKET
+      ? {
+        endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ""),
+        region: e.S3_REGION,
+        bucket: e.S3_BUCKET,
+        accessKeyId: e.S3_ACCESS_KEY_ID!,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+        sessionToken: e.S3_SESSION_TOKEN,
+        publicUrl: e.S3_PUBLIC_URL?.replace(/\/+$/, ""),
+      }
+      : undefined,
   };
 }
 
