@@ -1,4 +1,7 @@
-/** Builds the client with Vite when `client/dist` is missing or older than any client source. */
+/**
+ * Builds the client with Vite when `client/dist` is missing or older than any client source.
+ * A deploy that ships a built client sets CLIENT_PREBUILT=1 instead (server/start.ts).
+ */
 const SOURCES = ["client", "domain", "vite.config.ts", "deno.json", "deno.lock"];
 const STAMP = "client/dist/index.html";
 
@@ -18,6 +21,9 @@ async function newestMtime(path: string): Promise<number> {
   return newest;
 }
 
+/** What the build needs besides `client/`: without it the sources were not shipped, only the build. */
+const BUILD_CONFIG = "vite.config.ts";
+
 export async function isClientStale(): Promise<boolean> {
   let built: number;
   try {
@@ -25,6 +31,9 @@ export async function isClientStale(): Promise<boolean> {
   } catch {
     return true;
   }
+  // A deploy that ships client/dist without the client's sources: nothing to compare, nothing to
+  // build with (the copy's times say nothing about staleness).
+  if (!(await Deno.stat(BUILD_CONFIG).then(() => true, () => false))) return false;
   for (const src of SOURCES) if ((await newestMtime(src)) > built) return true;
   return false;
 }

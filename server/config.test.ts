@@ -34,6 +34,14 @@ describe("parseConfig", () => {
     expect(c.trustedProxyHops).toBe(0);
   });
 
+  it("builds the client at start unless CLIENT_PREBUILT says it came with the deploy", () => {
+    expect(parseConfig({}).clientPrebuilt).toBe(false);
+    expect(parseConfig({ CLIENT_PREBUILT: "1" }).clientPrebuilt).toBe(true);
+    expect(parseConfig({ CLIENT_PREBUILT: "true" }).clientPrebuilt).toBe(true);
+    expect(parseConfig({ CLIENT_PREBUILT: "0" }).clientPrebuilt).toBe(false);
+    expect(errorOf({ CLIENT_PREBUILT: "yes" })).toContain("CLIENT_PREBUILT");
+  });
+
   it("reads TRUSTED_PROXY_HOPS as a small whole number", () => {
     expect(parseConfig({ TRUSTED_PROXY_HOPS: "2" }).trustedProxyHops).toBe(2);
     expect(parseConfig({ TRUSTED_PROXY_HOPS: "0" }).trustedProxyHops).toBe(0);

@@ -39,6 +39,7 @@ const EnvSchema = z.object({
   DATA_DIR: optionalString.transform((v) => v ?? "data"),
   STATIC_DIR: optionalString.transform((v) => v ?? "static"),
   CLIENT_DIST_DIR: optionalString.transform((v) => v ?? "client/dist"),
+  CLIENT_PREBUILT: bool,
   DATABASE_URL: optionalString.pipe(
     z
       .string()
@@ -92,6 +93,11 @@ export interface Config {
   dataDir: string;
   staticDir: string;
   clientDistDir: string;
+  /**
+   * The client was built with the deploy (`deno task build`): `deno task start` serves
+   * CLIENT_DIST_DIR as it is, with no staleness check and no build tooling (docs/decisions/0176).
+   */
+  clientPrebuilt: boolean;
   databaseUrl: string;
   databaseAuthToken?: string;
   upstash?: { url: string; token: string };
@@ -164,6 +170,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dataDir,
     staticDir: e.STATIC_DIR.replace(/\/+$/, ""),
     clientDistDir: e.CLIENT_DIST_DIR.replace(/\/+$/, ""),
+    clientPrebuilt: e.CLIENT_PREBUILT,
     databaseUrl: e.DATABASE_URL ?? `file:${dataDir}/app.db`,
     databaseAuthToken: e.DATABASE_AUTH_TOKEN,
     upstash: e.UPSTASH_REDIS_REST_URL
@@ -212,7 +219,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
-/** JWT_SECRET when given; otherwise one generated once and kept in DATA_DIR/jwt-secret. */
+/**
+ * JWT_SECRET when given (nothing is read or written then); otherwise one generated once and kept in
+ * DATA_DIR/jwt-secret. A DATA_DIR that cannot be written (a serverless host, a read-only volume)
+ * stops start-up with a ConfigError naming JWT_SECRET (docs/decisions/0175).
+ */
 export async function resolveJwtSecret(config: Config): Promise<string> {
   if (config.jwtSecret) return config.jwtSecret;
   const file = `${config.dataDir}/jwt-secret`;
@@ -222,7 +233,25 @@ export async function resolveJwtSecret(config: Config): Promise<string> {
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
-  await Deno.mkdir(config.dataDir, { recursive: true });
+  try {
+    return await generateJwtSecret(config.dataDir, file);
+  } catch (err) {
+    if (!isUnwritable(err)) throw err;
+    throw new ConfigError(
+      `Invalid configuration:\n  JWT_SECRET: required when DATA_DIR (${config.dataDir}) cannot be written ` +
+        `(${(err as Error).message})`,
+    );
+  }
+}
+
+/** A write refused by the file system itself: permissions, a read-only mount. */
+function isUnwritable(err: unknown): boolean {
+  return err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable ||
+    (err as { code?: unknown })?.code === "EROFS" || (err as { code?: unknown })?.code === "EACCES";
+}
+
+async function generateJwtSecret(dataDir: string, file: string): Promise<string> {
+  await Deno.mkdir(dataDir, { recursive: true });
   const bytes = crypto.getRandomValues(new Uint8Array(48));
   const secret = btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, "");
   // Written in full to a private name, then hard-linked into place: the link fails if another

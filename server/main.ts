@@ -1,12 +1,35 @@
 import { buildContext, createApp } from "./app.ts";
-import { configFromEnvOrExit } from "./config.ts";
+import { ConfigError, configFromEnvOrExit } from "./config.ts";
+import type { AppDeps } from "./deps.ts";
 import { RECOVERY_MIN_AGE_MS, recoverStorage } from "./lib/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
 
+export interface MainOptions {
+  /**
+   * Test entry points only (server/testing/): changes the wired dependencies before the app is
+   * built. Nothing in the product passes it (docs/decisions/0178).
+   */
+  adjustDeps?: (deps: AppDeps) => AppDeps;
+}
+
 /** Reads the configuration, wires the real dependencies and serves until SIGINT/SIGTERM. */
-export async function main() {
+export async function main(opts: MainOptions = {}) {
   const config = configFromEnvOrExit();
-  const deps = await buildDeps(config);
+  let deps: AppDeps;
+  try {
+    deps = await buildDeps(config);
+  } catch (err) {
+    // A setting that only proves wrong once used (JWT_SECRET missing on a read-only DATA_DIR).
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    Deno.exit(1);
+  }
+  if (opts.adjustDeps) deps = opts.adjustDeps(deps);
+  if (!config.jwtSecret && (config.s3 || config.upstash)) {
+    deps.logger.warn(
+      "JWT_SECRET is not set: this instance signs with its own secret from DATA_DIR, so sessions started on another instance are refused here; set JWT_SECRET",
+    );
+  }
   const ctx = buildContext(deps);
   const app = createApp(ctx);
   const recover = () =>
