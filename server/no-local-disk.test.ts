@@ -267,7 +267,7 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
     const auth = { Authorization: `Bearer ${access_token}` };
 
     // An upload, processed by this server.
-    const mp3 = fixture(FIXTURES.amen);
+    const mp3 = new Uint8Array(fixture(FIXTURES.amen));
     const form = new FormData();
     form.append("files", new File([mp3], "Disk Artist - Nowhere.mp3", { type: "audio/mpeg" }));
     form.append("directions", "label_koster");
@@ -277,13 +277,13 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
     const [trackId] = upBody.track_ids as number[];
 
     const db = await openDb({ url: databaseUrl });
-    cleanups.push(async () => db.$client.close());
+    cleanups.push(() => Promise.resolve(db.$client.close()));
     let row = (await db.select().from(tracks).where(eq(tracks.id, trackId)))[0];
     for (let i = 0; i < 300 && row.status === "processing"; i++) {
       await new Promise((r) => setTimeout(r, 100));
       row = (await db.select().from(tracks).where(eq(tracks.id, trackId)))[0];
     }
-    expect(row.status, row.error_message ?? "").toBe("completed");
+    expect(row.status, row.error ?? "").toBe("completed");
 
     // Staff download it back byte for byte.
     const admin = await createUser(db, { is_admin: true });
