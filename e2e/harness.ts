@@ -19,6 +19,23 @@ export interface E2EServer {
   loginLink(username: string): Promise<string>;
 }
 
+/** Options for `t.startServer`. */
+export interface StartServerOptions {
+  /**
+   * The module to run instead of `server/main.ts`, relative to the repository: a test-only entry
+   * under `server/testing/` (e.g. `server/testing/slow-processing-server.ts`).
+   */
+  entry?: string;
+}
+
+/** A server a test started itself. */
+export interface ExtraServer extends E2EServer {
+  /** SIGKILL, as a crash or a host stopping the instance: no shutdown, nothing finished or released. */
+  crash(): Promise<void>;
+  /** The last lines of its log (stdout and stderr). */
+  logTail(lines?: number): Promise<string>;
+}
+
 export interface Viewport {
   width: number;
   height: number;
@@ -27,8 +44,11 @@ export interface Viewport {
 export interface TestContext {
   /** The shared server of the run: built client, temp data, seeded. */
   server: E2EServer;
-  /** Another server with extra environment; same build, own seeded temp data; stopped after the test. */
-  startServer(env?: Record<string, string>): Promise<E2EServer>;
+  /**
+   * Another server with extra environment; same build, own temp data, seeded (the database named by
+   * `env.DATABASE_URL` when given, so several servers can share one); stopped after the test.
+   */
+  startServer(env?: Record<string, string>, opts?: StartServerOptions): Promise<ExtraServer>;
   /** A page in a fresh browser context (own storage); closed after the test. */
   page(viewport?: Viewport): Promise<Page>;
   /** Full-page PNG in test-artifacts/screenshots/<name>.png; returns the path. */

@@ -11,7 +11,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { migrateDb, openDb } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
-import { type E2EServer, registeredTests, setCurrentFile, type TestContext } from "../e2e/harness.ts";
+import { type ExtraServer, registeredTests, setCurrentFile, type StartServerOptions, type TestContext } from "../e2e/harness.ts";
 import { loginLink } from "../server/scripts/login-link.ts";
 import { freePort } from "../server/testing/redis-server.ts";
 
@@ -35,7 +35,7 @@ const deno = Deno.execPath();
 // Product settings are never inherited from the shell: a developer's DATABASE_URL or Upstash
 // credentials must not point the test server at real data.
 const PRODUCT_VARS =
-  /^(PORT|PUBLIC_URL|DATA_DIR|STATIC_DIR|CLIENT_DIST_DIR|DATABASE_|UPSTASH_|JWT_|DENO_ENV|MAINTENANCE_MODE|LOG_LEVEL|ACCESS_TOKEN_|REFRESH_TOKEN_|VK_|TELEGRAM_|AUTH_RATE_|TRUSTED_PROXY_|MAX_UPLOAD_|PROCESSING_)/;
+  /^(PORT|PUBLIC_URL|DATA_DIR|STATIC_DIR|CLIENT_DIST_DIR|CLIENT_PREBUILT|DATABASE_|UPSTASH_|JWT_|DENO_ENV|MAINTENANCE_MODE|LOG_LEVEL|ACCESS_TOKEN_|REFRESH_TOKEN_|VK_|TELEGRAM_|AUTH_RATE_|TRUSTED_PROXY_|MAX_UPLOAD_|PROCESSING_|S3_|TEST_)/;
 
 function baseEnv(): Record<string, string> {
   const env = Deno.env.toObject();
@@ -60,9 +60,8 @@ const rel = (path: string) => path.startsWith(ROOT + "/") ? path.slice(ROOT.leng
 // ---------------------------------------------------------------------------------------------
 // Servers
 
-interface RunningServer extends E2EServer {
+interface RunningServer extends ExtraServer {
   stop(): Promise<void>;
-  logTail(lines?: number): Promise<string>;
 }
 
 async function copyDir(from: string, to: string, skip: (name: string) => boolean) {
@@ -76,7 +75,12 @@ async function copyDir(from: string, to: string, skip: (name: string) => boolean
 
 let serverSeq = 0;
 
-async function startServer(tmpRoot: string, distDir: string, extra: Record<string, string> = {}): Promise<RunningServer> {
+async function startServer(
+  tmpRoot: string,
+  distDir: string,
+  extra: Record<string, string> = {},
+  opts: StartServerOptions = {},
+): Promise<RunningServer> {
   const dir = `${tmpRoot}/server-${++serverSeq}`;
   const dataDir = `${dir}/data`;
   const staticDir = `${dir}/static`;
@@ -94,8 +98,9 @@ async function startServer(tmpRoot: string, distDir: string, extra: Record<strin
     LOG_LEVEL: "warn",
   };
 
-  // Seed before the server opens the database (the same code as `deno task seed`).
-  const db = await openDb({ url: `file:${dataDir}/app.db` });
+  // Seed before the server opens the database (the same code as `deno task seed`). A database shared
+  // by several servers (DATABASE_URL given) is seeded by each in turn; the seed is idempotent.
+  const db = await openDb({ url: extra.DATABASE_URL ?? `file:${dataDir}/app.db` });
   try {
     await migrateDb(db);
     await seedDatabase(db, { staticDir });
@@ -109,7 +114,7 @@ async function startServer(tmpRoot: string, distDir: string, extra: Record<strin
     const baseUrl = `http://127.0.0.1:${port}`;
     const env = { ...fixed, PORT: String(port), PUBLIC_URL: baseUrl, ...extra };
     const child = new Deno.Command(deno, {
-      args: ["run", "-A", `${ROOT}/server/main.ts`],
+      args: ["run", "-A", `${ROOT}/${opts.entry ?? "server/main.ts"}`],
       cwd: ROOT,
       env: { ...baseEnv(), ...env },
       clearEnv: true,
@@ -168,6 +173,15 @@ async function startServer(tmpRoot: string, distDir: string, extra: Record<strin
         env: serverEnv,
         loginLink: (username: string) => loginLink(serverEnv, username),
         stop,
+        async crash() {
+          if (!exited) {
+            try {
+              child.kill("SIGKILL");
+            } catch { /* gone */ }
+          }
+          await status;
+          await piping;
+        },
         logTail,
       };
     }
@@ -277,8 +291,8 @@ async function main(): Promise<number> {
       const ctx: TestContext = {
         server: shared,
         browser,
-        async startServer(env = {}) {
-          const s = await startServer(tmpRoot, distDir, env);
+        async startServer(env = {}, opts = {}) {
+          const s = await startServer(tmpRoot, distDir, env, opts);
           servers.push(s);
           extraServers.push(s);
           return s;
@@ -325,6 +339,9 @@ async function main(): Promise<number> {
           }
         }
       }
+      const extraLogs = result.status === "failed"
+        ? await Promise.all(extraServers.map(async (s) => `${s.baseUrl}:\n${await s.logTail(20)}`))
+        : [];
       for (const c of contexts) await c.close().catch(() => {});
       for (const s of extraServers) {
         await s.stop();
@@ -341,6 +358,7 @@ async function main(): Promise<number> {
         if (pageErrors.length) console.log(indent(`browser errors:\n${pageErrors.join("\n")}`, 6));
         const tail = await shared.logTail(20);
         if (tail) console.log(indent(`server log (last lines):\n${tail}`, 6));
+        for (const log of extraLogs) console.log(indent(`the test's own server ${log}`, 6));
       }
     }
   } catch (err) {

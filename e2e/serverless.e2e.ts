@@ -1,0 +1,163 @@
+/**
+ * Issue 14, "Done when": two server processes share one database file, an Upstash bridge over a real
+ * redis-server and an S3 server (s3rver), as instances on a serverless host share Turso, Upstash and
+ * R2. An artist uploads through instance A in Chromium; a moderator lists, listens to and downloads
+ * the track through instance B, byte for byte. Then instance A is killed with SIGKILL while it
+ * processes a second track, and B completes that track once A's lease has run out.
+ *
+ * A runs `server/testing/slow-processing-server.ts` (the real server with its storage reads slowed,
+ * a test-only entry that production never runs, docs/decisions/0178), so its processing takes
+ * seconds and the kill lands in the middle of it. Everything this test uses it starts and stops
+ * itself; without redis-server or s3rver it fails rather than passing unseen.
+ */
+import type { Download } from "playwright-core";
+import { eq } from "drizzle-orm";
+import { openDb } from "../db/client.ts";
+import { tracks } from "../db/schema.ts";
+import { startRedisServer } from "../server/testing/redis-server.ts";
+import { startS3Server } from "../server/testing/s3-server.ts";
+import { startUpstashBridge } from "../server/testing/upstash-bridge.ts";
+import { expect, type ExtraServer, type Page, test, type TestContext } from "./harness.ts";
+import { apiAs, FIXTURES, newUser, runArtist, signIn, tokensOf, uniqueMp3, uploadAs, WIDE } from "./staff-kit.ts";
+
+/** Seconds a claimed job stays its instance's; short, so the takeover is seen within the test. */
+const LEASE_S = 3;
+/** A's storage reads, bytes a second: the 8 s fixture (~330 KB) then takes about 5 s to process. */
+const SLOW_READ_BYTES_PER_S = 64 * 1024;
+
+/** The test context with `server` pointing at one instance (the staff-kit helpers go through it). */
+const on = (t: TestContext, server: ExtraServer): TestContext => ({ ...t, server });
+
+async function waitPlaying(page: Page, id: number) {
+  await page.waitForFunction((id) => {
+    const a = document.querySelector("audio");
+    const row = document.querySelector("tbody tr[aria-current='true']");
+    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
+  }, id);
+}
+
+test("two instances: upload on A, a moderator reviews on B, A killed mid-processing and B finishes the track", async (t) => {
+  const redis = await startRedisServer();
+  const bridge = startUpstashBridge({ redisPort: redis.port });
+  const s3 = await startS3Server({ bucket: "np-e2e-two-instances" });
+  const dbDir = await Deno.makeTempDir({ prefix: "np-e2e-shared-db-" });
+  const databaseUrl = `file:${dbDir}/app.db`;
+  try {
+    const sharedEnv = {
+      DATABASE_URL: databaseUrl,
+      // One signing key for every instance: a session started on A is valid on B.
+      JWT_SECRET: `two-instances-${crypto.randomUUID()}`,
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      PROCESSING_LEASE_S: String(LEASE_S),
+      LOG_LEVEL: "info",
+    };
+    const a = await t.startServer(
+      { ...sharedEnv, TEST_SLOW_READ_BYTES_PER_S: String(SLOW_READ_BYTES_PER_S) },
+      { entry: "server/testing/slow-processing-server.ts" },
+    );
+    const b = await t.startServer(sharedEnv);
+    const onA = on(t, a);
+    const onB = on(t, b);
+
+    // --- The artist uploads through A, in the browser.
+    const artist = await newUser(onA, "Twin");
+    const page = await t.page(WIDE);
+    await page.goto(artist.link);
+    await page.getByText("Авторизация успешно завершена!").waitFor();
+    await page.waitForURL((url) => !url.search.includes("access_token"));
+    const filename = `${runArtist("Twin")} - Two Rooms.mp3`;
+    const bytes = uniqueMp3(await Deno.readFile(new URL("Test Artist - Amen Study.mp3", FIXTURES)), "two-rooms");
+    const tmp = await Deno.makeTempDir({ prefix: "np-e2e-two-" });
+    await Deno.writeFile(`${tmp}/${filename}`, bytes);
+    await page.getByTestId("file-input").setInputFiles(`${tmp}/${filename}`);
+    await page.getByTestId("file-row").first().waitFor();
+    await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+    await page.getByRole("button", { name: "Загрузить трек" }).click();
+    await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 30_000 });
+    await page.waitForURL(`${a.baseUrl}/processing`);
+    await page.getByTestId("track-status").filter({ hasText: filename }).getByText("Завершено").waitFor({ timeout: 60_000 });
+    await Deno.remove(tmp, { recursive: true });
+    const mine = (await apiAs(onA, artist.access, "/tracks")).body.tracks as { id: number; filename: string }[];
+    const uploaded = mine.find((row) => row.filename === filename);
+    expect(uploaded, JSON.stringify(mine)).toBeDefined();
+    const trackId = uploaded!.id;
+
+    // --- The moderator lists, listens to and downloads it through B.
+    const moderator = await signIn(onB, "moderator");
+    const downloads: Download[] = [];
+    moderator.context().on("page", (p) => p.on("download", (d) => downloads.push(d)));
+    moderator.on("download", (d) => downloads.push(d));
+    const listened: number[] = [];
+    moderator.on("response", (r) => {
+      if (new URL(r.url()).pathname.startsWith("/api/listen/")) listened.push(r.status());
+    });
+    await moderator.goto(`${b.baseUrl}/moderator/tracks`);
+    await moderator.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
+    await moderator.getByLabel("Track name").fill(filename.split(" - ")[0]);
+    await moderator.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
+    const row = moderator.locator(`tr[data-track-id="${trackId}"]`);
+    await row.waitFor();
+    await row.getByRole("button", { name: `Play: ${filename}` }).click();
+    await waitPlaying(moderator, trackId);
+    expect(listened.length).toBeGreaterThan(0);
+    expect(listened.every((s) => s === 200 || s === 206)).toBe(true);
+    await t.screenshot(moderator, "two-instances-moderator-on-b-1440");
+    await row.getByRole("button", { name: `Download: ${filename}` }).click();
+    for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(downloads.length).toBe(1);
+    expect(new URL(downloads[0].url()).origin).toBe(b.baseUrl);
+    const got = await Deno.readFile((await downloads[0].path())!);
+    expect(got.length).toBe(bytes.length);
+    expect(got.every((byte, i) => byte === bytes[i])).toBe(true);
+
+    // --- A is killed in the middle of processing; B takes the track over once the lease has run out.
+    const [second] = await uploadAs(onA, artist.access, [{ name: `${runArtist("Killed")} - Half Done.mp3`, source: "Test Artist - Amen Study.mp3" }], "label_koster");
+    const db = await openDb({ url: databaseUrl });
+    try {
+      const state = async () => (await db.select().from(tracks).where(eq(tracks.id, second.id)))[0];
+      // A counts its attempt in the row before it reads the file: from then on it is mid-processing.
+      let row = await state();
+      for (let i = 0; i < 300 && row.status === "processing" && row.attempts === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        row = await state();
+      }
+      expect(row.status).toBe("processing");
+      expect(row.attempts).toBe(1);
+      await a.crash();
+      const killedAt = performance.now();
+      const left = await state();
+      expect(left.status, "A finished before it was killed: the kill was not mid-processing").toBe("processing");
+
+      let done = await state();
+      // Bounded wait (not a timing assertion): the lease, B's idle sweep and its processing.
+      for (let i = 0; i < 600 && done.status === "processing"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        done = await state();
+      }
+      const seconds = ((performance.now() - killedAt) / 1000).toFixed(1);
+      console.log(`    A killed mid-processing; B completed the track ${seconds} s later (lease ${LEASE_S} s)`);
+      expect(done.status, done.error ?? "").toBe("completed");
+      expect(done.attempts).toBe(2);
+
+      // The file B processed is the one A received.
+      const admin = await tokensOf(onB, "admin");
+      const link = await apiAs(onB, admin.access, `/admin/tracks/download/${second.id}`);
+      expect(link.status, JSON.stringify(link.body)).toBe(200);
+      const file = new Uint8Array(await (await fetch(`${b.baseUrl}${link.body.download_url}`)).arrayBuffer());
+      expect(file.length).toBe(second.bytes.length);
+      expect(file.every((byte, i) => byte === second.bytes[i])).toBe(true);
+    } finally {
+      db.$client.close();
+    }
+  } finally {
+    await s3.stop();
+    await bridge.close();
+    await redis.stop();
+    await Deno.remove(dbDir, { recursive: true }).catch(() => {});
+  }
+}, { timeout: 240_000 });
