@@ -85,7 +85,7 @@ describe.skipIf(!s3)("a track's life in the bucket (S3_BUCKET set, s3rver)", () 
   let bigId: number;
   let smallId: number;
 
-  it("wires both stores to the bucket and keeps nothing on the local disk", async () => {
+  it("wires both stores to the bucket and keeps nothing on the local disk", () => {
     expect(isS3Storage(f.t.ctx.storage)).toBe(true);
     expect(isS3Storage(f.t.ctx.publicStorage)).toBe(true);
     expect(f.t.ctx.storage.localPath("ab/cd")).toBeNull();
