@@ -98,8 +98,15 @@ async function upload(server: ServerProcess, headers: Record<string, string>, fi
   return body.track_ids as number[];
 }
 
-async function run(fileMb: number, files: number) {
-  const server = await startServer({ MAX_UPLOAD_FILE_MB: String(Math.max(50, fileMb)) });
+export interface RunOptions {
+  /** More server variables (the S3 variant's bucket). */
+  env?: Record<string, string>;
+  /** Send every upload at once instead of one after another. */
+  parallel?: boolean;
+}
+
+export async function run(fileMb: number, files: number, opts: RunOptions = {}) {
+  const server = await startServer({ MAX_UPLOAD_FILE_MB: String(Math.max(50, fileMb)), ...opts.env });
   try {
     const headers = await server.headers();
     const frames = mpegFrames();
@@ -123,10 +130,15 @@ async function run(fileMb: number, files: number) {
     const ids: number[] = [];
     let sent = 0;
     const t0 = performance.now();
-    for (let i = 0; i < files; i++) {
+    const one = async (i: number) => {
       const file = mp3File(fileMb * MB, frames, `bench ${fileMb} ${i}`);
       sent += file.size;
-      ids.push(...await upload(server, headers, `Bench Artist - Run ${fileMb} MB ${i}.mp3`, file.stream));
+      return await upload(server, headers, `Bench Artist - Run ${fileMb} MB ${i}.mp3`, file.stream);
+    };
+    if (opts.parallel) {
+      for (const got of await Promise.all(Array.from({ length: files }, (_, i) => one(i)))) ids.push(...got);
+    } else {
+      for (let i = 0; i < files; i++) ids.push(...await one(i));
     }
     const uploadS = (performance.now() - t0) / 1000;
     const uploadPeak = Math.max(peak, server.memory().rss);
@@ -138,6 +150,7 @@ async function run(fileMb: number, files: number) {
     return {
       files,
       file_mb: fileMb,
+      parallel: opts.parallel ?? false,
       upload_mb_per_s: +(sent / MB / uploadS).toFixed(1),
       upload_s: +uploadS.toFixed(2),
       upload_and_processing_s: +totalS.toFixed(2),

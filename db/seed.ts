@@ -10,6 +10,7 @@
 import { and, eq, inArray, max } from "drizzle-orm";
 import { type Db, migrateDb, openDb } from "./client.ts";
 import { declineTemplates, faqs, type NewUser, sliderTiles, users } from "./schema.ts";
+import { createLocalStorage, type FileStorage } from "../server/lib/storage.ts";
 
 export const SEED_USERS: NewUser[] = [
   { username: "admin", first_name: "Админ", last_name: "Нейропанк", is_admin: true },
@@ -101,6 +102,8 @@ const ASSETS = new URL("../static/assets/seed/", import.meta.url);
 export interface SeedOptions {
   /** Public files root (STATIC_DIR); slider images are copied to `<staticDir>/storage/slider/`. */
   staticDir: string;
+  /** Where the slider images go instead (the bucket when S3_BUCKET is set); default `<staticDir>/storage`. */
+  publicStorage?: FileStorage;
 }
 
 export interface SeedReport {
@@ -109,16 +112,6 @@ export interface SeedReport {
   declineTemplates: number;
   tiles: number;
   images: number;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
 
 /** Seeds `db` (already migrated). Safe to run any number of times. */
@@ -160,8 +153,11 @@ export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedRepor
     report.declineTemplates = newTemplates.length;
   }
 
-  const sliderDir = `${opts.staticDir}/storage/slider`;
-  await Deno.mkdir(sliderDir, { recursive: true });
+  const store = opts.publicStorage ?? createLocalStorage(`${opts.staticDir}/storage`);
+  const copyAsset = async (asset: string, filename: string) => {
+    const file = await Deno.open(new URL(asset, ASSETS), { read: true });
+    await store.write(`slider/${filename}`, file.readable);
+  };
   for (const tile of SEED_TILES) {
     const match = tile.tile_type === "link"
       ? and(eq(sliderTiles.tile_type, "link"), eq(sliderTiles.redirect_url, tile.redirect_url!))
@@ -169,8 +165,8 @@ export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedRepor
     const [row] = await db.select().from(sliderTiles).where(match).limit(1);
     if (row) {
       // The tile survived but its image did not (e.g. a wiped static/storage): put it back.
-      if (tile.asset && row.image_filename && !(await exists(`${sliderDir}/${row.image_filename}`))) {
-        await Deno.copyFile(new URL(tile.asset, ASSETS), `${sliderDir}/${row.image_filename}`);
+      if (tile.asset && row.image_filename && !(await store.stat(`slider/${row.image_filename}`))) {
+        await copyAsset(tile.asset, row.image_filename);
         report.images++;
       }
       continue;
@@ -178,7 +174,7 @@ export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedRepor
     let image_filename: string | null = null;
     if (tile.asset) {
       image_filename = `${crypto.randomUUID()}${tile.asset.slice(tile.asset.lastIndexOf("."))}`;
-      await Deno.copyFile(new URL(tile.asset, ASSETS), `${sliderDir}/${image_filename}`);
+      await copyAsset(tile.asset, image_filename);
       report.images++;
     }
     await db.insert(sliderTiles).values({
@@ -198,7 +194,9 @@ if (import.meta.main) {
   const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   try {
     await migrateDb(db);
-    const r = await seedDatabase(db, { staticDir: config.staticDir });
+    const { createStores } = await import("../server/lib/stores.ts");
+    const { publicStorage } = createStores(config);
+    const r = await seedDatabase(db, { staticDir: config.staticDir, publicStorage });
     console.log(
       `Seed: users created ${r.users.created.join(", ") || "none"}` +
         (r.users.existing.length ? ` (already there: ${r.users.existing.join(", ")})` : "") +

@@ -15,6 +15,7 @@ import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
 import { noStoreWithCredentials, PERMISSIONS_POLICY } from "./lib/response-headers.ts";
+import { publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
 import { serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
@@ -112,7 +113,9 @@ export function createApp(deps: AppDeps | AppContext) {
 
   const app = new Hono<AppEnv>();
   app.use(requestId());
-  app.use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }));
+  // Images may also come from the bucket's public address (S3_PUBLIC_URL, decision 0113).
+  const csp = { ...CSP, imgSrc: [...CSP.imgSrc, ...publicUploadOrigins(ctx.config)] };
+  app.use(secureHeaders({ contentSecurityPolicy: csp, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }));
   app.use("/api/*", noStoreWithCredentials());
   app.use(compress());
   // `c.json` sets no Content-Length, so compress() would gzip even a 60-byte poll answer (about a
@@ -177,10 +180,7 @@ export function createApp(deps: AppDeps | AppContext) {
 
   // Public files: committed assets and public uploads (avatars, slider images).
   app.on(["GET", "HEAD"], "/static/*", async (c) => {
-    const rel = c.req.path.slice("/static/".length);
-    const cache = rel.startsWith("storage/") ? "public, max-age=86400" : "public, max-age=3600";
-    return (await serveFile(c, ctx.staticDir, rel, cache)) ??
-      c.text("Not found", 404);
+    return (await servePublicFile(c, ctx, c.req.path.slice("/static/".length))) ?? c.text("Not found", 404);
   });
 
   // The built client: hashed assets cached for ever, everything else answers index.html.

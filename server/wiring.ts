@@ -4,7 +4,7 @@ import type { AppDeps } from "./deps.ts";
 import { createEmbeddedStore, createUpstashStore } from "./lib/kv.ts";
 import { createLogger } from "./lib/logger.ts";
 import { createTaskQueue } from "./lib/queue.ts";
-import { createLocalStorage } from "./lib/storage.ts";
+import { createStores } from "./lib/stores.ts";
 
 /** Builds the real dependencies from a parsed configuration and applies migrations. */
 export async function buildDeps(config: Config): Promise<AppDeps> {
@@ -20,8 +20,8 @@ export async function buildDeps(config: Config): Promise<AppDeps> {
     config: { ...config, jwtSecret },
     db,
     kv,
-    storage: createLocalStorage(`${config.dataDir}/tracks`),
-    publicStorage: createLocalStorage(`${staticDir}/storage`),
+    // Local disk by default; the S3 bucket when S3_BUCKET is set (decision 0111).
+    ...createStores(config, { logger }),
     queue: createTaskQueue(config.processingConcurrency, (err) => logger.error("task failed", { err })),
     clock: { now: () => new Date() },
     logger,

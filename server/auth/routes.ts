@@ -9,6 +9,7 @@ import { banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
 import { clientAddress, createRateLimiter, perAddressLimit, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
 import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
+import { publicAddresses } from "../lib/public-files.ts";
 import { userView } from "./user-view.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
 
@@ -189,7 +190,7 @@ export function createAuthRoutes(ctx: AppContext) {
       const { user } = await accountForIdentity(ctx, identity);
       if (user.is_banned) throw banError(user);
       const tokens = await startSession(ctx, user, c.req.header("user-agent"));
-      return c.json({ success: true, ...tokens, user: userView(user) });
+      return c.json({ success: true, ...tokens, user: userView(user, publicAddresses(ctx.publicStorage)) });
     })
     .post("/refresh", perAddressLimit(ctx), async (c) => {
       const token = bearerToken(c.req.header("authorization"));
@@ -212,6 +213,6 @@ export function createAuthRoutes(ctx: AppContext) {
     })
     .get("/me", ctx.guards.user, (c) => {
       c.header("Cache-Control", "no-store");
-      return c.json({ success: true, user: userView(c.get("user")), message: "Пользователь авторизован" });
+      return c.json({ success: true, user: userView(c.get("user"), publicAddresses(ctx.publicStorage)), message: "Пользователь авторизован" });
     });
 }

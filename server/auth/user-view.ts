@@ -1,17 +1,19 @@
 import type { User } from "../../db/schema.ts";
+import type { PublicAddress } from "../lib/public-files.ts";
 
 /**
  * The user as the API shows it to the user themself (spec 1 §3). Internal fields (the pending
  * phone claim, the last Telegram hash, timestamps) stay on the server.
  */
-export function userView(user: User) {
+export function userView(user: User, address: PublicAddress = (stored) => stored) {
   return {
     id: user.id,
     username: user.username,
     email: user.email,
     first_name: user.first_name,
     last_name: user.last_name,
-    avatar: user.avatar,
+    // Stored as /static/storage/…; the bucket's public address when S3_PUBLIC_URL is set (0113).
+    avatar: address(user.avatar),
     city: user.city,
     birth_date: user.birth_date,
     bio: user.bio,

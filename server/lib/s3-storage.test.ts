@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createS3Storage, S3Error, type S3StorageOptions, StorageNotFoundError } from "./s3-storage.ts";
+import { createPartPool, createS3Storage, type PartPool, S3Error, type S3StorageOptions, StorageNotFoundError } from "./s3-storage.ts";
 import { TooLargeError } from "./storage.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
 
@@ -199,6 +199,48 @@ describe.skipIf(!s3)("S3 storage on s3rver", () => {
     expect(await storage.stat("limit/big.bin")).toBeNull();
     expect(await Array.fromAsync(storage.listKeys("limit/"))).toEqual([]);
     expect(await storage.write("limit/exact.bin", patternStream(2048).stream, { maxBytes: 2048 })).toEqual({ size: 2048 });
+  });
+
+  it("writes take turns with a shared pool of part buffers: never more lent than it holds, all returned", async () => {
+    const pool = createPartPool({ size: 1 });
+    let maxLent = 0;
+    let sawWaiting = false;
+    // The stores see the pool through this, which notes how many buffers are out and who had to wait.
+    const watched: PartPool = {
+      ...pool,
+      async acquire() {
+        if (pool.stats().lent >= pool.size) sawWaiting = true;
+        const buf = await pool.acquire();
+        maxLent = Math.max(maxLent, pool.stats().lent);
+        return buf;
+      },
+    };
+    const { storage } = storageOn({ partPool: watched });
+    const other = storageOn({ partPool: watched, prefix: "other/" }).storage;
+    // A small body keeps to a buffer of its own: the pool is not touched.
+    await storage.write("pool/small", bytesStream(new Uint8Array(200_000)));
+    expect(pool.stats()).toEqual({ lent: 0, waiting: 0, allocated: 0 });
+
+    {
+      const a = patternStream(12 * MiB, { seed: 1 });
+      const b = patternStream(11 * MiB + 5, { seed: 2 });
+      const c = patternStream(8 * MiB, { seed: 3, failAfter: 6 * MiB });
+      const [ra, rb, rc] = await Promise.allSettled([
+        storage.write("pool/a", a.stream),
+        other.write("pool/b", b.stream),
+        storage.write("pool/c", c.stream),
+      ]);
+      expect(ra.status).toBe("fulfilled");
+      expect(rb.status).toBe("fulfilled");
+      expect(rc.status).toBe("rejected");
+      expect(await sha256OfStream((await storage.read("pool/a")).body)).toEqual({ hex: a.digest(), size: 12 * MiB });
+      expect(await sha256OfStream((await other.read("pool/b")).body)).toEqual({ hex: b.digest(), size: 11 * MiB + 5 });
+      expect(await storage.stat("pool/c")).toBeNull();
+    }
+    expect(maxLent).toBe(1);
+    expect(sawWaiting).toBe(true);
+    // The failed write gave its buffer back too; one buffer was ever made.
+    expect(pool.stats()).toEqual({ lent: 0, waiting: 0, allocated: 1 });
   });
 
   it("deletes, and a missing key is a not-found result (null stat, NotFound read, quiet delete)", async () => {

@@ -33,6 +33,11 @@ export interface S3StorageOptions {
   fetch?: typeof fetch;
   /** Bytes per multipart part; at least 5 MiB (S3's minimum for all parts but the last). */
   partSize?: number;
+  /**
+   * The part buffers writes take turns with. Share one pool between stores to cap the whole
+   * process's buffered parts (decision 0112); by default each store has its own pool of 4.
+   */
+  partPool?: PartPool;
   /** max-keys of one ListObjectsV2 page (S3 answers at most 1000). */
   listPageSize?: number;
   /** Extra attempts after a 5xx, a 429 or a network error (every request body here is in memory). */
@@ -108,6 +113,55 @@ export class StorageNotFoundError extends Deno.errors.NotFound {
 }
 
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
+
+/**
+ * A fixed number of part-sized buffers that writes borrow while they fill and send a multipart part,
+ * so the memory of uploads in flight has a ceiling whatever their number (decision 0112): a write
+ * that finds none free waits, and while it waits it reads nothing more of its body, so the client
+ * is held back by TCP. Buffers are allocated on first use and then reused for ever, which also spares
+ * the collector 5 MiB of garbage per part.
+ */
+export interface PartPool {
+  readonly partSize: number;
+  readonly size: number;
+  /** Resolves with a buffer of `partSize` bytes once one is free (in the order asked). */
+  acquire(): Promise<Uint8Array>;
+  release(buf: Uint8Array): void;
+  /** Buffers lent out now and writes waiting for one (for tests and the bench). */
+  stats(): { lent: number; waiting: number; allocated: number };
+}
+
+export function createPartPool(opts: { size: number; partSize?: number }): PartPool {
+  const partSize = Math.max(MIN_PART_SIZE, opts.partSize ?? MIN_PART_SIZE);
+  const size = Math.max(1, Math.floor(opts.size));
+  const free: Uint8Array[] = [];
+  const waiting: Array<(buf: Uint8Array) => void> = [];
+  let allocated = 0;
+  let lent = 0;
+  return {
+    partSize,
+    size,
+    acquire() {
+      const buf = free.pop() ?? (allocated < size ? (allocated++, new Uint8Array(partSize)) : null);
+      if (buf) {
+        lent++;
+        return Promise.resolve(buf);
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    release(buf) {
+      const next = waiting.shift();
+      // Handed straight on: `lent` stays the same.
+      if (next) return next(buf);
+      lent--;
+      free.push(buf);
+    },
+    stats: () => ({ lent, waiting: waiting.length, allocated }),
+  };
+}
+
+/** A write keeps its first bytes in a buffer of its own up to this size: an avatar never waits for the pool. */
+const SMALL_BODY = 1024 * 1024;
 const MAX_PARTS = 10_000;
 /** The hex SHA-256 of no bytes: the payload hash of GET, HEAD and DELETE. */
 export const EMPTY_PAYLOAD_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -127,6 +181,14 @@ export function encodeKey(key: string): string {
   ).join("/");
 }
 
+/** Stores made by `createS3Storage`, so callers holding a `FileStorage` can tell. */
+const s3Stores = new WeakSet<FileStorage>();
+
+/** True for a store `createS3Storage` made: it has range reads, ETags and `publicUrl`. */
+export function isS3Storage(storage: FileStorage): storage is S3Storage {
+  return s3Stores.has(storage);
+}
+
 export function createS3Storage(opts: S3StorageOptions): S3Storage {
   const region = opts.region || "us-east-1";
   const bucket = opts.bucket;
@@ -135,7 +197,8 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   const doFetch = opts.fetch ?? fetch;
   const retries = opts.retries ?? 3;
   const pageSize = opts.listPageSize ?? 1000;
-  const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? MIN_PART_SIZE);
+  const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? opts.partPool?.partSize ?? MIN_PART_SIZE);
+  const pool = opts.partPool ?? createPartPool({ size: 4, partSize: basePartSize });
   /** Signing keys by day, as AwsClient keeps them. */
   const signingKeys = new Map<string, ArrayBuffer>();
 
@@ -296,10 +359,20 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       const contentType = wopts?.contentType ?? getMimeType(key) ?? "application/octet-stream";
       // S3 allows at most 10,000 parts, so a large limit asks for larger parts.
       const partSize = limit === undefined ? basePartSize : Math.max(basePartSize, Math.ceil(limit / MAX_PARTS));
+      // Part buffers come from the shared pool, so writes in flight cost at most the pool whatever
+      // their number (decision 0112). Only a limit past 50 GB asks for parts the pool does not hold.
+      const pooled = partSize === pool.partSize;
+      const ownMax = pooled ? Math.min(SMALL_BODY, partSize) : partSize;
       const reader = body.getReader();
-      // One part buffer, reused for every part and grown only up to the part size, so a small file
-      // costs little and a large one costs one part whatever its length (decision 0023: flat memory).
-      let buf = new Uint8Array(Math.min(64 * 1024, partSize));
+      // The first bytes go to a buffer of the write's own, grown up to 1 MiB, so a small file (an
+      // avatar) costs little and never waits for the pool; past that the write borrows a part buffer
+      // and reuses it for every part (decision 0023: flat memory).
+      let buf: Uint8Array = new Uint8Array(Math.min(64 * 1024, partSize));
+      let borrowed = false;
+      const giveBack = () => {
+        if (borrowed) pool.release(buf);
+        borrowed = false;
+      };
       let filled = 0;
       let size = 0;
       let uploadId: string | null = null;
@@ -312,8 +385,14 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
           if (limit !== undefined && size > limit) throw new TooLargeError(limit);
           for (let off = 0; off < value.byteLength;) {
             if (filled === buf.byteLength) {
-              const bigger = new Uint8Array(Math.min(partSize, buf.byteLength * 2));
-              bigger.set(buf);
+              let bigger: Uint8Array;
+              if (buf.byteLength < ownMax) bigger = new Uint8Array(Math.min(ownMax, buf.byteLength * 2));
+              else {
+                // Reading stops while the write waits for a buffer: the client is held back.
+                bigger = await pool.acquire();
+                borrowed = true;
+              }
+              bigger.set(buf.subarray(0, filled));
               buf = bigger;
             }
             const n = Math.min(value.byteLength - off, buf.byteLength - filled);
@@ -333,13 +412,16 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
             headers: { "content-type": contentType },
             body: buf.subarray(0, filled),
           });
+          giveBack();
           await res.body?.cancel();
           return { size };
         }
         if (filled > 0) etags.push(await uploadPart(full, key, uploadId, etags.length + 1, buf.subarray(0, filled)));
+        giveBack();
         await completeUpload(full, key, uploadId, etags);
         return { size };
       } catch (err) {
+        giveBack();
         await reader.cancel(err).catch(() => {});
         // The object appears only on CompleteMultipartUpload, so nothing is visible; aborting frees
         // the stored parts. If the abort fails too, list() reports the upload as partial for the sweep.
@@ -440,6 +522,7 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       return publicBase === null ? null : `${publicBase}/${encodeKey(toFull(key))}`;
     },
   };
+  s3Stores.add(storage);
   return storage;
 }
 

@@ -4,6 +4,7 @@ import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } fro
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import type { StoredImage } from "../lib/image-upload.ts";
+import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../lib/public-files.ts";
 
 /**
  * Home-page slider tiles (spec 2 §3, §5); what a tile needs is in domain/slider.ts, shared with the
@@ -23,12 +24,13 @@ export interface SliderView {
   track_url: string | null;
 }
 
-export function sliderView(t: SliderTile): SliderView {
+export function sliderView(t: SliderTile, address: PublicAddress = (stored) => stored): SliderView {
   return {
     id: t.id,
     tile_type: t.tile_type,
     image_filename: t.image_filename,
-    image_url: t.image_filename ? `/static/storage/${SLIDER_DIR}/${t.image_filename}` : null,
+    // The bucket's public address instead when S3_PUBLIC_URL is set (decision 0113).
+    image_url: t.image_filename ? address(`${PUBLIC_UPLOADS_PATH}${SLIDER_DIR}/${t.image_filename}`) : null,
     redirect_url: t.redirect_url,
     track_url: t.track_url,
   };
@@ -36,6 +38,8 @@ export function sliderView(t: SliderTile): SliderView {
 
 export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) {
   const { db } = ctx;
+  const address = publicAddresses(ctx.publicStorage);
+  const view = (t: SliderTile) => sliderView(t, address);
   const key = (filename: string) => `${SLIDER_DIR}/${filename}`;
   const removeImage = async (filename: string | null | undefined) => {
     if (!filename) return;
@@ -68,10 +72,10 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
 
   return {
     async list(): Promise<SliderView[]> {
-      return (await db.select().from(sliderTiles).orderBy(asc(sliderTiles.id))).map(sliderView);
+      return (await db.select().from(sliderTiles).orderBy(asc(sliderTiles.id))).map(view);
     },
     async get(id: number): Promise<SliderView> {
-      return sliderView(await load(id));
+      return view(await load(id));
     },
     /** `upload` is an image already stored for this request; it is removed again when the tile is refused. */
     async create(input: SliderInput, upload: StoredImage | null): Promise<SliderView> {
@@ -80,7 +84,7 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
         const now = ctx.clock.now();
         const [row] = await db.insert(sliderTiles).values({ ...values, created_at: now, updated_at: now }).returning();
         if (upload && values.image_filename !== upload.filename) await removeImage(upload.filename);
-        return sliderView(row);
+        return view(row);
       } catch (err) {
         await removeImage(upload?.filename);
         throw err;
@@ -105,7 +109,7 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
         await removeImage(current.image_filename);
       }
       if (upload && values.image_filename !== upload.filename) await removeImage(upload.filename);
-      return sliderView(row);
+      return view(row);
     },
     async remove(id: number): Promise<void> {
       const current = await load(id);

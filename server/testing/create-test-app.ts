@@ -6,6 +6,7 @@ import { createEmbeddedStore, type StatusStore } from "../lib/kv.ts";
 import { createLogger } from "../lib/logger.ts";
 import { createTaskQueue } from "../lib/queue.ts";
 import { createLocalStorage } from "../lib/storage.ts";
+import { createStores } from "../lib/stores.ts";
 
 export interface TestAppOptions {
   /** Environment values, as the real server would read them. */
@@ -40,8 +41,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     config: { ...config, jwtSecret: config.jwtSecret! },
     db,
     kv: opts.kv ?? createEmbeddedStore(),
-    storage: createLocalStorage(`${dir}/tracks`),
-    publicStorage: createLocalStorage(`${staticDir}/storage`),
+    // With S3_* in `env`, both stores are in that bucket, as the server wires them (decision 0111).
+    ...(config.s3
+      ? createStores(config)
+      : { storage: createLocalStorage(`${dir}/tracks`), publicStorage: createLocalStorage(`${staticDir}/storage`) }),
     queue: createTaskQueue(config.processingConcurrency, () => {}),
     clock: opts.clock ?? { now: () => new Date() },
     logger: createLogger(config.logLevel),

@@ -4,6 +4,7 @@ import { type AdminUserPatch as UserPatch, adminUserSchemas, USER_TEXTS, userFla
 import type { User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, notFound } from "../lib/http-error.ts";
+import { type PublicAddress, publicAddresses } from "../lib/public-files.ts";
 import { parseId, validate } from "../lib/validate.ts";
 import type { UserPatch as StoredPatch } from "./service.ts";
 
@@ -16,14 +17,14 @@ import type { UserPatch as StoredPatch } from "./service.ts";
 
 const { notFound: USER_NOT_FOUND, usernameTaken: USERNAME_TAKEN, selfDelete: SELF_DELETE } = USER_TEXTS;
 
-export function adminUserView(u: User) {
+export function adminUserView(u: User, address: PublicAddress = (stored) => stored) {
   return {
     id: u.id,
     username: u.username,
     email: u.email,
     first_name: u.first_name,
     last_name: u.last_name,
-    avatar: u.avatar,
+    avatar: address(u.avatar),
     city: u.city,
     birth_date: u.birth_date,
     bio: u.bio,
@@ -43,6 +44,8 @@ export function adminUserView(u: User) {
 }
 
 export function createAdminUserRoutes(ctx: AppContext) {
+  const address = publicAddresses(ctx.publicStorage);
+  const view = (u: User) => adminUserView(u, address);
   const service = ctx.users;
   // The rules live in domain/user.ts, shared with the admin user form; today is the server's.
   const { create: createSchema, update: updateSchema, list: listSchema, ban: banSchema } = adminUserSchemas(
@@ -96,7 +99,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
         page: q.page === undefined ? undefined : Number(q.page),
         page_size: q.page_size === undefined ? undefined : Number(q.page_size),
       });
-      return c.json({ success: true, ...list, users: list.users.map(adminUserView) });
+      return c.json({ success: true, ...list, users: list.users.map(view) });
     })
     .post("/", validate("json", createSchema), async (c) => {
       const input = c.req.valid("json");
@@ -117,10 +120,10 @@ export function createAdminUserRoutes(ctx: AppContext) {
         favorite_dnb_genre: input.favorite_dnb_genre ?? null,
         ...flags,
       });
-      return c.json({ success: true, user: adminUserView(row) }, 201);
+      return c.json({ success: true, user: view(row) }, 201);
     })
     .get("/:id", async (c) => {
-      return c.json({ success: true, user: adminUserView(await load(parseId(c.req.param("id")))) });
+      return c.json({ success: true, user: view(await load(parseId(c.req.param("id")))) });
     })
     .put("/:id", validate("json", updateSchema), async (c) => {
       const target = await load(parseId(c.req.param("id")));
@@ -149,7 +152,7 @@ export function createAdminUserRoutes(ctx: AppContext) {
       // A ban set here ends the user's sessions inside the service.
       const row = await service.update(target.id, set);
       if (!row) throw notFound(USER_NOT_FOUND);
-      return c.json({ success: true, user: adminUserView(row) });
+      return c.json({ success: true, user: view(row) });
     })
     .delete("/:id", async (c) => {
       const target = await load(parseId(c.req.param("id")));
@@ -164,12 +167,12 @@ export function createAdminUserRoutes(ctx: AppContext) {
       if (refused) throw badRequest(refused);
       const row = await service.ban(target.id, c.req.valid("json").reason ?? null);
       if (!row) throw notFound(USER_NOT_FOUND);
-      return c.json({ success: true, user: adminUserView(row) });
+      return c.json({ success: true, user: view(row) });
     })
     .post("/:id/unban", async (c) => {
       const target = await load(parseId(c.req.param("id")));
       const row = await service.unban(target.id);
       if (!row) throw notFound(USER_NOT_FOUND);
-      return c.json({ success: true, user: adminUserView(row) });
+      return c.json({ success: true, user: view(row) });
     });
 }

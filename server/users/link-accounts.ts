@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { LinkRefused, linkTelegram, normalizePhone, telegramIdentity } from "../auth/accounts.ts";
+import { publicAddresses } from "../lib/public-files.ts";
 import { userView } from "../auth/user-view.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, unauthorized } from "../lib/http-error.ts";
@@ -38,7 +39,7 @@ export function createLinkAccountsRoutes(ctx: AppContext) {
       const identity = await telegramIdentity(ctx, raw);
       try {
         const user = await linkTelegram(ctx, current, identity);
-        return c.json({ success: true, message: "Telegram успешно привязан к вашему аккаунту", user: userView(user) });
+        return c.json({ success: true, message: "Telegram успешно привязан к вашему аккаунту", user: userView(user, publicAddresses(ctx.publicStorage)) });
       } catch (err) {
         if (err instanceof LinkRefused) throw conflict(err.message);
         throw err;
@@ -61,7 +62,7 @@ export function createLinkAccountsRoutes(ctx: AppContext) {
         success: true,
         message:
           "Номер сохранён. Войдите через ВКонтакте с аккаунтом, к которому привязан этот номер, — аккаунты будут связаны.",
-        user: userView(user),
+        user: userView(user, publicAddresses(ctx.publicStorage)),
       });
     }
 

@@ -3,6 +3,7 @@ import { AVATAR_MAX_BYTES, isAvatarType, PROFILE_FIELDS, PROFILE_TEXTS, profileS
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, tooLarge, unauthorized } from "../lib/http-error.ts";
 import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../lib/multipart.ts";
+import { publicAddresses } from "../lib/public-files.ts";
 import { userView } from "../auth/user-view.ts";
 import { createLinkAccountsRoutes } from "./link-accounts.ts";
 import type { UserPatch } from "./service.ts";
@@ -78,7 +79,7 @@ export function createProfileRoutes(ctx: AppContext) {
           );
         }
       }
-      return c.json({ success: true, message: PROFILE_TEXTS.saved, user: userView(updated) });
+      return c.json({ success: true, message: PROFILE_TEXTS.saved, user: userView(updated, publicAddresses(ctx.publicStorage)) });
     } catch (err) {
       if (avatarKey) await ctx.publicStorage.delete(avatarKey);
       throw err;
