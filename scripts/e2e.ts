@@ -12,6 +12,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { migrateDb, openDb } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { type ExtraServer, registeredTests, setCurrentFile, type StartServerOptions, type TestContext } from "../e2e/harness.ts";
+import { parseConfig } from "../server/config.ts";
+import { createStores } from "../server/lib/stores.ts";
 import { loginLink } from "../server/scripts/login-link.ts";
 import { freePort } from "../server/testing/redis-server.ts";
 
@@ -100,10 +102,12 @@ async function startServer(
 
   // Seed before the server opens the database (the same code as `deno task seed`). A database shared
   // by several servers (DATABASE_URL given) is seeded by each in turn; the seed is idempotent.
+  // Slider images go where the server keeps public uploads (the bucket when S3_BUCKET is given).
   const db = await openDb({ url: extra.DATABASE_URL ?? `file:${dataDir}/app.db` });
   try {
     await migrateDb(db);
-    await seedDatabase(db, { staticDir });
+    const { publicStorage } = createStores(parseConfig({ ...fixed, ...extra }));
+    await seedDatabase(db, { staticDir, publicStorage });
   } finally {
     db.$client.close();
   }
