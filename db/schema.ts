@@ -108,6 +108,13 @@ export const tracks = sqliteTable("tracks", {
   attempts: integer("attempts").notNull().default(0),
   processed_at: integer("processed_at", { mode: "timestamp_ms" }),
   /**
+   * The processing claim of a `processing` track (docs/decisions/0170): the instance working on it
+   * (a random id per process) and until when its lease holds. Both null while nobody holds it and
+   * once the track has left `processing`.
+   */
+  lease_owner: text("lease_owner"),
+  lease_until: integer("lease_until", { mode: "timestamp_ms" }),
+  /**
    * The review states other than `new` of the track's current directions, `direction:status`
    * comma-joined (e.g. `label_koster:accepted`): a copy of `track_decisions`, rewritten in the same
    * batch as every change of a pair or of the directions, so the staff lists' review filter and the

@@ -45,8 +45,12 @@ export async function main(opts: MainOptions = {}) {
   // Sends the Telegram outbox's pending rows, those left by the last run included, and then every
   // row a decision enqueues (docs/decisions/0157). Without TELEGRAM_BOT_TOKEN it does nothing.
   ctx.notifications.sender.start();
+  // Tracks left `processing` that no instance holds (a lease held by an instance that died is taken
+  // once it has ended); then the idle sweep keeps looking, so no track waits for an upload to come
+  // through this instance (docs/decisions/0170).
   const resumed = await ctx.processor.resume();
   if (resumed) deps.logger.info("resumed processing", { tracks: resumed });
+  ctx.processor.start();
   // Tracks processed before the audio analysis existed get their report in the background, one at a
   // time between uploads' jobs; start-up and requests do not wait for it.
   void ctx.processor.analyseOlder().then(
@@ -66,12 +70,13 @@ export async function main(opts: MainOptions = {}) {
     stopping = true;
     deps.logger.info("shutting down", { signal });
     // Stop taking requests, let in-flight ones finish, then let running jobs end; tracks not
-    // finished stay `processing` in the database and are resumed at the next start.
+    // finished stay `processing` in the database with their leases given up, so another instance
+    // (or this one's next start) takes them at once.
     clearInterval(recoveryTimer);
     await server.shutdown();
     // The message being sent is finished; rows not reached stay pending for the next start.
     await ctx.notifications.sender.stop(5_000);
-    await deps.queue.close(20_000);
+    await ctx.processor.stop(20_000);
     deps.kv.close?.();
     deps.db.$client.close();
     Deno.exit(0);

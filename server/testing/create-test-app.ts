@@ -59,7 +59,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ctx,
     dir,
     async close() {
-      await deps.queue.close(5_000);
+      // Closes the queue and gives up the processor's leases.
+      await ctx.processor.stop(5_000);
       deps.kv.close?.();
       db.$client.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, notExists, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
@@ -537,6 +537,11 @@ export interface FailedFacts {
 
 const otherTracks = alias(tracks, "other_tracks");
 
+/** A track the processing has still to judge: `processing`, with a stored file. */
+const pendingSql = and(eq(tracks.status, "processing"), isNotNull(tracks.storage_key));
+/** Nobody holds its processing lease, or the holder's lease ended by `now` (docs/decisions/0170). */
+const claimableSql = (now: Date) => or(isNull(tracks.lease_owner), isNull(tracks.lease_until), lte(tracks.lease_until, now));
+
 /** Times a decision is computed again after another change of the same pair got in first. */
 const DECISION_ATTEMPTS = 3;
 
@@ -759,7 +764,81 @@ export function createTracksService(
       return rows;
     },
 
-    // --- The processing job -------------------------------------------------------------------
+    // --- The processing job (leases: docs/decisions/0170) ---------------------------------------
+
+    /**
+     * Takes the processing lease of a track for `owner` until `until`. One statement, so of several
+     * instances asking at once exactly one gets it. Taken only while the track is `processing` with a
+     * stored file and nobody else holds it (no lease, or its lease has ended on the app clock); the
+     * holder may take it again (a retry). The track's state when taken, else undefined.
+     */
+    async claim(id: number, owner: string, until: Date): Promise<{ attempts: number; storage_key: string } | undefined> {
+      const now = ctx.clock.now();
+      const [row] = await db
+        .update(tracks)
+        .set({ lease_owner: owner, lease_until: until })
+        .where(and(eq(tracks.id, id), pendingSql, or(claimableSql(now), eq(tracks.lease_owner, owner))))
+        .returning({ attempts: tracks.attempts, storage_key: tracks.storage_key });
+      return row?.storage_key ? { attempts: row.attempts, storage_key: row.storage_key } : undefined;
+    },
+
+    /**
+     * Counts an attempt before the work starts, so a crash counts too. Only the lease holder counts;
+     * false when `owner` no longer holds the track.
+     */
+    async countAttempt(id: number, attempts: number, owner: string): Promise<boolean> {
+      const done = await db
+        .update(tracks)
+        .set({ attempts, updated_at: ctx.clock.now() })
+        .where(and(eq(tracks.id, id), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
+        .returning({ id: tracks.id });
+      return done.length > 0;
+    },
+
+    /** Extends the leases `owner` still holds among `ids`; the ids it still holds. */
+    async renewLeases(owner: string, ids: readonly number[], until: Date): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .update(tracks)
+        .set({ lease_until: until })
+        .where(and(inArray(tracks.id, [...ids]), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
+        .returning({ id: tracks.id });
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Gives up the leases `owner` holds (those of `ids`, or all), so any instance may take the
+     * tracks at once. The number given up.
+     */
+    async releaseLeases(owner: string, ids?: readonly number[]): Promise<number> {
+      if (ids && ids.length === 0) return 0;
+      const rows = await db
+        .update(tracks)
+        .set({ lease_owner: null, lease_until: null })
+        .where(and(eq(tracks.lease_owner, owner), ids ? inArray(tracks.id, [...ids]) : undefined))
+        .returning({ id: tracks.id });
+      return rows.length;
+    },
+
+    /**
+     * Tracks waiting for processing that any instance may take (a stored file, no lease or an ended
+     * one), oldest first, at most `limit`; and when the earliest lease still held ends (null when
+     * none is held), so the sweep can look again then.
+     */
+    async pendingProcessing(limit: number): Promise<{ ids: number[]; nextExpiry: Date | null }> {
+      const now = ctx.clock.now();
+      const free = await db
+        .select({ id: tracks.id })
+        .from(tracks)
+        .where(and(pendingSql, claimableSql(now)))
+        .orderBy(asc(tracks.id))
+        .limit(Math.max(0, Math.min(limit, 10_000)));
+      const [held] = await db
+        .select({ until: sql<number | null>`min(${tracks.lease_until})` })
+        .from(tracks)
+        .where(and(pendingSql, isNotNull(tracks.lease_owner), gt(tracks.lease_until, now)));
+      return { ids: free.map((r) => r.id), nextExpiry: held?.until == null ? null : new Date(Number(held.until)) };
+    },
 
     /** Where a track's processing stands; undefined when it is gone. */
     async processingState(id: number) {
@@ -770,26 +849,31 @@ export function createTracksService(
         .limit(1))[0];
     },
 
-    /** Counts an attempt before the work starts, so a crash counts too. */
-    async countAttempt(id: number, attempts: number): Promise<void> {
-      await db.update(tracks).set({ attempts, updated_at: ctx.clock.now() }).where(eq(tracks.id, id));
-    },
-
     /**
-     * Marks a track completed unless it left `processing` meanwhile (deleted, or ended) or another
-     * completed track has the same checksum. One statement: the duplicate check and the completion
-     * cannot interleave with another job's, so two copies of one file in flight cannot both end
-     * `completed`. False when nothing was written.
+     * Marks a track completed unless it left `processing` meanwhile (deleted, or ended), `owner` no
+     * longer holds its lease (another instance took it over), or another completed track has the
+     * same checksum. One statement: the duplicate check and the completion cannot interleave with
+     * another job's, so two copies of one file in flight cannot both end `completed`. False when
+     * nothing was written.
      */
-    async complete(id: number, facts: CompletedFacts): Promise<boolean> {
+    async complete(id: number, facts: CompletedFacts, owner: string): Promise<boolean> {
       const now = ctx.clock.now();
       const done = await db
         .update(tracks)
-        .set({ ...facts, status: "completed", error: null, processed_at: now, updated_at: now })
+        .set({
+          ...facts,
+          status: "completed",
+          error: null,
+          processed_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_until: null,
+        })
         .where(
           and(
             eq(tracks.id, id),
             eq(tracks.status, "processing"),
+            eq(tracks.lease_owner, owner),
             notExists(
               db
                 .select({ one: sql`1` })
@@ -808,8 +892,11 @@ export function createTracksService(
       return done.length > 0;
     },
 
-    /** Marks a track failed unless it left `processing` meanwhile. False when nothing was written. */
-    async fail(id: number, facts: FailedFacts): Promise<boolean> {
+    /**
+     * Marks a track failed unless it left `processing` meanwhile or `owner` no longer holds its
+     * lease. False when nothing was written.
+     */
+    async fail(id: number, facts: FailedFacts, owner: string): Promise<boolean> {
       const now = ctx.clock.now();
       const updated = await db
         .update(tracks)
@@ -821,24 +908,16 @@ export function createTracksService(
           ...(facts.discard ? { storage_key: null } : {}),
           processed_at: now,
           updated_at: now,
+          lease_owner: null,
+          lease_until: null,
         })
-        .where(and(eq(tracks.id, id), eq(tracks.status, "processing")))
+        .where(and(eq(tracks.id, id), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
         .returning({ id: tracks.id });
       return updated.length > 0;
     },
 
     /** What the status key of a track holds, read from the database. */
     statusRow,
-
-    /** Tracks still `processing` with a stored file, oldest first (start-up after a restart). */
-    async unfinishedIds(): Promise<number[]> {
-      const rows = await db
-        .select({ id: tracks.id })
-        .from(tracks)
-        .where(and(eq(tracks.status, "processing"), isNotNull(tracks.storage_key)))
-        .orderBy(asc(tracks.id));
-      return rows.map((r) => r.id);
-    },
 
     // --- The staff screens --------------------------------------------------------------------
 

@@ -8,12 +8,35 @@ import type { StatusKeys } from "./status-keys.ts";
  * Track processing on the deferred task queue: each stored upload is checked (really MPEG layer III,
  * its facts and SHA-256 recorded) after the upload has answered. The database row is the record of
  * truth, read and written through the tracks service; the status keys follow it.
+ *
+ * Several instances may share one database (docs/decisions/0170): a job first takes the track's
+ * lease in the row (one atomic UPDATE), renews it every lease/3 while it works, and records its
+ * verdict only while it still holds it. A track whose holder died is free again once the lease has
+ * ended, and the sweep of any instance takes it: at start, every lease/3, when the earliest held
+ * lease ends, and after each job.
  */
 export interface Processor {
   /** Queues a stored track for processing (a track already queued or running is not queued twice). */
   enqueue(trackId: number): void;
-  /** Queues every track still `processing` in the database (start-up after a restart). */
+  /**
+   * Queues every track waiting for processing that nobody holds (left by a previous run, or whose
+   * holder's lease has ended). The number queued.
+   */
   resume(): Promise<number>;
+  /**
+   * The idle sweep: one pass now, then one every lease/3, when the earliest lease another holds
+   * ends, and after each job; each pass queues as many free tracks as this instance has free job
+   * slots (PROCESSING_CONCURRENCY). Its timer does not keep the process alive.
+   */
+  start(): void;
+  /** One pass of the sweep (what the timer runs). The number queued. */
+  sweep(): Promise<number>;
+  /**
+   * Shutting down: stops the sweep and claims, closes the processing queue (running jobs get
+   * `drainMs` to end, queued ones are dropped) and gives up the leases of tracks not finished, so
+   * another instance takes them at once instead of after the lease.
+   */
+  stop(drainMs?: number): Promise<void>;
   /**
    * Gives every completed track without an audio report one (tracks processed before the analysis
    * existed): one track at a time on the processing queue, so uploads' jobs take turns with it and
@@ -22,32 +45,91 @@ export interface Processor {
   analyseOlder(): Promise<number>;
   /** The status keys the upload and the read calls share. */
   readonly status: StatusKeys;
+  /** This instance's name in `tracks.lease_owner`. */
+  readonly owner: string;
 }
 
 export interface ProcessorOptions {
   /** Pause before a retry grows with each attempt: attempt × this. */
   retryDelayMs?: number;
+  /** The lease holder's name; a new random one by default (one per process). */
+  owner?: string;
+  /** Time between sweeps; lease/3 by default. */
+  sweepIntervalMs?: number;
 }
 
 export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts: ProcessorOptions = {}): Processor {
-  const { tracks, storage, queue, logger } = deps;
+  const { tracks, storage, queue, logger, clock } = deps;
   const maxAttempts = deps.config.processingMaxAttempts;
+  const concurrency = deps.config.processingConcurrency;
   const retryDelayMs = opts.retryDelayMs ?? 500;
+  const leaseMs = deps.config.processingLeaseS * 1000;
+  const renewEveryMs = Math.max(100, Math.floor(leaseMs / 3));
+  const sweepEveryMs = opts.sweepIntervalMs ?? renewEveryMs;
+  const owner = opts.owner ?? `${Deno.pid}-${crypto.randomUUID()}`;
   const status = tracks.status;
   /** Ids queued or running in this process. */
   const active = new Set<number>();
+  /** Ids whose lease this process took and has not let go yet. */
+  const held = new Set<number>();
+  let renewTimer: ReturnType<typeof setInterval> | undefined;
+  let sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  let sweeping = false;
+  let sweepAgain = false;
+  let started = false;
+  let stopped = false;
 
-  /** Records a final verdict, unless the track has left `processing` meanwhile (deleted, or ended). */
+  const leaseEnd = () => new Date(clock.now().getTime() + leaseMs);
+
+  /** Extends every lease this process holds, in one statement. */
+  async function renew(): Promise<void> {
+    if (held.size === 0) return;
+    const ids = [...held];
+    try {
+      const kept = new Set(await tracks.renewLeases(owner, ids, leaseEnd()));
+      for (const id of ids) {
+        // Ended meanwhile (its verdict is being written, or it was deleted), or taken over after
+        // this process stalled past the lease: the job's verdict will then be refused.
+        if (!kept.has(id) && held.has(id)) logger.debug("processing lease no longer held", { trackId: id });
+      }
+    } catch (err) {
+      logger.warn("could not renew processing leases", { err, tracks: ids.length });
+    }
+  }
+
+  function hold(id: number) {
+    held.add(id);
+    if (renewTimer === undefined) {
+      renewTimer = setInterval(renew, renewEveryMs);
+      Deno.unrefTimer(renewTimer);
+    }
+  }
+
+  /** Lets a track's lease go once its job chain is over (a no-op when the verdict cleared it). */
+  async function letGo(id: number) {
+    if (!held.delete(id)) return;
+    if (held.size === 0 && renewTimer !== undefined) {
+      clearInterval(renewTimer);
+      renewTimer = undefined;
+    }
+    await tracks.releaseLeases(owner, [id]).catch((err) => logger.warn("could not release a processing lease", { trackId: id, err }));
+  }
+
+  /**
+   * Records a final verdict, unless the track has left `processing` meanwhile (deleted, or ended) or
+   * another instance has taken its lease over.
+   */
   async function record(id: number, storageKey: string | null, verdict: Verdict): Promise<void> {
     if (verdict.status === "completed") {
       const f = verdict.facts;
-      if (await tracks.complete(id, f)) {
+      if (await tracks.complete(id, f, owner)) {
         // After the completion: a duplicate never gets a report. Should this write fail, the
         // start-up pass (`analyseOlder`) gives the track its report later.
         await tracks.analysis.save(id, verdict.analysis);
       } else {
         const row = await tracks.statusRow(id);
         if (!row || row.status !== "processing") return;
+        // Still processing: a duplicate, or the lease is another's (then `fail` refuses too).
         verdict = {
           status: "failed",
           error: PROCESSING_ERRORS.duplicate,
@@ -58,7 +140,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
       }
     }
     if (verdict.status === "failed") {
-      if (!(await tracks.fail(id, verdict))) return;
+      if (!(await tracks.fail(id, verdict, owner))) return;
       // The file of an upload that is not usable audio is not kept (decision 0021).
       if (verdict.discard && storageKey) {
         await storage.delete(storageKey).catch((err) => logger.warn("could not delete a failed upload", { id, err }));
@@ -85,11 +167,16 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     }
   }
 
-  /** One attempt. The attempt is counted in the row before work starts, so a crash counts too. */
+  /**
+   * One attempt: takes the lease, then counts the attempt in the row before work starts, so a crash
+   * counts too (and PROCESSING_MAX_ATTEMPTS ends a track that kills every instance trying it).
+   */
   async function attempt(id: number): Promise<void> {
-    const row = await tracks.processingState(id);
-    // A row without a stored file (created by staff) has nothing to check.
-    if (!row || row.status !== "processing" || !row.storage_key) return;
+    if (stopped) return;
+    // Not taken: finished, deleted, without a stored file (created by staff), or another instance's.
+    const row = await tracks.claim(id, owner, leaseEnd());
+    if (!row) return;
+    hold(id);
     if (row.attempts >= maxAttempts) {
       await record(id, row.storage_key, {
         status: "failed",
@@ -98,7 +185,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
       });
       return;
     }
-    await tracks.countAttempt(id, row.attempts + 1);
+    if (!(await tracks.countAttempt(id, row.attempts + 1, owner))) return;
     const verdict = await analyseTrack(storage, row.storage_key);
     await record(id, row.storage_key, verdict);
   }
@@ -106,20 +193,20 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
   /** A job: an attempt, retried on a thrown error up to the limit, then the track is failed. */
   function job(id: number, tries: number) {
     return async () => {
+      let retried = false;
       try {
         await attempt(id);
-        active.delete(id);
       } catch (err) {
         const made = tries + 1;
         logger.warn("track processing attempt failed", { trackId: id, attempt: made, err });
-        if (made < maxAttempts) {
-          // The retry waits inside this job, so the queue never looks idle between attempts.
+        if (made < maxAttempts && !stopped) {
+          // The retry waits inside this job, so the queue never looks idle between attempts; the
+          // lease stays held (and renewed) meanwhile.
           await new Promise((resolve) => setTimeout(resolve, retryDelayMs * made));
           active.delete(id);
-          enqueueJob(id, made);
+          retried = enqueueJob(id, made);
           return;
         }
-        active.delete(id);
         try {
           const row = await tracks.processingState(id);
           if (row) {
@@ -130,28 +217,105 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
             });
           }
         } catch (finalErr) {
-          // Still `processing` in the database: the next start-up picks it up again.
+          // Still `processing` in the database: the lease is let go below, and a sweep takes it again.
           logger.error("could not mark a track failed", { trackId: id, err: finalErr });
+        }
+      } finally {
+        if (!retried) {
+          active.delete(id);
+          await letGo(id);
+          // A slot is free: look for a track nobody holds.
+          if (started && !stopped) void sweep();
         }
       }
     };
   }
 
-  function enqueueJob(id: number, tries: number) {
-    if (active.has(id)) return;
+  /** Queues a job unless one for the track is queued or running here; whether it was queued. */
+  function enqueueJob(id: number, tries: number): boolean {
+    if (stopped || active.has(id)) return false;
     active.add(id);
     queue.push(job(id, tries));
+    return true;
+  }
+
+  /** Queues up to `limit` tracks nobody holds, oldest first; when to look again (app clock). */
+  async function pass(limit: number): Promise<{ queued: number; nextExpiry: Date | null }> {
+    if (stopped || limit <= 0) return { queued: 0, nextExpiry: null };
+    const { ids, nextExpiry } = await tracks.pendingProcessing(limit + active.size);
+    let queued = 0;
+    for (const id of ids) {
+      if (queued >= limit) break;
+      if (enqueueJob(id, 0)) queued++;
+    }
+    return { queued, nextExpiry };
+  }
+
+  /** One sweep, never two at once (a call during a sweep runs one more after it). */
+  async function sweep(): Promise<number> {
+    if (sweeping) {
+      sweepAgain = true;
+      return 0;
+    }
+    sweeping = true;
+    let queued = 0;
+    let nextExpiry: Date | null = null;
+    try {
+      do {
+        sweepAgain = false;
+        const r = await pass(concurrency - active.size);
+        queued += r.queued;
+        nextExpiry = r.nextExpiry;
+      } while (sweepAgain && !stopped);
+    } catch (err) {
+      logger.warn("processing sweep failed", { err });
+    } finally {
+      sweeping = false;
+    }
+    if (started) schedule(nextExpiry);
+    return queued;
+  }
+
+  /** The next sweep: after the interval, or just after the earliest held lease ends if sooner. */
+  function schedule(nextExpiry: Date | null) {
+    if (stopped) return;
+    let delay = sweepEveryMs;
+    if (nextExpiry) delay = Math.min(delay, Math.max(50, nextExpiry.getTime() - clock.now().getTime() + 50));
+    clearTimeout(sweepTimer);
+    sweepTimer = setTimeout(() => void sweep(), delay);
+    Deno.unrefTimer(sweepTimer);
   }
 
   return {
     status,
+    owner,
     enqueue(trackId) {
       enqueueJob(trackId, 0);
     },
     async resume() {
-      const ids = await tracks.unfinishedIds();
-      for (const id of ids) enqueueJob(id, 0);
-      return ids.length;
+      return (await pass(Number.MAX_SAFE_INTEGER)).queued;
+    },
+    start() {
+      if (started || stopped) return;
+      started = true;
+      void sweep();
+    },
+    sweep,
+    async stop(drainMs = 20_000) {
+      stopped = true;
+      clearTimeout(sweepTimer);
+      await queue.close(drainMs);
+      // Jobs still running past the drain keep working until the process exits, but their verdicts
+      // are refused from here on: the track is any instance's again.
+      try {
+        const released = await tracks.releaseLeases(owner);
+        if (released) logger.info("released processing leases", { tracks: released });
+      } catch (err) {
+        logger.warn("could not release processing leases; they end on their own", { err });
+      }
+      held.clear();
+      clearInterval(renewTimer);
+      renewTimer = undefined;
     },
     async analyseOlder() {
       const ids = await tracks.analysis.unanalysedIds();
