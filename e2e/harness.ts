@@ -30,6 +30,8 @@ export interface StartServerOptions {
 
 /** A server a test started itself. */
 export interface ExtraServer extends E2EServer {
+  /** The server process's id (its Deno.pid). */
+  pid: number;
   /** SIGKILL, as a crash or a host stopping the instance: no shutdown, nothing finished or released. */
   crash(): Promise<void>;
   /** The last lines of its log (stdout and stderr). */

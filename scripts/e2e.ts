@@ -176,6 +176,7 @@ async function startServer(
         staticDir,
         env: serverEnv,
         loginLink: (username: string) => loginLink(serverEnv, username),
+        pid: child.pid,
         stop,
         async crash() {
           if (!exited) {
