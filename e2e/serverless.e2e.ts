@@ -16,7 +16,7 @@ import { openDb } from "../db/client.ts";
 import { tracks } from "../db/schema.ts";
 import { startRedisServer } from "../server/testing/redis-server.ts";
 import { startS3Server } from "../server/testing/s3-server.ts";
-import { startUpstashBridge } from "../server/testing/upstash-bridge.ts";
+import { RespConnection, startUpstashBridge } from "../server/testing/upstash-bridge.ts";
 import { expect, type ExtraServer, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, FIXTURES, newUser, runArtist, signIn, tokensOf, uniqueMp3, uploadAs, WIDE } from "./staff-kit.ts";
 
@@ -172,6 +172,19 @@ test("two instances: upload on A, a moderator reviews on B, A killed mid-process
     } finally {
       db.$client.close();
     }
+
+    // The instances kept their shared state in the store behind the bridge, and the tracks in the
+    // bucket: neither is a stand-in nobody called.
+    const conn = await RespConnection.open("127.0.0.1", redis.port);
+    try {
+      const [keys] = await conn.send([["DBSIZE"]]);
+      expect(keys).toBeGreaterThan(0);
+    } finally {
+      conn.close();
+    }
+    // s3rver lists without a signature; the tracks sit under tracks/ (decision 0111).
+    const listing = await (await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2&prefix=tracks/`)).text();
+    expect(listing.match(/<Key>tracks\//g)?.length ?? 0).toBeGreaterThanOrEqual(2);
   } finally {
     await s3.stop();
     await bridge.close();
