@@ -6,7 +6,7 @@ import { badRequest, unauthorized } from "../lib/http-error.ts";
 import { validate } from "../lib/validate.ts";
 import { accountForIdentity, LinkRefused, startSession, telegramIdentity } from "./accounts.ts";
 import { banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
-import { clientAddress, createRateLimiter, perAddressLimit, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
+import { clientAddress, perAddressLimit, perAddressLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
 import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { publicAddresses } from "../lib/public-files.ts";
@@ -75,11 +75,8 @@ const sessionIdFromBody = (body: Record<string, unknown> | string | null): strin
 
 /** Sign-in, tokens and sessions: /api/auth/*. */
 export function createAuthRoutes(ctx: AppContext) {
-  const limiter = createRateLimiter({
-    limit: ctx.config.authRateLimitPerMin,
-    windowMs: 60_000,
-    now: () => ctx.clock.now().getTime(),
-  });
+  // Sign-in calls share one count per address; token renewal has its own (perAddressLimit below).
+  const limiter = perAddressLimiter(ctx, "signin");
   const limited = rateLimit(limiter, ctx.config.trustedProxyHops);
   const publicOrigin = new URL(ctx.config.publicUrl).origin;
 
@@ -141,7 +138,7 @@ export function createAuthRoutes(ctx: AppContext) {
         return c.redirect(url.toString(), 302);
       };
 
-      if (!limiter.hit(clientAddress(c, ctx.config.trustedProxyHops)).ok) return back({ error: RATE_LIMIT_MESSAGE });
+      if (!(await limiter.hit(clientAddress(c, ctx.config.trustedProxyHops))).ok) return back({ error: RATE_LIMIT_MESSAGE });
       if (!ctx.config.vk) return back({ error: "Вход через ВКонтакте не настроен" });
       if (q.error) return back({ error: q.error_description || q.error });
       if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });
@@ -192,7 +189,7 @@ export function createAuthRoutes(ctx: AppContext) {
       const tokens = await startSession(ctx, user, c.req.header("user-agent"));
       return c.json({ success: true, ...tokens, user: userView(user, publicAddresses(ctx.publicStorage)) });
     })
-    .post("/refresh", perAddressLimit(ctx), async (c) => {
+    .post("/refresh", perAddressLimit(ctx, "refresh"), async (c) => {
       const token = bearerToken(c.req.header("authorization"));
       if (!token) throw unauthorized("Требуется токен обновления");
       const result = await ctx.tokens.refresh(token);

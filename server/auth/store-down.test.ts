@@ -18,6 +18,7 @@ const downStore: StatusStore = {
   set: unreachable,
   take: unreachable,
   del: unreachable,
+  incr: unreachable,
   keys: unreachable,
   ttl: unreachable,
   ping: () => Promise.resolve(false),

@@ -102,6 +102,17 @@ for (const subject of subjects) {
       for (const [k, v] of values) expect(await kv.get(k), k).toEqual(v);
     });
 
+    it("counts with incr: from one, atomically across concurrent calls, with an expiry", async () => {
+      expect(await kv.incr("rate:t:1:a", 60)).toBe(1);
+      const counts = await Promise.all(Array.from({ length: 10 }, () => kv.incr("rate:t:1:a", 60)));
+      expect(counts.sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(await kv.get("rate:t:1:a")).toBe(11);
+      const left = await kv.ttl("rate:t:1:a");
+      expect(left).toBeGreaterThan(50);
+      expect(left).toBeLessThanOrEqual(60);
+      expect(await kv.incr("rate:t:1:b", 60)).toBe(1);
+    });
+
     it("overwrites a value", async () => {
       await kv.set("k", { n: 1 });
       await kv.set("k", { n: 2 });

@@ -39,6 +39,7 @@ function standIn() {
     set: async (key, value, ttl) => (await gate(), await inner.set(key, value, ttl)),
     take: async <T>(key: string) => (await gate(), await inner.take<T>(key)),
     del: async (keys) => (await gate(), await inner.del(keys)),
+    incr: async (key, ttl) => (await gate(), await inner.incr(key, ttl)),
     keys: async (pattern) => (await gate(), await inner.keys(pattern)),
     ttl: async (key) => (await gate(), await inner.ttl(key)),
     ping: async () => (await gate(), await inner.ping()),

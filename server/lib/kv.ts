@@ -14,6 +14,11 @@ export interface StatusStore {
   /** Reads and deletes in one step: single-use values such as OAuth state. */
   take<T = unknown>(key: string): Promise<T | null>;
   del(keys: string[]): Promise<number>;
+  /**
+   * Adds one to the counter under `key` (0 when missing), sets its expiry to `ttlSeconds` from now,
+   * and returns the new count; one atomic step, so counts from several instances add up.
+   */
+  incr(key: string, ttlSeconds: number): Promise<number>;
   /** Keys matching a glob such as `track_status:*`. */
   keys(pattern: string): Promise<string[]>;
   ttl(key: string): Promise<number>;
@@ -28,6 +33,8 @@ export const KV_KEYS = {
   errors: (userId: number) => `errors:${userId}`,
   success: (userId: number) => `success:${userId}`,
   oauth: (sessionId: string) => `oauth:${sessionId}`,
+  /** A rate limit's count of one client address in one fixed window (docs/decisions/0171). */
+  rate: (limit: string, window: number, address: string) => `rate:${limit}:${window}:${address}`,
 } as const;
 
 export const KV_FAMILIES = ["track_ids", "track_status", "errors", "success", "oauth"] as const;
@@ -105,6 +112,11 @@ function upstashCalls(redis: Redis): StatusStore {
       if (keys.length === 0) return 0;
       return await redis.del(...keys);
     },
+    async incr(key, ttlSeconds) {
+      // MULTI/EXEC in one request: the count and its expiry are set together.
+      const [n] = await redis.multi().incr(key).expire(key, ttlSeconds).exec<[number, number]>();
+      return n;
+    },
     async keys(pattern) {
       const found = new Set<string>();
       let cursor: string | number = 0;
@@ -171,6 +183,7 @@ export function withCircuitBreaker(inner: StatusStore, opts: StoreGuardOptions =
     set: (key, value, ttlSeconds) => call("set", () => inner.set(key, value, ttlSeconds)),
     take: <T>(key: string) => call("take", () => inner.take<T>(key)),
     del: (keys) => call("del", () => inner.del(keys)),
+    incr: (key, ttlSeconds) => call("incr", () => inner.incr(key, ttlSeconds)),
     keys: (pattern) => call("keys", () => inner.keys(pattern)),
     ttl: (key) => call("ttl", () => inner.ttl(key)),
     ping: () => call("ping", () => inner.ping()).catch(() => false),
@@ -229,6 +242,12 @@ export function createEmbeddedStore(now: () => number = Date.now): StatusStore {
     del(keys) {
       let n = 0;
       for (const k of keys) if (live(k) && map.delete(k)) n++;
+      return Promise.resolve(n);
+    },
+    incr(key, ttlSeconds) {
+      const e = live(key);
+      const n = (e ? Number(JSON.parse(e.json)) || 0 : 0) + 1;
+      map.set(key, { json: JSON.stringify(n), expiresAt: now() + ttlSeconds * 1000 });
       return Promise.resolve(n);
     },
     keys(pattern) {

@@ -241,6 +241,7 @@ describe("when the status store is down", () => {
       set: down,
       take: down,
       del: down,
+      incr: down,
       keys: down,
       ttl: down,
       ping: () => Promise.resolve(false),

@@ -105,7 +105,7 @@ async function eventually(check: () => Promise<boolean>, what: string, limitMs =
 describe("two processors over one database", () => {
   it("process each track exactly once when both are told about every track", async () => {
     const names = [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono, FIXTURES.cut, FIXTURES.text];
-    const ids = [];
+    const ids: number[] = [];
     for (const name of names) ids.push((await storedTrack(fixture(name), name)).id);
     const readsA: string[] = [];
     const readsB: string[] = [];
@@ -140,7 +140,7 @@ describe("two processors over one database", () => {
   });
 
   it("a sweep takes no more tracks than the instance has free job slots", async () => {
-    const ids = [];
+    const ids: number[] = [];
     for (const name of [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono]) ids.push((await storedTrack(fixture(name), name)).id);
     const stall = stalled(a.ctx.storage, fixture(FIXTURES.amen));
     const p = processorOf(a.ctx, stall.storage);

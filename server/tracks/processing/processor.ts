@@ -12,8 +12,8 @@ import type { StatusKeys } from "./status-keys.ts";
  * Several instances may share one database (docs/decisions/0170): a job first takes the track's
  * lease in the row (one atomic UPDATE), renews it every lease/3 while it works, and records its
  * verdict only while it still holds it. A track whose holder died is free again once the lease has
- * ended, and the sweep of any instance takes it: at start, every lease/3, when the earliest held
- * lease ends, and after each job.
+ * ended, and the sweep of any instance takes it: at start, every lease/3 (at most 5 s apart), when
+ * the earliest held lease ends, and after each job.
  */
 export interface Processor {
   /** Queues a stored track for processing (a track already queued or running is not queued twice). */
@@ -24,8 +24,8 @@ export interface Processor {
    */
   resume(): Promise<number>;
   /**
-   * The idle sweep: one pass now, then one every lease/3, when the earliest lease another holds
-   * ends, and after each job; each pass queues as many free tracks as this instance has free job
+   * The idle sweep: one pass now, then one every lease/3 (at most SWEEP_MAX_MS apart), when the
+   * earliest lease another holds ends, and after each job; each pass queues as many free tracks as this instance has free job
    * slots (PROCESSING_CONCURRENCY). Its timer does not keep the process alive.
    */
   start(): void;
@@ -49,12 +49,15 @@ export interface Processor {
   readonly owner: string;
 }
 
+/** The longest time between two sweeps of an instance, whatever the lease. */
+export const SWEEP_MAX_MS = 5_000;
+
 export interface ProcessorOptions {
   /** Pause before a retry grows with each attempt: attempt × this. */
   retryDelayMs?: number;
   /** The lease holder's name; a new random one by default (one per process). */
   owner?: string;
-  /** Time between sweeps; lease/3 by default. */
+  /** Time between sweeps; lease/3, at most SWEEP_MAX_MS, by default. */
   sweepIntervalMs?: number;
 }
 
@@ -65,7 +68,8 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
   const retryDelayMs = opts.retryDelayMs ?? 500;
   const leaseMs = deps.config.processingLeaseS * 1000;
   const renewEveryMs = Math.max(100, Math.floor(leaseMs / 3));
-  const sweepEveryMs = opts.sweepIntervalMs ?? renewEveryMs;
+  // At most SWEEP_MAX_MS apart: a lease given up at shutdown is taken that soon by another instance.
+  const sweepEveryMs = opts.sweepIntervalMs ?? Math.min(renewEveryMs, SWEEP_MAX_MS);
   const owner = opts.owner ?? `${Deno.pid}-${crypto.randomUUID()}`;
   const status = tracks.status;
   /** Ids queued or running in this process. */
