@@ -351,3 +351,24 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
     60_000,
   );
 });
+
+describe("CLIENT_PREBUILT", () => {
+  it("stops start-up when the shipped build is missing, instead of building or serving no pages", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "np-prebuilt-" });
+    cleanups.push(() => Deno.remove(dir, { recursive: true }));
+    const server = spawnServer({
+      DATA_DIR: `${dir}/data`,
+      STATIC_DIR: `${ROOT}/static`,
+      CLIENT_DIST_DIR: `${dir}/no-dist`,
+      CLIENT_PREBUILT: "1",
+      JWT_SECRET,
+    });
+    cleanups.push(() => server.stop());
+    const status = await server.status;
+    await server.stop();
+    expect(status.code).toBe(1);
+    expect(server.log()).toContain(`CLIENT_PREBUILT is set, but ${dir}/no-dist/index.html does not exist`);
+    // Stopped before the server opened anything.
+    expect(await Deno.stat(`${dir}/data`).then(() => true, () => false)).toBe(false);
+  }, 60_000);
+});
