@@ -1,8 +1,9 @@
 /**
  * Issue 14, "a server without a writable disk": with S3_BUCKET, JWT_SECRET and a database outside
  * DATA_DIR, the real server process (`deno task start`'s entry with CLIENT_PREBUILT=1) writes nothing
- * to local disk while it starts, signs a user in, takes an upload, processes it, serves it back and
- * takes an avatar (docs/decisions/0175).
+ * to local disk while it starts, signs a user in, takes an upload of two tracks, processes them,
+ * serves one back, both as a ZIP and a byte range of the listening stream, takes an avatar and
+ * deletes a track (docs/decisions/0175).
  *
  * How the disk is kept from being written depends on what this machine allows; the test says which
  * in its name, and proves only that much:
@@ -224,7 +225,7 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
   }
   if (CI && mode === "unchanged only") console.warn("NOTICE: CI=true, yet only the unchanged-directory check runs here.");
 
-  it("starts, signs in, uploads, processes, serves the track and an avatar, and writes nothing locally", async () => {
+  it("starts, signs in, uploads and processes two tracks, serves a file, a ZIP, a range and an avatar, deletes, and writes nothing locally", async () => {
     const { dataDir, staticDir, distDir, dirs } = await readOnlyTree();
     const databaseUrl = `file:${await dbDir()}/app.db`;
     const before = await Promise.all(dirs.map(snapshot));
@@ -272,21 +273,25 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
     // An upload, processed by this server.
     const mp3 = new Uint8Array(fixture(FIXTURES.amen));
     const form = new FormData();
+    const other = new Uint8Array(fixture(FIXTURES.low));
     form.append("files", new File([mp3], "Disk Artist - Nowhere.mp3", { type: "audio/mpeg" }));
+    form.append("files", new File([other], "Disk Artist - Elsewhere.mp3", { type: "audio/mpeg" }));
     form.append("directions", "label_koster");
     const up = await fetch(`${server.url}/api/upload`, { method: "POST", headers: auth, body: form });
     const upBody = await up.json();
     expect(up.status, `${JSON.stringify(upBody)}\n${server.log().slice(-3000)}`).toBe(200);
-    const [trackId] = upBody.track_ids as number[];
+    const [trackId, otherId] = upBody.track_ids as number[];
 
     const db = await openDb({ url: databaseUrl });
     cleanups.push(() => Promise.resolve(db.$client.close()));
-    let row = (await db.select().from(tracks).where(eq(tracks.id, trackId)))[0];
-    for (let i = 0; i < 300 && row.status === "processing"; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      row = (await db.select().from(tracks).where(eq(tracks.id, trackId)))[0];
+    for (const id of [trackId, otherId]) {
+      let row = (await db.select().from(tracks).where(eq(tracks.id, id)))[0];
+      for (let i = 0; i < 300 && row.status === "processing"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        row = (await db.select().from(tracks).where(eq(tracks.id, id)))[0];
+      }
+      expect(row.status, row.error ?? "").toBe("completed");
     }
-    expect(row.status, row.error ?? "").toBe("completed");
 
     // Staff download it back byte for byte.
     const admin = await createUser(db, { is_admin: true });
@@ -298,6 +303,22 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
     const file = await fetch(`${server.url}${linkBody.download_url}`);
     expect(file.status).toBe(200);
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(mp3);
+
+    // Both as a ZIP, and a byte range of the listening stream.
+    const zipLink = await fetch(`${server.url}/api/admin/tracks/download`, {
+      method: "POST",
+      headers: { ...adminAuth, "content-type": "application/json" },
+      body: JSON.stringify({ track_ids: [trackId, otherId] }),
+    });
+    const zipBody = await zipLink.json();
+    expect(zipLink.status, JSON.stringify(zipBody)).toBe(200);
+    const zip = new Uint8Array(await (await fetch(`${server.url}${zipBody.download_url}`)).arrayBuffer());
+    expect(new TextDecoder().decode(zip.subarray(0, 2))).toBe("PK");
+    expect(zip.length).toBeGreaterThan(mp3.length + other.length);
+    const listen = await (await fetch(`${server.url}/api/admin/tracks/${trackId}/listen`, { headers: adminAuth })).json();
+    const part = await fetch(`${server.url}${listen.stream_url}`, { headers: { Range: "bytes=100-199" } });
+    expect(part.status).toBe(206);
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(mp3.subarray(100, 200));
 
     // A public upload: the avatar goes to the bucket and is served from there.
     const profile = new FormData();
