@@ -168,6 +168,8 @@ describe("object storage and processing leases", () => {
     expect(c.processingLeaseS).toBe(60);
     expect(parseConfig({ PROCESSING_LEASE_S: "15" }).processingLeaseS).toBe(15);
     expect(errorOf({ PROCESSING_LEASE_S: "0" })).toContain("PROCESSING_LEASE_S");
+    expect(errorOf({ PROCESSING_LEASE_S: "86401" })).toContain("PROCESSING_LEASE_S");
+    expect(parseConfig({ PROCESSING_LEASE_S: "86400" }).processingLeaseS).toBe(86_400);
   });
 
   it("reads the S3 variables, path-style endpoint and public address without trailing slashes", () => {

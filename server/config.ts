@@ -77,7 +77,8 @@ const EnvSchema = z.object({
   MAX_UPLOAD_FILES: positiveInt(20),
   PROCESSING_CONCURRENCY: positiveInt(2),
   PROCESSING_MAX_ATTEMPTS: positiveInt(3),
-  PROCESSING_LEASE_S: positiveInt(60),
+  // At most a day: a lease that long already means a dead instance's track waits a day (decision 0170).
+  PROCESSING_LEASE_S: positiveInt(60).pipe(z.number().max(86_400, { message: "must be at most 86400" })),
   S3_ENDPOINT: url("S3_ENDPOINT"),
   S3_REGION: optionalString.transform((v) => v ?? "us-east-1"),
   S3_BUCKET: optionalString,
