@@ -373,6 +373,33 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
   );
 });
 
+describe.skipIf(!s3)("a generated secret next to shared services", () => {
+  it("warns that each instance would sign with its own secret", async () => {
+    // A writable DATA_DIR (on the database's mount): the secret is generated and kept there.
+    const dir = await dbDir();
+    const distDir = `${dir}/dist`;
+    await Deno.mkdir(distDir);
+    await Deno.writeTextFile(`${distDir}/index.html`, "<!doctype html>");
+    const server = spawnServer({
+      DATA_DIR: `${dir}/data`,
+      STATIC_DIR: `${ROOT}/static`,
+      CLIENT_DIST_DIR: distDir,
+      CLIENT_PREBUILT: "1",
+      DATABASE_URL: `file:${dir}/app.db`,
+      LOG_LEVEL: "warn",
+      S3_BUCKET: s3!.bucket,
+      S3_ENDPOINT: s3!.endpoint,
+      S3_ACCESS_KEY_ID: s3!.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3!.secretAccessKey,
+    });
+    cleanups.push(() => server.stop());
+    await waitHealthy(server);
+    await server.stop();
+    expect(server.log()).toContain("JWT_SECRET is not set: this instance signs with its own secret");
+    expect((await Deno.readTextFile(`${dir}/data/jwt-secret`)).length).toBeGreaterThanOrEqual(32);
+  }, 60_000);
+});
+
 describe("CLIENT_PREBUILT", () => {
   it("stops start-up when the shipped build is missing, instead of building or serving no pages", async () => {
     const dir = await Deno.makeTempDir({ prefix: "np-prebuilt-" });
