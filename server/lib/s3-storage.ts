@@ -1,5 +1,7 @@
 import { AwsV4Signer } from "aws4fetch";
 import { getMimeType } from "hono/utils/mime";
+import { createHash } from "node:crypto";
+import { type BodyFetch, nodeBodyFetch } from "./s3-body-transport.ts";
 import type { Logger } from "./logger.ts";
 import { type ByteRange, type FileStorage, TooLargeError } from "./storage.ts";
 
@@ -31,6 +33,12 @@ export interface S3StorageOptions {
   /** Prefix put before every key, so several stores can share a bucket (`tracks/`, `public/`). */
   prefix?: string;
   fetch?: typeof fetch;
+  /**
+   * Sends requests whose body is larger than 64 KiB (parts, PutObject). Default: node:http(s),
+   * which sends the buffer without copying it (`s3-body-transport.ts`, decision 0112); `fetch`
+   * when node:http is missing, or when a `fetch` is given and this is not (test doubles see every request).
+   */
+  bodyFetch?: BodyFetch;
   /** Bytes per multipart part; at least 5 MiB (S3's minimum for all parts but the last). */
   partSize?: number;
   /**
@@ -224,11 +232,17 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     return `${bucketUrl}${path}${qs ? `?${qs}` : ""}`;
   }
 
-  async function sha256Hex(data: Uint8Array | string): Promise<string> {
-    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-    const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  // node:crypto hashes the bytes where they are; WebCrypto's digest copies its input first, which for
+  // a 5 MiB part is one more 5 MiB of garbage (decision 0112).
+  function sha256Hex(data: Uint8Array | string): string {
+    return createHash("sha256").update(data).digest("hex");
   }
+
+  const bodyFetchReady: Promise<BodyFetch | null> = opts.bodyFetch
+    ? Promise.resolve(opts.bodyFetch)
+    : opts.fetch
+    ? Promise.resolve(null)
+    : nodeBodyFetch();
 
   const datetime = () => (opts.now ?? (() => new Date()))().toISOString().replace(/[:-]|\.\d{3}/g, "");
 
@@ -242,7 +256,8 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     target: string,
     init: { headers?: Record<string, string>; body?: Uint8Array | string } = {},
   ): Promise<Response> {
-    const payloadHash = init.body === undefined ? EMPTY_PAYLOAD_SHA256 : await sha256Hex(init.body);
+    const payloadHash = init.body === undefined ? EMPTY_PAYLOAD_SHA256 : sha256Hex(init.body);
+    const viaBodyFetch = init.body instanceof Uint8Array && init.body.byteLength > 64 * 1024 ? await bodyFetchReady : null;
     for (let attempt = 0;; attempt++) {
       // The signer (what AwsClient.sign uses) gets only the headers; the body goes straight to fetch,
       // which spares a copy of each part that building a Request would make.
@@ -260,11 +275,13 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       }).sign();
       let res: Response;
       try {
-        res = await doFetch(signed.url.toString(), {
-          method,
-          headers: signed.headers,
-          body: init.body as BodyInit | undefined,
-        });
+        res = viaBodyFetch
+          ? await viaBodyFetch(signed.url.toString(), { method, headers: signed.headers, body: init.body as Uint8Array })
+          : await doFetch(signed.url.toString(), {
+            method,
+            headers: signed.headers,
+            body: init.body as BodyInit | undefined,
+          });
       } catch (err) {
         if (attempt >= retries) throw err;
         await backOff(attempt);

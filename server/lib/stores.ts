@@ -20,9 +20,9 @@ export const S3_PUBLIC_PREFIX = "public/";
 
 /**
  * Part buffers of 5 MiB the process may hold at once for uploads into the bucket (decision 0112):
- * 4 buffers and at most 4 parts in flight keep 10 parallel 50 MB uploads within the 64 MB budget.
+ * 2 buffers, so at most 2 parts in flight: 10 parallel 50 MB uploads stay within the 64 MB budget.
  */
-export const S3_PART_BUFFERS = 4;
+export const S3_PART_BUFFERS = 2;
 
 export function createStores(
   config: Pick<Config, "dataDir" | "staticDir" | "s3">,
