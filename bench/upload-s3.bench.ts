@@ -3,7 +3,7 @@
  * tracks in an S3 bucket instead of on the local disk. s3rver (server/testing/s3-server.ts) runs as
  * its own Node process, so its memory is not the server's. 10 MP3s of 50 MB, one after another as
  * in the local bench, then all 10 at once: each upload is a multipart upload of 5 MiB parts, whose
- * buffers come from the process's pool of 4 (decision 0112); processing then reads every object
+ * buffers come from the process's pool (decision 0112); processing then reads every object
  * back from the bucket. Target as for local storage, whose bench sends the uploads one after
  * another: growth over the idle server ≤ 64 MB. The parallel run is reported beside it.
  * With `BENCH_S3_ONLY=parallel` or `=sequential`, only that run.
