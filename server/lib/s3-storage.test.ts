@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createPartPool, createS3Storage, type PartPool, S3Error, type S3StorageOptions, StorageNotFoundError } from "./s3-storage.ts";
 import { TooLargeError } from "./storage.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
+import { nodeBodyFetch } from "./s3-body-transport.ts";
 
 const MiB = 1024 * 1024;
 const s3 = await startS3ServerForTests({ bucket: "np-test" });
@@ -219,7 +220,7 @@ describe.skipIf(!s3)("S3 storage on s3rver", () => {
     const other = storageOn({ partPool: watched, prefix: "other/" }).storage;
     // A small body keeps to a buffer of its own: the pool is not touched.
     await storage.write("pool/small", bytesStream(new Uint8Array(200_000)));
-    expect(pool.stats()).toEqual({ lent: 0, waiting: 0, allocated: 0 });
+    expect(pool.stats()).toEqual({ lent: 0, waiting: 0, kept: 0 });
 
     {
       const a = patternStream(12 * MiB, { seed: 1 });
@@ -239,8 +240,31 @@ describe.skipIf(!s3)("S3 storage on s3rver", () => {
     }
     expect(maxLent).toBe(1);
     expect(sawWaiting).toBe(true);
-    // The failed write gave its buffer back too; one buffer was ever made.
-    expect(pool.stats()).toEqual({ lent: 0, waiting: 0, allocated: 1 });
+    // The failed write gave its buffer back too; it is kept for the next write.
+    expect(pool.stats()).toEqual({ lent: 0, waiting: 0, kept: 1 });
+  });
+
+  it("sends parts through node:http under their Content-Length, and the rest through fetch", async () => {
+    const node = await nodeBodyFetch();
+    expect(node).not.toBeNull();
+    const sent: Array<{ method: string; url: URL; length: number; status: number }> = [];
+    const { storage, requests } = storageOn({
+      bodyFetch: async (url, init) => {
+        const res = await node!(url, init);
+        sent.push({ method: init.method, url: new URL(url), length: init.body.byteLength, status: res.status });
+        return res;
+      },
+    });
+    const body = patternStream(11 * MiB + 77, { seed: 5 });
+    expect(await storage.write("node/big.mp3", body.stream)).toEqual({ size: 11 * MiB + 77 });
+    expect(sent.map((r) => [r.method, r.url.searchParams.get("partNumber"), r.length, r.status])).toEqual([
+      ["PUT", "1", 5 * MiB, 200],
+      ["PUT", "2", 5 * MiB, 200],
+      ["PUT", "3", MiB + 77, 200],
+    ]);
+    // Creating and completing the upload (small bodies) went through fetch.
+    expect(requests.map((r) => r.method)).toEqual(["POST", "POST"]);
+    expect(await sha256OfStream((await storage.read("node/big.mp3")).body)).toEqual({ hex: body.digest(), size: 11 * MiB + 77 });
   });
 
   it("deletes, and a missing key is a not-found result (null stat, NotFound read, quiet delete)", async () => {

@@ -1,5 +1,7 @@
 import { AwsV4Signer } from "aws4fetch";
 import { getMimeType } from "hono/utils/mime";
+import { createHash } from "node:crypto";
+import { type BodyFetch, nodeBodyFetch } from "./s3-body-transport.ts";
 import type { Logger } from "./logger.ts";
 import { type ByteRange, type FileStorage, TooLargeError } from "./storage.ts";
 
@@ -31,11 +33,17 @@ export interface S3StorageOptions {
   /** Prefix put before every key, so several stores can share a bucket (`tracks/`, `public/`). */
   prefix?: string;
   fetch?: typeof fetch;
+  /**
+   * Sends requests whose body is larger than 64 KiB (parts, PutObject). Default: node:http(s),
+   * which sends the buffer without copying it (`s3-body-transport.ts`, decision 0112); `fetch`
+   * when node:http is missing, or when a `fetch` is given and this is not (test doubles see every request).
+   */
+  bodyFetch?: BodyFetch;
   /** Bytes per multipart part; at least 5 MiB (S3's minimum for all parts but the last). */
   partSize?: number;
   /**
-   * The part buffers writes take turns with. Share one pool between stores to cap the whole
-   * process's buffered parts (decision 0112); by default each store has its own pool of 4.
+   * The part buffers writes borrow. Share one pool between stores to cap the whole process's
+   * buffered parts (decision 0112); by default each store has its own pool of 16.
    */
   partPool?: PartPool;
   /** max-keys of one ListObjectsV2 page (S3 answers at most 1000). */
@@ -115,11 +123,11 @@ export class StorageNotFoundError extends Deno.errors.NotFound {
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 
 /**
- * A fixed number of part-sized buffers that writes borrow while they fill and send a multipart part,
- * so the memory of uploads in flight has a ceiling whatever their number (decision 0112): a write
- * that finds none free waits, and while it waits it reads nothing more of its body, so the client
- * is held back by TCP. Buffers are allocated on first use and then reused for ever, which also spares
- * the collector 5 MiB of garbage per part.
+ * Part-sized buffers that writes borrow while they fill and send a multipart part (decision 0112).
+ * At most `size` are lent at once: a write that finds none free waits, and while it waits it reads
+ * nothing more of its body. Up to `keep` returned buffers are kept for the next write, which spares
+ * the collector 5 MiB of garbage per upload; the others are let go, so a burst of uploads does not
+ * leave its buffers behind.
  */
 export interface PartPool {
   readonly partSize: number;
@@ -127,25 +135,24 @@ export interface PartPool {
   /** Resolves with a buffer of `partSize` bytes once one is free (in the order asked). */
   acquire(): Promise<Uint8Array>;
   release(buf: Uint8Array): void;
-  /** Buffers lent out now and writes waiting for one (for tests and the bench). */
-  stats(): { lent: number; waiting: number; allocated: number };
+  /** Buffers lent out now, writes waiting for one, buffers kept free (for tests and the bench). */
+  stats(): { lent: number; waiting: number; kept: number };
 }
 
-export function createPartPool(opts: { size: number; partSize?: number }): PartPool {
+export function createPartPool(opts: { size: number; keep?: number; partSize?: number }): PartPool {
   const partSize = Math.max(MIN_PART_SIZE, opts.partSize ?? MIN_PART_SIZE);
   const size = Math.max(1, Math.floor(opts.size));
+  const keep = Math.min(size, Math.max(0, Math.floor(opts.keep ?? 2)));
   const free: Uint8Array[] = [];
   const waiting: Array<(buf: Uint8Array) => void> = [];
-  let allocated = 0;
   let lent = 0;
   return {
     partSize,
     size,
     acquire() {
-      const buf = free.pop() ?? (allocated < size ? (allocated++, new Uint8Array(partSize)) : null);
-      if (buf) {
+      if (lent < size) {
         lent++;
-        return Promise.resolve(buf);
+        return Promise.resolve(free.pop() ?? new Uint8Array(partSize));
       }
       return new Promise((resolve) => waiting.push(resolve));
     },
@@ -154,9 +161,9 @@ export function createPartPool(opts: { size: number; partSize?: number }): PartP
       // Handed straight on: `lent` stays the same.
       if (next) return next(buf);
       lent--;
-      free.push(buf);
+      if (free.length < keep) free.push(buf);
     },
-    stats: () => ({ lent, waiting: waiting.length, allocated }),
+    stats: () => ({ lent, waiting: waiting.length, kept: free.length }),
   };
 }
 
@@ -198,7 +205,7 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   const retries = opts.retries ?? 3;
   const pageSize = opts.listPageSize ?? 1000;
   const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? opts.partPool?.partSize ?? MIN_PART_SIZE);
-  const pool = opts.partPool ?? createPartPool({ size: 4, partSize: basePartSize });
+  const pool = opts.partPool ?? createPartPool({ size: 16, partSize: basePartSize });
   /** Signing keys by day, as AwsClient keeps them. */
   const signingKeys = new Map<string, ArrayBuffer>();
 
@@ -224,11 +231,17 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     return `${bucketUrl}${path}${qs ? `?${qs}` : ""}`;
   }
 
-  async function sha256Hex(data: Uint8Array | string): Promise<string> {
-    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-    const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  // node:crypto hashes the bytes where they are; WebCrypto's digest copies its input first, which for
+  // a 5 MiB part is one more 5 MiB of garbage (decision 0112).
+  function sha256Hex(data: Uint8Array | string): string {
+    return createHash("sha256").update(data).digest("hex");
   }
+
+  const bodyFetchReady: Promise<BodyFetch | null> = opts.bodyFetch
+    ? Promise.resolve(opts.bodyFetch)
+    : opts.fetch
+    ? Promise.resolve(null)
+    : nodeBodyFetch();
 
   const datetime = () => (opts.now ?? (() => new Date()))().toISOString().replace(/[:-]|\.\d{3}/g, "");
 
@@ -242,7 +255,8 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     target: string,
     init: { headers?: Record<string, string>; body?: Uint8Array | string } = {},
   ): Promise<Response> {
-    const payloadHash = init.body === undefined ? EMPTY_PAYLOAD_SHA256 : await sha256Hex(init.body);
+    const payloadHash = init.body === undefined ? EMPTY_PAYLOAD_SHA256 : sha256Hex(init.body);
+    const viaBodyFetch = init.body instanceof Uint8Array && init.body.byteLength > 64 * 1024 ? await bodyFetchReady : null;
     for (let attempt = 0;; attempt++) {
       // The signer (what AwsClient.sign uses) gets only the headers; the body goes straight to fetch,
       // which spares a copy of each part that building a Request would make.
@@ -260,11 +274,13 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       }).sign();
       let res: Response;
       try {
-        res = await doFetch(signed.url.toString(), {
-          method,
-          headers: signed.headers,
-          body: init.body as BodyInit | undefined,
-        });
+        res = viaBodyFetch
+          ? await viaBodyFetch(signed.url.toString(), { method, headers: signed.headers, body: init.body as Uint8Array })
+          : await doFetch(signed.url.toString(), {
+            method,
+            headers: signed.headers,
+            body: init.body as BodyInit | undefined,
+          });
       } catch (err) {
         if (attempt >= retries) throw err;
         await backOff(attempt);

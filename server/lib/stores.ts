@@ -19,10 +19,12 @@ export const S3_TRACKS_PREFIX = "tracks/";
 export const S3_PUBLIC_PREFIX = "public/";
 
 /**
- * Part buffers of 5 MiB the process may hold at once for uploads into the bucket (decision 0112):
- * 4 buffers and at most 4 parts in flight keep 10 parallel 50 MB uploads within the 64 MB budget.
+ * Part buffers of 5 MiB the process may lend at once for uploads into the bucket; 2 are kept between
+ * uploads. High on purpose: an upload that waits for a buffer costs more memory than the buffer,
+ * because Deno's HTTP server keeps reading its body (~10–13 MB per stalled request, measured), so
+ * the cap only bounds a burst (decision 0112).
  */
-export const S3_PART_BUFFERS = 4;
+export const S3_PART_BUFFERS = 16;
 
 export function createStores(
   config: Pick<Config, "dataDir" | "staticDir" | "s3">,
