@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: wholeNumber(0),
   MAX_UPLOAD_FILE_MB: positiveInt(50),
   MAX_UPLOAD_FILES: positiveInt(20),
+  // At most the whole-request limit (30 min, decision 0115): a longer idle time could never be reached.
+  UPLOAD_IDLE_TIMEOUT_S: positiveInt(60).pipe(z.number().max(1800, { message: "must be at most 1800" })),
   PROCESSING_CONCURRENCY: positiveInt(2),
   PROCESSING_MAX_ATTEMPTS: positiveInt(3),
   // At most a day: a lease that long already means a dead instance's track waits a day (decision 0170).
@@ -117,6 +119,8 @@ export interface Config {
   trustedProxyHops: number;
   maxUploadFileBytes: number;
   maxUploadFiles: number;
+  /** Seconds an upload's body may send nothing before it is cut off with 408 (docs/decisions/0115). */
+  uploadIdleTimeoutS: number;
   processingConcurrency: number;
   processingMaxAttempts: number;
   /** Seconds a claimed processing job stays an instance's before another may take it (renewed while working). */
@@ -203,6 +207,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,
     maxUploadFiles: e.MAX_UPLOAD_FILES,
+    uploadIdleTimeoutS: e.UPLOAD_IDLE_TIMEOUT_S,
     processingConcurrency: e.PROCESSING_CONCURRENCY,
     processingMaxAttempts: e.PROCESSING_MAX_ATTEMPTS,
     processingLeaseS: e.PROCESSING_LEASE_S,

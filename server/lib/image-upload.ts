@@ -32,6 +32,8 @@ export interface ImageFormOptions {
   /** The form field that carries the file. */
   fileField?: string;
   maxBytes?: number;
+  /** UPLOAD_IDLE_TIMEOUT_S in milliseconds: a body silent this long is cut off with 408. */
+  idleTimeoutMs: number;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function parseImageForm(req: Request, options: ImageFormOptions): P
       if (truncated) throw badRequest("Слишком длинное значение поля");
     },
     limits: { files: 1, fields: 20, parts: 25, fieldSize: 8 * 1024 },
+    idleTimeoutMs: options.idleTimeoutMs,
     maxBody: { bytes: maxBytes + 256 * 1024, error: tooLarge(SLIDER_TEXTS.imageTooLarge) },
     messages: {
       notMultipart: "Некорректный запрос: ожидается multipart/form-data",

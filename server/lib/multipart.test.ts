@@ -48,6 +48,7 @@ const fileSpec = (over: Partial<FileSpec> = {}): FileSpec => ({
 const options = (over: Partial<MultipartOptions> = {}): MultipartOptions => ({
   files: { doc: fileSpec(), pic: fileSpec({ storage: other }) },
   limits: { fields: 5, fieldSize: 100, parts: 10 },
+  idleTimeoutMs: 60_000,
   messages: { notMultipart: "not multipart", aborted: "aborted", malformedHeader: "bad header" },
   ...over,
 });
@@ -270,6 +271,147 @@ describe("receiveMultipart", () => {
       expect(result).toMatchObject({ status: 400, message: "aborted" });
       expect(await leftOnDisk()).toEqual([]);
     } finally {
+      await server.shutdown();
+    }
+  });
+
+  it("cuts off a body that stops sending in the middle of a file with 408, keeping nothing", async () => {
+    const boundary = "----stall";
+    const enc = new TextEncoder();
+    const sent: Uint8Array[] = [
+      enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="whole"\r\n\r\n`),
+      bytes(400),
+      enc.encode(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="pic"; filename="half"\r\n\r\n`),
+      bytes(300),
+    ];
+    let cancelled = false;
+    const req = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: new ReadableStream<Uint8Array>({
+        // After the first 700 bytes of file data the client goes quiet: the next read never settles.
+        pull: (ctrl) => (sent.length ? ctrl.enqueue(sent.shift()!) : new Promise(() => {})),
+        cancel: () => void (cancelled = true),
+      }, { highWaterMark: 0 }),
+      duplex: "half",
+    } as RequestInit);
+    const err = await refusal(receiveMultipart(req, options({ idleTimeoutMs: 300 })));
+    expect(err.status).toBe(408);
+    expect(err.message).toMatch(/^Загрузка прервана: данные не поступали 1 секунду\./);
+    expect(cancelled, "the body is let go").toBe(true);
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it("does not cut off a body that arrives slowly but steadily, nor count time the storage holds it back", async () => {
+    const tick = () => new Promise((r) => setTimeout(r, 40));
+    async function* slow(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 20; i++) {
+        await tick();
+        yield bytes(25, 3);
+      }
+    }
+    // 20 chunks 40 ms apart take longer than the idle timeout of 300 ms, each gap much shorter.
+    const steady = await receiveMultipart(
+      request([{ name: "doc", filename: "slow", data: () => ReadableStream.from(slow()) }]),
+      options({ idleTimeoutMs: 300 }),
+    );
+    expect(steady.files.map((f) => f.size)).toEqual([500]);
+    await steady.discard();
+
+    // A storage that makes the reader wait longer than the idle timeout while the client has
+    // already sent everything: the client is not idle, the reader is.
+    const slowStorage: FileStorage = {
+      ...storage,
+      async write(key, body, opts) {
+        await new Promise((r) => setTimeout(r, 700));
+        return storage.write(key, body, opts);
+      },
+    };
+    // 4 MiB: more than every buffer between the body and the storage holds, so reading pauses.
+    const big = 4 * 1024 * 1024;
+    const held = await receiveMultipart(
+      request([
+        { name: "doc", filename: "held", data: () => repeatingStream(bytes(1), big) },
+        { name: "doc", filename: "second", data: bytes(10) },
+      ]),
+      options({ idleTimeoutMs: 300, files: { doc: fileSpec({ storage: slowStorage, maxBytes: big }) } }),
+    );
+    expect(held.files.map((f) => f.size)).toEqual([big, 10]);
+    await held.discard();
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it("cuts off a body that trickles past the whole-request limit with 408, keeping nothing", async () => {
+    let stop = false;
+    async function* trickle(): AsyncGenerator<Uint8Array> {
+      // Never silent for long, never done: only the whole-request limit can end it.
+      while (!stop) {
+        await new Promise((r) => setTimeout(r, 20));
+        yield bytes(1, 4);
+      }
+    }
+    const req = request([
+      { name: "pic", filename: "whole", data: bytes(50) },
+      { name: "doc", filename: "endless", data: () => ReadableStream.from(trickle()) },
+    ]);
+    try {
+      const err = await refusal(receiveMultipart(req, options({ idleTimeoutMs: 5_000, maxDurationMs: 400 })));
+      expect(err.status).toBe(408);
+      expect(err.message).toMatch(/^Загрузка прервана: она шла дольше 1 минуты\./);
+    } finally {
+      stop = true;
+    }
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it("answers 408 to a client that stalls over TCP, and removes the files written for it", async () => {
+    let outcome!: (value: unknown) => void;
+    const settled = new Promise((resolve) => (outcome = resolve));
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      try {
+        const form = await receiveMultipart(req, options({ idleTimeoutMs: 300 }));
+        outcome({ stored: form.files.length });
+        return Response.json({ success: true });
+      } catch (err) {
+        outcome(err);
+        const status = err instanceof ApiError ? err.status : 500;
+        return Response.json({ success: false, error: (err as Error).message }, { status });
+      }
+    });
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    try {
+      const boundary = "----tcpstall";
+      const enc = new TextEncoder();
+      const write = async (b: Uint8Array) => {
+        for (let off = 0; off < b.byteLength;) off += await conn.write(b.subarray(off));
+      };
+      await write(enc.encode(
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n`,
+      ));
+      await write(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="whole"\r\n\r\n`));
+      await write(bytes(400));
+      await write(enc.encode(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="pic"; filename="half"\r\n\r\n`));
+      await write(bytes(300));
+      // Then nothing more, with the connection left open.
+
+      const result = await settled;
+      expect(result).toBeInstanceOf(ApiError);
+      expect(result).toMatchObject({ status: 408 });
+      expect(await leftOnDisk()).toEqual([]);
+
+      // The stalled client does get the answer.
+      const buf = new Uint8Array(4096);
+      let text = "";
+      while (!text.includes("}")) {
+        const n = await conn.read(buf);
+        if (n === null) break;
+        text += new TextDecoder().decode(buf.subarray(0, n));
+      }
+      expect(text).toMatch(/^HTTP\/1\.1 408/);
+      expect(text).toContain('"success":false');
+      expect(text).toContain("данные не поступали");
+    } finally {
+      conn.close();
       await server.shutdown();
     }
   });

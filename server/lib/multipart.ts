@@ -2,7 +2,7 @@ import busboy from "busboy";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { type ApiError, badRequest } from "./http-error.ts";
+import { ApiError, badRequest } from "./http-error.ts";
 import { type FileStorage, TooLargeError } from "./storage.ts";
 import { pacedStream } from "./gc-pacer.ts";
 
@@ -11,8 +11,17 @@ import { pacedStream } from "./gc-pacer.ts";
  * request body, every accepted file part written straight into its storage while it arrives, so
  * memory does not depend on file sizes (decisions 0020, 0023, 0125). All or nothing: when anything
  * fails (a rule, a limit, a broken or aborted body, the storage) every file written for the request
- * is deleted before the error is thrown, and reading stops at once.
+ * is deleted before the error is thrown, and reading stops at once. A body that sends nothing for
+ * `idleTimeoutMs`, or is still arriving after `maxDurationMs`, fails the same way with 408
+ * (decision 0115).
  */
+
+/**
+ * The longest a multipart body may take to arrive, however steadily it trickles. The storage sweep
+ * only removes files older than twice this (RECOVERY_MIN_AGE_MS), so it never takes the files of an
+ * upload still in flight. The site's own upload page gives up after 10 minutes.
+ */
+export const UPLOAD_MAX_DURATION_MS = 30 * 60 * 1000;
 
 export interface FilePartInfo {
   field: string;
@@ -50,6 +59,13 @@ export interface MultipartOptions {
    */
   onField?(name: string, value: string, info: { truncated: boolean }): void;
   limits: { fields: number; fieldSize: number; parts: number; files?: number };
+  /**
+   * How long the body may send nothing while it is waited for (UPLOAD_IDLE_TIMEOUT_S). Time the
+   * reader spends on its own storage (back-pressure) does not count.
+   */
+  idleTimeoutMs: number;
+  /** The whole body's time limit; UPLOAD_MAX_DURATION_MS unless a test shortens it. */
+  maxDurationMs?: number;
   /** A declared Content-Length past `bytes` is refused before a byte is read. */
   maxBody?: { bytes: number; error: ApiError };
   messages: {
@@ -217,11 +233,16 @@ export async function receiveMultipart(req: Request, opts: MultipartOptions): Pr
   if (tooManyFields) bb.on("fieldsLimit", () => fail(tooManyFields));
   if (tooManyParts) bb.on("partsLimit", () => fail(tooManyParts));
 
+  const maxDurationMs = opts.maxDurationMs ?? UPLOAD_MAX_DURATION_MS;
+  const deadline = setTimeout(() => fail(tookTooLong(maxDurationMs)), maxDurationMs);
+  const body = watchIdle(pacedStream(req.body), opts.idleTimeoutMs, () => fail(idleTooLong(opts.idleTimeoutMs)));
   let streamError: unknown = null;
   try {
-    await pipeline(Readable.fromWeb(pacedStream(req.body) as NodeReadableStream), bb);
+    await pipeline(Readable.fromWeb(body as NodeReadableStream), bb);
   } catch (err) {
     streamError = err;
+  } finally {
+    clearTimeout(deadline);
   }
   await Promise.allSettled(parts);
 
@@ -239,6 +260,59 @@ export async function receiveMultipart(req: Request, opts: MultipartOptions): Pr
     throw failure instanceof Error ? failure : new Error(String(failure));
   }
   return { fields, files, discard };
+}
+
+/**
+ * Passes the body through, calling `onIdle` when a read waits `idleMs` for the client. Only time
+ * spent waiting on the client counts: while the reader holds back (its storage is busy), nothing is
+ * read and no timer runs.
+ */
+function watchIdle(body: ReadableStream<Uint8Array>, idleMs: number, onIdle: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      const timer = setTimeout(onIdle, idleMs);
+      try {
+        const r = await reader.read();
+        if (r.done) ctrl.close();
+        else ctrl.enqueue(r.value);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** 408: the client sent nothing for `idleMs`. */
+export function idleTooLong(idleMs: number): ApiError {
+  const s = Math.max(1, Math.round(idleMs / 1000));
+  return new ApiError(
+    408,
+    `Загрузка прервана: данные не поступали ${s} ${plural(s, "секунду", "секунды", "секунд")}. ` +
+      "Файлы не сохранены, попробуйте ещё раз.",
+  );
+}
+
+/** 408: the body was still arriving after `maxMs`. */
+export function tookTooLong(maxMs: number): ApiError {
+  const m = Math.max(1, Math.round(maxMs / 60_000));
+  return new ApiError(
+    408,
+    `Загрузка прервана: она шла дольше ${m} ${plural(m, "минуты", "минут", "минут")}. ` +
+      "Файлы не сохранены, попробуйте загрузить их по частям.",
+  );
+}
+
+/** Russian noun form for `n`: one (1, 21…), few (2–4, 22–24…), many (the rest, 11–14 included). */
+function plural(n: number, one: string, few: string, many: string): string {
+  const d = n % 10;
+  const dd = n % 100;
+  if (d === 1 && dd !== 11) return one;
+  if (d >= 2 && d <= 4 && (dd < 12 || dd > 14)) return few;
+  return many;
 }
 
 /** Deletes stored files (missing ones are fine); used when a request fails after files were written. */

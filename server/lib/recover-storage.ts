@@ -1,15 +1,17 @@
 import { isNotNull } from "drizzle-orm";
 import { sliderTiles, tracks, users } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
+import { UPLOAD_MAX_DURATION_MS } from "./multipart.ts";
 import type { FileStorage } from "./storage.ts";
 
 /**
  * Leftovers of a process that died mid-request: a write that never finished (`.part-…`), or a track
  * file stored while its upload was cut off before the rows were inserted. Both are swept at start-up
  * and then hourly. Only entries older than `minAgeMs` go, so an upload in flight in another process
- * sharing the directory (a second server, a CLI) is never touched: an upload times out long before.
+ * sharing the directory (a second server, a CLI) is never touched: the multipart reader cuts off
+ * any body still arriving after UPLOAD_MAX_DURATION_MS (30 min), half this age (decision 0115).
  */
-export const RECOVERY_MIN_AGE_MS = 60 * 60 * 1000;
+export const RECOVERY_MIN_AGE_MS = 2 * UPLOAD_MAX_DURATION_MS;
 
 export interface RecoveryReport {
   partials: number;

@@ -18,7 +18,11 @@ export function createAdminSliderRoutes(ctx: AppContext) {
   const readInput = async (c: Context<AppEnv>): Promise<{ input: SliderInput; upload: StoredImage | null }> => {
     const type = c.req.header("content-type") ?? "";
     if (type.startsWith("multipart/form-data")) {
-      const form = await parseImageForm(c.req.raw, { storage: ctx.publicStorage, dir: SLIDER_DIR });
+      const form = await parseImageForm(c.req.raw, {
+        storage: ctx.publicStorage,
+        dir: SLIDER_DIR,
+        idleTimeoutMs: ctx.config.uploadIdleTimeoutS * 1000,
+      });
       try {
         // A file part replaces the image; the JSON-only `image_filename` has no meaning here.
         const { image_filename: _ignored, ...fields } = form.fields;

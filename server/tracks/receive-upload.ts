@@ -27,6 +27,8 @@ export interface ReceiveOptions {
   storage: FileStorage;
   maxFiles: number;
   maxFileBytes: number;
+  /** UPLOAD_IDLE_TIMEOUT_S in milliseconds: a body silent this long is cut off with 408. */
+  idleTimeoutMs: number;
   /** A fresh storage key; never derived from the user's file name. */
   newKey: () => string;
 }
@@ -88,6 +90,7 @@ export async function receiveUpload(
       if (error) throw badRequest(error);
     },
     limits: { fields: 64, fieldSize: 4096, parts: opts.maxFiles + 64 },
+    idleTimeoutMs: opts.idleTimeoutMs,
     maxBody: { bytes: maxBody, error: tooLarge(requestTooLargeMessage(opts.maxFiles, opts.maxFileBytes)) },
     messages: {
       notMultipart: "Ожидается запрос multipart/form-data с файлами и направлениями.",

@@ -26,6 +26,7 @@ export function createUploadRoutes(ctx: AppContext) {
       storage: ctx.storage,
       maxFiles: maxUploadFiles,
       maxFileBytes: maxUploadFileBytes,
+      idleTimeoutMs: ctx.config.uploadIdleTimeoutS * 1000,
       newKey: newTrackKey,
     });
 

@@ -47,6 +47,7 @@ async function parseProfileForm(ctx: AppContext, req: Request): Promise<ParsedFo
       throw badRequest(name === "bio" ? PROFILE_TEXTS.bioTooLong : "Слишком длинное значение поля");
     },
     limits: { fields: 20, fieldSize: 16 * 1024, files: 1, parts: 25 },
+    idleTimeoutMs: ctx.config.uploadIdleTimeoutS * 1000,
     messages: { notMultipart: "Ожидается форма multipart/form-data", aborted: "Некорректные данные формы" },
   });
   const fields: Record<string, string> = {};
