@@ -172,6 +172,15 @@ describe("object storage and processing leases", () => {
     expect(parseConfig({ PROCESSING_LEASE_S: "86400" }).processingLeaseS).toBe(86_400);
   });
 
+  it("cuts off an upload whose body is silent for 60 s by default, at most 1800 s", () => {
+    expect(parseConfig({}).uploadIdleTimeoutS).toBe(60);
+    expect(parseConfig({ UPLOAD_IDLE_TIMEOUT_S: "5" }).uploadIdleTimeoutS).toBe(5);
+    expect(parseConfig({ UPLOAD_IDLE_TIMEOUT_S: "1800" }).uploadIdleTimeoutS).toBe(1800);
+    for (const bad of ["0", "-1", "1.5", "abc", "1801"]) {
+      expect(errorOf({ UPLOAD_IDLE_TIMEOUT_S: bad })).toContain("UPLOAD_IDLE_TIMEOUT_S");
+    }
+  });
+
   it("reads the S3 variables, path-style endpoint and public address without trailing slashes", () => {
     const c = parseConfig({
       S3_BUCKET: "tracks",

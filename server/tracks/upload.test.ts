@@ -388,6 +388,79 @@ describe("POST /api/upload: streaming and aborts", () => {
   });
 });
 
+describe("POST /api/upload: a body that stalls (UPLOAD_IDLE_TIMEOUT_S)", () => {
+  let idle: TestApp;
+  let h: Record<string, string>;
+  beforeAll(async () => {
+    idle = await createTestApp({ env: { UPLOAD_IDLE_TIMEOUT_S: "1" } });
+    h = (await signIn(idle.ctx, await createUser(idle.ctx.db))).headers;
+  });
+  afterAll(() => idle.close());
+
+  /** A body from `chunks`, each sent after `gapMs`; then it ends, or stalls for ever when `stall`. */
+  function paced(chunks: Uint8Array[], gapMs: number, stall: boolean): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      async pull(ctrl) {
+        if (!chunks.length) {
+          if (stall) return new Promise(() => {});
+          return ctrl.close();
+        }
+        await new Promise((r) => setTimeout(r, gapMs));
+        ctrl.enqueue(chunks.shift()!);
+      },
+    }, { highWaterMark: 0 });
+  }
+
+  /** The whole multipart body of `parts`, cut into `count` pieces. */
+  async function pieces(parts: Part[], count: number): Promise<{ chunks: Uint8Array[]; contentType: string }> {
+    const mp = multipartBody(parts);
+    const all = new Uint8Array(await new Response(mp.body).arrayBuffer());
+    const size = Math.ceil(all.byteLength / count);
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < all.byteLength; at += size) chunks.push(all.subarray(at, at + size));
+    return { chunks, contentType: mp.contentType };
+  }
+
+  it("answers 408 to a body that stops in the middle of the second file, and keeps no file and no row", async () => {
+    const { chunks, contentType } = await pieces(
+      [filePart(FIXTURES.amen), dirPart("label_neuropunk"), filePart("B - Two.mp3")],
+      8,
+    );
+    // Everything up to the middle of the second file (the same size as the first), then nothing more.
+    const sent = chunks.slice(0, 6);
+    const res = await idle.app.request("/api/upload", {
+      method: "POST",
+      headers: { ...h, "content-type": contentType },
+      body: paced(sent, 0, true),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(408);
+    expect(await res.json()).toEqual({
+      success: false,
+      error: "Загрузка прервана: данные не поступали 1 секунду. Файлы не сохранены, попробуйте ещё раз.",
+    });
+    await idle.ctx.queue.idle();
+    expect(await allTracks(idle)).toEqual([]);
+    expect(await storedFiles(idle)).toEqual([]);
+  });
+
+  it("accepts a body that arrives slowly but steadily, for longer than the idle timeout in all", async () => {
+    // 12 pieces, 200 ms apart: well over a second in all, never a second without bytes.
+    const { chunks, contentType } = await pieces([filePart(FIXTURES.amen), dirPart("label_neuropunk")], 12);
+    const res = await idle.app.request("/api/upload", {
+      method: "POST",
+      headers: { ...h, "content-type": contentType },
+      body: paced(chunks, 200, false),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    await idle.ctx.queue.idle();
+    const rows = await allTracks(idle);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].size).toBe(fixture(FIXTURES.amen).byteLength);
+  });
+});
+
 describe("POST /api/upload: limits", () => {
   let small: TestApp;
   let h: Record<string, string>;
