@@ -264,3 +264,48 @@ describe("POST /api/profile/update", () => {
     }
   });
 });
+
+describe("POST /api/profile/update: a body that stalls (UPLOAD_IDLE_TIMEOUT_S)", () => {
+  let idle: TestApp;
+  beforeAll(async () => {
+    idle = await createTestApp({ env: { UPLOAD_IDLE_TIMEOUT_S: "1" } });
+  });
+  afterAll(() => idle.close());
+
+  it("answers 408 when the avatar stops arriving halfway, and keeps neither the file nor the fields", async () => {
+    const user = await createUser(idle.ctx.db);
+    const { headers } = await signIn(idle.ctx, user);
+    const encoded = new Response(form({ city: "Тверь" }, { bytes: image(JPEG_HEAD, 256 * 1024), type: "image/jpeg" }));
+    const contentType = encoded.headers.get("content-type")!;
+    const all = new Uint8Array(await encoded.arrayBuffer());
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        if (sent) return new Promise(() => {}); // the client goes quiet, the connection stays open
+        sent = true;
+        ctrl.enqueue(all.subarray(0, all.byteLength / 2));
+      },
+    }, { highWaterMark: 0 });
+    const res = await idle.app.request("/api/profile/update", {
+      method: "POST",
+      headers: { ...headers, "content-type": contentType },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(408);
+    expect(await res.json()).toEqual({
+      success: false,
+      error: "Загрузка прервана: данные не поступали 1 секунду. Файлы не сохранены, попробуйте ещё раз.",
+    });
+    const files: string[] = [];
+    try {
+      for await (const e of Deno.readDir(`${idle.ctx.staticDir}/storage/avatars`)) files.push(e.name);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    expect(files).toEqual([]);
+    const [row] = await idle.ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(row.city).toBeNull();
+    expect(row.avatar).toBeNull();
+  });
+});
