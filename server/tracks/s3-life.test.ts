@@ -11,11 +11,12 @@ import { unzipSync } from "fflate";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
+import { receiveMultipart } from "../lib/multipart.ts";
 import { recoverStorage } from "../lib/recover-storage.ts";
-import { createS3Storage, isS3Storage, MIN_PART_SIZE, type S3Storage } from "../lib/s3-storage.ts";
+import { createPartPool, createS3Storage, isS3Storage, MIN_PART_SIZE, type S3Storage } from "../lib/s3-storage.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
-import { repeatingStream } from "../testing/multipart-body.ts";
+import { multipartBody, repeatingStream } from "../testing/multipart-body.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
@@ -271,6 +272,90 @@ describe.skipIf(!s3)("a track's life in the bucket (S3_BUCKET set, s3rver)", () 
       storage.list = list;
       storage.remove = remove;
     }
+  });
+});
+
+describe.skipIf(!s3)("an upload into the bucket that stalls (UPLOAD_IDLE_TIMEOUT_S)", () => {
+  /** A direction, a whole file, then `fileBytes` of a second file, after which the client goes quiet. */
+  function stalling(fileBytes: number): { body: ReadableStream<Uint8Array>; contentType: string } {
+    const frames = mpegFrames();
+    const mp = multipartBody([
+      dirPart("label_koster"),
+      filePart("Kept Artist - Would Be Kept.mp3", fixture(FIXTURES.low)),
+      { name: "files", filename: "Stall Artist - Stalls.mp3", type: "audio/mpeg", data: () => repeatingStream(frames, fileBytes) },
+    ]);
+    const reader = mp.body.getReader();
+    // multipartBody yields a lone CRLF after each part's data; the third one, after the stalled
+    // file's data, is where the body stops.
+    let crlfs = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(ctrl) {
+        if (crlfs === 3) return new Promise(() => {}); // no closing boundary, no more bytes, still open
+        const r = await reader.read();
+        if (r.done) return;
+        if (r.value.byteLength === 2 && r.value[0] === 13 && r.value[1] === 10 && ++crlfs === 3) return;
+        ctrl.enqueue(r.value);
+      },
+    }, { highWaterMark: 0 });
+    return { body, contentType: mp.contentType };
+  }
+
+  it("answers 408 after a part was sent, keeps no object and no row", async () => {
+    const t = await createTestApp({ env: env({ UPLOAD_IDLE_TIMEOUT_S: "1" }) });
+    try {
+      const user = await createUser(t.ctx.db);
+      const { headers } = await signIn(t.ctx, user);
+      const before = (await keysUnder("tracks/")).sort();
+      // Past one 5 MiB part: CreateMultipartUpload and UploadPart have happened when it stalls.
+      const { body, contentType } = stalling(MIN_PART_SIZE + 1_000_000);
+      const res = await t.app.request("/api/upload", {
+        method: "POST",
+        headers: { ...headers, "content-type": contentType },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      expect(res.status).toBe(408);
+      expect((await res.json()).error).toBe(
+        "Загрузка прервана: данные не поступали 1 секунду. Файлы не сохранены, попробуйте ещё раз.",
+      );
+      await t.ctx.queue.idle();
+      expect(await t.ctx.db.select().from(tracks).where(eq(tracks.user_id, user.id))).toEqual([]);
+      expect((await keysUnder("tracks/")).sort()).toEqual(before);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("gives the part buffer back to the pool", async () => {
+    const partPool = createPartPool({ size: 2 });
+    const storage = createS3Storage({
+      endpoint: s3!.endpoint,
+      bucket: s3!.bucket,
+      accessKeyId: s3!.accessKeyId,
+      secretAccessKey: s3!.secretAccessKey,
+      prefix: "stall/",
+      partPool,
+    });
+    const { body, contentType } = stalling(MIN_PART_SIZE + 1_000_000);
+    const req = new Request("http://x/", { method: "POST", headers: { "content-type": contentType }, body, duplex: "half" } as RequestInit);
+    let n = 0;
+    const err = await receiveMultipart(req, {
+      files: {
+        files: {
+          storage,
+          maxBytes: 50 * 1024 * 1024,
+          accept: () => `k${++n}`,
+          tooLarge: () => new Error("too large") as never,
+        },
+      },
+      limits: { fields: 5, fieldSize: 100, parts: 10 },
+      idleTimeoutMs: 500,
+      messages: { notMultipart: "not multipart", aborted: "aborted" },
+    }).then(() => null, (e) => e);
+    expect(err).toMatchObject({ status: 408 });
+    expect(n, "both files were started").toBe(2);
+    expect(partPool.stats().lent).toBe(0);
+    expect(await keysUnder("stall/")).toEqual([]);
   });
 });
 
