@@ -11,6 +11,7 @@ import { unzipSync } from "fflate";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
+import { tooLarge } from "../lib/http-error.ts";
 import { receiveMultipart } from "../lib/multipart.ts";
 import { recoverStorage } from "../lib/recover-storage.ts";
 import { createPartPool, createS3Storage, isS3Storage, MIN_PART_SIZE, type S3Storage } from "../lib/s3-storage.ts";
@@ -345,7 +346,7 @@ describe.skipIf(!s3)("an upload into the bucket that stalls (UPLOAD_IDLE_TIMEOUT
           storage,
           maxBytes: 50 * 1024 * 1024,
           accept: () => `k${++n}`,
-          tooLarge: () => new Error("too large") as never,
+          tooLarge: () => tooLarge("too large"),
         },
       },
       limits: { fields: 5, fieldSize: 100, parts: 10 },
