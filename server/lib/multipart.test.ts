@@ -305,17 +305,18 @@ describe("receiveMultipart", () => {
   it("does not cut off a body that arrives slowly but steadily, nor count time the storage holds it back", async () => {
     const tick = () => new Promise((r) => setTimeout(r, 40));
     async function* slow(): AsyncGenerator<Uint8Array> {
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 40; i++) {
         await tick();
         yield bytes(25, 3);
       }
     }
-    // 20 chunks 40 ms apart take longer than the idle timeout of 300 ms, each gap much shorter.
+    // 40 chunks 40 ms apart take longer than the idle timeout of 1 s, each gap far shorter
+    // (the margin keeps a busy machine's late timers from cutting it).
     const steady = await receiveMultipart(
       request([{ name: "doc", filename: "slow", data: () => ReadableStream.from(slow()) }]),
-      options({ idleTimeoutMs: 300 }),
+      options({ idleTimeoutMs: 1_000 }),
     );
-    expect(steady.files.map((f) => f.size)).toEqual([500]);
+    expect(steady.files.map((f) => f.size)).toEqual([1000]);
     await steady.discard();
 
     // A storage that makes the reader wait longer than the idle timeout while the client has
@@ -323,7 +324,7 @@ describe("receiveMultipart", () => {
     const slowStorage: FileStorage = {
       ...storage,
       async write(key, body, opts) {
-        await new Promise((r) => setTimeout(r, 700));
+        await new Promise((r) => setTimeout(r, 1_500));
         return storage.write(key, body, opts);
       },
     };
@@ -334,7 +335,7 @@ describe("receiveMultipart", () => {
         { name: "doc", filename: "held", data: () => repeatingStream(bytes(1), big) },
         { name: "doc", filename: "second", data: bytes(10) },
       ]),
-      options({ idleTimeoutMs: 300, files: { doc: fileSpec({ storage: slowStorage, maxBytes: big }) } }),
+      options({ idleTimeoutMs: 500, files: { doc: fileSpec({ storage: slowStorage, maxBytes: big }) } }),
     );
     expect(held.files.map((f) => f.size)).toEqual([big, 10]);
     await held.discard();
