@@ -1,9 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
-import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import { createAdminRoutes } from "./admin/routes.ts";
 import { createGuards } from "./auth/guards.ts";
 import { createAuthRoutes } from "./auth/routes.ts";
@@ -14,7 +11,7 @@ import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
-import { noStoreWithCredentials, PERMISSIONS_POLICY } from "./lib/response-headers.ts";
+import { edgeHeaders } from "./lib/response-headers.ts";
 import { serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
@@ -26,22 +23,6 @@ import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes } from "./slider/public-routes.ts";
 import { createTrackRoutes } from "./tracks/artist-routes.ts";
 import { createUploadRoutes } from "./tracks/upload-routes.ts";
-
-/** Content Security Policy the app works under: everything from this origin, plus the SoundCloud player. */
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", "data:", "blob:"],
-  mediaSrc: ["'self'", "blob:"],
-  fontSrc: ["'self'", "data:"],
-  connectSrc: ["'self'"],
-  frameSrc: ["https://w.soundcloud.com"],
-  frameAncestors: ["'none'"],
-  formAction: ["'self'"],
-  baseUri: ["'self'"],
-  objectSrc: ["'none'"],
-};
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -111,24 +92,9 @@ export function createApp(deps: AppDeps | AppContext) {
   const allowed = methodMatcher(api);
 
   const app = new Hono<AppEnv>();
-  app.use(requestId());
-  app.use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }));
-  app.use("/api/*", noStoreWithCredentials());
-  app.use(compress());
-  // `c.json` sets no Content-Length, so compress() would gzip even a 60-byte poll answer (about a
-  // tenth of its cost). JSON bodies are in memory anyway: give them a length so the 1 KB
-  // threshold applies.
-  app.use("/api/*", async (c, next) => {
-    await next();
-    const res = c.res;
-    if (!res.body || res.headers.has("content-length")) return;
-    if (!(res.headers.get("content-type") ?? "").startsWith("application/json")) return;
-    const body = await res.arrayBuffer();
-    const headers = new Headers(res.headers);
-    headers.set("content-length", String(body.byteLength));
-    c.res = undefined;
-    c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
-  });
+  // Request id, security headers, no-store for credentials, gzip of long JSON: one middleware, its
+  // headers computed once (issue 15, docs/decisions/0180-hot-paths.md).
+  app.use(edgeHeaders());
 
   app.onError((err, c) => {
     const rid = c.get("requestId");

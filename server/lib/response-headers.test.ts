@@ -74,3 +74,65 @@ describe("Cache-Control on authenticated API answers", () => {
     expect(res.headers.get("cache-control")).toBeNull();
   });
 });
+
+describe("the headers every answer gets", () => {
+  it("are exactly those Hono's secureHeaders sets with the site's options", async () => {
+    const { Hono } = await import("hono");
+    const { secureHeaders } = await import("hono/secure-headers");
+    const { CSP, PERMISSIONS_POLICY, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const probe = new Hono()
+      .use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }))
+      .get("/", (c) => c.body(null));
+    const expected = [...(await probe.request("/")).headers].sort();
+    expect([...new Headers(SECURITY_HEADERS.map(([k, v]) => [k, v]))].sort()).toEqual(expected);
+    const res = await t.app.request("/api/config");
+    for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), name).toBe(value);
+  });
+
+  it("carry a request id: the caller's when it is safe, a new one otherwise", async () => {
+    const given = await t.app.request("/api/config", { headers: { "X-Request-Id": "abc-123" } });
+    expect(given.headers.get("x-request-id")).toBe("abc-123");
+    const unsafe = await t.app.request("/api/config", { headers: { "X-Request-Id": "a b<script>" } });
+    expect(unsafe.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const a = (await t.app.request("/api/nope")).headers.get("x-request-id");
+    const b = (await t.app.request("/")).headers.get("x-request-id");
+    expect(a).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it("no-store also for tokens in the address spelled with escapes", async () => {
+    const res = await t.app.request("/api/faq?access%5Ftoken=x");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    await res.body?.cancel();
+  });
+});
+
+describe("compression of JSON answers", () => {
+  it("gzips a long answer for a client that takes gzip, and leaves short ones and other clients alone", async () => {
+    const { COMPRESS_JSON_MIN } = await import("./response-headers.ts");
+    const user = await createUser(t.ctx.db);
+    const auth = (await signIn(t.ctx, user)).headers;
+    for (let i = 0; i < 40; i++) await createTrack(t.ctx.db, { user_id: user.id, filename: `Long Artist Name ${i} - Long Title Of The Track ${i}.mp3` });
+    const plain = await t.app.request("/api/tracks", { headers: auth });
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThanOrEqual(COMPRESS_JSON_MIN);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+
+    const gz = await t.app.request("/api/tracks", { headers: { ...auth, "Accept-Encoding": "br;q=0.9, gzip" } });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("content-type")).toBe("application/json");
+    expect(gz.headers.get("cache-control")).toBe("no-store");
+    const unzipped = await new Response(gz.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+    expect(JSON.parse(unzipped)).toEqual(JSON.parse(text));
+
+    const refused = await t.app.request("/api/tracks", { headers: { ...auth, "Accept-Encoding": "gzip;q=0" } });
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    await refused.body?.cancel();
+
+    const small = await t.app.request("/api/track_ids", { headers: { ...auth, "Accept-Encoding": "gzip" } });
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(await small.json()).toHaveProperty("track_ids");
+  });
+});

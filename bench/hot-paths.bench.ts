@@ -1,0 +1,268 @@
+/**
+ * `deno task bench hot`: requests per second of the site's hot paths against the real server, each
+ * as a ratio to a bare `Deno.serve` measured in the same run with the same load generator (issue 15).
+ *
+ * The generator is wrk (Debian package `wrk`: `apt-get install wrk`), one thread, 50 keep-alive
+ * connections, 4 s per route (`wrk -t1 -c50 -d4s`), sending a browser's `Accept-Encoding`. A
+ * generator written in Deno tops out near 28k req/s against the bare server and would measure
+ * itself; the bare figure is printed so a run can show wrk is not the bottleneck (≥ 150k req/s wanted
+ * on the 2-core machine: wrk takes one core, the server the other).
+ *
+ * Anchors: a bare `Deno.serve` answering "ok", and a plain Hono app answering a small JSON. The real
+ * server (`server/main.ts`, a subprocess) runs on a temporary libSQL file seeded with the demo FAQ and
+ * slider (`db/seed.ts`) and an artist with 50 tracks (one uploaded and processed through the API, so
+ * the status poll is answered as the processing page sees it), and serves the built client.
+ *
+ * Goals (ratio to bare): GET /api/status/{id} signed in ≥ 0.30; GET /api/config, /api/slider,
+ * /api/faq and / ≥ 0.30; GET /api/auth/me, /api/track_ids, /api/tracks ≥ 0.15. The conditional
+ * requests (If-None-Match → 304) of the public routes are reported too; docs/benchmarks.md shows a run.
+ * The machine is shared: absolute figures are noisy, the ratios within one run are what counts.
+ */
+import { openDb } from "../db/client.ts";
+import { seedDatabase } from "../db/seed.ts";
+import { ensureClientBuilt } from "../scripts/build-if-stale.ts";
+import { createTrack } from "../server/testing/factories.ts";
+import { multipartBody } from "../server/testing/multipart-body.ts";
+import { freePort, startServer } from "../server/testing/server-process.ts";
+import { mpegFrames } from "./upload.bench.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 4);
+const CONNECTIONS = 50;
+const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
+const TRACKS = 50;
+
+interface WrkResult {
+  rps: number;
+  /** Answers outside 2xx/3xx plus socket errors. */
+  bad: number;
+  p99_ms: number | null;
+}
+
+const WRK_MISSING = "wrk is not installed: `apt-get install wrk` (Debian package wrk), then run the bench again";
+
+async function hasWrk(): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output();
+    return out.code === 0 || out.code === 1; // wrk --version exits 1 after printing its version
+  } catch {
+    return false;
+  }
+}
+
+function ms(value: string, unit: string): number {
+  const n = Number(value);
+  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : n;
+}
+
+async function wrk(url: string, headers: Record<string, string> = {}, seconds = SECONDS): Promise<WrkResult> {
+  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", `Accept-Encoding: ${ACCEPT_ENCODING}`];
+  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
+  args.push(url);
+  const out = await new Deno.Command("wrk", { args, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (out.code !== 0) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}${text}`);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const socketErrors = sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) + Number(sock[4]) : 0;
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(text);
+  return { rps, bad: non2xx + socketErrors, p99_ms: p99 ? +ms(p99[1], p99[2]).toFixed(2) : null };
+}
+
+/** A `deno eval` server on a free port, for the anchors. */
+async function startEval(code: (port: number) => string) {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code(port)],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0;; i++) {
+    try {
+      await (await fetch(url)).text();
+      break;
+    } catch {
+      if (i > 300) throw new Error("anchor server did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+const startBare = () =>
+  startEval((port) => `Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response("ok"))`);
+
+const startPlainHono = () =>
+  startEval((port) =>
+    `import { Hono } from "hono";
+     const app = new Hono().get("/", (c) => c.json({ success: true, message: "ok" }));
+     Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, app.fetch);`
+  );
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const f = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+async function upload(url: string, headers: Record<string, string>) {
+  const mp = multipartBody([
+    { name: "directions", value: "label_koster" },
+    { name: "files", filename: "Bench - Status.mp3", type: "audio/mpeg", data: mpegFrames() },
+  ]);
+  const res = await fetch(`${url}/api/upload`, {
+    method: "POST",
+    headers: { ...headers, "content-type": mp.contentType },
+    body: mp.body,
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.track_ids[0] as number;
+}
+
+interface Route {
+  name: string;
+  path: string;
+  goal: number;
+  auth?: boolean;
+  /** Also measured with If-None-Match set to the answer's ETag (304). */
+  conditional?: boolean;
+}
+
+const ROUTES: Route[] = [
+  { name: "GET /api/status/{id} (signed in)", path: "/api/status/ID", goal: 0.3, auth: true },
+  { name: "GET /api/config", path: "/api/config", goal: 0.3, conditional: true },
+  { name: "GET /api/slider", path: "/api/slider", goal: 0.3, conditional: true },
+  { name: "GET /api/faq", path: "/api/faq", goal: 0.3, conditional: true },
+  { name: "GET / (HTML shell)", path: "/", goal: 0.3, conditional: true },
+  { name: "GET /api/auth/me", path: "/api/auth/me", goal: 0.15, auth: true },
+  { name: "GET /api/track_ids", path: "/api/track_ids", goal: 0.15, auth: true },
+  { name: `GET /api/tracks (${TRACKS} tracks)`, path: "/api/tracks", goal: 0.15, auth: true },
+];
+
+export interface HotPathsResult {
+  [key: string]: unknown;
+  pass: boolean;
+}
+
+export default async function hotPaths(): Promise<HotPathsResult> {
+  if (!(await hasWrk())) {
+    console.error(WRK_MISSING);
+    return { error: WRK_MISSING, pass: false };
+  }
+  await ensureClientBuilt();
+  const server = await startServer({ CLIENT_DIST_DIR: `${ROOT}client/dist` });
+  const bare = await startBare();
+  const hono = await startPlainHono();
+  try {
+    const headers = await server.headers();
+    const userId = Number(JSON.parse(atob(headers.Authorization.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).sub);
+    const db = await openDb({ url: `file:${server.dataDir}/app.db` });
+    try {
+      await seedDatabase(db, { staticDir: `${server.dataDir}/static` });
+      for (let i = 1; i < TRACKS; i++) {
+        await createTrack(db, {
+          user_id: userId,
+          filename: `Bench Artist - Track ${i}.mp3`,
+          directions: i % 3 === 0 ? "label_neuropunk,podcast_neuropunk" : "label_koster",
+          upload_date: new Date(Date.now() - i * 60_000),
+          size: 8_000_000 + i,
+          duration: 240 + i,
+        });
+      }
+    } finally {
+      db.$client.close();
+    }
+    // The 50th track goes through the upload and its processing, so the poll reads its status key.
+    const id = await upload(server.url, headers);
+    for (;;) {
+      const s = await (await fetch(`${server.url}/api/status/${id}`, { headers })).json();
+      if (s.status !== "processing") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const own = await (await fetch(`${server.url}/api/tracks`, { headers })).json();
+    if (own.tracks?.length !== TRACKS) throw new Error(`expected ${TRACKS} tracks, got ${own.tracks?.length}`);
+
+    // Warm-up: every server and route once, briefly.
+    await wrk(bare.url, {}, 1);
+    await wrk(hono.url, {}, 1);
+    for (const r of ROUTES) await wrk(server.url + r.path.replace("ID", String(id)), r.auth ? headers : {}, 1);
+
+    const bareRun = await wrk(bare.url);
+    const honoRun = await wrk(hono.url);
+    const routes: Record<string, unknown>[] = [];
+    let pass = bareRun.bad === 0;
+    for (const r of ROUTES) {
+      const url = server.url + r.path.replace("ID", String(id));
+      const h = r.auth ? headers : {};
+      const first = await fetch(url, { headers: { ...h, "accept-encoding": ACCEPT_ENCODING } });
+      await first.arrayBuffer();
+      const c0 = cpuSeconds(server.pid);
+      const run = await wrk(url, h);
+      const cpuUs = ((cpuSeconds(server.pid) - c0) / (run.rps * SECONDS)) * 1e6;
+      const ratio = run.rps / bareRun.rps;
+      const ok = first.ok && run.bad === 0 && ratio >= r.goal;
+      pass &&= ok;
+      const row: Record<string, unknown> = {
+        route: r.name,
+        rps: Math.round(run.rps),
+        ratio: +ratio.toFixed(3),
+        goal: r.goal,
+        result: ok ? "PASS" : "FAIL",
+        server_cpu_us_per_request: Math.round(cpuUs),
+        p99_ms: run.p99_ms,
+        errors: run.bad,
+        status: first.status,
+        content_encoding: first.headers.get("content-encoding"),
+      };
+      if (r.conditional) {
+        const etag = first.headers.get("etag");
+        if (!etag) {
+          row.result = "FAIL";
+          row.not_modified = "no ETag";
+          pass = false;
+        } else {
+          const check = await fetch(url, { headers: { "if-none-match": etag, "accept-encoding": ACCEPT_ENCODING } });
+          await check.arrayBuffer();
+          const nm = await wrk(url, { "If-None-Match": etag });
+          row.not_modified = { status: check.status, rps: Math.round(nm.rps), ratio: +(nm.rps / bareRun.rps).toFixed(3), errors: nm.bad };
+          if (check.status !== 304) {
+            row.result = "FAIL";
+            pass = false;
+          }
+        }
+      }
+      routes.push(row);
+    }
+    const result = {
+      generator: `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, Accept-Encoding: ${ACCEPT_ENCODING}`,
+      bare_deno_serve_rps: Math.round(bareRun.rps),
+      generator_fast_enough: bareRun.rps >= 150_000 ? "yes (≥ 150k req/s against bare)" : "NO: bare < 150k req/s, the ratios understate the server",
+      plain_hono_json_rps: Math.round(honoRun.rps),
+      plain_hono_ratio: +(honoRun.rps / bareRun.rps).toFixed(3),
+      routes,
+      pass,
+    };
+    return result;
+  } finally {
+    await hono.stop();
+    await bare.stop();
+    await server.stop();
+  }
+}
+
+if (import.meta.main) {
+  const result = await hotPaths();
+  console.log(JSON.stringify(result, null, 2));
+  if (!result.pass) Deno.exit(1);
+}
