@@ -1,9 +1,24 @@
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { makeAnswer, sendJsonAnswer } from "../lib/public-answer.ts";
 
-/** GET /api/health and GET /api/config (the public runtime settings the client needs). */
+/**
+ * GET /api/health and GET /api/config (the public runtime settings the client needs). The settings
+ * are read once at start-up, so the config answer is made once, with an ETag; `no-cache` makes the
+ * browser ask again each time (a restart with maintenance switched on is seen at once).
+ */
 export function createHealthRoutes(ctx: AppContext) {
+  const publicConfig = {
+    success: true as const,
+    maintenance: ctx.config.maintenance,
+    providers: { vk: Boolean(ctx.config.vk), telegram: Boolean(ctx.config.telegram) },
+    limits: {
+      max_upload_file_mb: Math.round(ctx.config.maxUploadFileBytes / 1024 / 1024),
+      max_upload_files: ctx.config.maxUploadFiles,
+    },
+  };
+  const configAnswer = makeAnswer(JSON.stringify(publicConfig), "application/json");
   return new Hono<AppEnv>()
     .get("/health", async (c) => {
       const [db, kv] = await Promise.all([
@@ -16,16 +31,5 @@ export function createHealthRoutes(ctx: AppContext) {
       const success = db === "ok" && kv === "ok";
       return c.json({ success, db, kv }, success ? 200 : 503);
     })
-    .get("/config", (c) => {
-      c.header("Cache-Control", "no-store");
-      return c.json({
-        success: true,
-        maintenance: ctx.config.maintenance,
-        providers: { vk: Boolean(ctx.config.vk), telegram: Boolean(ctx.config.telegram) },
-        limits: {
-          max_upload_file_mb: Math.round(ctx.config.maxUploadFileBytes / 1024 / 1024),
-          max_upload_files: ctx.config.maxUploadFiles,
-        },
-      });
-    });
+    .get("/config", async (c) => sendJsonAnswer<typeof publicConfig>(c, await configAnswer));
 }
