@@ -1,5 +1,5 @@
 /** Builds the client with Vite when `client/dist` is missing or older than any client source. */
-const SOURCES = ["client", "domain", "vite.config.ts", "deno.json", "deno.lock"];
+const SOURCES = ["client", "domain", "vite.config.ts", "scripts/vite.ts", "deno.json", "deno.lock"];
 const STAMP = "client/dist/index.html";
 
 async function newestMtime(path: string): Promise<number> {

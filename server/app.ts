@@ -12,7 +12,7 @@ import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
 import { edgeHeaders } from "./lib/response-headers.ts";
-import { serveFile } from "./lib/static-files.ts";
+import { fileAnswer, serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
@@ -149,20 +149,22 @@ export function createApp(deps: AppDeps | AppContext) {
       c.text("Not found", 404);
   });
 
-  // The built client: hashed assets cached for ever, everything else answers index.html.
+  // The built client: hashed assets cached for ever, everything else answers index.html. Text files
+  // go out as the build's brotli or gzip copies; the shell is kept in memory (decision 0180).
   app.on(["GET", "HEAD"], "/assets/*", async (c) => {
-    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable")) ??
+    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable", { precompressed: true })) ??
       c.text("Not found", 404);
   });
+  const shell = fileAnswer(ctx.clientDistDir, "index.html", "no-cache");
   app.on(["GET", "HEAD"], "*", async (c) => {
     const path = c.req.path;
-    const last = path.slice(path.lastIndexOf("/") + 1);
+    const slash = path.lastIndexOf("/");
     // Root-level files of the build (favicon, robots.txt) are served as they are.
-    if (last.includes(".") && path.lastIndexOf("/") === 0) {
-      const file = await serveFile(c, ctx.clientDistDir, last, "public, max-age=3600");
+    if (slash === 0 && path.includes(".")) {
+      const file = await serveFile(c, ctx.clientDistDir, path.slice(1), "public, max-age=3600", { precompressed: true });
       if (file) return file;
     }
-    const index = await serveFile(c, ctx.clientDistDir, "index.html", "no-cache");
+    const index = await shell(c);
     if (index) return index;
     return c.html(
       "<!doctype html><meta charset=utf-8><title>Сборка не найдена</title><p>Клиент не собран: выполните <code>deno task build</code>.</p>",

@@ -90,7 +90,11 @@ export function sendAnswer(c: Context, answer: Answer, cacheControl = "no-cache"
       headers["Content-Encoding"] = "gzip";
     }
   }
-  return new Response(c.req.method === "HEAD" ? null : body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  if (c.req.method === "HEAD") {
+    headers["Content-Length"] = String(body.byteLength);
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
 }
 
 /** `sendAnswer` typed as the `c.json(value)` it stands for, so the typed client still knows the body. */
