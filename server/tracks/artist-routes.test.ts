@@ -190,6 +190,22 @@ describe("batch calls", () => {
 });
 
 describe("GET /api/tracks", () => {
+  it("carries each direction's review state and the staff's message, never the note", async () => {
+    const { trackDecisions } = await import("../../db/schema.ts");
+    const { user, headers } = await person();
+    const track = await createTrack(t.ctx.db, { user_id: user.id, directions: "label_neuropunk,podcast_neuropunk" });
+    await t.ctx.db.insert(trackDecisions).values([
+      { track_id: track.id, direction: "label_neuropunk", status: "declined", message: 'Сведение "глухое"', note: "staff only" },
+    ]);
+    const { body } = await get(t, "/api/tracks", headers);
+    expect(body.tracks).toHaveLength(1);
+    expect(body.tracks[0].decisions).toEqual([
+      { direction: "label_neuropunk", status: "declined", message: 'Сведение "глухое"' },
+      { direction: "podcast_neuropunk", status: "in_review", message: null },
+    ]);
+    expect(JSON.stringify(body)).not.toContain("staff only");
+  });
+
   it("lists the current user's tracks, newest first, without failed uploads", async () => {
     const { user, headers } = await person();
     const other = await createUser(t.ctx.db);
