@@ -86,8 +86,21 @@ describe("the headers every answer gets", () => {
       .get("/", (c) => c.body(null));
     const expected = [...(await probe.request("/")).headers].sort();
     expect([...new Headers(SECURITY_HEADERS.map(([k, v]): [string, string] => [k, v]))].sort()).toEqual(expected);
-    const res = await t.app.request("/api/config");
-    for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), name).toBe(value);
+    // Each once, whether the answer had none of them (a JSON answer, the page shell) or one
+    // already (a file, sent with its own nosniff), and with no-store on a signed-in call.
+    for (const [path, init] of [
+      ["/api/config", {}],
+      ["/", {}],
+      ["/static/storage/a.txt", {}],
+      ["/api/nope", {}],
+      ["/api/tracks", { headers }],
+    ] as const) {
+      const res = await t.app.request(path, init);
+      for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+      expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+      if ("headers" in init) expect(res.headers.get("cache-control")).toBe("no-store");
+      await res.body?.cancel();
+    }
   });
 
   it("carry a request id: the caller's when it is safe, a new one otherwise", async () => {
