@@ -150,3 +150,22 @@ describe("compression of JSON answers", () => {
     expect(await small.json()).toHaveProperty("track_ids");
   });
 });
+
+describe("the headers through a real Deno.serve", () => {
+  // Deno may prepare a response for the wire when it is made; the headers added after must still go out.
+  it("are on the wire, each once, for JSON, kept-ready, file and page answers", async () => {
+    const { SECURITY_HEADERS } = await import("./response-headers.ts");
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.app.fetch);
+    try {
+      const base = `http://127.0.0.1:${server.addr.port}`;
+      for (const path of ["/api/config", "/api/faq", "/", "/static/storage/a.txt", "/api/nope", "/api/auth/me"]) {
+        const res = await fetch(base + path, { headers: { "Accept-Encoding": "br, gzip" } });
+        await res.arrayBuffer();
+        for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+        expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
