@@ -8,7 +8,8 @@
  * itself; the bare figure is printed so a run can show wrk is not the bottleneck (≥ 150k req/s wanted
  * on the 2-core machine: wrk takes one core, the server the other).
  *
- * Anchors: a bare `Deno.serve` answering "ok", and a plain Hono app answering a small JSON. The real
+ * Anchors: a bare `Deno.serve` answering "ok", a plain Hono app answering a small JSON, and a bare
+ * `Deno.serve` answering that JSON with the site's security headers (the ceiling they leave). The real
  * server (`server/main.ts`, a subprocess) runs on a temporary libSQL file seeded with the demo FAQ and
  * slider (`db/seed.ts`) and an artist with 50 tracks (one uploaded and processed through the API, so
  * the status poll is answered as the processing page sees it), and serves the built client.
@@ -24,6 +25,7 @@ import { ensureClientBuilt } from "../scripts/build-if-stale.ts";
 import { createTrack } from "../server/testing/factories.ts";
 import { multipartBody } from "../server/testing/multipart-body.ts";
 import { freePort, startServer } from "../server/testing/server-process.ts";
+import { FAST_HEADERS } from "../server/lib/response-headers.ts";
 import { mpegFrames } from "./upload.bench.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -102,6 +104,19 @@ async function startEval(code: (port: number) => string) {
 const startBare = () =>
   startEval((port) => `Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response("ok"))`);
 
+/**
+ * The ceiling for this site's answers: a bare `Deno.serve` sending the config answer with the 14
+ * security headers and a request id every answer of the site carries (issue 15 asks for them on
+ * every answer), so the cost of the headers themselves shows apart from the app's.
+ */
+const startBareWithHeaders = () =>
+  startEval((port) =>
+    `import { SECURITY_HEADERS } from "./server/lib/response-headers.ts";
+     const body = JSON.stringify({ success: true, maintenance: false, providers: { vk: false, telegram: false }, limits: { max_upload_file_mb: 50, max_upload_files: 20 } });
+     const base = Object.fromEntries([["content-type", "application/json"], ...SECURITY_HEADERS]);
+     Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response(body, { headers: { ...base, "x-request-id": crypto.randomUUID() } }));`
+  );
+
 const startPlainHono = () =>
   startEval((port) =>
     `import { Hono } from "hono";
@@ -164,6 +179,7 @@ export default async function hotPaths(): Promise<HotPathsResult> {
   const server = await startServer({ CLIENT_DIST_DIR: `${ROOT}client/dist` });
   const bare = await startBare();
   const hono = await startPlainHono();
+  const bareHeaders = await startBareWithHeaders();
   try {
     const headers = await server.headers();
     const userId = Number(JSON.parse(atob(headers.Authorization.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).sub);
@@ -196,10 +212,12 @@ export default async function hotPaths(): Promise<HotPathsResult> {
     // Warm-up: every server and route once, briefly.
     await wrk(bare.url, {}, 1);
     await wrk(hono.url, {}, 1);
+    await wrk(bareHeaders.url, {}, 1);
     for (const r of ROUTES) await wrk(server.url + r.path.replace("ID", String(id)), r.auth ? headers : {}, 1);
 
     const bareRun = await wrk(bare.url);
     const honoRun = await wrk(hono.url);
+    const headersRun = await wrk(bareHeaders.url);
     const routes: Record<string, unknown>[] = [];
     let pass = bareRun.bad === 0;
     for (const r of ROUTES) {
@@ -250,11 +268,15 @@ export default async function hotPaths(): Promise<HotPathsResult> {
       generator_fast_enough: bareRun.rps >= 150_000 ? "yes (≥ 150k req/s against bare)" : "NO: bare < 150k req/s, the ratios understate the server",
       plain_hono_json_rps: Math.round(honoRun.rps),
       plain_hono_ratio: +(honoRun.rps / bareRun.rps).toFixed(3),
+      bare_with_site_headers_rps: Math.round(headersRun.rps),
+      bare_with_site_headers_ratio: +(headersRun.rps / bareRun.rps).toFixed(3),
+      fast_header_path: FAST_HEADERS,
       routes,
       pass,
     };
     return result;
   } finally {
+    await bareHeaders.stop();
     await hono.stop();
     await bare.stop();
     await server.stop();
