@@ -11,7 +11,11 @@ import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
-import { edgeHeaders } from "./lib/response-headers.ts";
+import { edgeHeaders, requestIdOf, setAll } from "./lib/response-headers.ts";
+import { type Answer, answerFor } from "./lib/public-answer.ts";
+import { publicConfigAnswer } from "./health/routes.ts";
+import { publicFaqAnswer } from "./faq/service.ts";
+import { publicSliderAnswer } from "./slider/service.ts";
 import { fileAnswer, serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
@@ -92,6 +96,7 @@ export function createApp(deps: AppDeps | AppContext) {
   const allowed = methodMatcher(api);
 
   const app = new Hono<AppEnv>();
+  const shell = fileAnswer(ctx.clientDistDir, "index.html", "no-cache");
   // Request id, security headers, no-store for credentials, gzip of long JSON: one middleware, its
   // headers computed once (issue 15, docs/decisions/0180-hot-paths.md).
   app.use(edgeHeaders());
@@ -155,7 +160,6 @@ export function createApp(deps: AppDeps | AppContext) {
     return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable", { precompressed: true })) ??
       c.text("Not found", 404);
   });
-  const shell = fileAnswer(ctx.clientDistDir, "index.html", "no-cache");
   app.on(["GET", "HEAD"], "*", async (c) => {
     const path = c.req.path;
     const slash = path.lastIndexOf("/");
@@ -172,6 +176,52 @@ export function createApp(deps: AppDeps | AppContext) {
     );
   });
 
+  return withReadyAnswers(app, ctx, shell);
+}
+
+/**
+ * The ready-answer lane (decision 0180): the public answers kept in memory (`/api/config`,
+ * `/api/faq`, `/api/slider` and the page shell at `/`) are sent before the router runs, for the
+ * requests whose answer is the same for everyone: GET or HEAD, that exact path with no query, no
+ * `Authorization` header, and the API path open (maintenance off, or `/api/config`, which stays open).
+ * They get exactly what the routes would give them (the same answer, ETag and 304, the headers
+ * every answer gets); anything else goes through the app as before. Matching 125 routes and the
+ * middleware chain cost more than the answer itself.
+ */
+function withReadyAnswers(app: Hono<AppEnv>, ctx: AppContext, shell: ReturnType<typeof fileAnswer>) {
+  const config = publicConfigAnswer(ctx).answer;
+  const faq = publicFaqAnswer(ctx);
+  const slider = publicSliderAnswer(ctx);
+  const ready = new Map<string, { get: () => Answer | null | Promise<Answer | null>; cacheControl: string; open: boolean }>([
+    ["/api/config", { get: () => config, cacheControl: "no-cache", open: true }],
+    ["/api/faq", { get: () => faq.get(), cacheControl: "no-cache", open: false }],
+    ["/api/slider", { get: () => slider.get(), cacheControl: "no-cache", open: false }],
+    ["/", { get: () => shell.get(), cacheControl: shell.cacheControl, open: true }],
+  ]);
+  const routed = app.fetch;
+  const send = (req: Request, answer: Answer | null, cacheControl: string, fallback: () => Response | Promise<Response>) => {
+    // No build yet: the routes answer (the "client not built" page).
+    if (!answer) return fallback();
+    const res = answerFor(req, answer, cacheControl);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), false);
+    return res;
+  };
+  app.fetch = (req, env, executionCtx) => {
+    if (req.method === "GET" || req.method === "HEAD") {
+      const url = req.url;
+      const start = url.indexOf("/", url.indexOf("//") + 2);
+      const path = start < 0 ? "/" : url.slice(start);
+      const lane = ready.get(path);
+      if (lane && (lane.open || !ctx.config.maintenance) && !req.headers.has("authorization")) {
+        const answer = lane.get();
+        const fallback = () => routed(req, env, executionCtx);
+        return answer instanceof Promise
+          ? answer.then((a) => send(req, a, lane.cacheControl, fallback), fallback)
+          : send(req, answer, lane.cacheControl, fallback);
+      }
+    }
+    return routed(req, env, executionCtx);
+  };
   return app;
 }
 

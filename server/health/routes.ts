@@ -9,16 +9,7 @@ import { makeAnswer, sendJsonAnswer } from "../lib/public-answer.ts";
  * browser ask again each time (a restart with maintenance switched on is seen at once).
  */
 export function createHealthRoutes(ctx: AppContext) {
-  const publicConfig = {
-    success: true as const,
-    maintenance: ctx.config.maintenance,
-    providers: { vk: Boolean(ctx.config.vk), telegram: Boolean(ctx.config.telegram) },
-    limits: {
-      max_upload_file_mb: Math.round(ctx.config.maxUploadFileBytes / 1024 / 1024),
-      max_upload_files: ctx.config.maxUploadFiles,
-    },
-  };
-  const configAnswer = makeAnswer(JSON.stringify(publicConfig), "application/json");
+  const { publicConfig, answer: configAnswer } = publicConfigAnswer(ctx);
   return new Hono<AppEnv>()
     .get("/health", async (c) => {
       const [db, kv] = await Promise.all([
@@ -32,4 +23,26 @@ export function createHealthRoutes(ctx: AppContext) {
       return c.json({ success, db, kv }, success ? 200 : 503);
     })
     .get("/config", async (c) => sendJsonAnswer<typeof publicConfig>(c, await configAnswer));
+}
+
+const configAnswers = new WeakMap<AppContext["config"], ReturnType<typeof makeConfigAnswer>>();
+
+function makeConfigAnswer(ctx: Pick<AppContext, "config">) {
+  const publicConfig = {
+    success: true as const,
+    maintenance: ctx.config.maintenance,
+    providers: { vk: Boolean(ctx.config.vk), telegram: Boolean(ctx.config.telegram) },
+    limits: {
+      max_upload_file_mb: Math.round(ctx.config.maxUploadFileBytes / 1024 / 1024),
+      max_upload_files: ctx.config.maxUploadFiles,
+    },
+  };
+  return { publicConfig, answer: makeAnswer(JSON.stringify(publicConfig), "application/json") };
+}
+
+/** GET /api/config's answer, made once per configuration (the routes and the ready-answer lane share it). */
+export function publicConfigAnswer(ctx: Pick<AppContext, "config">) {
+  let made = configAnswers.get(ctx.config);
+  if (!made) configAnswers.set(ctx.config, made = makeConfigAnswer(ctx));
+  return made;
 }

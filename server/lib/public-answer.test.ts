@@ -158,3 +158,41 @@ describe("public answers (GET /api/config, /api/faq, /api/slider)", () => {
     }
   });
 });
+
+describe("the ready-answer lane in front of the router", () => {
+  it("keeps the maintenance gate: FAQ and slider closed to visitors, config open", async () => {
+    const m = await createTestApp({ env: { MAINTENANCE_MODE: "true" } });
+    try {
+      for (const path of ["/api/faq", "/api/slider"]) {
+        const res = await m.app.request(path);
+        expect(res.status, path).toBe(503);
+        expect((await res.json()).maintenance).toBe(true);
+      }
+      const config = await m.app.request("/api/config");
+      expect(config.status).toBe(200);
+      expect((await config.json()).maintenance).toBe(true);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it("answers the page shell's 503 while the client is not built, and leaves HEAD bodiless", async () => {
+    const res = await t.app.request("/");
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain("Клиент не собран");
+    const head = await t.app.request("/api/faq", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect(head.headers.get("etag")).toMatch(/^W\//);
+    expect(head.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("sends signed-in and query-carrying requests through the routes (no-store)", async () => {
+    const signedIn = await t.app.request("/api/faq", { headers: admin });
+    expect(signedIn.headers.get("cache-control")).toBe("no-store");
+    const query = await t.app.request("/api/config?refresh_token=x");
+    expect(query.headers.get("cache-control")).toBe("no-store");
+    const post = await t.app.request("/api/config", { method: "POST" });
+    expect(post.status).toBe(405);
+  });
+});

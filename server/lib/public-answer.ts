@@ -69,18 +69,23 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
  * again each time, so a change is seen at once and an unchanged answer costs a 304.
  */
 export function sendAnswer(c: Context, answer: Answer, cacheControl = "no-cache"): Response {
+  return answerFor(c.req.raw, answer, cacheControl);
+}
+
+/** `sendAnswer` for a bare request (the ready-answer lane in front of the router, app.ts). */
+export function answerFor(req: Request, answer: Answer, cacheControl = "no-cache"): Response {
   const headers: Record<string, string> = {
     "Content-Type": answer.contentType,
     "Cache-Control": cacheControl,
     ETag: answer.etag,
   };
   if (answer.gzip || answer.br) headers.Vary = "Accept-Encoding";
-  if (notModified(c.req.header("if-none-match"), answer.etag)) {
+  if (notModified(req.headers.get("if-none-match") ?? undefined, answer.etag)) {
     delete headers["Content-Type"];
     return new Response(null, { status: 304, headers });
   }
   let body = answer.identity;
-  const ae = answer.gzip || answer.br ? c.req.header("accept-encoding") : undefined;
+  const ae = answer.gzip || answer.br ? req.headers.get("accept-encoding") : undefined;
   if (ae) {
     if (answer.br && accepts(ae, "br")) {
       body = answer.br;
@@ -90,7 +95,7 @@ export function sendAnswer(c: Context, answer: Answer, cacheControl = "no-cache"
       headers["Content-Encoding"] = "gzip";
     }
   }
-  if (c.req.method === "HEAD") {
+  if (req.method === "HEAD") {
     headers["Content-Length"] = String(body.byteLength);
     return new Response(null, { status: 200, headers });
   }

@@ -100,6 +100,11 @@ export function accepts(header: string | undefined | null, coding: string): bool
 
 const REQUEST_ID = /^[\w\-=]{1,255}$/;
 
+/** The caller's `X-Request-Id` when it is safe to repeat, else a new one. */
+export function requestIdOf(given: string | null | undefined): string {
+  return given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
 /**
  * Everything every answer gets, in one middleware in front of the app: the request id
  * (`X-Request-Id`, the caller's when it is safe, else a new UUID; `c.get("requestId")`), the
@@ -112,8 +117,7 @@ const REQUEST_ID = /^[\w\-=]{1,255}$/;
  */
 export function edgeHeaders(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    let rid = c.req.header("x-request-id");
-    if (!rid || !REQUEST_ID.test(rid)) rid = crypto.randomUUID();
+    const rid = requestIdOf(c.req.header("x-request-id"));
     c.set("requestId", rid);
     const path = c.req.path;
     const api = path.startsWith("/api/");
@@ -164,7 +168,8 @@ const OWN_NAMES = new Set([...SECURITY_HEADERS.map(([k]) => k.toLowerCase()), "x
 /** Whether `fastHeaders` is in use (reported by the hot-paths bench). */
 export const FAST_HEADERS = fastHeaders !== null;
 
-function setAll(headers: Headers, rid: string, noStore: boolean) {
+/** Adds the headers every answer gets (the security headers, the request id, no-store if asked). */
+export function setAll(headers: Headers, rid: string, noStore: boolean) {
   if (fastHeaders) {
     const h = headers as unknown as Record<symbol, unknown>;
     const list = h[fastHeaders.list] as [string, string][];

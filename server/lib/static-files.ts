@@ -125,9 +125,15 @@ export function fileAnswer(root: string, name: string, cacheControl: string, che
     })();
     return checking;
   };
-  return async (c: Context): Promise<Response | null> => {
+  /** The answer, or null while the file does not exist. */
+  const get = async (): Promise<Answer | null> => {
     if (!current) await check();
     else if (Date.now() - current.checked > checkEveryMs) void check();
-    return current ? sendAnswer(c, current.answer, cacheControl) : null;
+    return current?.answer ?? null;
   };
+  const send = async (c: Context): Promise<Response | null> => {
+    const answer = await get();
+    return answer ? sendAnswer(c, answer, cacheControl) : null;
+  };
+  return Object.assign(send, { get, cacheControl });
 }
