@@ -133,6 +133,7 @@ export function createApp(deps: AppDeps | AppContext) {
   // Before the body limits: an upload refused for maintenance is not read at all.
   app.use("/api/*", maintenanceGate(ctx));
   app.use("/api/*", (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
     return jsonLimit(c, next);
   });
