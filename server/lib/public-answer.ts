@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
-import { accepts } from "./response-headers.ts";
+import { accepts, responseWith, validPairs } from "./response-headers.ts";
 
 /**
  * Public answers that are the same for everyone (GET /api/config, /api/faq, /api/slider, the HTML
@@ -74,32 +74,45 @@ export function sendAnswer(c: Context, answer: Answer, cacheControl = "no-cache"
 
 /** `sendAnswer` for a bare request (the ready-answer lane in front of the router, app.ts). */
 export function answerFor(req: Request, answer: Answer, cacheControl = "no-cache"): Response {
-  const headers: Record<string, string> = {
-    "Content-Type": answer.contentType,
-    "Cache-Control": cacheControl,
-    ETag: answer.etag,
-  };
-  if (answer.gzip || answer.br) headers.Vary = "Accept-Encoding";
-  if (notModified(req.headers.get("if-none-match") ?? undefined, answer.etag)) {
-    delete headers["Content-Type"];
-    return new Response(null, { status: 304, headers });
-  }
+  const variants = variantsOf(answer, cacheControl);
+  if (notModified(req.headers.get("if-none-match") ?? undefined, answer.etag)) return responseWith(null, 304, variants.notModified);
   let body = answer.identity;
+  let pairs = variants.identity;
   const ae = answer.gzip || answer.br ? req.headers.get("accept-encoding") : undefined;
   if (ae) {
     if (answer.br && accepts(ae, "br")) {
       body = answer.br;
-      headers["Content-Encoding"] = "br";
+      pairs = variants.br;
     } else if (answer.gzip && accepts(ae, "gzip")) {
       body = answer.gzip;
-      headers["Content-Encoding"] = "gzip";
+      pairs = variants.gzip;
     }
   }
-  if (req.method === "HEAD") {
-    headers["Content-Length"] = String(body.byteLength);
-    return new Response(null, { status: 200, headers });
+  if (req.method === "HEAD") return responseWith(null, 200, [...pairs, ["Content-Length", String(body.byteLength)]]);
+  return responseWith(body as Uint8Array<ArrayBuffer>, 200, pairs);
+}
+
+type Pairs = readonly (readonly [string, string])[];
+/** Each answer's header lists, made and validated once per answer and Cache-Control. */
+const variantCache = new WeakMap<Answer, Map<string, { identity: Pairs; gzip: Pairs; br: Pairs; notModified: Pairs }>>();
+
+function variantsOf(answer: Answer, cacheControl: string) {
+  let byControl = variantCache.get(answer);
+  if (!byControl) variantCache.set(answer, byControl = new Map());
+  let v = byControl.get(cacheControl);
+  if (!v) {
+    const common: [string, string][] = [["Cache-Control", cacheControl], ["ETag", answer.etag]];
+    if (answer.gzip || answer.br) common.push(["Vary", "Accept-Encoding"]);
+    const typed: [string, string][] = [["Content-Type", answer.contentType], ...common];
+    v = {
+      identity: validPairs(typed),
+      gzip: validPairs([...typed, ["Content-Encoding", "gzip"]]),
+      br: validPairs([...typed, ["Content-Encoding", "br"]]),
+      notModified: validPairs(common),
+    };
+    byControl.set(cacheControl, v);
   }
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  return v;
 }
 
 /** `sendAnswer` typed as the `c.json(value)` it stands for, so the typed client still knows the body. */

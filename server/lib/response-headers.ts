@@ -168,6 +168,27 @@ const OWN_NAMES = new Set([...SECURITY_HEADERS.map(([k]) => k.toLowerCase()), "x
 /** Whether `fastHeaders` is in use (reported by the hot-paths bench). */
 export const FAST_HEADERS = fastHeaders !== null;
 
+/**
+ * A response with a ready-made header list: `pairs` (validated once by the caller: see
+ * `validPairs`) are appended to its list directly when the fast path is on, else set one by one.
+ */
+export function responseWith(body: BodyInit | null, status: number, pairs: readonly (readonly [string, string])[]): Response {
+  const res = new Response(body, { status });
+  const list = fastHeaders ? (res.headers as unknown as Record<symbol, unknown>)[fastHeaders.list] : null;
+  if (Array.isArray(list) && list.length === 0) {
+    for (const [name, value] of pairs) list.push([name, value]);
+  } else {
+    for (const [name, value] of pairs) res.headers.set(name, value);
+  }
+  return res;
+}
+
+/** `pairs` checked as `Headers` would check them; throws on an invalid one. */
+export function validPairs(pairs: [string, string][]): [string, string][] {
+  new Headers(pairs);
+  return pairs;
+}
+
 /** Adds the headers every answer gets (the security headers, the request id, no-store if asked). */
 export function setAll(headers: Headers, rid: string, noStore: boolean) {
   if (fastHeaders) {
