@@ -126,10 +126,10 @@ export function fileAnswer(root: string, name: string, cacheControl: string, che
     return checking;
   };
   /** The answer, or null while the file does not exist. */
-  const get = async (): Promise<Answer | null> => {
-    if (!current) await check();
-    else if (Date.now() - current.checked > checkEveryMs) void check();
-    return current?.answer ?? null;
+  const get = (): Answer | Promise<Answer | null> => {
+    if (!current) return check().then(() => current?.answer ?? null);
+    if (Date.now() - current.checked > checkEveryMs) void check();
+    return current.answer;
   };
   const send = async (c: Context): Promise<Response | null> => {
     const answer = await get();
