@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createAdminRoutes } from "./admin/routes.ts";
-import { createGuards } from "./auth/guards.ts";
+import { bearerToken, createGuards } from "./auth/guards.ts";
 import { createAuthRoutes } from "./auth/routes.ts";
 import { createTokenService } from "./auth/tokens.ts";
 import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
@@ -11,7 +11,7 @@ import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
-import { edgeHeaders, requestIdOf, setAll } from "./lib/response-headers.ts";
+import { COMPRESS_JSON_MIN, edgeHeaders, requestIdOf, responseWith, setAll, validPairs } from "./lib/response-headers.ts";
 import { type Answer, answerFor } from "./lib/public-answer.ts";
 import { publicConfigAnswer } from "./health/routes.ts";
 import { publicFaqAnswer } from "./faq/service.ts";
@@ -207,23 +207,60 @@ function withReadyAnswers(app: Hono<AppEnv>, ctx: AppContext, shell: ReturnType<
     setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), false);
     return res;
   };
+  const statusPoll = statusPollLane(ctx);
   app.fetch = (req, env, executionCtx) => {
     if (req.method === "GET" || req.method === "HEAD") {
       const url = req.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const path = start < 0 ? "/" : url.slice(start);
+      const fallback = () => routed(req, env, executionCtx);
       const lane = ready.get(path);
       if (lane && (lane.open || !ctx.config.maintenance) && !req.headers.has("authorization")) {
         const answer = lane.get();
-        const fallback = () => routed(req, env, executionCtx);
         return answer instanceof Promise
           ? answer.then((a) => send(req, a, lane.cacheControl, fallback), fallback)
           : send(req, answer, lane.cacheControl, fallback);
+      }
+      if (req.method === "GET" && path.startsWith(STATUS_PREFIX) && !ctx.config.maintenance) {
+        return statusPoll(req, path).then((res) => res ?? fallback(), fallback);
       }
     }
     return routed(req, env, executionCtx);
   };
   return app;
+}
+
+const STATUS_PREFIX = "/api/status/";
+const JSON_TYPE = validPairs([["Content-Type", "application/json"]]);
+const utf8 = new TextEncoder();
+
+/**
+ * The processing page's poll, `GET /api/status/{id}` (every open page, every 3 s), in the lane when
+ * it is the everyday case: a live token of a user who is not banned, asking for a track whose status
+ * key names them as the owner. That is exactly the guard's and `statusFor`'s own first path (the
+ * same token and session caches, the same status key), answered with the route's JSON, `no-store`
+ * and the headers every answer gets. Anything else (no or a bad token, a ban, someone else's or a
+ * missing key, an id that is not a plain number, a long answer) is answered by the routes, which
+ * then decide it in full. Null means "not here".
+ */
+function statusPollLane(ctx: AppContext) {
+  return async (req: Request, path: string): Promise<Response | null> => {
+    const raw = path.slice(STATUS_PREFIX.length);
+    if (!/^[1-9]\d{0,14}$/.test(raw)) return null;
+    const id = Number(raw);
+    if (!Number.isSafeInteger(id)) return null;
+    const token = bearerToken(req.headers.get("authorization"));
+    if (!token) return null;
+    const found = await ctx.tokens.authenticate(token);
+    if (!found || found.user.is_banned) return null;
+    const value = await ctx.tracks.status.readStatus(id);
+    if (!value || value.user_id !== found.user.id) return null;
+    const body = JSON.stringify({ status: value.status, error: value.error ?? null, track_data: value.track_data });
+    if (body.length >= COMPRESS_JSON_MIN) return null;
+    const res = responseWith(utf8.encode(body), 200, JSON_TYPE);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true);
+    return res;
+  };
 }
 
 export type App = ReturnType<typeof createApp>;
