@@ -241,7 +241,8 @@ const utf8 = new TextEncoder();
  * same token and session caches, the same status key), answered with the route's JSON, `no-store`
  * and the headers every answer gets. Anything else (no or a bad token, a ban, someone else's or a
  * missing key, an id that is not a plain number, a long answer) is answered by the routes, which
- * then decide it in full. Null means "not here".
+ * then decide it in full. Null means "not here". A new refusal in the guard, the maintenance gate or
+ * `statusFor` must be added here too (decision 0180).
  */
 function statusPollLane(ctx: AppContext) {
   return async (req: Request, path: string): Promise<Response | null> => {
