@@ -2,7 +2,7 @@
  * Builds the client with Vite when `client/dist` is missing or older than any client source.
  * A deploy that ships a built client sets CLIENT_PREBUILT=1 instead (server/start.ts).
  */
-const SOURCES = ["client", "domain", "vite.config.ts", "deno.json", "deno.lock"];
+const SOURCES = ["client", "domain", "vite.config.ts", "scripts/vite.ts", "deno.json", "deno.lock"];
 const STAMP = "client/dist/index.html";
 
 async function newestMtime(path: string): Promise<number> {

@@ -1,11 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
-import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import { createAdminRoutes } from "./admin/routes.ts";
-import { createGuards } from "./auth/guards.ts";
+import { bearerToken, createGuards } from "./auth/guards.ts";
 import { createAuthRoutes } from "./auth/routes.ts";
 import { createTokenService } from "./auth/tokens.ts";
 import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
@@ -14,9 +11,22 @@ import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
-import { noStoreWithCredentials, PERMISSIONS_POLICY } from "./lib/response-headers.ts";
+import {
+  COMPRESS_JSON_MIN,
+  edgeHeaders,
+  requestIdOf,
+  responseWith,
+  type SecurityHeaderSet,
+  securityHeaderSet,
+  setAll,
+  validPairs,
+} from "./lib/response-headers.ts";
+import { type Answer, answerFor } from "./lib/public-answer.ts";
+import { publicConfigAnswer } from "./health/routes.ts";
+import { publicFaqAnswer } from "./faq/service.ts";
+import { publicSliderAnswer } from "./slider/service.ts";
 import { publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
-import { serveFile } from "./lib/static-files.ts";
+import { fileAnswer, serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
@@ -27,22 +37,6 @@ import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes } from "./slider/public-routes.ts";
 import { createTrackRoutes } from "./tracks/artist-routes.ts";
 import { createUploadRoutes } from "./tracks/upload-routes.ts";
-
-/** Content Security Policy the app works under: everything from this origin, plus the SoundCloud player. */
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", "data:", "blob:"],
-  mediaSrc: ["'self'", "blob:"],
-  fontSrc: ["'self'", "data:"],
-  connectSrc: ["'self'"],
-  frameSrc: ["https://w.soundcloud.com"],
-  frameAncestors: ["'none'"],
-  formAction: ["'self'"],
-  baseUri: ["'self'"],
-  objectSrc: ["'none'"],
-};
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -112,26 +106,12 @@ export function createApp(deps: AppDeps | AppContext) {
   const allowed = methodMatcher(api);
 
   const app = new Hono<AppEnv>();
-  app.use(requestId());
+  const shell = fileAnswer(ctx.clientDistDir, "index.html", "no-cache");
   // Images may also come from the bucket's public address (S3_PUBLIC_URL, decision 0113).
-  const csp = { ...CSP, imgSrc: [...CSP.imgSrc, ...publicUploadOrigins(ctx.config)] };
-  app.use(secureHeaders({ contentSecurityPolicy: csp, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }));
-  app.use("/api/*", noStoreWithCredentials());
-  app.use(compress());
-  // `c.json` sets no Content-Length, so compress() would gzip even a 60-byte poll answer (about a
-  // tenth of its cost). JSON bodies are in memory anyway: give them a length so the 1 KB
-  // threshold applies.
-  app.use("/api/*", async (c, next) => {
-    await next();
-    const res = c.res;
-    if (!res.body || res.headers.has("content-length")) return;
-    if (!(res.headers.get("content-type") ?? "").startsWith("application/json")) return;
-    const body = await res.arrayBuffer();
-    const headers = new Headers(res.headers);
-    headers.set("content-length", String(body.byteLength));
-    c.res = undefined;
-    c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
-  });
+  const security = securityHeaderSet(publicUploadOrigins(ctx.config));
+  // Request id, security headers, no-store for credentials, gzip of long JSON: one middleware, its
+  // headers computed once (issue 15, docs/decisions/0180-hot-paths.md).
+  app.use(edgeHeaders(security));
 
   app.onError((err, c) => {
     const rid = c.get("requestId");
@@ -165,6 +145,7 @@ export function createApp(deps: AppDeps | AppContext) {
   // Before the body limits: an upload refused for maintenance is not read at all.
   app.use("/api/*", maintenanceGate(ctx));
   app.use("/api/*", (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
     return jsonLimit(c, next);
   });
@@ -183,20 +164,21 @@ export function createApp(deps: AppDeps | AppContext) {
     return (await servePublicFile(c, ctx, c.req.path.slice("/static/".length))) ?? c.text("Not found", 404);
   });
 
-  // The built client: hashed assets cached for ever, everything else answers index.html.
+  // The built client: hashed assets cached for ever, everything else answers index.html. Text files
+  // go out as the build's brotli or gzip copies; the shell is kept in memory (decision 0180).
   app.on(["GET", "HEAD"], "/assets/*", async (c) => {
-    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable")) ??
+    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable", { precompressed: true })) ??
       c.text("Not found", 404);
   });
   app.on(["GET", "HEAD"], "*", async (c) => {
     const path = c.req.path;
-    const last = path.slice(path.lastIndexOf("/") + 1);
+    const slash = path.lastIndexOf("/");
     // Root-level files of the build (favicon, robots.txt) are served as they are.
-    if (last.includes(".") && path.lastIndexOf("/") === 0) {
-      const file = await serveFile(c, ctx.clientDistDir, last, "public, max-age=3600");
+    if (slash === 0 && path.includes(".")) {
+      const file = await serveFile(c, ctx.clientDistDir, path.slice(1), "public, max-age=3600", { precompressed: true });
       if (file) return file;
     }
-    const index = await serveFile(c, ctx.clientDistDir, "index.html", "no-cache");
+    const index = await shell(c);
     if (index) return index;
     return c.html(
       "<!doctype html><meta charset=utf-8><title>Сборка не найдена</title><p>Клиент не собран: выполните <code>deno task build</code>.</p>",
@@ -204,7 +186,96 @@ export function createApp(deps: AppDeps | AppContext) {
     );
   });
 
+  return withReadyAnswers(app, ctx, shell, security);
+}
+
+/**
+ * The ready-answer lane (decision 0180): the public answers kept in memory (`/api/config`,
+ * `/api/faq`, `/api/slider` and the page shell at `/`) are sent before the router runs, for the
+ * requests whose answer is the same for everyone: GET or HEAD, that exact path with no query, no
+ * `Authorization` header, and the API path open (maintenance off, or `/api/config`, which stays open).
+ * They get exactly what the routes would give them (the same answer, ETag and 304, the headers
+ * every answer gets); anything else goes through the app as before. Matching 125 routes and the
+ * middleware chain cost more than the answer itself.
+ */
+function withReadyAnswers(
+  app: Hono<AppEnv>,
+  ctx: AppContext,
+  shell: ReturnType<typeof fileAnswer>,
+  security: SecurityHeaderSet,
+) {
+  const config = publicConfigAnswer(ctx).answer;
+  const faq = publicFaqAnswer(ctx);
+  const slider = publicSliderAnswer(ctx);
+  const ready = new Map<string, { get: () => Answer | null | Promise<Answer | null>; cacheControl: string; open: boolean }>([
+    ["/api/config", { get: () => config, cacheControl: "no-cache", open: true }],
+    ["/api/faq", { get: () => faq.get(), cacheControl: "no-cache", open: false }],
+    ["/api/slider", { get: () => slider.get(), cacheControl: "no-cache", open: false }],
+    ["/", { get: () => shell.get(), cacheControl: shell.cacheControl, open: true }],
+  ]);
+  const routed = app.fetch;
+  const send = (req: Request, answer: Answer | null, cacheControl: string, fallback: () => Response | Promise<Response>) => {
+    // No build yet: the routes answer (the "client not built" page).
+    if (!answer) return fallback();
+    const res = answerFor(req, answer, cacheControl);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), false, security);
+    return res;
+  };
+  const statusPoll = statusPollLane(ctx, security);
+  app.fetch = (req, env, executionCtx) => {
+    if (req.method === "GET" || req.method === "HEAD") {
+      const url = req.url;
+      const start = url.indexOf("/", url.indexOf("//") + 2);
+      const path = start < 0 ? "/" : url.slice(start);
+      const fallback = () => routed(req, env, executionCtx);
+      const lane = ready.get(path);
+      if (lane && (lane.open || !ctx.config.maintenance) && !req.headers.has("authorization")) {
+        const answer = lane.get();
+        return answer instanceof Promise
+          ? answer.then((a) => send(req, a, lane.cacheControl, fallback), fallback)
+          : send(req, answer, lane.cacheControl, fallback);
+      }
+      if (req.method === "GET" && path.startsWith(STATUS_PREFIX) && !ctx.config.maintenance) {
+        return statusPoll(req, path).then((res) => res ?? fallback(), fallback);
+      }
+    }
+    return routed(req, env, executionCtx);
+  };
   return app;
+}
+
+const STATUS_PREFIX = "/api/status/";
+const JSON_TYPE = validPairs([["Content-Type", "application/json"]]);
+const utf8 = new TextEncoder();
+
+/**
+ * The processing page's poll, `GET /api/status/{id}` (every open page, every 3 s), in the lane when
+ * it is the everyday case: a live token of a user who is not banned, asking for a track whose status
+ * key names them as the owner. That is exactly the guard's and `statusFor`'s own first path (the
+ * same token and session caches, the same status key), answered with the route's JSON, `no-store`
+ * and the headers every answer gets. Anything else (no or a bad token, a ban, someone else's or a
+ * missing key, an id that is not a plain number, a long answer) is answered by the routes, which
+ * then decide it in full. Null means "not here". A new refusal in the guard, the maintenance gate or
+ * `statusFor` must be added here too (decision 0180).
+ */
+function statusPollLane(ctx: AppContext, security: SecurityHeaderSet) {
+  return async (req: Request, path: string): Promise<Response | null> => {
+    const raw = path.slice(STATUS_PREFIX.length);
+    if (!/^[1-9]\d{0,14}$/.test(raw)) return null;
+    const id = Number(raw);
+    if (!Number.isSafeInteger(id)) return null;
+    const token = bearerToken(req.headers.get("authorization"));
+    if (!token) return null;
+    const found = await ctx.tokens.authenticate(token);
+    if (!found || found.user.is_banned) return null;
+    const value = await ctx.tracks.status.readStatus(id);
+    if (!value || value.user_id !== found.user.id) return null;
+    const body = JSON.stringify({ status: value.status, error: value.error ?? null, track_data: value.track_data });
+    if (body.length >= COMPRESS_JSON_MIN) return null;
+    const res = responseWith(utf8.encode(body), 200, JSON_TYPE);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security);
+    return res;
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

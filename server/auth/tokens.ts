@@ -43,7 +43,7 @@ const ISSUER = "neuropunk-demo";
 /**
  * Sessions and verified tokens are cached briefly in the process: the status page polls, staff
  * pages fire several calls at once, and a database round trip plus an HMAC check per call was most
- * of each request's cost (bench/status.bench.ts). Every write that matters (logout, ban, role or
+ * of each request's cost (bench/hot-paths.bench.ts). Every write that matters (logout, ban, role or
  * profile change, refresh) drops the entry at once; the TTL only bounds staleness for writes made
  * by another process sharing a remote database.
  */

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { createFaqService } from "./service.ts";
+import { sendJsonAnswer } from "../lib/public-answer.ts";
+import { type FaqView, publicFaqAnswer } from "./service.ts";
 
-/** Public FAQ: GET /api/faq, sorted by order. */
+/** Public FAQ: GET /api/faq, sorted by order; kept ready in memory with an ETag (decision 0180). */
 export function createFaqRoutes(ctx: AppContext) {
-  const service = createFaqService(ctx);
-  return new Hono<AppEnv>().get("/", async (c) => c.json({ success: true, faqs: await service.list() }));
+  const answer = publicFaqAnswer(ctx);
+  return new Hono<AppEnv>().get("/", async (c) => sendJsonAnswer<{ success: true; faqs: FaqView[] }>(c, await answer.get()));
 }

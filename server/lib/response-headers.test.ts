@@ -68,9 +68,104 @@ describe("Cache-Control on authenticated API answers", () => {
     await bad.body?.cancel();
   });
 
-  it("leaves anonymous public answers alone", async () => {
+  it("leaves anonymous public answers cacheable: revalidated by their ETag, not no-store", async () => {
     const res = await t.app.request("/api/faq");
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBeNull();
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("etag")).toMatch(/^W\/"/);
+  });
+});
+
+describe("the headers every answer gets", () => {
+  it("are exactly those Hono's secureHeaders sets with the site's options", async () => {
+    const { Hono } = await import("hono");
+    const { secureHeaders } = await import("hono/secure-headers");
+    const { CSP, PERMISSIONS_POLICY, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const probe = new Hono()
+      .use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }))
+      .get("/", (c) => c.body(null));
+    const expected = [...(await probe.request("/")).headers].sort();
+    expect([...new Headers(SECURITY_HEADERS.map(([k, v]): [string, string] => [k, v]))].sort()).toEqual(expected);
+    // Each once, whether the answer had none of them (a JSON answer, the page shell) or one
+    // already (a file, sent with its own nosniff), and with no-store on a signed-in call.
+    for (const [path, init] of [
+      ["/api/config", {}],
+      ["/", {}],
+      ["/static/storage/a.txt", {}],
+      ["/api/nope", {}],
+      ["/api/tracks", { headers }],
+    ] as const) {
+      const res = await t.app.request(path, init);
+      for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+      expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+      if ("headers" in init) expect(res.headers.get("cache-control")).toBe("no-store");
+      await res.body?.cancel();
+    }
+  });
+
+  it("carry a request id: the caller's when it is safe, a new one otherwise", async () => {
+    const given = await t.app.request("/api/config", { headers: { "X-Request-Id": "abc-123" } });
+    expect(given.headers.get("x-request-id")).toBe("abc-123");
+    const unsafe = await t.app.request("/api/config", { headers: { "X-Request-Id": "a b<script>" } });
+    expect(unsafe.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const a = (await t.app.request("/api/nope")).headers.get("x-request-id");
+    const b = (await t.app.request("/")).headers.get("x-request-id");
+    expect(a).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it("no-store also for tokens in the address spelled with escapes", async () => {
+    const res = await t.app.request("/api/faq?access%5Ftoken=x");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    await res.body?.cancel();
+  });
+});
+
+describe("compression of JSON answers", () => {
+  it("gzips a long answer for a client that takes gzip, and leaves short ones and other clients alone", async () => {
+    const { COMPRESS_JSON_MIN } = await import("./response-headers.ts");
+    const user = await createUser(t.ctx.db);
+    const auth = (await signIn(t.ctx, user)).headers;
+    for (let i = 0; i < 40; i++) await createTrack(t.ctx.db, { user_id: user.id, filename: `Long Artist Name ${i} - Long Title Of The Track ${i}.mp3` });
+    const plain = await t.app.request("/api/tracks", { headers: auth });
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThanOrEqual(COMPRESS_JSON_MIN);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+
+    const gz = await t.app.request("/api/tracks", { headers: { ...auth, "Accept-Encoding": "br;q=0.9, gzip" } });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("content-type")).toBe("application/json");
+    expect(gz.headers.get("cache-control")).toBe("no-store");
+    const unzipped = await new Response(gz.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+    expect(JSON.parse(unzipped)).toEqual(JSON.parse(text));
+
+    const refused = await t.app.request("/api/tracks", { headers: { ...auth, "Accept-Encoding": "gzip;q=0" } });
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    await refused.body?.cancel();
+
+    const small = await t.app.request("/api/track_ids", { headers: { ...auth, "Accept-Encoding": "gzip" } });
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(await small.json()).toHaveProperty("track_ids");
+  });
+});
+
+describe("the headers through a real Deno.serve", () => {
+  // Deno may prepare a response for the wire when it is made; the headers added after must still go out.
+  it("are on the wire, each once, for JSON, kept-ready, file and page answers", async () => {
+    const { SECURITY_HEADERS } = await import("./response-headers.ts");
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.app.fetch);
+    try {
+      const base = `http://127.0.0.1:${server.addr.port}`;
+      for (const path of ["/api/config", "/api/faq", "/", "/static/storage/a.txt", "/api/nope", "/api/auth/me"]) {
+        const res = await fetch(base + path, { headers: { "Accept-Encoding": "br, gzip" } });
+        await res.arrayBuffer();
+        for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+        expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    } finally {
+      await server.shutdown();
+    }
   });
 });

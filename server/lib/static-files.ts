@@ -1,25 +1,12 @@
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
+import { type Answer, makeAnswer, sendAnswer } from "./public-answer.ts";
+import { accepts } from "./response-headers.ts";
 
-/**
- * Serves one file from `root` for a request path, streaming it with length, ETag and cache headers.
- * Returns null when there is no such file, so the caller can fall through.
- * Path traversal, dot files and encoded separators are refused.
- */
-export async function serveFile(
-  c: Context,
-  root: string,
-  relPath: string,
-  cacheControl: string,
-): Promise<Response | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(relPath);
-  } catch {
-    return null;
-  }
-  if (!decoded || decoded.includes("\0") || decoded.includes("\\") || /(^|\/)\./.test(decoded)) return null;
-  const path = `${root}/${decoded.replace(/^\/+/, "")}`;
+/** Types the build keeps brotli and gzip copies of (`scripts/vite.ts`); served by `Accept-Encoding`. */
+export const PRECOMPRESSED = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/;
+
+async function openFile(path: string): Promise<{ file: Deno.FsFile; info: Deno.FileInfo } | null> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
@@ -31,6 +18,48 @@ export async function serveFile(
     file.close();
     return null;
   }
+  return { file, info };
+}
+
+/**
+ * Serves one file from `root` for a request path, streaming it with length, ETag and cache headers.
+ * Returns null when there is no such file, so the caller can fall through.
+ * Path traversal, dot files and encoded separators are refused. With `precompressed`, a text file
+ * is sent from its build-time `.br` or `.gz` copy when the client takes that coding and the copy
+ * exists (issue 15): nothing is compressed per request.
+ */
+export async function serveFile(
+  c: Context,
+  root: string,
+  relPath: string,
+  cacheControl: string,
+  opts: { precompressed?: boolean } = {},
+): Promise<Response | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(relPath);
+  } catch {
+    return null;
+  }
+  if (!decoded || decoded.includes("\0") || decoded.includes("\\") || /(^|\/)\./.test(decoded)) return null;
+  const path = `${root}/${decoded.replace(/^\/+/, "")}`;
+  const variants = opts.precompressed && PRECOMPRESSED.test(path);
+  let opened: Awaited<ReturnType<typeof openFile>> = null;
+  let encoding: string | null = null;
+  if (variants) {
+    const ae = c.req.header("accept-encoding");
+    for (const [coding, ext] of [["br", ".br"], ["gzip", ".gz"]] as const) {
+      if (!accepts(ae, coding)) continue;
+      opened = await openFile(path + ext);
+      if (opened) {
+        encoding = coding;
+        break;
+      }
+    }
+  }
+  opened ??= await openFile(path);
+  if (!opened) return null;
+  const { file, info } = opened;
   const etag = `W/"${info.size.toString(16)}-${(info.mtime?.getTime() ?? 0).toString(16)}"`;
   const headers: Record<string, string> = {
     "Content-Type": getMimeType(path) ?? "application/octet-stream",
@@ -38,6 +67,8 @@ export async function serveFile(
     ETag: etag,
     "X-Content-Type-Options": "nosniff",
   };
+  if (variants) headers.Vary = "Accept-Encoding";
+  if (encoding) headers["Content-Encoding"] = encoding;
   if (c.req.header("if-none-match") === etag) {
     file.close();
     return new Response(null, { status: 304, headers });
@@ -48,4 +79,61 @@ export async function serveFile(
     return new Response(null, { status: 200, headers });
   }
   return new Response(file.readable, { status: 200, headers });
+}
+
+/**
+ * One file answered from memory (the client's `index.html`, the shell of every page): read with its
+ * build-time `.br`/`.gz` copies, sent with a content ETag and 304 by `sendAnswer`. Looked at again on
+ * disk at most once a second, in the background, so a rebuild is picked up without a restart.
+ * Returns null while the file does not exist.
+ */
+export function fileAnswer(root: string, name: string, cacheControl: string, checkEveryMs = 1000) {
+  const path = `${root}/${name}`;
+  let current: { answer: Answer; stamp: string; checked: number } | null = null;
+  let checking: Promise<void> | null = null;
+  const read = async (path: string) => {
+    try {
+      return await Deno.readFile(path);
+    } catch {
+      return null;
+    }
+  };
+  const check = (): Promise<void> => {
+    checking ??= (async () => {
+      try {
+        const info = await Deno.stat(path).catch(() => null);
+        if (!info?.isFile) {
+          current = null;
+          return;
+        }
+        const stamp = `${info.size}-${info.mtime?.getTime() ?? 0}`;
+        if (current?.stamp === stamp) {
+          current.checked = Date.now();
+          return;
+        }
+        const bytes = await read(path);
+        if (!bytes) {
+          current = null;
+          return;
+        }
+        const [br, gzip] = await Promise.all([read(`${path}.br`), read(`${path}.gz`)]);
+        const type = getMimeType(path) ?? "application/octet-stream";
+        current = { answer: await makeAnswer(bytes, type, { br, gzip }), stamp, checked: Date.now() };
+      } finally {
+        checking = null;
+      }
+    })();
+    return checking;
+  };
+  /** The answer, or null while the file does not exist. */
+  const get = (): Answer | Promise<Answer | null> => {
+    if (!current) return check().then(() => current?.answer ?? null);
+    if (Date.now() - current.checked > checkEveryMs) void check();
+    return current.answer;
+  };
+  const send = async (c: Context): Promise<Response | null> => {
+    const answer = await get();
+    return answer ? sendAnswer(c, answer, cacheControl) : null;
+  };
+  return Object.assign(send, { get, cacheControl });
 }

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { createSliderService } from "./service.ts";
+import { sendJsonAnswer } from "../lib/public-answer.ts";
+import { publicSliderAnswer, type SliderView } from "./service.ts";
 
-/** Public slider tiles: GET /api/slider, with image addresses. */
+/** Public slider tiles: GET /api/slider, with image addresses; kept ready in memory with an ETag (decision 0180). */
 export function createSliderRoutes(ctx: AppContext) {
-  const service = createSliderService(ctx);
-  return new Hono<AppEnv>().get("/", async (c) => c.json({ success: true, sliders: await service.list() }));
+  const answer = publicSliderAnswer(ctx);
+  return new Hono<AppEnv>().get("/", async (c) => sendJsonAnswer<{ success: true; sliders: SliderView[] }>(c, await answer.get()));
 }

@@ -1,8 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import { type SliderTile, sliderTiles } from "../../db/schema.ts";
 import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } from "../../domain/slider.ts";
+import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
+import { cachedJson, type CachedJson, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
 import type { StoredImage } from "../lib/image-upload.ts";
 import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../lib/public-files.ts";
 
@@ -36,10 +38,29 @@ export function sliderView(t: SliderTile, address: PublicAddress = (stored) => s
   };
 }
 
+/** The public list's ready answer, one per database (tests run several apps in one process). */
+const publicAnswers = new WeakMap<Db, CachedJson>();
+
+/** GET /api/slider's answer, `{ success: true, sliders }`, kept ready; every write below drops it. */
+export function publicSliderAnswer(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">): CachedJson {
+  let answer = publicAnswers.get(ctx.db);
+  if (!answer) {
+    const service = createSliderService(ctx);
+    answer = cachedJson(async () => ({ success: true as const, sliders: await service.list() }), {
+      ttlMs: SHARED_ANSWER_TTL_MS,
+      now: () => ctx.clock.now().getTime(),
+      onError: (err) => ctx.logger.error("slider: reload failed", { err }),
+    });
+    publicAnswers.set(ctx.db, answer);
+  }
+  return answer;
+}
+
 export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) {
   const { db } = ctx;
   const address = publicAddresses(ctx.publicStorage);
   const view = (t: SliderTile) => sliderView(t, address);
+  const changed = () => publicAnswers.get(db)?.invalidate();
   const key = (filename: string) => `${SLIDER_DIR}/${filename}`;
   const removeImage = async (filename: string | null | undefined) => {
     if (!filename) return;
@@ -83,6 +104,7 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
         const values = resolve(input, null, upload);
         const now = ctx.clock.now();
         const [row] = await db.insert(sliderTiles).values({ ...values, created_at: now, updated_at: now }).returning();
+        changed();
         if (upload && values.image_filename !== upload.filename) await removeImage(upload.filename);
         return view(row);
       } catch (err) {
@@ -105,6 +127,7 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
         .set({ ...values, updated_at: ctx.clock.now() })
         .where(eq(sliderTiles.id, id))
         .returning();
+      changed();
       if (current.image_filename && current.image_filename !== values.image_filename) {
         await removeImage(current.image_filename);
       }
@@ -114,6 +137,7 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
     async remove(id: number): Promise<void> {
       const current = await load(id);
       await db.delete(sliderTiles).where(eq(sliderTiles.id, id));
+      changed();
       await removeImage(current.image_filename);
     },
   };

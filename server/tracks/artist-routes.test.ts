@@ -41,6 +41,30 @@ describe("GET /api/status/{id}", () => {
     });
   });
 
+  it("gives the owner's poll the same answer whether the ready lane or the routes answer it", async () => {
+    // A query string keeps a request out of the lane in front of the router (app.ts).
+    const statusFor = vi.spyOn(t.ctx.tracks, "statusFor");
+    const lane = await t.app.request(`/api/status/${trackId}`, { headers: owner.headers });
+    expect(statusFor).not.toHaveBeenCalled();
+    const routes = await t.app.request(`/api/status/${trackId}?via=routes`, { headers: owner.headers });
+    expect(statusFor).toHaveBeenCalledTimes(1);
+    statusFor.mockRestore();
+    expect(lane.status).toBe(200);
+    expect(await lane.json()).toEqual(await routes.json());
+    const names = (res: Response) => [...res.headers.keys()].filter((k) => k !== "x-request-id" && k !== "content-length").sort();
+    expect(names(lane)).toEqual(names(routes));
+    for (const name of names(routes)) expect(lane.headers.get(name), name).toBe(routes.headers.get(name));
+    expect(lane.headers.get("cache-control")).toBe("no-store");
+    // A banned owner gets the ban text, not the status.
+    const banned = await person();
+    const up = await postUpload(t, banned.headers, [filePart("Status - Banned.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
+    await t.ctx.queue.idle();
+    await t.ctx.users.ban(banned.user.id, "спам");
+    const refused = await get(t, `/api/status/${up.body.track_ids[0]}`, banned.headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.banned).toBe(true);
+  });
+
   it("answers another user with 404, like a track that does not exist", async () => {
     const other = await person();
     const r = await get(t, `/api/status/${trackId}`, other.headers);
@@ -190,6 +214,22 @@ describe("batch calls", () => {
 });
 
 describe("GET /api/tracks", () => {
+  it("carries each direction's review state and the staff's message, never the note", async () => {
+    const { trackDecisions } = await import("../../db/schema.ts");
+    const { user, headers } = await person();
+    const track = await createTrack(t.ctx.db, { user_id: user.id, directions: "label_neuropunk,podcast_neuropunk" });
+    await t.ctx.db.insert(trackDecisions).values([
+      { track_id: track.id, direction: "label_neuropunk", status: "declined", message: 'Сведение "глухое"', note: "staff only" },
+    ]);
+    const { body } = await get(t, "/api/tracks", headers);
+    expect(body.tracks).toHaveLength(1);
+    expect(body.tracks[0].decisions).toEqual([
+      { direction: "label_neuropunk", status: "declined", message: 'Сведение "глухое"' },
+      { direction: "podcast_neuropunk", status: "in_review", message: null },
+    ]);
+    expect(JSON.stringify(body)).not.toContain("staff only");
+  });
+
   it("lists the current user's tracks, newest first, without failed uploads", async () => {
     const { user, headers } = await person();
     const other = await createUser(t.ctx.db);

@@ -123,10 +123,13 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
 export function artistDecisionViews(
   directions: string,
   trackStatus: string,
-  storedJson: string | null,
+  storedJson: string | readonly Pick<DecisionJson, "direction" | "status" | "message">[] | null,
 ): ArtistDecisionView[] {
   if (trackStatus === "failed") return [];
-  const stored = storedJson ? JSON.parse(storedJson) as Pick<DecisionJson, "direction" | "status" | "message">[] : [];
+  // A string from a column of its own; already parsed inside a row's JSON object.
+  const stored = typeof storedJson === "string"
+    ? JSON.parse(storedJson) as Pick<DecisionJson, "direction" | "status" | "message">[]
+    : storedJson ?? [];
   const byDirection = new Map(stored.map((s) => [s.direction, s]));
   return parseDirections(directions).map((direction) => {
     const s = byDirection.get(direction);

@@ -1,4 +1,3 @@
-import * as z from "zod/mini";
 import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
 
@@ -7,8 +6,8 @@ import { DIRECTIONS } from "../../../domain/directions.ts";
  * page and page size, so Back, a reload, a shared link and the way back from the edit page land on
  * the same rows. `validateSearch` of /admin/tracks and /moderator/tracks runs this schema; a value
  * that does not parse (a hand-edited or outdated link) falls back to its default instead of failing
- * the page. Defaults are left out of the address. zod/mini, because the router (and so this file)
- * is in the public entry chunk.
+ * the page. Defaults are left out of the address. No zod: the router (and so this file) is in the
+ * public entry chunk.
  */
 
 export const TRACK_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -31,71 +30,76 @@ export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted
 export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
 export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
 
-/** A value that fails its schema is dropped (the default applies) rather than refusing the address. */
-const lenient = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
-
 // The router's default search parser reads JSON where it can: `?filename=123` arrives as a number and
-// `?downloaded=true` as a boolean, so scalars are accepted in either form.
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
-const text = z.pipe(
-  scalar,
-  z.transform((v, ctx) => {
-    const s = String(v);
-    if (s.length > MAX_TEXT) ctx.issues.push({ code: "custom", message: "too long", input: v });
-    return s;
-  }),
-);
-const isoDay = z.pipe(
-  z.string(),
-  z.transform((v, ctx) => {
-    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-    const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-    if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
-      ctx.issues.push({ code: "custom", message: "not a day", input: v });
-    }
-    return v;
-  }),
-);
-const bool = z.pipe(
-  scalar,
-  z.transform((v, ctx) => {
-    if (v === true || v === "true") return true;
-    if (v === false || v === "false") return false;
-    ctx.issues.push({ code: "custom", message: "not a boolean", input: v });
-    return false;
-  }),
-);
-const wholeNumber = (ok: (n: number) => boolean) =>
-  z.pipe(
-    scalar,
-    z.transform((v, ctx) => {
-      const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n) || !ok(n)) ctx.issues.push({ code: "custom", message: "out of range", input: v });
-      return n;
-    }),
-  );
+// `?downloaded=true` as a boolean, so scalars are accepted in either form. A value that does not
+// parse is dropped (the default applies) rather than refusing the address.
+type Scalar = string | number | boolean;
+const isScalar = (v: unknown): v is Scalar => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+const oneOf = <T extends string>(values: readonly T[]) => (v: unknown): T | undefined =>
+  typeof v === "string" && (values as readonly string[]).includes(v) ? (v as T) : undefined;
+
+const text = (v: unknown): string | undefined => {
+  if (!isScalar(v)) return undefined;
+  const s = String(v);
+  return s.length > MAX_TEXT ? undefined : s;
+};
+const isoDay = (v: unknown): string | undefined => {
+  if (typeof v !== "string") return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  return !m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3]) ? undefined : v;
+};
+const bool = (v: unknown): boolean | undefined => v === true || v === "true" ? true : v === false || v === "false" ? false : undefined;
+const wholeNumber = (ok: (n: number) => boolean) => (v: unknown): number | undefined => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && ok(n) ? n : undefined;
+};
 const sortRule = new RegExp(`^-?(${TRACK_SORT_FIELDS.join("|")})$`);
 
-export const trackListSearchSchema = z.object({
-  filename: lenient(text),
-  user: lenient(text),
-  date: lenient(isoDay),
-  direction: lenient(z.enum(DIRECTIONS)),
-  downloaded: lenient(bool),
-  warning: lenient(z.enum(TRACK_WARNING_FILTERS)),
+export type TrackListSearch = {
+  filename?: string;
+  user?: string;
+  date?: string;
+  direction?: (typeof DIRECTIONS)[number];
+  downloaded?: boolean;
+  warning?: TrackWarningFilter;
   /** A review state (issue 13): with `direction`, that pair's state; else any direction in scope. */
-  review: lenient(z.enum(TRACK_REVIEW_FILTERS)),
-  sort: lenient(z.pipe(z.string().check(z.regex(sortRule)), z.transform((v) => v as TrackSort))),
-  page: lenient(wholeNumber((n) => n >= 1 && n <= MAX_PAGE)),
-  page_size: lenient(wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n))),
-});
+  review?: (typeof TRACK_REVIEW_FILTERS)[number];
+  sort?: TrackSort;
+  page?: number;
+  page_size?: number;
+};
 
-export type TrackListSearch = z.output<typeof trackListSearchSchema>;
+/**
+ * Each field's reader: its value, or undefined when it is absent or does not parse. Plain functions
+ * (this file is in the public entry chunk, and zod/mini alone was ~6.6 KB of it gzipped).
+ */
+const READERS: { [K in keyof TrackListSearch]-?: (v: unknown) => TrackListSearch[K] } = {
+  filename: text,
+  user: text,
+  date: isoDay,
+  direction: oneOf(DIRECTIONS),
+  downloaded: bool,
+  warning: oneOf(TRACK_WARNING_FILTERS),
+  review: oneOf(TRACK_REVIEW_FILTERS),
+  sort: (v) => (typeof v === "string" && sortRule.test(v) ? (v as TrackSort) : undefined),
+  page: wholeNumber((n) => n >= 1 && n <= MAX_PAGE),
+  page_size: wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n)),
+};
+
+function readSearch(input: Record<string, unknown>): TrackListSearch {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(READERS) as (keyof TrackListSearch)[]) {
+    const value = READERS[key](input[key]);
+    if (value !== undefined) out[key] = value;
+  }
+  return out as TrackListSearch;
+}
 
 /** The address's search as the list reads it; anything unreadable falls back to the defaults. */
 export function parseTrackListSearch(raw: unknown): TrackListSearch {
-  const input = raw && typeof raw === "object" ? raw : {};
-  return clean(trackListSearchSchema.parse(input));
+  const input = raw && typeof raw === "object" ? raw as Record<string, unknown> : {};
+  return clean(readSearch(input));
 }
 
 /** Without empty values and defaults, so an untouched list has a bare address. */
