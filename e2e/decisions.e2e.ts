@@ -6,18 +6,10 @@
  * Screenshots of the decision panel and of the artist's history.
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
-import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
+import { expect, test, type TestContext } from "./harness.ts";
+import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted, waitPlaying } from "./staff-kit.ts";
 
 const MESSAGE = "Спасибо! Трек берём на лейбл, напишем в Telegram.";
-
-async function waitPlaying(page: Page, id: number) {
-  await page.waitForFunction((id) => {
-    const a = document.querySelector("audio");
-    const row = document.querySelector("tbody tr[aria-current='true']");
-    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
-  }, id);
-}
 
 /** Polls the double until `n` messages were delivered, then a little longer to see no more arrive. */
 async function waitDelivered(bot: { delivered: unknown[] }, n: number) {

@@ -7,7 +7,7 @@
  * 1440 and 390 px.
  */
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
+import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted, waitPlaying } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -46,14 +46,6 @@ const paintedPixels = (page: Page) =>
     for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
     return n;
   });
-
-async function waitPlaying(page: Page, id: number) {
-  await page.waitForFunction((id) => {
-    const a = document.querySelector("audio");
-    const row = document.querySelector("tbody tr[aria-current='true']");
-    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
-  }, id);
-}
 
 test("review player: a moderator plays a track, the waveform draws, J moves on, the list survives Back", async (t) => {
   const artist = await tokensOf(t, "artist");

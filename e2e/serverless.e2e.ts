@@ -17,8 +17,8 @@ import { tracks } from "../db/schema.ts";
 import { startRedisServer } from "../server/testing/redis-server.ts";
 import { startS3Server } from "../server/testing/s3-server.ts";
 import { RespConnection, startUpstashBridge } from "../server/testing/upstash-bridge.ts";
-import { expect, type ExtraServer, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, FIXTURES, newUser, runArtist, signIn, tokensOf, uniqueMp3, uploadAs, WIDE } from "./staff-kit.ts";
+import { expect, type ExtraServer, test, type TestContext } from "./harness.ts";
+import { apiAs, FIXTURES, newUser, runArtist, signIn, tokensOf, uniqueMp3, uploadAs, waitPlaying, WIDE } from "./staff-kit.ts";
 
 /** Seconds a claimed job stays its instance's; short, so the takeover is seen within the test. */
 const LEASE_S = 3;
@@ -27,14 +27,6 @@ const SLOW_READ_BYTES_PER_S = 64 * 1024;
 
 /** The test context with `server` pointing at one instance (the staff-kit helpers go through it). */
 const on = (t: TestContext, server: ExtraServer): TestContext => ({ ...t, server });
-
-async function waitPlaying(page: Page, id: number) {
-  await page.waitForFunction((id) => {
-    const a = document.querySelector("audio");
-    const row = document.querySelector("tbody tr[aria-current='true']");
-    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
-  }, id);
-}
 
 test("two instances: upload on A, a moderator reviews on B, A killed mid-processing and B finishes the track", async (t) => {
   const redis = await startRedisServer();

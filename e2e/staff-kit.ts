@@ -78,6 +78,15 @@ export async function uploadAs(
 }
 
 /** Waits until processing has ended for each track, and checks it completed (a failed check removes the file). */
+/** Waits until the review player plays track `id` (audio running, its row marked as the one playing). */
+export async function waitPlaying(page: Page, id: number) {
+  await page.waitForFunction((id) => {
+    const a = document.querySelector("audio");
+    const row = document.querySelector("tbody tr[aria-current='true']");
+    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
+  }, id);
+}
+
 export async function waitCompleted(t: TestContext, adminToken: string, ids: number[]) {
   for (const id of ids) {
     for (let i = 0; i < 100; i++) {

@@ -16,6 +16,7 @@ import { parseConfig } from "../server/config.ts";
 import { createStores } from "../server/lib/stores.ts";
 import { loginLink } from "../server/scripts/login-link.ts";
 import { freePort } from "../server/testing/redis-server.ts";
+import { copyDir } from "../server/testing/copy-dir.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -66,14 +67,6 @@ interface RunningServer extends ExtraServer {
   stop(): Promise<void>;
 }
 
-async function copyDir(from: string, to: string, skip: (name: string) => boolean) {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const e of Deno.readDir(from)) {
-    if (skip(e.name)) continue;
-    if (e.isDirectory) await copyDir(`${from}/${e.name}`, `${to}/${e.name}`, () => false);
-    else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
-  }
-}
 
 let serverSeq = 0;
 

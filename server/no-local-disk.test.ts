@@ -29,6 +29,7 @@ import { startS3ServerForTests } from "./testing/s3-server.ts";
 import { createSignInBrowser } from "./testing/sign-in-browser.ts";
 import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "./testing/telegram.ts";
 import { FIXTURES, fixture } from "./testing/upload-helpers.ts";
+import { copyDir } from "./testing/copy-dir.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const JWT_SECRET = "no-local-disk-secret-no-local-disk-secret-0123";
@@ -100,14 +101,6 @@ async function snapshot(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-async function copyDir(from: string, to: string, skip: (name: string) => boolean) {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const e of Deno.readDir(from)) {
-    if (skip(e.name)) continue;
-    if (e.isDirectory) await copyDir(`${from}/${e.name}`, `${to}/${e.name}`, () => false);
-    else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
-  }
-}
 
 interface Spawned {
   url: string;
