@@ -115,6 +115,15 @@ describe("GET /api/tracks kept ready", () => {
     expect(after[0].analysis).not.toBeNull();
   });
 
+  it("drops a failed upload from the list when its processing fails, alone in its batch", async () => {
+    const a = await artist();
+    const up = await postUpload(t, a.headers, [filePart(FIXTURES.text, fixture(FIXTURES.text)), dirPart("label_koster")]);
+    expect(up.res.status).toBe(200);
+    expect((await list(a.headers)).map((r) => r.id)).toEqual(up.body.track_ids);
+    await t.ctx.queue.idle();
+    expect(await list(a.headers)).toEqual([]);
+  });
+
   it("shows a staff edit, a moderator's edit, a decision, a download and an analysis on the next request", async () => {
     const a = await artist();
     const track = await createTrack(t.ctx.db, { user_id: a.user.id, filename: "Ready - Edited.mp3", directions: "label_neuropunk" });
