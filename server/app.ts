@@ -25,7 +25,9 @@ import { type Answer, answerFor } from "./lib/public-answer.ts";
 import { publicConfigAnswer } from "./health/routes.ts";
 import { publicFaqAnswer } from "./faq/service.ts";
 import { publicSliderAnswer } from "./slider/service.ts";
-import { publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
+import { publicAddresses, publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
+import { meAnswer } from "./auth/user-view.ts";
+import type { User } from "../db/schema.ts";
 import { fileAnswer, serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
@@ -222,6 +224,7 @@ function withReadyAnswers(
     return res;
   };
   const statusPoll = statusPollLane(ctx, security);
+  const signedIn = signedInLane(ctx, security);
   app.fetch = (req, env, executionCtx) => {
     if (req.method === "GET" || req.method === "HEAD") {
       const url = req.url;
@@ -237,6 +240,10 @@ function withReadyAnswers(
       }
       if (req.method === "GET" && path.startsWith(STATUS_PREFIX) && !ctx.config.maintenance) {
         return statusPoll(req, path).then((res) => res ?? fallback(), fallback);
+      }
+      // `/api/auth/me` stays open in maintenance (the gate lets it through to the guard alone).
+      if (req.method === "GET" && (path === ME_PATH || (path === TRACKS_PATH && !ctx.config.maintenance))) {
+        return signedIn(req, path).then((res) => res ?? fallback(), fallback);
       }
     }
     return routed(req, env, executionCtx);
@@ -273,6 +280,46 @@ function statusPollLane(ctx: AppContext, security: SecurityHeaderSet) {
     const body = JSON.stringify({ status: value.status, error: value.error ?? null, track_data: value.track_data });
     if (body.length >= COMPRESS_JSON_MIN) return null;
     const res = responseWith(utf8.encode(body), 200, JSON_TYPE);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security);
+    return res;
+  };
+}
+
+const ME_PATH = "/api/auth/me";
+const TRACKS_PATH = "/api/tracks";
+
+/**
+ * `GET /api/auth/me` (every page load of a signed-in user) and `GET /api/tracks` (the artist's pages)
+ * in the lane when it is the everyday case: a bearer token that `tokens.authenticate` accepts for a
+ * user who is not banned; for `/api/tracks` also maintenance off (checked by the caller), since only
+ * `/api/auth/me` stays open in it. That is the guard's own first path; the answer is the route's
+ * (`meAnswer`; the artist's kept list, `ctx.tracks.ownedAnswer`, with its ETag and 304), `no-store`,
+ * with the headers every answer gets. Anything else (no or a bad token, a ban, a long answer) goes to
+ * the routes, which decide it in full. Null means "not here". A new refusal in the guard or the
+ * maintenance gate must be added here too (decisions 0180, 0186).
+ */
+function signedInLane(ctx: AppContext, security: SecurityHeaderSet) {
+  const address = publicAddresses(ctx.publicStorage);
+  // The session cache hands out one user object until that user or session changes (tokens.ts):
+  // its answer is serialised once per object.
+  const meBodies = new WeakMap<User, Uint8Array>();
+  return async (req: Request, path: string): Promise<Response | null> => {
+    const token = bearerToken(req.headers.get("authorization"));
+    if (!token) return null;
+    const found = await ctx.tokens.authenticate(token);
+    if (!found || found.user.is_banned) return null;
+    let res: Response;
+    if (path === ME_PATH) {
+      let body = meBodies.get(found.user);
+      if (!body) {
+        body = utf8.encode(JSON.stringify(meAnswer(found.user, address)));
+        if (body.byteLength >= COMPRESS_JSON_MIN) return null;
+        meBodies.set(found.user, body);
+      }
+      res = responseWith(body as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
+    } else {
+      res = answerFor(req, await ctx.tracks.ownedAnswer(found.user.id), "no-store");
+    }
     setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security);
     return res;
   };

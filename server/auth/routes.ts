@@ -10,7 +10,7 @@ import { clientAddress, perAddressLimit, perAddressLimiter, RATE_LIMIT_MESSAGE, 
 import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { publicAddresses } from "../lib/public-files.ts";
-import { userView } from "./user-view.ts";
+import { meAnswer, userView } from "./user-view.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
 
 const SESSION_ID_LENGTH = 32;
@@ -210,6 +210,6 @@ export function createAuthRoutes(ctx: AppContext) {
     })
     .get("/me", ctx.guards.user, (c) => {
       c.header("Cache-Control", "no-store");
-      return c.json({ success: true, user: userView(c.get("user"), publicAddresses(ctx.publicStorage)), message: "Пользователь авторизован" });
+      return c.json(meAnswer(c.get("user"), publicAddresses(ctx.publicStorage)));
     });
 }

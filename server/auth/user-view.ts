@@ -30,3 +30,11 @@ export function userView(user: User, address: PublicAddress = (stored) => stored
 }
 
 export type UserView = ReturnType<typeof userView>;
+
+/**
+ * GET /api/auth/me's answer: the route and the signed-in lane in front of the router (app.ts) both
+ * send exactly this.
+ */
+export function meAnswer(user: User, address: PublicAddress) {
+  return { success: true as const, user: userView(user, address), message: "Пользователь авторизован" };
+}

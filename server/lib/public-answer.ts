@@ -116,8 +116,12 @@ function variantsOf(answer: Answer, cacheControl: string) {
 }
 
 /** `sendAnswer` typed as the `c.json(value)` it stands for, so the typed client still knows the body. */
-export function sendJsonAnswer<T>(c: Context, answer: Answer): Response & TypedResponse<JSONParsed<T>, 200, "json"> {
-  return sendAnswer(c, answer) as Response & TypedResponse<JSONParsed<T>, 200, "json">;
+export function sendJsonAnswer<T>(
+  c: Context,
+  answer: Answer,
+  cacheControl = "no-cache",
+): Response & TypedResponse<JSONParsed<T>, 200, "json"> {
+  return sendAnswer(c, answer, cacheControl) as Response & TypedResponse<JSONParsed<T>, 200, "json">;
 }
 
 /**

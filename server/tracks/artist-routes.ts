@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { parseId, validate } from "../lib/validate.ts";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
+import { sendJsonAnswer } from "../lib/public-answer.ts";
+import type { OwnedTrack } from "./service.ts";
 
 
 const pageNumber = (message: string, fallback: number, max: number) =>
@@ -40,8 +42,10 @@ export function createTrackRoutes(ctx: AppContext) {
     .get("/track_ids", ctx.guards.user, async (c) => {
       return c.json({ track_ids: await keys.batchIds(c.get("user").id) });
     })
+    // Kept ready per artist (decision 0185): no query, serialisation or compression while unchanged;
+    // `no-store` as every answer to a signed-in request, an ETag for a client that asks with it.
     .get("/tracks", ctx.guards.user, async (c) => {
-      return c.json({ success: true as const, tracks: await ctx.tracks.ownedBy(c.get("user").id) });
+      return sendJsonAnswer<{ success: true; tracks: OwnedTrack[] }>(c, await ctx.tracks.ownedAnswer(c.get("user").id), "no-store");
     })
     // Every submission, failed ones too, with each direction's review as the artist sees it (issue 13).
     .get("/tracks/history", ctx.guards.user, validate("query", historyQuery), async (c) => {

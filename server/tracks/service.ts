@@ -32,6 +32,8 @@ import {
   warningSql,
 } from "./analysis.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
+import { type Answer, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
 import {
   artistReviewStatus,
   type DecisionInput,
@@ -415,6 +417,16 @@ interface OwnedRow {
   d_json: Pick<DecisionJson, "direction" | "status" | "message">[] | null;
 }
 
+/** A track of the artist's own list (GET /api/tracks). */
+export interface OwnedTrack {
+  id: number;
+  filename: string;
+  upload_date: Date;
+  downloaded: boolean;
+  analysis: ReturnType<typeof artistAnalysis>;
+  decisions: ArtistDecisionView[];
+}
+
 /** One submission in the artist's history (GET /api/tracks/history). */
 export interface ArtistHistoryItem {
   id: number;
@@ -589,7 +601,60 @@ export function createTracksService(
     .prepare();
   /** The status store's keys; the one instance of the app (its stale set must be shared). */
   const status = createStatusKeys(ctx);
-  const analysis = createTrackAnalysisService(ctx);
+  const reports = createTrackAnalysisService(ctx);
+
+  /**
+   * The artist's own list, serialised, kept ready per artist (GET /api/tracks; decision 0185). Every
+   * write below that changes what an artist's list shows calls `owned.forget(owner)` once it is
+   * committed: new and removed tracks, status, directions, downloaded, decisions and reports.
+   * Other instances see a change within `SHARED_ANSWER_TTL_MS`.
+   */
+  const owned = ownedAnswers((userId) => ownedList(userId).then((tracks) => ({ success: true as const, tracks })), {
+    ttlMs: SHARED_ANSWER_TTL_MS,
+    max: OWNED_ANSWERS_MAX,
+    now: () => ctx.clock.now().getTime(),
+  });
+
+  /** The owner of a track, to drop their kept list after a write that did not return it. */
+  async function forgetOwnerOf(trackId: number) {
+    const [row] = await db.select({ user_id: tracks.user_id }).from(tracks).where(eq(tracks.id, trackId)).limit(1);
+    // A track deleted meanwhile is in no list any more.
+    if (row) owned.forget(row.user_id);
+  }
+
+  /** The audio reports; a saved report (or its error) shows in the owner's list. */
+  const analysis: typeof reports = {
+    ...reports,
+    async save(trackId, a) {
+      try {
+        await reports.save(trackId, a);
+      } finally {
+        await forgetOwnerOf(trackId);
+      }
+    },
+    async saveError(trackId, error) {
+      try {
+        await reports.saveError(trackId, error);
+      } finally {
+        await forgetOwnerOf(trackId);
+      }
+    },
+  };
+
+  async function ownedList(userId: number): Promise<OwnedTrack[]> {
+    // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
+    return (await ownedByQuery.all({ userId })).map(({ row }) => {
+      const r = JSON.parse(row) as OwnedRow;
+      return {
+        id: r.id,
+        filename: r.filename,
+        upload_date: new Date(r.upload_date),
+        downloaded: Boolean(r.downloaded),
+        analysis: artistAnalysis(r),
+        decisions: artistDecisionViews(r.d_dirs, r.d_status, r.d_json),
+      };
+    });
+  }
 
   async function load(who: StaffCaller, id: number): Promise<Current> {
     const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
@@ -693,18 +758,15 @@ export function createTracksService(
      * Each carries its directions' review states as the artist sees them (issue 13).
      */
     async ownedBy(userId: number) {
-      // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
-      return (await ownedByQuery.all({ userId })).map(({ row }) => {
-        const r = JSON.parse(row) as OwnedRow;
-        return {
-          id: r.id,
-          filename: r.filename,
-          upload_date: new Date(r.upload_date),
-          downloaded: Boolean(r.downloaded),
-          analysis: artistAnalysis(r),
-          decisions: artistDecisionViews(r.d_dirs, r.d_status, r.d_json),
-        };
-      });
+      return await ownedList(userId);
+    },
+
+    /**
+     * GET /api/tracks as a ready answer (`{ success: true, tracks: ownedBy(userId) }` serialised, its
+     * gzip copy and ETag), kept per artist and dropped by every write of theirs (decision 0185).
+     */
+    ownedAnswer(userId: number): Answer | Promise<Answer> {
+      return owned.get(userId);
     },
 
     /**
@@ -782,6 +844,7 @@ export function createTracksService(
           status: "processing" as const,
         })))
         .returning(STATUS_COLUMNS);
+      owned.forget(userId);
       rows.sort((a, b) => a.id - b.id);
       await status.startBatch(userId, rows);
       return rows;
@@ -911,7 +974,8 @@ export function createTracksService(
             ),
           ),
         )
-        .returning({ id: tracks.id });
+        .returning({ id: tracks.id, user_id: tracks.user_id });
+      owned.forget(...done.map((r) => r.user_id));
       return done.length > 0;
     },
 
@@ -935,7 +999,8 @@ export function createTracksService(
           lease_until: null,
         })
         .where(and(eq(tracks.id, id), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
-        .returning({ id: tracks.id });
+        .returning({ id: tracks.id, user_id: tracks.user_id });
+      owned.forget(...updated.map((r) => r.user_id));
       return updated.length > 0;
     },
 
@@ -1037,6 +1102,8 @@ export function createTracksService(
           if (!isConcurrentChange(err)) throw err;
           if (attempt >= DECISION_ATTEMPTS) throw conflict(REVIEW_TEXTS.decisionChanged);
           continue;
+        } finally {
+          owned.forget(current.user_id);
         }
         if (notice) ctx.notifications?.sender.kick();
         break;
@@ -1076,6 +1143,8 @@ export function createTracksService(
           break;
         } catch (err) {
           if (!isConcurrentChange(err)) throw err;
+        } finally {
+          owned.forget(current.user_id);
         }
       }
       return (await view("*", id, scope)).decisions;
@@ -1102,6 +1171,7 @@ export function createTracksService(
           updated_at: now,
         })
         .returning({ id: tracks.id });
+      owned.forget(input.user_id);
       return this.get("*", row.id);
     },
 
@@ -1121,7 +1191,12 @@ export function createTracksService(
       const userId = input.user_id !== undefined ? input.user_id : current.user_id;
       if (userId) set.guest_username = null;
       else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
-      await db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]);
+      try {
+        await db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]);
+      } finally {
+        // A track handed to another artist leaves one list and joins the other.
+        owned.forget(current.user_id, userId);
+      }
       await forgetStatus(id);
       return this.get("*", id);
     },
@@ -1144,7 +1219,11 @@ export function createTracksService(
         set.directions = formatDirections(next);
       }
       if (input.downloaded !== undefined) set.downloaded = input.downloaded;
-      await db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]);
+      try {
+        await db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]);
+      } finally {
+        owned.forget(current.user_id);
+      }
       await forgetStatus(id);
       // Unscoped read: removing their last direction takes the track out of the caller's sight,
       // but the change they just made is still theirs to see.
@@ -1162,14 +1241,22 @@ export function createTracksService(
       const others = parseDirections(current.directions).filter((d) => !inScope(d, scope));
       if (others.length > 0) {
         const directions = formatDirections(others);
-        await db.batch([
-          db.update(tracks).set({ directions, updated_at: ctx.clock.now() }).where(eq(tracks.id, id)),
-          syncReviewStatement(db, id),
-        ]);
+        try {
+          await db.batch([
+            db.update(tracks).set({ directions, updated_at: ctx.clock.now() }).where(eq(tracks.id, id)),
+            syncReviewStatement(db, id),
+          ]);
+        } finally {
+          owned.forget(current.user_id);
+        }
         await forgetStatus(id);
         return { track_deleted: false, directions };
       }
-      await db.delete(tracks).where(eq(tracks.id, id));
+      try {
+        await db.delete(tracks).where(eq(tracks.id, id));
+      } finally {
+        owned.forget(current.user_id);
+      }
       if (current.storage_key) {
         await ctx.storage.delete(current.storage_key).catch((err) =>
           ctx.logger.warn("track file not removed", { id, err })
@@ -1218,10 +1305,13 @@ export function createTracksService(
 
     async markDownloaded(ids: readonly number[]): Promise<void> {
       if (ids.length === 0) return;
-      await db
+      const done = await db
         .update(tracks)
         .set({ downloaded: true, updated_at: ctx.clock.now() })
-        .where(and(inArray(tracks.id, [...ids]), eq(tracks.downloaded, false)));
+        .where(and(inArray(tracks.id, [...ids]), eq(tracks.downloaded, false)))
+        .returning({ user_id: tracks.user_id });
+      // The list shows the downloaded flag.
+      owned.forget(...new Set(done.map((r) => r.user_id)));
     },
   };
 }

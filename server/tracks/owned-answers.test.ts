@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gunzipSync } from "node:zlib";
+import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
+import { SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
+import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { openInstance } from "../testing/second-instance.ts";
+import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { ownedAnswers } from "./owned-answers.ts";
+
+/**
+ * GET /api/tracks is kept ready per artist (decision 0185): every write that changes what the list
+ * shows must be seen by the very next request on this instance, and by another instance over the
+ * same database once its copy is older than SHARED_ANSWER_TTL_MS.
+ */
+
+let time = Date.parse("2026-11-20T12:00:00Z");
+const clock = { now: () => new Date(time) };
+let t: TestApp;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  admin = (await signIn(t.ctx, await createUser(t.ctx.db, { is_admin: true }))).headers;
+});
+afterAll(() => t.close());
+
+async function artist() {
+  const user = await createUser(t.ctx.db);
+  return { user, headers: (await signIn(t.ctx, user)).headers };
+}
+
+type Listed = { id: number; filename: string; downloaded: boolean; analysis: unknown; decisions: { direction: string; status: string; message: string | null }[] };
+
+async function list(headers: Record<string, string>, app: { request: TestApp["app"]["request"] } = t.app): Promise<Listed[]> {
+  const res = await app.request("/api/tracks", { headers });
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body.success).toBe(true);
+  return body.tracks;
+}
+
+const call = (method: string, path: string, json?: unknown) =>
+  t.app.request(path, {
+    method,
+    headers: { ...admin, ...(json === undefined ? {} : { "content-type": "application/json" }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+
+const report = (over: Partial<AudioAnalysis>): AudioAnalysis => ({
+  duration_s: 300,
+  bitrate_kbps: 320,
+  bitrate_mode: "cbr",
+  sample_rate_hz: 44100,
+  channels: 2,
+  loudness_lufs: -8,
+  true_peak_dbtp: -1,
+  clipped_samples: 0,
+  bpm: 174,
+  drop_s: 30,
+  peaks: [],
+  warnings: [],
+  ...over,
+});
+
+describe("GET /api/tracks kept ready", () => {
+  it("answers as the list does, no-store, with an ETag that a matching If-None-Match turns into 304", async () => {
+    const a = await artist();
+    for (let i = 0; i < 30; i++) {
+      await createTrack(t.ctx.db, { user_id: a.user.id, filename: `Ready Artist - Track ${i}.mp3`, upload_date: new Date(time - i * 60_000) });
+    }
+    const expected = JSON.parse(JSON.stringify({ success: true, tracks: await t.ctx.tracks.ownedBy(a.user.id) }));
+    const plain = await t.app.request("/api/tracks", { headers: a.headers });
+    expect(await plain.json()).toEqual(expected);
+    expect(plain.headers.get("cache-control")).toBe("no-store");
+    expect(plain.headers.get("content-type")).toBe("application/json");
+    expect(plain.headers.get("x-content-type-options")).toBe("nosniff");
+    const etag = plain.headers.get("etag");
+    expect(etag).toMatch(/^W\/"/);
+
+    const zipped = await t.app.request("/api/tracks", { headers: { ...a.headers, "accept-encoding": "gzip, br" } });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toBe("Accept-Encoding");
+    expect(JSON.parse(gunzipSync(new Uint8Array(await zipped.arrayBuffer())).toString())).toEqual(expected);
+
+    const again = await t.app.request("/api/tracks", { headers: { ...a.headers, "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("cache-control")).toBe("no-store");
+    expect(await again.text()).toBe("");
+
+    // Another artist never gets this list, nor a 304 for its ETag.
+    const b = await artist();
+    const other = await t.app.request("/api/tracks", { headers: { ...b.headers, "if-none-match": etag! } });
+    expect(other.status).toBe(200);
+    expect((await other.json()).tracks).toEqual([]);
+    expect((await t.app.request("/api/tracks")).status).toBe(401);
+  });
+
+  it("shows an upload at once, then its processing's end: completed with its report, failed gone", async () => {
+    const a = await artist();
+    expect(await list(a.headers)).toEqual([]);
+    const up = await postUpload(t, a.headers, [
+      filePart("Ready - Good.mp3", fixture(FIXTURES.mono)),
+      filePart(FIXTURES.text, fixture(FIXTURES.text)),
+      dirPart("label_koster"),
+    ]);
+    expect(up.res.status).toBe(200);
+    const [good, bad] = up.body.track_ids as number[];
+    // Kept before processing ends: both are in the list, the good one without its report yet.
+    const during = await list(a.headers);
+    expect(during.map((r) => r.id).sort()).toEqual([good, bad].sort());
+    expect(during.find((r) => r.id === good)!.analysis).toBeNull();
+    await t.ctx.queue.idle();
+    const after = await list(a.headers);
+    expect(after.map((r) => r.id)).toEqual([good]);
+    expect(after[0].analysis).not.toBeNull();
+  });
+
+  it("drops a failed upload from the list when its processing fails, alone in its batch", async () => {
+    const a = await artist();
+    const up = await postUpload(t, a.headers, [filePart(FIXTURES.text, fixture(FIXTURES.text)), dirPart("label_koster")]);
+    expect(up.res.status).toBe(200);
+    expect((await list(a.headers)).map((r) => r.id)).toEqual(up.body.track_ids);
+    await t.ctx.queue.idle();
+    expect(await list(a.headers)).toEqual([]);
+  });
+
+  it("shows a staff edit, a moderator's edit, a decision, a download and an analysis on the next request", async () => {
+    const a = await artist();
+    const track = await createTrack(t.ctx.db, { user_id: a.user.id, filename: "Ready - Edited.mp3", directions: "label_neuropunk" });
+    const first = await list(a.headers);
+    expect(first[0]).toMatchObject({ id: track.id, downloaded: false, analysis: null });
+
+    expect((await call("PUT", `/api/admin/tracks/${track.id}`, { directions: "label_neuropunk,podcast_neuropunk" })).status).toBe(200);
+    expect((await list(a.headers))[0].decisions.map((d) => d.direction)).toEqual(["label_neuropunk", "podcast_neuropunk"]);
+
+    const moderator = await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "podcast_neuropunk" });
+    const mod = (await signIn(t.ctx, moderator)).headers;
+    const moderated = await t.app.request(`/api/moderator/tracks/${track.id}`, {
+      method: "PUT",
+      headers: { ...mod, "content-type": "application/json" },
+      body: JSON.stringify({ directions: [] }),
+    });
+    expect(moderated.status).toBe(200);
+    expect((await list(a.headers))[0].decisions.map((d) => d.direction)).toEqual(["label_neuropunk"]);
+
+    const decided = await call("PUT", `/api/admin/tracks/${track.id}/decisions/label_neuropunk`, { status: "declined", message: "Не наш формат" });
+    expect(decided.status).toBe(200);
+    expect((await list(a.headers))[0].decisions).toEqual([{ direction: "label_neuropunk", status: "declined", message: "Не наш формат" }]);
+
+    await t.ctx.tracks.markDownloaded([track.id]);
+    expect((await list(a.headers))[0].downloaded).toBe(true);
+
+    await t.ctx.tracks.analysis.save(track.id, report({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] }));
+    expect((await list(a.headers))[0].analysis).toMatchObject({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] });
+  });
+
+  it("shows a track made, handed over and deleted by staff in the right lists at once", async () => {
+    const a = await artist();
+    const b = await artist();
+    expect(await list(a.headers)).toEqual([]);
+    expect(await list(b.headers)).toEqual([]);
+    const made = await call("POST", "/api/admin/tracks", { filename: "Ready - Made.mp3", user_id: a.user.id, directions: "label_koster" });
+    expect(made.status).toBe(201);
+    const id = (await made.json()).track.id as number;
+    expect((await list(a.headers)).map((r) => r.id)).toEqual([id]);
+
+    expect((await call("PUT", `/api/admin/tracks/${id}`, { user_id: b.user.id })).status).toBe(200);
+    expect(await list(a.headers)).toEqual([]);
+    expect((await list(b.headers)).map((r) => r.id)).toEqual([id]);
+
+    expect((await call("DELETE", `/api/admin/tracks/${id}`)).status).toBe(200);
+    expect(await list(b.headers)).toEqual([]);
+  });
+
+  it("is seen by another instance over the same database once its copy is older than the TTL", async () => {
+    const a = await artist();
+    const track = await createTrack(t.ctx.db, { user_id: a.user.id, filename: "Ready - Shared.mp3", directions: "label_koster" });
+    const other = await openInstance(t, { clock });
+    try {
+      expect((await list(a.headers, other.app))[0].downloaded).toBe(false);
+      await t.ctx.tracks.markDownloaded([track.id]);
+      // This instance at once; the other keeps its copy until it is older than the TTL, then reads again.
+      expect((await list(a.headers))[0].downloaded).toBe(true);
+      time += SHARED_ANSWER_TTL_MS + 1;
+      expect((await list(a.headers, other.app))[0].downloaded).toBe(true);
+      // And a write on the other instance is seen there at once, here after the TTL.
+      expect((await call("PUT", `/api/admin/tracks/${track.id}`, { downloaded: false })).status).toBe(200);
+      expect((await list(a.headers))[0].downloaded).toBe(false);
+      time += SHARED_ANSWER_TTL_MS + 1;
+      expect((await list(a.headers, other.app))[0].downloaded).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("ownedAnswers", () => {
+  it("keeps no read that a forget overlapped, and reads again after the TTL", async () => {
+    let now = 0;
+    let version = 0;
+    let release: (() => void) | null = null;
+    const cache = ownedAnswers(async () => {
+      const seen = version;
+      if (release === null) await new Promise<void>((r) => (release = r));
+      return { v: seen };
+    }, { ttlMs: 100, max: 10, now: () => now });
+    const slow = cache.get(1);
+    version = 1;
+    cache.forget(1);
+    release!();
+    const text = (a: Awaited<ReturnType<typeof cache.get>>) => new TextDecoder().decode(a.identity);
+    expect(text(await slow)).toBe('{"v":0}');
+    // The overlapped read was not kept: the next request reads again and sees the write.
+    expect(text(await cache.get(1))).toBe('{"v":1}');
+    version = 2;
+    expect(text(await cache.get(1))).toBe('{"v":1}');
+    now += 101;
+    expect(text(await cache.get(1))).toBe('{"v":2}');
+  });
+
+  it("keeps at most `max` artists, dropping the one loaded longest ago", async () => {
+    let loads = 0;
+    const cache = ownedAnswers((id) => {
+      loads++;
+      return Promise.resolve({ id });
+    }, { ttlMs: 60_000, max: 2, now: () => 0 });
+    await cache.get(1);
+    await cache.get(2);
+    await cache.get(3);
+    expect(cache.size).toBe(2);
+    expect(loads).toBe(3);
+    await cache.get(3);
+    await cache.get(2);
+    expect(loads).toBe(3);
+    await cache.get(1);
+    expect(loads).toBe(4);
+  });
+});
