@@ -28,6 +28,7 @@ import { publicSliderAnswer } from "./slider/service.ts";
 import { publicAddresses, publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
 import { meAnswer } from "./auth/user-view.ts";
 import type { User } from "../db/schema.ts";
+import type { TrackStatusValue } from "./tracks/processing/status-keys.ts";
 import { fileAnswer, serveFile } from "./lib/static-files.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
@@ -255,6 +256,15 @@ const STATUS_PREFIX = "/api/status/";
 const JSON_TYPE = validPairs([["Content-Type", "application/json"]]);
 const utf8 = new TextEncoder();
 
+/** The most status answers the lane keeps (one per track id; a few hundred bytes each). */
+export const STATUS_BODIES_MAX = 5_000;
+
+/** The status route's JSON for a key's value, as bytes; null when long enough to go compressed (the routes send it). */
+function statusBody(value: TrackStatusValue): Uint8Array | null {
+  const body = JSON.stringify({ status: value.status, error: value.error ?? null, track_data: value.track_data });
+  return body.length >= COMPRESS_JSON_MIN ? null : utf8.encode(body);
+}
+
 /**
  * The processing page's poll, `GET /api/status/{id}` (every open page, every 3 s), in the lane when
  * it is the everyday case: a live token of a user who is not banned, asking for a track whose status
@@ -264,22 +274,53 @@ const utf8 = new TextEncoder();
  * missing key, an id that is not a plain number, a long answer) is answered by the routes, which
  * then decide it in full. Null means "not here". A new refusal in the guard, the maintenance gate or
  * `statusFor` must be added here too (decision 0180).
+ *
+ * Where the store hands out the key's stored text (the embedded store), the answer's bytes and the
+ * owner are kept per track id with the text they were made from, and reused while the key still
+ * holds that very text: the text is read on every poll, so a change or a removal is seen on the next
+ * one (decision 0188). The owner check runs on every poll.
  */
 function statusPollLane(ctx: AppContext, security: SecurityHeaderSet) {
+  const keys = ctx.tracks.status;
+  const kept = new Map<number, { raw: string; owner: number | null; body: Uint8Array | null }>();
   return async (req: Request, path: string): Promise<Response | null> => {
-    const raw = path.slice(STATUS_PREFIX.length);
-    if (!/^[1-9]\d{0,14}$/.test(raw)) return null;
-    const id = Number(raw);
-    if (!Number.isSafeInteger(id)) return null;
+    // A plain number without a leading zero, at most 15 digits (always a safe integer).
+    const from = STATUS_PREFIX.length;
+    if (path.length <= from || path.length > from + 15 || path.charCodeAt(from) === 48) return null;
+    let id = 0;
+    for (let i = from; i < path.length; i++) {
+      const d = path.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return null;
+      id = id * 10 + d;
+    }
     const token = bearerToken(req.headers.get("authorization"));
     if (!token) return null;
     const found = await ctx.tokens.authenticate(token);
     if (!found || found.user.is_banned) return null;
-    const value = await ctx.tracks.status.readStatus(id);
-    if (!value || value.user_id !== found.user.id) return null;
-    const body = JSON.stringify({ status: value.status, error: value.error ?? null, track_data: value.track_data });
-    if (body.length >= COMPRESS_JSON_MIN) return null;
-    const res = responseWith(utf8.encode(body), 200, JSON_TYPE);
+    let body: Uint8Array | null;
+    const raw = keys.rawStatus(id);
+    if (raw === undefined) {
+      const value = await keys.readStatus(id);
+      if (!value || value.user_id !== found.user.id) return null;
+      body = statusBody(value);
+    } else {
+      if (raw === null) {
+        kept.delete(id);
+        return null;
+      }
+      let entry = kept.get(id);
+      if (!entry || entry.raw !== raw) {
+        const value = keys.parseStatus(raw);
+        if (!value) return null;
+        entry = { raw, owner: value.user_id, body: statusBody(value) };
+        if (kept.size >= STATUS_BODIES_MAX && !kept.has(id)) kept.delete(kept.keys().next().value as number);
+        kept.set(id, entry);
+      }
+      if (entry.owner !== found.user.id) return null;
+      body = entry.body;
+    }
+    if (!body) return null;
+    const res = responseWith(body as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
     setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security);
     return res;
   };

@@ -24,6 +24,12 @@ export interface StatusStore {
   ttl(key: string): Promise<number>;
   ping(): Promise<boolean>;
   close?(): void;
+  /**
+   * The stored JSON text of a live key, or null; synchronous, and only where the store holds the text
+   * in this process (the embedded store). The same string while the value is unchanged, so a caller
+   * may keep what it made from it and compare (the status poll's lane, decision 0188).
+   */
+  peekRaw?(key: string): string | null;
 }
 
 /** The key families the product writes. */
@@ -220,6 +226,9 @@ export function createEmbeddedStore(now: () => number = Date.now): StatusStore {
   Deno.unrefTimer(sweep);
   return {
     kind: "embedded",
+    peekRaw(key: string) {
+      return live(key)?.json ?? null;
+    },
     get<T>(key: string) {
       const e = live(key);
       return Promise.resolve(e ? (JSON.parse(e.json) as T) : null);

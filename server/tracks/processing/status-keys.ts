@@ -114,6 +114,12 @@ export function batchSummary(rows: Array<Pick<Track, "status" | "filename" | "er
   return { errors, success, finished };
 }
 
+/** A status key's value when well formed; null sends the caller to the database. */
+function wellFormed(v: TrackStatusValue | null): TrackStatusValue | null {
+  if (!v || typeof v !== "object" || typeof v.status !== "string" || !v.track_data || !("user_id" in v)) return null;
+  return v;
+}
+
 export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger }) {
   const { kv, db, logger } = deps;
 
@@ -272,11 +278,31 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
 
     /** `track_status:{id}` when present and well formed; null sends the caller to the database. */
     async readStatus(trackId: number): Promise<TrackStatusValue | null> {
-      const v = await read<TrackStatusValue>("readStatus", KV_KEYS.trackStatus(trackId));
-      if (!v || typeof v !== "object" || typeof v.status !== "string" || !v.track_data || !("user_id" in v)) {
+      return wellFormed(await read<TrackStatusValue>("readStatus", KV_KEYS.trackStatus(trackId)));
+    },
+
+    /**
+     * `track_status:{id}`'s stored JSON text, read without a promise where the store holds it in this
+     * process (the embedded store): null when missing or stale (the caller asks `readStatus`'s way),
+     * undefined when the store cannot (Upstash). The same string while the value is unchanged
+     * (decision 0188). `parseStatus` turns it into what `readStatus` would give.
+     */
+    rawStatus(trackId: number): string | null | undefined {
+      if (!kv.peekRaw) return undefined;
+      const key = KV_KEYS.trackStatus(trackId);
+      if (stale.has(key)) {
+        flushStale();
         return null;
       }
-      return v;
+      return kv.peekRaw(key);
+    },
+
+    parseStatus(raw: string): TrackStatusValue | null {
+      try {
+        return wellFormed(JSON.parse(raw) as TrackStatusValue);
+      } catch {
+        return null;
+      }
     },
 
     /** The ids of the user's latest batch. */
