@@ -151,6 +151,72 @@ describe("GET /api/status/{id}", () => {
     expect((await get(t, `/api/status/${trackId}`, (await person()).headers)).status).toBe(404);
   });
 
+  it("reuses the lane's kept answer only while the key is unchanged: every change shows on the very next poll", async () => {
+    const artist = await person();
+    const other = await person();
+    const admin = await person({ is_admin: true });
+    const track = await createTrack(t.ctx.db, { user_id: artist.user.id, directions: "label_koster", status: "processing" });
+    await t.ctx.tracks.status.startBatch(artist.user.id, [track]);
+    const statusFor = vi.spyOn(t.ctx.tracks, "statusFor");
+    // The lane's answer, checked byte for byte against the routes' (a query keeps a request out of the lane).
+    const poll = async (who: { headers: Record<string, string> }) => {
+      const calls = statusFor.mock.calls.length;
+      const lane = await t.app.request(`/api/status/${track.id}`, { headers: who.headers });
+      const viaLane = statusFor.mock.calls.length === calls;
+      const text = await lane.text();
+      const routes = await t.app.request(`/api/status/${track.id}?via=routes`, { headers: who.headers });
+      expect(text).toBe(await routes.text());
+      expect(lane.status).toBe(routes.status);
+      return { status: lane.status, body: JSON.parse(text), viaLane };
+    };
+    try {
+      const first = await poll(artist);
+      expect(first).toMatchObject({ status: 200, viaLane: true, body: { status: "processing", error: null } });
+      expect(await poll(artist)).toEqual(first);
+      // Someone else never gets the kept answer.
+      expect(await poll(other)).toMatchObject({ status: 404, viaLane: false });
+
+      // Processing completes, then (a reprocess) fails: each seen on the next poll, from the lane.
+      await t.ctx.tracks.status.trackFinished({ ...track, status: "completed" });
+      expect(await poll(artist)).toMatchObject({ status: 200, viaLane: true, body: { status: "completed", error: null } });
+      await t.ctx.tracks.status.trackFinished({ ...track, status: "failed", error: "Битый файл" });
+      expect(await poll(artist)).toMatchObject({ status: 200, viaLane: true, body: { status: "failed", error: "Битый файл" } });
+
+      // A staff edit drops the key: the routes answer from the database, and a new owner is the owner.
+      const heir = await person();
+      const res = await t.app.request(`/api/admin/tracks/${track.id}`, {
+        method: "PUT",
+        headers: { ...admin.headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ user_id: heir.user.id }),
+      });
+      expect(res.status).toBe(200);
+      expect(await poll(artist)).toMatchObject({ status: 404, viaLane: false });
+      expect(await poll(heir)).toMatchObject({ status: 200, viaLane: false, body: { status: "processing" } });
+
+      // The key written again for the heir: the lane answers them, not the former owner.
+      await t.ctx.tracks.status.trackFinished({ ...track, user_id: heir.user.id, status: "completed" });
+      expect(await poll(heir)).toMatchObject({ status: 200, viaLane: true, body: { status: "completed" } });
+      expect(await poll(artist)).toMatchObject({ status: 404, viaLane: false });
+
+      // A delete takes the key with the track: the next poll is the routes' 404.
+      const gone = await t.app.request(`/api/admin/tracks/${track.id}`, { method: "DELETE", headers: admin.headers });
+      expect(gone.status).toBe(200);
+      expect(await poll(heir)).toMatchObject({ status: 404, viaLane: false });
+
+      // A banned owner is refused on the next poll, though the lane kept their answer a moment ago.
+      const kept = await createTrack(t.ctx.db, { user_id: artist.user.id, directions: "label_koster", status: "completed" });
+      await t.ctx.tracks.status.startBatch(artist.user.id, [kept]);
+      const before = await t.app.request(`/api/status/${kept.id}`, { headers: artist.headers });
+      expect(before.status).toBe(200);
+      await t.ctx.users.ban(artist.user.id, "спам");
+      const refused = await t.app.request(`/api/status/${kept.id}`, { headers: artist.headers });
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).banned).toBe(true);
+    } finally {
+      statusFor.mockRestore();
+    }
+  });
+
   it("does not trust a foreign key without an owner: the database decides", async () => {
     const intruder = await person();
     await t.ctx.kv.set(KV_KEYS.trackStatus(trackId), { status: "completed", filename: "x" });
