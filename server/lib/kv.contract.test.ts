@@ -204,3 +204,31 @@ for (const subject of subjects) {
     });
   });
 }
+
+describe("embedded store: peekRaw (decision 0188)", () => {
+  it("gives the stored text of a live key, the same string while unchanged, and null once removed or expired", async () => {
+    let clock = 1_000_000;
+    const kv = createEmbeddedStore(() => clock);
+    try {
+      expect(kv.peekRaw?.("track_status:1")).toBeNull();
+      await kv.set("track_status:1", { status: "processing", user_id: 7 }, 10);
+      const first = kv.peekRaw?.("track_status:1");
+      expect(first).toBe(JSON.stringify({ status: "processing", user_id: 7 }));
+      expect(JSON.parse(first!)).toEqual(await kv.get("track_status:1"));
+      await kv.set("track_status:1", { status: "completed", user_id: 7 }, 10);
+      expect(kv.peekRaw?.("track_status:1")).toBe(JSON.stringify({ status: "completed", user_id: 7 }));
+      clock += 10_000;
+      expect(kv.peekRaw?.("track_status:1")).toBeNull();
+      await kv.set("track_status:2", 1);
+      await kv.del(["track_status:2"]);
+      expect(kv.peekRaw?.("track_status:2")).toBeNull();
+    } finally {
+      kv.close?.();
+    }
+  });
+
+  it("is not offered by the Upstash store, whose client parses the value", () => {
+    const kv = createUpstashStore("http://127.0.0.1:1", "token");
+    expect(kv.peekRaw).toBeUndefined();
+  });
+});
