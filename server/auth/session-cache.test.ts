@@ -65,3 +65,32 @@ describe("session cache", () => {
     expect((await t.app.request("/api/tracks", { headers: auth.headers })).status).toBe(403);
   });
 });
+
+describe("authenticateCached (decision 0188)", () => {
+  it("accepts from the caches alone exactly what authenticate accepts, and leaves everything else to it", async () => {
+    const user = await createUser(t.ctx.db);
+    const auth = await signIn(t.ctx, user);
+    const token = auth.access_token;
+    // Nothing cached yet for a token never checked in this process: authenticate decides.
+    const fresh = await signIn(t.ctx, user);
+    expect(t.ctx.tokens.authenticateCached(fresh.access_token)).toBeUndefined();
+    const full = await t.ctx.tokens.authenticate(token);
+    expect(full).not.toBeNull();
+    expect(t.ctx.tokens.authenticateCached(token)).toEqual(full);
+    // A refresh token, garbage and an empty string are never accepted here.
+    await t.ctx.tokens.refresh(auth.refresh_token).catch(() => null);
+    expect(t.ctx.tokens.authenticateCached(auth.refresh_token)).toBeUndefined();
+    expect(t.ctx.tokens.authenticateCached("garbage")).toBeUndefined();
+    expect(t.ctx.tokens.authenticateCached("")).toBeUndefined();
+    // Logout drops the session: the cached answer is gone at once.
+    const other = await signIn(t.ctx, user);
+    await t.ctx.tokens.authenticate(other.access_token);
+    expect(t.ctx.tokens.authenticateCached(other.access_token)?.user.id).toBe(user.id);
+    expect(await t.ctx.tokens.revokeByToken(other.access_token)).toBe(true);
+    expect(t.ctx.tokens.authenticateCached(other.access_token)).toBeUndefined();
+    expect(await t.ctx.tokens.authenticate(other.access_token)).toBeNull();
+    // A change to the user drops the cached session too.
+    t.ctx.tokens.forgetUser(user.id);
+    expect(t.ctx.tokens.authenticateCached(token)).toBeUndefined();
+  });
+});
