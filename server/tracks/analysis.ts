@@ -125,6 +125,8 @@ export interface ListenSource {
   id: number;
   storage_key: string;
   filename: string;
+  /** The stored file's bytes as recorded at upload; null for rows that never recorded it. */
+  size: number | null;
   duration_s: number | null;
   peaks: [number, number][] | null;
 }
@@ -204,6 +206,7 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
           id: tracks.id,
           storage_key: tracks.storage_key,
           filename: tracks.filename,
+          size: tracks.size,
           duration_ms: tracks.duration,
           ok: sql<number>`${analysed}`,
           duration_s: trackAnalysis.duration_s,
@@ -220,6 +223,7 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
         id: row.id,
         storage_key: row.storage_key,
         filename: row.filename,
+        size: row.size,
         duration_s: ok ? row.duration_s : row.duration_ms === null ? null : row.duration_ms / 1000,
         peaks: ok && row.peaks ? JSON.parse(row.peaks) : null,
       };

@@ -53,9 +53,17 @@ export function createListenRoutes(ctx: AppContext) {
     if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LISTEN_LINK);
     const track = await ctx.tracks.listenSource(signer, claims.trackIds[0]);
 
-    const stat = await ctx.storage.stat(track.storage_key);
-    if (!stat) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${track.filename}`);
-    const size = stat.size;
+    const missing = () => notFound(`${TRACK_FILE_NOT_FOUND}: ${track.filename}`);
+    const headOnly = c.req.method === "HEAD";
+    // The size recorded at upload (stored files are never rewritten under their key) spares every
+    // seek a round trip to the bucket; a GET of a file gone from storage is still a 404, from the
+    // read. HEAD, which reads nothing, and rows without a size ask the store.
+    const size = track.size !== null && !headOnly ? track.size : (await ctx.storage.stat(track.storage_key))?.size;
+    if (size === undefined) throw missing();
+    const read = (range?: { start: number; end: number }) =>
+      ctx.storage.read(track.storage_key, range && { range }).catch((err) => {
+        throw err instanceof Deno.errors.NotFound ? missing() : err;
+      });
     const headers: Record<string, string> = {
       "Content-Type": "audio/mpeg",
       "Accept-Ranges": "bytes",
@@ -68,17 +76,16 @@ export function createListenRoutes(ctx: AppContext) {
       c.header("Accept-Ranges", "bytes");
       return c.json({ success: false as const, error: BAD_RANGE }, 416);
     }
-    const headOnly = c.req.method === "HEAD";
     if (range.kind === "whole") {
       headers["Content-Length"] = String(size);
       if (headOnly) return new Response(null, { headers });
-      const { body } = await ctx.storage.read(track.storage_key);
+      const { body } = await read();
       return new Response(body, { headers });
     }
     headers["Content-Length"] = String(range.end - range.start + 1);
     headers["Content-Range"] = `bytes ${range.start}-${range.end}/${size}`;
     if (headOnly) return new Response(null, { status: 206, headers });
-    const part = await ctx.storage.read(track.storage_key, { range: { start: range.start, end: range.end } });
+    const part = await read({ start: range.start, end: range.end });
     // A store that sent the whole object (S3 may) is cut to the range here.
     const body = part.range ? part.body : slice(part.body, range.start, range.end - range.start + 1);
     return new Response(body, { status: 206, headers });
