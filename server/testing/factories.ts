@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type NewTrack, type NewUser, tracks, type User, users } from "../../db/schema.ts";
+import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
 import type { AppContext } from "../deps.ts";
 
 let seq = 0;
@@ -38,4 +39,23 @@ export async function createTrack(db: Db, values: Partial<NewTrack> = {}) {
 export async function signIn(ctx: AppContext, user: User) {
   const tokens = await ctx.tokens.issue(user.id);
   return { ...tokens, headers: { Authorization: `Bearer ${tokens.access_token}` } };
+}
+
+/** A plausible audio report (a 5-minute 320 kbps DnB track) with `over` applied, for saving as a track's analysis. */
+export function analysisReport(over: Partial<AudioAnalysis> = {}): AudioAnalysis {
+  return {
+    duration_s: 300,
+    bitrate_kbps: 320,
+    bitrate_mode: "cbr",
+    sample_rate_hz: 44100,
+    channels: 2,
+    loudness_lufs: -8,
+    true_peak_dbtp: -1,
+    clipped_samples: 0,
+    bpm: 174,
+    drop_s: 30,
+    peaks: [],
+    warnings: [],
+    ...over,
+  };
 }

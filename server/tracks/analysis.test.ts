@@ -9,7 +9,7 @@ import { trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../audio/mpeg-frames.ts";
 import type { FileStorage } from "../lib/storage.ts";
-import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { analysisReport, createTrack, createUser, signIn } from "../testing/factories.ts";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./processing/analyse-track.ts";
@@ -267,30 +267,15 @@ describe("tracks completed before the analysis existed", () => {
 
 describe("sorting by the report and filtering by warning", () => {
   let mine: number[];
-  const report = (over: Partial<AudioAnalysis>): AudioAnalysis => ({
-    duration_s: 300,
-    bitrate_kbps: 320,
-    bitrate_mode: "cbr",
-    sample_rate_hz: 44100,
-    channels: 2,
-    loudness_lufs: -8,
-    true_peak_dbtp: -1,
-    clipped_samples: 0,
-    bpm: 174,
-    drop_s: 30,
-    peaks: [],
-    warnings: [],
-    ...over,
-  });
 
   beforeAll(async () => {
     const db = f.t.ctx.db;
     const guest = `sort-${crypto.randomUUID().slice(0, 8)}`;
     const make = (name: string) => createTrack(db, { filename: `${name} - Sort.mp3`, guest_username: guest, directions: "podcast_koster" });
     const [a, b, c, none] = [await make("A"), await make("B"), await make("C"), await make("D")];
-    await f.t.ctx.tracks.analysis.save(a.id, report({ duration_s: 200, bitrate_kbps: 128, loudness_lufs: -6, bpm: 172, warnings: ["low_bitrate"] }));
-    await f.t.ctx.tracks.analysis.save(b.id, report({ duration_s: 400, bitrate_kbps: 320, loudness_lufs: null, bpm: null, clipped_samples: 5, warnings: ["clipping", "too_quiet"] }));
-    await f.t.ctx.tracks.analysis.save(c.id, report({ duration_s: 300, bitrate_kbps: 256, loudness_lufs: -12, bpm: 140.5, warnings: ["low_bitrate", "tempo_outside_dnb"] }));
+    await f.t.ctx.tracks.analysis.save(a.id, analysisReport({ duration_s: 200, bitrate_kbps: 128, loudness_lufs: -6, bpm: 172, warnings: ["low_bitrate"] }));
+    await f.t.ctx.tracks.analysis.save(b.id, analysisReport({ duration_s: 400, bitrate_kbps: 320, loudness_lufs: null, bpm: null, clipped_samples: 5, warnings: ["clipping", "too_quiet"] }));
+    await f.t.ctx.tracks.analysis.save(c.id, analysisReport({ duration_s: 300, bitrate_kbps: 256, loudness_lufs: -12, bpm: 140.5, warnings: ["low_bitrate", "tempo_outside_dnb"] }));
     mine = [a.id, b.id, c.id, none.id];
   });
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gunzipSync } from "node:zlib";
-import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
 import { SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
-import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { analysisReport, createTrack, createUser, signIn } from "../testing/factories.ts";
 import { openInstance } from "../testing/second-instance.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { ownedAnswers } from "./owned-answers.ts";
@@ -46,21 +45,6 @@ const call = (method: string, path: string, json?: unknown) =>
     body: json === undefined ? undefined : JSON.stringify(json),
   });
 
-const report = (over: Partial<AudioAnalysis>): AudioAnalysis => ({
-  duration_s: 300,
-  bitrate_kbps: 320,
-  bitrate_mode: "cbr",
-  sample_rate_hz: 44100,
-  channels: 2,
-  loudness_lufs: -8,
-  true_peak_dbtp: -1,
-  clipped_samples: 0,
-  bpm: 174,
-  drop_s: 30,
-  peaks: [],
-  warnings: [],
-  ...over,
-});
 
 describe("GET /api/tracks kept ready", () => {
   it("answers as the list does, no-store, with an ETag that a matching If-None-Match turns into 304", async () => {
@@ -150,7 +134,7 @@ describe("GET /api/tracks kept ready", () => {
     await t.ctx.tracks.markDownloaded([track.id]);
     expect((await list(a.headers))[0].downloaded).toBe(true);
 
-    await t.ctx.tracks.analysis.save(track.id, report({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] }));
+    await t.ctx.tracks.analysis.save(track.id, analysisReport({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] }));
     expect((await list(a.headers))[0].analysis).toMatchObject({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] });
   });
 
