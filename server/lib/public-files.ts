@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
 import { isS3Storage, type S3Storage } from "./s3-storage.ts";
 import { serveFile } from "./static-files.ts";
-import type { FileStorage } from "./storage.ts";
+import { notModified } from "./public-answer.ts";
+import { type FileStorage, isSafeKey } from "./storage.ts";
 
 /**
  * Public files under /static/: the committed assets from STATIC_DIR, and the public uploads
@@ -31,16 +32,6 @@ export async function servePublicFile(
   return await serveFile(c, place.staticDir, rel, upload ? UPLOADS_CACHE : ASSETS_CACHE);
 }
 
-/** The same rule the stores apply to keys; anything else cannot be stored, so it is not there. */
-const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
-
-/** An If-None-Match list matches `etag` (weak comparison, RFC 9110 §13.1.2). */
-function matches(ifNoneMatch: string | undefined, etag: string | null): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  const bare = (t: string) => t.trim().replace(/^W\//, "");
-  return ifNoneMatch.split(",").some((t) => t.trim() === "*" || bare(t) === bare(etag));
-}
-
 /** One object of an S3 store as a static file. */
 export async function serveStoredObject(
   c: Context,
@@ -54,7 +45,8 @@ export async function serveStoredObject(
   } catch {
     return null;
   }
-  if (!SAFE_KEY.test(key) || key.includes("..") || /(^|\/)\./.test(key)) return null;
+  // A key the stores refuse cannot be stored, so it is not there.
+  if (!isSafeKey(key) || /(^|\/)\./.test(key)) return null;
   const headers: Record<string, string> = {
     // By the key's extension, as for files on disk; never the type stored with the object.
     "Content-Type": getMimeType(key) ?? "application/octet-stream",
@@ -66,7 +58,7 @@ export async function serveStoredObject(
     const info = await storage.stat(key);
     if (!info) return null;
     if (info.etag) headers.ETag = info.etag;
-    if (matches(ifNoneMatch, info.etag)) return new Response(null, { status: 304, headers });
+    if (info.etag && notModified(ifNoneMatch, info.etag)) return new Response(null, { status: 304, headers });
     if (c.req.method === "HEAD") {
       headers["Content-Length"] = String(info.size);
       return new Response(null, { status: 200, headers });

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
-import { type Answer, makeAnswer, sendAnswer } from "./public-answer.ts";
+import { type Answer, makeAnswer, notModified, sendAnswer } from "./public-answer.ts";
 import { accepts } from "./response-headers.ts";
 
 /** Types the build keeps brotli and gzip copies of (`scripts/vite.ts`); served by `Accept-Encoding`. */
@@ -69,7 +69,7 @@ export async function serveFile(
   };
   if (variants) headers.Vary = "Accept-Encoding";
   if (encoding) headers["Content-Encoding"] = encoding;
-  if (c.req.header("if-none-match") === etag) {
+  if (notModified(c.req.header("if-none-match"), etag)) {
     file.close();
     return new Response(null, { status: 304, headers });
   }

@@ -76,11 +76,17 @@ export class TooLargeError extends Error {
 }
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
+
+/** The one rule for storage keys, of every store: server-made names only, never a way up the tree. */
+export function isSafeKey(key: string): boolean {
+  return SAFE_KEY.test(key) && !key.includes("..");
+}
+
 /** The suffix `write` gives a file until it is complete. */
 const PARTIAL = /\.part-[0-9a-f-]{36}$/;
 
 function checkKey(key: string) {
-  if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`Unsafe storage key: ${key}`);
+  if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`);
 }
 
 export function createLocalStorage(root: string): FileStorage {
