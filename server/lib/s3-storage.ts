@@ -123,6 +123,14 @@ export class StorageNotFoundError extends Deno.errors.NotFound {
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 
 /**
+ * Part buffers of 5 MiB the process may lend at once for uploads into the bucket; 2 are kept between
+ * uploads. High on purpose: an upload that waits for a buffer costs more memory than the buffer,
+ * because Deno's HTTP server keeps reading its body (~10–13 MB per stalled request, measured), so
+ * the cap only bounds a burst (decision 0112).
+ */
+export const S3_PART_BUFFERS = 16;
+
+/**
  * Part-sized buffers that writes borrow while they fill and send a multipart part (decision 0112).
  * At most `size` are lent at once: a write that finds none free waits, and while it waits it reads
  * nothing more of its body. Up to `keep` returned buffers are kept for the next write, which spares
@@ -204,7 +212,7 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   const retries = opts.retries ?? 3;
   const pageSize = opts.listPageSize ?? 1000;
   const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? opts.partPool?.partSize ?? MIN_PART_SIZE);
-  const pool = opts.partPool ?? createPartPool({ size: 16, partSize: basePartSize });
+  const pool = opts.partPool ?? createPartPool({ size: S3_PART_BUFFERS, partSize: basePartSize });
   /** Signing keys by day, as AwsClient keeps them. */
   const signingKeys = new Map<string, ArrayBuffer>();
 

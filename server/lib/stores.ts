@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import type { Logger } from "./logger.ts";
-import { createPartPool, createS3Storage, type PartPool } from "./s3-storage.ts";
+import { createPartPool, createS3Storage, S3_PART_BUFFERS } from "./s3-storage.ts";
 import { createLocalStorage, type FileStorage } from "./storage.ts";
 
 /**
@@ -18,17 +18,9 @@ export interface Stores {
 export const S3_TRACKS_PREFIX = "tracks/";
 export const S3_PUBLIC_PREFIX = "public/";
 
-/**
- * Part buffers of 5 MiB the process may lend at once for uploads into the bucket; 2 are kept between
- * uploads. High on purpose: an upload that waits for a buffer costs more memory than the buffer,
- * because Deno's HTTP server keeps reading its body (~10–13 MB per stalled request, measured), so
- * the cap only bounds a burst (decision 0112).
- */
-export const S3_PART_BUFFERS = 16;
-
 export function createStores(
   config: Pick<Config, "dataDir" | "staticDir" | "s3">,
-  opts: { logger?: Pick<Logger, "warn">; partPool?: PartPool; fetch?: typeof fetch } = {},
+  opts: { logger?: Pick<Logger, "warn"> } = {},
 ): Stores {
   const s3 = config.s3;
   if (!s3) {
@@ -37,21 +29,11 @@ export function createStores(
       publicStorage: createLocalStorage(`${config.staticDir}/storage`),
     };
   }
-  const partPool = opts.partPool ?? createPartPool({ size: S3_PART_BUFFERS });
-  const common = {
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    accessKeyId: s3.accessKeyId,
-    secretAccessKey: s3.secretAccessKey,
-    sessionToken: s3.sessionToken,
-    logger: opts.logger,
-    partPool,
-    fetch: opts.fetch,
-  };
+  const { publicUrl, ...connection } = s3;
+  const common = { ...connection, logger: opts.logger, partPool: createPartPool({ size: S3_PART_BUFFERS }) };
   return {
     // Tracks are private: no public address, whatever S3_PUBLIC_URL says.
     storage: createS3Storage({ ...common, prefix: S3_TRACKS_PREFIX }),
-    publicStorage: createS3Storage({ ...common, prefix: S3_PUBLIC_PREFIX, publicUrl: s3.publicUrl }),
+    publicStorage: createS3Storage({ ...common, prefix: S3_PUBLIC_PREFIX, publicUrl }),
   };
 }

@@ -5,7 +5,6 @@ import type { AppContext, AppDeps, Clock } from "../deps.ts";
 import { createEmbeddedStore, type StatusStore } from "../lib/kv.ts";
 import { createLogger } from "../lib/logger.ts";
 import { createTaskQueue } from "../lib/queue.ts";
-import { createLocalStorage } from "../lib/storage.ts";
 import { createStores } from "../lib/stores.ts";
 
 export interface TestAppOptions {
@@ -42,9 +41,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     db,
     kv: opts.kv ?? createEmbeddedStore(),
     // With S3_* in `env`, both stores are in that bucket, as the server wires them (decision 0111).
-    ...(config.s3
-      ? createStores(config)
-      : { storage: createLocalStorage(`${dir}/tracks`), publicStorage: createLocalStorage(`${staticDir}/storage`) }),
+    ...createStores({ ...config, staticDir }),
     queue: createTaskQueue(config.processingConcurrency, () => {}),
     clock: opts.clock ?? { now: () => new Date() },
     logger: createLogger(config.logLevel),
