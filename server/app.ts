@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createAdminRoutes } from "./admin/routes.ts";
-import { bearerToken, createGuards } from "./auth/guards.ts";
+import { acceptedSession, bearerToken, createGuards } from "./auth/guards.ts";
 import { createAuthRoutes } from "./auth/routes.ts";
 import { createTokenService } from "./auth/tokens.ts";
 import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
@@ -28,9 +28,9 @@ import { publicSliderAnswer } from "./slider/service.ts";
 import { publicAddresses, publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
 import { meAnswer } from "./auth/user-view.ts";
 import type { User } from "../db/schema.ts";
-import type { TrackStatusValue } from "./tracks/processing/status-keys.ts";
+import { statusAnswer, type TrackStatusValue } from "./tracks/processing/status-keys.ts";
 import { fileAnswer, serveFile } from "./lib/static-files.ts";
-import { maintenanceGate } from "./maintenance/gate.ts";
+import { maintenanceGate, openToAll } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
 import { createProcessor } from "./tracks/processing/processor.ts";
@@ -210,11 +210,11 @@ function withReadyAnswers(
   const config = publicConfigAnswer(ctx).answer;
   const faq = publicFaqAnswer(ctx);
   const slider = publicSliderAnswer(ctx);
-  const ready = new Map<string, { get: () => Answer | null | Promise<Answer | null>; cacheControl: string; open: boolean }>([
-    ["/api/config", { get: () => config, cacheControl: "no-cache", open: true }],
-    ["/api/faq", { get: () => faq.get(), cacheControl: "no-cache", open: false }],
-    ["/api/slider", { get: () => slider.get(), cacheControl: "no-cache", open: false }],
-    ["/", { get: () => shell.get(), cacheControl: shell.cacheControl, open: true }],
+  const ready = new Map<string, { get: () => Answer | null | Promise<Answer | null>; cacheControl: string }>([
+    ["/api/config", { get: () => config, cacheControl: "no-cache" }],
+    ["/api/faq", { get: () => faq.get(), cacheControl: "no-cache" }],
+    ["/api/slider", { get: () => slider.get(), cacheControl: "no-cache" }],
+    ["/", { get: () => shell.get(), cacheControl: shell.cacheControl }],
   ]);
   const routed = app.fetch;
   const send = (req: Request, answer: Answer | null, cacheControl: string, fallback: () => Response | Promise<Response>) => {
@@ -233,13 +233,14 @@ function withReadyAnswers(
       const path = start < 0 ? "/" : url.slice(start);
       const fallback = () => routed(req, env, executionCtx);
       const lane = ready.get(path);
-      if (lane && (lane.open || !ctx.config.maintenance) && !req.headers.has("authorization")) {
+      // The page shell is not under /api: the maintenance gate never closes it.
+      if (lane && (path === "/" || openToAll(ctx.config, path)) && !req.headers.has("authorization")) {
         const answer = lane.get();
         return answer instanceof Promise
           ? answer.then((a) => send(req, a, lane.cacheControl, fallback), fallback)
           : send(req, answer, lane.cacheControl, fallback);
       }
-      if (req.method === "GET" && path.startsWith(STATUS_PREFIX) && !ctx.config.maintenance) {
+      if (req.method === "GET" && path.startsWith(STATUS_PREFIX) && openToAll(ctx.config, path)) {
         // Without a promise when the token and the key are answered from memory (decision 0188).
         let res: Response | null | Promise<Response | null>;
         try {
@@ -250,7 +251,7 @@ function withReadyAnswers(
         return res instanceof Promise ? res.then((r) => r ?? fallback(), fallback) : res ?? fallback();
       }
       // `/api/auth/me` stays open in maintenance (the gate lets it through to the guard alone).
-      if (req.method === "GET" && (path === ME_PATH || (path === TRACKS_PATH && !ctx.config.maintenance))) {
+      if (req.method === "GET" && (path === ME_PATH || path === TRACKS_PATH) && openToAll(ctx.config, path)) {
         return signedIn(req, path).then((res) => res ?? fallback(), fallback);
       }
     }
@@ -264,11 +265,11 @@ const JSON_TYPE = validPairs([["Content-Type", "application/json"]]);
 const utf8 = new TextEncoder();
 
 /** The most status answers the lane keeps (one per track id; a few hundred bytes each). */
-export const STATUS_BODIES_MAX = 5_000;
+const STATUS_BODIES_MAX = 5_000;
 
 /** The status route's JSON for a key's value, as bytes; null when long enough to go compressed (the routes send it). */
 function statusBody(value: TrackStatusValue): Uint8Array | null {
-  const body = JSON.stringify({ status: value.status, error: value.error ?? null, track_data: value.track_data });
+  const body = JSON.stringify(statusAnswer(value));
   return body.length >= COMPRESS_JSON_MIN ? null : utf8.encode(body);
 }
 
@@ -332,12 +333,9 @@ function statusPollLane(ctx: AppContext, security: SecurityHeaderSet) {
     }
     const token = bearerToken(req.headers.get("authorization"));
     if (!token) return null;
-    const cached = ctx.tokens.authenticateCached(token);
-    if (cached) return cached.user.is_banned ? null : answer(req, id, cached.user);
-    return ctx.tokens.authenticate(token).then((found) => {
-      if (!found || found.user.is_banned) return null;
-      return answer(req, id, found.user);
-    });
+    const found = acceptedSession(ctx.tokens, token);
+    if (!(found instanceof Promise)) return found && answer(req, id, found.user);
+    return found.then((f) => f && answer(req, id, f.user));
   };
 }
 
@@ -362,8 +360,8 @@ function signedInLane(ctx: AppContext, security: SecurityHeaderSet) {
   return async (req: Request, path: string): Promise<Response | null> => {
     const token = bearerToken(req.headers.get("authorization"));
     if (!token) return null;
-    const found = await ctx.tokens.authenticate(token);
-    if (!found || found.user.is_banned) return null;
+    const found = await acceptedSession(ctx.tokens, token);
+    if (!found) return null;
     let res: Response;
     if (path === ME_PATH) {
       let body = meBodies.get(found.user);

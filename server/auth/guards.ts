@@ -40,18 +40,34 @@ export async function bannedOwner(
   return owner?.is_banned ? owner : null;
 }
 
+type Accepted = { user: User; sessionId: string };
+
+/**
+ * The one test of a bearer token every signed-in path applies (the guard and the lanes in front of
+ * the router, decisions 0180, 0186): a live session of a user who is not banned, or null. Without a
+ * promise when the token and its session are answered from memory (decision 0188).
+ */
+export function acceptedSession(
+  tokens: Pick<TokenService, "authenticate" | "authenticateCached">,
+  token: string,
+): Accepted | null | Promise<Accepted | null> {
+  const ok = (found: Accepted | null | undefined) => (found && !found.user.is_banned ? found : null);
+  const cached = tokens.authenticateCached(token);
+  return cached ? ok(cached) : tokens.authenticate(token).then(ok);
+}
+
 export function createGuards(tokens: TokenService, users: Pick<UsersService, "byId">) {
   /** Signed in and not banned; sets `user` and `sessionId`. */
   const user = createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
     if (!token) throw unauthorized("Требуется авторизация");
-    const found = await tokens.authenticate(token);
+    const found = await acceptedSession(tokens, token);
     if (!found) {
+      // Refused: a banned owner is told about the ban (their session may still be live, or revoked by it).
       const banned = await bannedOwner({ tokens, users }, token);
       if (banned) throw banError(banned);
       throw unauthorized("Недействительный или истёкший токен");
     }
-    if (found.user.is_banned) throw banError(found.user);
     c.set("user", found.user);
     c.set("sessionId", found.sessionId);
     await next();

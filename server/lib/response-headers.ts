@@ -97,14 +97,12 @@ export interface SecurityHeaderSet {
   readonly lower: readonly (readonly [string, string])[];
 }
 
-export function securityHeaderSet(extraImgSrc: readonly string[] = []): SecurityHeaderSet {
+export function securityHeaderSet(extraImgSrc: readonly string[]): SecurityHeaderSet {
   const pairs = securityHeaders(extraImgSrc);
   // Throws if a value were not a valid header: checked once, here.
   new Headers(pairs as [string, string][]);
   return { pairs, lower: pairs.map(([k, v]) => [k.toLowerCase(), v] as const) };
 }
-
-const DEFAULT_SET = securityHeaderSet();
 
 /** JSON answers at least this long (in UTF-16 units) are gzipped when the client takes gzip. */
 export const COMPRESS_JSON_MIN = 4096;
@@ -140,7 +138,7 @@ export function requestIdOf(given: string | null | undefined): string {
  * docs/decisions/0180-hot-paths.md). Other compressible answers are the client's build, served from
  * precompressed copies (static-files.ts).
  */
-export function edgeHeaders(set: SecurityHeaderSet = DEFAULT_SET): MiddlewareHandler<AppEnv> {
+export function edgeHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const rid = requestIdOf(c.req.header("x-request-id"));
     c.set("requestId", rid);
@@ -149,12 +147,13 @@ export function edgeHeaders(set: SecurityHeaderSet = DEFAULT_SET): MiddlewareHan
     if (api) compressLargeJson(c);
     await next();
     let res = c.res;
+    const noStore = api && carriesCredentials(c.req.raw, path);
     try {
-      setAll(res.headers, rid, api && carriesCredentials(c.req.raw, path), set);
+      setAll(res.headers, rid, noStore, set);
     } catch {
       // Some responses (a fetched one passed through) have immutable headers: copy it.
       const headers = new Headers(res.headers);
-      setAll(headers, rid, api && carriesCredentials(c.req.raw, path), set);
+      setAll(headers, rid, noStore, set);
       c.res = undefined;
       c.res = res = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     }
@@ -213,7 +212,7 @@ export function validPairs(pairs: [string, string][]): [string, string][] {
 }
 
 /** Adds the headers every answer gets (the security headers, the request id, no-store if asked). */
-export function setAll(headers: Headers, rid: string, noStore: boolean, set: SecurityHeaderSet = DEFAULT_SET) {
+export function setAll(headers: Headers, rid: string, noStore: boolean, set: SecurityHeaderSet) {
   if (fastHeaders) {
     const h = headers as unknown as Record<symbol, unknown>;
     const list = h[fastHeaders.list] as [string, string][];

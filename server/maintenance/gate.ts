@@ -24,6 +24,14 @@ export const MAINTENANCE_OPEN_PATHS: ReadonlySet<string> = new Set([
   "/api/auth/me",
 ]);
 
+/**
+ * Whether an `/api` path is answered for everyone at this moment: maintenance off, or one of the
+ * open paths. The gate and the lanes in front of the router (decisions 0180, 0186) both ask this.
+ */
+export function openToAll(config: { maintenance: boolean }, path: string): boolean {
+  return !config.maintenance || MAINTENANCE_OPEN_PATHS.has(path);
+}
+
 const DOWNLOAD_PREFIX = "/api/downloads/";
 
 /**
@@ -56,9 +64,8 @@ export function maintenanceGate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   }
 
   return async (c, next) => {
-    if (!ctx.config.maintenance) return await next();
     const path = c.req.path.length > 1 && c.req.path.endsWith("/") ? c.req.path.slice(0, -1) : c.req.path;
-    if (MAINTENANCE_OPEN_PATHS.has(path)) return await next();
+    if (openToAll(ctx.config, path)) return await next();
     if (!(await isAdminCall(c))) throw closed();
     await next();
   };

@@ -5,6 +5,7 @@ import { parseId, validate } from "../lib/validate.ts";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
 import { sendJsonAnswer } from "../lib/public-answer.ts";
 import type { OwnedTrack } from "./service.ts";
+import { statusAnswer } from "./processing/status-keys.ts";
 
 
 const pageNumber = (message: string, fallback: number, max: number) =>
@@ -37,7 +38,7 @@ export function createTrackRoutes(ctx: AppContext) {
     .get("/status/:id", ctx.guards.user, async (c) => {
       // The service decides who may see the track; outside one's sight is 404 like a missing id.
       const value = await ctx.tracks.statusFor(c.get("user"), parseId(c.req.param("id")));
-      return c.json({ status: value.status, error: value.error ?? null, track_data: value.track_data });
+      return c.json(statusAnswer(value));
     })
     .get("/track_ids", ctx.guards.user, async (c) => {
       return c.json({ track_ids: await keys.batchIds(c.get("user").id) });

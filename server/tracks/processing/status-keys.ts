@@ -93,6 +93,11 @@ export function statusValue(row: StatusRow): TrackStatusValue {
   };
 }
 
+/** `GET /api/status/{id}`'s answer for a key's value: the route and the lane in front of it send this (issue 15). */
+export function statusAnswer(value: TrackStatusValue) {
+  return { status: value.status, error: value.error ?? null, track_data: value.track_data };
+}
+
 /** One error line of a batch, as the processing page lists it. */
 export function errorLine(row: Pick<Track, "filename" | "error">): string {
   return `${row.filename}: ${row.error ?? "Ошибка обработки"}`;
