@@ -85,12 +85,6 @@ export function ownedAnswers(load: (userId: number) => Promise<unknown>, opts: O
         owner.delete(id);
       }
     },
-    /** Every artist's list (a write whose owners are not known). */
-    forgetAll() {
-      kept.clear();
-      loading.clear();
-      owner.clear();
-    },
     /** How many artists are kept (tests). */
     get size() {
       return kept.size;
@@ -98,4 +92,3 @@ export function ownedAnswers(load: (userId: number) => Promise<unknown>, opts: O
   };
 }
 
-export type OwnedAnswers = ReturnType<typeof ownedAnswers>;

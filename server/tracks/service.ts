@@ -926,15 +926,6 @@ export function createTracksService(
       return { ids: free.map((r) => r.id), nextExpiry: held?.until == null ? null : new Date(Number(held.until)) };
     },
 
-    /** Where a track's processing stands; undefined when it is gone. */
-    async processingState(id: number) {
-      return (await db
-        .select({ status: tracks.status, attempts: tracks.attempts, storage_key: tracks.storage_key })
-        .from(tracks)
-        .where(eq(tracks.id, id))
-        .limit(1))[0];
-    },
-
     /**
      * Marks a track completed unless it left `processing` meanwhile (deleted, or ended), `owner` no
      * longer holds its lease (another instance took it over), or another completed track has the

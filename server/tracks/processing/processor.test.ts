@@ -1,13 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../../../db/client.ts";
 import { tracks } from "../../../db/schema.ts";
-import { buildContext, createApp } from "../../app.ts";
-import type { AppDeps } from "../../deps.ts";
-import { createEmbeddedStore } from "../../lib/kv.ts";
-import { createTaskQueue } from "../../lib/queue.ts";
 import type { FileStorage } from "../../lib/storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
+import { openInstance } from "../../testing/second-instance.ts";
 import { createTrack, createUser, signIn } from "../../testing/factories.ts";
 import { allTracks, dirPart, filePart, FIXTURES, fixture, postUpload, storedFiles } from "../../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
@@ -180,36 +176,6 @@ describe("retries", () => {
 });
 
 describe("restart", () => {
-  /** A second app on the same database file and storage, as after a restart of the process. */
-  async function restart(app: TestApp) {
-    const db = await openDb({ url: app.ctx.config.databaseUrl });
-    const queue = createTaskQueue(app.ctx.config.processingConcurrency, () => {});
-    const kv = createEmbeddedStore();
-    const deps: AppDeps = {
-      config: app.ctx.config,
-      db,
-      kv,
-      storage: app.ctx.storage,
-      publicStorage: app.ctx.publicStorage,
-      queue,
-      clock: app.ctx.clock,
-      logger: app.ctx.logger,
-      fetch: app.ctx.fetch,
-      staticDir: app.ctx.staticDir,
-      clientDistDir: app.ctx.clientDistDir,
-    };
-    const ctx = buildContext(deps);
-    return {
-      ctx,
-      app: createApp(ctx),
-      async close() {
-        await queue.close();
-        kv.close?.();
-        db.$client.close();
-      },
-    };
-  }
-
   it("finishes every track left `processing` by the previous process", async () => {
     const first = await createTestApp();
     try {
@@ -229,7 +195,7 @@ describe("restart", () => {
       // A track staff created without a file is not the processor's business.
       const noFile = await createTrack(first.ctx.db, { user_id: user.id, status: "processing", storage_key: null });
 
-      const second = await restart(first);
+      const second = await openInstance(first);
       try {
         expect(await second.ctx.processor.resume()).toBe(3);
         await second.ctx.queue.idle();

@@ -109,13 +109,22 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     }
   }
 
-  /** Lets a track's lease go once its job chain is over (a no-op when the verdict cleared it). */
-  async function letGo(id: number) {
-    if (!held.delete(id)) return;
+  /** Stops renewing a track's lease; true when it was held. */
+  function drop(id: number): boolean {
+    const had = held.delete(id);
     if (held.size === 0 && renewTimer !== undefined) {
       clearInterval(renewTimer);
       renewTimer = undefined;
     }
+    return had;
+  }
+
+  /**
+   * Lets a track's lease go once its job chain is over. A written verdict has cleared the lease
+   * already (`complete`, `fail`) and dropped it here, so only a chain that ended without one writes.
+   */
+  async function letGo(id: number) {
+    if (!drop(id)) return;
     await tracks.releaseLeases(owner, [id]).catch((err) => logger.warn("could not release a processing lease", { trackId: id, err }));
   }
 
@@ -127,6 +136,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     if (verdict.status === "completed") {
       const f = verdict.facts;
       if (await tracks.complete(id, f, owner)) {
+        drop(id);
         // After the completion: a duplicate never gets a report. Should this write fail, the
         // start-up pass (`analyseOlder`) gives the track its report later.
         await tracks.analysis.save(id, verdict.analysis);
@@ -145,6 +155,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     }
     if (verdict.status === "failed") {
       if (!(await tracks.fail(id, verdict, owner))) return;
+      drop(id);
       // The file of an upload that is not usable audio is not kept (decision 0021).
       if (verdict.discard && storageKey) {
         await storage.delete(storageKey).catch((err) => logger.warn("could not delete a failed upload", { id, err }));
@@ -212,14 +223,9 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
           return;
         }
         try {
-          const row = await tracks.processingState(id);
-          if (row) {
-            await record(id, row.storage_key, {
-              status: "failed",
-              error: PROCESSING_ERRORS.exhausted(made),
-              discard: false,
-            });
-          }
+          // `fail` writes only while the track is processing and this instance holds its lease; the
+          // file is kept (no discard), so the key is not needed.
+          await record(id, null, { status: "failed", error: PROCESSING_ERRORS.exhausted(made), discard: false });
         } catch (finalErr) {
           // Still `processing` in the database: the lease is let go below, and a sweep takes it again.
           logger.error("could not mark a track failed", { trackId: id, err: finalErr });
