@@ -92,24 +92,16 @@ export function createTokenService(opts: {
       .setExpirationTime(nowS() + ttl)
       .sign(await key);
 
-  const verify = async (token: string, typ: TokenType) => {
-    if (!token || token.length > 4096) return null;
-    let claims = verified.get(token);
-    if (!claims) {
-      try {
-        const { payload } = await jwtVerify(token, await key, {
-          algorithms: [ALG],
-          issuer: ISSUER,
-          currentDate: opts.now(),
-        });
-        if (typeof payload.sid !== "string" || !payload.jti || !payload.sub || !payload.exp) return null;
-        claims = { sid: payload.sid, jti: payload.jti, userId: Number(payload.sub), typ: payload.typ, exp: payload.exp };
-        boundedSet(verified, token, claims);
-      } catch (err) {
-        if (err instanceof joseErrors.JOSEError) return null;
-        throw err;
-      }
-    }
+  /**
+   * The claims of a token verified before: undefined when not cached, null when expired (and then
+   * forgotten) or of another type. `verify` and `authenticateCached` both decide through this.
+   */
+  const cachedClaims = (token: string, typ: TokenType) => {
+    const claims = verified.get(token);
+    if (!claims) return undefined;
+    return checkedClaims(token, claims, typ);
+  };
+  const checkedClaims = (token: string, claims: NonNullable<ReturnType<typeof verified.get>>, typ: TokenType) => {
     if (claims.exp <= opts.now().getTime() / 1000) {
       verified.delete(token);
       return null;
@@ -118,29 +110,53 @@ export function createTokenService(opts: {
     return { sid: claims.sid, jti: claims.jti, userId: claims.userId };
   };
 
+  const verify = async (token: string, typ: TokenType) => {
+    if (!token || token.length > 4096) return null;
+    const known = cachedClaims(token, typ);
+    if (known !== undefined) return known;
+    let claims;
+    try {
+      const { payload } = await jwtVerify(token, await key, {
+        algorithms: [ALG],
+        issuer: ISSUER,
+        currentDate: opts.now(),
+      });
+      if (typeof payload.sid !== "string" || !payload.jti || !payload.sub || !payload.exp) return null;
+      claims = { sid: payload.sid, jti: payload.jti, userId: Number(payload.sub), typ: payload.typ, exp: payload.exp };
+      boundedSet(verified, token, claims);
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+    return checkedClaims(token, claims, typ);
+  };
+
   /**
    * The session and its user, unless revoked or expired. `fresh` skips the cache (refresh, logout).
    * The one read of `users` outside the users service: joined to the session, authentication stays
    * one round trip, and this is the cache every write of that service drops (docs/decisions/0120).
    */
+  /** The cached session row while the cache entry is fresh: null when it has expired, undefined when not cached. */
+  const cachedSession = (sid: string): Row | null | undefined => {
+    const hit = sessionCache.get(sid);
+    if (!hit || hit.until <= Date.now()) return undefined;
+    return unexpired(hit.row);
+  };
+  const unexpired = (row: Row | undefined) => (!row || row.session.expires_at.getTime() <= opts.now().getTime() ? null : row);
+
   const liveSession = async (sid: string, fresh = false): Promise<Row | null> => {
-    const now = opts.now().getTime();
-    const hit = fresh ? undefined : sessionCache.get(sid);
-    let row: Row | undefined;
-    if (hit && hit.until > Date.now()) row = hit.row;
-    else {
-      const rows = await opts.db
-        .select({ session: sessions, user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.user_id))
-        .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at)))
-        .limit(1);
-      row = rows[0];
-      if (row) boundedSet(sessionCache, sid, { row, until: Date.now() + SESSION_CACHE_MS });
-      else sessionCache.delete(sid);
-    }
-    if (!row || row.session.expires_at.getTime() <= now) return null;
-    return row;
+    const cached = fresh ? undefined : cachedSession(sid);
+    if (cached !== undefined) return cached;
+    const rows = await opts.db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.user_id))
+      .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at)))
+      .limit(1);
+    const row: Row | undefined = rows[0];
+    if (row) boundedSet(sessionCache, sid, { row, until: Date.now() + SESSION_CACHE_MS });
+    else sessionCache.delete(sid);
+    return unexpired(row);
   };
 
   const forgetUser = (userId: number) => {
@@ -176,14 +192,12 @@ export function createTokenService(opts: {
       return pair(userId, sid, refreshJti);
     },
     authenticateCached(token) {
-      const claims = verified.get(token);
-      if (!claims || claims.typ !== "access") return undefined;
-      const now = opts.now().getTime();
-      if (claims.exp <= now / 1000) return undefined;
-      const hit = sessionCache.get(claims.sid);
-      if (!hit || hit.until <= Date.now()) return undefined;
-      const row = hit.row;
-      if (row.session.expires_at.getTime() <= now || row.user.id !== claims.userId) return undefined;
+      // The cached halves of `authenticate`'s own checks; anything it would have to look up (or
+      // refuse) is left to it.
+      const claims = cachedClaims(token, "access");
+      if (!claims) return undefined;
+      const row = cachedSession(claims.sid);
+      if (!row || row.user.id !== claims.userId) return undefined;
       return { user: row.user, sessionId: claims.sid };
     },
     async authenticate(token) {
