@@ -1,10 +1,9 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Faq, faqs } from "../../db/schema.ts";
-import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
-import { cachedJson, type CachedJson, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { sharedAnswer } from "../lib/public-answer.ts";
 import { sanitizeAnswer } from "./sanitize.ts";
 
 /**
@@ -66,27 +65,16 @@ function cleanAnswer(raw: string): string {
   return clean;
 }
 
-/** The public list's ready answer, one per database (tests run several apps in one process). */
-const publicAnswers = new WeakMap<Db, CachedJson>();
-
 /** GET /api/faq's answer, `{ success: true, faqs }`, kept ready; every write below drops it. */
-export function publicFaqAnswer(ctx: Pick<AppContext, "db" | "clock" | "logger">): CachedJson {
-  let answer = publicAnswers.get(ctx.db);
-  if (!answer) {
-    const service = createFaqService(ctx);
-    answer = cachedJson(async () => ({ success: true as const, faqs: await service.list() }), {
-      ttlMs: SHARED_ANSWER_TTL_MS,
-      now: () => ctx.clock.now().getTime(),
-      onError: (err) => ctx.logger.error("faq: reload failed", { err }),
-    });
-    publicAnswers.set(ctx.db, answer);
-  }
-  return answer;
-}
+const publicList = sharedAnswer("faq", async (ctx: Pick<AppContext, "db" | "clock" | "logger">) => ({
+  success: true as const,
+  faqs: await createFaqService(ctx).list(),
+}));
+export const publicFaqAnswer = publicList.get;
 
 export function createFaqService(ctx: Pick<AppContext, "db" | "clock">) {
   const { db } = ctx;
-  const changed = () => publicAnswers.get(db)?.invalidate();
+  const changed = () => publicList.invalidate(db);
   const load = async (id: number) => {
     const [row] = await db.select().from(faqs).where(eq(faqs.id, id)).limit(1);
     if (!row) throw notFound(FAQ_NOT_FOUND);

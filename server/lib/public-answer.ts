@@ -181,3 +181,32 @@ export function cachedJson<T>(
 }
 
 export type CachedJson = ReturnType<typeof cachedJson>;
+
+/**
+ * A public list's answer kept ready per database (tests run several apps in one process): `get`
+ * gives the database's `cachedJson`, built on first use with the shared lifetime
+ * (SHARED_ANSWER_TTL_MS); `invalidate` is what every write of the list's service calls.
+ */
+export function sharedAnswer<C extends { db: object; clock: { now(): Date }; logger: { error(msg: string, data?: Record<string, unknown>): void } }>(
+  name: string,
+  load: (ctx: C) => Promise<unknown>,
+) {
+  const byDb = new WeakMap<object, CachedJson>();
+  return {
+    get(ctx: C): CachedJson {
+      let answer = byDb.get(ctx.db);
+      if (!answer) {
+        answer = cachedJson(() => load(ctx), {
+          ttlMs: SHARED_ANSWER_TTL_MS,
+          now: () => ctx.clock.now().getTime(),
+          onError: (err) => ctx.logger.error(`${name}: reload failed`, { err }),
+        });
+        byDb.set(ctx.db, answer);
+      }
+      return answer;
+    },
+    invalidate(db: object) {
+      byDb.get(db)?.invalidate();
+    },
+  };
+}

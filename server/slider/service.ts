@@ -1,10 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { type SliderTile, sliderTiles } from "../../db/schema.ts";
 import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } from "../../domain/slider.ts";
-import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
-import { cachedJson, type CachedJson, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { sharedAnswer } from "../lib/public-answer.ts";
 import type { StoredImage } from "../lib/image-upload.ts";
 import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../lib/public-files.ts";
 
@@ -38,29 +37,21 @@ export function sliderView(t: SliderTile, address: PublicAddress = (stored) => s
   };
 }
 
-/** The public list's ready answer, one per database (tests run several apps in one process). */
-const publicAnswers = new WeakMap<Db, CachedJson>();
-
 /** GET /api/slider's answer, `{ success: true, sliders }`, kept ready; every write below drops it. */
-export function publicSliderAnswer(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">): CachedJson {
-  let answer = publicAnswers.get(ctx.db);
-  if (!answer) {
-    const service = createSliderService(ctx);
-    answer = cachedJson(async () => ({ success: true as const, sliders: await service.list() }), {
-      ttlMs: SHARED_ANSWER_TTL_MS,
-      now: () => ctx.clock.now().getTime(),
-      onError: (err) => ctx.logger.error("slider: reload failed", { err }),
-    });
-    publicAnswers.set(ctx.db, answer);
-  }
-  return answer;
-}
+const publicList = sharedAnswer(
+  "slider",
+  async (ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) => ({
+    success: true as const,
+    sliders: await createSliderService(ctx).list(),
+  }),
+);
+export const publicSliderAnswer = publicList.get;
 
 export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) {
   const { db } = ctx;
   const address = publicAddresses(ctx.publicStorage);
   const view = (t: SliderTile) => sliderView(t, address);
-  const changed = () => publicAnswers.get(db)?.invalidate();
+  const changed = () => publicList.invalidate(db);
   const key = (filename: string) => `${SLIDER_DIR}/${filename}`;
   const removeImage = async (filename: string | null | undefined) => {
     if (!filename) return;
