@@ -10,13 +10,10 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { compressedCopies } from "../server/lib/public-answer.ts";
+import { PRECOMPRESSED } from "../server/lib/static-files.ts";
 import { build, createServer, type LogLevel } from "vite";
 
-/** Text files the server sends as brotli or gzip copies (server/lib/static-files.ts PRECOMPRESSED). */
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/;
-/** Smaller files are sent as they are: a copy would save less than it costs to look for it. */
-const MIN_BYTES = 1024;
 
 /**
  * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) next to every compressible file of the
@@ -33,13 +30,12 @@ export async function precompress(dir: string): Promise<{ files: number; bytes: 
       for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += sub[k];
       continue;
     }
-    if (!entry.isFile || !COMPRESSIBLE.test(entry.name)) continue;
+    if (!entry.isFile || !PRECOMPRESSED.test(entry.name)) continue;
     const bytes = await Deno.readFile(path);
-    if (bytes.byteLength < MIN_BYTES) continue;
-    const br = brotliCompressSync(bytes, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
-    });
-    const gz = gzipSync(bytes, { level: 9 });
+    // Smaller files are sent as they are: a copy would save less than it costs to look for it.
+    const copies = compressedCopies(bytes);
+    if (!copies) continue;
+    const { br, gzip: gz } = copies;
     total.files++;
     total.bytes += bytes.byteLength;
     if (br.byteLength < bytes.byteLength) {

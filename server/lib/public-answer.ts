@@ -28,6 +28,20 @@ export const SHARED_ANSWER_TTL_MS = 2_000;
 /** Below this many bytes the answer is sent as it is: compressing it saves less than its headers. */
 const COMPRESS_MIN = 1024;
 
+/**
+ * The brotli (quality 11) and gzip (level 9) copies of `bytes`, made once: for the answers kept in
+ * memory and for the build's files (`scripts/vite.ts`). Null below COMPRESS_MIN.
+ */
+export function compressedCopies(bytes: Uint8Array): { br: Uint8Array; gzip: Uint8Array } | null {
+  if (bytes.byteLength < COMPRESS_MIN) return null;
+  return {
+    br: brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+    }),
+    gzip: gzipSync(bytes, { level: 9 }),
+  };
+}
+
 async function hash(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return btoa(String.fromCharCode(...digest.subarray(0, 12))).replace(/\+/g, "-").replace(/\//g, "_");
@@ -40,14 +54,9 @@ export async function makeAnswer(
   given: { gzip?: Uint8Array | null; br?: Uint8Array | null } = {},
 ): Promise<Answer> {
   const identity = typeof content === "string" ? new TextEncoder().encode(content) : content;
-  const big = identity.byteLength >= COMPRESS_MIN;
-  const gzip = given.gzip ?? (big ? gzipSync(identity, { level: 9 }) : null);
-  const br = given.br ??
-    (big
-      ? brotliCompressSync(identity, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.byteLength },
-      })
-      : null);
+  const made = given.gzip && given.br ? null : compressedCopies(identity);
+  const gzip = given.gzip ?? made?.gzip ?? null;
+  const br = given.br ?? made?.br ?? null;
   return { etag: `W/"${await hash(identity)}"`, contentType, identity, gzip, br, source: content };
 }
 
