@@ -192,6 +192,9 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     const row = await tracks.claim(id, owner, leaseEnd());
     if (!row) return;
     hold(id);
+    // Stopped while the claim was on its way: `stop` has given this instance's leases up already, so
+    // the job's own `letGo` gives this one back for another instance to take at once.
+    if (stopped) return;
     if (row.attempts >= maxAttempts) {
       await record(id, row.storage_key, {
         status: "failed",
