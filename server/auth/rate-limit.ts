@@ -16,7 +16,7 @@ export interface RateVerdict {
   retryAfterS: number;
 }
 
-export interface RateLimiter {
+interface RateLimiter {
   /** Counts one attempt; `retryAfterS` is set when the attempt is over the limit. */
   hit(key: string): RateVerdict;
 }
@@ -26,7 +26,7 @@ export interface SharedRateLimiter {
   hit(key: string): Promise<RateVerdict>;
 }
 
-export function createRateLimiter(opts: { limit: number; windowMs: number; now: () => number }): RateLimiter {
+function createRateLimiter(opts: { limit: number; windowMs: number; now: () => number }): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = 0;
   return {
@@ -101,7 +101,7 @@ export function clientAddress(c: Context<AppEnv>, trustedProxyHops = 0): string 
   return chain[chain.length - trustedProxyHops];
 }
 
-export function rateLimit(limiter: RateLimiter | SharedRateLimiter, trustedProxyHops = 0): MiddlewareHandler<AppEnv> {
+export function rateLimit(limiter: SharedRateLimiter, trustedProxyHops = 0): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { ok, retryAfterS } = await limiter.hit(clientAddress(c, trustedProxyHops));
     if (!ok) {
