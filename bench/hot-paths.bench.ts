@@ -13,7 +13,7 @@
  * of its core with wrk below 100% of its own means the server, not the generator, set the figure.
  *
  * Anchors: a bare `Deno.serve` answering "ok", a plain Hono app answering a small JSON, and a bare
- * `Deno.serve` answering that JSON with the site's security headers (the ceiling they leave). The real
+ * `Deno.serve` answering that JSON with the API's security headers (the ceiling they leave). The real
  * server (`server/main.ts`, a subprocess) runs on a temporary libSQL file seeded with the demo FAQ and
  * slider (`db/seed.ts`) and an artist with 50 tracks (one uploaded and processed through the API, so
  * the status poll is answered as the processing page sees it), and serves the built client. Bare is
@@ -141,15 +141,15 @@ const startBare = () =>
   startEval((port) => `Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response("ok"))`);
 
 /**
- * The ceiling for this site's answers: a bare `Deno.serve` sending the config answer with the 14
- * security headers and a request id every answer of the site carries (issue 15 asks for them on
- * every answer), so the cost of the headers themselves shows apart from the app's.
+ * The ceiling for this site's API answers: a bare `Deno.serve` sending the config answer with the
+ * API's security headers (decision 0189) and a request id, the headers every `/api` answer of the
+ * site carries, so the cost of the headers themselves shows apart from the app's.
  */
 const startBareWithHeaders = () =>
   startEval((port) =>
-    `import { SECURITY_HEADERS } from "./server/lib/response-headers.ts";
+    `import { API_SECURITY_HEADERS } from "./server/lib/response-headers.ts";
      const body = JSON.stringify({ success: true, maintenance: false, providers: { vk: false, telegram: false }, limits: { max_upload_file_mb: 50, max_upload_files: 20 } });
-     const base = Object.fromEntries([["content-type", "application/json"], ...SECURITY_HEADERS]);
+     const base = Object.fromEntries([["content-type", "application/json"], ...API_SECURITY_HEADERS]);
      Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response(body, { headers: { ...base, "x-request-id": crypto.randomUUID() } }));`
   );
 

@@ -17,6 +17,7 @@ import {
   requestIdOf,
   responseWith,
   type SecurityHeaderSet,
+  type HeaderList,
   securityHeaderSet,
   setAll,
   validPairs,
@@ -210,18 +211,19 @@ function withReadyAnswers(
   const config = publicConfigAnswer(ctx).answer;
   const faq = publicFaqAnswer(ctx);
   const slider = publicSliderAnswer(ctx);
-  const ready = new Map<string, { get: () => Answer | null | Promise<Answer | null>; cacheControl: string }>([
-    ["/api/config", { get: () => config, cacheControl: "no-cache" }],
-    ["/api/faq", { get: () => faq.get(), cacheControl: "no-cache" }],
-    ["/api/slider", { get: () => slider.get(), cacheControl: "no-cache" }],
-    ["/", { get: () => shell.get(), cacheControl: shell.cacheControl }],
+  type Lane = { get: () => Answer | null | Promise<Answer | null>; cacheControl: string; headers: HeaderList };
+  const ready = new Map<string, Lane>([
+    ["/api/config", { get: () => config, cacheControl: "no-cache", headers: security.api }],
+    ["/api/faq", { get: () => faq.get(), cacheControl: "no-cache", headers: security.api }],
+    ["/api/slider", { get: () => slider.get(), cacheControl: "no-cache", headers: security.api }],
+    ["/", { get: () => shell.get(), cacheControl: shell.cacheControl, headers: security.document }],
   ]);
   const routed = app.fetch;
-  const send = (req: Request, answer: Answer | null, cacheControl: string, fallback: () => Response | Promise<Response>) => {
+  const send = (req: Request, answer: Answer | null, lane: Lane, fallback: () => Response | Promise<Response>) => {
     // No build yet: the routes answer (the "client not built" page).
     if (!answer) return fallback();
-    const res = answerFor(req, answer, cacheControl);
-    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), false, security);
+    const res = answerFor(req, answer, lane.cacheControl);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), false, lane.headers);
     return res;
   };
   const statusPoll = statusPollLane(ctx, security);
@@ -237,8 +239,8 @@ function withReadyAnswers(
       if (lane && (path === "/" || openToAll(ctx.config, path)) && !req.headers.has("authorization")) {
         const answer = lane.get();
         return answer instanceof Promise
-          ? answer.then((a) => send(req, a, lane.cacheControl, fallback), fallback)
-          : send(req, answer, lane.cacheControl, fallback);
+          ? answer.then((a) => send(req, a, lane, fallback), fallback)
+          : send(req, answer, lane, fallback);
       }
       if (req.method === "GET" && path.startsWith(STATUS_PREFIX) && openToAll(ctx.config, path)) {
         // Without a promise when the token and the key are answered from memory (decision 0188).
@@ -318,7 +320,7 @@ function statusPollLane(ctx: AppContext, security: SecurityHeaderSet) {
   const send = (req: Request, body: Uint8Array | null): Response | null => {
     if (!body) return null;
     const res = responseWith(body as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
-    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security.api);
     return res;
   };
   return (req: Request, path: string): Response | null | Promise<Response | null> => {
@@ -374,7 +376,7 @@ function signedInLane(ctx: AppContext, security: SecurityHeaderSet) {
     } else {
       res = answerFor(req, await ctx.tracks.ownedAnswer(found.user.id), "no-store");
     }
-    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security);
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security.api);
     return res;
   };
 }

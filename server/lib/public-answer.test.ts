@@ -85,7 +85,8 @@ describe("public answers (GET /api/config, /api/faq, /api/slider)", () => {
       const again = await t.app.request(path, { headers: { "If-None-Match": etag } });
       expect(again.status, path).toBe(304);
       expect(again.headers.get("etag")).toBe(etag);
-      expect(again.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(again.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+      expect(again.headers.get("x-content-type-options")).toBe("nosniff");
       expect(await again.text()).toBe("");
       const stale = await t.app.request(path, { headers: { "If-None-Match": 'W/"other"' } });
       expect(stale.status, path).toBe(200);

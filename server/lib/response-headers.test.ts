@@ -14,21 +14,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Answers that are pages or the client's files: the page's security headers. */
+const PAGES = ["/", "/about", "/static/storage/a.txt"];
+/** `/api` answers that are data: JSON (kept ready, routed, signed in), errors. */
+const apiAnswers = (): [string, RequestInit?][] => [["/api/config"], ["/api/faq"], ["/api/nope"], ["/api/auth/me"], ["/api/tracks", { headers }]];
+
 describe("Permissions-Policy", () => {
-  it("is on every answer: pages, files, API answers and errors", async () => {
-    const answers = [
-      await t.app.request("/"),
-      await t.app.request("/about"),
-      await t.app.request("/static/storage/a.txt"),
-      await t.app.request("/api/config"),
-      await t.app.request("/api/nope"),
-      await t.app.request("/api/auth/me"),
-      await t.app.request("/api/tracks", { headers }),
-    ];
-    for (const res of answers) {
+  it("is on every page and file: the browser features the site never uses are off", async () => {
+    for (const path of PAGES) {
+      const res = await t.app.request(path);
       const policy = res.headers.get("permissions-policy") ?? "";
       for (const off of ["camera=()", "microphone=()", "geolocation=()", "payment=()", "usb=()"]) {
-        expect(policy, res.url).toContain(off);
+        expect(policy, path).toContain(off);
       }
       // The home page's SoundCloud player asks for autoplay.
       expect(policy).toContain('autoplay=(self "https://w.soundcloud.com")');
@@ -77,7 +74,7 @@ describe("Cache-Control on authenticated API answers", () => {
 });
 
 describe("the headers every answer gets", () => {
-  it("are exactly those Hono's secureHeaders sets with the site's options", async () => {
+  it("pages and files: exactly those Hono's secureHeaders sets with the site's options", async () => {
     const { Hono } = await import("hono");
     const { secureHeaders } = await import("hono/secure-headers");
     const { CSP, PERMISSIONS_POLICY, SECURITY_HEADERS } = await import("./response-headers.ts");
@@ -86,21 +83,45 @@ describe("the headers every answer gets", () => {
       .get("/", (c) => c.body(null));
     const expected = [...(await probe.request("/")).headers].sort();
     expect([...new Headers(SECURITY_HEADERS.map(([k, v]): [string, string] => [k, v]))].sort()).toEqual(expected);
-    // Each once, whether the answer had none of them (a JSON answer, the page shell) or one
-    // already (a file, sent with its own nosniff), and with no-store on a signed-in call.
-    for (const [path, init] of [
-      ["/api/config", {}],
-      ["/", {}],
-      ["/static/storage/a.txt", {}],
-      ["/api/nope", {}],
-      ["/api/tracks", { headers }],
-    ] as const) {
-      const res = await t.app.request(path, init);
+    // Each once, whether the answer had none of them (the page shell) or one already (a file, sent
+    // with its own nosniff).
+    for (const path of PAGES) {
+      const res = await t.app.request(path);
       for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
       expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
-      if ("headers" in init) expect(res.headers.get("cache-control")).toBe("no-store");
       await res.body?.cancel();
     }
+  });
+
+  it("API answers: the API's set, each once, and none of a page's policies", async () => {
+    const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const apiNames = new Set(API_SECURITY_HEADERS.map(([k]) => k.toLowerCase()));
+    const pageOnly = SECURITY_HEADERS.map(([k]) => k.toLowerCase()).filter((k) => !apiNames.has(k));
+    expect(pageOnly).toEqual(expect.arrayContaining(["permissions-policy", "cross-origin-opener-policy", "x-xss-protection"]));
+    for (const [path, init] of apiAnswers()) {
+      const res = await t.app.request(path, init);
+      for (const [name, value] of API_SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+      for (const name of pageOnly) expect(res.headers.get(name), `${path} ${name}`).toBeNull();
+      expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+      await res.body?.cancel();
+    }
+    const signedIn = await t.app.request("/api/tracks", { headers });
+    expect(signedIn.headers.get("cache-control")).toBe("no-store");
+    await signedIn.body?.cancel();
+  });
+
+  it("an HTML answer gets the page's set, under /api too", async () => {
+    const { Hono } = await import("hono");
+    const { edgeHeaders, securityHeaderSet, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const app = new Hono()
+      .use(edgeHeaders(securityHeaderSet([])))
+      .get("/api/page", (c) => c.html("<p>page</p>"))
+      .get("/api/data", (c) => c.json({ ok: true }));
+    const page = await app.request("/api/page");
+    for (const [name, value] of SECURITY_HEADERS) expect(page.headers.get(name), name).toBe(value);
+    const data = await app.request("/api/data");
+    expect(data.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+    expect(data.headers.get("permissions-policy")).toBeNull();
   });
 
   it("carry a request id: the caller's when it is safe, a new one otherwise", async () => {
@@ -154,15 +175,18 @@ describe("compression of JSON answers", () => {
 describe("the headers through a real Deno.serve", () => {
   // Deno may prepare a response for the wire when it is made; the headers added after must still go out.
   it("are on the wire, each once, for JSON, kept-ready, file and page answers", async () => {
-    const { SECURITY_HEADERS } = await import("./response-headers.ts");
+    const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./response-headers.ts");
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.app.fetch);
     try {
       const base = `http://127.0.0.1:${server.addr.port}`;
       for (const path of ["/api/config", "/api/faq", "/", "/static/storage/a.txt", "/api/nope", "/api/auth/me"]) {
         const res = await fetch(base + path, { headers: { "Accept-Encoding": "br, gzip" } });
         await res.arrayBuffer();
-        for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+        const expected = path.startsWith("/api/") ? API_SECURITY_HEADERS : SECURITY_HEADERS;
+        for (const [name, value] of expected) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
         expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+        // Each once on the wire: a name sent twice would read as "a, b".
+        expect([...res.headers].filter(([k]) => k === "content-security-policy"), path).toHaveLength(1);
       }
     } finally {
       await server.shutdown();

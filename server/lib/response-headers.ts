@@ -51,7 +51,7 @@ export const PERMISSIONS_POLICY: SecureHeadersOptions["permissionsPolicy"] = {
 const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").toLowerCase();
 
 /**
- * The security headers of every answer, as `secureHeaders({ contentSecurityPolicy: CSP,
+ * The security headers of a page (and of every answer outside `/api`), as `secureHeaders({ contentSecurityPolicy: CSP,
  * crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY })` sets them (the test
  * compares the two), built once: the middleware spent a fifth of a small answer's time rebuilding
  * its per-request state (issue 15).
@@ -88,20 +88,56 @@ export function securityHeaders(extraImgSrc: readonly string[] = []): readonly (
 export const SECURITY_HEADERS = securityHeaders();
 
 /**
- * One deployment's security headers, validated once: `securityHeaders` with the extra image origins
- * (the bucket's public address, decision 0113), in the two forms `setAll` uses.
+ * The security headers of an `/api` answer that is not a page (JSON, an error, a download, the
+ * listening stream): what protects an answer that is data, not a document (OWASP's REST Security
+ * Cheat Sheet, decision 0189). It is never sniffed into something else (`nosniff`), never framed
+ * (`frame-ancestors 'none'`, and `X-Frame-Options: DENY` for browsers without CSP), never read by
+ * another site's `<script>`/`<img>` (`Cross-Origin-Resource-Policy`), sent over HTTPS only, with no
+ * referrer. A page's policy (what scripts, styles, frames and browser features it may use; its
+ * opener and agent cluster; old IE's switches) has nothing to govern in a JSON answer; sent with
+ * every one it tripled the headers (1,120 bytes) and pushed the FAQ over the size where Deno writes
+ * an answer in two system calls (issue 15). HTML answers always get the page's set.
  */
-export interface SecurityHeaderSet {
+export const API_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
+  ["Cross-Origin-Resource-Policy", "same-origin"],
+  ["Referrer-Policy", "no-referrer"],
+  ["Strict-Transport-Security", "max-age=15552000; includeSubDomains"],
+  ["X-Content-Type-Options", "nosniff"],
+  ["X-Frame-Options", "DENY"],
+  ["X-Permitted-Cross-Domain-Policies", "none"],
+  ["Content-Security-Policy", "frame-ancestors 'none'"],
+];
+
+/** One list of constant headers, validated once, in the two forms `setAll` uses. */
+export interface HeaderList {
   readonly pairs: readonly (readonly [string, string])[];
   /** Lower-case names, as the fast path appends them. */
   readonly lower: readonly (readonly [string, string])[];
 }
 
-export function securityHeaderSet(extraImgSrc: readonly string[]): SecurityHeaderSet {
-  const pairs = securityHeaders(extraImgSrc);
+/**
+ * One deployment's security headers: the page's set (`securityHeaders` with the extra image origins,
+ * the bucket's public address, decision 0113), for pages, the client's files and public images, and
+ * the API's set for `/api` answers that are not HTML (decision 0189).
+ */
+export interface SecurityHeaderSet {
+  readonly document: HeaderList;
+  readonly api: HeaderList;
+}
+
+function headerList(pairs: readonly (readonly [string, string])[]): HeaderList {
   // Throws if a value were not a valid header: checked once, here.
   new Headers(pairs as [string, string][]);
   return { pairs, lower: pairs.map(([k, v]) => [k.toLowerCase(), v] as const) };
+}
+
+export function securityHeaderSet(extraImgSrc: readonly string[]): SecurityHeaderSet {
+  return { document: headerList(securityHeaders(extraImgSrc)), api: headerList(API_SECURITY_HEADERS) };
+}
+
+/** The list an answer gets: the API's for an `/api` answer unless it is HTML, else the page's. */
+export function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Headers): HeaderList {
+  return api && !(headers.get("content-type") ?? "").startsWith("text/html") ? set.api : set.document;
 }
 
 /** JSON answers at least this long (in UTF-16 units) are gzipped when the client takes gzip. */
@@ -131,7 +167,8 @@ export function requestIdOf(given: string | null | undefined): string {
 /**
  * Everything every answer gets, in one middleware in front of the app: the request id
  * (`X-Request-Id`, the caller's when it is safe, else a new UUID; `c.get("requestId")`), the
- * security headers, and `Cache-Control: no-store` on `/api` answers to requests with credentials.
+ * security headers (the API's set on `/api` answers that are not HTML, else the page's: decision
+ * 0189), and `Cache-Control: no-store` on `/api` answers to requests with credentials.
  * JSON answers of `/api` are gzipped (level 1) where they are made, and only from
  * COMPRESS_JSON_MIN up: a 60-byte poll answer is not worth compressing, and learning a streamed
  * body's length after the fact meant buffering every answer (issue 15,
@@ -149,11 +186,11 @@ export function edgeHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
     let res = c.res;
     const noStore = api && carriesCredentials(c.req.raw, path);
     try {
-      setAll(res.headers, rid, noStore, set);
+      setAll(res.headers, rid, noStore, headerListFor(set, api, res.headers));
     } catch {
       // Some responses (a fetched one passed through) have immutable headers: copy it.
       const headers = new Headers(res.headers);
-      setAll(headers, rid, noStore, set);
+      setAll(headers, rid, noStore, headerListFor(set, api, headers));
       c.res = undefined;
       c.res = res = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     }
@@ -185,7 +222,7 @@ const fastHeaders = (() => {
     return null;
   }
 })();
-const OWN_NAMES = new Set([...SECURITY_HEADERS.map(([k]) => k.toLowerCase()), "x-request-id"]);
+const OWN_NAMES = new Set([...SECURITY_HEADERS, ...API_SECURITY_HEADERS].map(([k]) => k.toLowerCase()).concat("x-request-id"));
 
 /** Whether `fastHeaders` is in use (reported by the hot-paths bench). */
 export const FAST_HEADERS = fastHeaders !== null;
@@ -211,8 +248,8 @@ export function validPairs(pairs: [string, string][]): [string, string][] {
   return pairs;
 }
 
-/** Adds the headers every answer gets (the security headers, the request id, no-store if asked). */
-export function setAll(headers: Headers, rid: string, noStore: boolean, set: SecurityHeaderSet) {
+/** Adds the headers every answer gets (its security headers, the request id, no-store if asked). */
+export function setAll(headers: Headers, rid: string, noStore: boolean, set: HeaderList) {
   if (fastHeaders) {
     const h = headers as unknown as Record<symbol, unknown>;
     const list = h[fastHeaders.list] as [string, string][];
