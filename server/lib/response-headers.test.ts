@@ -143,6 +143,41 @@ describe("the headers every answer gets", () => {
   });
 });
 
+describe("Accept-Encoding", () => {
+  it("is read as RFC 9110 says: names and q in any case, q=0 refuses, * covers what is not named", async () => {
+    const { accepts } = await import("./response-headers.ts");
+    const cases: [string | null, string, boolean][] = [
+      ["gzip, deflate, br, zstd", "br", true],
+      ["GZIP", "gzip", true],
+      ["Br;Q=0.5, gzip", "br", true],
+      ["br;q=0, gzip", "br", false],
+      ["br;Q=0", "br", false],
+      ["*", "gzip", true],
+      ["*;q=0", "gzip", false],
+      ["*, gzip;q=0", "gzip", false],
+      ["gzip;q=0.8, *;q=0", "gzip", true],
+      ["deflate", "gzip", false],
+      ["xgzip", "gzip", false],
+      ["", "gzip", false],
+      [null, "gzip", false],
+    ];
+    for (const [header, coding, expected] of cases) expect(accepts(header, coding), `${header} ${coding}`).toBe(expected);
+  });
+
+  it("a client that sends GZIP in capitals gets the gzip copy of a public answer", async () => {
+    const admin = (await signIn(t.ctx, await createUser(t.ctx.db, { is_admin: true }))).headers;
+    const created = await t.app.request("/api/admin/faq", {
+      method: "POST",
+      headers: { ...admin, "Content-Type": "application/json" },
+      body: JSON.stringify({ question: "Как прислать трек?", answer: "Загрузите MP3 с именем «Артист - Название». ".repeat(30) }),
+    });
+    expect(created.status).toBe(201);
+    const res = await t.app.request("/api/faq", { headers: { "Accept-Encoding": "GZIP" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    await res.body?.cancel();
+  });
+});
+
 describe("compression of JSON answers", () => {
   it("gzips a long answer for a client that takes gzip, and leaves short ones and other clients alone", async () => {
     const { COMPRESS_JSON_MIN } = await import("./response-headers.ts");

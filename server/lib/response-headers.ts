@@ -143,18 +143,28 @@ export function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Hea
 /** JSON answers at least this long (in UTF-16 units) are gzipped when the client takes gzip. */
 export const COMPRESS_JSON_MIN = 4096;
 
-/** Whether an `Accept-Encoding` value accepts `coding` (a `;q=0` refuses it). */
+/**
+ * Whether an `Accept-Encoding` value accepts `coding` (given in lower case): named with a weight
+ * above 0, or not named and `*` accepted. Names and `q` are case-insensitive (RFC 9110, 12.5.3).
+ */
 export function accepts(header: string | undefined | null, coding: string): boolean {
   if (!header) return false;
-  const at = header.indexOf(coding);
-  if (at < 0) return false;
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    if (name.trim().toLowerCase() !== coding) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return !q || Number(q.slice(2)) > 0;
+  // Browsers send lower case: the quick test, and the whole value lowered only when it fails.
+  if (header.indexOf(coding) < 0 && header.indexOf("*") < 0) {
+    const lower = header.toLowerCase();
+    if (lower === header || lower.indexOf(coding) < 0) return false;
   }
-  return false;
+  let star = false;
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.split(";");
+    const n = name.trim().toLowerCase();
+    if (n !== coding && n !== "*") continue;
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    const ok = !q || Number(q.slice(2)) > 0;
+    if (n === coding) return ok;
+    star = ok;
+  }
+  return star;
 }
 
 const REQUEST_ID = /^[\w\-=]{1,255}$/;
