@@ -153,6 +153,51 @@ const startBareWithHeaders = () =>
      Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response(body, { headers: { ...base, "x-request-id": crypto.randomUUID() } }));`
   );
 
+/**
+ * What wrk gets from one core at most here: nginx (Debian package `nginx-light`; skipped when it is
+ * not installed) answering "ok" on the servers' core, one worker, no log. A C server needs less CPU
+ * a request than bare `Deno.serve`, so if wrk gets no more from it than from bare, wrk's own core is
+ * what limits both, and 150k req/s is out of reach of this machine's one-core generator.
+ */
+async function startNginx() {
+  if (!(await has("nginx", ["-v"]))) return null;
+  const dir = await Deno.makeTempDir({ prefix: "bench-nginx-" });
+  const port = freePort();
+  await Deno.writeTextFile(
+    `${dir}/nginx.conf`,
+    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+     events { worker_connections 1024; }
+     http { access_log off; keepalive_requests 1000000; client_body_temp_path ${dir};
+       server { listen 127.0.0.1:${port}; location / { return 200 "ok"; } } }`,
+  );
+  const child = new Deno.Command("nginx", { args: ["-c", `${dir}/nginx.conf`, "-p", dir], stdout: "null", stderr: "null" }).spawn();
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0;; i++) {
+    try {
+      await (await fetch(url)).text();
+      break;
+    } catch {
+      if (i > 100) {
+        child.kill("SIGKILL");
+        return null;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  // The master process forks one worker, which answers: pin both.
+  const workers = (await new Deno.Command("pgrep", { args: ["-P", String(child.pid)], stdout: "piped" }).output()).stdout;
+  const pids = [child.pid, ...new TextDecoder().decode(workers).split(/\s+/).filter(Boolean).map(Number)];
+  return {
+    url,
+    pids,
+    async stop() {
+      child.kill("SIGQUIT");
+      await child.status;
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
 const startPlainHono = () =>
   startEval((port) =>
     `import { Hono } from "hono";
@@ -277,7 +322,8 @@ export default async function hotPaths(): Promise<HotPathsResult> {
   const bare = await startBare();
   const hono = await startPlainHono();
   const bareHeaders = await startBareWithHeaders();
-  for (const pid of [server.pid, bare.pid, hono.pid, bareHeaders.pid]) await pinServer(pid);
+  const nginx = await startNginx();
+  for (const pid of [server.pid, bare.pid, hono.pid, bareHeaders.pid, ...(nginx?.pids ?? [])]) await pinServer(pid);
   try {
     const headers = await server.headers();
     const userId = Number(JSON.parse(atob(headers.Authorization.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).sub);
@@ -314,6 +360,12 @@ export default async function hotPaths(): Promise<HotPathsResult> {
     for (const r of ROUTES) await wrk(server.url + r.path.replace("ID", String(id)), r.auth ? headers : {}, 1);
 
     const bareStart = await bareRun(bare.url, bare.pid);
+    // wrk's own ceiling, right after bare (the same machine state).
+    let ceiling: BareUse | null = null;
+    if (nginx) {
+      await wrk(nginx.url, {}, 1);
+      ceiling = await bareRun(nginx.url, nginx.pids.at(-1)!);
+    }
     const honoRun = await wrk(hono.url);
     const headersRun = await wrk(bareHeaders.url);
     interface Measured {
@@ -393,6 +445,20 @@ export default async function hotPaths(): Promise<HotPathsResult> {
         wrk_cores: +r.wrk.toFixed(2),
         other_cores: +r.other.toFixed(2),
       })),
+      generator_ceiling: ceiling
+        ? {
+          wrk_against_nginx_rps: Math.round(ceiling.rps),
+          nginx_cores: +ceiling.server.toFixed(2),
+          wrk_cores: +ceiling.wrk.toFixed(2),
+          other_cores: +ceiling.other.toFixed(2),
+          nginx_cpu_us_per_request: +ceiling.cpuUsPerRequest.toFixed(1),
+          reading: ceiling.wrk >= 0.85 && ceiling.server < 0.85
+            ? "wrk's core is full and nginx's is not: this is the most one wrk thread gets on this machine"
+            : ceiling.server >= 0.85
+            ? "nginx's core is full: wrk can generate more than this"
+            : "neither core full: other load held the run down",
+        }
+        : "nginx not installed (apt-get install nginx-light): wrk's own ceiling not measured",
       plain_hono_json_rps: Math.round(honoRun.rps),
       plain_hono_ratio: +(honoRun.rps / bareMean.rps).toFixed(3),
       bare_with_site_headers_rps: Math.round(headersRun.rps),
@@ -403,6 +469,7 @@ export default async function hotPaths(): Promise<HotPathsResult> {
     };
     return result;
   } finally {
+    await nginx?.stop();
     await bareHeaders.stop();
     await hono.stop();
     await bare.stop();
