@@ -136,6 +136,32 @@ export const tracks = sqliteTable("tracks", {
 ]);
 
 /**
+ * Running counts of tracks for the admin dashboard (docs/decisions/0190): one row per direction set,
+ * `review` copy, downloaded flag and failed flag (`status = 'failed'`), with how many tracks have it.
+ * Written only by the SQLite triggers on `tracks` (migration 0009), in the same transaction as
+ * every insert, update and delete of a track, so it never differs from `tracks` after a commit and
+ * needs no invalidation between instances. Rows whose count falls to 0 are removed.
+ */
+export const trackCounts = sqliteTable("track_counts", {
+  directions: text("directions").notNull(),
+  review: text("review").notNull(),
+  downloaded: integer("downloaded").notNull(),
+  failed: integer("failed").notNull(),
+  n: integer("n").notNull(),
+}, (t) => [primaryKey({ columns: [t.directions, t.review, t.downloaded, t.failed] })]);
+
+/**
+ * How many tracks each user has (`tracks.user_id`), for the dashboard's top user: kept by the same
+ * triggers as `track_counts` (docs/decisions/0190). Only users with at least one track have a row.
+ * No foreign key: a deleted user's tracks lose their `user_id` (set null), and that update's
+ * trigger removes the row.
+ */
+export const userTrackCounts = sqliteTable("user_track_counts", {
+  user_id: integer("user_id").primaryKey(),
+  n: integer("n").notNull(),
+}, (t) => [index("user_track_counts_n_user_idx").on(t.n, t.user_id)]);
+
+/**
  * The technical report of a track's audio (server/audio/analyse-mp3.ts), one row per analysed track,
  * written by processing and by the start-up pass over older tracks. Kept apart from `tracks` so the
  * list queries never carry the ~15 KB of waveform peaks (docs/decisions/0101-track-analysis.md).
