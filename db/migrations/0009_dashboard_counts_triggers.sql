@@ -1,7 +1,7 @@
 -- Keeps `track_counts` and `user_track_counts` (docs/decisions/0190) in the same transaction as
 -- every insert, update and delete of a track, then fills them from the tracks already there.
 -- A migration that rebuilds `tracks` (drop and rename) drops these triggers: it must create them
--- again (db/client.test.ts checks that they exist after all migrations).
+-- again (server/admin/dashboard-counts.test.ts checks that they exist after all migrations).
 CREATE TRIGGER `tracks_counts_insert` AFTER INSERT ON `tracks` BEGIN
   INSERT INTO `track_counts` (`directions`, `review`, `downloaded`, `failed`, `n`)
     VALUES (NEW.`directions`, NEW.`review`, NEW.`downloaded`, NEW.`status` = 'failed', 1)
