@@ -129,10 +129,8 @@ export const tracks = sqliteTable("tracks", {
   index("tracks_status_idx").on(t.status),
   index("tracks_checksum_idx").on(t.checksum),
   index("tracks_filename_idx").on(t.filename),
-  // Covers the dashboard's counts per direction set and downloaded flag (one index scan, no table scan).
-  index("tracks_directions_downloaded_idx").on(t.directions, t.downloaded),
-  // Covers the dashboard's review counts per direction set (issue 13), failed uploads left out.
-  index("tracks_directions_review_idx").on(t.directions, t.review, t.status),
+  // The dashboard's covering indexes (directions, downloaded) and (directions, review, status) were
+  // dropped in migration 0010: it reads track_counts instead (docs/decisions/0190).
 ]);
 
 /**
