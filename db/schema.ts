@@ -129,11 +129,35 @@ export const tracks = sqliteTable("tracks", {
   index("tracks_status_idx").on(t.status),
   index("tracks_checksum_idx").on(t.checksum),
   index("tracks_filename_idx").on(t.filename),
-  // Covers the dashboard's counts per direction set and downloaded flag (one index scan, no table scan).
-  index("tracks_directions_downloaded_idx").on(t.directions, t.downloaded),
-  // Covers the dashboard's review counts per direction set (issue 13), failed uploads left out.
-  index("tracks_directions_review_idx").on(t.directions, t.review, t.status),
+  // The dashboard's covering indexes (directions, downloaded) and (directions, review, status) were
+  // dropped in migration 0010: it reads track_counts instead (docs/decisions/0190).
 ]);
+
+/**
+ * Running counts of tracks for the admin dashboard (docs/decisions/0190): one row per direction set,
+ * `review` copy, downloaded flag and failed flag (`status = 'failed'`), with how many tracks have it.
+ * Written only by the SQLite triggers on `tracks` (migration 0009), in the same transaction as
+ * every insert, update and delete of a track, so it never differs from `tracks` after a commit and
+ * needs no invalidation between instances. Rows whose count falls to 0 are removed.
+ */
+export const trackCounts = sqliteTable("track_counts", {
+  directions: text("directions").notNull(),
+  review: text("review").notNull(),
+  downloaded: integer("downloaded").notNull(),
+  failed: integer("failed").notNull(),
+  n: integer("n").notNull(),
+}, (t) => [primaryKey({ columns: [t.directions, t.review, t.downloaded, t.failed] })]);
+
+/**
+ * How many tracks each user has (`tracks.user_id`), for the dashboard's top user: kept by the same
+ * triggers as `track_counts` (docs/decisions/0190). Only users with at least one track have a row.
+ * No foreign key: a deleted user's tracks lose their `user_id` (set null), and that update's
+ * trigger removes the row.
+ */
+export const userTrackCounts = sqliteTable("user_track_counts", {
+  user_id: integer("user_id").primaryKey(),
+  n: integer("n").notNull(),
+}, (t) => [index("user_track_counts_n_user_idx").on(t.n, t.user_id)]);
 
 /**
  * The technical report of a track's audio (server/audio/analyse-mp3.ts), one row per analysed track,

@@ -3,16 +3,16 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
-import { tracks, users } from "../../db/schema.ts";
+import { trackCounts, tracks, users, userTrackCounts } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { tzOffsetQuery } from "../tracks/service.ts";
-import { reviewCounts } from "../tracks/decisions.ts";
-import type { ReviewStatus } from "../../domain/review.ts";
+import { isReviewStatus, type ReviewStatus } from "../../domain/review.ts";
 
 /**
- * GET /api/admin/dashboard?period=day|week|month|year — the statistics of spec 2 §3, each figure an
- * SQL aggregate (a handful of queries whatever the number of tracks).
+ * GET /api/admin/dashboard?period=day|week|month|year — the statistics of spec 2 §3: the counts
+ * from the running totals that triggers keep beside `tracks` (decision 0190), the timeline from
+ * range counts over the upload-date index (four queries whatever the number of tracks).
  */
 
 export const PERIODS = ["day", "week", "month", "year"] as const;
@@ -43,6 +43,7 @@ const monthKey = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}
 /**
  * Buckets of the period ending with the current one, in the viewer's local time (`tzOffset`
  * minutes east of UTC): day = 24 hours, week = 7 days, month = 30 days, year = 12 months.
+ * `edges` are the buckets' bounds in epoch milliseconds: bucket i holds [edges[i], edges[i + 1]).
  */
 export function timelineBuckets(period: Period, now: Date, tzOffset: number) {
   const off = tzOffset * 60_000;
@@ -57,9 +58,8 @@ export function timelineBuckets(period: Period, now: Date, tzOffset: number) {
       keys.push(monthKey(d));
       labels.push(`${MONTHS_RU[d.getUTCMonth()]} ${d.getUTCFullYear()}`);
     }
-    const start = Date.UTC(y, m - 11, 1) - off;
-    const end = Date.UTC(y, m + 1, 1) - off;
-    return { keys, labels, start, end };
+    const edges = Array.from({ length: 13 }, (_, i) => Date.UTC(y, m - 11 + i, 1) - off);
+    return { keys, labels, start: edges[0], end: edges[12], edges };
   }
   const step = period === "day" ? HOUR : DAY;
   const count = period === "day" ? 24 : period === "week" ? 7 : 30;
@@ -72,28 +72,35 @@ export function timelineBuckets(period: Period, now: Date, tzOffset: number) {
     keys.push(String(n));
     labels.push(period === "day" ? `${pad(d.getUTCHours())}:00` : `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}`);
   }
-  return { keys, labels, start: (current - count + 1) * step - off, end: (current + 1) * step - off };
+  const edges = Array.from({ length: count + 1 }, (_, i) => (current - count + 1 + i) * step - off);
+  return { keys, labels, start: edges[0], end: edges[count], edges };
 }
 
 export async function computeDashboard(db: Db, period: Period, now: Date, tzOffset = 0): Promise<DashboardStats> {
-  // One pass over tracks: counts per distinct direction set (a few dozen sets at most) give the
-  // totals and, split in JS, the per-direction counts. Cheaper than testing six substrings per row.
-  const sets = await db
-    .select({
-      directions: tracks.directions,
-      count: sql<number>`count(*)`,
-      downloaded: sql<number>`coalesce(sum(${tracks.downloaded}), 0)`,
-    })
-    .from(tracks)
-    .groupBy(tracks.directions);
+  // The running counts kept by triggers on `tracks` (decision 0190): one row per direction set,
+  // review copy, downloaded and failed flag — a few hundred rows at most, whatever the number of
+  // tracks. Totals, downloads, per-direction counts and review states are split from them here.
+  const groups = await db.select().from(trackCounts);
   let total = 0;
   let downloaded = 0;
   const perDirection = new Map<Direction, number>(DIRECTIONS.map((d) => [d, 0]));
-  for (const s of sets) {
-    const n = Number(s.count);
+  const review = new Map<Direction, Record<ReviewStatus, number>>(
+    DIRECTIONS.map((d) => [d, { new: 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 }]),
+  );
+  for (const g of groups) {
+    const n = Number(g.n);
+    if (n <= 0) continue;
     total += n;
-    downloaded += Number(s.downloaded);
-    for (const d of parseDirections(s.directions)) perDirection.set(d, perDirection.get(d)! + n);
+    downloaded += Number(g.downloaded) * n;
+    const directions = parseDirections(g.directions);
+    for (const d of directions) perDirection.set(d, perDirection.get(d)! + n);
+    // Failed uploads are not under review (decision 0155).
+    if (Number(g.failed)) continue;
+    const states = new Map(g.review.split(",").map((entry) => entry.split(":") as [string, string]));
+    for (const d of directions) {
+      const state = states.get(d);
+      review.get(d)![isReviewStatus(state) ? state : "new"] += n;
+    }
   }
 
   const [platforms] = await db
@@ -105,35 +112,26 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
     })
     .from(users);
 
+  // The most tracks, the smallest user id among equals: two seeks in (n, user_id).
   const top = await db.all<{ username: string; track_count: number }>(sql`
-    SELECT u.username AS username, t.c AS track_count
-    FROM (SELECT ${tracks.user_id} AS uid, count(*) AS c FROM ${tracks}
-          WHERE ${tracks.user_id} IS NOT NULL GROUP BY ${tracks.user_id}
-          ORDER BY c DESC, ${tracks.user_id} ASC LIMIT 1) t
-    JOIN ${users} u ON u.id = t.uid`);
+    SELECT u.username AS username, c.n AS track_count
+    FROM ${userTrackCounts} c JOIN ${users} u ON u.id = c.user_id
+    WHERE c.n = (SELECT max(n) FROM ${userTrackCounts})
+    ORDER BY c.user_id ASC LIMIT 1`);
 
+  // One count per bucket over the upload_date index, each a range between two of the bucket edges
+  // (local hours, days or months shifted to UTC milliseconds): no grouping, no arithmetic per row.
   const b = timelineBuckets(period, now, tzOffset);
-  const offMs = tzOffset * 60_000;
-  // Hours and days are whole multiples in epoch milliseconds (plus the offset), so integer division
-  // buckets them; months are uneven and go through strftime.
-  // Local hours or days are whole multiples in epoch milliseconds once shifted by the offset, so
-  // integer division buckets them. Months are uneven: they are grouped by day in SQL (at most 366
-  // rows) and the days summed into months here, which is cheaper than strftime on every row.
-  // The constants are our own integers, inlined so SQLite does integer (not real) division.
-  const shifted = sql`(${tracks.upload_date} + ${sql.raw(String(Math.trunc(offMs)))})`;
-  const unit = period === "day" ? HOUR : DAY;
-  const rows = await db.all<{ k: number; c: number }>(sql`
-    SELECT ${shifted} / ${sql.raw(String(unit))} AS k, count(*) AS c FROM ${tracks}
-    WHERE ${tracks.upload_date} >= ${b.start} AND ${tracks.upload_date} < ${b.end}
-    GROUP BY k`);
-  const byKey = new Map<string, number>();
-  for (const r of rows) {
-    const n = Number(r.k);
-    const key = period === "year" ? monthKey(new Date(n * DAY)) : String(n);
-    byKey.set(key, (byKey.get(key) ?? 0) + Number(r.c));
-  }
-
-  const review = await reviewCounts(db);
+  const counts = sql.join(
+    b.keys.map((_, i) =>
+      sql`(SELECT count(*) FROM ${tracks} WHERE ${tracks.upload_date} >= ${b.edges[i]} AND ${tracks.upload_date} < ${
+        b.edges[i + 1]
+      }) AS ${sql.raw(`c${i}`)}`
+    ),
+    sql`, `,
+  );
+  const [row] = await db.all<Record<string, number>>(sql`SELECT ${counts}`);
+  const timeline = b.keys.map((_, i) => Number(row[`c${i}`]));
 
   return {
     total_users: Number(platforms.total),
@@ -145,7 +143,7 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
       telegram: Number(platforms.telegram),
       combined: Number(platforms.combined),
     },
-    track_timeline: { labels: b.labels, data: b.keys.map((k) => byKey.get(k) ?? 0), period },
+    track_timeline: { labels: b.labels, data: timeline, period },
     directions: {
       labels: DIRECTIONS.map((d) => ADMIN_DIRECTION_LABELS[d]),
       data: DIRECTIONS.map((d) => perDirection.get(d)!),

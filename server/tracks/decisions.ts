@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import {
@@ -302,28 +302,4 @@ export async function decisionHistory(db: Db, trackId: number, name: Namer): Pro
       decided_by: person(r, name),
       decided_at: r.decided_at.toISOString(),
     }));
-}
-
-/**
- * Counts of the review states per direction, for the admin dashboard (decision 0155): one grouping
- * of the tracks that are not failed by their directions and review states, over a covering index,
- * split per direction here (a few dozen groups).
- */
-export async function reviewCounts(db: Db): Promise<Map<Direction, Record<ReviewStatus, number>>> {
-  const groups = await db
-    .select({ directions: tracks.directions, review: tracks.review, n: sql<number>`count(*)` })
-    .from(tracks)
-    .where(ne(tracks.status, "failed"))
-    .groupBy(tracks.directions, tracks.review);
-  const out = new Map<Direction, Record<ReviewStatus, number>>(
-    DIRECTIONS.map((d) => [d, { new: 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 }]),
-  );
-  for (const g of groups) {
-    const states = new Map(g.review.split(",").map((entry) => entry.split(":") as [string, string]));
-    for (const d of parseDirections(g.directions)) {
-      const state = states.get(d);
-      out.get(d)![isReviewStatus(state) ? state : "new"] += Number(g.n);
-    }
-  }
-  return out;
 }
