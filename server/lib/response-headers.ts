@@ -263,11 +263,23 @@ export function setAll(headers: Headers, rid: string, noStore: boolean, set: Hea
   if (fastHeaders) {
     const h = headers as unknown as Record<symbol, unknown>;
     const list = h[fastHeaders.list] as [string, string][];
-    if (h[fastHeaders.guard] === "response" && Array.isArray(list) && !list.some(([name]) => OWN_NAMES.has(name.toLowerCase()))) {
-      for (const [name, value] of set.lower) list.push([name, value]);
-      list.push(["x-request-id", rid]);
-      if (noStore) headers.set("Cache-Control", "no-store");
-      return;
+    if (h[fastHeaders.guard] === "response" && Array.isArray(list)) {
+      let cacheControl = false;
+      let own = false;
+      for (const [name] of list) {
+        const lower = name.toLowerCase();
+        if (OWN_NAMES.has(lower)) own = true;
+        else if (lower === "cache-control") cacheControl = true;
+      }
+      if (!own) {
+        for (const [name, value] of set.lower) list.push([name, value]);
+        list.push(["x-request-id", rid]);
+        if (noStore) {
+          if (cacheControl) headers.set("Cache-Control", "no-store");
+          else list.push(["cache-control", "no-store"]);
+        }
+        return;
+      }
     }
   }
   for (const [name, value] of set.pairs) headers.set(name, value);
