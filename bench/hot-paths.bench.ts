@@ -133,6 +133,19 @@ async function wrk(url: string, headers: Record<string, string> = {}, seconds = 
   return { rps, bad: non2xx + socketErrors, p99_ms: p99 ? +ms(p99[1], p99[2]).toFixed(2) : null };
 }
 
+/** Whether `url` answers within `tries` attempts `delayMs` apart. */
+async function answering(url: string, tries: number, delayMs: number): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    try {
+      await (await fetch(url)).text();
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
+  }
+  return false;
+}
+
 /** A `deno eval` server on a free port, for the anchors. */
 async function startEval(code: (port: number) => string) {
   const port = freePort();
@@ -143,15 +156,7 @@ async function startEval(code: (port: number) => string) {
     stderr: "inherit",
   }).spawn();
   const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0;; i++) {
-    try {
-      await (await fetch(url)).text();
-      break;
-    } catch {
-      if (i > 300) throw new Error("anchor server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  if (!(await answering(url, 300, 100))) throw new Error("anchor server did not start");
   return {
     url,
     pid: child.pid,
@@ -197,17 +202,9 @@ async function startNginx() {
   );
   const child = new Deno.Command("nginx", { args: ["-c", `${dir}/nginx.conf`, "-p", dir], stdout: "null", stderr: "null" }).spawn();
   const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0;; i++) {
-    try {
-      await (await fetch(url)).text();
-      break;
-    } catch {
-      if (i > 100) {
-        child.kill("SIGKILL");
-        return null;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  if (!(await answering(url, 100, 50))) {
+    child.kill("SIGKILL");
+    return null;
   }
   // The master process forks one worker, which answers: pin both.
   const workers = (await new Deno.Command("pgrep", { args: ["-P", String(child.pid)], stdout: "piped" }).output()).stdout;
