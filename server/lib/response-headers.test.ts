@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { signDownloadToken } from "../tracks/downloads/token.ts";
+import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 
 let t: TestApp;
 let headers: Record<string, string>;
@@ -110,15 +111,47 @@ describe("the headers every answer gets", () => {
     await signedIn.body?.cancel();
   });
 
+  it("the status poll's lane, the listening stream and a routed 304: the API's set too", async () => {
+    const { API_SECURITY_HEADERS } = await import("./response-headers.ts");
+    const artist = (await signIn(t.ctx, await createUser(t.ctx.db))).headers;
+    const admin = (await signIn(t.ctx, await createUser(t.ctx.db, { is_admin: true }))).headers;
+    const up = await postUpload(t, artist, [filePart("Headers - Poll.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
+    const id = up.body.track_ids[0];
+    await t.ctx.queue.idle();
+    const listen = await (await t.app.request(`/api/admin/tracks/${id}/listen`, { headers: admin })).json();
+    const faq = await t.app.request("/api/faq?routed=1");
+    const etag = faq.headers.get("etag")!;
+    await faq.body?.cancel();
+    const answers: [string, Response, number][] = [
+      ["status poll", await t.app.request(`/api/status/${id}`, { headers: artist }), 200],
+      ["listening range", await t.app.request(listen.stream_url, { headers: { Range: "bytes=0-99" } }), 206],
+      ["routed 304", await t.app.request("/api/faq?routed=1", { headers: { "If-None-Match": etag } }), 304],
+    ];
+    for (const [what, res, status] of answers) {
+      expect(res.status, what).toBe(status);
+      for (const [name, value] of API_SECURITY_HEADERS) expect(res.headers.get(name), `${what} ${name}`).toBe(value);
+      expect(res.headers.get("permissions-policy"), what).toBeNull();
+      expect(res.headers.get("x-request-id"), what).toMatch(/^[0-9a-f-]{36}$/);
+      await res.body?.cancel();
+    }
+    expect(answers[0][1].headers.get("cache-control")).toBe("no-store");
+    expect(answers[1][1].headers.get("cache-control")).toBe("no-store");
+  });
+
   it("an HTML answer gets the page's set, under /api too", async () => {
     const { Hono } = await import("hono");
     const { edgeHeaders, securityHeaderSet, SECURITY_HEADERS } = await import("./response-headers.ts");
     const app = new Hono()
       .use(edgeHeaders(securityHeaderSet([])))
       .get("/api/page", (c) => c.html("<p>page</p>"))
+      .get("/api/upper", (c) => c.body("<p>page</p>", 200, { "Content-Type": "Text/HTML; charset=UTF-8" }))
+      .get("/api/svg", (c) => c.body("<svg xmlns='http://www.w3.org/2000/svg'/>", 200, { "Content-Type": "image/svg+xml" }))
       .get("/api/data", (c) => c.json({ ok: true }));
-    const page = await app.request("/api/page");
-    for (const [name, value] of SECURITY_HEADERS) expect(page.headers.get(name), name).toBe(value);
+    // Anything that is not data a browser never runs gets the page's policy, whatever its spelling.
+    for (const path of ["/api/page", "/api/upper", "/api/svg"]) {
+      const page = await app.request(path);
+      for (const [name, value] of SECURITY_HEADERS) expect(page.headers.get(name), `${path} ${name}`).toBe(value);
+    }
     const data = await app.request("/api/data");
     expect(data.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect(data.headers.get("permissions-policy")).toBeNull();

@@ -135,9 +135,18 @@ export function securityHeaderSet(extraImgSrc: readonly string[]): SecurityHeade
   return { document: headerList(securityHeaders(extraImgSrc)), api: headerList(API_SECURITY_HEADERS) };
 }
 
-/** The list an answer gets: the API's for an `/api` answer unless it is HTML, else the page's. */
+/**
+ * Content types an `/api` answer may have and still get the API's set: data a browser never runs
+ * (JSON, the tracks' audio, a ZIP), or none (204, 304, a redirect). Anything else, HTML, SVG, XML
+ * or a type a future route sets, gets the page's set with its full policy.
+ */
+const DATA_TYPES = /^(?:application\/json|audio\/|application\/zip)/i;
+
+/** The list an answer gets: the API's for an `/api` answer that is data (DATA_TYPES), else the page's. */
 export function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Headers): HeaderList {
-  return api && !(headers.get("content-type") ?? "").startsWith("text/html") ? set.api : set.document;
+  if (!api) return set.document;
+  const type = headers.get("content-type");
+  return type === null || DATA_TYPES.test(type) ? set.api : set.document;
 }
 
 /** JSON answers at least this long (in UTF-16 units) are gzipped when the client takes gzip. */
