@@ -100,10 +100,8 @@ async function pinServer(pid: number) {
  * The count is wrk's, per thread (one here): a connection wrk opens again later starts with the route.
  * Bare and the anchors answer `/` as they answer everything, so they are measured the same way.
  */
-const WRK_SCRIPT = await Deno.makeTempFile({ prefix: "bench-wrk-", suffix: ".lua" });
-await Deno.writeTextFile(
-  WRK_SCRIPT,
-  `local first, sent, page, route = 0, 0, nil, nil
+let WRK_SCRIPT = "";
+const WRK_LUA = `local first, sent, page, route = 0, 0, nil, nil
 init = function(args)
   -- wrk calls request() once before any connection opens, to check it: that call takes no slot.
   first = tonumber(args[1]) or 0
@@ -116,8 +114,7 @@ request = function()
   if sent <= first then return page end
   return route
 end
-`,
-);
+`;
 
 async function wrk(url: string, headers: Record<string, string> = {}, seconds = SECONDS, pageFirst = true): Promise<WrkResult> {
   const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", `Accept-Encoding: ${ACCEPT_ENCODING}`];
@@ -359,6 +356,8 @@ export default async function hotPaths(): Promise<HotPathsResult> {
     console.error(WRK_MISSING);
     return { error: WRK_MISSING, pass: false };
   }
+  WRK_SCRIPT = await Deno.makeTempFile({ prefix: "bench-wrk-", suffix: ".lua" });
+  await Deno.writeTextFile(WRK_SCRIPT, WRK_LUA);
   await ensureClientBuilt();
   const server = await startServer({ CLIENT_DIST_DIR: `${ROOT}client/dist` });
   const bare = await startBare();
