@@ -38,6 +38,8 @@ import { mpegFrames } from "./upload.bench.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 4);
+/** Windows per route on page-first connections; the median one is judged (`BENCH_REPEATS`). */
+const REPEATS = Math.max(1, Number(Deno.env.get("BENCH_REPEATS") ?? 3));
 const CONNECTIONS = 50;
 const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
 const TRACKS = 50;
@@ -289,6 +291,14 @@ async function bareRun(url: string, pid: number): Promise<BareUse> {
   };
 }
 
+/** REPEATS runs against the bare server, the median one by request rate. */
+async function bareMedian(url: string, pid: number): Promise<BareUse> {
+  const runs: BareUse[] = [];
+  for (let i = 0; i < REPEATS; i++) runs.push(await bareRun(url, pid));
+  runs.sort((a, b) => a.rps - b.rps);
+  return { ...runs[Math.floor(runs.length / 2)], bad: runs.reduce((n, r) => n + r.bad, 0) };
+}
+
 /**
  * Which side held the bare run down. The issue asks for a generator that reaches 150k req/s against
  * bare; when bare is below that, this says whether the server was the limit (bare Deno.serve using
@@ -400,7 +410,7 @@ export default async function hotPaths(): Promise<HotPathsResult> {
     await wrk(bareHeaders.url, {}, 1);
     for (const r of ROUTES) await wrk(server.url + r.path.replace("ID", String(id)), r.auth ? headers : {}, 1);
 
-    const bareStart = await bareRun(bare.url, bare.pid);
+    const bareStart = await bareMedian(bare.url, bare.pid);
     // wrk's own ceiling, right after bare (the same machine state).
     let ceiling: BareUse | null = null;
     if (nginx) {
@@ -417,6 +427,8 @@ export default async function hotPaths(): Promise<HotPathsResult> {
       notModified: { status: number; run: WrkResult } | "no ETag" | null;
       fresh: WrkResult;
       freshCpuUs: number;
+      windows: number[];
+      bad: number;
     }
     const measured: Measured[] = [];
     for (const r of ROUTES) {
@@ -424,10 +436,17 @@ export default async function hotPaths(): Promise<HotPathsResult> {
       const h = r.auth ? headers : {};
       const first = await fetch(url, { headers: { ...h, "accept-encoding": ACCEPT_ENCODING } });
       await first.arrayBuffer();
-      await settle(server.pid);
-      const c0 = cpuSeconds(server.pid);
-      const run = await wrk(url, h);
-      const cpuUs = ((cpuSeconds(server.pid) - c0) / (run.rps * SECONDS)) * 1e6;
+      // REPEATS windows, the median one counts: one 4 s window on a shared machine moves by ±15%.
+      const windows: { run: WrkResult; cpuUs: number }[] = [];
+      for (let i = 0; i < REPEATS; i++) {
+        await settle(server.pid);
+        const c0 = cpuSeconds(server.pid);
+        const w = await wrk(url, h);
+        windows.push({ run: w, cpuUs: ((cpuSeconds(server.pid) - c0) / (w.rps * SECONDS)) * 1e6 });
+      }
+      const byRate = [...windows].sort((a, b) => a.run.rps - b.run.rps);
+      const { run, cpuUs } = byRate[Math.floor(byRate.length / 2)];
+      const bad = windows.reduce((n, w) => n + w.run.bad, 0);
       // The same route on connections that carry nothing else (decision 0191): reported, not judged.
       await settle(server.pid);
       const f0 = cpuSeconds(server.pid);
@@ -443,17 +462,17 @@ export default async function hotPaths(): Promise<HotPathsResult> {
           notModified = { status: check.status, run: await wrk(url, { "If-None-Match": etag }) };
         }
       }
-      measured.push({ r, first, run, cpuUs, notModified, fresh, freshCpuUs });
+      measured.push({ r, first, run, cpuUs, notModified, fresh, freshCpuUs, windows: windows.map((w) => Math.round(w.run.rps)), bad });
     }
     // Bare again at the end: the shared machine's load moves during a run, so the routes are compared
     // with the mean of the two bare figures.
-    const bareEnd = await bareRun(bare.url, bare.pid);
+    const bareEnd = await bareMedian(bare.url, bare.pid);
     const bareCpuUs = (bareStart.cpuUsPerRequest + bareEnd.cpuUsPerRequest) / 2;
     const bareMean = { rps: (bareStart.rps + bareEnd.rps) / 2, bad: bareStart.bad + bareEnd.bad };
     let pass = bareMean.bad === 0;
-    const routes = measured.map(({ r, first, run, cpuUs, notModified, fresh, freshCpuUs }) => {
+    const routes = measured.map(({ r, first, run, cpuUs, notModified, fresh, freshCpuUs, windows, bad }) => {
       const ratio = run.rps / bareMean.rps;
-      let ok = first.ok && run.bad === 0 && ratio >= r.goal;
+      let ok = first.ok && bad === 0 && ratio >= r.goal;
       const row: Record<string, unknown> = {
         route: r.name,
         rps: Math.round(run.rps),
@@ -465,7 +484,8 @@ export default async function hotPaths(): Promise<HotPathsResult> {
         // limits move less than the request rates: bare's CPU per request over the route's.
         cpu_ratio: +(bareCpuUs / cpuUs).toFixed(3),
         p99_ms: run.p99_ms,
-        errors: run.bad,
+        errors: bad,
+        window_ratios: windows.map((w) => +(w / bareMean.rps).toFixed(3)),
         fresh_connections: {
           rps: Math.round(fresh.rps),
           ratio: +(fresh.rps / bareMean.rps).toFixed(3),
@@ -491,6 +511,7 @@ export default async function hotPaths(): Promise<HotPathsResult> {
     const result = {
       generator: `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, Accept-Encoding: ${ACCEPT_ENCODING}; ` +
         "each connection's first request GET / (the page), then the route; fresh_connections: the route alone",
+      windows_per_route: `${REPEATS} on page-first connections, the median judged`,
       pinned: PIN ? `taskset: wrk on CPU ${WRK_CPU}, the servers on CPU ${SERVER_CPU}` : "no (taskset missing, one core, or BENCH_PIN=0)",
       bare_deno_serve_rps: Math.round(bareMean.rps),
       bare_start_end_rps: [Math.round(bareStart.rps), Math.round(bareEnd.rps)],
