@@ -208,7 +208,9 @@ function withReadyAnswers(
   shell: ReturnType<typeof fileAnswer>,
   security: SecurityHeaderSet,
 ) {
-  const config = publicConfigAnswer(ctx).answer;
+  // Made once; after it lands the lane answers it without a promise.
+  let config: Answer | Promise<Answer> = publicConfigAnswer(ctx).answer;
+  void config.then((made) => (config = made), () => {});
   const faq = publicFaqAnswer(ctx);
   const slider = publicSliderAnswer(ctx);
   type Lane = { get: () => Answer | null | Promise<Answer | null>; cacheControl: string; headers: HeaderList };
@@ -376,7 +378,8 @@ function signedInLane(ctx: AppContext, security: SecurityHeaderSet) {
     } else {
       res = answerFor(req, await ctx.tracks.ownedAnswer(found.user.id), "no-store");
     }
-    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), true, security.api);
+    // The artist's list carries its no-store already (answerFor).
+    setAll(res.headers, requestIdOf(req.headers.get("x-request-id")), path === ME_PATH, security.api);
     return res;
   };
 }

@@ -42,9 +42,10 @@ export function compressedCopies(bytes: Uint8Array): { br: Uint8Array; gzip: Uin
   };
 }
 
-async function hash(bytes: Uint8Array): Promise<string> {
+/** The weak ETag of some content: its SHA-256, the first 12 bytes in base64url (so every instance agrees). */
+export async function contentTag(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  return btoa(String.fromCharCode(...digest.subarray(0, 12))).replace(/\+/g, "-").replace(/\//g, "_");
+  return `W/"${btoa(String.fromCharCode(...digest.subarray(0, 12))).replace(/\+/g, "-").replace(/\//g, "_")}"`;
 }
 
 /** An answer for `content`; compressed copies are made once here unless given (a build's own). */
@@ -57,7 +58,7 @@ export async function makeAnswer(
   const made = given.gzip && given.br ? null : compressedCopies(identity);
   const gzip = given.gzip ?? made?.gzip ?? null;
   const br = given.br ?? made?.br ?? null;
-  return { etag: `W/"${await hash(identity)}"`, contentType, identity, gzip, br, source: content };
+  return { etag: await contentTag(identity), contentType, identity, gzip, br, source: content };
 }
 
 /** Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for this header). */

@@ -56,7 +56,7 @@ const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").toLow
  * compares the two), built once: the middleware spent a fifth of a small answer's time rebuilding
  * its per-request state (issue 15).
  */
-export function securityHeaders(extraImgSrc: readonly string[] = []): readonly (readonly [string, string])[] {
+function securityHeaders(extraImgSrc: readonly string[] = []): readonly (readonly [string, string])[] {
   const csp: Record<string, readonly string[]> = { ...CSP, imgSrc: [...CSP.imgSrc, ...extraImgSrc] };
   return [
     ["Cross-Origin-Resource-Policy", "same-origin"],
@@ -127,7 +127,7 @@ export interface SecurityHeaderSet {
 
 function headerList(pairs: readonly (readonly [string, string])[]): HeaderList {
   // Throws if a value were not a valid header: checked once, here.
-  new Headers(pairs as [string, string][]);
+  validPairs(pairs as [string, string][]);
   return { pairs, lower: pairs.map(([k, v]) => [k.toLowerCase(), v] as const) };
 }
 
@@ -143,7 +143,7 @@ export function securityHeaderSet(extraImgSrc: readonly string[]): SecurityHeade
 const DATA_TYPES = /^(?:application\/json|audio\/|application\/zip)/i;
 
 /** The list an answer gets: the API's for an `/api` answer that is data (DATA_TYPES), else the page's. */
-export function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Headers): HeaderList {
+function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Headers): HeaderList {
   if (!api) return set.document;
   const type = headers.get("content-type");
   return type === null || DATA_TYPES.test(type) ? set.api : set.document;
@@ -324,7 +324,7 @@ function compressLargeJson(c: Context<AppEnv>) {
  * download link's `access_token`), or a download or listening link, whose path is itself the
  * credential. The site uses no cookies.
  */
-export function carriesCredentials(req: Request, path: string): boolean {
+function carriesCredentials(req: Request, path: string): boolean {
   if (req.headers.has("authorization")) return true;
   if (path.startsWith("/api/downloads/") || path.startsWith("/api/listen/")) return true;
   const url = req.url;

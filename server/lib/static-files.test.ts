@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 
@@ -40,6 +40,20 @@ describe("the client's files", () => {
     const plain = await t.app.request("/assets/plain-1.js", { headers: { "Accept-Encoding": "br, gzip" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(await plain.text()).toBe(JS);
+  });
+
+  it("look for a hashed asset's missing copies once, not on every request", async () => {
+    const first = await t.app.request("/assets/plain-1.js", { headers: { "Accept-Encoding": "br, gzip" } });
+    await first.arrayBuffer();
+    const open = vi.spyOn(Deno, "open");
+    try {
+      const again = await t.app.request("/assets/plain-1.js", { headers: { "Accept-Encoding": "br, gzip" } });
+      expect(again.headers.get("content-encoding")).toBeNull();
+      expect(await again.text()).toBe(JS);
+      expect(open.mock.calls.map(([path]) => String(path).split("/").pop())).toEqual(["plain-1.js"]);
+    } finally {
+      open.mockRestore();
+    }
   });
 
   it("serve the page shell from memory with an ETag and 304, and see a rebuild", async () => {

@@ -28,6 +28,14 @@ async function openFile(path: string): Promise<{ file: Deno.FsFile; info: Deno.F
  * is sent from its build-time `.br` or `.gz` copy when the client takes that coding and the copy
  * exists (issue 15): nothing is compressed per request.
  */
+/**
+ * Compressed copies (`….br`, `….gz`) found missing for immutable files (the build's hashed assets
+ * under 1 KB, or where a copy was not smaller): every request for one of them would otherwise try
+ * two opens that fail. Bounded; past that, misses are simply looked up again.
+ */
+const NO_COPY = new Set<string>();
+const NO_COPY_MAX = 10_000;
+
 export async function serveFile(
   c: Context,
   root: string,
@@ -48,13 +56,16 @@ export async function serveFile(
   let encoding: string | null = null;
   if (variants) {
     const ae = c.req.header("accept-encoding");
+    // An immutable file's missing copy stays missing: it is not looked for again.
+    const remember = cacheControl.includes("immutable");
     for (const [coding, ext] of [["br", ".br"], ["gzip", ".gz"]] as const) {
-      if (!accepts(ae, coding)) continue;
+      if (!accepts(ae, coding) || NO_COPY.has(path + ext)) continue;
       opened = await openFile(path + ext);
       if (opened) {
         encoding = coding;
         break;
       }
+      if (remember && NO_COPY.size < NO_COPY_MAX) NO_COPY.add(path + ext);
     }
   }
   opened ??= await openFile(path);

@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import type { Answer } from "../lib/public-answer.ts";
+import { type Answer, contentTag } from "../lib/public-answer.ts";
 import { COMPRESS_JSON_MIN } from "../lib/response-headers.ts";
 
 /**
@@ -36,9 +36,7 @@ export function ownedAnswers(load: (userId: number) => Promise<unknown>, opts: O
     if (previous && previous.source === text) return previous;
     const identity = new TextEncoder().encode(text);
     const gzip = text.length >= COMPRESS_JSON_MIN ? gzipSync(identity, { level: 1 }) : null;
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", identity));
-    const tag = btoa(String.fromCharCode(...digest.subarray(0, 12))).replace(/\+/g, "-").replace(/\//g, "_");
-    return { etag: `W/"${tag}"`, contentType: "application/json", identity, gzip, br: null, source: text };
+    return { etag: await contentTag(identity), contentType: "application/json", identity, gzip, br: null, source: text };
   }
 
   function reload(userId: number): Promise<Answer> {

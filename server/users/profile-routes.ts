@@ -3,12 +3,11 @@ import { AVATAR_MAX_BYTES, isAvatarType, PROFILE_FIELDS, PROFILE_TEXTS, profileS
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, tooLarge, unauthorized } from "../lib/http-error.ts";
 import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../lib/multipart.ts";
-import { publicAddresses } from "../lib/public-files.ts";
+import { PUBLIC_UPLOADS_PATH, publicAddresses } from "../lib/public-files.ts";
 import { userView } from "../auth/user-view.ts";
 import { createLinkAccountsRoutes } from "./link-accounts.ts";
 import type { UserPatch } from "./service.ts";
 
-const AVATAR_PUBLIC_PREFIX = "/static/storage/";
 /** Only avatars this service generated are ever deleted (a path like /static/storage/avatars/<uuid>.jpg). */
 const OWN_AVATAR = /^\/static\/storage\/(avatars\/[0-9a-f-]{36}\.(?:jpg|png))$/;
 
@@ -68,7 +67,7 @@ export function createProfileRoutes(ctx: AppContext) {
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Некорректные данные");
       const patch: UserPatch = { ...parsed.data };
       for (const k of Object.keys(patch) as (keyof UserPatch)[]) if (patch[k] === undefined) delete patch[k];
-      if (avatarKey) patch.avatar = AVATAR_PUBLIC_PREFIX + avatarKey;
+      if (avatarKey) patch.avatar = PUBLIC_UPLOADS_PATH + avatarKey;
       const updated = await ctx.users.update(user.id, patch);
       // Deleted by an administrator a moment ago: the session is gone with it.
       if (!updated) throw unauthorized("Недействительный или истёкший токен");
