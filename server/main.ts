@@ -48,9 +48,8 @@ export async function main(opts: MainOptions = {}) {
   // Tracks left `processing` that no instance holds (a lease held by an instance that died is taken
   // once it has ended); then the idle sweep keeps looking, so no track waits for an upload to come
   // through this instance (docs/decisions/0170).
-  const resumed = await ctx.processor.resume();
+  const resumed = await ctx.processor.start();
   if (resumed) deps.logger.info("resumed processing", { tracks: resumed });
-  ctx.processor.start();
   // Tracks processed before the audio analysis existed get their report in the background, one at a
   // time between uploads' jobs; start-up and requests do not wait for it.
   void ctx.processor.analyseOlder().then(

@@ -930,10 +930,10 @@ export function createTracksService(
      * Marks a track completed unless it left `processing` meanwhile (deleted, or ended), `owner` no
      * longer holds its lease (another instance took it over), or another completed track has the
      * same checksum. One statement: the duplicate check and the completion cannot interleave with
-     * another job's, so two copies of one file in flight cannot both end `completed`. False when
-     * nothing was written.
+     * another job's, so two copies of one file in flight cannot both end `completed`. The row as its
+     * status key shows it, or undefined when nothing was written.
      */
-    async complete(id: number, facts: CompletedFacts, owner: string): Promise<boolean> {
+    async complete(id: number, facts: CompletedFacts, owner: string): Promise<StatusRow | undefined> {
       const now = ctx.clock.now();
       const done = await db
         .update(tracks)
@@ -965,16 +965,16 @@ export function createTracksService(
             ),
           ),
         )
-        .returning({ id: tracks.id, user_id: tracks.user_id });
+        .returning(STATUS_COLUMNS);
       owned.forget(...done.map((r) => r.user_id));
-      return done.length > 0;
+      return done[0];
     },
 
     /**
      * Marks a track failed unless it left `processing` meanwhile or `owner` no longer holds its
-     * lease. False when nothing was written.
+     * lease. The row as its status key shows it, or undefined when nothing was written.
      */
-    async fail(id: number, facts: FailedFacts, owner: string): Promise<boolean> {
+    async fail(id: number, facts: FailedFacts, owner: string): Promise<StatusRow | undefined> {
       const now = ctx.clock.now();
       const updated = await db
         .update(tracks)
@@ -990,9 +990,9 @@ export function createTracksService(
           lease_until: null,
         })
         .where(and(eq(tracks.id, id), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
-        .returning({ id: tracks.id, user_id: tracks.user_id });
+        .returning(STATUS_COLUMNS);
       owned.forget(...updated.map((r) => r.user_id));
-      return updated.length > 0;
+      return updated[0];
     },
 
     /** What the status key of a track holds, read from the database. */

@@ -20,15 +20,16 @@ export interface Processor {
   enqueue(trackId: number): void;
   /**
    * Queues every track waiting for processing that nobody holds (left by a previous run, or whose
-   * holder's lease has ended). The number queued.
+   * holder's lease has ended), without starting the sweep (tests). The number queued.
    */
   resume(): Promise<number>;
   /**
    * The idle sweep: one pass now, then one every lease/3 (at most SWEEP_MAX_MS apart), when the
    * earliest lease another holds ends, and after each job; each pass queues as many free tracks as this instance has free job
-   * slots (PROCESSING_CONCURRENCY). Its timer does not keep the process alive.
+   * slots (PROCESSING_CONCURRENCY), and each finished job's freed slot takes the next. Its timer
+   * does not keep the process alive. The number the first pass queued (tracks left by the last run).
    */
-  start(): void;
+  start(): Promise<number>;
   /** One pass of the sweep (what the timer runs). The number queued. */
   sweep(): Promise<number>;
   /**
@@ -135,34 +136,34 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
   async function record(id: number, storageKey: string | null, verdict: Verdict): Promise<void> {
     if (verdict.status === "completed") {
       const f = verdict.facts;
-      if (await tracks.complete(id, f, owner)) {
+      const completed = await tracks.complete(id, f, owner);
+      if (completed) {
         drop(id);
         // After the completion: a duplicate never gets a report. Should this write fail, the
         // start-up pass (`analyseOlder`) gives the track its report later.
         await tracks.analysis.save(id, verdict.analysis);
-      } else {
-        const row = await tracks.statusRow(id);
-        if (!row || row.status !== "processing") return;
-        // Still processing: a duplicate, or the lease is another's (then `fail` refuses too).
-        verdict = {
-          status: "failed",
-          error: PROCESSING_ERRORS.duplicate,
-          discard: true,
-          size: f.size,
-          checksum: f.checksum,
-        };
+        await status.trackFinished(completed);
+        return;
       }
+      // Not written: a duplicate of a completed track, or the track left `processing` (deleted,
+      // ended) or its lease is another's, and then `fail` below writes nothing either.
+      verdict = {
+        status: "failed",
+        error: PROCESSING_ERRORS.duplicate,
+        discard: true,
+        size: f.size,
+        checksum: f.checksum,
+      };
     }
-    if (verdict.status === "failed") {
-      if (!(await tracks.fail(id, verdict, owner))) return;
-      drop(id);
-      // The file of an upload that is not usable audio is not kept (decision 0021).
-      if (verdict.discard && storageKey) {
-        await storage.delete(storageKey).catch((err) => logger.warn("could not delete a failed upload", { id, err }));
-      }
+    // The write returns the row as the status key shows it: no read after it.
+    const failed = await tracks.fail(id, verdict, owner);
+    if (!failed) return;
+    drop(id);
+    // The file of an upload that is not usable audio is not kept (decision 0021).
+    if (verdict.discard && storageKey) {
+      await storage.delete(storageKey).catch((err) => logger.warn("could not delete a failed upload", { id, err }));
     }
-    const row = await tracks.statusRow(id);
-    if (row) await status.trackFinished(row);
+    await status.trackFinished(failed);
   }
 
   /**
@@ -309,9 +310,9 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
       return (await pass(Number.MAX_SAFE_INTEGER)).queued;
     },
     start() {
-      if (started || stopped) return;
+      if (started || stopped) return Promise.resolve(0);
       started = true;
-      void sweep();
+      return sweep();
     },
     sweep,
     async stop(drainMs = 20_000) {
