@@ -59,3 +59,16 @@ export function analysisReport(over: Partial<AudioAnalysis> = {}): AudioAnalysis
     ...over,
   };
 }
+
+/** A stored file and its `processing` row, as an upload leaves them. */
+export async function storedTrack(ctx: AppContext, data: Uint8Array, userId: number, filename = "Stored - Track.mp3") {
+  const key = `${crypto.randomUUID().slice(0, 2)}/${crypto.randomUUID()}`;
+  await ctx.storage.write(key, ReadableStream.from([data]));
+  return await createTrack(ctx.db, {
+    user_id: userId,
+    filename,
+    storage_key: key,
+    size: data.byteLength,
+    status: "processing",
+  });
+}

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { trackAnalysis, tracks } from "../../../db/schema.ts";
 import type { FileStorage } from "../../lib/storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
-import { createTrack, createUser } from "../../testing/factories.ts";
+import { createUser, storedTrack } from "../../testing/factories.ts";
 import { type Instance, openInstance } from "../../testing/second-instance.ts";
 import { FIXTURES, fixture } from "../../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
@@ -36,17 +36,11 @@ async function row(id: number) {
 }
 
 /** A stored file and its `processing` row, as an upload leaves them; nobody has queued it. */
-async function storedTrack(data: Uint8Array, filename = "Stored - Track.mp3") {
-  const user = await createUser(a.ctx.db);
-  const key = `${crypto.randomUUID().slice(0, 2)}/${crypto.randomUUID()}`;
-  await a.ctx.storage.write(key, ReadableStream.from([data]));
-  return await createTrack(a.ctx.db, {
-    user_id: user.id,
-    filename,
-    storage_key: key,
-    size: data.byteLength,
-    status: "processing",
-  });
+/** How long the sweeps below may take, polled every 20 ms. */
+const WAIT = { timeout: 15_000, interval: 20 };
+
+async function stored(data: Uint8Array, filename?: string) {
+  return await storedTrack(a.ctx, data, (await createUser(a.ctx.db)).id, filename);
 }
 
 /** The stored files, read through `read` only, with every key read noted. */
@@ -94,19 +88,12 @@ const processorOf = (ctx: TestApp["ctx"], storage: FileStorage, opts: { sweepInt
 const idle = () => Promise.all([a.ctx.queue.idle(), b.ctx.queue.idle()]);
 
 /** Waits (bounded) for a condition that a timer makes true; never asserts how long it took. */
-async function eventually(check: () => Promise<boolean>, what: string, limitMs = 15_000) {
-  const until = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("two processors over one database", () => {
   it("process each track exactly once when both are told about every track", async () => {
     const names = [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono, FIXTURES.cut, FIXTURES.text];
     const ids: number[] = [];
-    for (const name of names) ids.push((await storedTrack(fixture(name), name)).id);
+    for (const name of names) ids.push((await stored(fixture(name), name)).id);
     const readsA: string[] = [];
     const readsB: string[] = [];
     const pa = processorOf(a.ctx, counting(a.ctx.storage, readsA));
@@ -141,12 +128,14 @@ describe("two processors over one database", () => {
 
   it("a sweep takes no more tracks than the instance has free job slots", async () => {
     const ids: number[] = [];
-    for (const name of [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono]) ids.push((await storedTrack(fixture(name), name)).id);
+    for (const name of [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono]) ids.push((await stored(fixture(name), name)).id);
     const stall = stalled(a.ctx.storage, fixture(FIXTURES.amen));
     const p = processorOf(a.ctx, stall.storage);
     expect(await p.sweep()).toBe(2);
     await stall.reached;
-    await eventually(async () => (await Promise.all(ids.map(row))).filter((r) => r.lease_owner === p.owner).length === 2, "two claims");
+    await vi.waitFor(async () => {
+      expect((await Promise.all(ids.map(row))).filter((r) => r.lease_owner === p.owner), "two claims").toHaveLength(2);
+    }, WAIT);
     // The other instance takes the rest.
     const pb = processorOf(b.ctx, b.ctx.storage);
     expect(await pb.sweep()).toBe(2);
@@ -168,7 +157,7 @@ describe("a holder that died", () => {
   }
 
   it("keeps the track until its lease ends; then another instance takes it and completes it", async () => {
-    const track = await storedTrack(fixture(FIXTURES.low));
+    const track = await stored(fixture(FIXTURES.low));
     await deadClaim(track.id, "dead-instance");
 
     // Within the lease nobody else may take it.
@@ -192,7 +181,7 @@ describe("a holder that died", () => {
   });
 
   it("a worker whose lease was taken over cannot record its verdict", async () => {
-    const track = await storedTrack(fixture(FIXTURES.amen));
+    const track = await stored(fixture(FIXTURES.amen));
     // Instance A stalls mid-work; what it would judge is not MP3 (a verdict that deletes the file).
     const stallA = stalled(a.ctx.storage, fixture(FIXTURES.text));
     const pa = processorOf(a.ctx, stallA.storage);
@@ -233,7 +222,7 @@ describe("a holder that died", () => {
   });
 
   it("a track that kills every instance trying it fails after PROCESSING_MAX_ATTEMPTS, keeping its file", async () => {
-    const track = await storedTrack(fixture(FIXTURES.amen));
+    const track = await stored(fixture(FIXTURES.amen));
     const max = a.ctx.config.processingMaxAttempts;
     for (let i = 1; i <= max; i++) {
       await deadClaim(track.id, `dead-${i}`);
@@ -265,27 +254,27 @@ describe("the idle sweep", () => {
     p.start();
     // Stored after the first pass: only a later, timed pass can find it.
     await new Promise((r) => setTimeout(r, 60));
-    const track = await storedTrack(fixture(FIXTURES.mono));
-    await eventually(async () => (await row(track.id)).status !== "processing", "the sweep to process the track");
+    const track = await stored(fixture(FIXTURES.mono));
+    await vi.waitFor(async () => expect((await row(track.id)).status, "the sweep to process the track").not.toBe("processing"), WAIT);
     expect(await row(track.id)).toMatchObject({ status: "completed", attempts: 1, duration: 5040 });
   });
 
   it("takes a dead holder's track once its lease ends, on its own", async () => {
-    const track = await storedTrack(fixture(FIXTURES.low));
+    const track = await stored(fixture(FIXTURES.low));
     await a.ctx.tracks.claim(track.id, "dead-instance", new Date(now + LEASE_MS));
     p = processorOf(b.ctx, b.ctx.storage, { sweepIntervalMs: 30 });
     p.start();
     await new Promise((r) => setTimeout(r, 100));
     expect((await row(track.id)).lease_owner).toBe("dead-instance");
     now += LEASE_MS + 1;
-    await eventually(async () => (await row(track.id)).status === "completed", "the sweep to take the track over");
+    await vi.waitFor(async () => expect((await row(track.id)).status, "the sweep to take the track over").toBe("completed"), WAIT);
   });
 });
 
 describe("shutting down", () => {
   it("gives up the leases of unfinished tracks, so another instance takes them at once", async () => {
-    const track = await storedTrack(fixture(FIXTURES.amen));
-    const waiting = await storedTrack(fixture(FIXTURES.low));
+    const track = await stored(fixture(FIXTURES.amen));
+    const waiting = await stored(fixture(FIXTURES.low));
     const stall = stalled(a.ctx.storage, fixture(FIXTURES.amen));
     const pa = processorOf(a.ctx, stall.storage);
     pa.enqueue(track.id);

@@ -4,7 +4,7 @@ import { tracks } from "../../../db/schema.ts";
 import type { FileStorage } from "../../lib/storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { openInstance } from "../../testing/second-instance.ts";
-import { createTrack, createUser, signIn } from "../../testing/factories.ts";
+import { createTrack, createUser, signIn, storedTrack } from "../../testing/factories.ts";
 import { allTracks, dirPart, filePart, FIXTURES, fixture, postUpload, storedFiles } from "../../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
 import { createProcessor } from "./processor.ts";
@@ -25,18 +25,6 @@ async function row(app: TestApp, id: number) {
   return r;
 }
 
-/** A stored file and its `processing` row, as an upload leaves them. */
-async function storedTrack(app: TestApp, data: Uint8Array, userId: number, filename = "Stored - Track.mp3") {
-  const key = `${crypto.randomUUID().slice(0, 2)}/${crypto.randomUUID()}`;
-  await app.ctx.storage.write(key, ReadableStream.from([data]));
-  return await createTrack(app.ctx.db, {
-    user_id: userId,
-    filename,
-    storage_key: key,
-    size: data.byteLength,
-    status: "processing",
-  });
-}
 
 describe("processing verdicts", () => {
   it("fails a second upload of the same audio, for any user, and does not keep its file", async () => {
@@ -103,7 +91,7 @@ describe("a store without local paths (an object store)", () => {
       const p = createProcessor({ ...app.ctx, storage: remote }, { retryDelayMs: 1 });
       const ids: Record<string, number> = {};
       for (const name of Object.values(FIXTURES)) {
-        ids[name] = (await storedTrack(app, fixture(name), user.id, name)).id;
+        ids[name] = (await storedTrack(app.ctx, fixture(name), user.id, name)).id;
         p.enqueue(ids[name]);
       }
       await app.ctx.queue.idle();
@@ -139,7 +127,7 @@ describe("retries", () => {
 
   it("retries a job that throws and completes it", async () => {
     const { user } = await signedIn();
-    const track = await storedTrack(t, fixture(FIXTURES.low), user.id, "Retry - Once.mp3");
+    const track = await storedTrack(t.ctx, fixture(FIXTURES.low), user.id, "Retry - Once.mp3");
     const calls = { n: 0 };
     const p = createProcessor({ ...t.ctx, storage: flaky(1, calls) }, { retryDelayMs: 1 });
     p.enqueue(track.id);
@@ -149,7 +137,7 @@ describe("retries", () => {
 
   it("gives up after PROCESSING_MAX_ATTEMPTS and fails the track with its error", async () => {
     const { user } = await signedIn();
-    const track = await storedTrack(t, fixture(FIXTURES.low), user.id, "Retry - Never.mp3");
+    const track = await storedTrack(t.ctx, fixture(FIXTURES.low), user.id, "Retry - Never.mp3");
     const calls = { n: 0 };
     const p = createProcessor({ ...t.ctx, storage: flaky(Infinity, calls) }, { retryDelayMs: 1 });
     p.enqueue(track.id);
@@ -167,7 +155,7 @@ describe("retries", () => {
 
   it("does not queue a track twice", async () => {
     const { user } = await signedIn();
-    const track = await storedTrack(t, fixture(FIXTURES.vbr), user.id, "Queued - Twice.mp3");
+    const track = await storedTrack(t.ctx, fixture(FIXTURES.vbr), user.id, "Queued - Twice.mp3");
     t.ctx.processor.enqueue(track.id);
     t.ctx.processor.enqueue(track.id);
     await t.ctx.queue.idle();
@@ -225,7 +213,7 @@ describe("restart", () => {
 
   it("fails a track whose attempts ran out across restarts, keeping its file", async () => {
     const { user } = await signedIn();
-    const track = await storedTrack(t, fixture(FIXTURES.amen), user.id, "Crashed - Often.mp3");
+    const track = await storedTrack(t.ctx, fixture(FIXTURES.amen), user.id, "Crashed - Often.mp3");
     const max = t.ctx.config.processingMaxAttempts;
     await t.ctx.db.update(tracks).set({ attempts: max }).where(eq(tracks.id, track.id));
     await t.ctx.processor.resume();
