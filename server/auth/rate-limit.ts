@@ -10,7 +10,7 @@ import { KV_KEYS, type StatusStore } from "../lib/kv.ts";
  */
 export const RATE_LIMIT_MESSAGE = "Слишком много попыток входа. Подождите минуту и попробуйте снова.";
 
-export interface RateVerdict {
+interface RateVerdict {
   ok: boolean;
   /** Seconds until the window ends (at least 1). */
   retryAfterS: number;

@@ -287,7 +287,7 @@ function watchIdle(body: ReadableStream<Uint8Array>, idleMs: number, onIdle: () 
 }
 
 /** 408: the client sent nothing for `idleMs`. */
-export function idleTooLong(idleMs: number): ApiError {
+function idleTooLong(idleMs: number): ApiError {
   const s = Math.max(1, Math.round(idleMs / 1000));
   return new ApiError(
     408,
@@ -297,7 +297,7 @@ export function idleTooLong(idleMs: number): ApiError {
 }
 
 /** 408: the body was still arriving after `maxMs`. */
-export function tookTooLong(maxMs: number): ApiError {
+function tookTooLong(maxMs: number): ApiError {
   const m = Math.max(1, Math.round(maxMs / 60_000));
   return new ApiError(
     408,

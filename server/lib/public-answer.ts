@@ -190,7 +190,7 @@ export function cachedJson<T>(
   };
 }
 
-export type CachedJson = ReturnType<typeof cachedJson>;
+type CachedJson = ReturnType<typeof cachedJson>;
 
 /**
  * A public list's answer kept ready per database (tests run several apps in one process): `get`

@@ -33,7 +33,7 @@ export async function servePublicFile(
 }
 
 /** One object of an S3 store as a static file. */
-export async function serveStoredObject(
+async function serveStoredObject(
   c: Context,
   storage: S3Storage,
   relKey: string,
@@ -81,7 +81,7 @@ export async function serveStoredObject(
  * public address when S3_PUBLIC_URL is set, else the stored one (decision 0113). Anything else
  * (null, an outside address) is returned as it is.
  */
-export function publicAddress(storage: FileStorage, stored: string | null): string | null {
+function publicAddress(storage: FileStorage, stored: string | null): string | null {
   if (stored === null || !stored.startsWith(PUBLIC_UPLOADS_PATH) || !isS3Storage(storage)) return stored;
   try {
     return storage.publicUrl(stored.slice(PUBLIC_UPLOADS_PATH.length)) ?? stored;

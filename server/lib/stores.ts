@@ -15,8 +15,8 @@ export interface Stores {
 }
 
 /** Key prefixes in the bucket (decision 0111). */
-export const S3_TRACKS_PREFIX = "tracks/";
-export const S3_PUBLIC_PREFIX = "public/";
+const S3_TRACKS_PREFIX = "tracks/";
+const S3_PUBLIC_PREFIX = "public/";
 
 export function createStores(
   config: Pick<Config, "dataDir" | "staticDir" | "s3">,

@@ -15,7 +15,7 @@ import { COMPRESS_JSON_MIN } from "../lib/response-headers.ts";
  *   copy is served past its time).
  * - At most `max` artists are kept; the one loaded longest ago goes first.
  */
-export interface OwnedAnswersOptions {
+interface OwnedAnswersOptions {
   ttlMs: number;
   max: number;
   /** Milliseconds, the app clock (tests move it). */

@@ -51,7 +51,7 @@ export interface Processor {
 }
 
 /** The longest time between two sweeps of an instance, whatever the lease. */
-export const SWEEP_MAX_MS = 5_000;
+const SWEEP_MAX_MS = 5_000;
 
 export interface ProcessorOptions {
   /** Pause before a retry grows with each attempt: attempt × this. */
