@@ -32,6 +32,7 @@ describe("parseConfig", () => {
     expect(c.accessTokenTtlS).toBeGreaterThan(0);
     expect(c.refreshTokenTtlS).toBeGreaterThan(c.accessTokenTtlS);
     expect(c.trustedProxyHops).toBe(0);
+    expect(c.maxUploadsPerHour).toBe(60);
   });
 
   it("builds the client at start unless CLIENT_PREBUILT says it came with the deploy", () => {
@@ -101,6 +102,8 @@ describe("parseConfig", () => {
     [{ TELEGRAM_BOT_TOKEN: "nonsense" }, "TELEGRAM_BOT_TOKEN"],
     [{ TELEGRAM_BOT_API_URL: "not a url" }, "TELEGRAM_BOT_API_URL"],
     [{ MAX_UPLOAD_FILE_MB: "0" }, "MAX_UPLOAD_FILE_MB"],
+    [{ MAX_UPLOADS_PER_HOUR: "0" }, "MAX_UPLOADS_PER_HOUR"],
+    [{ MAX_UPLOADS_PER_HOUR: "many" }, "MAX_UPLOADS_PER_HOUR"],
   ])("a bad value stops start-up naming the variable: %j", (env, name) => {
     expect(errorOf(env)).toContain(name);
   });
