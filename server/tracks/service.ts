@@ -938,6 +938,34 @@ export function createTracksService(
     },
 
     /**
+     * Takes the lease of the next track to process, fairly across artists (docs/decisions/0195), in
+     * one statement, so of several instances asking at once each gets a different track. Of each
+     * artist's free tracks only the oldest is a candidate; first the artist with the fewest tracks in
+     * flight (held by any instance), then the one served least recently (the latest `processed_at`
+     * of their tracks; never served first), then the oldest track. So one artist's batch never
+     * takes a free slot while another artist's first track waits, on any instance. The track's
+     * state when taken, else undefined (nothing free).
+     */
+    async claimNext(owner: string, until: Date): Promise<{ id: number; attempts: number; storage_key: string } | undefined> {
+      const now = ctx.clock.now().getTime();
+      const free = sql`status = 'processing' AND storage_key IS NOT NULL
+        AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until <= ${now})`;
+      const [row] = await db.all<{ id: number; attempts: number; storage_key: string | null }>(sql`
+        UPDATE ${tracks} SET lease_owner = ${owner}, lease_until = ${until.getTime()}
+        WHERE id = (
+          SELECT c.id FROM (SELECT min(id) AS id, user_id FROM ${tracks} WHERE ${free} GROUP BY user_id) AS c
+          ORDER BY
+            (SELECT count(*) FROM ${tracks} h WHERE h.user_id = c.user_id AND h.status = 'processing'
+              AND h.lease_owner IS NOT NULL AND h.lease_until > ${now}),
+            (SELECT max(d.processed_at) FROM ${tracks} d WHERE d.user_id = c.user_id),
+            c.id
+          LIMIT 1
+        ) AND ${free}
+        RETURNING id, attempts, storage_key`);
+      return row?.storage_key ? { id: Number(row.id), attempts: Number(row.attempts), storage_key: row.storage_key } : undefined;
+    },
+
+    /**
      * Counts an attempt before the work starts, so a crash counts too. Only the lease holder counts;
      * false when `owner` no longer holds the track.
      */
