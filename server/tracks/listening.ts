@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import { trackAnalysis, trackListens, users } from "../../db/schema.ts";
+import { trackAnalysis, trackListens, tracks, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import type { Namer, PersonView } from "./decisions.ts";
 
@@ -32,10 +32,14 @@ export async function openListen(db: Db, trackId: number, userId: number, at: Da
     .onConflictDoUpdate({ target: [trackListens.track_id, trackListens.user_id], set: { last_at: at } });
 }
 
-/** The track's length from its audio report; null until analysed (or undecodable). */
+/** The track's length: its audio report's, else the stored one; null while neither is known. */
 export async function trackDuration(db: Db, trackId: number): Promise<number | null> {
-  const [row] = await db.select({ d: trackAnalysis.duration_s }).from(trackAnalysis)
-    .where(eq(trackAnalysis.track_id, trackId)).limit(1);
+  const [row] = await db
+    .select({ d: sql<number | null>`coalesce(${trackAnalysis.duration_s}, ${tracks.duration} / 1000.0)` })
+    .from(tracks)
+    .leftJoin(trackAnalysis, eq(trackAnalysis.track_id, tracks.id))
+    .where(eq(tracks.id, trackId))
+    .limit(1);
   return row?.d ?? null;
 }
 
