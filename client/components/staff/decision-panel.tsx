@@ -60,7 +60,7 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
       </div>
       <ListeningList
         listens={track.listens}
-        durationS={track.analysis?.duration_s ?? (track.duration === null ? null : track.duration / 1000)}
+        durationS={track.analysis?.duration_s ?? (track.duration ? track.duration / 1000 : null)}
       />
       <DecisionHistory entries={track.decision_history ?? []} label={label} />
     </section>
