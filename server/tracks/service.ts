@@ -1154,6 +1154,7 @@ export function createTracksService(
      * track starts now (docs/decisions/0197). Opening a track marks nothing.
      */
     async openListen(who: Viewer, id: number): Promise<void> {
+      await load(scopeOf(who), id);
       await openListen(db, id, who.id, ctx.clock.now());
     },
 
