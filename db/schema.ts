@@ -188,8 +188,8 @@ export const trackAnalysis = sqliteTable("track_analysis", {
 
 /**
  * The review state of one (track, direction) pair (issue 13; docs/decisions/0150). No row means
- * `new`: rows appear with the first listen or decision, so tracks from before the review needed no
- * backfill. A row outlives its direction being removed from the track and is ignored meanwhile
+ * `new`: rows appear with the first listening receipt (0197) or decision, so tracks from before the
+ * review needed no backfill. A row outlives its direction being removed from the track and is ignored meanwhile
  * (every read goes through the track's current directions). `revision` counts the pair's changes;
  * each change writes history row number `revision`, unique per pair, which is what keeps two
  * concurrent decisions from both being recorded on top of the same state.
