@@ -188,8 +188,8 @@ export const trackAnalysis = sqliteTable("track_analysis", {
 
 /**
  * The review state of one (track, direction) pair (issue 13; docs/decisions/0150). No row means
- * `new`: rows appear with the first listen or decision, so tracks from before the review needed no
- * backfill. A row outlives its direction being removed from the track and is ignored meanwhile
+ * `new`: rows appear with the first listening receipt (0197) or decision, so tracks from before the
+ * review needed no backfill. A row outlives its direction being removed from the track and is ignored meanwhile
  * (every read goes through the track's current directions). `revision` counts the pair's changes;
  * each change writes history row number `revision`, unique per pair, which is what keeps two
  * concurrent decisions from both being recorded on top of the same state.
@@ -224,6 +224,19 @@ export const trackDecisionHistory = sqliteTable("track_decision_history", {
   decided_by: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
   decided_at: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
 }, (t) => [uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision)]);
+
+/**
+ * How much of a track each staff member has played (issue 20; docs/decisions/0197). `heard_s` is
+ * the sum of the played time the player reported, each report capped by the time since `last_at`
+ * (the member's previous report, or their opening of the track's listening link), the total by the
+ * track's length. A pair becomes `listened` once some member's `heard_s` reaches the threshold.
+ */
+export const trackListens = sqliteTable("track_listens", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  heard_s: real("heard_s").notNull().default(0),
+  last_at: integer("last_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [primaryKey({ columns: [t.track_id, t.user_id] })]);
 
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {

@@ -1,9 +1,11 @@
 /**
  * Issue 13 in Chromium: a decision reaches the artist. On a server of its own wired to the Telegram
- * Bot API double, an artist with a Telegram id uploads a track to Костёр; the seeded moderator plays
- * it in the list, opens its page, accepts it in Костёр Звукозапись with a message; the artist's
- * profile («Мои треки») shows «Принят» and the message, and the double received exactly one message.
- * Screenshots of the decision panel and of the artist's history.
+ * Bot API double, an artist with a Telegram id uploads two tracks to Костёр; the seeded moderator
+ * starts the first in the list and skips it with J at once, plays the second through (issue 20: only
+ * that one reads «Прослушан» to the artist), opens its page, accepts it in Костёр Звукозапись with a
+ * message; the artist's profile («Мои треки») shows «Принят» and the message, the skipped track
+ * «На рассмотрении», and the double received exactly one message. Screenshots of the decision panel
+ * and of the artist's history.
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, test, type TestContext } from "./harness.ts";
@@ -33,23 +35,44 @@ test("decisions: a moderator plays and accepts a track with a message; the artis
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const artist = await tokensOf(s, username);
-    const [track] = await uploadAs(s, artist.access, [
-      { name: `${runArtist("Decided")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+    const artistName = runArtist("Decided");
+    const uploaded = await uploadAs(s, artist.access, [
+      { name: `${artistName} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+      { name: `${artistName} - Amen Skipped.mp3`, source: "Test Artist - Amen Study.mp3" },
     ], "label_koster");
-    await waitCompleted(s, admin.access, [track.id]);
+    await waitCompleted(s, admin.access, uploaded.map((u) => u.id));
 
-    // The moderator plays it in the list (the first listen moves Костёр to Прослушан).
+    // The moderator starts the first of the two rows and skips it with J at once: the second plays
+    // through (the fixture is 8 s). Only the one played counts as heard (issue 20).
     const page = await signIn(s, "moderator");
-    await page.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(track.filename)}`);
+    await page.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(artistName)}`);
     await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
-    const row = page.locator(`tr[data-track-id="${track.id}"]`);
-    await row.getByRole("button", { name: `Play: ${track.filename}` }).click();
+    await page.locator("tbody tr[data-track-id]").nth(1).waitFor();
+    const order = await page.locator("tbody tr[data-track-id]")
+      .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-track-id"))));
+    const skipped = uploaded.find((u) => u.id === order[0])!;
+    const track = uploaded.find((u) => u.id === order[1])!;
+    const row = page.locator(`tr[data-track-id="${skipped.id}"]`);
+    await row.getByRole("button", { name: `Play: ${skipped.filename}` }).click();
+    await waitPlaying(page, skipped.id);
+    await page.keyboard.press("j");
     await waitPlaying(page, track.id);
+    await page.waitForFunction(() => document.querySelector("audio")?.ended === true, undefined, { timeout: 30_000 });
 
-    // The track's page: the state per direction, the decision form.
+    // The artist: «Прослушан» for the track played through, still «На рассмотрении» for the skipped one.
+    const artistStatus = async (id: number) => {
+      const { body } = await apiAs(s, artist.access, "/tracks");
+      return body.tracks.find((x: { id: number }) => x.id === id)?.decisions[0]?.status;
+    };
+    for (let i = 0; i < 100 && (await artistStatus(track.id)) !== "listened"; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await artistStatus(track.id)).toBe("listened");
+    expect(await artistStatus(skipped.id)).toBe("in_review");
+
+    // The track's page: the state per direction, who listened how long, the decision form.
     await open(page, s, `/moderator/tracks/${track.id}/edit`, "Edit Track");
     const card = page.getByTestId("decision-label_koster");
     await card.getByTestId("review-state").filter({ hasText: "Прослушан" }).waitFor();
+    expect(await page.getByTestId("staff-listen").first().textContent()).toMatch(/прослушано 0:0[78] из 0:08$/);
     await card.getByLabel("Статус").selectOption("accepted");
     await card.getByLabel("Заметка для сотрудников").fill("Сильный дроп, берём");
     await card.getByLabel("Сообщение артисту").fill(MESSAGE);
@@ -74,6 +97,8 @@ test("decisions: a moderator plays and accepts a track with a message; the artis
     await decision.filter({ hasText: "Принят" }).waitFor();
     expect(await decision.textContent()).toContain(MESSAGE);
     expect(await mine.textContent()).not.toContain("Сильный дроп");
+    const notHeard = artistPage.getByTestId("my-track").filter({ hasText: skipped.filename });
+    expect(await notHeard.getByTestId("my-track-decision").textContent()).toContain("На рассмотрении");
     await t.screenshot(artistPage, "artist-history-390");
 
     // Telegram: exactly one message, to the artist, with the staff's message in it.

@@ -1,7 +1,8 @@
 /**
- * Decisions (issue 13): the PUT call of both panels with its scope, 400s and history; what a listen
- * does to the review; the staff track objects' decisions, waiting days and review filter; the
- * moderator's delete of a shared track; the artist's Telegram message queued with the change.
+ * Decisions (issue 13): the PUT call of both panels with its scope, 400s and history; that opening
+ * a track does nothing to the review (issue 20; listening receipts: listening.test.ts); the staff
+ * track objects' decisions, waiting days and review filter; the moderator's delete of a shared
+ * track; the artist's Telegram message queued with the change.
  */
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -257,32 +258,21 @@ describe("decline templates in a decision", () => {
   });
 });
 
-describe("the listen call moves new directions to listened", () => {
-  it("within the listener's categories only, once, with a history entry; decided directions stay", async () => {
+describe("the listen call moves nothing (issue 20: receipts come from played time)", () => {
+  it("opening a track, again and by others, leaves every direction as it was and writes no history", async () => {
     const tr = await f.trackWithFile(AUDIO.mono, { directions: "label_koster,podcast_koster,show_neurogon" });
     await decide(tr.id, "show_neurogon", { status: "accepted" });
     const r = await f.call("GET", `/api/moderator/tracks/${tr.id}/listen`, { headers: mod() });
     expect(r.status).toBe(200);
     expect(r.body.stream_url).toEqual(expect.any(String));
-    expect((r.body.decisions as Decision[]).map((d) => [d.direction, d.status])).toEqual([
-      ["label_koster", "listened"],
-      ["podcast_koster", "new"],
-      ["show_neurogon", "accepted"],
-    ]);
-    const listened = (await staffTrack(tr.id)).decisions[0];
-    expect(listened.decided_by).toMatchObject({ id: f.moderator.id });
-    // Listening again, or by another moderator of the same category, changes nothing more.
-    await f.call("GET", `/api/moderator/tracks/${tr.id}/listen`, { headers: mod() });
+    expect(r.body).not.toHaveProperty("decisions");
     await f.call("GET", `/api/moderator/tracks/${tr.id}/listen`, { headers: wide });
+    await f.call("GET", `/api/admin/tracks/${tr.id}/listen`, { headers: f.as.admin });
+    expect((await staffTrack(tr.id)).decisions.map((d) => d.status)).toEqual(["new", "new", "accepted"]);
     const h = await historyRows(tr.id);
     expect(h.map((x) => [x.direction, x.from_status, x.to_status, x.decided_by])).toEqual([
       ["show_neurogon", "new", "accepted", f.admin.id],
-      ["label_koster", "new", "listened", f.moderator.id],
     ]);
-    // The administrator's listen covers every direction still new.
-    await f.call("GET", `/api/admin/tracks/${tr.id}/listen`, { headers: f.as.admin });
-    expect((await staffTrack(tr.id)).decisions.map((d) => d.status)).toEqual(["listened", "listened", "accepted"]);
-    // Listening never sends the artist anything.
     expect(await outboxFor(tr.id)).toEqual([]);
   });
 

@@ -34,6 +34,8 @@ import {
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { type Answer, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
+import { addPlayed, listensOf, type ListenView, openListen, trackDuration } from "./listening.ts";
+import { isHeard } from "../../domain/listening.ts";
 import {
   artistReviewStatus,
   type DecisionInput,
@@ -125,9 +127,11 @@ export interface TrackView {
   overdue: boolean;
 }
 
-/** The track detail: a track and every change of its decisions, oldest first. */
+/** The track detail: a track, every change of its decisions, oldest first, and who listened how long. */
 export interface TrackDetailView extends TrackView {
   decision_history: DecisionHistoryEntry[];
+  /** Each staff member's played time (issue 20), the most heard first. */
+  listens: ListenView[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,6 +671,44 @@ export function createTracksService(
   }
 
   /**
+   * A listening receipt (issue 20, decision 0197): the track's `new` directions within the
+   * listener's scope move to `listened`, each with a history entry by the listener. It does not
+   * wait on a conflict: a pair another listener moved meanwhile is simply no longer `new`.
+   */
+  async function markListened(who: Viewer, id: number): Promise<DecisionView[]> {
+    const scope = scopeOf(who);
+    const current = await load(scope, id);
+    const mine = parseDirections(current.directions).filter((d) => inScope(d, scope));
+    for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
+      const pairs = await storedPairs(db, id, mine);
+      const at = ctx.clock.now();
+      const statements: BatchItem<"sqlite">[] = [...pairs]
+        .filter(([, before]) => before.status === "new")
+        .flatMap(([direction, before]) =>
+          changeStatements(db, {
+            trackId: id,
+            direction,
+            before,
+            after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
+            by: who.id,
+            at,
+          })
+        );
+      const [first, ...rest] = statements;
+      if (!first) break;
+      try {
+        await db.batch([first, ...rest, syncReviewStatement(db, id)]);
+        break;
+      } catch (err) {
+        if (!isConcurrentChange(err)) throw err;
+      } finally {
+        owned.forget(current.user_id);
+      }
+    }
+    return (await view("*", id, scope)).decisions;
+  }
+
+  /**
    * The artist is told when a pair becomes accepted or declined, or the decision carries a new
    * message (issue 13); never about a guest track.
    */
@@ -1142,7 +1184,11 @@ export function createTracksService(
     /** The track detail: the track and the history of its decisions (issue 13). */
     async detail(who: StaffCaller, id: number): Promise<TrackDetailView> {
       const track = await view(scopeFor(who), id);
-      return { ...track, decision_history: await decisionHistory(db, id, displayName) };
+      return {
+        ...track,
+        decision_history: await decisionHistory(db, id, displayName),
+        listens: await listensOf(db, id, displayName),
+      };
     },
 
     /**
@@ -1201,43 +1247,28 @@ export function createTracksService(
     },
 
     /**
-     * The listen call (issue 13): the caller's first listen moves the track's `new` directions within
-     * their scope to `listened`, each with a history entry. Listening does not wait on a conflict:
-     * a pair another listener moved meanwhile is simply no longer `new`.
+     * The listening link was handed out (GET …/listen): the caller's played-time clock for the
+     * track starts now (docs/decisions/0197). Opening a track marks nothing.
      */
-    async markListened(who: Viewer, id: number): Promise<DecisionView[]> {
-      const scope = scopeOf(who);
-      const current = await load(scope, id);
-      const mine = parseDirections(current.directions).filter((d) => inScope(d, scope));
-      for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
-        const pairs = await storedPairs(db, id, mine);
-        const at = ctx.clock.now();
-        const statements: BatchItem<"sqlite">[] = [...pairs]
-          .filter(([, before]) => before.status === "new")
-          .flatMap(([direction, before]) =>
-            changeStatements(db, {
-              trackId: id,
-              direction,
-              before,
-              after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
-              by: who.id,
-              at,
-            })
-          );
-        const [first, ...rest] = statements;
-        if (!first) break;
-        try {
-          await db.batch([first, ...rest, syncReviewStatement(db, id)]);
-          break;
-        } catch (err) {
-          if (!isConcurrentChange(err)) throw err;
-        } finally {
-          owned.forget(current.user_id);
-        }
-      }
-      return (await view("*", id, scope)).decisions;
+    async openListen(who: Viewer, id: number): Promise<void> {
+      await load(scopeOf(who), id);
+      await openListen(db, id, who.id, ctx.clock.now());
     },
 
+    /**
+     * POST …/tracks/{id}/listened (issue 20, docs/decisions/0197): the player reports `seconds`
+     * played since its previous report. 404 outside the caller's sight, like every call taking a
+     * track id. Once the caller's capped total reaches the threshold (20 s, or all of a shorter
+     * track), the track's `new` directions within their scope become `listened`.
+     */
+    async reportListened(who: Viewer, id: number, seconds: number) {
+      await load(scopeOf(who), id);
+      const durationS = await trackDuration(db, id);
+      const heardS = await addPlayed(db, { trackId: id, userId: who.id, seconds, at: ctx.clock.now(), durationS });
+      const heard = isHeard(heardS, durationS);
+      const decisions = heard ? await markListened(who, id) : (await view(scopeOf(who), id)).decisions;
+      return { heard_s: Math.floor(heardS * 10) / 10, duration_s: durationS, heard, decisions };
+    },
     /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
     async create(input: TrackInput): Promise<TrackView> {
       const dirs = input.directions ?? [];

@@ -46,13 +46,13 @@ const templates = [
 useSignedInTestSession();
 afterEach(cleanup);
 
-async function setupTrack() {
+async function setupTrack(shown: Record<string, unknown> = track) {
   const puts: Array<{ path: string; body: Record<string, unknown> }> = [];
   vi.stubGlobal(
     "fetch",
     fakeFetch({
       "/api/auth/me": () => ({ success: true, user: admin }),
-      "/api/admin/tracks/5": () => ({ success: true, track }),
+      "/api/admin/tracks/5": () => ({ success: true, track: shown }),
       "/api/admin/decline-templates": () => ({ success: true, templates }),
       "/api/admin/tracks/5/decisions/label_koster": async (req) => {
         const body = await req.json();
@@ -78,6 +78,26 @@ describe("decision panel", () => {
     expect(rows[0].textContent).toContain("Админ");
     expect(rows[0].textContent).toContain("Новый");
     expect(rows[0].textContent).toContain("Прослушан");
+  });
+
+  it("shows each colleague's listening as «прослушано 1:20 из 5:10», the most heard first", async () => {
+    await setupTrack({
+      ...track,
+      duration: 310_000,
+      listens: [
+        { user: { id: 2, username: "kolya", name: "Николай Петров" }, heard_s: 80.9 },
+        { user: person, heard_s: 5.2 },
+      ],
+    });
+    const group = await screen.findByRole("group", { name: "Прослушивания" });
+    const lines = within(group).getAllByTestId("staff-listen").map((li) => li.textContent);
+    expect(lines).toEqual(["Николай Петров — прослушано 1:20 из 5:10", "Админ — прослушано 0:05 из 5:10"]);
+  });
+
+  it("says nobody listened yet when no colleague played the track", async () => {
+    await setupTrack({ ...track, listens: [] });
+    const group = await screen.findByRole("group", { name: "Прослушивания" });
+    expect(group.textContent).toContain("Трек ещё никто не слушал");
   });
 
   it("sends status, note and message; an empty message is sent as none", async () => {

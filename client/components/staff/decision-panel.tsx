@@ -13,13 +13,15 @@ import { charCount } from "../../../domain/profile.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { declineTemplatesQuery, useDecide } from "./decision-queries.ts";
+import { ListeningList } from "./listening-list.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "./staff-queries.ts";
 
 /**
  * The review of one track on the staff track page (issue 13, decision 0160): per direction its
  * state, a decision form (status, staff note, message to the artist) and the one-step decline with
- * a ready-made message; below, the track's decision history. Texts in Russian in both panels.
+ * a ready-made message; below, who of the staff listened how long (issue 20) and the track's
+ * decision history. Texts in Russian in both panels.
  */
 
 type Decision = StaffTrack["decisions"][number];
@@ -56,6 +58,10 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
           />
         ))}
       </div>
+      <ListeningList
+        listens={track.listens}
+        durationS={track.analysis?.duration_s ?? (track.duration ? track.duration / 1000 : null)}
+      />
       <DecisionHistory entries={track.decision_history ?? []} label={label} />
     </section>
   );
