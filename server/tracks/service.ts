@@ -1093,7 +1093,7 @@ export function createTracksService(
           await db.batch([
             ...changeStatements(db, change),
             syncReviewStatement(db, id),
-            ...(notice && ctx.notifications ? [ctx.notifications.outbox.enqueueStatement(notice)] : []),
+            ...(notice && ctx.notifications ? ctx.notifications.outbox.enqueueStatements(notice) : []),
           ]);
         } catch (err) {
           // The pair's next revision was taken meanwhile (another instance too): the batch is a
