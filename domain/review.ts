@@ -82,7 +82,8 @@ export const REVIEW_TEXTS = {
   messageAndTemplate: "Укажите либо сообщение артисту, либо шаблон отказа",
   templateOnlyForDecline: "Шаблон отказа можно выбрать только при отклонении",
   templateNotFound: "Шаблон отказа не найден",
-  decisionChanged: "Решение по этому направлению только что изменили. Обновите страницу и попробуйте снова",
+  decisionChanged: "Решение уже изменено. В форме — текущее решение: проверьте его и сохраните снова",
+  badRevision: "Некорректная ревизия решения",
   templateTitleRequired: "Название шаблона обязательно",
   templateTitleTooLong: `Название шаблона не должно превышать ${DECLINE_TEMPLATE_TITLE_MAX_LENGTH} символов`,
   templateTextRequired: "Текст шаблона обязателен",
@@ -112,13 +113,26 @@ const decisionText = (tooLong: string) =>
     });
 
 /**
- * PUT …/tracks/{id}/decisions/{direction}: `status` is required; `note` and `message` may be left
- * out (decision 0151 says what that keeps); `template_id` stands for a decline template's text.
+ * PUT …/tracks/{id}/decisions/{direction}: `revision` is the pair's revision the form was made
+ * from (a stale or missing one is refused with the current decision, decision 0199); `status`,
+ * `note` and `message` may each be left out (decision 0151 says what that keeps; no `status` keeps
+ * the status); `template_id` stands for a decline template's text.
  */
 export function decisionInputSchema() {
   return z
     .object({
-      status: z.unknown().transform((v, ctx) => {
+      /** A whole number ≥ 0, as a number or a form's string; left out or null: missing (409). */
+      revision: z.unknown().optional().transform((v, ctx) => {
+        if (v === undefined || v === null) return undefined;
+        const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+        if (!Number.isSafeInteger(n) || n < 0) {
+          ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.badRevision });
+          return z.NEVER;
+        }
+        return n;
+      }),
+      status: z.unknown().optional().transform((v, ctx) => {
+        if (v === undefined) return undefined;
         if (!isReviewStatus(v)) {
           ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownStatus });
           return z.NEVER;

@@ -1117,36 +1117,41 @@ export function createTracksService(
         if (text === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
         message = text;
       }
-      for (let attempt = 1;; attempt++) {
-        const before = (await storedPairs(db, id, [direction])).get(direction)!;
-        const after = {
-          status: input.status,
-          // Left out: the note stays; the message stays only with the same status, since a
-          // message belongs to the decision it came with (decision 0151).
-          note: input.note !== undefined ? input.note : before.note,
-          message: message !== undefined ? message : input.status === before.status ? before.message : null,
-        };
-        if (after.status === before.status && after.note === before.note && after.message === before.message) break;
+      const decisionNow = async () => (await view("*", id, scope)).decisions.find((d) => d.direction === direction)!;
+      // Made from another state than the stored one (or from none): refused with what is stored, so
+      // the form can show it (decision 0199).
+      const stale = async () => conflict(REVIEW_TEXTS.decisionChanged, { current: await decisionNow() });
+      const before = (await storedPairs(db, id, [direction])).get(direction)!;
+      if (input.revision !== before.revision) throw await stale();
+      // Left out: the status stays (a note alone never changes it); the note stays; the message
+      // stays only with the same status, since a message belongs to the decision it came with
+      // (decision 0151).
+      const status = input.status ?? before.status;
+      const after = {
+        status,
+        note: input.note !== undefined ? input.note : before.note,
+        message: message !== undefined ? message : status === before.status ? before.message : null,
+      };
+      if (after.status !== before.status || after.note !== before.note || after.message !== before.message) {
         const change: PairChange = { trackId: id, direction, before, after, by: who.id, at: ctx.clock.now() };
         const notice = noticeOf(change, current);
         try {
           await db.batch([
             ...changeStatements(db, change),
             syncReviewStatement(db, id),
-            ...(notice && ctx.notifications ? [ctx.notifications.outbox.enqueueStatement(notice)] : []),
+            ...(notice && ctx.notifications ? ctx.notifications.outbox.enqueueStatements(notice) : []),
           ]);
         } catch (err) {
+          // The pair's next revision was taken meanwhile (another instance too): the batch is a
+          // compare-and-set on the revision, and nothing of it was written.
           if (!isConcurrentChange(err)) throw err;
-          if (attempt >= DECISION_ATTEMPTS) throw conflict(REVIEW_TEXTS.decisionChanged);
-          continue;
+          throw await stale();
         } finally {
           owned.forget(current.user_id);
         }
         if (notice) ctx.notifications?.sender.kick();
-        break;
       }
-      const saved = await view("*", id, scope);
-      return saved.decisions.find((d) => d.direction === direction)!;
+      return await decisionNow();
     },
 
     /**
