@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AdminDeclineTemplatesPage } from "../../features/admin/decline-templates-page.tsx";
 import { AdminTrackEditPage } from "../../features/admin/track-edit-page.tsx";
 import { auth } from "../../lib/auth.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { fakeFetch, renderPage } from "../testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../testing/session-hooks.ts";
 
@@ -46,13 +47,13 @@ const templates = [
 useSignedInTestSession();
 afterEach(cleanup);
 
-async function setupTrack() {
+async function setupTrack(shown: Record<string, unknown> = track) {
   const puts: Array<{ path: string; body: Record<string, unknown> }> = [];
   vi.stubGlobal(
     "fetch",
     fakeFetch({
       "/api/auth/me": () => ({ success: true, user: admin }),
-      "/api/admin/tracks/5": () => ({ success: true, track }),
+      "/api/admin/tracks/5": () => ({ success: true, track: shown }),
       "/api/admin/decline-templates": () => ({ success: true, templates }),
       "/api/admin/tracks/5/decisions/label_koster": async (req) => {
         const body = await req.json();
@@ -78,6 +79,24 @@ describe("decision panel", () => {
     expect(rows[0].textContent).toContain("Админ");
     expect(rows[0].textContent).toContain("Новый");
     expect(rows[0].textContent).toContain("Прослушан");
+  });
+
+  it("tells staff which earlier track of another person holds the same file, and nothing for other tracks", async () => {
+    const uploaded = "2025-02-01T09:30:00.000Z";
+    await setupTrack({ ...track, duplicate_of: { id: 42, username: "first_artist", upload_date: uploaded, deleted: false } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe(`тот же файл, что трек #42 от @first_artist (${formatDateTime(uploaded)})`);
+    cleanup();
+
+    await setupTrack({ ...track, duplicate_of: { id: 42, username: null, upload_date: null, deleted: true } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe("тот же файл, что трек #42 (трек удалён)");
+    cleanup();
+
+    await setupTrack({ ...track, duplicate_of: null });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.queryByRole("note")).toBeNull();
+    expect(document.body.textContent).not.toContain("тот же файл");
   });
 
   it("sends status, note and message; an empty message is sent as none", async () => {

@@ -13,6 +13,7 @@ import { charCount } from "../../../domain/profile.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { declineTemplatesQuery, useDecide } from "./decision-queries.ts";
+import { DuplicateNote } from "./duplicate-note.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "./staff-queries.ts";
 
@@ -42,6 +43,7 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
   return (
     <section className="st-section dp-panel" aria-labelledby={headingId}>
       <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
+      <DuplicateNote of={track.duplicate_of} />
       <div className="dp-list">
         {directions.map((d) => (
           <DirectionDecision
