@@ -17,6 +17,8 @@ import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts"
 import { KV_KEYS } from "../lib/kv.ts";
 import { inScope, maySeeTrack, type Scope, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import { scopeSql } from "./scope.ts";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import { containsSql } from "../lib/search.ts";
 import {
   type AnalysisJson,
@@ -317,7 +319,8 @@ const optionalText = (max: number, message: string) =>
   z
     .union([z.string().max(max, message), z.null()])
     .optional()
-    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()));
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()))
+    .refine((v) => !v || !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
 
 const dateTimeInput = z
   .union([z.string().max(40), z.number(), z.null()])
@@ -338,7 +341,9 @@ export const trackInputSchema = z.object({
     .string({ message: "Имя файла обязательно" })
     .trim()
     .min(1, "Имя файла обязательно")
-    .max(255, "Имя файла слишком длинное"),
+    .max(255, "Имя файла слишком длинное")
+    // The upload name rule's word for a name that hides or turns text around (issue 20).
+    .refine((v) => !hasHiddenChars(v), INVALID_NAME_RECORD),
   user_id: userIdInput.optional(),
   guest_username: optionalText(100, "Имя гостя слишком длинное"),
   upload_date: dateTimeInput,
