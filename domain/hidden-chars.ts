@@ -5,9 +5,7 @@
  * `Evil - Track\u202e3pm.exe.mp3` reads as «Evil - Trackexe.mp3» to staff. Uploaded names and every
  * text field staff read refuse them; the client forms and the server's validators share this rule.
  */
-// deno-lint-ignore no-control-regex
 const HIDDEN_CHARS = /[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
-// deno-lint-ignore no-control-regex
 const HIDDEN_CHARS_ALL = /[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The message of a text field other than a file name (a name says the name rule's message). */

@@ -214,7 +214,11 @@ function DecisionText(
   );
 }
 
-/** Who, when, from, to, note (and the message the artist got), oldest first as the server answers. */
+/**
+ * Who, when, from, to, note (and the message the artist got), oldest first as the server answers.
+ * Where the panel is narrower than the table needs (a phone), each change is shown as a card of
+ * labelled lines (decision-panel.css, decision 0207): no scrolling region, no word split inside.
+ */
 export function DecisionHistory({ entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string }) {
   const headingId = useId();
   return (
@@ -237,13 +241,13 @@ export function DecisionHistory({ entries, label }: { entries: readonly HistoryE
             <tbody>
               {entries.map((h) => (
                 <tr key={h.id}>
-                  <td>{formatDateTime(h.decided_at)}</td>
-                  <td>{h.decided_by?.name || h.decided_by?.username || "—"}</td>
-                  <td>{label(h.direction as Direction)}</td>
-                  <td>{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
-                  <td>{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
-                  <td>{h.note ?? "—"}</td>
-                  <td>{h.message ?? "—"}</td>
+                  <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
+                  <td data-label="Кто">{h.decided_by?.name || h.decided_by?.username || "—"}</td>
+                  <td data-label="Направление">{label(h.direction as Direction)}</td>
+                  <td data-label="Было">{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
+                  <td data-label="Стало">{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
+                  <td data-label="Заметка">{h.note ?? "—"}</td>
+                  <td data-label="Сообщение артисту">{h.message ?? "—"}</td>
                 </tr>
               ))}
             </tbody>
