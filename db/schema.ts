@@ -121,6 +121,12 @@ export const tracks = sqliteTable("tracks", {
    * dashboard read it from the row instead of a subquery per track (docs/decisions/0150).
    */
   review: text("review").notNull().default(""),
+  /**
+   * The earliest completed track of another owner with the same bytes, when this one was accepted
+   * as such a copy (issue 20, docs/decisions/0206). Staff-only. Not a foreign key: the number stays
+   * when that track is deleted, so staff still learn it was a copy (ids are never reused).
+   */
+  duplicate_of: integer("duplicate_of"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),

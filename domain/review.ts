@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { charCount } from "./profile.ts";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE, hiddenCharsProblem } from "./hidden-chars.ts";
 
 /**
  * The review of a track in each of its directions (issue 13): the staff's five states and their
@@ -109,6 +110,10 @@ const decisionText = (tooLong: string) =>
         ctx.addIssue({ code: "custom", message: tooLong });
         return z.NEVER;
       }
+      if (hasHiddenChars(text)) {
+        ctx.addIssue({ code: "custom", message: HIDDEN_CHARS_MESSAGE });
+        return z.NEVER;
+      }
       return text === "" ? null : text;
     });
 
@@ -169,7 +174,7 @@ export function templateTitleProblem(title: string): string | null {
   const t = title.trim();
   if (!t) return REVIEW_TEXTS.templateTitleRequired;
   if (charCount(t) > DECLINE_TEMPLATE_TITLE_MAX_LENGTH) return REVIEW_TEXTS.templateTitleTooLong;
-  return null;
+  return hiddenCharsProblem(t);
 }
 
 /** Why a decline template's text is refused, or null. */
@@ -177,7 +182,7 @@ export function templateTextProblem(text: string): string | null {
   const t = text.trim();
   if (!t) return REVIEW_TEXTS.templateTextRequired;
   if (decisionTextTooLong(t)) return REVIEW_TEXTS.templateTextTooLong;
-  return null;
+  return hiddenCharsProblem(t);
 }
 
 const checkedText = (problem: (v: string) => string | null, required: string) =>

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AdminDeclineTemplatesPage } from "../../features/admin/decline-templates-page.tsx";
 import { AdminTrackEditPage } from "../../features/admin/track-edit-page.tsx";
 import { auth } from "../../lib/auth.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { fakeFetch, renderPage } from "../testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../testing/session-hooks.ts";
 
@@ -114,6 +115,24 @@ describe("decision panel", () => {
     await setupTrack(echo, { ...track, listens: [] });
     const group = await screen.findByRole("group", { name: "Прослушивания" });
     expect(group.textContent).toContain("Трек ещё никто не слушал");
+  });
+
+  it("tells staff which earlier track of another person holds the same file, and nothing for other tracks", async () => {
+    const uploaded = "2025-02-01T09:30:00.000Z";
+    await setupTrack(echo, { ...track, duplicate_of: { id: 42, username: "first_artist", upload_date: uploaded, deleted: false } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe(`тот же файл, что трек #42 от @first_artist (${formatDateTime(uploaded)})`);
+    cleanup();
+
+    await setupTrack(echo, { ...track, duplicate_of: { id: 42, username: null, upload_date: null, deleted: true } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe("тот же файл, что трек #42 (трек удалён)");
+    cleanup();
+
+    await setupTrack(echo, { ...track, duplicate_of: null });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.queryByRole("note")).toBeNull();
+    expect(document.body.textContent).not.toContain("тот же файл");
   });
 
   it("sends status, note and message; an empty message is sent as none", async () => {

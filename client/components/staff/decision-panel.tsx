@@ -14,6 +14,7 @@ import { ApiError, errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
 import { ListeningList } from "./listening-list.tsx";
+import { DuplicateNote } from "./duplicate-note.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "./staff-queries.ts";
 
@@ -44,6 +45,7 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
   return (
     <section className="st-section dp-panel" aria-labelledby={headingId}>
       <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
+      <DuplicateNote of={track.duplicate_of} />
       <div className="dp-list">
         {directions.map((d) => (
           <DirectionDecision
@@ -257,7 +259,11 @@ function DecisionText(
   );
 }
 
-/** Who, when, from, to, note (and the message the artist got), oldest first as the server answers. */
+/**
+ * Who, when, from, to, note (and the message the artist got), oldest first as the server answers.
+ * Where the panel is narrower than the table needs (a phone), each change is shown as a card of
+ * labelled lines (decision-panel.css, decision 0207): no scrolling region, no word split inside.
+ */
 export function DecisionHistory({ entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string }) {
   const headingId = useId();
   return (
@@ -280,13 +286,13 @@ export function DecisionHistory({ entries, label }: { entries: readonly HistoryE
             <tbody>
               {entries.map((h) => (
                 <tr key={h.id}>
-                  <td>{formatDateTime(h.decided_at)}</td>
-                  <td>{h.decided_by?.name || h.decided_by?.username || "—"}</td>
-                  <td>{label(h.direction as Direction)}</td>
-                  <td>{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
-                  <td>{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
-                  <td>{h.note ?? "—"}</td>
-                  <td>{h.message ?? "—"}</td>
+                  <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
+                  <td data-label="Кто">{h.decided_by?.name || h.decided_by?.username || "—"}</td>
+                  <td data-label="Направление">{label(h.direction as Direction)}</td>
+                  <td data-label="Было">{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
+                  <td data-label="Стало">{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
+                  <td data-label="Заметка">{h.note ?? "—"}</td>
+                  <td data-label="Сообщение артисту">{h.message ?? "—"}</td>
                 </tr>
               ))}
             </tbody>
