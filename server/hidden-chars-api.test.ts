@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HIDDEN_CHARS_MESSAGE } from "../domain/hidden-chars.ts";
 import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE } from "../domain/track-name.ts";
-import { createTrack } from "./testing/factories.ts";
+import { createTrack, decisionRevision } from "./testing/factories.ts";
 import { type StaffFixture, staffFixture } from "./testing/staff-test-kit.ts";
 import { allTracks, dirPart, filePart, postUpload } from "./testing/upload-helpers.ts";
 
@@ -93,7 +93,12 @@ describe("hidden characters through the API", () => {
     }
     // The same texts without them pass.
     const ok = await f.call("PUT", `/api/admin/tracks/${track.id}/decisions/label_koster`, {
-      json: { status: "declined", note: "Нет", message: "Спасибо!\nНе подходит." },
+      json: {
+        status: "declined",
+        note: "Нет",
+        message: "Спасибо!\nНе подходит.",
+        revision: await decisionRevision(f.t.ctx.db, track.id, "label_koster"),
+      },
     });
     expect(ok.status).toBe(200);
     expect((await f.call("POST", "/api/admin/faq", { json: { question: "Вопрос?", answer: "Ответ" } })).status).toBe(201);
