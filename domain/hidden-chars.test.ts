@@ -29,6 +29,14 @@ describe("characters that hide or turn text around", () => {
     expect(isValidTrackName("Evil - Track3pm.exe.mp3")).toBe(true);
   });
 
+  it("lets the joiner through only inside an emoji sequence, where it hides nothing", () => {
+    for (const emoji of ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👩🏽\u200d💻"]) expect(hasHiddenChars(`Бэнд ${emoji}`), emoji).toBe(false);
+    for (const bad of ["a\u200db", "😀\u200d", "\u200d😀", "😀\u200da", "a\u200d😀", "😀\u200d\u200d😀"]) {
+      expect(hasHiddenChars(bad), JSON.stringify(bad)).toBe(true);
+    }
+    expect(withoutHiddenChars("a\u200db 👨\u200d👩\u200d👧")).toBe("ab 👨\u200d👩\u200d👧");
+  });
+
   it("writes them out for quoting and drops them for provider names", () => {
     expect(revealHiddenChars("Evil - Track\u202e3pm.exe.mp3")).toBe("Evil - Track<U+202E>3pm.exe.mp3");
     expect(revealHiddenChars("a\u0085b\u200bc")).toBe("a<U+0085>b<U+200B>c");

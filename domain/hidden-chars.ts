@@ -4,9 +4,15 @@
  * characters and direction marks U+200B–U+200F, and the C1 controls U+0080–U+009F.
  * `Evil - Track\u202e3pm.exe.mp3` reads as «Evil - Trackexe.mp3» to staff. Uploaded names and every
  * text field staff read refuse them; the client forms and the server's validators share this rule.
+ *
+ * One exception: the zero-width joiner U+200D between two pictographs (after an optional variation
+ * selector or skin tone) is how emoji such as 👨‍👩‍👧 or 🏳️‍🌈 are written; it hides nothing there, and
+ * refusing it would refuse ordinary emoji in a bio or a note. Anywhere else it is refused.
  */
-const HIDDEN_CHARS = /[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
-const HIDDEN_CHARS_ALL = /[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+const HIDDEN_SOURCE = "[\\u0080-\\u009f\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]" +
+  "|(?<![\\p{Extended_Pictographic}\\u{FE0F}\\u{1F3FB}-\\u{1F3FF}])\\u200d|\\u200d(?!\\p{Extended_Pictographic})";
+const HIDDEN_CHARS = new RegExp(HIDDEN_SOURCE, "u");
+const HIDDEN_CHARS_ALL = new RegExp(HIDDEN_SOURCE, "gu");
 
 /** The message of a text field other than a file name (a name says the name rule's message). */
 export const HIDDEN_CHARS_MESSAGE = "Недопустимые символы: невидимые или управляющие знаки направления текста.";
