@@ -121,6 +121,12 @@ export const tracks = sqliteTable("tracks", {
    * dashboard read it from the row instead of a subquery per track (docs/decisions/0150).
    */
   review: text("review").notNull().default(""),
+  /**
+   * The earliest completed track of another owner with the same bytes, when this one was accepted
+   * as such a copy (issue 20, docs/decisions/0206). Staff-only. Not a foreign key: the number stays
+   * when that track is deleted, so staff still learn it was a copy (ids are never reused).
+   */
+  duplicate_of: integer("duplicate_of"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -267,7 +273,11 @@ export const sliderTiles = sqliteTable("slider_tiles", {
   ...timestamps,
 });
 
-export const TELEGRAM_OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "blocked", "skipped"] as const;
+/**
+ * `superseded`: never sent, because a newer message about the same decision replaced it while it
+ * waited, or it said what the artist was last told (docs/decisions/0200).
+ */
+export const TELEGRAM_OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "blocked", "skipped", "superseded"] as const;
 export type TelegramOutboxStatus = (typeof TELEGRAM_OUTBOX_STATUSES)[number];
 
 /**
@@ -290,8 +300,16 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
   lease_until: integer("lease_until", { mode: "timestamp_ms" }),
   last_error: text("last_error"),
   sent_at: integer("sent_at", { mode: "timestamp_ms" }),
+  /**
+   * When the row was last claimed for a try: a chat is tried at most once a second, across
+   * processes (docs/decisions/0201).
+   */
+  attempted_at: integer("attempted_at", { mode: "timestamp_ms" }),
   ...timestamps,
-}, (t) => [index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at)]);
+}, (t) => [
+  index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at),
+  index("telegram_outbox_chat_attempted_idx").on(t.chat_id, t.attempted_at),
+]);
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;

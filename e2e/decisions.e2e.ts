@@ -6,6 +6,8 @@
  * message; the artist's profile («Мои треки») shows «Принят» and the message, the skipped track
  * «На рассмотрении», and the double received exactly one message. Screenshots of the decision panel
  * and of the artist's history.
+ * Issue 20 also: a decline with a template followed by a note saved in the same form stays a decline,
+ * and the artist is told once.
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, test, type TestContext } from "./harness.ts";
@@ -150,3 +152,74 @@ test("decisions: the admin adds a decline template, declines a track with it in 
   expect(Number(await row.locator("td").nth(4).textContent())).toBeGreaterThanOrEqual(1);
   await t.screenshot(page, "dashboard-review-counts-1440");
 });
+
+test("decisions: a decline with a template, then a note saved in the same form: still declined, the artist told once (issue 20)", async (t) => {
+  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
+  try {
+    const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
+    const s: TestContext = { ...t, server };
+    const admin = await tokensOf(s, "admin");
+    const username = runArtist("declined");
+    const telegramId = String(710_000_000 + Math.floor(Math.random() * 1_000_000));
+    const made = await apiAs(s, admin.access, "/admin/users", {
+      method: "POST",
+      body: JSON.stringify({ username, telegram_id: telegramId }),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const artist = await tokensOf(s, username);
+    const [track] = await uploadAs(s, artist.access, [
+      { name: `${runArtist("Reverted")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+    ], "label_koster");
+    await waitCompleted(s, admin.access, [track.id]);
+    const title = runArtist("Сведение ");
+    const TEMPLATE = "Спасибо! Доработайте сведение и присылайте снова.";
+    const created = await apiAs(s, admin.access, "/admin/decline-templates", {
+      method: "POST",
+      body: JSON.stringify({ title, text: TEMPLATE }),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+
+    // «Отклонить с шаблоном»: the panel shows Отклонён, in the badge and in the form.
+    const page = await signIn(s, "admin");
+    await open(page, s, `/admin/tracks/${track.id}/edit`, "Редактирование трека");
+    const card = page.getByTestId("decision-label_koster");
+    await card.getByTestId("review-state").filter({ hasText: "Новый" }).waitFor();
+    await card.getByLabel("Шаблон отказа").selectOption({ label: title });
+    await card.getByRole("button", { name: "Отклонить с шаблоном" }).click();
+    await card.getByText("Отклонено с шаблоном").waitFor();
+    await card.getByTestId("review-state").filter({ hasText: "Отклонён" }).waitFor();
+    expect(await card.getByLabel("Статус").inputValue()).toBe("declined");
+    expect(await card.getByLabel("Сообщение артисту").inputValue()).toBe(TEMPLATE);
+
+    // A note, then «Сохранить решение» in the same form.
+    await card.getByLabel("Заметка для сотрудников").fill("Позвонить через месяц");
+    await card.getByRole("button", { name: "Сохранить решение" }).click();
+    await card.getByText("Решение сохранено").waitFor();
+    await page.locator(".dp-history-table tbody tr").filter({ hasText: "Позвонить через месяц" }).waitFor();
+    expect(await card.getByTestId("review-state").textContent()).toBe("Отклонён");
+    expect(await card.getByLabel("Статус").inputValue()).toBe("declined");
+    const saved = (await apiAs(s, admin.access, `/admin/tracks/${track.id}`)).body.track;
+    expect(saved.decisions[0]).toMatchObject({ status: "declined", message: TEMPLATE, note: "Позвонить через месяц" });
+    expect(saved.decision_history.map((h: { to: string }) => h.to)).toEqual(["declined", "declined"]);
+
+    // The artist's history: still «Отклонён» with the message, never «На рассмотрении».
+    const artistPage = await signIn(s, username, { width: 390, height: 844 });
+    await open(artistPage, s, "/profile", /.+/);
+    const mine = artistPage.getByTestId("my-track").filter({ hasText: track.filename });
+    await mine.waitFor();
+    const decision = mine.getByTestId("my-track-decision");
+    await decision.filter({ hasText: "Отклонён" }).waitFor();
+    expect(await decision.textContent()).toContain(TEMPLATE);
+    expect(await mine.textContent()).not.toContain("На рассмотрении");
+
+    // Telegram: the decline, once; the note is not news.
+    await waitDelivered(bot, 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(bot.delivered).toHaveLength(1);
+    expect(String(bot.delivered[0].body.chat_id)).toBe(telegramId);
+    expect(String(bot.delivered[0].body.text)).toContain("Отклонён");
+    expect(String(bot.delivered[0].body.text)).toContain(TEMPLATE);
+  } finally {
+    await bot.stop();
+  }
+}, { timeout: 120_000 });
