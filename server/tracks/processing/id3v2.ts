@@ -196,7 +196,7 @@ export function createId3Reader(limits: Id3Limits = ID3_LIMITS) {
   function onFrameBody() {
     const f = frame!;
     frame = null;
-    let data = buf.subarray(0, have);
+    let data: Uint8Array = buf.subarray(0, have);
     if (major === 3 && f.flags & 0x20) data = data.subarray(1); // group byte
     if (major === 4) {
       if (f.flags & 0x40) data = data.subarray(1); // group byte
