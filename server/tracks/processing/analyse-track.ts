@@ -177,9 +177,10 @@ export interface AnalyseTrackOptions {
 }
 
 /**
- * The one pass over the stored bytes: size, SHA-256 and the frame count, music-metadata's reading of
- * the head (container, codec, tags) and the audio analysis (decode, loudness, tempo, peaks), never
- * holding the file in memory. Storage errors are thrown; what the parser and the decoder say about
+ * The one pass over the stored bytes: size, SHA-256, the ID3v2 title and artist (our reader, within
+ * its budget), music-metadata's reading of the head after the tag (container, codec) and the audio
+ * analysis with its confirmed frame count (decode, loudness, tempo, peaks), never holding the file
+ * in memory. Storage errors are thrown; what the parser and the decoder say about
  * the content is returned.
  */
 async function readPass(storage: FileStorage, key: string, fileSize: number, opts: AnalyseTrackOptions): Promise<Pass> {
@@ -295,8 +296,8 @@ const text = (v: string | undefined) => {
 };
 
 /**
- * Reads a stored upload once, never holding it in memory: size, SHA-256, frame count, music-metadata's
- * reading of the head (container, codec, tags) and the audio analysis all take their bytes from the
+ * Reads a stored upload once, never holding it in memory: size, SHA-256, the ID3v2 tag, music-metadata's
+ * reading of the head (container, codec) and the audio analysis all take their bytes from the
  * same pass; then judges it. Content problems become a `failed` verdict; anything else (storage or
  * programming errors) is thrown so the job can be retried.
  */
