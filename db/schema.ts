@@ -121,6 +121,12 @@ export const tracks = sqliteTable("tracks", {
    * dashboard read it from the row instead of a subquery per track (docs/decisions/0150).
    */
   review: text("review").notNull().default(""),
+  /**
+   * The earliest completed track of another owner with the same bytes, when this one was accepted
+   * as such a copy (issue 20, docs/decisions/0206). Staff-only. Not a foreign key: the number stays
+   * when that track is deleted, so staff still learn it was a copy (ids are never reused).
+   */
+  duplicate_of: integer("duplicate_of"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -188,8 +194,8 @@ export const trackAnalysis = sqliteTable("track_analysis", {
 
 /**
  * The review state of one (track, direction) pair (issue 13; docs/decisions/0150). No row means
- * `new`: rows appear with the first listen or decision, so tracks from before the review needed no
- * backfill. A row outlives its direction being removed from the track and is ignored meanwhile
+ * `new`: rows appear with the first listening receipt (0197) or decision, so tracks from before the
+ * review needed no backfill. A row outlives its direction being removed from the track and is ignored meanwhile
  * (every read goes through the track's current directions). `revision` counts the pair's changes;
  * each change writes history row number `revision`, unique per pair, which is what keeps two
  * concurrent decisions from both being recorded on top of the same state.
@@ -225,6 +231,19 @@ export const trackDecisionHistory = sqliteTable("track_decision_history", {
   decided_at: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
 }, (t) => [uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision)]);
 
+/**
+ * How much of a track each staff member has played (issue 20; docs/decisions/0197). `heard_s` is
+ * the sum of the played time the player reported, each report capped by the time since `last_at`
+ * (the member's previous report, or their opening of the track's listening link), the total by the
+ * track's length. A pair becomes `listened` once some member's `heard_s` reaches the threshold.
+ */
+export const trackListens = sqliteTable("track_listens", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  heard_s: real("heard_s").notNull().default(0),
+  last_at: integer("last_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [primaryKey({ columns: [t.track_id, t.user_id] })]);
+
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -254,7 +273,11 @@ export const sliderTiles = sqliteTable("slider_tiles", {
   ...timestamps,
 });
 
-export const TELEGRAM_OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "blocked", "skipped"] as const;
+/**
+ * `superseded`: never sent, because a newer message about the same decision replaced it while it
+ * waited, or it said what the artist was last told (docs/decisions/0200).
+ */
+export const TELEGRAM_OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "blocked", "skipped", "superseded"] as const;
 export type TelegramOutboxStatus = (typeof TELEGRAM_OUTBOX_STATUSES)[number];
 
 /**
@@ -277,8 +300,16 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
   lease_until: integer("lease_until", { mode: "timestamp_ms" }),
   last_error: text("last_error"),
   sent_at: integer("sent_at", { mode: "timestamp_ms" }),
+  /**
+   * When the row was last claimed for a try: a chat is tried at most once a second, across
+   * processes (docs/decisions/0201).
+   */
+  attempted_at: integer("attempted_at", { mode: "timestamp_ms" }),
   ...timestamps,
-}, (t) => [index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at)]);
+}, (t) => [
+  index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at),
+  index("telegram_outbox_chat_attempted_idx").on(t.chat_id, t.attempted_at),
+]);
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;

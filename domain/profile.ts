@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GENRES } from "./directions.ts";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "./hidden-chars.ts";
 
 /**
  * A person's profile fields (spec 1 §2 "/profile/edit", §5 "Avatar", "Biography"; spec 2 §4 "User"):
@@ -81,7 +82,8 @@ const withoutNulTrimmed = (v: string) => v.replaceAll("\u0000", "").trim();
 const emptyToNull = (v: string) => (v === "" ? null : v);
 
 const name = (tooLong: string) =>
-  z.string().transform(withoutNulTrimmed).refine((v) => !nameTooLong(v), tooLong).transform(emptyToNull);
+  z.string().transform(withoutNulTrimmed).refine((v) => !nameTooLong(v), tooLong)
+    .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE).transform(emptyToNull);
 
 /**
  * The fields of `POST /api/profile/update`, as strings from a form: each trimmed, empty means "clear
@@ -93,7 +95,7 @@ export function profileSchema(today: string) {
     last_name: name(PROFILE_TEXTS.lastNameTooLong).optional(),
     city: name(PROFILE_TEXTS.cityTooLong).optional(),
     bio: z.string().transform(withoutNulTrimmed).refine((v) => !bioTooLong(v), PROFILE_TEXTS.bioTooLong)
-      .transform(emptyToNull).optional(),
+      .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE).transform(emptyToNull).optional(),
     birth_date: z
       .string()
       .transform((v) => v.trim())

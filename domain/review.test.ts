@@ -37,11 +37,11 @@ describe("decisionInputSchema", () => {
     return r.success ? null : r.error.issues[0].message;
   };
 
-  it("requires a known status and trims the texts, blank meaning none", () => {
+  it("takes a known status or none (a note saved alone keeps the status) and trims the texts, blank meaning none", () => {
     expect(parse({ status: "declined", note: "  a ", message: " " }).data).toEqual({ status: "declined", note: "a", message: null });
     expect(parse({ status: "new" }).data).toEqual({ status: "new" });
     expect(error({ status: "in_review" })).toBe(REVIEW_TEXTS.unknownStatus);
-    expect(error({})).toBe(REVIEW_TEXTS.unknownStatus);
+    expect(parse({ note: " a " }).data).toEqual({ note: "a" });
   });
 
   it("takes a template only for a decline, and not with a message", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { charCount } from "./profile.ts";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE, hiddenCharsProblem } from "./hidden-chars.ts";
 
 /**
  * The review of a track in each of its directions (issue 13): the staff's five states and their
@@ -82,7 +83,8 @@ export const REVIEW_TEXTS = {
   messageAndTemplate: "Укажите либо сообщение артисту, либо шаблон отказа",
   templateOnlyForDecline: "Шаблон отказа можно выбрать только при отклонении",
   templateNotFound: "Шаблон отказа не найден",
-  decisionChanged: "Решение по этому направлению только что изменили. Обновите страницу и попробуйте снова",
+  decisionChanged: "Решение уже изменено. В форме — текущее решение: проверьте его и сохраните снова",
+  badRevision: "Некорректная ревизия решения",
   templateTitleRequired: "Название шаблона обязательно",
   templateTitleTooLong: `Название шаблона не должно превышать ${DECLINE_TEMPLATE_TITLE_MAX_LENGTH} символов`,
   templateTextRequired: "Текст шаблона обязателен",
@@ -108,17 +110,34 @@ const decisionText = (tooLong: string) =>
         ctx.addIssue({ code: "custom", message: tooLong });
         return z.NEVER;
       }
+      if (hasHiddenChars(text)) {
+        ctx.addIssue({ code: "custom", message: HIDDEN_CHARS_MESSAGE });
+        return z.NEVER;
+      }
       return text === "" ? null : text;
     });
 
 /**
- * PUT …/tracks/{id}/decisions/{direction}: `status` is required; `note` and `message` may be left
- * out (decision 0151 says what that keeps); `template_id` stands for a decline template's text.
+ * PUT …/tracks/{id}/decisions/{direction}: `revision` is the pair's revision the form was made
+ * from (a stale or missing one is refused with the current decision, decision 0199); `status`,
+ * `note` and `message` may each be left out (decision 0151 says what that keeps; no `status` keeps
+ * the status); `template_id` stands for a decline template's text.
  */
 export function decisionInputSchema() {
   return z
     .object({
-      status: z.unknown().transform((v, ctx) => {
+      /** A whole number ≥ 0, as a number or a form's string; left out or null: missing (409). */
+      revision: z.unknown().optional().transform((v, ctx) => {
+        if (v === undefined || v === null) return undefined;
+        const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+        if (!Number.isSafeInteger(n) || n < 0) {
+          ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.badRevision });
+          return z.NEVER;
+        }
+        return n;
+      }),
+      status: z.unknown().optional().transform((v, ctx) => {
+        if (v === undefined) return undefined;
         if (!isReviewStatus(v)) {
           ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownStatus });
           return z.NEVER;
@@ -155,7 +174,7 @@ export function templateTitleProblem(title: string): string | null {
   const t = title.trim();
   if (!t) return REVIEW_TEXTS.templateTitleRequired;
   if (charCount(t) > DECLINE_TEMPLATE_TITLE_MAX_LENGTH) return REVIEW_TEXTS.templateTitleTooLong;
-  return null;
+  return hiddenCharsProblem(t);
 }
 
 /** Why a decline template's text is refused, or null. */
@@ -163,7 +182,7 @@ export function templateTextProblem(text: string): string | null {
   const t = text.trim();
   if (!t) return REVIEW_TEXTS.templateTextRequired;
   if (decisionTextTooLong(t)) return REVIEW_TEXTS.templateTextTooLong;
-  return null;
+  return hiddenCharsProblem(t);
 }
 
 const checkedText = (problem: (v: string) => string | null, required: string) =>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "./hidden-chars.ts";
 import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "./tile-link.ts";
 
 /**
@@ -63,6 +64,10 @@ const urlField = (accepts: (s: string) => boolean, message: string) =>
     .transform((v, ctx) => {
       if (blank(v)) return null;
       const s = (v as string).trim();
+      if (hasHiddenChars(s)) {
+        ctx.addIssue({ code: "custom", message: HIDDEN_CHARS_MESSAGE });
+        return z.NEVER;
+      }
       if (!accepts(s)) {
         ctx.addIssue({ code: "custom", message });
         return z.NEVER;

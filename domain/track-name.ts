@@ -1,8 +1,12 @@
 /**
  * The upload name rule (spec 1 §5), shared by the upload page and the server:
  * `Artist - Title.mp3`, the last " - " separates artist and title, both non-empty after trimming,
- * and the artist must not be only "id" or "айди" in any letter case.
+ * and the artist must not be only "id" or "айди" in any letter case. A name holding a character that
+ * hides or turns text around (hidden-chars.ts: bidi overrides and isolates, zero-width characters,
+ * C1 controls) breaks the rule too: staff would read a name other than the file's (issue 20).
  */
+import { hasHiddenChars } from "./hidden-chars.ts";
+
 export interface ParsedTrackName {
   artist: string;
   title: string;
@@ -11,7 +15,7 @@ export interface ParsedTrackName {
 const SEPARATOR = " - ";
 
 export function parseTrackName(filename: string): ParsedTrackName | null {
-  if (!filename.toLowerCase().endsWith(".mp3")) return null;
+  if (!filename.toLowerCase().endsWith(".mp3") || hasHiddenChars(filename)) return null;
   const base = filename.slice(0, -4);
   const at = base.lastIndexOf(SEPARATOR);
   if (at < 0) return null;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BAN_REASON_MAX_LENGTH, BAN_TEXTS } from "./ban.ts";
 import { type Direction, isDirection } from "./directions.ts";
+import { hiddenCharsProblem } from "./hidden-chars.ts";
 import { bioTooLong, birthDateProblem, isGenre, nameTooLong, PROFILE_TEXTS } from "./profile.ts";
 
 /**
@@ -58,7 +59,7 @@ export function usernameProblem(value: string): string | null {
   const s = value.trim();
   if (!s) return USER_TEXTS.usernameRequired;
   if (s.length > USERNAME_MAX_LENGTH) return USER_TEXTS.usernameTooLong;
-  return null;
+  return hiddenCharsProblem(s);
 }
 
 /** An empty e-mail is allowed (the field is optional). */
@@ -90,7 +91,10 @@ export function userFlagsProblem(f: { self: boolean; admin: boolean; banned: boo
 // The request schemas of /api/admin/users. Only functions here, nothing built at load time: a zod
 // call at module level would keep zod in every client bundle that imports a rule above.
 
-/** Optional text (spec 2 §5: empty optional values are sent as null): trimmed, empty is null. */
+/**
+ * Optional text (spec 2 §5: empty optional values are sent as null): trimmed, empty is null. Every
+ * one is shown to staff, so none may hold characters that hide or turn text around (issue 20).
+ */
 const optional = (problem: (trimmed: string) => string | null) =>
   z
     .union([z.string(), z.null()])
@@ -99,7 +103,7 @@ const optional = (problem: (trimmed: string) => string | null) =>
       if (v === undefined) return undefined;
       const s = v?.trim() ?? "";
       if (s === "") return null;
-      const found = problem(s);
+      const found = problem(s) ?? hiddenCharsProblem(s);
       if (found) {
         ctx.addIssue({ code: "custom", message: found });
         return z.NEVER;

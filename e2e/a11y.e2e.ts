@@ -7,7 +7,7 @@
  */
 import { Buffer } from "node:buffer";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { FIXTURES, signIn as signInAs, tokensOf, uniqueMp3 as uniqueCopy, uploadAs } from "./staff-kit.ts";
+import { apiAs, FIXTURES, signIn as signInAs, tokensOf, uniqueMp3 as uniqueCopy, uploadAs, waitCompleted } from "./staff-kit.ts";
 
 const AXE_SOURCE = await Deno.readTextFile(new URL("../node_modules/axe-core/axe.min.js", import.meta.url));
 const DESKTOP = { width: 1280, height: 800 };
@@ -248,6 +248,82 @@ test("axe: moderator pages", async (t) => {
     found.push(...await audit(page, path));
   }
   report(found);
+});
+
+/**
+ * Words of the decision history split across lines inside them, and regions that scroll sideways:
+ * each word's letters must sit on one line (issue 20: «Мо/дер/ато/р» at 390 px).
+ */
+function historyLayout(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector(".dp-history")!;
+    const split: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (const m of text.matchAll(/\S+/g)) {
+        const tops = new Set<number>();
+        for (let i = m.index; i < m.index + m[0].length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const r = range.getBoundingClientRect();
+          if (r.width > 0) tops.add(Math.round(r.top));
+        }
+        if (tops.size > 1) split.push(m[0]);
+      }
+    }
+    const scrolling = [root, ...root.querySelectorAll("*")]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(el).overflowX))
+      .map((el) => el.className);
+    return {
+      split,
+      scrolling,
+      display: getComputedStyle(root.querySelector("table")!).display,
+      overflowsPage: document.documentElement.scrollWidth > globalThis.innerWidth,
+    };
+  });
+}
+
+test("axe: the decision history at 390 px is a list, with whole words and no scrolling region", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const artist = await tokensOf(t, "artist");
+  const moderator = await tokensOf(t, "moderator");
+  const [track] = await uploadAs(t, artist.access, [{ name: "A11y History - Phone List.mp3", source: "Low Rate - 128 kbps.mp3" }], "label_koster");
+  await waitCompleted(t, admin.access, [track.id]);
+  for (const status of ["listened", "declined"]) {
+    const made = await apiAs(t, moderator.access, `/moderator/tracks/${track.id}/decisions/label_koster`, {
+      method: "PUT",
+      body: JSON.stringify({ status, note: "Сведение плывёт на дропе", message: status === "declined" ? "Спасибо, в этот раз не берём." : null }),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+  }
+
+  const page = await signIn(t, "moderator", PHONE);
+  await openPage(page, `${t.server.baseUrl}/moderator/tracks/${track.id}/edit`);
+  await page.locator(".dp-history-table tbody tr").nth(1).waitFor();
+  const found = await audit(page, "/moderator/tracks/:id/edit @390");
+  const ids = await page.evaluate(() => (globalThis as unknown as { __axeLast: { violations: { id: string }[] } }).__axeLast.violations.map((v) => v.id));
+  expect(ids).not.toContain("scrollable-region-focusable");
+  report(found);
+  const phone = await historyLayout(page);
+  expect(phone).toEqual({ split: [], scrolling: [], display: "block", overflowsPage: false });
+  expect(await page.locator(".dp-history-table tbody tr").first().textContent()).toContain("Модератор");
+  await page.locator(".dp-history").scrollIntoViewIfNeeded();
+  await t.screenshot(page, "decision-history-390");
+
+  // Tablet and desktop widths: a list or a table, whole words and nothing scrolling sideways either
+  // way; wide enough, it stays a table.
+  const wide = await signIn(t, "moderator", DESKTOP);
+  for (const width of [600, 800, 1024, 1280]) {
+    await wide.setViewportSize({ width, height: 900 });
+    await openPage(wide, `${t.server.baseUrl}/moderator/tracks/${track.id}/edit`);
+    await wide.locator(".dp-history-table tbody tr").nth(1).waitFor();
+    const layout = await historyLayout(wide);
+    expect(layout, `${width} px`).toMatchObject({ split: [], scrolling: [], overflowsPage: false });
+    if (width === 1280) expect(layout.display).toBe("table");
+  }
+  await t.screenshot(wide, "decision-history-1280");
 });
 
 test("keyboard: the upload page, with a focus ring on every stop", async (t) => {

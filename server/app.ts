@@ -326,7 +326,9 @@ function statusPollLane(ctx: AppContext, security: SecurityHeaderSet) {
     return res;
   };
   return (req: Request, path: string): Response | null | Promise<Response | null> => {
-    // A plain number without a leading zero, at most 15 digits (always a safe integer).
+    // A plain number without a leading zero, at most 15 digits (always a safe integer). Narrower
+    // than the route's parseId, which also takes leading zeros: /api/status/007 falls through here
+    // and the route answers track 7 (decision 0188).
     const from = STATUS_PREFIX.length;
     if (path.length <= from || path.length > from + 15 || path.charCodeAt(from) === 48) return null;
     let id = 0;

@@ -11,7 +11,7 @@ import { type Db, migrateDb, openDb } from "../../db/client.ts";
 import { tracks } from "../../db/schema.ts";
 import { DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import { isReviewStatus } from "../../domain/review.ts";
-import { createTrack, createUser } from "../testing/factories.ts";
+import { createTrack, createUser, decisionRevision } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { computeDashboard, PERIODS, timelineBuckets } from "./dashboard.ts";
 
@@ -115,7 +115,11 @@ describe("dashboard running counts kept by the triggers on tracks", () => {
     expect((await computeDashboard(db, "day", new Date())).top_user).toEqual({ username: "bob", track_count: 5 });
 
     const put = async (id: number, direction: string, status: string) =>
-      expect((await f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { status } })).status).toBe(200);
+      expect(
+        (await f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, {
+          json: { status, revision: await decisionRevision(db, id, direction) },
+        })).status,
+      ).toBe(200);
     await put(a1.id, "label_koster", "accepted");
     await put(a1.id, "podcast_koster", "declined");
     await put(g1.id, "show_neurogon", "shortlisted");

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks } from "../../db/schema.ts";
 import { ADMIN_DIRECTION_LABELS, DIRECTIONS } from "../../domain/directions.ts";
-import { createTrack } from "../testing/factories.ts";
+import { createTrack, decisionRevision } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 
 let f: StaffFixture;
@@ -40,8 +40,10 @@ describe("GET /api/admin/dashboard: review states per direction", () => {
     await createTrack(db, { directions: "podcast_koster" });
     await createTrack(db, { directions: "label_koster", status: "failed", error: "Дубликат" });
     await createTrack(db, { directions: "podcast_koster", status: "processing" });
-    const put = (id: number, direction: string, status: string) =>
-      f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { status } });
+    const put = async (id: number, direction: string, status: string) =>
+      f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, {
+        json: { status, revision: await decisionRevision(db, id, direction) },
+      });
     await put(a.id, "label_koster", "accepted");
     await put(a.id, "podcast_koster", "declined");
     await put(b.id, "label_koster", "shortlisted");

@@ -1,3 +1,4 @@
+import { withoutHiddenChars } from "../../domain/hidden-chars.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
@@ -49,6 +50,14 @@ export function slugifyUsername(...parts: (string | undefined | null)[]): string
     .replace(/^_+|_+$/g, "").slice(0, 24).replace(/_+$/, "");
 }
 
+/**
+ * A name as VK or Telegram gives it, without the characters that hide or turn text around (issue 20,
+ * decision 0205): staff read it, and the person never typed it here to be told to fix it.
+ */
+function providerName(name: string | undefined): string | null {
+  return name ? withoutHiddenChars(name).trim() || null : null;
+}
+
 /** A free username starting from the best candidate; numbered when taken. */
 export async function uniqueUsername(ctx: AppContext, candidates: string[], fallback: string): Promise<string> {
   const base = candidates.find((c) => c.length >= 3) ?? fallback;
@@ -75,8 +84,8 @@ async function createUserFor(ctx: AppContext, identity: Identity): Promise<User>
     try {
       return await ctx.users.create({
         username,
-        first_name: identity.first_name ?? null,
-        last_name: identity.last_name ?? null,
+        first_name: providerName(identity.first_name),
+        last_name: providerName(identity.last_name),
         ...(identity.provider === "vk"
           ? { vk_id: identity.id, phone_number: normalizePhone(identity.phone) }
           : { telegram_id: identity.id, telegram_hash: identity.hash ?? null }),
@@ -108,8 +117,8 @@ export async function isDisposable(ctx: AppContext, user: User, keep: "vk" | "te
 /** Fills only empty profile fields: the person may have edited their names since. */
 function fillPatch(user: User, identity: Identity): Partial<User> {
   const patch: Partial<User> = {};
-  if (!user.first_name && identity.first_name) patch.first_name = identity.first_name;
-  if (!user.last_name && identity.last_name) patch.last_name = identity.last_name;
+  if (!user.first_name && providerName(identity.first_name)) patch.first_name = providerName(identity.first_name);
+  if (!user.last_name && providerName(identity.last_name)) patch.last_name = providerName(identity.last_name);
   if (identity.provider === "vk" && !user.phone_number) {
     const phone = normalizePhone(identity.phone);
     if (phone) patch.phone_number = phone;

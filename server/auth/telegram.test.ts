@@ -119,6 +119,13 @@ describe("POST /api/auth/oauth/telegram/complete", () => {
     expect(typeof body.refresh_token).toBe("string");
   });
 
+  it("keeps a Telegram name without the characters that would show staff a false name (issue 20)", async () => {
+    const result = await sign({ id: 4242909, first_name: "\u202eanirA", last_name: "Ли\u200bса\u2069" });
+    const res = await complete({ tgAuthResult: encodeTgAuthResult(result) });
+    expect(res.status).toBe(200);
+    expect((await res.json()).user).toMatchObject({ first_name: "anirA", last_name: "Лиса" });
+  });
+
   it("signs in with the decoded object, and the same Telegram user gets the same account", async () => {
     // Two sign-ins, two results (a result works once).
     const a = await (await complete({ tgAuthResult: await sign({ id: 4242002, first_name: "Pavel" }) })).json();

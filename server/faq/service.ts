@@ -1,4 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
 import { z } from "zod";
 import { type Faq, faqs } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
@@ -33,12 +34,14 @@ const question = z
   .string({ message: QUESTION_REQUIRED })
   .max(500, "Вопрос слишком длинный (не более 500 символов)")
   .transform((v) => v.trim())
-  .pipe(z.string().min(1, QUESTION_REQUIRED));
+  .pipe(z.string().min(1, QUESTION_REQUIRED))
+  .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
 
 const answer = z
   .string({ message: ANSWER_REQUIRED })
   .max(20_000, "Ответ слишком длинный (не более 20000 символов)")
-  .refine((v) => v.trim() !== "", ANSWER_REQUIRED);
+  .refine((v) => v.trim() !== "", ANSWER_REQUIRED)
+  .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
 
 /** Create: order may be left out (or empty), then it is the largest plus one. */
 export const faqCreateSchema = z.object({

@@ -16,5 +16,5 @@ export const badRequest = (msg: string, extra?: Record<string, unknown>) => new 
 export const unauthorized = (msg = "Требуется авторизация") => new ApiError(401, msg);
 export const forbidden = (msg = "Недостаточно прав", extra?: Record<string, unknown>) => new ApiError(403, msg, extra);
 export const notFound = (msg = "Не найдено") => new ApiError(404, msg);
-export const conflict = (msg: string) => new ApiError(409, msg);
+export const conflict = (msg: string, extra?: Record<string, unknown>) => new ApiError(409, msg, extra);
 export const tooLarge = (msg: string) => new ApiError(413, msg);

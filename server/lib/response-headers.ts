@@ -218,11 +218,12 @@ export function edgeHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
 
 /**
  * Deno keeps a `Headers` object's entries as an array of `[name, value]` pairs under an
- * internal symbol; `set` validates both strings and searches the list on every call, and for the 14
- * constant headers of every answer that was a third of a small answer's cost (issue 15). When the
- * running Deno keeps its headers that way (checked once here, with a probe), the constant pairs,
- * validated once, are appended to a fresh response's list directly; otherwise, or when the response
- * already has one of them, `set` is used as before.
+ * internal symbol; `set` validates both strings and searches the list on every call, and for the
+ * headers every answer gets (13 constant security headers on a page, file or image, 7 on an `/api`
+ * answer that is data, plus the request id and maybe `no-store`) that was a third of a small
+ * answer's cost (issue 15). When the running Deno keeps its headers that way (checked once here,
+ * with a probe), the constant pairs, validated once, are appended to a fresh response's list
+ * directly; otherwise, or when the response already has one of them, `set` is used as before.
  */
 const fastHeaders = (() => {
   try {
@@ -322,7 +323,8 @@ function compressLargeJson(c: Context<AppEnv>) {
  *
  * Whether a request carries a credential: a bearer token, tokens in the address (sign-in links, the
  * download link's `access_token`), or a download or listening link, whose path is itself the
- * credential. The site uses no cookies.
+ * credential. Cookies do not count: the site's one cookie, `oauth_browser` (decision 0016), only ties
+ * a sign-in to the browser that started it and is sent only under `/api/auth/oauth`.
  */
 function carriesCredentials(req: Request, path: string): boolean {
   if (req.headers.has("authorization")) return true;

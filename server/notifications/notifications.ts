@@ -4,7 +4,7 @@ import { createTelegramSender, type SenderOptions, type TelegramSender } from ".
 
 /**
  * Messages to artists about decisions (issue 13; docs/decisions/0157). A decision write puts
- * `outbox.enqueueStatement(notice)` in its `db.batch([...])`, then calls `sender.kick()` once the
+ * `...outbox.enqueueStatements(notice)` in its `db.batch([...])`, then calls `sender.kick()` once the
  * batch has committed. The server starts the sender (server/main.ts); in tests it stays idle unless
  * a test starts it or calls `runOnce()`.
  */

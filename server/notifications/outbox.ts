@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { telegramOutbox, users } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
@@ -30,18 +30,39 @@ export function decisionChangeKey(trackId: number, direction: string, revision: 
   return `decision:${trackId}:${direction}:${revision}`;
 }
 
-export type EnqueueStatement = ReturnType<typeof insertNotice>;
+/**
+ * What a message is about: its key without the revision (`decision:<track>:<direction>:`). A
+ * newer message about the same subject replaces one still waiting (decision 0200).
+ */
+export function subjectOf(key: string): string | null {
+  const cut = key.lastIndexOf(":");
+  return cut > 0 ? key.slice(0, cut + 1) : null;
+}
+
+/** SQL: the key (the outbox row's, unless another column is given) is about `subject`; never without one. */
+export function aboutSubject(subject: string | null, key: SQL | typeof telegramOutbox.key = telegramOutbox.key): SQL {
+  if (subject === null) return sql`0`;
+  return sql`substr(${key}, 1, ${subject.length}) = ${subject}`;
+}
+
+/** Reasons kept in `last_error` of a row that was never sent (decision 0200). */
+export const SUPERSEDED_BY_NEWER = "superseded: a newer message about the same decision replaced it";
+export const SUPERSEDED_SAME_AS_TOLD = "superseded: the artist was last told the same";
+
+export type EnqueueStatements = ReturnType<typeof noticeStatements>;
 
 export interface TelegramOutbox {
   /** False without TELEGRAM_BOT_TOKEN: rows are then written as `skipped` and never sent. */
   readonly enabled: boolean;
   /**
-   * The insert for one notice, to run inside the caller's `db.batch([...])` next to the decision
-   * write (never on its own: use `enqueue`). Writes no row when the artist has no Telegram id or
-   * the key is already there.
+   * The statements for one notice, to spread inside the caller's `db.batch([...])` next to the
+   * decision write (never on their own: use `enqueue`): an older message about the same decision
+   * still waiting is marked `superseded`, then the new one is inserted (decision 0200). Writes no
+   * row when the artist has no Telegram id or the key is already there; the row is `superseded`
+   * at once when its text is what the artist was last told about this decision.
    */
-  enqueueStatement(notice: DecisionNotice): EnqueueStatement;
-  /** The same insert run alone; true when a row was written. */
+  enqueueStatements(notice: DecisionNotice): EnqueueStatements;
+  /** The same statements run as a batch of their own; true when a row was written. */
   enqueue(notice: DecisionNotice): Promise<boolean>;
 }
 
@@ -51,34 +72,54 @@ export interface OutboxDeps {
   config: Pick<Config, "publicUrl" | "telegram">;
 }
 
-function insertNotice(db: Db, notice: DecisionNotice, text: string, enabled: boolean, now: Date) {
+function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled: boolean, now: Date) {
+  const t = telegramOutbox;
+  const at = now.getTime();
+  const subject = subjectOf(notice.key);
+  // Waiting, or claimed by a process whose lease ran out: never reached Telegram as far as anyone
+  // knows, and the newer message tells the artist the current outcome. A row being sent under a
+  // live lease is left to finish (at least once); the sender keeps the order (sender.ts).
+  const supersede = db
+    .update(t)
+    .set({ status: "superseded", claim_id: null, lease_until: null, last_error: SUPERSEDED_BY_NEWER, updated_at: now })
+    .where(sql`(${t.status} = 'pending' OR (${t.status} = 'sending' AND ${t.lease_until} <= ${at}))
+      AND ${aboutSubject(subject)} AND ${t.key} <> ${notice.key}`);
+  // What the artist was last told about this decision (sent, or being sent): the same text again is
+  // no news, so the row is recorded as superseded and never sent.
+  const lastTold = sql`(SELECT "o"."text" FROM ${t} AS "o"
+    WHERE "o"."status" IN ('sent', 'sending') AND ${aboutSubject(subject, sql`"o"."key"`)}
+    ORDER BY "o"."id" DESC LIMIT 1)`;
+  const sameAsTold = sql`coalesce(${lastTold} = ${text}, 0)`;
+  const status = enabled ? sql`CASE WHEN ${sameAsTold} THEN 'superseded' ELSE 'pending' END` : sql`'skipped'`;
+  const reason = enabled
+    ? sql`CASE WHEN ${sameAsTold} THEN ${SUPERSEDED_SAME_AS_TOLD} ELSE NULL END`
+    : sql`${"TELEGRAM_BOT_TOKEN is not set"}`;
   // INSERT … SELECT from the artist's row: the Telegram id is read in the same statement (so in the
   // same batch) as the decision write, and an artist without one gets no row at all. Written as SQL:
   // drizzle's insert-select wants every column of the table listed.
-  const t = telegramOutbox;
-  const at = now.getTime();
-  return db.run(sql`
+  const insert = db.run(sql`
     insert into ${t} (${sql.identifier(t.key.name)}, ${sql.identifier(t.user_id.name)}, ${sql.identifier(t.chat_id.name)},
       ${sql.identifier(t.text.name)}, ${sql.identifier(t.status.name)}, ${sql.identifier(t.next_attempt_at.name)},
       ${sql.identifier(t.last_error.name)}, ${sql.identifier(t.created_at.name)}, ${sql.identifier(t.updated_at.name)})
-    select ${notice.key}, ${users.id}, ${users.telegram_id}, ${text}, ${enabled ? "pending" : "skipped"}, ${at},
-      ${enabled ? null : "TELEGRAM_BOT_TOKEN is not set"}, ${at}, ${at}
+    select ${notice.key}, ${users.id}, ${users.telegram_id}, ${text}, ${status}, ${at},
+      ${reason}, ${at}, ${at}
     from ${users}
     where ${and(eq(users.id, notice.userId), isNotNull(users.telegram_id))}
     on conflict (${sql.identifier(t.key.name)}) do nothing`);
+  return [supersede, insert] as const;
 }
 
 export function createTelegramOutbox({ db, clock, config }: OutboxDeps): TelegramOutbox {
   const enabled = Boolean(config.telegram);
   const historyUrl = `${config.publicUrl}${HISTORY_PATH}`;
-  const statement = (notice: DecisionNotice) =>
-    insertNotice(db, notice, decisionMessageText({ ...notice, historyUrl }), enabled, clock.now());
+  const statements = (notice: DecisionNotice) =>
+    noticeStatements(db, notice, decisionMessageText({ ...notice, historyUrl }), enabled, clock.now());
   return {
     enabled,
-    enqueueStatement: statement,
+    enqueueStatements: statements,
     async enqueue(notice) {
-      const result = await statement(notice);
-      return result.rowsAffected > 0;
+      const [, inserted] = await db.batch([...statements(notice)]);
+      return inserted.rowsAffected > 0;
     },
   };
 }

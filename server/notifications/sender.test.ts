@@ -89,14 +89,14 @@ describe("the outbox", () => {
     const db = t.ctx.db;
     await db.batch([
       db.update(users).set({ bio: "decided" }).where(eq(users.id, a.id)),
-      n.outbox.enqueueStatement(notice(a.id)),
+      ...n.outbox.enqueueStatements(notice(a.id)),
     ]);
     expect(await rows()).toHaveLength(1);
 
     const other = await artist();
     // The batch fails on its last statement (a duplicate username): the message goes with it.
     await expect(db.batch([
-      n.outbox.enqueueStatement(notice(other.id)),
+      ...n.outbox.enqueueStatements(notice(other.id)),
       db.update(users).set({ username: a.username }).where(eq(users.id, other.id)),
     ])).rejects.toThrow();
     expect(await rows()).toHaveLength(1);
@@ -247,6 +247,8 @@ describe("the sender", () => {
     await sender.idle();
     expect(bot.delivered).toHaveLength(1);
 
+    // The same chat a second later (one message a second per chat, decision 0201).
+    nowMs += 1_000;
     await n.outbox.enqueue(notice(a.id));
     sender.kick();
     await sender.idle();

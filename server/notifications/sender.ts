@@ -4,12 +4,15 @@ import { telegramOutbox } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../deps.ts";
 import type { Logger } from "../lib/logger.ts";
+import { aboutSubject, subjectOf, SUPERSEDED_BY_NEWER } from "./outbox.ts";
 
 /**
  * Sends the outbox's rows through the Bot API's `sendMessage` (docs/protocols.md, "Telegram Bot
  * API"; docs/decisions/0157). One row at a time: a row is claimed by a single UPDATE that moves it
  * from `pending` (due) to `sending` with a lease, so two processes never hold the same row; a row
- * left `sending` by a process that stopped is claimed again once its lease has run out.
+ * left `sending` by a process that stopped is claimed again once its lease has run out. Each chat
+ * is tried at most once a `chatSpacingMs` (a second, as Telegram asks of bots), and never while
+ * another message to it is being sent, by this process or another (docs/decisions/0201).
  */
 
 export interface SenderOptions {
@@ -23,6 +26,8 @@ export interface SenderOptions {
   requestTimeoutMs?: number;
   /** Longest sleep between looks at the table (rows written by another process, due retries). */
   pollIntervalMs?: number;
+  /** Least time between two tries to the same chat, across processes (Telegram: one a second). */
+  chatSpacingMs?: number;
   /** 0 ≤ x < 1; jitter source (tests pass a constant). */
   random?: () => number;
 }
@@ -77,6 +82,7 @@ const DEFAULTS = {
   leaseMs: 60_000,
   requestTimeoutMs: 15_000,
   pollIntervalMs: 30_000,
+  chatSpacingMs: 1_000,
 };
 
 /** Delay before try `attempt + 1` after `attempt` failed tries: doubling, capped, half of it random. */
@@ -146,9 +152,20 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
 
   async function claim(now: Date) {
     const claimId = crypto.randomUUID();
-    const due = or(
-      and(eq(t.status, "pending"), lte(t.next_attempt_at, now)),
-      and(eq(t.status, "sending"), lte(t.lease_until, now)),
+    const at = now.getTime();
+    const o = sql.identifier("o");
+    const col = (c: { name: string }) => sql`${o}.${sql.identifier(c.name)}`;
+    // The row's chat had no try in the last `chatSpacingMs` and has no message being sent under a
+    // live lease (by any process): one message a second per chat, one after the other (0201).
+    const chatFree = sql`NOT EXISTS (SELECT 1 FROM ${t} AS ${o} WHERE ${col(t.chat_id)} = ${t.chat_id} AND (
+      ${col(t.attempted_at)} > ${at - opts.chatSpacingMs}
+      OR (${col(t.status)} = 'sending' AND ${col(t.lease_until)} > ${at})))`;
+    const due = and(
+      or(
+        and(eq(t.status, "pending"), lte(t.next_attempt_at, now)),
+        and(eq(t.status, "sending"), lte(t.lease_until, now)),
+      ),
+      chatFree,
     );
     // One statement: the row is chosen and taken under the same write lock, so a second process
     // either takes another row or none (docs/decisions/0070: no interactive transactions).
@@ -159,6 +176,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         claim_id: claimId,
         lease_until: new Date(now.getTime() + opts.leaseMs),
         attempts: sql`${t.attempts} + 1`,
+        attempted_at: now,
         updated_at: now,
       })
       .where(and(due, inArray(t.id, db.select({ id: t.id }).from(t).where(due).orderBy(t.next_attempt_at, t.id).limit(1))))
@@ -166,7 +184,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
     return row;
   }
 
-  async function record(id: number, claimId: string, attempts: number, outcome: Outcome, tally: SendRound) {
+  async function record(id: number, key: string, claimId: string, attempts: number, outcome: Outcome, tally: SendRound) {
     const now = clock.now();
     const ours = and(eq(t.id, id), eq(t.status, "sending"), eq(t.claim_id, claimId));
     const released = { claim_id: null, lease_until: null, updated_at: now };
@@ -191,14 +209,18 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
     }
     tally.retried++;
     const delay = outcome.retryAfterMs ?? backoffDelayMs(counted, opts.baseDelayMs, opts.maxDelayMs, random);
+    // A newer message about the same decision was written while this one was out (and will be, or
+    // was, sent): retrying this one would tell the artist an old outcome after the new (0200).
+    const newer = sql`EXISTS (SELECT 1 FROM ${t} AS "n" WHERE "n"."id" > ${id}
+      AND "n"."status" IN ('pending', 'sending', 'sent') AND ${aboutSubject(subjectOf(key), sql`"n"."key"`)})`;
     await db
       .update(t)
       .set({
         ...released,
-        status: "pending",
+        status: sql`CASE WHEN ${newer} THEN 'superseded' ELSE 'pending' END`,
         attempts: counted,
         next_attempt_at: new Date(now.getTime() + delay),
-        last_error: outcome.error,
+        last_error: sql`CASE WHEN ${newer} THEN ${SUPERSEDED_BY_NEWER} ELSE ${outcome.error} END`,
       })
       .where(ours);
   }
@@ -211,7 +233,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         const row = await claim(clock.now());
         if (!row) break;
         const outcome = await send(row.chat_id, row.text);
-        await record(row.id, row.claim_id!, row.attempts, outcome, tally);
+        await record(row.id, row.key, row.claim_id!, row.attempts, outcome, tally);
         if (stopped) break;
       }
     } catch (err) {

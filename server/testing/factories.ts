@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type NewTrack, type NewUser, tracks, type User, users } from "../../db/schema.ts";
+import { type NewTrack, type NewUser, trackDecisions, tracks, type User, users } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
 import type { AppContext } from "../deps.ts";
 
@@ -14,6 +14,16 @@ export async function createUser(db: Db, values: Partial<NewUser> = {}): Promise
     .values({ username: `user${Date.now().toString(36)}${seq}`, ...values })
     .returning();
   return row;
+}
+
+/**
+ * The stored revision of a track's pair (0 while nobody has touched it): what a decision write
+ * must send (docs/decisions/0199), for tests that decide without reading the track first.
+ */
+export async function decisionRevision(db: Db, trackId: number, direction: string): Promise<number> {
+  const [row] = await db.select({ revision: trackDecisions.revision }).from(trackDecisions)
+    .where(and(eq(trackDecisions.track_id, trackId), eq(trackDecisions.direction, direction))).limit(1);
+  return row?.revision ?? 0;
 }
 
 export async function findUser(db: Db, username: string): Promise<User | undefined> {

@@ -27,6 +27,8 @@ export interface BotCall {
   body: Record<string, unknown>;
   /** How the double answered this call. */
   answer: "ok" | BotFailure["kind"] | "unauthorized" | "unknown-method";
+  /** When the call arrived (ms), by the double's clock: a test's own clock when it gives one. */
+  at: number;
 }
 
 export interface TelegramBotDouble {
@@ -48,8 +50,11 @@ const json = (status: number, body: unknown) =>
 const failed = (code: number, description: string, parameters?: Record<string, unknown>) =>
   json(code, { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) });
 
-export function startTelegramBotDouble(opts: { token?: string } = {}): Promise<TelegramBotDouble> {
+export function startTelegramBotDouble(
+  opts: { token?: string; /** The clock calls are stamped with (default: the wall clock). */ now?: () => number } = {},
+): Promise<TelegramBotDouble> {
   const token = opts.token ?? "123456:TEST-bot-token_for-tests";
+  const now = opts.now ?? Date.now;
   const calls: BotCall[] = [];
   const failures: BotFailure[] = [];
   let messageId = 0;
@@ -65,7 +70,7 @@ export function startTelegramBotDouble(opts: { token?: string } = {}): Promise<T
     } catch {
       return failed(400, "Bad Request: can't parse JSON");
     }
-    const call: BotCall = { token: callToken, method, body, answer: "ok" };
+    const call: BotCall = { token: callToken, method, body, answer: "ok", at: now() };
     calls.push(call);
     if (callToken !== token) {
       call.answer = "unauthorized";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { createTrack, createUser, decisionRevision, signIn } from "../testing/factories.ts";
 
 let f: StaffFixture;
 let artist: Record<string, string>;
@@ -35,7 +35,8 @@ beforeAll(async () => {
   // Someone else's track, decided too: never in this artist's answers.
   ids.other = (await createTrack(db, { user_id: (await createUser(db)).id, upload_date: at(5) })).id;
   const put = async (id: number, direction: string, json: unknown) => {
-    const r = await f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json });
+    const revision = await decisionRevision(db, id, direction);
+    const r = await f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { ...(json as object), revision } });
     expect(r.status).toBe(200);
   };
   await put(ids.reviewed, "label_koster", { status: "accepted", note: NOTE, message: "Выпускаем в марте" });

@@ -1,14 +1,15 @@
 /**
- * Decisions (issue 13): the PUT call of both panels with its scope, 400s and history; what a listen
- * does to the review; the staff track objects' decisions, waiting days and review filter; the
- * moderator's delete of a shared track; the artist's Telegram message queued with the change.
+ * Decisions (issue 13): the PUT call of both panels with its scope, 400s and history; that opening
+ * a track does nothing to the review (issue 20; listening receipts: listening.test.ts); the staff
+ * track objects' decisions, waiting days and review filter; the moderator's delete of a shared
+ * track; the artist's Telegram message queued with the change.
  */
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { declineTemplates, telegramOutbox, trackDecisionHistory, tracks } from "../../db/schema.ts";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
 import { AUDIO, type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { createTrack, createUser, decisionRevision, signIn } from "../testing/factories.ts";
 
 let f: StaffFixture;
 /** Moderator of label_koster and show_neurogon. */
@@ -35,6 +36,7 @@ interface Decision {
   message: string | null;
   decided_by: { id: number; username: string; name: string } | null;
   decided_at: string | null;
+  revision: number;
 }
 interface StaffTrack {
   id: number;
@@ -45,10 +47,15 @@ interface StaffTrack {
   decision_history?: Array<Record<string, unknown>>;
 }
 
-const decide = (id: number, direction: string, json: unknown, headers: Headers = f.as.admin) =>
-  f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { headers, json });
-const decideAsModerator = (id: number, direction: string, json: unknown, headers: Headers = mod()) =>
-  f.call("PUT", `/api/moderator/tracks/${id}/decisions/${direction}`, { headers, json });
+/** The body as sent, with the pair's stored revision added unless the test gives `revision` itself. */
+const current = async (id: number, direction: string, json: unknown) =>
+  json && typeof json === "object" && !("revision" in json)
+    ? { ...json, revision: Number.isFinite(id) ? await decisionRevision(f.t.ctx.db, id, direction) : 0 }
+    : json;
+const decide = async (id: number, direction: string, json: unknown, headers: Headers = f.as.admin) =>
+  f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { headers, json: await current(id, direction, json) });
+const decideAsModerator = async (id: number, direction: string, json: unknown, headers: Headers = mod()) =>
+  f.call("PUT", `/api/moderator/tracks/${id}/decisions/${direction}`, { headers, json: await current(id, direction, json) });
 
 const staffTrack = async (id: number, headers: Headers = f.as.admin, panel = "admin") =>
   (await f.call("GET", `/api/${panel}/tracks/${id}`, { headers })).body.track as StaffTrack;
@@ -74,6 +81,7 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
       message: "Берём в релиз!",
       decided_by: { id: f.admin.id, username: f.admin.username, name: f.admin.username },
       decided_at: expect.any(String),
+      revision: 1,
     });
     expect(Math.abs(Date.parse(decision.decided_at!) - Date.now())).toBeLessThan(60_000);
 
@@ -81,7 +89,7 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     // One entry per direction of the track; the other direction is untouched, so `new`.
     expect(track.decisions).toEqual([
       decision,
-      { direction: "podcast_koster", status: "new", note: null, message: null, decided_by: null, decided_at: null },
+      { direction: "podcast_koster", status: "new", note: null, message: null, decided_by: null, decided_at: null, revision: 0 },
     ]);
     expect(track.decision_history).toEqual([{
       id: expect.any(Number),
@@ -132,14 +140,17 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     expect((await decideAsModerator(shared.id, "podcast_koster", { status: "listened" }, f.as.admin)).status).toBe(200);
   });
 
-  it("refuses a direction the track does not have, an unknown direction and an unknown or missing status (400)", async () => {
+  it("refuses a direction the track does not have, an unknown direction, an unknown status or revision (400)", async () => {
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster" });
     const cases: Array<[string, unknown, string]> = [
       ["podcast_koster", { status: "accepted" }, REVIEW_TEXTS.notTrackDirection],
       ["label_nowhere", { status: "accepted" }, "Неизвестное направление"],
       ["label_koster", { status: "maybe" }, REVIEW_TEXTS.unknownStatus],
       ["label_koster", { status: "Accepted" }, REVIEW_TEXTS.unknownStatus],
-      ["label_koster", {}, REVIEW_TEXTS.unknownStatus],
+      ["label_koster", { status: null }, REVIEW_TEXTS.unknownStatus],
+      ["label_koster", { status: "accepted", revision: -1 }, REVIEW_TEXTS.badRevision],
+      ["label_koster", { status: "accepted", revision: "один" }, REVIEW_TEXTS.badRevision],
+      ["label_koster", { status: "accepted", revision: 1.5 }, REVIEW_TEXTS.badRevision],
       ["label_koster", { status: 1 }, REVIEW_TEXTS.unknownStatus],
       ["label_koster", { status: "accepted", note: "я".repeat(1001) }, REVIEW_TEXTS.noteTooLong],
       ["label_koster", { status: "declined", message: "ы".repeat(1001) }, REVIEW_TEXTS.messageTooLong],
@@ -204,22 +215,58 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     expect(await historyRows(fresh.id)).toEqual([]);
   });
 
-  it("records two decisions sent at once one after the other, never both on top of the same state", async () => {
+  it("refuses a stale or missing revision with 409 and the current decision; two staff from the same revision: one wins", async () => {
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster,show_neurogon", user_id: artist.id });
+    // Two staff opened the form at revision 0 and decide at once: exactly one is recorded.
     const [a, b, c] = await Promise.all([
-      decide(tr.id, "label_koster", { status: "accepted", message: "Да" }),
-      decide(tr.id, "label_koster", { status: "declined", message: "Нет" }),
-      decideAsModerator(tr.id, "label_koster", { status: "shortlisted" }, wide),
+      decide(tr.id, "label_koster", { status: "accepted", message: "Да", revision: 0 }),
+      decide(tr.id, "label_koster", { status: "declined", message: "Нет", revision: 0 }),
+      decideAsModerator(tr.id, "label_koster", { status: "shortlisted", revision: 0 }, wide),
     ]);
-    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
-    const h = await historyRows(tr.id);
-    expect(h.map((x) => x.revision)).toEqual([1, 2, 3]);
-    // Each change starts from the state the previous one left.
-    expect(h[0].from_status).toBe("new");
-    expect(h[1].from_status).toBe(h[0].to_status);
-    expect(h[2].from_status).toBe(h[1].to_status);
-    const final = (await staffTrack(tr.id)).decisions[0];
-    expect(final.status).toBe(h[2].to_status);
+    const answers = [a, b, c];
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    const won = answers.find((r) => r.status === 200)!.body.decision as Decision;
+    expect(won.revision).toBe(1);
+    for (const lost of answers.filter((r) => r.status === 409)) {
+      expect(lost.body).toEqual({ success: false, error: REVIEW_TEXTS.decisionChanged, current: won });
+    }
+    expect((await historyRows(tr.id)).map((x) => [x.revision, x.from_status, x.to_status])).toEqual([[1, "new", won.status]]);
+    // A stale revision, a revision from the future and a missing one: 409 with what is stored, nothing written.
+    for (const json of [{ status: "new", revision: 0 }, { status: "new", revision: 7 }, { status: "new" }, { note: "x", revision: null }]) {
+      const r = await f.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, { json });
+      expect(r.status, JSON.stringify(json)).toBe(409);
+      expect(r.body).toEqual({ success: false, error: REVIEW_TEXTS.decisionChanged, current: won });
+    }
+    expect(await historyRows(tr.id)).toHaveLength(1);
+    // The current revision is accepted, and the answer carries the next one.
+    const next = await decide(tr.id, "label_koster", { status: "listened", revision: 1 });
+    expect(next.body.decision).toMatchObject({ status: "listened", revision: 2 });
+    // A pair nobody touched is at revision 0; the other direction is unaffected.
+    expect((await decide(tr.id, "show_neurogon", { status: "accepted", revision: 0 })).status).toBe(200);
+  });
+
+  it("a note saved alone never changes the status or the message: a decline with a template stays declined", async () => {
+    const [tpl] = await f.t.ctx.db.insert(declineTemplates).values({ title: "Сведение", text: "Доработайте сведение, спасибо!" })
+      .returning();
+    const tr = await createTrack(f.t.ctx.db, { directions: "label_koster", user_id: artist.id });
+    const declined = (await decide(tr.id, "label_koster", { status: "declined", template_id: tpl.id, revision: 0 })).body
+      .decision as Decision;
+    expect(declined).toMatchObject({ status: "declined", message: "Доработайте сведение, спасибо!", revision: 1 });
+    const noted = await decide(tr.id, "label_koster", { note: "Позвонить через месяц", revision: declined.revision });
+    expect(noted.status).toBe(200);
+    expect(noted.body.decision).toMatchObject({
+      status: "declined",
+      note: "Позвонить через месяц",
+      message: "Доработайте сведение, спасибо!",
+      revision: 2,
+    });
+    // The old form's whole body, sent from the revision before the decline, is refused.
+    const old = await decide(tr.id, "label_koster", { status: "new", note: "Позвонить через месяц", message: null, revision: 0 });
+    expect(old.status).toBe(409);
+    expect((old.body.current as Decision).status).toBe("declined");
+    expect((await historyRows(tr.id)).map((h) => h.to_status)).toEqual(["declined", "declined"]);
+    // The artist was told once: the note is not news.
+    expect(await outboxFor(tr.id)).toHaveLength(1);
   });
 });
 
@@ -257,32 +304,21 @@ describe("decline templates in a decision", () => {
   });
 });
 
-describe("the listen call moves new directions to listened", () => {
-  it("within the listener's categories only, once, with a history entry; decided directions stay", async () => {
+describe("the listen call moves nothing (issue 20: receipts come from played time)", () => {
+  it("opening a track, again and by others, leaves every direction as it was and writes no history", async () => {
     const tr = await f.trackWithFile(AUDIO.mono, { directions: "label_koster,podcast_koster,show_neurogon" });
     await decide(tr.id, "show_neurogon", { status: "accepted" });
     const r = await f.call("GET", `/api/moderator/tracks/${tr.id}/listen`, { headers: mod() });
     expect(r.status).toBe(200);
     expect(r.body.stream_url).toEqual(expect.any(String));
-    expect((r.body.decisions as Decision[]).map((d) => [d.direction, d.status])).toEqual([
-      ["label_koster", "listened"],
-      ["podcast_koster", "new"],
-      ["show_neurogon", "accepted"],
-    ]);
-    const listened = (await staffTrack(tr.id)).decisions[0];
-    expect(listened.decided_by).toMatchObject({ id: f.moderator.id });
-    // Listening again, or by another moderator of the same category, changes nothing more.
-    await f.call("GET", `/api/moderator/tracks/${tr.id}/listen`, { headers: mod() });
+    expect(r.body).not.toHaveProperty("decisions");
     await f.call("GET", `/api/moderator/tracks/${tr.id}/listen`, { headers: wide });
+    await f.call("GET", `/api/admin/tracks/${tr.id}/listen`, { headers: f.as.admin });
+    expect((await staffTrack(tr.id)).decisions.map((d) => d.status)).toEqual(["new", "new", "accepted"]);
     const h = await historyRows(tr.id);
     expect(h.map((x) => [x.direction, x.from_status, x.to_status, x.decided_by])).toEqual([
       ["show_neurogon", "new", "accepted", f.admin.id],
-      ["label_koster", "new", "listened", f.moderator.id],
     ]);
-    // The administrator's listen covers every direction still new.
-    await f.call("GET", `/api/admin/tracks/${tr.id}/listen`, { headers: f.as.admin });
-    expect((await staffTrack(tr.id)).decisions.map((d) => d.status)).toEqual(["listened", "listened", "accepted"]);
-    // Listening never sends the artist anything.
     expect(await outboxFor(tr.id)).toEqual([]);
   });
 
@@ -315,7 +351,7 @@ describe("staff lists: review filter, waiting days", () => {
     const decided = await createTrack(db, { directions: "label_koster", upload_date: at(40) });
     const foreign = await createTrack(db, { directions: "label_neuropunk", upload_date: at(50) });
     const put = (id: number, direction: string, status: string) =>
-      fx.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { status } });
+      fx.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { status, revision: 0 } });
     await put(decided.id, "label_koster", "accepted");
     // Their own direction decided: for the label_koster moderator, no longer new.
     await put(theirsOnly.id, "label_koster", "declined");
@@ -352,8 +388,8 @@ describe("staff lists: review filter, waiting days", () => {
   it("follows the track's directions: a direction taken off takes its state out of the filter, put back it is new", async () => {
     const db = fx.t.ctx.db;
     const tr = await createTrack(db, { directions: "label_koster,podcast_koster" });
-    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/podcast_koster`, { json: { status: "declined" } });
-    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, { json: { status: "accepted" } });
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/podcast_koster`, { json: { status: "declined", revision: 0 } });
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, { json: { status: "accepted", revision: 0 } });
     const match = async (q: string) => ids((await fx.call("GET", `/api/admin/tracks?${q}`)).body).includes(tr.id);
     expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([true, true, false]);
     // The label_koster moderator takes their direction off (the track keeps podcast_koster).
@@ -377,7 +413,7 @@ describe("staff lists: review filter, waiting days", () => {
     const shared = await createTrack(db, { directions: "label_koster,podcast_koster", upload_date: at(20) });
     const failed = await createTrack(db, { directions: "label_koster", upload_date: at(30), status: "failed" });
     const put = (id: number, direction: string, status: string) =>
-      fx.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { status } });
+      fx.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { status, revision: 0 } });
     await put(listened.id, "label_koster", "listened");
     await put(shortlisted.id, "label_koster", "shortlisted");
     await put(shared.id, "label_koster", "accepted");

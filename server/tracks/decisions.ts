@@ -37,6 +37,11 @@ export interface DecisionView {
   decided_by: PersonView | null;
   /** ISO 8601; null while nobody has touched the pair. */
   decided_at: string | null;
+  /**
+   * How many changes the pair has had (0 while nobody has touched it). A decision write sends the
+   * revision its form was made from; another one answers 409 with the current decision (0199).
+   */
+  revision: number;
 }
 
 /** One direction of a track as its artist sees it: never the note, never who decided. */
@@ -65,6 +70,7 @@ export interface DecisionJson {
   note: string | null;
   message: string | null;
   decided_at: number | null;
+  revision?: number | null;
   by_id: number | null;
   by_username: string | null;
   by_first: string | null;
@@ -81,7 +87,7 @@ const deciders = alias(users, "deciders");
  */
 export const decisionsJsonField = sql`'decisions', json((SELECT json_group_array(json_object(
   'direction', ${trackDecisions.direction}, 'status', ${trackDecisions.status}, 'note', ${trackDecisions.note},
-  'message', ${trackDecisions.message}, 'decided_at', ${trackDecisions.decided_at},
+  'message', ${trackDecisions.message}, 'decided_at', ${trackDecisions.decided_at}, 'revision', ${trackDecisions.revision},
   'by_id', ${deciders.id}, 'by_username', ${deciders.username}, 'by_first', ${deciders.first_name},
   'by_last', ${deciders.last_name}))
   FROM ${trackDecisions} LEFT JOIN ${users} AS "deciders" ON ${deciders.id} = ${trackDecisions.decided_by}
@@ -103,7 +109,7 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
   return parseDirections(directions).map((direction) => {
     const s = byDirection.get(direction);
     if (!s || !isReviewStatus(s.status)) {
-      return { direction, status: "new", note: null, message: null, decided_by: null, decided_at: null };
+      return { direction, status: "new", note: null, message: null, decided_by: null, decided_at: null, revision: s?.revision ?? 0 };
     }
     return {
       direction,
@@ -112,6 +118,7 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
       message: s.message,
       decided_by: person(s, name),
       decided_at: s.decided_at === null ? null : new Date(s.decided_at).toISOString(),
+      revision: s.revision ?? 0,
     };
   });
 }
@@ -236,7 +243,9 @@ export interface PairChange {
 /**
  * The two statements of a change, for the caller's batch: the history row first (numbered
  * `revision + 1`, unique per pair: a second change computed from the same state fails the whole
- * batch instead of being recorded on top of it), then the pair itself.
+ * batch instead of being recorded on top of it, which makes the batch a compare-and-set on the
+ * pair's revision across instances, decision 0199), then the pair itself, updated only while it
+ * is still at `revision`.
  */
 export function changeStatements(db: Db, c: PairChange) {
   const revision = c.before.revision + 1;
@@ -257,6 +266,7 @@ export function changeStatements(db: Db, c: PairChange) {
     .onConflictDoUpdate({
       target: [trackDecisions.track_id, trackDecisions.direction],
       set: { ...c.after, decided_by: c.by, decided_at: c.at, revision },
+      where: eq(trackDecisions.revision, c.before.revision),
     });
   return [history, pair] as const;
 }

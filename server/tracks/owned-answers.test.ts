@@ -127,7 +127,7 @@ describe("GET /api/tracks kept ready", () => {
     expect(moderated.status).toBe(200);
     expect((await list(a.headers))[0].decisions.map((d) => d.direction)).toEqual(["label_neuropunk"]);
 
-    const decided = await call("PUT", `/api/admin/tracks/${track.id}/decisions/label_neuropunk`, { status: "declined", message: "Не наш формат" });
+    const decided = await call("PUT", `/api/admin/tracks/${track.id}/decisions/label_neuropunk`, { status: "declined", message: "Не наш формат", revision: 0 });
     expect(decided.status).toBe(200);
     expect((await list(a.headers))[0].decisions).toEqual([{ direction: "label_neuropunk", status: "declined", message: "Не наш формат" }]);
 

@@ -96,6 +96,8 @@ describe("tracks service: staff reads by id follow the caller's current scope", 
     expect((await outcome(t.ctx.tracks.moderate(mod, track.id, { downloaded: true }))).status).toBe(404);
     expect((await outcome(t.ctx.tracks.remove(mod, track.id))).status).toBe(404);
     expect((await outcome(t.ctx.tracks.forDownload(mod, [track.id]))).status).toBe(404);
+    expect((await outcome(t.ctx.tracks.openListen(mod, track.id))).status).toBe(404);
+    expect((await outcome(t.ctx.tracks.reportListened(mod, track.id, 20))).status).toBe(404);
 
     // Their categories change: the very next read follows.
     const widened = await t.ctx.users.update(mod.id, { moderator_categories: "podcast_koster,label_neuropunk" });

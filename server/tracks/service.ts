@@ -17,6 +17,8 @@ import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts"
 import { KV_KEYS } from "../lib/kv.ts";
 import { inScope, maySeeTrack, type Scope, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import { scopeSql } from "./scope.ts";
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import { containsSql } from "../lib/search.ts";
 import {
   type AnalysisJson,
@@ -34,6 +36,8 @@ import {
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { type Answer, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
+import { addPlayed, listensOf, type ListenView, openListen, trackDuration } from "./listening.ts";
+import { isHeard } from "../../domain/listening.ts";
 import {
   artistReviewStatus,
   type DecisionInput,
@@ -123,11 +127,27 @@ export interface TrackView {
   waiting_days: number | null;
   /** Waiting more than 14 days (decision 0152). */
   overdue: boolean;
+  /**
+   * Staff only, never in an artist's answer (issue 20, decision 0206): the earlier completed track
+   * of another person with the very same bytes. `username` is that track's owner (or guest name)
+   * and `upload_date` its upload, both null once that track is deleted (`deleted`).
+   */
+  duplicate_of: DuplicateOfView | null;
 }
 
-/** The track detail: a track and every change of its decisions, oldest first. */
+export interface DuplicateOfView {
+  id: number;
+  username: string | null;
+  /** ISO 8601. */
+  upload_date: string | null;
+  deleted: boolean;
+}
+
+/** The track detail: a track, every change of its decisions, oldest first, and who listened how long. */
 export interface TrackDetailView extends TrackView {
   decision_history: DecisionHistoryEntry[];
+  /** Each staff member's played time (issue 20), the most heard first. */
+  listens: ListenView[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,7 +323,8 @@ const optionalText = (max: number, message: string) =>
   z
     .union([z.string().max(max, message), z.null()])
     .optional()
-    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()));
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()))
+    .refine((v) => !v || !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
 
 const dateTimeInput = z
   .union([z.string().max(40), z.number(), z.null()])
@@ -324,7 +345,9 @@ export const trackInputSchema = z.object({
     .string({ message: "Имя файла обязательно" })
     .trim()
     .min(1, "Имя файла обязательно")
-    .max(255, "Имя файла слишком длинное"),
+    .max(255, "Имя файла слишком длинное")
+    // The upload name rule's word for a name that hides or turns text around (issue 20).
+    .refine((v) => !hasHiddenChars(v), INVALID_NAME_RECORD),
   user_id: userIdInput.optional(),
   guest_username: optionalText(100, "Имя гостя слишком длинное"),
   upload_date: dateTimeInput,
@@ -370,6 +393,19 @@ const currentFields = {
 };
 type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null; filename: string };
 
+const originals = alias(tracks, "originals");
+const originalOwners = alias(users, "original_owners");
+
+/**
+ * The track this one copies (decision 0206): its id, and its owner and upload date while it exists.
+ * Null for nearly every row, so the lists pay nothing for it.
+ */
+const duplicateJsonField = sql`'dup_id', ${tracks.duplicate_of}, 'dup', CASE WHEN ${tracks.duplicate_of} IS NULL THEN NULL
+  ELSE json((SELECT json_object('username', coalesce(${originalOwners.username}, ${originals.guest_username}),
+    'upload_date', ${originals.upload_date})
+  FROM ${tracks} AS "originals" LEFT JOIN ${users} AS "original_owners" ON ${originalOwners.id} = ${originals.user_id}
+  WHERE ${originals.id} = ${tracks.duplicate_of})) END`;
+
 /**
  * One JSON object per row, built by SQLite: with thousands of rows this is several times faster
  * than materialising fifteen columns per row in the driver and the ORM.
@@ -380,7 +416,7 @@ const rowJson = sql<string>`json_object(
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
-  ${analysisJsonFields}, ${decisionsJsonField})`;
+  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
 interface JsonRow extends AnalysisJson {
@@ -400,6 +436,8 @@ interface JsonRow extends AnalysisJson {
   u_first: string | null;
   u_last: string | null;
   decisions: DecisionJson[] | null;
+  dup_id: number | null;
+  dup: { username: string | null; upload_date: number } | null;
 }
 
 /** A row of the artist's own list as `ownedByQuery` builds it. */
@@ -481,6 +519,12 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
     decisions,
     waiting_days: waiting ? daysSince(upload_date, viewFor.now) : null,
     overdue: waiting && isOverdue(upload_date, viewFor.now),
+    duplicate_of: r.dup_id === null ? null : {
+      id: r.dup_id,
+      username: r.dup?.username ?? null,
+      upload_date: r.dup ? new Date(r.dup.upload_date).toISOString() : null,
+      deleted: r.dup === null,
+    },
   };
 }
 
@@ -661,6 +705,44 @@ export function createTracksService(
       .limit(1);
     if (!rows[0]) throw notFound(TRACK_NOT_FOUND);
     return rows[0];
+  }
+
+  /**
+   * A listening receipt (issue 20, decision 0197): the track's `new` directions within the
+   * listener's scope move to `listened`, each with a history entry by the listener. It does not
+   * wait on a conflict: a pair another listener moved meanwhile is simply no longer `new`.
+   */
+  async function markListened(who: Viewer, id: number): Promise<DecisionView[]> {
+    const scope = scopeOf(who);
+    const current = await load(scope, id);
+    const mine = parseDirections(current.directions).filter((d) => inScope(d, scope));
+    for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
+      const pairs = await storedPairs(db, id, mine);
+      const at = ctx.clock.now();
+      const statements: BatchItem<"sqlite">[] = [...pairs]
+        .filter(([, before]) => before.status === "new")
+        .flatMap(([direction, before]) =>
+          changeStatements(db, {
+            trackId: id,
+            direction,
+            before,
+            after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
+            by: who.id,
+            at,
+          })
+        );
+      const [first, ...rest] = statements;
+      if (!first) break;
+      try {
+        await db.batch([first, ...rest, syncReviewStatement(db, id)]);
+        break;
+      } catch (err) {
+        if (!isConcurrentChange(err)) throw err;
+      } finally {
+        owned.forget(current.user_id);
+      }
+    }
+    return (await view("*", id, scope)).decisions;
   }
 
   /**
@@ -928,17 +1010,25 @@ export function createTracksService(
 
     /**
      * Marks a track completed unless it left `processing` meanwhile (deleted, or ended), `owner` no
-     * longer holds its lease (another instance took it over), or another completed track has the
-     * same checksum. One statement: the duplicate check and the completion cannot interleave with
+     * longer holds its lease (another instance took it over), or another completed track of the
+     * same person has the same checksum. The same bytes from another person are accepted, and
+     * `duplicate_of` names the earliest completed track holding them, for staff only (issue 20,
+     * decision 0206). One statement: the duplicate check and the completion cannot interleave with
      * another job's, so two copies of one file in flight cannot both end `completed`. The row as its
      * status key shows it, or undefined when nothing was written.
      */
     async complete(id: number, facts: CompletedFacts, owner: string): Promise<StatusRow | undefined> {
       const now = ctx.clock.now();
+      const sameBytes = and(
+        eq(otherTracks.checksum, facts.checksum),
+        ne(otherTracks.id, id),
+        eq(otherTracks.status, "completed"),
+      );
       const done = await db
         .update(tracks)
         .set({
           ...facts,
+          duplicate_of: sql`(${db.select({ first: sql`min(${otherTracks.id})` }).from(otherTracks).where(sameBytes)})`,
           status: "completed",
           error: null,
           processed_at: now,
@@ -955,13 +1045,8 @@ export function createTracksService(
               db
                 .select({ one: sql`1` })
                 .from(otherTracks)
-                .where(
-                  and(
-                    eq(otherTracks.checksum, facts.checksum),
-                    ne(otherTracks.id, id),
-                    eq(otherTracks.status, "completed"),
-                  ),
-                ),
+                // `IS`: two tracks without an owner (deleted accounts) count as the same owner.
+                .where(and(sameBytes, sql`${otherTracks.user_id} IS ${tracks.user_id}`)),
             ),
           ),
         )
@@ -1045,7 +1130,11 @@ export function createTracksService(
     /** The track detail: the track and the history of its decisions (issue 13). */
     async detail(who: StaffCaller, id: number): Promise<TrackDetailView> {
       const track = await view(scopeFor(who), id);
-      return { ...track, decision_history: await decisionHistory(db, id, displayName) };
+      return {
+        ...track,
+        decision_history: await decisionHistory(db, id, displayName),
+        listens: await listensOf(db, id, displayName),
+      };
     },
 
     /**
@@ -1071,76 +1160,66 @@ export function createTracksService(
         if (text === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
         message = text;
       }
-      for (let attempt = 1;; attempt++) {
-        const before = (await storedPairs(db, id, [direction])).get(direction)!;
-        const after = {
-          status: input.status,
-          // Left out: the note stays; the message stays only with the same status, since a
-          // message belongs to the decision it came with (decision 0151).
-          note: input.note !== undefined ? input.note : before.note,
-          message: message !== undefined ? message : input.status === before.status ? before.message : null,
-        };
-        if (after.status === before.status && after.note === before.note && after.message === before.message) break;
+      const decisionNow = async () => (await view("*", id, scope)).decisions.find((d) => d.direction === direction)!;
+      // Made from another state than the stored one (or from none): refused with what is stored, so
+      // the form can show it (decision 0199).
+      const stale = async () => conflict(REVIEW_TEXTS.decisionChanged, { current: await decisionNow() });
+      const before = (await storedPairs(db, id, [direction])).get(direction)!;
+      if (input.revision !== before.revision) throw await stale();
+      // Left out: the status stays (a note alone never changes it); the note stays; the message
+      // stays only with the same status, since a message belongs to the decision it came with
+      // (decision 0151).
+      const status = input.status ?? before.status;
+      const after = {
+        status,
+        note: input.note !== undefined ? input.note : before.note,
+        message: message !== undefined ? message : status === before.status ? before.message : null,
+      };
+      if (after.status !== before.status || after.note !== before.note || after.message !== before.message) {
         const change: PairChange = { trackId: id, direction, before, after, by: who.id, at: ctx.clock.now() };
         const notice = noticeOf(change, current);
         try {
           await db.batch([
             ...changeStatements(db, change),
             syncReviewStatement(db, id),
-            ...(notice && ctx.notifications ? [ctx.notifications.outbox.enqueueStatement(notice)] : []),
+            ...(notice && ctx.notifications ? ctx.notifications.outbox.enqueueStatements(notice) : []),
           ]);
         } catch (err) {
+          // The pair's next revision was taken meanwhile (another instance too): the batch is a
+          // compare-and-set on the revision, and nothing of it was written.
           if (!isConcurrentChange(err)) throw err;
-          if (attempt >= DECISION_ATTEMPTS) throw conflict(REVIEW_TEXTS.decisionChanged);
-          continue;
+          throw await stale();
         } finally {
           owned.forget(current.user_id);
         }
         if (notice) ctx.notifications?.sender.kick();
-        break;
       }
-      const saved = await view("*", id, scope);
-      return saved.decisions.find((d) => d.direction === direction)!;
+      return await decisionNow();
     },
 
     /**
-     * The listen call (issue 13): the caller's first listen moves the track's `new` directions within
-     * their scope to `listened`, each with a history entry. Listening does not wait on a conflict:
-     * a pair another listener moved meanwhile is simply no longer `new`.
+     * The listening link was handed out (GET …/listen): the caller's played-time clock for the
+     * track starts now (docs/decisions/0197). Opening a track marks nothing.
      */
-    async markListened(who: Viewer, id: number): Promise<DecisionView[]> {
-      const scope = scopeOf(who);
-      const current = await load(scope, id);
-      const mine = parseDirections(current.directions).filter((d) => inScope(d, scope));
-      for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
-        const pairs = await storedPairs(db, id, mine);
-        const at = ctx.clock.now();
-        const statements: BatchItem<"sqlite">[] = [...pairs]
-          .filter(([, before]) => before.status === "new")
-          .flatMap(([direction, before]) =>
-            changeStatements(db, {
-              trackId: id,
-              direction,
-              before,
-              after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
-              by: who.id,
-              at,
-            })
-          );
-        const [first, ...rest] = statements;
-        if (!first) break;
-        try {
-          await db.batch([first, ...rest, syncReviewStatement(db, id)]);
-          break;
-        } catch (err) {
-          if (!isConcurrentChange(err)) throw err;
-        } finally {
-          owned.forget(current.user_id);
-        }
-      }
-      return (await view("*", id, scope)).decisions;
+    async openListen(who: Viewer, id: number): Promise<void> {
+      await load(scopeOf(who), id);
+      await openListen(db, id, who.id, ctx.clock.now());
     },
 
+    /**
+     * POST …/tracks/{id}/listened (issue 20, docs/decisions/0197): the player reports `seconds`
+     * played since its previous report. 404 outside the caller's sight, like every call taking a
+     * track id. Once the caller's capped total reaches the threshold (20 s, or all of a shorter
+     * track), the track's `new` directions within their scope become `listened`.
+     */
+    async reportListened(who: Viewer, id: number, seconds: number) {
+      await load(scopeOf(who), id);
+      const durationS = await trackDuration(db, id);
+      const heardS = await addPlayed(db, { trackId: id, userId: who.id, seconds, at: ctx.clock.now(), durationS });
+      const heard = isHeard(heardS, durationS);
+      const decisions = heard ? await markListened(who, id) : (await view(scopeOf(who), id)).decisions;
+      return { heard_s: Math.floor(heardS * 10) / 10, duration_s: durationS, heard, decisions };
+    },
     /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
     async create(input: TrackInput): Promise<TrackView> {
       const dirs = input.directions ?? [];

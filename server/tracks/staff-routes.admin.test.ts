@@ -1,3 +1,5 @@
+import { hasHiddenChars } from "../../domain/hidden-chars.ts";
+import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
@@ -260,7 +262,9 @@ describe("GET|PUT|DELETE /api/admin/tracks/:id and POST /api/admin/tracks", () =
         created.push(track.id);
       } else {
         expect(ok.status).toBe(400);
-        expect(s.trim() === "" || s.length > 100, JSON.stringify(s)).toBe(true);
+        // Empty, too long, or holding characters that hide or turn text around (issue 20).
+        expect(s.trim() === "" || s.length > 100 || hasHiddenChars(s), JSON.stringify(s)).toBe(true);
+        if (s.trim() !== "" && s.length <= 100 && hasHiddenChars(s)) expect(ok.body.error).toBe(INVALID_NAME_RECORD);
       }
     }
     for (const id of created) await f.t.ctx.db.delete(tracks).where(eq(tracks.id, id));

@@ -11,6 +11,7 @@ import {
 import { parseId, validate } from "../lib/validate.ts";
 import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema } from "../../domain/review.ts";
+import { listenedInputSchema } from "../../domain/listening.ts";
 import { createDeclineTemplatesService } from "../decline-templates/service.ts";
 import {
   trackInputSchema,
@@ -71,11 +72,11 @@ function createSharedTrackRoutes(ctx: AppContext) {
       const user = c.get("user");
       const track = await service.listenSource(user, parseId(c.req.param("id")));
       const token = await signDownloadToken(ctx, user.id, [track.id], "listen");
-      // The first listen moves the caller's `new` directions to `listened` (issue 13). Bookkeeping
-      // never keeps anyone from listening: a failed write is logged and the stream is answered.
-      const decisions = await service.markListened(user, track.id).catch((err) => {
+      // Opening a track marks nothing (issue 20): it starts the caller's played-time clock, which
+      // caps their first report. Bookkeeping never keeps anyone from listening: a failed write is
+      // logged and the stream is answered.
+      await service.openListen(user, track.id).catch((err) => {
         ctx.logger.warn("listen not recorded", { id: track.id, err });
-        return null;
       });
       return c.json({
         success: true as const,
@@ -83,8 +84,12 @@ function createSharedTrackRoutes(ctx: AppContext) {
         expires_in: LISTEN_TOKEN_TTL_S,
         peaks: track.peaks,
         duration_s: track.duration_s,
-        decisions,
       });
+    })
+    .post("/:id/listened", validate("json", listenedInputSchema()), async (c) => {
+      // The player's played time (issue 20, decision 0197); the pair reads «Прослушан» once heard.
+      const result = await service.reportListened(c.get("user"), parseId(c.req.param("id")), c.req.valid("json").seconds);
+      return c.json({ success: true as const, ...result });
     })
     .put("/:id/decisions/:direction", validate("param", decisionParams), validate("json", decisionInputSchema()), async (c) => {
       const { id, direction } = c.req.valid("param");

@@ -7,6 +7,7 @@ import {
   isDirection,
 } from "../../domain/directions.ts";
 import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE, parseTrackName } from "../../domain/track-name.ts";
+import { revealHiddenChars } from "../../domain/hidden-chars.ts";
 
 /**
  * The upload rules the page enforces (spec 1 §5), repeated on the server. Pure functions so that the
@@ -71,13 +72,18 @@ export function hasFaults(f: FileFaults): boolean {
   return f.type.length + f.name.length + f.duplicate.length > 0;
 }
 
-/** One message naming every file at fault, one line per kind, in the spec's words where it has them. */
+/**
+ * One message naming every file at fault, one line per kind, in the spec's words where it has them.
+ * Characters that hide or turn text around are written out (`<U+202E>`), so a name cannot reorder
+ * the message that quotes it.
+ */
 export function faultsMessage(f: FileFaults): string {
   const lines: string[] = [];
-  if (f.type.length) lines.push(`Принимаются только файлы MP3. Следующие файлы не подходят: ${f.type.join(", ")}`);
-  if (f.name.length) lines.push(`${INVALID_NAMES_MESSAGE} ${f.name.join(", ")}`);
+  const list = (names: string[]) => names.map(revealHiddenChars).join(", ");
+  if (f.type.length) lines.push(`Принимаются только файлы MP3. Следующие файлы не подходят: ${list(f.type)}`);
+  if (f.name.length) lines.push(`${INVALID_NAMES_MESSAGE} ${list(f.name)}`);
   if (f.duplicate.length) {
-    lines.push(`${f.duplicate.length === 1 ? "Файл уже добавлен:" : "Файлы уже добавлены:"} ${f.duplicate.join(", ")}`);
+    lines.push(`${f.duplicate.length === 1 ? "Файл уже добавлен:" : "Файлы уже добавлены:"} ${list(f.duplicate)}`);
   }
   return lines.join("\n");
 }

@@ -1,3 +1,5 @@
+import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { PROFILE_TEXTS } from "../../domain/profile.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GENRES } from "../../domain/directions.ts";
@@ -250,18 +252,29 @@ describe("POST /api/profile/update", () => {
     const { headers } = await newUser();
     const naughty: string[] = JSON.parse(await Deno.readTextFile(new URL("../../test/fixtures/naughty/blns.json", import.meta.url)));
     const fields = ["first_name", "last_name", "city", "bio", "birth_date", "favorite_dnb_genre"];
+    let hidden = 0;
     for (let i = 0; i < naughty.length; i++) {
       const value = naughty[i];
       const field = fields[i % fields.length];
       const res = await t.app.request("/api/profile/update", { method: "POST", headers, body: form({ [field]: value }) });
       expect(res.status, `${field}=${JSON.stringify(value)}`).toBeLessThan(500);
       const body = await res.json();
-      if (res.status === 200 && ["first_name", "last_name", "city", "bio"].includes(field)) {
+      if (["first_name", "last_name", "city", "bio"].includes(field) && hasHiddenChars(value)) {
+        // Bidi overrides, zero-width and C1 characters are refused in every text staff read (issue 20).
+        expect(res.status, `${field}=${JSON.stringify(value)}`).toBe(400);
+        // A string that is also too long is refused for its length first.
+        expect(body.success).toBe(false);
+        expect([HIDDEN_CHARS_MESSAGE, ...Object.values(PROFILE_TEXTS)]).toContain(body.error);
+        if (value.length <= 100) expect(body.error).toBe(HIDDEN_CHARS_MESSAGE);
+        hidden++;
+      } else if (res.status === 200 && ["first_name", "last_name", "city", "bio"].includes(field)) {
         // Stored as text, returned unchanged apart from trimming (no HTML is interpreted here).
         const expected = value.replaceAll("\u0000", "").trim();
         expect(body.user[field]).toBe(expected === "" ? null : expected);
       }
     }
+    // The list holds such strings (right-to-left overrides, zero-width spaces), so the rule was met.
+    expect(hidden).toBeGreaterThan(0);
   });
 });
 

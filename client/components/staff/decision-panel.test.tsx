@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AdminDeclineTemplatesPage } from "../../features/admin/decline-templates-page.tsx";
 import { AdminTrackEditPage } from "../../features/admin/track-edit-page.tsx";
 import { auth } from "../../lib/auth.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { fakeFetch, renderPage } from "../testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../testing/session-hooks.ts";
 
@@ -21,8 +22,16 @@ const track = {
   downloaded: false,
   status: "completed",
   decisions: [
-    { direction: "label_koster", status: "listened", note: null, message: null, decided_by: person, decided_at: "2025-03-06T10:00:00.000Z" },
-    { direction: "show_neurogon", status: "new", note: null, message: null, decided_by: null, decided_at: null },
+    {
+      direction: "label_koster",
+      status: "listened",
+      note: null,
+      message: null,
+      decided_by: person,
+      decided_at: "2025-03-06T10:00:00.000Z",
+      revision: 1,
+    },
+    { direction: "show_neurogon", status: "new", note: null, message: null, decided_by: null, decided_at: null, revision: 0 },
   ],
   decision_history: [
     {
@@ -46,18 +55,26 @@ const templates = [
 useSignedInTestSession();
 afterEach(cleanup);
 
-async function setupTrack() {
+type Answer = (body: Record<string, unknown>) => Response | Record<string, unknown>;
+
+/** The server's answer to a PUT when the test gives none: the decision as sent, one revision on. */
+const echo: Answer = (body) => ({
+  success: true,
+  decision: { ...track.decisions[0], status: body.status ?? "listened", revision: Number(body.revision) + 1 },
+});
+
+async function setupTrack(answer: Answer = echo, shown: Record<string, unknown> = track) {
   const puts: Array<{ path: string; body: Record<string, unknown> }> = [];
   vi.stubGlobal(
     "fetch",
     fakeFetch({
       "/api/auth/me": () => ({ success: true, user: admin }),
-      "/api/admin/tracks/5": () => ({ success: true, track }),
+      "/api/admin/tracks/5": () => ({ success: true, track: shown }),
       "/api/admin/decline-templates": () => ({ success: true, templates }),
       "/api/admin/tracks/5/decisions/label_koster": async (req) => {
         const body = await req.json();
         puts.push({ path: new URL(req.url).pathname, body });
-        return { success: true, decision: { direction: "label_koster", status: body.status } };
+        return answer(body);
       },
     }),
   );
@@ -80,6 +97,44 @@ describe("decision panel", () => {
     expect(rows[0].textContent).toContain("Прослушан");
   });
 
+  it("shows each colleague's listening as «прослушано 1:20 из 5:10», the most heard first", async () => {
+    await setupTrack(echo, {
+      ...track,
+      duration: 310_000,
+      listens: [
+        { user: { id: 2, username: "kolya", name: "Николай Петров" }, heard_s: 80.9 },
+        { user: person, heard_s: 5.2 },
+      ],
+    });
+    const group = await screen.findByRole("group", { name: "Прослушивания" });
+    const lines = within(group).getAllByTestId("staff-listen").map((li) => li.textContent);
+    expect(lines).toEqual(["Николай Петров — прослушано 1:20 из 5:10", "Админ — прослушано 0:05 из 5:10"]);
+  });
+
+  it("says nobody listened yet when no colleague played the track", async () => {
+    await setupTrack(echo, { ...track, listens: [] });
+    const group = await screen.findByRole("group", { name: "Прослушивания" });
+    expect(group.textContent).toContain("Трек ещё никто не слушал");
+  });
+
+  it("tells staff which earlier track of another person holds the same file, and nothing for other tracks", async () => {
+    const uploaded = "2025-02-01T09:30:00.000Z";
+    await setupTrack(echo, { ...track, duplicate_of: { id: 42, username: "first_artist", upload_date: uploaded, deleted: false } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe(`тот же файл, что трек #42 от @first_artist (${formatDateTime(uploaded)})`);
+    cleanup();
+
+    await setupTrack(echo, { ...track, duplicate_of: { id: 42, username: null, upload_date: null, deleted: true } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe("тот же файл, что трек #42 (трек удалён)");
+    cleanup();
+
+    await setupTrack(echo, { ...track, duplicate_of: null });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.queryByRole("note")).toBeNull();
+    expect(document.body.textContent).not.toContain("тот же файл");
+  });
+
   it("sends status, note and message; an empty message is sent as none", async () => {
     const puts = await setupTrack();
     const koster = await screen.findByTestId("decision-label_koster");
@@ -87,7 +142,7 @@ describe("decision panel", () => {
     fireEvent.change(within(koster).getByLabelText("Заметка для сотрудников"), { target: { value: "  берём " } });
     fireEvent.click(within(koster).getByRole("button", { name: "Сохранить решение" }));
     await waitFor(() => expect(puts).toHaveLength(1));
-    expect(puts[0].body).toEqual({ status: "accepted", note: "берём", message: null });
+    expect(puts[0].body).toEqual({ revision: 1, status: "accepted", note: "берём", message: null });
     expect(await within(koster).findByText("Решение сохранено")).toBeTruthy();
   });
 
@@ -98,7 +153,63 @@ describe("decision panel", () => {
     fireEvent.change(within(koster).getByLabelText("Шаблон отказа"), { target: { value: "9" } });
     fireEvent.click(within(koster).getByRole("button", { name: "Отклонить с шаблоном" }));
     await waitFor(() => expect(puts).toHaveLength(1));
-    expect(puts[0].body).toEqual({ status: "declined", note: null, template_id: 9 });
+    expect(puts[0].body).toEqual({ revision: 1, status: "declined", note: null, template_id: 9 });
+  });
+
+  it("after a decline with a template the form shows it; a note saved then sends no status and the revision it saw", async () => {
+    const declined = {
+      ...track.decisions[0],
+      status: "declined",
+      message: "Доработайте сведение и присылайте снова.",
+      decided_at: "2025-03-07T10:00:00.000Z",
+      revision: 2,
+    };
+    const puts = await setupTrack((body) => ({
+      success: true,
+      decision: body.template_id ? declined : { ...declined, note: body.note, revision: 3 },
+    }));
+    const koster = await screen.findByTestId("decision-label_koster");
+    await within(koster).findByLabelText("Шаблон отказа");
+    fireEvent.change(within(koster).getByLabelText("Шаблон отказа"), { target: { value: "9" } });
+    fireEvent.click(within(koster).getByRole("button", { name: "Отклонить с шаблоном" }));
+    await within(koster).findByText("Отклонено с шаблоном");
+    expect(within(koster).getByTestId("review-state").textContent).toBe("Отклонён");
+    expect((within(koster).getByLabelText("Статус") as HTMLSelectElement).value).toBe("declined");
+    expect((within(koster).getByLabelText("Сообщение артисту") as HTMLTextAreaElement).value).toBe(declined.message);
+    fireEvent.change(within(koster).getByLabelText("Заметка для сотрудников"), { target: { value: "Позвонить через месяц" } });
+    fireEvent.click(within(koster).getByRole("button", { name: "Сохранить решение" }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect(puts[1].body).toEqual({ revision: 2, note: "Позвонить через месяц", message: declined.message });
+    expect(await within(koster).findByText("Решение сохранено")).toBeTruthy();
+    expect((within(koster).getByLabelText("Статус") as HTMLSelectElement).value).toBe("declined");
+  });
+
+  it("on a 409 shows the decision saved meanwhile, with the server's words, and saves from its revision", async () => {
+    const theirs = {
+      ...track.decisions[0],
+      status: "accepted",
+      note: "Чужая заметка",
+      message: "Берём!",
+      decided_at: "2025-03-07T10:00:00.000Z",
+      revision: 5,
+    };
+    const error = "Решение уже изменено. В форме — текущее решение: проверьте его и сохраните снова";
+    const puts = await setupTrack((body) =>
+      body.revision === 5
+        ? { success: true, decision: { ...theirs, revision: 6, note: body.note } }
+        : Response.json({ success: false, error, current: theirs }, { status: 409 })
+    );
+    const koster = await screen.findByTestId("decision-label_koster");
+    fireEvent.change(within(koster).getByLabelText("Статус"), { target: { value: "declined" } });
+    fireEvent.click(within(koster).getByRole("button", { name: "Сохранить решение" }));
+    expect((await within(koster).findByRole("alert")).textContent).toBe(error);
+    expect(within(koster).getByTestId("review-state").textContent).toBe("Принят");
+    expect((within(koster).getByLabelText("Статус") as HTMLSelectElement).value).toBe("accepted");
+    expect((within(koster).getByLabelText("Заметка для сотрудников") as HTMLTextAreaElement).value).toBe("Чужая заметка");
+    expect((within(koster).getByLabelText("Сообщение артисту") as HTMLTextAreaElement).value).toBe("Берём!");
+    fireEvent.click(within(koster).getByRole("button", { name: "Сохранить решение" }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect(puts[1].body).toEqual({ revision: 5, note: "Чужая заметка", message: "Берём!" });
   });
 
   it("counts the message as a person counts and refuses more than 1,000 characters", async () => {

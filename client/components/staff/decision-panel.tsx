@@ -10,16 +10,19 @@ import {
   type ReviewStatus,
 } from "../../../domain/review.ts";
 import { charCount } from "../../../domain/profile.ts";
-import { errorText } from "../../lib/api.ts";
+import { ApiError, errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { declineTemplatesQuery, useDecide } from "./decision-queries.ts";
+import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
+import { ListeningList } from "./listening-list.tsx";
+import { DuplicateNote } from "./duplicate-note.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "./staff-queries.ts";
 
 /**
  * The review of one track on the staff track page (issue 13, decision 0160): per direction its
  * state, a decision form (status, staff note, message to the artist) and the one-step decline with
- * a ready-made message; below, the track's decision history. Texts in Russian in both panels.
+ * a ready-made message; below, who of the staff listened how long (issue 20) and the track's
+ * decision history. Texts in Russian in both panels.
  */
 
 type Decision = StaffTrack["decisions"][number];
@@ -42,6 +45,7 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
   return (
     <section className="st-section dp-panel" aria-labelledby={headingId}>
       <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
+      <DuplicateNote of={track.duplicate_of} />
       <div className="dp-list">
         {directions.map((d) => (
           <DirectionDecision
@@ -56,13 +60,25 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
           />
         ))}
       </div>
+      <ListeningList
+        listens={track.listens}
+        durationS={track.analysis?.duration_s ?? (track.duration ? track.duration / 1000 : null)}
+      />
       <DecisionHistory entries={track.decision_history ?? []} label={label} />
     </section>
   );
 }
 
+/** What is stored for a pair, as the form holds it (texts as "" for none). */
+const savedOf = (d: Decision | undefined) => ({
+  status: d?.status ?? "new",
+  note: d?.note ?? "",
+  message: d?.message ?? "",
+  revision: d?.revision ?? 0,
+});
+
 function DirectionDecision(
-  { base, tracksKey, trackId, direction, label, decision, editable }: {
+  { base: panelBase, tracksKey, trackId, direction, label, decision, editable }: {
     base: StaffBase;
     tracksKey: readonly string[];
     trackId: number;
@@ -73,26 +89,48 @@ function DirectionDecision(
   },
 ) {
   const fid = useId();
-  const current: ReviewStatus = decision?.status ?? "new";
-  const [status, setStatus] = useState<ReviewStatus>(current);
-  const [note, setNote] = useState(decision?.note ?? "");
-  const [message, setMessage] = useState(decision?.message ?? "");
+  // The saved decision the form was made from: every write sends its revision (decision 0199).
+  const [known, setKnown] = useState<Decision | undefined>(decision);
+  const base = savedOf(known);
+  const [status, setStatus] = useState<ReviewStatus>(base.status);
+  const [note, setNote] = useState(base.note);
+  const [message, setMessage] = useState(base.message);
   const [templateId, setTemplateId] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const decide = useDecide(base, tracksKey);
-  const templates = useQuery({ ...declineTemplatesQuery(base), enabled: editable });
+  const decide = useDecide(panelBase, tracksKey);
+  const templates = useQuery({ ...declineTemplatesQuery(panelBase), enabled: editable });
   const list = templates.data ?? [];
   const chosenTemplate = templateId || (list[0] ? String(list[0].id) : "");
   const tooLong = decisionTextTooLong(note.trim()) || decisionTextTooLong(message.trim());
+  const edited = status !== base.status || note !== base.note || message !== base.message;
 
-  const send = async (body: Parameters<typeof decide.mutateAsync>[0]["body"], doneText: string) => {
+  /** The form shows `saved` (after a write, a refusal, or a newer read of an untouched form). */
+  const show = (saved: Decision | undefined) => {
+    const v = savedOf(saved);
+    setKnown(saved);
+    setStatus(v.status);
+    setNote(v.note);
+    setMessage(v.message);
+  };
+  const newer = (decision?.revision ?? 0) > base.revision;
+  // A newer decision read while nobody is typing: the form follows what is saved. A form being
+  // edited keeps its text and its revision; saving it then meets the 409 below.
+  if (newer && !edited && !decide.isPending) show(decision);
+  /** The newest decision known, for the badge and the byline. */
+  const shown = newer ? decision : known;
+  const current: ReviewStatus = shown?.status ?? "new";
+
+  const send = async (body: DecisionBody, doneText: string) => {
     setError(null);
     setDone(null);
     try {
-      await decide.mutateAsync({ id: trackId, direction, body });
+      const answer = await decide.mutateAsync({ id: trackId, direction, body });
+      show(answer.decision);
       setDone(doneText);
     } catch (err) {
+      const stored = err instanceof ApiError && err.status === 409 ? err.body?.current : undefined;
+      if (stored && typeof stored === "object") show(stored as Decision);
       setError(errorText(err, "Не удалось сохранить решение"));
     }
   };
@@ -100,12 +138,21 @@ function DirectionDecision(
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (tooLong || decide.isPending) return;
-    void send({ status, note: note.trim() || null, message: message.trim() || null }, "Решение сохранено");
+    // The status only when it was changed here: saving a note never sends a status.
+    void send({
+      revision: base.revision,
+      ...(status !== base.status ? { status } : {}),
+      note: note.trim() || null,
+      message: message.trim() || null,
+    }, "Решение сохранено");
   };
 
   const declineWithTemplate = () => {
     if (!chosenTemplate || decide.isPending) return;
-    void send({ status: "declined", note: note.trim() || null, template_id: Number(chosenTemplate) }, "Отклонено с шаблоном");
+    void send(
+      { revision: base.revision, status: "declined", note: note.trim() || null, template_id: Number(chosenTemplate) },
+      "Отклонено с шаблоном",
+    );
   };
 
   return (
@@ -114,9 +161,9 @@ function DirectionDecision(
         <h3 id={`${fid}-h`}>{label}</h3>
         <span className={`dp-badge dp-${current}`} data-testid="review-state">{REVIEW_STATUS_LABELS[current]}</span>
       </header>
-      {decision?.decided_at && (
+      {shown?.decided_at && (
         <p className="st-hint dp-meta">
-          {decision.decided_by?.name || decision.decided_by?.username || "—"}, {formatDateTime(decision.decided_at)}
+          {shown.decided_by?.name || shown.decided_by?.username || "—"}, {formatDateTime(shown.decided_at)}
         </p>
       )}
       {!editable && (
@@ -212,7 +259,11 @@ function DecisionText(
   );
 }
 
-/** Who, when, from, to, note (and the message the artist got), oldest first as the server answers. */
+/**
+ * Who, when, from, to, note (and the message the artist got), oldest first as the server answers.
+ * Where the panel is narrower than the table needs (a phone), each change is shown as a card of
+ * labelled lines (decision-panel.css, decision 0207): no scrolling region, no word split inside.
+ */
 export function DecisionHistory({ entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string }) {
   const headingId = useId();
   return (
@@ -235,13 +286,13 @@ export function DecisionHistory({ entries, label }: { entries: readonly HistoryE
             <tbody>
               {entries.map((h) => (
                 <tr key={h.id}>
-                  <td>{formatDateTime(h.decided_at)}</td>
-                  <td>{h.decided_by?.name || h.decided_by?.username || "—"}</td>
-                  <td>{label(h.direction as Direction)}</td>
-                  <td>{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
-                  <td>{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
-                  <td>{h.note ?? "—"}</td>
-                  <td>{h.message ?? "—"}</td>
+                  <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
+                  <td data-label="Кто">{h.decided_by?.name || h.decided_by?.username || "—"}</td>
+                  <td data-label="Направление">{label(h.direction as Direction)}</td>
+                  <td data-label="Было">{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
+                  <td data-label="Стало">{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
+                  <td data-label="Заметка">{h.note ?? "—"}</td>
+                  <td data-label="Сообщение артисту">{h.message ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

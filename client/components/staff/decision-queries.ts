@@ -26,7 +26,10 @@ export const declineTemplatesQuery = (base: StaffBase) =>
     staleTime: 30_000,
   });
 
-/** Records a decision; the panel's track queries (list and single track) are refreshed afterwards. */
+/**
+ * Records a decision; the panel's track queries (list and single track) are refreshed afterwards,
+ * after a refusal too (a 409 carries a decision someone else saved, decision 0199).
+ */
 export function useDecide(base: StaffBase, tracksKey: readonly string[]) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -37,7 +40,7 @@ export function useDecide(base: StaffBase, tracksKey: readonly string[]) {
           json: body,
         }),
       ),
-    onSuccess: async () => {
+    onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: tracksKey, refetchType: "all" });
     },
   });

@@ -5,6 +5,7 @@ import { clearFailedFiles, type FailedFile, readFailedFiles } from "../../compon
 import { CheckIcon, CrossIcon } from "../../components/icons.tsx";
 import { errorText, NO_RESPONSE } from "../../lib/api.ts";
 import { fetchTrackStatus, trackIdsQuery } from "./api.ts";
+import { revealHiddenChars } from "../../../domain/hidden-chars.ts";
 import {
   CONFETTI_DELAY_MS,
   CONFETTI_OPTIONS,
@@ -152,7 +153,7 @@ export function ProcessingPage() {
           <ul className="status-list">
             {failedFiles.map((f) => (
               <li key={f.filename} className="status-row">
-                <span className="status-name">{f.filename}</span>
+                <span className="status-name">{revealHiddenChars(f.filename)}</span>
                 <span className="badge badge-danger">{PROCESSING_TEXTS.notUploaded}</span>
                 <span className="status-error">{f.error}</span>
               </li>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Direction } from "../../../domain/directions.ts";
 import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE } from "../../../domain/track-name.ts";
+import { revealHiddenChars } from "../../../domain/hidden-chars.ts";
 import { addFailedFiles, writeFailedFiles } from "../../components/failed-files.ts";
 import { UploadIcon } from "../../components/icons.tsx";
 import { requestSignIn } from "../../components/need-auth.ts";
@@ -243,7 +244,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
           <div className="alert alert-error" role="alert">
             {INVALID_NAMES_MESSAGE}
             <ul className="alert-list">
-              {invalid.map((i) => <li key={i.id}>{i.name}</li>)}
+              {invalid.map((i) => <li key={i.id}>{revealHiddenChars(i.name)}</li>)}
             </ul>
           </div>
         )}

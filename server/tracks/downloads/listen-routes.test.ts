@@ -38,8 +38,7 @@ describe("GET /api/admin|moderator/tracks/:id/listen", () => {
     const track = await analysedTrack();
     const r = await f.call("GET", `/api/admin/tracks/${track.id}/listen`);
     expect(r.status).toBe(200);
-    // `decisions`: the review after this listen (issue 13).
-    expect(Object.keys(r.body).sort()).toEqual(["decisions", "duration_s", "expires_in", "peaks", "stream_url", "success"]);
+    expect(Object.keys(r.body).sort()).toEqual(["duration_s", "expires_in", "peaks", "stream_url", "success"]);
     expect(r.body).toMatchObject({ success: true, expires_in: LISTEN_TOKEN_TTL_S });
     expect(r.body.stream_url).toMatch(/^\/api\/listen\/[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(r.body.duration_s as number).toBeCloseTo(8, 1);

@@ -96,6 +96,26 @@ describe("download links", () => {
     expect(await downloaded(gone.id)).toBe(false);
   });
 
+  it("answers a ZIP with missing.txt when two tracks are asked for and only one has a file", async () => {
+    const kept = await f.trackWithFile(AUDIO.amen, { filename: "Есть - Файл.mp3" });
+    const none = await createTrack(f.t.ctx.db, { filename: "Нет - Файла.mp3", status: "failed", storage_key: null });
+    const r = await f.call("POST", "/api/admin/tracks/download", { json: { track_ids: [kept.id, none.id] } });
+    expect(r.status).toBe(200);
+    const res = await fetchFile(r.body.download_url as string);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toMatch(/attachment; filename="tracks-.*\.zip"/);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    expect(Object.keys(files).sort()).toEqual(["missing.txt", "Есть - Файл.mp3"].sort());
+    expect(files["Есть - Файл.mp3"]).toEqual(audioBytes(AUDIO.amen));
+    expect(new TextDecoder().decode(files["missing.txt"]).split("\n").filter(Boolean)).toEqual([
+      "Эти треки не вошли в архив: их файлов нет в хранилище.",
+      "Нет - Файла.mp3",
+    ]);
+    expect(await downloaded(kept.id)).toBe(true);
+    expect(await downloaded(none.id)).toBe(false);
+  });
+
   it("refuses a selection in which no track has a file, and a single track without one", async () => {
     const a = await createTrack(f.t.ctx.db, { status: "failed", storage_key: null });
     const b = await createTrack(f.t.ctx.db);

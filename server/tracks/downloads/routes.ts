@@ -67,8 +67,9 @@ export function createDownloadRoutes(ctx: AppContext) {
     // moderator whose categories changed meanwhile gets only what is still in them.
     const signer = await ctx.users.byId(claims.userId);
     if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LINK);
-    // One track is its file, so it must have one. A ZIP leaves out the tracks without a file (none
-    // stored, or gone from storage since) and names them in missing.txt (issue 12).
+    // One track is its file, so it must have one. Several tracks are always a ZIP, even when only one
+    // file is left: it leaves out the tracks without a file (none stored, or gone from storage since)
+    // and names them in missing.txt (issue 12, decision 0103; issue 20).
     const single = claims.trackIds.length === 1;
     const selected = single
       ? { files: await service.forDownload(signer, claims.trackIds), missing: [] }
@@ -86,7 +87,7 @@ export function createDownloadRoutes(ctx: AppContext) {
     if (!headOnly) await service.markDownloaded(files.map((f) => f.id));
     const common = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 
-    if (files.length === 1) {
+    if (single) {
       const name = safeName(files[0].filename);
       const { body, size } = await ctx.storage.read(files[0].storage_key);
       if (headOnly) await body.cancel();

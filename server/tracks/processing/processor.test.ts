@@ -27,19 +27,68 @@ async function row(app: TestApp, id: number) {
 
 
 describe("processing verdicts", () => {
-  it("fails a second upload of the same audio, for any user, and does not keep its file", async () => {
+  it("fails a second upload of the same audio by the same person, and does not keep its file", async () => {
     const a = await signedIn();
-    const b = await signedIn();
     const first = await postUpload(t, a.headers, [filePart("Artist - First.mp3"), dirPart("label_koster")]);
     await t.ctx.queue.idle();
     expect((await row(t, first.body.track_ids[0])).status).toBe("completed");
 
-    const again = await postUpload(t, b.headers, [filePart("Other - Name.mp3"), dirPart("label_koster")]);
+    const again = await postUpload(t, a.headers, [filePart("Other - Name.mp3"), dirPart("label_koster")]);
     await t.ctx.queue.idle();
     const dup = await row(t, again.body.track_ids[0]);
-    expect(dup).toMatchObject({ status: "failed", error: PROCESSING_ERRORS.duplicate, storage_key: null });
-    const errors = await (await t.app.request("/api/errors", { headers: b.headers })).json();
+    expect(dup).toMatchObject({ status: "failed", error: PROCESSING_ERRORS.duplicate, storage_key: null, duplicate_of: null });
+    const errors = await (await t.app.request("/api/errors", { headers: a.headers })).json();
     expect(errors).toEqual({ errors: [`Other - Name.mp3: ${PROCESSING_ERRORS.duplicate}`] });
+  });
+
+  it("accepts the same audio from another person, tells staff whose it copies and tells the uploader nothing", async () => {
+    const bytes = fixture(FIXTURES.low);
+    const a = await signedIn();
+    const first = await postUpload(t, a.headers, [filePart("Original - Track.mp3", bytes), dirPart("label_koster")]);
+    await t.ctx.queue.idle();
+    const originalId = first.body.track_ids[0] as number;
+    expect((await row(t, originalId)).status).toBe("completed");
+
+    const b = await signedIn();
+    const again = await postUpload(t, b.headers, [filePart("Copier - Track.mp3", bytes), dirPart("label_koster")]);
+    await t.ctx.queue.idle();
+    const copyId = again.body.track_ids[0] as number;
+    const copy = await row(t, copyId);
+    expect(copy).toMatchObject({ status: "completed", error: null, duplicate_of: originalId });
+    expect(copy.storage_key).not.toBeNull();
+
+    // Staff see the original's number, owner and upload date.
+    const admin = await createUser(t.ctx.db, { is_admin: true });
+    const staff = (await signIn(t.ctx, admin)).headers;
+    const detail = await (await t.app.request(`/api/admin/tracks/${copyId}`, { headers: staff })).json();
+    const original = await row(t, originalId);
+    expect(detail.track.duplicate_of).toEqual({
+      id: originalId,
+      username: a.user.username,
+      upload_date: original.upload_date.toISOString(),
+      deleted: false,
+    });
+    const list = await (await t.app.request(`/api/admin/tracks?search=Copier`, { headers: staff })).json();
+    expect(list.tracks.find((x: { id: number }) => x.id === copyId).duplicate_of.id).toBe(originalId);
+    const plain = await (await t.app.request(`/api/admin/tracks/${originalId}`, { headers: staff })).json();
+    expect(plain.track.duplicate_of).toBeNull();
+
+    // The uploader's every answer about the copy reads like any accepted upload.
+    for (const path of ["/api/tracks", "/api/tracks/history", `/api/status/${copyId}`, "/api/errors", "/api/success", "/api/track_ids"]) {
+      const res = await t.app.request(path, { headers: b.headers });
+      expect(res.status, path).toBe(200);
+      const text = await res.text();
+      expect(text, path).not.toContain("duplicate");
+      expect(text, path).not.toContain(a.user.username);
+      expect(text, path).not.toContain("уже был загружен");
+      expect(text, path).not.toContain("Original - Track");
+    }
+    expect(await (await t.app.request("/api/errors", { headers: b.headers })).json()).toEqual({ errors: [] });
+
+    // Once the original is deleted, staff still learn the copy's origin by number.
+    expect((await t.app.request(`/api/admin/tracks/${originalId}`, { method: "DELETE", headers: staff })).status).toBe(200);
+    const after = await (await t.app.request(`/api/admin/tracks/${copyId}`, { headers: staff })).json();
+    expect(after.track.duplicate_of).toEqual({ id: originalId, username: null, upload_date: null, deleted: true });
   });
 
   it("lets exactly one of two copies in one batch complete", async () => {

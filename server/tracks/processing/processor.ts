@@ -145,7 +145,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
         await status.trackFinished(completed);
         return;
       }
-      // Not written: a duplicate of a completed track, or the track left `processing` (deleted,
+      // Not written: a copy of the same person's completed track, or the track left `processing` (deleted,
       // ended) or its lease is another's, and then `fail` below writes nothing either.
       verdict = {
         status: "failed",

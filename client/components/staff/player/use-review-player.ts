@@ -4,12 +4,14 @@ import { errorText, read } from "../../../lib/api.ts";
 import { panel, type StaffBase } from "../staff-queries.ts";
 import type { ReviewTrack } from "./figures.ts";
 import type { PlayerTexts } from "./player-texts.ts";
+import { useListenReports } from "./use-listen-reports.ts";
 
 /**
  * The staff review player (issue 12 §2): one `<audio>` per track list, so one track plays at a time.
  * A track starts from its listening link (GET {base}/tracks/:id/listen: a signed, short-lived
  * address the `<audio>` streams with byte ranges, plus the stored waveform peaks, so the browser never
- * decodes the file). J/K walk the list and cross pages; the played row is kept in view.
+ * decodes the file). J/K walk the list and cross pages; the played row is kept in view. Opening a
+ * track marks nothing: the time really played is reported (use-listen-reports.ts, issue 20).
  */
 
 export type ListenAnswer = {
@@ -70,11 +72,16 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const moveFocus = useRef(false);
   const latest = useRef({ o, audio, current, listen, loading, error });
   latest.current = { o, audio, current, listen, loading, error };
+  const reports = useListenReports(audio, { current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }) });
+  const reportsRef = useRef(reports);
+  reportsRef.current = reports;
 
   const load = useCallback(async (track: ReviewTrack, { fresh = false, at = 0 } = {}) => {
     const my = ++seq.current;
     const { o, audio } = latest.current;
     if (!fresh) retried.current = false;
+    // What the previous track played is reported now; loading and skipping count nothing.
+    reportsRef.current.leave();
     audio?.pause();
     setCurrent(track);
     setError(null);
@@ -94,6 +101,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     setListen(answer);
     const el = latest.current.audio;
     if (!el) return setLoading(false);
+    reportsRef.current.follow(track.id);
     el.src = answer.stream_url;
     if (at > 0) el.currentTime = at;
     try {

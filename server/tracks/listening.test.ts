@@ -1,0 +1,182 @@
+/**
+ * Issue 20, item 4: listening receipts. Opening a track's listening link (and streaming it) marks
+ * nothing; the player's reports of played time do, once a staff member has heard 20 seconds (all of
+ * a shorter track). A report is capped by the wall-clock time since the member's previous report or
+ * opening, the total by the track's length. The artist sees «Прослушан» only then; staff see each
+ * colleague's listening in the track detail.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { trackAnalysis, trackDecisionHistory, telegramOutbox } from "../../db/schema.ts";
+import { LISTENING_TEXTS } from "../../domain/listening.ts";
+import { createUser, signIn } from "../testing/factories.ts";
+import { AUDIO, type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
+
+let f: StaffFixture;
+let nowMs = Date.UTC(2025, 5, 1, 12, 0, 0);
+const clock = { now: () => new Date(nowMs) };
+const wait = (s: number) => (nowMs += s * 1000);
+/** The artist of the latest track (one each: the artist's list is kept ready per artist). */
+let artistHeaders: Headers;
+
+beforeAll(async () => {
+  f = await staffFixture({ clock, moderatorCategories: "label_koster" });
+});
+afterAll(() => f.close());
+
+/** A track of the artist with a stored file and a known length (5:10 unless told). */
+async function track(directions = "label_koster", durationS = 310) {
+  const artist = await createUser(f.t.ctx.db, { first_name: "Арт", last_name: "Истов" });
+  artistHeaders = (await signIn(f.t.ctx, artist)).headers;
+  const tr = await f.trackWithFile(AUDIO.mono, { directions, user_id: artist.id });
+  await f.t.ctx.db.insert(trackAnalysis).values({ track_id: tr.id, duration_s: durationS, analysed_at: new Date(nowMs) });
+  return tr;
+}
+
+const open = (id: number, headers: Headers = f.as.moderator, panel = "moderator") =>
+  f.call("GET", `/api/${panel}/tracks/${id}/listen`, { headers });
+const report = (id: number, seconds: unknown, headers: Headers = f.as.moderator, panel = "moderator") =>
+  f.call("POST", `/api/${panel}/tracks/${id}/listened`, { headers, json: { seconds } });
+/** Plays `total` seconds in reports of `step`, the clock moving as the music does. */
+async function play(id: number, total: number, step = 5, headers: Headers = f.as.moderator, panel = "moderator") {
+  let last;
+  for (let done = 0; done < total; done += step) {
+    const s = Math.min(step, total - done);
+    wait(s);
+    last = await report(id, s, headers, panel);
+    expect(last.status, JSON.stringify(last.body)).toBe(200);
+  }
+  return last!;
+}
+
+const staffStates = async (id: number) =>
+  ((await f.call("GET", `/api/admin/tracks/${id}`)).body.track as { decisions: { direction: string; status: string }[] })
+    .decisions.map((d) => [d.direction, d.status]);
+const artistStates = async (id: number) => {
+  const r = await f.call("GET", "/api/tracks", { headers: artistHeaders });
+  const mine = (r.body.tracks as { id: number; decisions: { direction: string; status: string }[] }[]).find((t) => t.id === id)!;
+  return mine.decisions.map((d) => [d.direction, d.status]);
+};
+
+describe("listening receipts", () => {
+  it("opening the link and streaming it marks nothing; a 0.3 s play marks nothing", async () => {
+    const tr = await track();
+    const r = await open(tr.id);
+    expect(r.status).toBe(200);
+    expect(r.body).not.toHaveProperty("decisions");
+    const stream = await f.t.app.request(r.body.stream_url as string, { headers: { Range: "bytes=0-999" } });
+    expect(stream.status).toBe(206);
+    await stream.body?.cancel();
+    wait(0.3);
+    const skip = await report(tr.id, 0.3);
+    expect(skip.status).toBe(200);
+    expect(skip.body).toMatchObject({ success: true, heard: false, heard_s: 0.3, duration_s: 310 });
+    expect(await staffStates(tr.id)).toEqual([["label_koster", "new"]]);
+    expect(await artistStates(tr.id)).toEqual([["label_koster", "in_review"]]);
+    expect(await f.t.ctx.db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, tr.id))).toEqual([]);
+  });
+
+  it("20 s of reports make the pair «Прослушан» for staff and the artist, by the listener, with no message", async () => {
+    const tr = await track();
+    await open(tr.id);
+    const before = await play(tr.id, 15);
+    expect(before.body).toMatchObject({ heard: false, heard_s: 15 });
+    expect(await artistStates(tr.id)).toEqual([["label_koster", "in_review"]]);
+    const after = await play(tr.id, 5);
+    expect(after.body).toMatchObject({ heard: true, heard_s: 20 });
+    expect((after.body.decisions as { status: string }[]).map((d) => d.status)).toEqual(["listened"]);
+    expect(await staffStates(tr.id)).toEqual([["label_koster", "listened"]]);
+    expect(await artistStates(tr.id)).toEqual([["label_koster", "listened"]]);
+    const history = await f.t.ctx.db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, tr.id));
+    expect(history.map((h) => [h.from_status, h.to_status, h.decided_by])).toEqual([["new", "listened", f.moderator.id]]);
+    expect((await f.t.ctx.db.select().from(telegramOutbox)).filter((o) => o.key.startsWith(`decision:${tr.id}:`))).toEqual([]);
+  });
+
+  it("a short track is heard when played through", async () => {
+    const tr = await track("label_koster", 8.05);
+    await open(tr.id);
+    const part = await play(tr.id, 6, 3);
+    expect(part.body).toMatchObject({ heard: false });
+    const whole = await play(tr.id, 2, 2);
+    expect(whole.body).toMatchObject({ heard: true, heard_s: 8 });
+    expect(await artistStates(tr.id)).toEqual([["label_koster", "listened"]]);
+  });
+
+  it("caps a single report by the time since opening, and the total by the length", async () => {
+    const tr = await track("label_koster", 30);
+    await open(tr.id);
+    wait(1);
+    const jump = await report(tr.id, 300);
+    expect(jump.status).toBe(200);
+    // One second since the opening, plus the two seconds of tolerance.
+    expect(jump.body).toMatchObject({ heard: false, heard_s: 3 });
+    expect(await artistStates(tr.id)).toEqual([["label_koster", "in_review"]]);
+    // Reports arriving faster than the music could play are capped the same way.
+    for (let i = 0; i < 5; i++) {
+      wait(0.1);
+      await report(tr.id, 10);
+    }
+    const r = await report(tr.id, 0);
+    expect(r.body.heard_s as number).toBeLessThan(3 + 5 * 2.1 + 0.1);
+    expect(r.body.heard).toBe(false);
+    // A long honest pause earns no more than what is reported; the total stops at the length.
+    wait(600);
+    const long = await report(tr.id, 100);
+    expect(long.body).toMatchObject({ heard: true, heard_s: 30 });
+  });
+
+  it("a report with no opening before it earns only the tolerance", async () => {
+    const tr = await track();
+    const r = await report(tr.id, 60, f.as.admin, "admin");
+    expect(r.body).toMatchObject({ heard_s: 2, heard: false });
+  });
+
+  it("marks only the directions within the listener's categories; the administrator's covers all", async () => {
+    const tr = await track("label_koster,podcast_koster,show_neurogon");
+    await open(tr.id);
+    await play(tr.id, 20);
+    expect(await staffStates(tr.id)).toEqual([["label_koster", "listened"], ["podcast_koster", "new"], ["show_neurogon", "new"]]);
+    await open(tr.id, f.as.admin, "admin");
+    await play(tr.id, 20, 10, f.as.admin, "admin");
+    expect(await staffStates(tr.id)).toEqual([
+      ["label_koster", "listened"],
+      ["podcast_koster", "listened"],
+      ["show_neurogon", "listened"],
+    ]);
+  });
+
+  it("shows staff each colleague's listening in the track detail", async () => {
+    const tr = await track();
+    await open(tr.id);
+    await play(tr.id, 80, 10);
+    await open(tr.id, f.as.admin, "admin");
+    await play(tr.id, 5, 5, f.as.admin, "admin");
+    const detail = (await f.call("GET", `/api/moderator/tracks/${tr.id}`, { headers: f.as.moderator })).body.track as {
+      listens: { user: { id: number; name: string }; heard_s: number }[];
+      analysis: { duration_s: number };
+    };
+    expect(detail.listens.map((l) => [l.user.id, l.heard_s])).toEqual([[f.moderator.id, 80], [f.admin.id, 5]]);
+    expect(detail.analysis.duration_s).toBe(310);
+  });
+
+  it("refuses a moderator outside the track's categories (404), the artist (403) and bad input (400)", async () => {
+    const foreign = await track("label_neuropunk");
+    const r = await report(foreign.id, 5);
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ success: false, error: expect.any(String) });
+    expect((await report(foreign.id, 5, artistHeaders)).status).toBe(403);
+    expect((await report(foreign.id, 5, f.as.anonymous)).status).toBe(401);
+    expect((await report(foreign.id, 5, f.as.moderator, "admin")).status).toBe(403);
+    expect((await report(999_999, 5)).status).toBe(404);
+    const mine = await track();
+    for (const bad of [-1, "20", null, 1e9, undefined]) {
+      const b = await report(mine.id, bad);
+      expect(b.status, String(bad)).toBe(400);
+      expect(b.body).toEqual({ success: false, error: bad === undefined ? LISTENING_TEXTS.badSeconds : expect.any(String) });
+    }
+    const noBody = await f.call("POST", `/api/moderator/tracks/${mine.id}/listened`, { headers: f.as.moderator, body: "{" });
+    expect(noBody.status).toBe(400);
+    // Nothing was recorded for the refused calls.
+    expect((await f.call("GET", `/api/admin/tracks/${foreign.id}`)).body.track).toMatchObject({ listens: [] });
+  });
+});
