@@ -175,6 +175,12 @@ describe("object storage and processing leases", () => {
     expect(parseConfig({ PROCESSING_LEASE_S: "86400" }).processingLeaseS).toBe(86_400);
   });
 
+  it("refuses tracks longer than 30 minutes by default (MAX_TRACK_MINUTES)", () => {
+    expect(parseConfig({}).maxTrackMinutes).toBe(30);
+    expect(parseConfig({ MAX_TRACK_MINUTES: "90" }).maxTrackMinutes).toBe(90);
+    for (const bad of ["0", "-1", "1.5", "abc"]) expect(errorOf({ MAX_TRACK_MINUTES: bad })).toContain("MAX_TRACK_MINUTES");
+  });
+
   it("cuts off an upload whose body is silent for 60 s by default, at most 1800 s", () => {
     expect(parseConfig({}).uploadIdleTimeoutS).toBe(60);
     expect(parseConfig({ UPLOAD_IDLE_TIMEOUT_S: "5" }).uploadIdleTimeoutS).toBe(5);

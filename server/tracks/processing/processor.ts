@@ -215,7 +215,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
       return;
     }
     if (!(await tracks.countAttempt(id, row.attempts + 1, owner))) return;
-    const verdict = await analyseTrack(storage, row.storage_key);
+    const verdict = await analyseTrack(storage, row.storage_key, { maxTrackMinutes: deps.config.maxTrackMinutes });
     await record(id, row.storage_key, verdict);
   }
 
