@@ -33,6 +33,12 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
     page.context().on("request", (r) => {
       if (r.isNavigationRequest()) seen.push(r.url());
     });
+    // Every redirect the site answers with: none may carry a token (decision 0202).
+    const redirects: string[] = [];
+    page.context().on("response", (r) => {
+      const location = r.headers()["location"];
+      if (location) redirects.push(location);
+    });
     const popupPromise = page.context().waitForEvent("page");
     await button.click();
     const popup = await popupPromise;
@@ -48,10 +54,13 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
       step(`${vk.url}/authorize?`),
       step(`${server.baseUrl}/login?code=`),
       step(`${server.baseUrl}/api/auth/oauth/vk/callback?`),
-      step(`${server.baseUrl}/auth/vk/callback?access_token=`),
+      step(`${server.baseUrl}/auth/vk/callback?login_code=`),
     ];
     expect(order.every((i) => i >= 0), seen.join("\n")).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(redirects.length).toBeGreaterThan(0);
+    expect(redirects.filter((u) => /access_token=|refresh_token=/.test(u))).toEqual([]);
+    expect(seen.filter((u) => /access_token=|refresh_token=/.test(u))).toEqual([]);
 
     // The window that started it follows: it is signed in and on /.
     await waitForPath(page, "/");
@@ -89,6 +98,12 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
     const seen: string[] = [];
     page.context().on("request", (r) => {
       if (r.isNavigationRequest()) seen.push(r.url());
+    });
+    // Every redirect the site answers with: none may carry a token (decision 0202).
+    const redirects: string[] = [];
+    page.context().on("response", (r) => {
+      const location = r.headers()["location"];
+      if (location) redirects.push(location);
     });
     const popupPromise = page.context().waitForEvent("page");
     await page.getByRole("button", { name: "Войти через Telegram" }).click();
@@ -236,6 +251,59 @@ test("login link to another page: signed in there, and the tokens leave the addr
   expect(new URL(page.url()).search).toBe("");
 });
 
+/** The user the browser's stored access token belongs to. */
+async function storedUser(page: Page): Promise<string> {
+  return await page.evaluate(async () => {
+    const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+    return (await res.json()).user?.username;
+  });
+}
+
+test("a login link never replaces a live session silently: «Остаться» keeps it, agreeing switches", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(await t.server.loginLink("artist"));
+  await expectSignedIn(page);
+  expect(await storedUser(page)).toBe("artist");
+
+  // Someone sends the artist a link of another account, to a page other than the home page.
+  const other = new URL(await t.server.loginLink("moderator"));
+  await page.goto(`${t.server.baseUrl}/profile${other.search}`);
+  const question = page.getByRole("dialog", { name: "Вы вошли как @artist. Войти как @moderator?" });
+  await question.waitFor();
+  // The tokens are already out of the address while the question is open.
+  expect(new URL(page.url()).search).not.toContain("token");
+  await t.screenshot(page, "auth-switch-question");
+  await question.getByRole("button", { name: "Остаться" }).click();
+  await question.waitFor({ state: "hidden" });
+  expect(await storedUser(page)).toBe("artist");
+  await page.getByText("@artist").waitFor();
+  await page.reload();
+  await expectSignedIn(page);
+  expect(await storedUser(page)).toBe("artist");
+
+  // The same on the home page; this time the person agrees.
+  await page.goto(await t.server.loginLink("moderator"));
+  const again = page.getByRole("dialog", { name: "Вы вошли как @artist. Войти как @moderator?" });
+  await again.waitFor();
+  expect(new URL(page.url()).search).toBe("");
+  await again.getByRole("button", { name: "Войти как @moderator" }).click();
+  await page.getByText("Авторизация успешно завершена!").waitFor();
+  expect(await storedUser(page)).toBe("moderator");
+
+  // A link of the account already signed in: no question.
+  await page.goto(await t.server.loginLink("moderator"));
+  await page.getByText("Авторизация успешно завершена!").waitFor();
+  expect(await page.getByRole("dialog").count()).toBe(0);
+  expect(await storedUser(page)).toBe("moderator");
+
+  // A fresh browser with the link simply signs in (the spec's rule).
+  const fresh = await t.page({ width: 1280, height: 800 });
+  await fresh.goto(await t.server.loginLink("moderator"));
+  await expectSignedIn(fresh);
+  expect(await fresh.getByRole("dialog").count()).toBe(0);
+  expect(await storedUser(fresh)).toBe("moderator");
+});
+
 test("guards: anonymous /profile → /login; artist /admin → /; signed-in /login → /", async (t) => {
   const page = await t.page({ width: 1280, height: 800 });
   await page.goto(t.server.baseUrl + "/profile");
@@ -268,7 +336,8 @@ test("leaving the page while the sign-in check is still on its way keeps the ses
   });
   await page.goto(await t.server.loginLink("artist"));
   await expectSignedIn(page);
-  expect(new URL(page.url()).search).toContain("access_token");
+  // The tokens left the address at once, before the check answered (decision 0202).
+  expect(new URL(page.url()).search).not.toContain("access_token");
   await page.goto(t.server.baseUrl + "/profile");
   await waitForPath(page, "/profile");
   await page.getByText("@artist").waitFor();

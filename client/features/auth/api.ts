@@ -1,4 +1,4 @@
-import { client, rawBody, read } from "../../lib/api.ts";
+import { callOptions, client, rawBody, read } from "../../lib/api.ts";
 import type { AuthResponse } from "../../lib/auth.ts";
 
 /**
@@ -15,8 +15,16 @@ export function completeTelegram(tgAuthResult: string, sessionId: string): Promi
 }
 
 /**
+ * POST /api/auth/oauth/login-code: the one-time code the VK callback put in the address, for the
+ * session (decision 0202). Only this browser, once, within a minute.
+ */
+export function exchangeLoginCode(code: string): Promise<AuthResponse> {
+  return read(client.auth.oauth["login-code"].$post({ json: { login_code: code } }, callOptions({ noRetry: true })));
+}
+
+/**
  * The backend VK callback the browser is sent to with what VK returned (spec 1 §7); the backend
- * comes back to `frontend_redirect` with tokens, a ban message or an error.
+ * comes back to `frontend_redirect` with a one-time login code, a ban message or an error.
  */
 export function vkCallbackAddress(p: { code: string; state: string; device_id?: string | null }): string {
   const path = client.auth.oauth.vk.callback.$path({
