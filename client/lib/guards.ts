@@ -65,9 +65,10 @@ export function openInMaintenance(pathname: string): boolean {
 
 /** The root route's guard: address tokens first (out of the address bar at once), then maintenance mode. */
 export async function rootGuard(args: GuardArgs) {
-  // /login and the callback page read their arrival from the address and clean it themselves.
+  // The home page, /login and the callback page read their arrival from the address and clean it
+  // themselves as they open.
   const path = args.location.pathname;
-  if (path !== "/login" && !path.startsWith("/auth/")) stripTokenLink();
+  if (path !== "/" && path !== "/login" && !path.startsWith("/auth/")) stripTokenLink();
   await signInFromAddress(args);
   const { context, location } = args;
   if (openInMaintenance(location.pathname)) return;
