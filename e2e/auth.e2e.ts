@@ -229,6 +229,48 @@ test("profile: a VK user links Telegram in a provider window that closes itself"
   }
 }, { timeout: 90_000 });
 
+test("profile: a Telegram user links VK by signing in to VK from the profile; the window closes itself", async (t) => {
+  const vk = await startVkDouble({ user: { user_id: "5550778", first_name: "Тая", phone: "79995550778" } });
+  try {
+    const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url, TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
+    const page = await t.page({ width: 1280, height: 800 });
+    await page.goto(server.baseUrl + "/about");
+    // A Telegram sign-in in this browser, as the sign-in page completes one.
+    const result = encodeTgAuthResult(await signTelegramAuth({ id: 8880778, first_name: "Тая" }));
+    await page.evaluate(async (tgAuthResult) => {
+      const urls = await (await fetch("/api/auth/oauth/urls")).json();
+      const res = await fetch("/api/auth/oauth/telegram/complete", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tgAuthResult, session_id: urls.session_id }),
+      });
+      const body = await res.json();
+      localStorage.setItem("accessToken", body.access_token);
+      localStorage.setItem("refreshToken", body.refresh_token);
+    }, result);
+    await page.goto(server.baseUrl + "/profile");
+    await page.getByRole("heading", { name: "Привязать ВКонтакте" }).waitFor();
+    await page.getByLabel("Телефон").fill("+7 999 555-07-78");
+    await page.getByRole("button", { name: "Привязать", exact: true }).click();
+    const vkButton = page.getByRole("button", { name: "Войти через ВКонтакте" });
+    await vkButton.waitFor();
+    const vkWindow = page.context().waitForEvent("page");
+    await vkButton.click();
+    await (await vkWindow).waitForEvent("close", { timeout: 20_000 });
+
+    await page.getByText("ВКонтакте успешно привязан к вашему аккаунту").first().waitFor();
+    await page.getByText("5550778").waitFor();
+    expect(await page.getByRole("heading", { name: "Привязать ВКонтакте" }).count()).toBe(0);
+    const me = await page.evaluate(async () => {
+      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      return (await res.json()).user;
+    });
+    expect(me).toMatchObject({ vk_id: "5550778", telegram_id: "8880778" });
+  } finally {
+    await vk.stop();
+  }
+}, { timeout: 90_000 });
+
 test("login-link: admin signs in by address, sees Админка, and the address is cleaned", async (t) => {
   const page = await t.page({ width: 1280, height: 800 });
   await page.goto(await t.server.loginLink("admin"));

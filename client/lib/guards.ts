@@ -3,6 +3,7 @@ import type { RouterContext } from "../router.tsx";
 import { ApiError } from "./api.ts";
 import { stripTokenLink } from "./auth.ts";
 import { configQuery } from "./config-query.ts";
+import { hasVkLinkStart } from "./oauth.ts";
 
 /**
  * Route guards (spec 2 "Route guards", "Maintenance mode"). They are for the person only: the API
@@ -112,6 +113,9 @@ export function guestOnly({ context, location }: GuardArgs) {
   if (!context.auth.isAuthenticated) return;
   if (completingSignIn && location.pathname.startsWith("/auth/")) return;
   const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
+  // VK comes back to /login for the profile's VK link too (decision 0204): that page passes it on.
+  const state = params.get("state");
+  if (location.pathname === "/login" && params.get("code") && state && hasVkLinkStart(state)) return;
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");
   if (access && refresh && location.pathname === "/login") {

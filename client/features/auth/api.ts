@@ -26,13 +26,17 @@ export function exchangeLoginCode(code: string): Promise<AuthResponse> {
  * The backend VK callback the browser is sent to with what VK returned (spec 1 §7); the backend
  * comes back to `frontend_redirect` with a one-time login code, a ban message or an error.
  */
-export function vkCallbackAddress(p: { code: string; state: string; device_id?: string | null }): string {
+export function vkCallbackAddress(
+  p: { code: string; state: string; device_id?: string | null },
+  purpose: "sign-in" | "link" = "sign-in",
+): string {
   const path = client.auth.oauth.vk.callback.$path({
     query: {
       code: p.code,
       state: p.state,
       device_id: p.device_id ?? "",
-      frontend_redirect: `${location.origin}/auth/vk/callback`,
+      // A link (started from the profile, decision 0204) comes back to the profile.
+      frontend_redirect: `${location.origin}${purpose === "link" ? "/profile" : "/auth/vk/callback"}`,
     },
   });
   return `/api${path}`;

@@ -123,7 +123,9 @@ export function LoginPage() {
         }
         markFinishing(start);
         // The code goes on to the backend, which exchanges it and comes back with tokens.
-        location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
+        location.replace(
+          vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }, start.purpose),
+        );
         return;
       }
       case "vk-error":

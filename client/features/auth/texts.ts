@@ -39,7 +39,6 @@ export const AUTH_TEXTS = {
   switchYes: (next: string) => `Войти как @${next}`,
   switchStay: "Остаться",
   loginCodeError: "Не удалось завершить вход через ВКонтакте",
-  vkLinked: "ВКонтакте успешно привязан к вашему аккаунту",
 
   banTitle: "Аккаунт заблокирован",
   banOk: "Понятно",
