@@ -259,7 +259,7 @@ test("profile: a Telegram user links VK by signing in to VK from the profile; th
     await (await vkWindow).waitForEvent("close", { timeout: 20_000 });
 
     await page.getByText("ВКонтакте успешно привязан к вашему аккаунту").first().waitFor();
-    await page.getByText("5550778").waitFor();
+    await page.getByText("5550778", { exact: true }).waitFor();
     expect(await page.getByRole("heading", { name: "Привязать ВКонтакте" }).count()).toBe(0);
     const me = await page.evaluate(async () => {
       const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
