@@ -90,6 +90,9 @@ describe("MAINTENANCE_MODE=true", () => {
     const vk = await t.app.request("/api/auth/oauth/vk/callback");
     expect(vk.status).toBe(302);
     expect(new URL(vk.headers.get("location")!).searchParams.get("error")).toBeTruthy();
+    // The page exchanges the VK callback's login code (decision 0202): here an unknown one.
+    const code = await call("/api/auth/oauth/login-code", json({}, "POST", { login_code: "x".repeat(43) }));
+    expect(code.status).toBe(401);
 
     // An artist learns who they are (the client then shows the maintenance screen) and keeps the session.
     const me = await call("/api/auth/me", { headers: artist.headers });

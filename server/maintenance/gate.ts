@@ -18,6 +18,7 @@ export const MAINTENANCE_OPEN_PATHS: ReadonlySet<string> = new Set([
   "/api/health",
   "/api/auth/oauth/urls",
   "/api/auth/oauth/vk/callback",
+  "/api/auth/oauth/login-code",
   "/api/auth/oauth/telegram/complete",
   "/api/auth/refresh",
   "/api/auth/logout",
