@@ -119,7 +119,9 @@ export function guestOnly({ context, location }: GuardArgs) {
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");
   if (access && refresh && location.pathname === "/login") {
-    throw redirect({ to: "/", search: { access_token: access, refresh_token: refresh } });
+    // The home page asks before replacing this session (decision 0202); this entry keeps no tokens.
+    stripTokenLink();
+    throw redirect({ to: "/", search: { access_token: access, refresh_token: refresh }, replace: true });
   }
   throw redirect({ to: "/" });
 }
