@@ -64,7 +64,6 @@ export interface ArtistHistory {
   page_size: number;
 }
 
-
 export function createArtistReads(
   ctx: Pick<AppContext, "db" | "clock">,
   status: ReturnType<typeof createStatusKeys>,
@@ -74,6 +73,7 @@ export function createArtistReads(
   async function statusRow(id: number): Promise<StatusRow | undefined> {
     return (await db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1))[0];
   }
+
   /**
    * GET /api/tracks, polled by the artist's pages: prepared once, one JSON object per row built by
    * SQLite (issue 15: building the query and materialising nine columns per row in the driver and
