@@ -7,6 +7,7 @@ import { openInstance } from "../testing/second-instance.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { ownedAnswers } from "./owned-answers.ts";
 import { decisionInputSchema } from "../../domain/review.ts";
+import { trackInputSchema, trackUpdateSchema } from "./service.ts";
 import type { User } from "../../db/schema.ts";
 
 /**
@@ -214,15 +215,15 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     },
     "analysis.save": async (a) => (await t.ctx.tracks.analysis.save((await createTrack(t.ctx.db, { user_id: a.id })).id, analysisReport()), [a]),
     "analysis.saveError": async (a) => (await t.ctx.tracks.analysis.saveError((await createTrack(t.ctx.db, { user_id: a.id })).id, "broken"), [a]),
-    create: async (a) => (await t.ctx.tracks.create({ filename: "Kept - Made.mp3", user_id: a.id, directions: ["label_koster"] }), [a]),
+    create: async (a) => (await t.ctx.tracks.create(trackInputSchema.parse({ filename: "Kept - Made.mp3", user_id: a.id, directions: "label_koster" })), [a]),
     update: async (a) => {
       const track = await createTrack(t.ctx.db, { user_id: a.id });
-      await t.ctx.tracks.update("*", track.id, { filename: undefined, directions: ["label_koster"] });
+      await t.ctx.tracks.update("*", track.id, trackUpdateSchema.parse({ directions: "label_koster" }));
       return [a];
     },
     "update (handed to another artist)": async (a, b) => {
       const track = await createTrack(t.ctx.db, { user_id: a.id });
-      await t.ctx.tracks.update("*", track.id, { filename: undefined, user_id: b.id });
+      await t.ctx.tracks.update("*", track.id, trackUpdateSchema.parse({ user_id: b.id }));
       return [a, b];
     },
     moderate: async (a) => {
