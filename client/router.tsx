@@ -8,6 +8,7 @@ import {
 } from "@tanstack/react-router";
 import { RootLayout } from "./components/root-layout.tsx";
 import { RouteError } from "./components/route-error.tsx";
+import { AuthOverlays } from "./features/auth/auth-overlays.tsx";
 import { AuthCallbackPage } from "./features/auth/callback-page.tsx";
 import { LoginPage } from "./features/auth/login-page.tsx";
 import { FaqPage } from "./features/faq/faq-page.tsx";
@@ -20,7 +21,7 @@ import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
 import { type Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
-import { validateTrackListSearch } from "./components/staff/track-list-search.ts";
+import { validateTrackListSearch } from "./features/staff-review/track-list-search.ts";
 import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
 
 export interface RouterContext {
@@ -29,7 +30,7 @@ export interface RouterContext {
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: RootLayout,
+  component: () => <RootLayout overlays={<AuthOverlays />} />,
   beforeLoad: rootGuard,
   // Unknown paths go home (spec 1 §2). A redirect thrown while rendering is not caught as a
   // navigation: TanStack Router shows its error screen instead, so navigate from an element.
@@ -120,13 +121,13 @@ const adminTracksRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "tracks",
   validateSearch: validateTrackListSearch,
-  component: lazyRouteComponent(() => import("./features/admin/tracks-page.tsx"), "AdminTracksPage"),
+  component: lazyRouteComponent(() => import("./features/staff-review/admin-tracks-page.tsx"), "AdminTracksPage"),
 });
 const adminChildren = [
   admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
   adminTracksRoute,
-  admin("tracks/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
-  admin("tracks/$id/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("tracks/edit", () => import("./features/staff-review/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("tracks/$id/edit", () => import("./features/staff-review/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
   admin("faq", () => import("./features/admin/faq-page.tsx"), "AdminFaqPage"),
   admin("faq/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
   admin("faq/$id/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
@@ -137,7 +138,7 @@ const adminChildren = [
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
-  admin("decline-templates", () => import("./features/admin/decline-templates-page.tsx"), "AdminDeclineTemplatesPage"),
+  admin("decline-templates", () => import("./features/staff-review/decline-templates-page.tsx"), "AdminDeclineTemplatesPage"),
 ];
 
 // Moderator area (moderators and admins), also a separate chunk.
@@ -157,12 +158,12 @@ const moderatorTracksRoute = createRoute({
   getParentRoute: () => moderatorRoute,
   path: "tracks",
   validateSearch: validateTrackListSearch,
-  component: lazyRouteComponent(() => import("./features/moderator/tracks-page.tsx"), "ModeratorTracksPage"),
+  component: lazyRouteComponent(() => import("./features/staff-review/moderator-tracks-page.tsx"), "ModeratorTracksPage"),
 });
 const moderatorChildren = [
   mod("/", () => import("./features/moderator/dashboard-page.tsx"), "ModeratorDashboardPage"),
   moderatorTracksRoute,
-  mod("tracks/$id/edit", () => import("./features/moderator/track-edit-page.tsx"), "ModeratorTrackEditPage"),
+  mod("tracks/$id/edit", () => import("./features/staff-review/moderator-track-edit-page.tsx"), "ModeratorTrackEditPage"),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),

@@ -3,12 +3,12 @@ import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
 import { USER_TEXTS } from "../../../domain/user.ts";
-import { ConfirmDialog } from "../../components/staff/modal.tsx";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
+import { ConfirmDialog } from "../../components/ui/modal.tsx";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
+import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
 import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { adminUserQuery, useCreateAdminUser, useUpdateAdminUser } from "./api.ts";
+import { adminUserQuery, useCreateAdminUser, useUpdateAdminUser } from "./users-api.ts";
 import {
   buildCreatePayload,
   buildUpdatePayload,

@@ -1,20 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
-import { Pagination } from "../../components/staff/pagination.tsx";
-import { Toast, useToast } from "../../components/staff/toast.tsx";
-import { useDebouncedValue } from "../../components/staff/use-debounced-value.ts";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { ConfirmDialog, Modal } from "../../components/ui/modal.tsx";
+import { Pagination } from "../../components/ui/pagination.tsx";
+import { Toast, useToast } from "../../components/ui/toast.tsx";
+import { useDebouncedValue } from "../../components/ui/use-debounced-value.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import {
-  type AdminUser,
-  adminUsersQuery,
-  useAdminUserAction,
-  useCreateAdminUser,
-  type UserListParams,
-} from "./api.ts";
+import { type AdminUser, adminUsersQuery, useAdminUserAction, useCreateAdminUser, type UserListParams } from "./users-api.ts";
 import { banRefusal } from "../../../domain/ban.ts";
 import { displayRole, type Role, USER_TEXTS } from "../../../domain/user.ts";
 import { buildCreatePayload, emptyUserForm, type UserFormState, validateUserForm } from "./user-form.ts";
