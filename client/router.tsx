@@ -21,6 +21,7 @@ import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
 import { type Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
+import { validateUsersListSearch } from "./features/admin/users-list-search.ts";
 import { validateTrackListSearch } from "./features/staff-review/track-list-search.ts";
 import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
 
@@ -123,6 +124,13 @@ const adminTracksRoute = createRoute({
   validateSearch: validateTrackListSearch,
   component: lazyRouteComponent(() => import("./features/staff-review/admin-tracks-page.tsx"), "AdminTracksPage"),
 });
+// The users list keeps its search, filters and page in the address the same way (decision 0211).
+const adminUsersRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: "users",
+  validateSearch: validateUsersListSearch,
+  component: lazyRouteComponent(() => import("./features/admin/users-page.tsx"), "AdminUsersPage"),
+});
 const adminChildren = [
   admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
   adminTracksRoute,
@@ -134,7 +142,7 @@ const adminChildren = [
   admin("slider", () => import("./features/admin/slider-page.tsx"), "AdminSliderPage"),
   admin("slider/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
   admin("slider/$id/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
-  admin("users", () => import("./features/admin/users-page.tsx"), "AdminUsersPage"),
+  adminUsersRoute,
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),

@@ -1,5 +1,6 @@
 import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
+import { MAX_PAGE, oneOf, text as textUpTo, wholeNumber } from "../../lib/search-params.ts";
 
 /**
  * Where a staff track list stands, kept in the address (issue 12 §3; decision 0141): filters, sort,
@@ -13,7 +14,6 @@ import { DIRECTIONS } from "../../../domain/directions.ts";
 export const TRACK_PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 const MAX_TEXT = 200;
-const MAX_PAGE = 1_000_000;
 
 /** Fields the lists sort by: the server's (server/tracks/service.ts SORT_FIELDS) that a column offers. */
 export const TRACK_SORT_FIELDS = ["upload_date", "filename", "user", "downloaded", "duration", "bitrate", "loudness", "bpm"] as const;
@@ -30,19 +30,7 @@ export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted
 export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
 export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
 
-// The router's default search parser reads JSON where it can: `?filename=123` arrives as a number and
-// `?downloaded=true` as a boolean, so scalars are accepted in either form. A value that does not
-// parse is dropped (the default applies) rather than refusing the address.
-type Scalar = string | number | boolean;
-const isScalar = (v: unknown): v is Scalar => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-const oneOf = <T extends string>(values: readonly T[]) => (v: unknown): T | undefined =>
-  typeof v === "string" && (values as readonly string[]).includes(v) ? (v as T) : undefined;
-
-const text = (v: unknown): string | undefined => {
-  if (!isScalar(v)) return undefined;
-  const s = String(v);
-  return s.length > MAX_TEXT ? undefined : s;
-};
+const text = textUpTo(MAX_TEXT);
 const isoDay = (v: unknown): string | undefined => {
   if (typeof v !== "string") return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
@@ -50,10 +38,6 @@ const isoDay = (v: unknown): string | undefined => {
   return !m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3]) ? undefined : v;
 };
 const bool = (v: unknown): boolean | undefined => v === true || v === "true" ? true : v === false || v === "false" ? false : undefined;
-const wholeNumber = (ok: (n: number) => boolean) => (v: unknown): number | undefined => {
-  const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
-  return Number.isInteger(n) && ok(n) ? n : undefined;
-};
 const sortRule = new RegExp(`^-?(${TRACK_SORT_FIELDS.join("|")})$`);
 
 export type TrackListSearch = {
