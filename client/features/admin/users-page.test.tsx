@@ -109,7 +109,7 @@ describe("admin users list: its place in the address", () => {
     expect(usernames()).toEqual(["mod1"]);
     // The edit page's way back (its back link, Cancel, the return after adding) lands here too.
     expect(usersListPlace()).toEqual({ role: "moderator", status: "active" });
-    await act(async () => router.history.back());
+    act(() => router.history.back());
     await settle();
     expect(address(router)).toEqual({ role: "moderator" });
     expect(select("Статус").value).toBe("all");
