@@ -19,7 +19,7 @@ import { PrivacyPage } from "./features/info/privacy-page.tsx";
 import { SuccessPage } from "./features/info/success-page.tsx";
 import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
-import { type Auth } from "./lib/auth.ts";
+import type { Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
 import { validateUsersListSearch } from "./features/admin/users-list-search.ts";
 import { validateTrackListSearch } from "./features/staff-review/track-list-search.ts";

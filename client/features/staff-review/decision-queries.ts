@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { InferRequestType, InferResponseType } from "hono/client";
-import { client, read } from "../../lib/api.ts";
+import { type client, read } from "../../lib/api.ts";
 import type { Direction } from "../../../domain/directions.ts";
 import { panel, type StaffBase } from "../../lib/staff-queries.ts";
 
