@@ -5,7 +5,9 @@ import { client, read } from "./api.ts";
 /**
  * Query-option factories and write hooks the admin and moderator panels share: the same endpoints
  * under their own base path (/api/admin or /api/moderator) and their own cache keys, so the panels
- * never read each other's cache. Each feature's api.ts builds its own from these.
+ * never read each other's cache. The api files of features/admin, features/moderator and
+ * features/staff-review build theirs from these; it is in lib/ because three features use it and
+ * none may import another (decision 0211).
  */
 
 export type StaffBase = "/admin" | "/moderator";

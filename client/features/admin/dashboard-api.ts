@@ -4,8 +4,8 @@ import { client, read } from "../../lib/api.ts";
 import { adminKeys, tzOffset } from "../../lib/staff-queries.ts";
 
 /**
- * The admin dashboard's figures (CONVENTIONS rule 8): calls under /api/admin, typed by the server's routes; each
- * write refreshes the queries that show it.
+ * The admin dashboard's figures (CONVENTIONS rule 8): calls under /api/admin,
+ * typed by the server's routes.
  */
 
 const admin = client.admin;

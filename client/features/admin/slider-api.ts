@@ -4,8 +4,8 @@ import { client, rawBody, read } from "../../lib/api.ts";
 import { adminKeys } from "../../lib/staff-queries.ts";
 
 /**
- * The admin's slider tiles (CONVENTIONS rule 8): calls under /api/admin, typed by the server's routes; each
- * write refreshes the queries that show it.
+ * The admin's slider tiles (CONVENTIONS rule 8): calls under /api/admin,
+ * typed by the server's routes; each write refreshes the queries that show it.
  */
 
 const admin = client.admin;

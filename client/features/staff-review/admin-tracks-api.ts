@@ -5,8 +5,8 @@ import { adminKeys, staffTrackQuery, tzOffset } from "../../lib/staff-queries.ts
 import type { TrackFilterValues } from "./track-filters.tsx";
 
 /**
- * The admin's track list and track form (CONVENTIONS rule 8): calls under /api/admin, typed by the server's routes; each
- * write refreshes the queries that show it.
+ * The admin's track list and track form (CONVENTIONS rule 8): calls under /api/admin,
+ * typed by the server's routes; each write refreshes the queries that show it.
  */
 
 const admin = client.admin;
