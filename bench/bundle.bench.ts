@@ -25,7 +25,7 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-const isStaff = (src?: string) => !!src && /features\/(admin|moderator)\//.test(src);
+const isStaff = (src?: string) => !!src && /features\/(admin|moderator|staff-review)\//.test(src);
 
 export default async function () {
   const out = await Deno.makeTempDir({ prefix: "np-bundle-" });

@@ -8,6 +8,7 @@ import {
 } from "@tanstack/react-router";
 import { RootLayout } from "./components/root-layout.tsx";
 import { RouteError } from "./components/route-error.tsx";
+import { AuthOverlays } from "./features/auth/auth-overlays.tsx";
 import { AuthCallbackPage } from "./features/auth/callback-page.tsx";
 import { LoginPage } from "./features/auth/login-page.tsx";
 import { FaqPage } from "./features/faq/faq-page.tsx";
@@ -18,9 +19,10 @@ import { PrivacyPage } from "./features/info/privacy-page.tsx";
 import { SuccessPage } from "./features/info/success-page.tsx";
 import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
-import { type Auth } from "./lib/auth.ts";
+import type { Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
-import { validateTrackListSearch } from "./components/staff/track-list-search.ts";
+import { validateUsersListSearch } from "./features/admin/users-list-search.ts";
+import { validateTrackListSearch } from "./features/staff-review/track-list-search.ts";
 import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
 
 export interface RouterContext {
@@ -29,7 +31,7 @@ export interface RouterContext {
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: RootLayout,
+  component: () => <RootLayout overlays={<AuthOverlays />} />,
   beforeLoad: rootGuard,
   // Unknown paths go home (spec 1 §2). A redirect thrown while rendering is not caught as a
   // navigation: TanStack Router shows its error screen instead, so navigate from an element.
@@ -120,24 +122,31 @@ const adminTracksRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "tracks",
   validateSearch: validateTrackListSearch,
-  component: lazyRouteComponent(() => import("./features/admin/tracks-page.tsx"), "AdminTracksPage"),
+  component: lazyRouteComponent(() => import("./features/staff-review/admin-tracks-page.tsx"), "AdminTracksPage"),
+});
+// The users list keeps its search, filters and page in the address the same way (decision 0211).
+const adminUsersRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: "users",
+  validateSearch: validateUsersListSearch,
+  component: lazyRouteComponent(() => import("./features/admin/users-page.tsx"), "AdminUsersPage"),
 });
 const adminChildren = [
   admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
   adminTracksRoute,
-  admin("tracks/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
-  admin("tracks/$id/edit", () => import("./features/admin/track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("tracks/edit", () => import("./features/staff-review/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("tracks/$id/edit", () => import("./features/staff-review/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
   admin("faq", () => import("./features/admin/faq-page.tsx"), "AdminFaqPage"),
   admin("faq/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
   admin("faq/$id/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
   admin("slider", () => import("./features/admin/slider-page.tsx"), "AdminSliderPage"),
   admin("slider/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
   admin("slider/$id/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
-  admin("users", () => import("./features/admin/users-page.tsx"), "AdminUsersPage"),
+  adminUsersRoute,
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
-  admin("decline-templates", () => import("./features/admin/decline-templates-page.tsx"), "AdminDeclineTemplatesPage"),
+  admin("decline-templates", () => import("./features/staff-review/decline-templates-page.tsx"), "AdminDeclineTemplatesPage"),
 ];
 
 // Moderator area (moderators and admins), also a separate chunk.
@@ -157,12 +166,12 @@ const moderatorTracksRoute = createRoute({
   getParentRoute: () => moderatorRoute,
   path: "tracks",
   validateSearch: validateTrackListSearch,
-  component: lazyRouteComponent(() => import("./features/moderator/tracks-page.tsx"), "ModeratorTracksPage"),
+  component: lazyRouteComponent(() => import("./features/staff-review/moderator-tracks-page.tsx"), "ModeratorTracksPage"),
 });
 const moderatorChildren = [
   mod("/", () => import("./features/moderator/dashboard-page.tsx"), "ModeratorDashboardPage"),
   moderatorTracksRoute,
-  mod("tracks/$id/edit", () => import("./features/moderator/track-edit-page.tsx"), "ModeratorTrackEditPage"),
+  mod("tracks/$id/edit", () => import("./features/staff-review/moderator-track-edit-page.tsx"), "ModeratorTrackEditPage"),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),

@@ -1,16 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { auth, useAuth } from "../lib/auth.ts";
 import { configQuery } from "../lib/config-query.ts";
 import { flash } from "../lib/flash.ts";
-import { AuthOverlays } from "../features/auth/auth-overlays.tsx";
 import { CookieBar } from "./cookie-bar.tsx";
 import { FlashArea } from "./flash-area.tsx";
 import { LogoMark } from "./icons.tsx";
 
-/** Header, footer, flash area; staff pages get the full width, the rest a narrow column. */
-export function RootLayout() {
+/**
+ * Header, footer, flash area; staff pages get the full width, the rest a narrow column. What a
+ * feature lays over every page (the sign-in dialogs) comes in from the router as `overlays`:
+ * shared components import no feature (decision 0211).
+ */
+export function RootLayout({ overlays }: { overlays?: ReactNode }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const { user, isAuthenticated } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -120,7 +123,7 @@ export function RootLayout() {
         </div>
       </footer>
       {!bare && <CookieBar />}
-      <AuthOverlays />
+      {overlays}
     </div>
   );
 }

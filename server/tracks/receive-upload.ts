@@ -1,5 +1,5 @@
 import type { Direction } from "../../domain/directions.ts";
-import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
+import { type ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import type { FileStorage } from "../lib/storage.ts";
 import { type MultipartForm, receiveMultipart } from "../lib/multipart.ts";
 import {

@@ -1,4 +1,4 @@
-import { StaffLayout, type StaffNavItem } from "../../components/staff/staff-layout.tsx";
+import { StaffLayout, type StaffNavItem } from "../../components/staff-layout.tsx";
 import { flash } from "../../lib/flash.ts";
 
 const NAV: StaffNavItem[] = [

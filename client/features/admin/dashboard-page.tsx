@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { adminDashboardQuery, type Period } from "./api.ts";
+import { adminDashboardQuery, type Period } from "./dashboard-api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 import { ReviewCounts } from "./review-counts.tsx";
 

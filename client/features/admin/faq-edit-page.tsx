@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
-import { FaqFields, FaqPreview } from "../../components/staff/faq-editor.tsx";
-import { answerToText, faqFormValid, type FaqFormValue, formatAnswer, nextFaqOrder } from "../../components/staff/faq-format.ts";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
+import { FaqFields, FaqPreview } from "../../components/faq-editor/faq-editor.tsx";
+import { answerToText, faqFormValid, type FaqFormValue, formatAnswer, nextFaqOrder } from "../../components/faq-editor/faq-format.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
+import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
 import { errorText } from "../../lib/api.ts";
-import { adminFaqQuery, adminFaqsQuery, useAdminFaqWrites } from "./api.ts";
+import { adminFaqQuery, adminFaqsQuery, useAdminFaqWrites } from "./faq-api.ts";
 
 /** FAQ entry editor with a live preview (blank line = paragraph, newline = line break). */
 export function AdminFaqEditPage() {

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { FaqEditModal, useFaqCrud } from "../../components/staff/faq-crud.tsx";
-import { answerToText, formatAnswer, truncateAnswer } from "../../components/staff/faq-format.ts";
-import { ConfirmDialog } from "../../components/staff/modal.tsx";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { FaqEditModal, useFaqCrud } from "../../components/faq-editor/faq-crud.tsx";
+import { answerToText, formatAnswer, truncateAnswer } from "../../components/faq-editor/faq-format.ts";
+import { ConfirmDialog } from "../../components/ui/modal.tsx";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { adminFaqsQuery, type Faq, useAdminFaqWrites, useMoveAdminFaq } from "./api.ts";
+import { adminFaqsQuery, type Faq, useAdminFaqWrites, useMoveAdminFaq } from "./faq-api.ts";
 
 /** Spec 2 §4: moving swaps the order values of the entry and its neighbour with two updates. */
 export function swapOrders(a: Faq, b: Faq, direction: "up" | "down"): [number, number] {

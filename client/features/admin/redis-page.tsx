@@ -1,18 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useId, useState } from "react";
-import { ConfirmDialog } from "../../components/staff/modal.tsx";
-import { PAGE_SIZE_OPTIONS, Pagination, PAGINATION_TEXTS_EN } from "../../components/staff/pagination.tsx";
-import { Toast, useToast } from "../../components/staff/toast.tsx";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { ConfirmDialog } from "../../components/ui/modal.tsx";
+import { PAGE_SIZE_OPTIONS, Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.tsx";
+import { Toast, useToast } from "../../components/ui/toast.tsx";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import {
-  adminKeys,
-  adminRedisQuery,
-  type RedisData,
-  type RedisListPage,
-  useCleanupRedis,
-  useDeleteRedisKey,
-} from "./api.ts";
+import { adminKeys } from "../../lib/staff-queries.ts";
+import { adminRedisQuery, type RedisData, type RedisListPage, useCleanupRedis, useDeleteRedisKey } from "./redis-api.ts";
 
 /** The status-store page. Its texts are English (spec 2 "Cache admin page"). */
 export const CACHE_TOAST_MS = 3000;

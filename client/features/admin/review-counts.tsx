@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
-import type { DashboardStats } from "./api.ts";
+import type { DashboardStats } from "./dashboard-api.ts";
 
 /**
  * The dashboard's review counts (issue 13, decisions 0155 and 0163): per direction how many tracks

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
+import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
 import { errorText } from "../../lib/api.ts";
-import { adminSliderQuery } from "./api.ts";
+import { adminSliderQuery } from "./slider-api.ts";
 import { SliderForm } from "./slider-form.tsx";
 
 export function AdminSliderEditPage() {

@@ -5,7 +5,7 @@ import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TILE_LINK_FORMAT } from "../../../domain/tile-link.ts";
 import { fakeFetch } from "../../components/testing/render-page.tsx";
-import type { SliderTile } from "./api.ts";
+import type { SliderTile } from "./slider-api.ts";
 import { SliderForm } from "./slider-form.tsx";
 
 const seeded: SliderTile = {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import { SLIDER_IMAGE_MAX_BYTES, SLIDER_TEXTS, tileProblem } from "../../../domain/slider.ts";
 import { errorText } from "../../lib/api.ts";
-import { sliderImageUrl, type SliderTile, useSaveSliderTile } from "./api.ts";
+import { sliderImageUrl, type SliderTile, useSaveSliderTile } from "./slider-api.ts";
 
 export const SLIDER_PLAYER_HEIGHT = 166;
 

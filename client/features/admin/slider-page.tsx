@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { ConfirmDialog, Modal } from "../../components/ui/modal.tsx";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { adminSlidersQuery, sliderImageUrl, type SliderTile, useDeleteSliderTile } from "./api.ts";
+import { adminSlidersQuery, sliderImageUrl, type SliderTile, useDeleteSliderTile } from "./slider-api.ts";
 import { SliderForm, TrackPlayer } from "./slider-form.tsx";
 
 export function AdminSliderPage() {

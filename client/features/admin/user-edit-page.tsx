@@ -3,12 +3,13 @@ import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
 import { USER_TEXTS } from "../../../domain/user.ts";
-import { ConfirmDialog } from "../../components/staff/modal.tsx";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
-import { useRedirectAfter } from "../../components/staff/use-redirect-after.ts";
+import { ConfirmDialog } from "../../components/ui/modal.tsx";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
+import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
 import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { adminUserQuery, useCreateAdminUser, useUpdateAdminUser } from "./api.ts";
+import { usersListPlace } from "./users-list-search.ts";
+import { adminUserQuery, useCreateAdminUser, useUpdateAdminUser } from "./users-api.ts";
 import {
   buildCreatePayload,
   buildUpdatePayload,
@@ -70,7 +71,7 @@ export function AdminUserEditPage() {
       if (isNew) {
         await create.mutateAsync(buildCreatePayload(state));
         setSuccess("Пользователь успешно добавлен");
-        redirect("/admin/users");
+        redirect("/admin/users", undefined, usersListPlace());
       } else {
         const body = await updateUser.mutateAsync({ id: userId, body: buildUpdatePayload(state) });
         const saved = userToForm(body.user);
@@ -102,7 +103,7 @@ export function AdminUserEditPage() {
     <section className="st-page">
       <div className="st-page-head">
         <h1>{isNew ? "Новый пользователь" : "Редактирование пользователя"}</h1>
-        <Link to="/admin/users" className="st-btn">← К списку пользователей</Link>
+        <Link to="/admin/users" search={usersListPlace()} className="st-btn">← К списку пользователей</Link>
       </div>
       {!isNew && query.isPending && <p className="st-muted">Загрузка...</p>}
       {!isNew && query.isError && (
@@ -314,7 +315,7 @@ function UserForm({ form, onChange, errors, selfEdit, isNew, saving, savedCatego
       </div>
 
       <div className="st-form-actions">
-        <Link to="/admin/users" className="st-btn">Отмена</Link>
+        <Link to="/admin/users" search={usersListPlace()} className="st-btn">Отмена</Link>
         <button type="submit" className="st-btn st-btn-primary" disabled={saving}>
           {saving ? "Сохранение..." : isNew ? "Создать пользователя" : "Сохранить"}
         </button>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AdminUser } from "./api.ts";
+import type { AdminUser } from "./users-api.ts";
 import {
   buildCreatePayload,
   buildUpdatePayload,

@@ -1,7 +1,7 @@
 import { type Direction, DIRECTIONS, parseCategories } from "../../../domain/directions.ts";
 import { bioTooLong, PROFILE_TEXTS } from "../../../domain/profile.ts";
 import { emailProblem, formatCategories, userFlagsProblem, usernameProblem } from "../../../domain/user.ts";
-import type { AdminUser } from "./api.ts";
+import type { AdminUser } from "./users-api.ts";
 
 /**
  * The admin user form's state and payloads (spec 2 §4 "User", §5 "User"), kept apart from the screen

@@ -1,22 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
-import { type FormEvent, useEffect, useId, useState } from "react";
-import { ConfirmDialog, Modal } from "../../components/staff/modal.tsx";
-import { Pagination } from "../../components/staff/pagination.tsx";
-import { Toast, useToast } from "../../components/staff/toast.tsx";
-import { useDebouncedValue } from "../../components/staff/use-debounced-value.ts";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { Link, useLocation, useNavigate, useSearch } from "@tanstack/react-router";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { ConfirmDialog, Modal } from "../../components/ui/modal.tsx";
+import { Pagination } from "../../components/ui/pagination.tsx";
+import { Toast, useToast } from "../../components/ui/toast.tsx";
+import { useDebouncedValue } from "../../components/ui/use-debounced-value.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import {
-  type AdminUser,
-  adminUsersQuery,
-  useAdminUserAction,
-  useCreateAdminUser,
-  type UserListParams,
-} from "./api.ts";
+import { type AdminUser, adminUsersQuery, useAdminUserAction, useCreateAdminUser, type UserListParams } from "./users-api.ts";
 import { banRefusal } from "../../../domain/ban.ts";
 import { displayRole, type Role, USER_TEXTS } from "../../../domain/user.ts";
+import { parseUsersListSearch, rememberUsersListPlace, type UsersListSearch } from "./users-list-search.ts";
 import { buildCreatePayload, emptyUserForm, type UserFormState, validateUserForm } from "./user-form.ts";
 
 export const USERS_PAGE_SIZE = 10;
@@ -39,21 +34,56 @@ export function AdminUsersPage() {
   const me = useAuth().user;
   const { toast, show, hide } = useToast(USERS_TOAST_MS);
   const userAction = useAdminUserAction();
-  const [search, setSearch] = useState("");
-  const [status, setStatus] = useState<UserListParams["status"]>("all");
-  const [role, setRole] = useState<UserListParams["role"]>("all");
-  const [page, setPage] = useState(1);
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [adding, setAdding] = useState(false);
   const fid = useId();
 
-  const debounced = useDebouncedValue(search, USERS_SEARCH_DEBOUNCE_MS);
-  useEffect(() => setPage(1), [debounced, status, role]);
-  const query = useQuery(adminUsersQuery({ search: debounced, status, role, page, page_size: USERS_PAGE_SIZE }));
-  const list = query.data;
+  // The search, filters and page live in the address (users-list-search.ts, decision 0211): a select
+  // or the page adds a history entry; typing replaces the current one once it has settled. While the
+  // router moves to another page this one may render with that page's address: it keeps its own.
+  const navigate = useNavigate();
+  const here = useLocation({ select: (l) => l.pathname }).replace(/\/+$/, "") === "/admin/users";
+  const rawSearch = useSearch({ strict: false });
+  const ownSearch = useRef(rawSearch);
+  if (here) ownSearch.current = rawSearch;
+  const place = parseUsersListSearch(ownSearch.current);
+  const status: UserListParams["status"] = place.status ?? "all";
+  const role: UserListParams["role"] = place.role ?? "all";
+  const page = place.page ?? 1;
+  const go = (next: UsersListSearch, replace = false) => {
+    if (here) void navigate({ to: ".", search: parseUsersListSearch(next) as never, replace });
+  };
+  const setFilter = (next: Partial<UsersListSearch>) => go({ ...place, ...next, page: undefined });
+  const setPage = (p: number) => go({ ...place, page: p });
+
+  // The search box shows what is typed at once; the address (and so the list) follows once typing has
+  // settled. `pushed` is the text last written, so a change from elsewhere (Back, a link) is copied in.
+  const [search, setSearch] = useState(place.search ?? "");
+  const typed = useDebouncedValue(search, USERS_SEARCH_DEBOUNCE_MS);
+  const pushed = useRef(search);
   useEffect(() => {
-    if (list && page > list.pages) setPage(Math.max(1, list.pages));
+    if (typed === (place.search ?? "")) return;
+    pushed.current = typed;
+    go({ ...place, search: typed, page: undefined }, true);
+  }, [typed]);
+  useEffect(() => {
+    const now = place.search ?? "";
+    if (now === pushed.current) return;
+    pushed.current = now;
+    setSearch(now);
+  }, [place.search]);
+
+  // The way back from a user's edit page returns here, with what was typed.
+  useEffect(() => rememberUsersListPlace({ ...place, search }), [JSON.stringify(place), search]);
+
+  const query = useQuery(
+    adminUsersQuery({ search: place.search ?? "", status, role, page, page_size: USERS_PAGE_SIZE }),
+  );
+  const list = query.data;
+  // A page past the end (an old link, users deleted) becomes the last page there is.
+  useEffect(() => {
+    if (list && page > Math.max(1, list.pages)) go({ ...place, page: Math.max(1, list.pages) }, true);
   }, [list, page]);
 
   const run = async (action: () => Promise<unknown>, ok: string, fallback: string, secondary: string) => {
@@ -127,7 +157,10 @@ export function AdminUsersPage() {
             id={`${fid}-status`}
             className="st-select"
             value={status}
-            onChange={(e) => setStatus(e.target.value as UserListParams["status"])}
+            onChange={(e) => {
+              const v = e.target.value as UserListParams["status"];
+              setFilter({ status: v === "all" ? undefined : v });
+            }}
           >
             <option value="all">Все</option>
             <option value="active">Активные</option>
@@ -140,7 +173,10 @@ export function AdminUsersPage() {
             id={`${fid}-role`}
             className="st-select"
             value={role}
-            onChange={(e) => setRole(e.target.value as UserListParams["role"])}
+            onChange={(e) => {
+              const v = e.target.value as UserListParams["role"];
+              setFilter({ role: v === "all" ? undefined : v });
+            }}
           >
             <option value="all">Все</option>
             <option value="admin">Администраторы</option>

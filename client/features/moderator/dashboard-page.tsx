@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { moderatorCountsQuery, moderatorFaqsQuery } from "./api.ts";
-import { categoryNames } from "./categories.ts";
-import { useModeratorStatus } from "./use-moderator-status.ts";
+import { categoryNames } from "../../lib/moderator-categories.ts";
+import { useModeratorStatus } from "../../lib/moderator-status.ts";
 
 const count = (q: { isPending: boolean; isError: boolean; data?: number }) =>
   q.isPending ? "…" : q.isError ? "—" : String(q.data ?? 0);

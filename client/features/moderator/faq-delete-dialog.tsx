@@ -1,4 +1,4 @@
-import { ConfirmDialog } from "../../components/staff/modal.tsx";
+import { ConfirmDialog } from "../../components/ui/modal.tsx";
 
 /** "Delete FAQ Item" confirmation, the same on the FAQ list and in the FAQ editor. */
 export function ModeratorFaqDeleteDialog(

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
-import { FAQ_EDITOR_TEXTS_EN, FaqFields, FaqPreview } from "../../components/staff/faq-editor.tsx";
-import { faqFormValid, type FaqFormValue, nextFaqOrder } from "../../components/staff/faq-format.ts";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { FAQ_EDITOR_TEXTS_EN, FaqFields, FaqPreview } from "../../components/faq-editor/faq-editor.tsx";
+import { faqFormValid, type FaqFormValue, nextFaqOrder } from "../../components/faq-editor/faq-format.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { moderatorFaqQuery, moderatorFaqsQuery, useModeratorFaqWrites } from "./api.ts";
 import { ModeratorFaqDeleteDialog } from "./faq-delete-dialog.tsx";

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { FaqEditModal, useFaqCrud } from "../../components/staff/faq-crud.tsx";
-import { FAQ_EDITOR_TEXTS_EN } from "../../components/staff/faq-editor.tsx";
-import { truncateAnswer } from "../../components/staff/faq-format.ts";
-import { useDocumentTitle } from "../../components/staff/use-document-title.ts";
+import { FaqEditModal, useFaqCrud } from "../../components/faq-editor/faq-crud.tsx";
+import { FAQ_EDITOR_TEXTS_EN } from "../../components/faq-editor/faq-editor.tsx";
+import { truncateAnswer } from "../../components/faq-editor/faq-format.ts";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { moderatorFaqsQuery, useModeratorFaqWrites } from "./api.ts";
 import { ModeratorFaqDeleteDialog } from "./faq-delete-dialog.tsx";

@@ -1,9 +1,9 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { StaffLayout, type StaffNavItem } from "../../components/staff/staff-layout.tsx";
+import { StaffLayout, type StaffNavItem } from "../../components/staff-layout.tsx";
 import { flash } from "../../lib/flash.ts";
-import { categoryNames } from "./categories.ts";
-import { useModeratorStatus } from "./use-moderator-status.ts";
+import { categoryNames } from "../../lib/moderator-categories.ts";
+import { useModeratorStatus } from "../../lib/moderator-status.ts";
 import "./moderator.css";
 
 const NAV: StaffNavItem[] = [

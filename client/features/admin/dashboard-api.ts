@@ -1,0 +1,23 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { InferResponseType } from "hono/client";
+import { client, read } from "../../lib/api.ts";
+import { adminKeys, tzOffset } from "../../lib/staff-queries.ts";
+
+/**
+ * The admin dashboard's figures (CONVENTIONS rule 8): calls under /api/admin,
+ * typed by the server's routes.
+ */
+
+const admin = client.admin;
+
+export type DashboardStats = InferResponseType<typeof admin.dashboard.$get>["stats"];
+export type Period = DashboardStats["track_timeline"]["period"];
+
+export const adminDashboardQuery = (period: Period) =>
+  queryOptions({
+    queryKey: [...adminKeys.dashboard, period] as const,
+    queryFn: () =>
+      read(admin.dashboard.$get({ query: { period, tz_offset: String(tzOffset()) } })).then((b) => b.stats),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });

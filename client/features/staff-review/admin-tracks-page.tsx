@@ -1,0 +1,108 @@
+import { Link } from "@tanstack/react-router";
+import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain/directions.ts";
+import { ConfirmDialog } from "../../components/ui/modal.tsx";
+import { Pagination } from "../../components/ui/pagination.tsx";
+import { PlayerBar } from "./player/player-bar.tsx";
+import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
+import { useTrackReview } from "./player/use-track-review.ts";
+import { TrackFilters } from "./track-filters.tsx";
+import { TrackTable } from "./track-table.tsx";
+import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
+import { useStaffTrackList } from "./use-staff-track-list.ts";
+import { errorText } from "../../lib/api.ts";
+import { adminKeys } from "../../lib/staff-queries.ts";
+import { adminTracksQuery } from "./admin-tracks-api.ts";
+
+const DIRECTION_OPTIONS = DIRECTIONS.map((d) => ({ value: d, label: ADMIN_DIRECTION_LABELS[d] }));
+const directionLabel = (code: string) => (isDirection(code) ? ADMIN_DIRECTION_LABELS[code] : code);
+
+export function AdminTracksPage() {
+  useDocumentTitle("Управление треками");
+  const tracks = useStaffTrackList({
+    base: "/admin",
+    keys: adminKeys,
+    listQuery: adminTracksQuery,
+    clearSelectionOnFilterChange: true,
+    refreshDashboardOnDownload: false,
+    errors: {
+      downloadOne: (err) => errorText(err, "Не удалось скачать трек", "Ошибка скачивания трека"),
+      downloadMany: (err) => errorText(err, "Не удалось скачать треки", "Ошибка скачивания треков"),
+      delete: (err) => errorText(err, "Не удалось удалить трек", "Ошибка удаления трека"),
+    },
+  });
+  const { query, list } = tracks;
+  const review = useTrackReview({ base: "/admin", keys: adminKeys, list: tracks, texts: PLAYER_TEXTS_RU });
+
+
+  return (
+    <section className="st-page">
+      <div className="st-page-head">
+        <h1>Управление треками</h1>
+        <div className="st-page-actions">
+          <button
+            type="button"
+            className="st-btn st-btn-primary"
+            disabled={tracks.selected.size === 0 || tracks.bulkBusy}
+            onClick={tracks.downloadSelected}
+          >
+            Скачать выбранные{tracks.selected.size > 0 ? ` (${tracks.selected.size})` : ""}
+          </button>
+          <Link to="/admin/tracks/edit" className="st-btn">Добавить трек</Link>
+        </div>
+      </div>
+
+      <TrackFilters
+        value={tracks.filters}
+        onChange={tracks.setFilters}
+        onReset={tracks.resetFilters}
+        directions={DIRECTION_OPTIONS}
+      />
+
+      {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
+      {query.isError && (
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(query.error, "Не удалось загрузить треки", "Ошибка загрузки треков")}
+        </div>
+      )}
+      {query.isPending && <p className="st-muted">Загрузка треков...</p>}
+
+      {list && (
+        <>
+          <TrackTable
+            tracks={list.tracks}
+            selected={tracks.selected}
+            onSelectedChange={tracks.setSelected}
+            editHref={(id) => `/admin/tracks/${id}/edit`}
+            onDownload={tracks.downloadOne}
+            onDelete={tracks.setToDelete}
+            directionLabel={directionLabel}
+            busyId={tracks.busyId}
+            review={review.table}
+            sort={{ value: tracks.sort, onChange: tracks.setSort }}
+          />
+          <Pagination
+            page={Math.min(tracks.page, Math.max(1, list.pages))}
+            pages={Math.max(1, list.pages)}
+            onPageChange={tracks.setPage}
+            pageSize={tracks.pageSize}
+            onPageSizeChange={tracks.setPageSize}
+            counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
+          />
+          {list.tracks.length > 0 && <PlayerBar player={review.player} texts={PLAYER_TEXTS_RU} />}
+        </>
+      )}
+
+      <ConfirmDialog
+        open={tracks.toDelete !== null}
+        title="Удаление трека"
+        message={<>Вы уверены, что хотите удалить трек «{tracks.toDelete?.filename}»?</>}
+        warning="Это действие нельзя отменить."
+        confirmLabel="Удалить"
+        busyLabel="Удаление..."
+        busy={tracks.deleting}
+        onConfirm={tracks.confirmDelete}
+        onCancel={() => tracks.setToDelete(null)}
+      />
+    </section>
+  );
+}

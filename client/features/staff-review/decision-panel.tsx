@@ -1,0 +1,304 @@
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { type Direction, parseDirections } from "../../../domain/directions.ts";
+import {
+  DECISION_TEXT_MAX_LENGTH,
+  decisionTextTooLong,
+  REVIEW_STATUS_LABELS,
+  REVIEW_STATUSES,
+  REVIEW_TEXTS,
+  type ReviewStatus,
+} from "../../../domain/review.ts";
+import { charCount } from "../../../domain/profile.ts";
+import { ApiError, errorText } from "../../lib/api.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
+import { ListeningList } from "./listening-list.tsx";
+import { DuplicateNote } from "./duplicate-note.tsx";
+import "./decision-panel.css";
+import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
+
+/**
+ * The review of one track on the staff track page (issue 13, decision 0160): per direction its
+ * state, a decision form (status, staff note, message to the artist) and the one-step decline with
+ * a ready-made message; below, who of the staff listened how long (issue 20) and the track's
+ * decision history. Texts in Russian in both panels.
+ */
+
+type Decision = StaffTrack["decisions"][number];
+type HistoryEntry = StaffTrack["decision_history"][number];
+
+export interface DecisionPanelProps {
+  base: StaffBase;
+  /** The panel's track query key prefix, refreshed after a decision. */
+  tracksKey: readonly string[];
+  track: StaffTrack;
+  label: (d: Direction) => string;
+  /** False for a direction outside the moderator's categories: its state is shown, not editable. */
+  canDecide: (d: Direction) => boolean;
+}
+
+export function DecisionPanel({ base, tracksKey, track, label, canDecide }: DecisionPanelProps) {
+  const headingId = useId();
+  const directions = parseDirections(track.directions);
+  const byDirection = new Map<string, Decision>((track.decisions ?? []).map((d) => [d.direction, d]));
+  return (
+    <section className="st-section dp-panel" aria-labelledby={headingId}>
+      <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
+      <DuplicateNote of={track.duplicate_of} />
+      <div className="dp-list">
+        {directions.map((d) => (
+          <DirectionDecision
+            key={d}
+            base={base}
+            tracksKey={tracksKey}
+            trackId={track.id}
+            direction={d}
+            label={label(d)}
+            decision={byDirection.get(d)}
+            editable={canDecide(d)}
+          />
+        ))}
+      </div>
+      <ListeningList
+        listens={track.listens}
+        durationS={track.analysis?.duration_s ?? (track.duration ? track.duration / 1000 : null)}
+      />
+      <DecisionHistory entries={track.decision_history ?? []} label={label} />
+    </section>
+  );
+}
+
+/** What is stored for a pair, as the form holds it (texts as "" for none). */
+const savedOf = (d: Decision | undefined) => ({
+  status: d?.status ?? "new",
+  note: d?.note ?? "",
+  message: d?.message ?? "",
+  revision: d?.revision ?? 0,
+});
+
+function DirectionDecision(
+  { base: panelBase, tracksKey, trackId, direction, label, decision, editable }: {
+    base: StaffBase;
+    tracksKey: readonly string[];
+    trackId: number;
+    direction: Direction;
+    label: string;
+    decision: Decision | undefined;
+    editable: boolean;
+  },
+) {
+  const fid = useId();
+  // The saved decision the form was made from: every write sends its revision (decision 0199).
+  const [known, setKnown] = useState<Decision | undefined>(decision);
+  const base = savedOf(known);
+  const [status, setStatus] = useState<ReviewStatus>(base.status);
+  const [note, setNote] = useState(base.note);
+  const [message, setMessage] = useState(base.message);
+  const [templateId, setTemplateId] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const decide = useDecide(panelBase, tracksKey);
+  const templates = useQuery({ ...declineTemplatesQuery(panelBase), enabled: editable });
+  const list = templates.data ?? [];
+  const chosenTemplate = templateId || (list[0] ? String(list[0].id) : "");
+  const tooLong = decisionTextTooLong(note.trim()) || decisionTextTooLong(message.trim());
+  const edited = status !== base.status || note !== base.note || message !== base.message;
+
+  /** The form shows `saved` (after a write, a refusal, or a newer read of an untouched form). */
+  const show = (saved: Decision | undefined) => {
+    const v = savedOf(saved);
+    setKnown(saved);
+    setStatus(v.status);
+    setNote(v.note);
+    setMessage(v.message);
+  };
+  const newer = (decision?.revision ?? 0) > base.revision;
+  // A newer decision read while nobody is typing: the form follows what is saved. A form being
+  // edited keeps its text and its revision; saving it then meets the 409 below.
+  if (newer && !edited && !decide.isPending) show(decision);
+  /** The newest decision known, for the badge and the byline. */
+  const shown = newer ? decision : known;
+  const current: ReviewStatus = shown?.status ?? "new";
+
+  const send = async (body: DecisionBody, doneText: string) => {
+    setError(null);
+    setDone(null);
+    try {
+      const answer = await decide.mutateAsync({ id: trackId, direction, body });
+      show(answer.decision);
+      setDone(doneText);
+    } catch (err) {
+      const stored = err instanceof ApiError && err.status === 409 ? err.body?.current : undefined;
+      if (stored && typeof stored === "object") show(stored as Decision);
+      setError(errorText(err, "Не удалось сохранить решение"));
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (tooLong || decide.isPending) return;
+    // The status only when it was changed here: saving a note never sends a status.
+    void send({
+      revision: base.revision,
+      ...(status !== base.status ? { status } : {}),
+      note: note.trim() || null,
+      message: message.trim() || null,
+    }, "Решение сохранено");
+  };
+
+  const declineWithTemplate = () => {
+    if (!chosenTemplate || decide.isPending) return;
+    void send(
+      { revision: base.revision, status: "declined", note: note.trim() || null, template_id: Number(chosenTemplate) },
+      "Отклонено с шаблоном",
+    );
+  };
+
+  return (
+    <article className="dp-card" data-testid={`decision-${direction}`} aria-labelledby={`${fid}-h`}>
+      <header className="dp-card-head">
+        <h3 id={`${fid}-h`}>{label}</h3>
+        <span className={`dp-badge dp-${current}`} data-testid="review-state">{REVIEW_STATUS_LABELS[current]}</span>
+      </header>
+      {shown?.decided_at && (
+        <p className="st-hint dp-meta">
+          {shown.decided_by?.name || shown.decided_by?.username || "—"}, {formatDateTime(shown.decided_at)}
+        </p>
+      )}
+      {!editable && (
+        <>
+          {decision?.message && <p className="dp-readonly">Сообщение артисту: {decision.message}</p>}
+          <p className="st-hint">Это направление вне ваших категорий</p>
+        </>
+      )}
+      {editable && (
+        <form onSubmit={submit} noValidate className="dp-form">
+          {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
+          {done && <div className="st-alert st-alert-success" role="status">{done}</div>}
+          <div className="st-field">
+            <label className="st-label" htmlFor={`${fid}-status`}>Статус</label>
+            <select
+              id={`${fid}-status`}
+              className="st-input"
+              value={status}
+              onChange={(e) => setStatus(e.target.value as ReviewStatus)}
+            >
+              {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+            </select>
+          </div>
+          <DecisionText id={`${fid}-note`} label="Заметка для сотрудников" value={note} onChange={setNote} tooLong={REVIEW_TEXTS.noteTooLong} />
+          <DecisionText
+            id={`${fid}-message`}
+            label="Сообщение артисту"
+            value={message}
+            onChange={setMessage}
+            tooLong={REVIEW_TEXTS.messageTooLong}
+          />
+          <div className="st-form-actions dp-actions">
+            <button type="submit" className="st-btn st-btn-primary" disabled={decide.isPending || tooLong}>
+              {decide.isPending ? "Сохранение..." : "Сохранить решение"}
+            </button>
+          </div>
+          {list.length > 0 && (
+            <div className="dp-template-row">
+              <div className="st-field">
+                <label className="st-label" htmlFor={`${fid}-template`}>Шаблон отказа</label>
+                <select
+                  id={`${fid}-template`}
+                  className="st-input"
+                  value={chosenTemplate}
+                  onChange={(e) => setTemplateId(e.target.value)}
+                >
+                  {list.map((t) => <option key={t.id} value={String(t.id)}>{t.title}</option>)}
+                </select>
+              </div>
+              <button
+                type="button"
+                className="st-btn st-btn-danger"
+                disabled={decide.isPending || decisionTextTooLong(note.trim())}
+                onClick={declineWithTemplate}
+              >
+                Отклонить с шаблоном
+              </button>
+            </div>
+          )}
+        </form>
+      )}
+    </article>
+  );
+}
+
+function DecisionText(
+  { id, label, value, onChange, tooLong }: {
+    id: string;
+    label: string;
+    value: string;
+    onChange: (v: string) => void;
+    tooLong: string;
+  },
+) {
+  const count = charCount(value.trim());
+  const over = count > DECISION_TEXT_MAX_LENGTH;
+  return (
+    <div className="st-field">
+      <label className="st-label" htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="st-input dp-text"
+        rows={3}
+        value={value}
+        aria-invalid={over || undefined}
+        aria-describedby={`${id}-count`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span id={`${id}-count`} className="st-hint" style={over ? { color: "var(--danger)" } : undefined}>
+        {over ? tooLong : `${count} / ${DECISION_TEXT_MAX_LENGTH}`}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Who, when, from, to, note (and the message the artist got), oldest first as the server answers.
+ * Where the panel is narrower than the table needs (a phone), each change is shown as a card of
+ * labelled lines (decision-panel.css, decision 0207): no scrolling region, no word split inside.
+ */
+export function DecisionHistory({ entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string }) {
+  const headingId = useId();
+  return (
+    <div className="dp-history">
+      <h3 id={headingId}>История решений</h3>
+      {entries.length === 0 ? <p className="st-muted">Решений пока нет</p> : (
+        <div className="st-table-wrap">
+          <table className="st-table dp-history-table" aria-labelledby={headingId}>
+            <thead>
+              <tr>
+                <th scope="col">Когда</th>
+                <th scope="col">Кто</th>
+                <th scope="col">Направление</th>
+                <th scope="col">Было</th>
+                <th scope="col">Стало</th>
+                <th scope="col">Заметка</th>
+                <th scope="col">Сообщение артисту</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((h) => (
+                <tr key={h.id}>
+                  <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
+                  <td data-label="Кто">{h.decided_by?.name || h.decided_by?.username || "—"}</td>
+                  <td data-label="Направление">{label(h.direction as Direction)}</td>
+                  <td data-label="Было">{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
+                  <td data-label="Стало">{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
+                  <td data-label="Заметка">{h.note ?? "—"}</td>
+                  <td data-label="Сообщение артисту">{h.message ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

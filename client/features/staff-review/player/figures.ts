@@ -1,0 +1,40 @@
+import type { StaffTrack } from "../../../lib/staff-queries.ts";
+
+/** The audio report a staff track carries (null until analysed). */
+export type TrackAnalysis = NonNullable<StaffTrack["analysis"]>;
+
+/** What the player needs of a row (list rows and single tracks both have it). */
+export type ReviewTrack = Pick<StaffTrack, "id" | "filename" | "status" | "has_file" | "analysis">;
+
+const formatters = new Map<string, Intl.NumberFormat>();
+function number(locale: string, value: number, digits: number): string {
+  const key = `${locale}/${digits}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+    formatters.set(key, f);
+  }
+  return f.format(value).replace("-", "−");
+}
+
+/** "320 kbps", "245 kbps VBR". */
+export function formatBitrate(a: Pick<TrackAnalysis, "bitrate_kbps" | "bitrate_mode">, locale: string): string {
+  return `${number(locale, Math.round(a.bitrate_kbps), 0)} kbps${a.bitrate_mode === "vbr" ? " VBR" : ""}`;
+}
+
+/** "−8,9 LUFS" (one decimal); "—" when the track has no measurable loudness. */
+export function formatLoudness(lufs: number | null, locale: string): string {
+  return lufs === null ? "—" : `${number(locale, lufs, 1)} LUFS`;
+}
+
+/** "−0,3 dBTP"; "—" for digital silence. */
+export function formatTruePeak(dbtp: number | null, locale: string): string {
+  return dbtp === null ? "—" : `${number(locale, dbtp, 1)} dBTP`;
+}
+
+/** "174" or "172,5"; "—" when no tempo was found. */
+export function formatBpm(bpm: number | null, locale: string): string {
+  if (bpm === null) return "—";
+  const rounded = Math.round(bpm * 10) / 10;
+  return number(locale, rounded, Number.isInteger(rounded) ? 0 : 1);
+}

@@ -1,0 +1,95 @@
+import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
+import type { PlayerTexts } from "./player-texts.ts";
+import { TrackReport } from "./track-report.tsx";
+import type { ReviewPlayer } from "./use-review-player.ts";
+import { Waveform } from "./waveform.tsx";
+import "../../../components/ui/staff.css";
+import "./player.css";
+
+const Svg = ({ children }: { children: React.ReactNode }) => (
+  <svg width="18" height="18" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
+    {children}
+  </svg>
+);
+const PrevIcon = () => <Svg><path d="M6 5h2v14H6zM20 5v14L9 12z" /></Svg>;
+const NextIcon = () => <Svg><path d="M16 5h2v14h-2zM4 5v14l11-7z" /></Svg>;
+
+/**
+ * The player bar under a staff track list (issue 12 §2): the one `<audio>`, the track's name, the
+ * waveform with elapsed and total time, the controls (each a named button with its key in
+ * `aria-keyshortcuts`, so screen-reader users have every key's action) and the technical report.
+ */
+export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: PlayerTexts }) {
+  const { current, listen, playing, loading, error, notice } = player;
+  const drop = current?.analysis?.drop_s ?? null;
+  const live = notice || (current && playing ? texts.nowPlaying(current.filename) : "");
+  return (
+    <section className="st-player" aria-label={texts.region} data-playing={playing || undefined}>
+      <audio ref={player.audioRef} preload="none" />
+      <p className="visually-hidden" role="status" aria-live="polite">{live}</p>
+      {!current
+        ? (
+          <p className="st-player-idle">
+            {texts.idle} <span className="st-muted st-small">{texts.keysHint}</span>
+          </p>
+        )
+        : (
+          <>
+            <div className="st-player-main">
+              <div className="st-player-title">
+                <strong>{current.filename}</strong>
+                {loading && <span className="st-muted st-small">{texts.loading}</span>}
+                {error && <span className="st-player-error" role="alert">{error}</span>}
+              </div>
+              <Waveform
+                audio={player.audio}
+                peaks={listen?.peaks ?? null}
+                duration={player.duration}
+                drop={drop}
+                onSeek={player.seekTo}
+                texts={texts}
+              />
+              <div className="st-player-controls" role="group" aria-label={texts.region}>
+                <button type="button" className="st-btn st-btn-sm st-icon-btn" aria-label={texts.previous} aria-keyshortcuts="K" title={`${texts.previous} (K)`} onClick={player.previous}>
+                  <PrevIcon />
+                </button>
+                <button
+                  type="button"
+                  className="st-btn st-btn-primary st-player-toggle"
+                  aria-label={texts.playPause}
+                  aria-pressed={playing}
+                  aria-keyshortcuts="Space"
+                  title={`${texts.playPause} (Space)`}
+                  onClick={player.toggle}
+                >
+                  {playing ? <PauseIcon /> : <PlayIcon />}
+                </button>
+                <button type="button" className="st-btn st-btn-sm st-icon-btn" aria-label={texts.next} aria-keyshortcuts="J" title={`${texts.next} (J)`} onClick={player.next}>
+                  <NextIcon />
+                </button>
+                <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="ArrowLeft" title={`${texts.back5} (←)`} onClick={player.back}>
+                  <span aria-hidden="true">−5 {texts.secondsShort}</span>
+                  <span className="visually-hidden">{texts.back5}</span>
+                </button>
+                <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="ArrowRight" title={`${texts.forward5} (→)`} onClick={player.forward}>
+                  <span aria-hidden="true">+5 {texts.secondsShort}</span>
+                  <span className="visually-hidden">{texts.forward5}</span>
+                </button>
+                <button
+                  type="button"
+                  className="st-btn st-btn-sm"
+                  aria-keyshortcuts="D"
+                  title={drop === null ? texts.noDrop : `${texts.toDrop} (D)`}
+                  disabled={drop === null}
+                  onClick={player.toDrop}
+                >
+                  {texts.toDrop}
+                </button>
+              </div>
+            </div>
+            <TrackReport analysis={current.analysis} texts={texts} />
+          </>
+        )}
+    </section>
+  );
+}

@@ -1,0 +1,293 @@
+import { queryOptions, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { errorText, read } from "../../../lib/api.ts";
+import { panel, type StaffBase } from "../../../lib/staff-queries.ts";
+import type { ReviewTrack } from "./figures.ts";
+import type { PlayerTexts } from "./player-texts.ts";
+import { useListenReports } from "./use-listen-reports.ts";
+
+/**
+ * The staff review player (issue 12 §2): one `<audio>` per track list, so one track plays at a time.
+ * A track starts from its listening link (GET {base}/tracks/:id/listen: a signed, short-lived
+ * address the `<audio>` streams with byte ranges, plus the stored waveform peaks, so the browser never
+ * decodes the file). J/K walk the list and cross pages; the played row is kept in view. Opening a
+ * track marks nothing: the time really played is reported (use-listen-reports.ts, issue 20).
+ */
+
+export type ListenAnswer = {
+  stream_url: string;
+  peaks: ReadonlyArray<readonly [number, number]> | null;
+  duration_s: number | null;
+};
+
+/** Listening links live 30 minutes on the server; one younger than 20 is used again. */
+const LISTEN_FRESH_MS = 20 * 60_000;
+
+export const listenQuery = (base: StaffBase, tracksKey: readonly string[], id: number) =>
+  queryOptions({
+    queryKey: [...tracksKey, "listen", id] as const,
+    queryFn: async (): Promise<ListenAnswer> => {
+      const body = await read(panel(base).tracks[":id"].listen.$get({ param: { id: String(id) } }));
+      return { stream_url: body.stream_url, peaks: body.peaks as ListenAnswer["peaks"], duration_s: body.duration_s };
+    },
+    staleTime: LISTEN_FRESH_MS,
+    gcTime: LISTEN_FRESH_MS,
+    retry: false,
+  });
+
+export interface ReviewPlayerOptions {
+  base: StaffBase;
+  tracksKey: readonly string[];
+  /** The rows shown, in their order. */
+  tracks: readonly ReviewTrack[];
+  /** The page the rows belong to (the server's answer), the page asked for, and the number of pages. */
+  rowsPage: number | undefined;
+  page: number;
+  pages: number;
+  setPage: (page: number) => void;
+  texts: PlayerTexts;
+}
+
+export const SEEK_STEP_S = 5;
+
+/** Failed tracks and tracks without a stored file have nothing to play or download (issue 12 §3). */
+export const hasAudio = (track: ReviewTrack) => track.status !== "failed" && track.has_file !== false;
+
+/** A row's play button: J/K move the focus along when it is on one. */
+export const PLAY_BUTTON_ATTR = "data-review-play";
+
+export function useReviewPlayer(o: ReviewPlayerOptions) {
+  const queryClient = useQueryClient();
+  const [audio, setAudio] = useState<HTMLAudioElement | null>(null);
+  const [current, setCurrent] = useState<ReviewTrack | null>(null);
+  const [listen, setListen] = useState<ListenAnswer | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  /** A short message for screen readers (the live region of the player bar). */
+  const [notice, setNotice] = useState("");
+  const seq = useRef(0);
+  const retried = useRef(false);
+  const pending = useRef<"first" | "last" | null>(null);
+  const moveFocus = useRef(false);
+  const latest = useRef({ o, audio, current, listen, loading, error });
+  latest.current = { o, audio, current, listen, loading, error };
+  const reports = useListenReports(audio, { current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }) });
+  const reportsRef = useRef(reports);
+  reportsRef.current = reports;
+
+  const load = useCallback(async (track: ReviewTrack, { fresh = false, at = 0 } = {}) => {
+    const my = ++seq.current;
+    const { o, audio } = latest.current;
+    if (!fresh) retried.current = false;
+    // What the previous track played is reported now; loading and skipping count nothing.
+    reportsRef.current.leave();
+    audio?.pause();
+    setCurrent(track);
+    setError(null);
+    setLoading(true);
+    if (!fresh) setListen(null);
+    let answer: ListenAnswer;
+    try {
+      const q = listenQuery(o.base, o.tracksKey, track.id);
+      answer = await queryClient.fetchQuery(fresh ? { ...q, staleTime: 0 } : q);
+    } catch (err) {
+      if (my !== seq.current) return;
+      setLoading(false);
+      setError(errorText(err, o.texts.failed));
+      return;
+    }
+    if (my !== seq.current) return;
+    setListen(answer);
+    const el = latest.current.audio;
+    if (!el) return setLoading(false);
+    reportsRef.current.follow(track.id);
+    el.src = answer.stream_url;
+    if (at > 0) el.currentTime = at;
+    try {
+      await el.play();
+    } catch (err) {
+      if (my !== seq.current) return;
+      // The browser refused to start without a gesture: the track waits, paused, for Play or Space.
+      if (!(err instanceof DOMException && (err.name === "NotAllowedError" || err.name === "AbortError"))) {
+        setError(o.texts.failed);
+      }
+    } finally {
+      if (my === seq.current) setLoading(false);
+    }
+  }, [queryClient]);
+
+  // The element's own events say whether it plays; an expired link is asked for again once.
+  useEffect(() => {
+    if (!audio) return;
+    const sync = () => setPlaying(!audio.paused && !audio.ended);
+    const onError = () => {
+      const { current } = latest.current;
+      if (!current || !audio.getAttribute("src")) return;
+      if (!retried.current) {
+        retried.current = true;
+        void load(current, { fresh: true, at: audio.currentTime || 0 });
+      } else {
+        setLoading(false);
+        setError(latest.current.o.texts.failed);
+      }
+    };
+    const events = ["play", "playing", "pause", "ended", "emptied"] as const;
+    for (const e of events) audio.addEventListener(e, sync);
+    audio.addEventListener("error", onError);
+    return () => {
+      for (const e of events) audio.removeEventListener(e, sync);
+      audio.removeEventListener("error", onError);
+      // A removed element would play on; leaving the list stops it.
+      audio.pause();
+    };
+  }, [audio, load]);
+
+  const rows = () => latest.current.o.tracks;
+  const indexOfCurrent = () => {
+    const id = latest.current.current?.id;
+    return id === undefined ? -1 : rows().findIndex((t) => t.id === id);
+  };
+  const noteFocus = () => {
+    moveFocus.current = document.activeElement?.hasAttribute(PLAY_BUTTON_ATTR) ?? false;
+  };
+
+  /** A row's play button: another track starts; the current one pauses or goes on. */
+  const start = useCallback((track: ReviewTrack) => {
+    const { current, audio, loading, error } = latest.current;
+    if (current?.id === track.id && audio && !error) {
+      if (loading) return;
+      if (audio.paused) void audio.play().catch(() => {});
+      else audio.pause();
+      return;
+    }
+    void load(track);
+  }, [load]);
+
+  /** Space: the current track pauses or goes on; with none yet, the first row starts. */
+  const toggle = useCallback(() => {
+    const { current } = latest.current;
+    if (current) return start(current);
+    const first = rows()[0];
+    if (first) void load(first);
+  }, [load, start]);
+
+  const next = useCallback(() => {
+    const list = rows();
+    const i = indexOfCurrent();
+    noteFocus();
+    if (i === -1) {
+      if (list[0]) void load(list[0]);
+    } else if (i < list.length - 1) {
+      void load(list[i + 1]);
+    } else {
+      const { page, pages, setPage, texts } = latest.current.o;
+      if (page < pages) {
+        pending.current = "first";
+        setPage(page + 1);
+      } else {
+        setNotice(texts.endOfList);
+      }
+    }
+  }, [load]);
+
+  const previous = useCallback(() => {
+    const list = rows();
+    const i = indexOfCurrent();
+    noteFocus();
+    if (i === -1) {
+      const last = list[list.length - 1];
+      if (last) void load(last);
+    } else if (i > 0) {
+      void load(list[i - 1]);
+    } else {
+      const { page, setPage } = latest.current.o;
+      if (page > 1) {
+        pending.current = "last";
+        setPage(page - 1);
+      } else if (latest.current.audio) {
+        latest.current.audio.currentTime = 0;
+      }
+    }
+  }, [load]);
+
+  const duration = () => {
+    const { audio, listen } = latest.current;
+    return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : listen?.duration_s ?? null;
+  };
+
+  const seekTo = useCallback((seconds: number) => {
+    const { audio } = latest.current;
+    if (!audio || !latest.current.current) return;
+    const end = duration();
+    audio.currentTime = Math.max(0, end === null ? seconds : Math.min(seconds, end));
+  }, []);
+
+  const seekBy = useCallback((delta: number) => {
+    const { audio } = latest.current;
+    if (audio) seekTo((audio.currentTime || 0) + delta);
+  }, [seekTo]);
+
+  /** D: to the drop the analysis found, playing from there. */
+  const toDrop = useCallback(() => {
+    const { current, audio, o } = latest.current;
+    if (!current || !audio) return;
+    const drop = current.analysis?.drop_s;
+    if (drop === null || drop === undefined) {
+      setNotice(o.texts.noDrop);
+      return;
+    }
+    seekTo(drop);
+    if (audio.paused) void audio.play().catch(() => {});
+  }, [seekTo]);
+
+  // J past the last row (K before the first) turned the page: start there once its rows arrive.
+  useEffect(() => {
+    if (!pending.current || o.rowsPage !== o.page || o.tracks.length === 0) return;
+    const which = pending.current;
+    pending.current = null;
+    void load(which === "first" ? o.tracks[0] : o.tracks[o.tracks.length - 1]);
+  }, [o.rowsPage, o.page, o.tracks, load]);
+
+  // A refetched list (analysis finished, directions edited) refreshes the playing track's row data.
+  useEffect(() => {
+    if (!current) return;
+    const fresh = o.tracks.find((t) => t.id === current.id);
+    if (fresh && fresh !== current) setCurrent(fresh);
+  }, [o.tracks]);
+
+  // The played row stays in view, and the focus follows J/K when it was on a row's play button.
+  useEffect(() => {
+    if (!current) return;
+    setNotice("");
+    const row = document.querySelector(`tr[data-track-id="${current.id}"]`);
+    row?.scrollIntoView?.({ block: "nearest" });
+    if (moveFocus.current) {
+      moveFocus.current = false;
+      row?.querySelector<HTMLElement>(`[${PLAY_BUTTON_ATTR}]`)?.focus();
+    }
+  }, [current?.id]);
+
+  return {
+    /** Give it to the one `<audio>` element (the player bar renders it). */
+    audioRef: setAudio,
+    audio,
+    current,
+    listen,
+    loading,
+    playing,
+    error,
+    notice,
+    duration: current ? (listen?.duration_s ?? current.analysis?.duration_s ?? null) : null,
+    start,
+    toggle,
+    next,
+    previous,
+    seekTo,
+    back: useCallback(() => seekBy(-SEEK_STEP_S), [seekBy]),
+    forward: useCallback(() => seekBy(SEEK_STEP_S), [seekBy]),
+    toDrop,
+  };
+}
+
+export type ReviewPlayer = ReturnType<typeof useReviewPlayer>;

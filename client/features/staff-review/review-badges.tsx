@@ -1,0 +1,32 @@
+import { type Direction, parseDirections } from "../../../domain/directions.ts";
+import { REVIEW_STATUS_LABELS, type ReviewStatus } from "../../../domain/review.ts";
+import type { StaffTrackRow } from "../../lib/staff-queries.ts";
+
+/**
+ * A list row's directions with each one's review state (issue 13, decision 0160) and, when the track
+ * has waited more than 14 days for the caller, the overdue flag. States in Russian in both panels.
+ */
+export function ReviewBadges(
+  { track, directionLabel, locale }: { track: StaffTrackRow; directionLabel: (d: Direction) => string; locale: string },
+) {
+  const state = new Map<string, ReviewStatus>((track.decisions ?? []).map((d) => [d.direction, d.status]));
+  const failed = track.status === "failed";
+  return (
+    <span className="st-badges" data-testid="review-badges">
+      {parseDirections(track.directions).map((d) => {
+        const s = state.get(d) ?? "new";
+        return (
+          <span key={d} className={`st-badge st-review-${s}`}>
+            {directionLabel(d)}
+            {!failed && <span className="st-review-state">· {REVIEW_STATUS_LABELS[s]}</span>}
+          </span>
+        );
+      })}
+      {track.overdue && (
+        <span className="st-badge st-badge-danger" data-testid="overdue">
+          {locale.startsWith("ru") ? `Ждёт ${track.waiting_days} дн.` : `Waiting ${track.waiting_days} days`}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,189 @@
+import { useId } from "react";
+import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
+import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
+import "../../components/ui/staff.css";
+
+/** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
+export interface TrackFilterValues {
+  filename: string;
+  user: string;
+  /** YYYY-MM-DD */
+  date: string;
+  direction: string;
+  /** "" | "true" | "false" */
+  downloaded: string;
+  /** "" | "any" | a warning code (domain/audio-warnings.ts). */
+  warning: string;
+  /** "" | a review state (domain/review.ts, issue 13). */
+  review: string;
+}
+
+export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
+  filename: "",
+  user: "",
+  date: "",
+  direction: "",
+  downloaded: "",
+  warning: "",
+  review: "",
+};
+
+export interface TrackFilterTexts {
+  filename: string;
+  filenamePlaceholder: string;
+  user: string;
+  userPlaceholder: string;
+  date: string;
+  direction: string;
+  allDirections: string;
+  downloaded: string;
+  all: string;
+  downloadedYes: string;
+  downloadedNo: string;
+  warning: string;
+  anyWarning: string;
+  review: string;
+  reset: string;
+}
+
+export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
+  filename: "Название трека",
+  filenamePlaceholder: "Поиск по названию",
+  user: "Пользователь",
+  userPlaceholder: "Имя или логин",
+  date: "Дата загрузки",
+  direction: "Направление",
+  allDirections: "Все направления",
+  downloaded: "Статус",
+  all: "Все",
+  downloadedYes: "Скачанные",
+  downloadedNo: "Не скачанные",
+  warning: "Предупреждение",
+  anyWarning: "С предупреждениями",
+  review: "Рассмотрение",
+  reset: "Сбросить",
+};
+
+export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
+  filename: "Track name",
+  filenamePlaceholder: "Search by name",
+  user: "User",
+  userPlaceholder: "Search by user",
+  date: "Date",
+  direction: "Direction",
+  allDirections: "All directions",
+  downloaded: "Status",
+  all: "All",
+  downloadedYes: "Downloaded",
+  downloadedNo: "Not downloaded",
+  warning: "Warning",
+  anyWarning: "Any warning",
+  review: "Review",
+  reset: "Reset",
+};
+
+interface TrackFiltersProps {
+  value: TrackFilterValues;
+  onChange: (value: TrackFilterValues) => void;
+  onReset: () => void;
+  /** The directions offered (admins: all six; moderators: their categories). */
+  directions: ReadonlyArray<{ value: string; label: string }>;
+  texts?: TrackFilterTexts;
+}
+
+/**
+ * The filter row above a track table: name, user, date, direction, downloaded, warning (issue 12;
+ * the warning names are the analysis's Russian texts in both panels), reset.
+ */
+export function TrackFilters({ value, onChange, onReset, directions, texts = TRACK_FILTER_TEXTS_RU }: TrackFiltersProps) {
+  const id = useId();
+  const set = (patch: Partial<TrackFilterValues>) => onChange({ ...value, ...patch });
+  return (
+    <form className="st-filters" role="search" onSubmit={(e) => e.preventDefault()}>
+      <label className="st-field" htmlFor={`${id}-name`}>
+        <span>{texts.filename}</span>
+        <input
+          id={`${id}-name`}
+          className="st-input"
+          type="search"
+          placeholder={texts.filenamePlaceholder}
+          value={value.filename}
+          onChange={(e) => set({ filename: e.target.value })}
+        />
+      </label>
+      <label className="st-field" htmlFor={`${id}-user`}>
+        <span>{texts.user}</span>
+        <input
+          id={`${id}-user`}
+          className="st-input"
+          type="search"
+          placeholder={texts.userPlaceholder}
+          value={value.user}
+          onChange={(e) => set({ user: e.target.value })}
+        />
+      </label>
+      <label className="st-field" htmlFor={`${id}-date`}>
+        <span>{texts.date}</span>
+        <input
+          id={`${id}-date`}
+          className="st-input"
+          type="date"
+          value={value.date}
+          onChange={(e) => set({ date: e.target.value })}
+        />
+      </label>
+      <label className="st-field" htmlFor={`${id}-direction`}>
+        <span>{texts.direction}</span>
+        <select
+          id={`${id}-direction`}
+          className="st-select"
+          value={value.direction}
+          onChange={(e) => set({ direction: e.target.value })}
+        >
+          <option value="">{texts.allDirections}</option>
+          {directions.map((d) => <option key={d.value} value={d.value}>{d.label}</option>)}
+        </select>
+      </label>
+      <label className="st-field" htmlFor={`${id}-downloaded`}>
+        <span>{texts.downloaded}</span>
+        <select
+          id={`${id}-downloaded`}
+          className="st-select"
+          value={value.downloaded}
+          onChange={(e) => set({ downloaded: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          <option value="true">{texts.downloadedYes}</option>
+          <option value="false">{texts.downloadedNo}</option>
+        </select>
+      </label>
+      <label className="st-field" htmlFor={`${id}-warning`}>
+        <span>{texts.warning}</span>
+        <select
+          id={`${id}-warning`}
+          className="st-select"
+          value={value.warning}
+          onChange={(e) => set({ warning: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          <option value="any">{texts.anyWarning}</option>
+          {AUDIO_WARNINGS.map((w) => <option key={w} value={w}>{AUDIO_WARNING_TEXTS[w]}</option>)}
+        </select>
+      </label>
+      {/* Issue 13: the review state (with a direction chosen, that direction's); Russian names in both panels. */}
+      <label className="st-field" htmlFor={`${id}-review`}>
+        <span>{texts.review}</span>
+        <select
+          id={`${id}-review`}
+          className="st-select"
+          value={value.review}
+          onChange={(e) => set({ review: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+        </select>
+      </label>
+      <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>
+    </form>
+  );
+}
