@@ -134,7 +134,7 @@ export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterW
         .select({ until: sql<number | null>`min(${tracks.lease_until})` })
         .from(tracks)
         .where(and(pendingSql, isNotNull(tracks.lease_owner), gt(tracks.lease_until, now)));
-      return { ids: free.map((r) => r.id), nextExpiry: held?.until == null ? null : new Date(Number(held.until)) };
+      return { ids: free.map((r) => r.id), nextExpiry: held?.until === null || held?.until === undefined ? null : new Date(Number(held.until)) };
     },
 
     /**
