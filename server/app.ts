@@ -21,16 +21,16 @@ import {
   securityHeaderSet,
   setAll,
   validPairs,
-} from "./lib/response-headers.ts";
-import { type Answer, answerFor } from "./lib/public-answer.ts";
+} from "./http/response-headers.ts";
+import { type Answer, answerFor } from "./http/public-answer.ts";
 import { publicConfigAnswer } from "./health/routes.ts";
 import { publicFaqAnswer } from "./faq/service.ts";
 import { publicSliderAnswer } from "./slider/service.ts";
-import { publicAddresses, publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
+import { publicAddresses, publicUploadOrigins, servePublicFile } from "./http/public-static.ts";
 import { meAnswer } from "./auth/user-view.ts";
 import type { User } from "../db/schema.ts";
 import { statusAnswer, type TrackStatusValue } from "./tracks/processing/status-keys.ts";
-import { fileAnswer, serveFile } from "./lib/static-files.ts";
+import { fileAnswer, serveFile } from "./http/client-build.ts";
 import { maintenanceGate, openToAll } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";

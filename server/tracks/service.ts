@@ -14,7 +14,7 @@ import {
 import { type NewTrack, type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
-import { KV_KEYS } from "../lib/kv.ts";
+import { KV_KEYS } from "../status-store/kv.ts";
 import { inScope, maySeeTrack, type Scope, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import { scopeSql } from "./scope.ts";
 import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
@@ -34,7 +34,7 @@ import {
   warningSql,
 } from "./analysis.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
-import { type Answer, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { type Answer, SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
 import { addPlayed, listensOf, type ListenView, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";

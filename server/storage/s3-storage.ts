@@ -2,8 +2,8 @@ import { AwsV4Signer } from "aws4fetch";
 import { getMimeType } from "hono/utils/mime";
 import { createHash } from "node:crypto";
 import { type BodyFetch, nodeBodyFetch } from "./s3-body-transport.ts";
-import type { Logger } from "./logger.ts";
-import { type ByteRange, type FileStorage, isSafeKey, TooLargeError } from "./storage.ts";
+import type { Logger } from "../lib/logger.ts";
+import { type ByteRange, type FileStorage, isSafeKey, TooLargeError } from "./file-storage.ts";
 
 /**
  * `FileStorage` on an S3-compatible object store (AWS S3, R2, MinIO, …), signed with aws4fetch.

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPartPool, createS3Storage, type PartPool, S3Error, type S3StorageOptions, StorageNotFoundError } from "./s3-storage.ts";
-import { TooLargeError } from "./storage.ts";
+import { TooLargeError } from "./file-storage.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
 import { nodeBodyFetch } from "./s3-body-transport.ts";
 
