@@ -11,17 +11,9 @@ import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
-import {
-  COMPRESS_JSON_MIN,
-  edgeHeaders,
-  requestIdOf,
-  responseWith,
-  type SecurityHeaderSet,
-  type HeaderList,
-  securityHeaderSet,
-  setAll,
-  validPairs,
-} from "./http/response-headers.ts";
+import { COMPRESS_JSON_MIN, edgeHeaders, requestIdOf, setAll } from "./http/edge-middleware.ts";
+import { type HeaderList, responseWith, validPairs } from "./http/deno-header-list.ts";
+import { type SecurityHeaderSet, securityHeaderSet } from "./http/security-headers.ts";
 import { type Answer, answerFor } from "./http/public-answer.ts";
 import { publicConfigAnswer } from "./health/routes.ts";
 import { publicFaqAnswer } from "./faq/service.ts";

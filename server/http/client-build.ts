@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
 import { type Answer, makeAnswer, notModified, sendAnswer } from "./public-answer.ts";
-import { accepts } from "./response-headers.ts";
+import { accepts } from "./edge-middleware.ts";
 
 /** Types the build keeps brotli and gzip copies of (`scripts/vite.ts`); served by `Accept-Encoding`. */
 export const PRECOMPRESSED = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/;
