@@ -11,7 +11,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compressedCopies } from "../server/http/public-answer.ts";
-import { PRECOMPRESSED } from "../server/http/client-build.ts";
+import { PRECOMPRESSED } from "../server/http/serve-file.ts";
 import { build, createServer, type LogLevel } from "vite";
 
 

@@ -22,7 +22,8 @@ import { publicAddresses, publicUploadOrigins, servePublicFile } from "./http/pu
 import { meAnswer } from "./auth/user-view.ts";
 import type { User } from "../db/schema.ts";
 import { statusAnswer, type TrackStatusValue } from "./tracks/processing/status-keys.ts";
-import { fileAnswer, serveFile } from "./http/client-build.ts";
+import { fileAnswer } from "./http/client-build.ts";
+import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate, openToAll } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";

@@ -47,7 +47,7 @@ export function requestIdOf(given: string | null | undefined): string {
  * COMPRESS_JSON_MIN up: a 60-byte poll answer is not worth compressing, and learning a streamed
  * body's length after the fact meant buffering every answer (issue 15,
  * docs/decisions/0180-hot-paths.md). Other compressible answers are the client's build, served from
- * precompressed copies (static-files.ts).
+ * precompressed copies (serve-file.ts).
  */
 export function edgeHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
