@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
-import { isS3Storage, type S3Storage } from "../storage/s3-storage.ts";
+import { isS3Storage, type S3Storage } from "../storage/s3-file-storage.ts";
 import { serveFile } from "./serve-file.ts";
 import { notModified } from "./public-answer.ts";
 import { type FileStorage, isSafeKey } from "../storage/file-storage.ts";
