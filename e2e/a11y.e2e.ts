@@ -291,12 +291,20 @@ test("axe: the decision history at 390 px is a list, with whole words and no scr
   const moderator = await tokensOf(t, "moderator");
   const [track] = await uploadAs(t, artist.access, [{ name: "A11y History - Phone List.mp3", source: "Low Rate - 128 kbps.mp3" }], "label_koster");
   await waitCompleted(t, admin.access, [track.id]);
+  // Each write carries the revision it was made from (decision 0199).
+  let revision = 0;
   for (const status of ["listened", "declined"]) {
     const made = await apiAs(t, moderator.access, `/moderator/tracks/${track.id}/decisions/label_koster`, {
       method: "PUT",
-      body: JSON.stringify({ status, note: "Сведение плывёт на дропе", message: status === "declined" ? "Спасибо, в этот раз не берём." : null }),
+      body: JSON.stringify({
+        status,
+        note: "Сведение плывёт на дропе",
+        message: status === "declined" ? "Спасибо, в этот раз не берём." : null,
+        revision,
+      }),
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
+    revision = (made.body as { decision: { revision: number } }).decision.revision;
   }
 
   const page = await signIn(t, "moderator", PHONE);

@@ -26,6 +26,9 @@ import { fileAnswer } from "./http/client-build.ts";
 import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate, openToAll } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
+import { createDeclineTemplatesService } from "./decline-templates/service.ts";
+import { createFaqService } from "./faq/service.ts";
+import { createSliderService } from "./slider/service.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
 import { createProcessor } from "./tracks/processing/processor.ts";
 import { createTracksService } from "./tracks/service.ts";
@@ -55,6 +58,10 @@ export function buildContext(deps: AppDeps): AppContext {
     tracks,
     processor: createProcessor({ ...deps, tracks }),
     notifications,
+    // One instance each per app, used by every route that needs it (docs/decisions/0210).
+    declineTemplates: createDeclineTemplatesService(deps),
+    faq: createFaqService(deps),
+    slider: createSliderService(deps),
   };
 }
 

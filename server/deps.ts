@@ -3,11 +3,14 @@ import type { User } from "../db/schema.ts";
 import type { Guards } from "./auth/guards.ts";
 import type { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
+import type { DeclineTemplatesService } from "./decline-templates/service.ts";
+import type { FaqService } from "./faq/service.ts";
 import type { StatusStore } from "./status-store/kv.ts";
 import type { Logger } from "./lib/logger.ts";
 import type { Notifications } from "./notifications/notifications.ts";
 import type { TaskQueue } from "./lib/queue.ts";
 import type { FileStorage } from "./storage/file-storage.ts";
+import type { SliderService } from "./slider/service.ts";
 import type { Processor } from "./tracks/processing/processor.ts";
 import type { TracksService } from "./tracks/service.ts";
 import type { UsersService } from "./users/service.ts";
@@ -47,6 +50,12 @@ export interface AppContext extends AppDeps {
   processor: Processor;
   /** Telegram messages to artists: the outbox a decision write enqueues into, and its sender. */
   notifications: Notifications;
+  /** The administrators' decline messages, read by the moderators' form and a decision (decision 0156). */
+  declineTemplates: DeclineTemplatesService;
+  /** The FAQ entries (both staff panels' calls; GET /api/faq's kept answer reads through it). */
+  faq: FaqService;
+  /** The slider tiles (the admin calls; GET /api/slider's kept answer reads through it). */
+  slider: SliderService;
 }
 
 export type AppEnv = {

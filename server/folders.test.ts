@@ -91,8 +91,11 @@ describe("the README's Layout section", () => {
       }
       for (const m of line.matchAll(/[\w./-]+\.tsx?\b/g)) {
         const name = m[0];
+        // A name is found under the entry's folders, as a path from the root, or as a file of the
+        // entry's top folder (a subfolder's line may speak of server/app.ts as app.ts).
         const found = files.some((f) =>
-          f === name || folders.some((dir) => f.startsWith(dir) && (f === `${dir}${name}` || f.endsWith(`/${name}`)))
+          f === name || f === `${top}${name}` ||
+          folders.some((dir) => f.startsWith(dir) && (f === `${dir}${name}` || f.endsWith(`/${name}`)))
         );
         if (!found) missing.push(`${name} (under ${folders.join(" ")})`);
       }

@@ -2,11 +2,10 @@ import { Hono } from "hono";
 import { declineTemplateSchemas } from "../../domain/review.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { parseId, validate } from "../lib/validate.ts";
-import { createDeclineTemplatesService } from "./service.ts";
 
 /** /api/admin/decline-templates: the administrators' list of ready-made decline messages. */
 export function createAdminDeclineTemplateRoutes(ctx: AppContext) {
-  const service = createDeclineTemplatesService(ctx);
+  const service = ctx.declineTemplates;
   const schemas = declineTemplateSchemas();
   return new Hono<AppEnv>()
     .get("/", async (c) => c.json({ success: true, templates: await service.list() }))
@@ -25,7 +24,7 @@ export function createAdminDeclineTemplateRoutes(ctx: AppContext) {
 
 /** /api/moderator/decline-templates: the same list, to read, for the moderator's decision form. */
 export function createModeratorDeclineTemplateRoutes(ctx: AppContext) {
-  const service = createDeclineTemplatesService(ctx);
+  const service = ctx.declineTemplates;
   return new Hono<AppEnv>()
     .get("/", async (c) => c.json({ success: true, templates: await service.list() }));
 }

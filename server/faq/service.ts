@@ -69,9 +69,9 @@ function cleanAnswer(raw: string): string {
 }
 
 /** GET /api/faq's answer, `{ success: true, faqs }`, kept ready; every write below drops it. */
-const publicList = sharedAnswer("faq", async (ctx: Pick<AppContext, "db" | "clock" | "logger">) => ({
+const publicList = sharedAnswer("faq", async (ctx: Pick<AppContext, "db" | "clock" | "logger" | "faq">) => ({
   success: true as const,
-  faqs: await createFaqService(ctx).list(),
+  faqs: await ctx.faq.list(),
 }));
 export const publicFaqAnswer = publicList.get;
 

@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { parseId, validate } from "../lib/validate.ts";
-import { createFaqService, faqCreateSchema, faqUpdateSchema } from "./service.ts";
+import { faqCreateSchema, faqUpdateSchema } from "./service.ts";
 
 /**
  * The FAQ API shared by /api/admin/faq and /api/moderator/faq (same rules for both, issue 7);
  * the caller mounts it behind its own guards.
  */
 export function createStaffFaqRoutes(ctx: AppContext) {
-  const service = createFaqService(ctx);
+  const service = ctx.faq;
   return new Hono<AppEnv>()
     .get("/", async (c) => c.json({ success: true, faqs: await service.list() }))
     .post("/", validate("json", faqCreateSchema), async (c) => {

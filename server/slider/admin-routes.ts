@@ -5,14 +5,14 @@ import { badRequest } from "../lib/http-error.ts";
 import { parseId, parseOrThrow } from "../lib/validate.ts";
 import { parseImageForm, type StoredImage } from "./image-upload.ts";
 import { type SliderInput, sliderInputSchema } from "../../domain/slider.ts";
-import { createSliderService, SLIDER_DIR } from "./service.ts";
+import { SLIDER_DIR } from "./service.ts";
 
 /**
  * /api/admin/slider. Create and update take multipart when a new image comes (`image` plus the tile
  * fields), else JSON (spec 2 §7).
  */
 export function createAdminSliderRoutes(ctx: AppContext) {
-  const service = createSliderService(ctx);
+  const service = ctx.slider;
   const inputSchema = sliderInputSchema();
 
   const readInput = async (c: Context<AppEnv>): Promise<{ input: SliderInput; upload: StoredImage | null }> => {

@@ -40,9 +40,9 @@ export function sliderView(t: SliderTile, address: PublicAddress = (stored) => s
 /** GET /api/slider's answer, `{ success: true, sliders }`, kept ready; every write below drops it. */
 const publicList = sharedAnswer(
   "slider",
-  async (ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) => ({
+  async (ctx: Pick<AppContext, "db" | "clock" | "logger" | "slider">) => ({
     success: true as const,
-    sliders: await createSliderService(ctx).list(),
+    sliders: await ctx.slider.list(),
   }),
 );
 export const publicSliderAnswer = publicList.get;
@@ -133,3 +133,5 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
     },
   };
 }
+
+export type SliderService = ReturnType<typeof createSliderService>;

@@ -6,6 +6,9 @@ import { analysisReport, createTrack, createUser, signIn } from "../testing/fact
 import { openInstance } from "../testing/second-instance.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { ownedAnswers } from "./owned-answers.ts";
+import { decisionInputSchema } from "../../domain/review.ts";
+import { trackInputSchema, trackUpdateSchema } from "./service.ts";
+import type { User } from "../../db/schema.ts";
 
 /**
  * GET /api/tracks is kept ready per artist (decision 0185): every write that changes what the list
@@ -176,6 +179,123 @@ describe("GET /api/tracks kept ready", () => {
       await other.close();
     }
   });
+});
+
+/**
+ * The rule in one place (kept-lists.ts `afterWrite`, decision 0210): every write of the tracks
+ * service that can change what an artist's list shows drops that list once it has run. Each row
+ * keeps the owner's list, then adds a track behind the service's back (a factory insert, which
+ * drops nothing), then makes its write: only a dropped list shows that track on the next request.
+ * A new method of `ctx.tracks` must be named below, as a write with its row or as a call that
+ * leaves the artist's list as it was.
+ */
+describe("every write of the tracks service drops the owner's kept list", () => {
+  const until = () => new Date(time + 60_000);
+  const processing = (user: User) =>
+    createTrack(t.ctx.db, { user_id: user.id, status: "processing", storage_key: `xx/${crypto.randomUUID()}`, directions: "label_koster" });
+  const moderatorOf = (categories: string) => createUser(t.ctx.db, { is_moderator: true, moderator_categories: categories });
+  const files = () => [{ key: `xx/${crypto.randomUUID()}`, filename: "Kept - Upload.mp3", size: 10 }];
+  const declined = decisionInputSchema().parse({ status: "declined", message: "Не наш формат", revision: 0 });
+
+  /** Each write, given its owner (and a second artist for a hand-over): the artists whose lists it touches. */
+  const WRITES: Record<string, (a: User, b: User) => Promise<User[]>> = {
+    addUploads: async (a) => (await t.ctx.tracks.addUploads(a.id, files(), ["label_koster"]), [a]),
+    addUploadsWithin: async (a) => (await t.ctx.tracks.addUploadsWithin(100, a.id, files(), ["label_koster"]), [a]),
+    complete: async (a) => {
+      const track = await processing(a);
+      await t.ctx.tracks.claim(track.id, "kept-test", until());
+      expect(await t.ctx.tracks.complete(track.id, { checksum: crypto.randomUUID() }, "kept-test")).toBeDefined();
+      return [a];
+    },
+    fail: async (a) => {
+      const track = await processing(a);
+      await t.ctx.tracks.claim(track.id, "kept-test", until());
+      expect(await t.ctx.tracks.fail(track.id, { error: "Не MP3", discard: false }, "kept-test")).toBeDefined();
+      return [a];
+    },
+    "analysis.save": async (a) => (await t.ctx.tracks.analysis.save((await createTrack(t.ctx.db, { user_id: a.id })).id, analysisReport()), [a]),
+    "analysis.saveError": async (a) => (await t.ctx.tracks.analysis.saveError((await createTrack(t.ctx.db, { user_id: a.id })).id, "broken"), [a]),
+    create: async (a) => (await t.ctx.tracks.create(trackInputSchema.parse({ filename: "Kept - Made.mp3", user_id: a.id, directions: "label_koster" })), [a]),
+    update: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id });
+      await t.ctx.tracks.update("*", track.id, trackUpdateSchema.parse({ directions: "label_koster" }));
+      return [a];
+    },
+    "update (handed to another artist)": async (a, b) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id });
+      await t.ctx.tracks.update("*", track.id, trackUpdateSchema.parse({ user_id: b.id }));
+      return [a, b];
+    },
+    moderate: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      await t.ctx.tracks.moderate(await moderatorOf("label_koster"), track.id, { downloaded: true });
+      return [a];
+    },
+    "remove (the caller's directions only)": async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster,podcast_neuropunk" });
+      expect((await t.ctx.tracks.remove(await moderatorOf("label_koster"), track.id)).track_deleted).toBe(false);
+      return [a];
+    },
+    remove: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id });
+      expect((await t.ctx.tracks.remove("*", track.id)).track_deleted).toBe(true);
+      return [a];
+    },
+    decide: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      const admin = await createUser(t.ctx.db, { is_admin: true });
+      await t.ctx.tracks.decide(admin, track.id, "label_koster", declined, () => Promise.resolve(null));
+      return [a];
+    },
+    reportListened: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      const mod = await moderatorOf("label_koster");
+      // Opened 30 s ago on the app clock (the kept lists stay as young as they are).
+      time -= 30_000;
+      await t.ctx.tracks.openListen(mod, track.id);
+      time += 30_000;
+      expect((await t.ctx.tracks.reportListened(mod, track.id, 25)).heard).toBe(true);
+      return [a];
+    },
+    markDownloaded: async (a) => (await t.ctx.tracks.markDownloaded([(await createTrack(t.ctx.db, { user_id: a.id })).id]), [a]),
+  };
+
+  /** Calls of `ctx.tracks` that write nothing an artist's list shows (reads, leases, attempts, listening clocks). */
+  const LEAVE_THE_LIST = [
+    "status", "statusRow", "statusFor", "ownedBy", "ownedAnswer", "historyOf", "countOwnedBy", "uploadQuota",
+    "claim", "claimNext", "countAttempt", "renewLeases", "releaseLeases", "pendingProcessing",
+    "list", "get", "detail", "openListen", "forDownload", "forArchive", "listenSource", "analysis",
+  ];
+
+  it("names every call of the service as a write below or as one that leaves the list", () => {
+    const writes = new Set(Object.keys(WRITES).map((k) => k.replace(/ \(.*\)$/, "")));
+    const named = [...writes].filter((k) => !k.startsWith("analysis.")).concat(LEAVE_THE_LIST);
+    expect(Object.keys(t.ctx.tracks).sort()).toEqual([...new Set(named)].sort());
+    // The report writes are the analysis service's own, wrapped by the tracks service.
+    const reportWrites = Object.keys(t.ctx.tracks.analysis).filter((k) => /^save/.test(k)).map((k) => `analysis.${k}`);
+    expect(reportWrites.sort()).toEqual([...writes].filter((k) => k.startsWith("analysis.")).sort());
+  });
+
+  for (const [name, write] of Object.entries(WRITES)) {
+    it(name, async () => {
+      const a = await artist();
+      const b = await artist();
+      const keep = async (u: User) => JSON.parse(new TextDecoder().decode((await t.ctx.tracks.ownedAnswer(u.id)).identity));
+      const fresh = async (u: User) => JSON.parse(JSON.stringify({ success: true, tracks: await t.ctx.tracks.ownedBy(u.id) }));
+      await keep(a.user);
+      await keep(b.user);
+      // Behind the service's back: the kept lists do not know these.
+      const unseen = [await createTrack(t.ctx.db, { user_id: a.user.id }), await createTrack(t.ctx.db, { user_id: b.user.id })];
+      expect((await keep(a.user)).tracks.map((r: Listed) => r.id)).not.toContain(unseen[0].id);
+
+      const touched = await write(a.user, b.user);
+      for (const u of touched) {
+        const answer = await keep(u);
+        expect(answer, `${name}: the list of ${u.username}`).toEqual(await fresh(u));
+        expect(answer.tracks.map((r: Listed) => r.id)).toContain(unseen[u.id === a.user.id ? 0 : 1].id);
+      }
+    });
+  }
 });
 
 describe("ownedAnswers", () => {

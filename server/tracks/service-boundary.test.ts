@@ -1,7 +1,8 @@
 /**
  * The tracks service decides who may see a track (docs/decisions/0092, 0120): a read by id outside
  * the caller's sight is "not found", whoever calls it, and the owner's status polling is answered
- * from the status store without touching the database (decisions 0022, 0025).
+ * from the status store without touching the database (decisions 0022, 0025). Only the tracks
+ * service's own modules read and write the track tables (decisions 0120, 0210).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
@@ -111,5 +112,59 @@ describe("tracks service: staff reads by id follow the caller's current scope", 
     await createTrack(t.ctx.db, { user_id: artist.id, status: "failed" });
     await createTrack(t.ctx.db, { user_id: other.id });
     expect((await t.ctx.tracks.ownedBy(artist.id)).map((r) => r.id)).toEqual([mine.id]);
+  });
+});
+
+describe("tracks service: the one boundary over the track tables", () => {
+  const TRACK_TABLES = ["tracks", "trackAnalysis", "trackDecisions", "trackDecisionHistory", "trackListens", "trackCounts", "userTrackCounts"];
+  /** The modules behind `ctx.tracks` (service.ts composes them; docs/decisions/0210). */
+  const SERVICE_MODULES = [
+    "server/tracks/artist-reads.ts",
+    "server/tracks/kept-lists.ts",
+    "server/tracks/leases.ts",
+    "server/tracks/review.ts",
+    "server/tracks/uploads.ts",
+    "server/tracks/views.ts",
+    // The SQL pieces they share: sight, reports, decisions, listening, status keys.
+    "server/tracks/scope.ts",
+    "server/tracks/analysis.ts",
+    "server/tracks/decisions.ts",
+    "server/tracks/listening.ts",
+    "server/tracks/processing/status-keys.ts",
+  ];
+  /** Left outside on purpose (decision 0120): read-only aggregates and start-up recovery, and a user's delete. */
+  const OUTSIDE_ON_PURPOSE = ["server/admin/dashboard.ts", "server/storage/recover-storage.ts", "server/users/service.ts"];
+
+  async function* sources(dir: string): AsyncGenerator<string> {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) {
+        // Test data builders and scripts write rows directly: they are not request paths.
+        if (path !== "server/testing" && path !== "server/scripts") yield* sources(path);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+        yield path;
+      }
+    }
+  }
+
+  it("no module outside the tracks service imports a track table", async () => {
+    const importers: string[] = [];
+    for await (const path of sources("server")) {
+      const text = await Deno.readTextFile(path);
+      for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"[./]*db\/schema\.ts"/g)) {
+        const names = m[1].split(",").map((n) => n.trim()).filter((n) => !n.startsWith("type "));
+        if (names.some((n) => TRACK_TABLES.includes(n))) importers.push(path);
+      }
+    }
+    const allowed = [...SERVICE_MODULES, ...OUTSIDE_ON_PURPOSE];
+    expect(importers.filter((p) => !allowed.includes(p))).toEqual([]);
+    // Every module named above exists and is one of the importers: the list cannot go stale.
+    expect(SERVICE_MODULES.filter((p) => !importers.includes(p))).toEqual([]);
+  });
+
+  it("the input schemas and the front itself read no table: service.ts only composes the modules", async () => {
+    for (const path of ["server/tracks/schemas.ts", "server/tracks/service.ts"]) {
+      expect(await Deno.readTextFile(path), path).not.toMatch(/db\/schema\.ts/);
+    }
   });
 });

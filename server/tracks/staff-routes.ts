@@ -13,7 +13,6 @@ import { parseId, validate } from "../lib/validate.ts";
 import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";
-import { createDeclineTemplatesService } from "../decline-templates/service.ts";
 import {
   trackInputSchema,
   trackListQuerySchema,
@@ -43,7 +42,6 @@ const downloadManySchema = z.object({
  */
 function createSharedTrackRoutes(ctx: AppContext) {
   const service = ctx.tracks;
-  const templates = createDeclineTemplatesService(ctx);
 
   const link = async (signer: LinkSigner, ids: number[]) => {
     const token = await signDownloadToken(ctx, signer, ids);
@@ -99,7 +97,7 @@ function createSharedTrackRoutes(ctx: AppContext) {
         parseId(id),
         direction,
         c.req.valid("json"),
-        (templateId) => templates.textOf(templateId),
+        (templateId) => ctx.declineTemplates.textOf(templateId),
       );
       return c.json({ success: true as const, decision });
     })

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tracks, users } from "../../../db/schema.ts";
+import { tracks } from "../../../db/schema.ts";
 import { createTrack, createUser, linkSignerOf, signIn } from "../../testing/factories.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../../testing/staff-test-kit.ts";
 import { BAD_LISTEN_LINK, BAD_RANGE, parseRange } from "./listen-routes.ts";

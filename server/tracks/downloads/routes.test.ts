@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tracks, users } from "../../../db/schema.ts";
+import { tracks } from "../../../db/schema.ts";
 import { createTrack, createUser, linkSignerOf, signIn } from "../../testing/factories.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../../testing/staff-test-kit.ts";
 import { contentDisposition, uniqueNames } from "./routes.ts";

@@ -48,13 +48,13 @@ useSignedInTestSession();
 
 function setup() {
   const sent: { id: number; seconds: number; auth: string | null; keepalive: boolean | undefined }[] = [];
-  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  vi.stubGlobal("fetch", (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
     const m = /^\/api\/admin\/tracks\/(\d+)\/listened$/.exec(url.pathname);
-    if (!m || init.method !== "POST") return Response.json({ success: false, error: "Не найдено" }, { status: 404 });
+    if (!m || init.method !== "POST") return Promise.resolve(Response.json({ success: false, error: "Не найдено" }, { status: 404 }));
     const { seconds } = JSON.parse(String(init.body));
     sent.push({ id: Number(m[1]), seconds, auth: new Headers(init.headers).get("Authorization"), keepalive: init.keepalive });
-    return Response.json({ success: true, heard_s: seconds, duration_s: 200, heard: false, decisions: [] });
+    return Promise.resolve(Response.json({ success: true, heard_s: seconds, duration_s: 200, heard: false, decisions: [] }));
   });
   const audio = new FakeAudio();
   const queryClient = new QueryClient();

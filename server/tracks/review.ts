@@ -1,0 +1,429 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import {
+  type Direction,
+  DIRECTION_CONFLICT_MESSAGE,
+  DIRECTIONS,
+  findConflict,
+  formatDirections,
+  parseDirections,
+} from "../../domain/directions.ts";
+import { tracks } from "../../db/schema.ts";
+import type { AppContext } from "../deps.ts";
+import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
+import { KV_KEYS } from "../status-store/kv.ts";
+import { inScope, type Scope, scopeOf } from "../../domain/scope.ts";
+import { scopeSql } from "./scope.ts";
+import type { createTrackAnalysisService } from "./analysis.ts";
+import { addPlayed, listensOf, openListen, trackDuration } from "./listening.ts";
+import { isHeard } from "../../domain/listening.ts";
+import { artistReviewStatus, type DecisionInput, REVIEW_TEXTS, type ReviewStatus } from "../../domain/review.ts";
+import {
+  changeStatements,
+  decisionHistory,
+  type DecisionView,
+  isConcurrentChange,
+  type PairChange,
+  storedPairs,
+  syncReviewStatement,
+} from "./decisions.ts";
+import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
+import type { Notifications } from "../notifications/notifications.ts";
+import type { KeptListWrites } from "./kept-lists.ts";
+import type { TrackInput, TrackListQuery, TrackModeration, TrackUpdate } from "./schemas.ts";
+import {
+  displayName,
+  listTracks,
+  NO_FILES_FOUND,
+  scopeFor,
+  type StaffCaller,
+  TRACK_FILE_NOT_FOUND,
+  TRACK_NOT_FOUND,
+  type TrackDetailView,
+  type TrackList,
+  type TrackView,
+  type Viewer,
+  viewTrack,
+} from "./views.ts";
+
+/**
+ * Staff review (issues 6, 7, 13, 20): the admin and moderator track calls, each applying the
+ * caller's current scope (`scopeFor`), the decisions, the listening receipts, the downloads'
+ * selection and `downloaded` flag, and the track edits and deletes.
+ */
+
+const MAX_DOWNLOAD = 500;
+
+function checkConflicts(list: readonly Direction[]) {
+  if (findConflict(list)) throw badRequest(DIRECTION_CONFLICT_MESSAGE);
+}
+
+/** What the write paths need of the current track. */
+const currentFields = {
+  id: tracks.id,
+  user_id: tracks.user_id,
+  directions: tracks.directions,
+  storage_key: tracks.storage_key,
+  filename: tracks.filename,
+};
+type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null; filename: string };
+
+/** Times a decision is computed again after another change of the same pair got in first. */
+const DECISION_ATTEMPTS = 3;
+
+export function createStaffReview(
+  ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & {
+    notifications?: Pick<Notifications, "outbox" | "sender">;
+  },
+  analysis: ReturnType<typeof createTrackAnalysisService>,
+  { afterWrite }: Pick<KeptListWrites, "afterWrite">,
+) {
+  const { db } = ctx;
+
+  async function load(who: StaffCaller, id: number): Promise<Current> {
+    const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
+      .limit(1);
+    if (!rows[0]) throw notFound(TRACK_NOT_FOUND);
+    return rows[0];
+  }
+
+  /**
+   * A listening receipt (issue 20, decision 0197): the track's `new` directions within the
+   * listener's scope move to `listened`, each with a history entry by the listener. It does not
+   * wait on a conflict: a pair another listener moved meanwhile is simply no longer `new`.
+   */
+  async function markListened(who: Viewer, id: number): Promise<DecisionView[]> {
+    const scope = scopeOf(who);
+    const current = await load(scope, id);
+    const mine = parseDirections(current.directions).filter((d) => inScope(d, scope));
+    for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
+      const pairs = await storedPairs(db, id, mine);
+      const at = ctx.clock.now();
+      const statements: BatchItem<"sqlite">[] = [...pairs]
+        .filter(([, before]) => before.status === "new")
+        .flatMap(([direction, before]) =>
+          changeStatements(db, {
+            trackId: id,
+            direction,
+            before,
+            after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
+            by: who.id,
+            at,
+          })
+        );
+      const [first, ...rest] = statements;
+      if (!first) break;
+      try {
+        await afterWrite([current.user_id], () => db.batch([first, ...rest, syncReviewStatement(db, id)]));
+        break;
+      } catch (err) {
+        if (!isConcurrentChange(err)) throw err;
+      }
+    }
+    return (await view("*", id, scope)).decisions;
+  }
+
+  /**
+   * The artist is told when a pair becomes accepted or declined, or the decision carries a new
+   * message (issue 13); never about a guest track.
+   */
+  function noticeOf(c: PairChange, track: Current): DecisionNotice | null {
+    if (track.user_id === null) return null;
+    const decided = c.after.status !== c.before.status && (c.after.status === "accepted" || c.after.status === "declined");
+    const newMessage = c.after.message !== null && c.after.message !== c.before.message;
+    if (!decided && !newMessage) return null;
+    return {
+      key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
+      userId: track.user_id,
+      trackName: track.filename.replace(/\.mp3$/i, ""),
+      direction: c.direction,
+      outcome: artistReviewStatus(c.after.status),
+      message: c.after.message,
+    };
+  }
+
+  /** A track seen with `scope` (views.ts `viewTrack`). */
+  const view = (scope: Scope, id: number, waitingFor: Scope = scope) => viewTrack(db, ctx.clock, scope, id, waitingFor);
+
+  /**
+   * The status key carries the owner and the directions of the moment it was written, and the status
+   * call trusts its owner for the polling; after a staff edit the database must answer instead, or a
+   * former owner would keep reading a track handed to someone else.
+   */
+  async function forgetStatus(id: number) {
+    await ctx.kv.del([KV_KEYS.trackStatus(id)]).catch(() => 0);
+  }
+
+  /** The rows of a download in the order asked, every one visible to the caller (else 404). */
+  async function downloadRows(who: StaffCaller, ids: readonly number[]) {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) throw badRequest("Не выбраны треки для скачивания");
+    if (unique.length > MAX_DOWNLOAD) throw badRequest(`Можно скачать не более ${MAX_DOWNLOAD} треков за раз`);
+    const rows = await db
+      .select({ id: tracks.id, filename: tracks.filename, storage_key: tracks.storage_key })
+      .from(tracks)
+      .where(and(inArray(tracks.id, unique), scopeSql(scopeFor(who))));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return unique.map((id) => {
+      const r = byId.get(id);
+      if (!r) throw notFound(TRACK_NOT_FOUND);
+      return r;
+    });
+  }
+
+  async function checkUser(userId: number | null | undefined) {
+    if (userId === null || userId === undefined) return;
+    if (!(await ctx.users.byId(userId))) throw badRequest("Пользователь с таким ID не найден");
+  }
+
+  /** A track by id as staff see it (404 outside the caller's sight). */
+  async function get(who: StaffCaller, id: number): Promise<TrackView> {
+    return await view(scopeFor(who), id);
+  }
+
+  return {
+    /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
+    async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
+      return await listTracks(db, ctx.clock, scopeFor(who), q);
+    },
+
+    get,
+
+    /** The track detail: the track and the history of its decisions (issue 13). */
+    async detail(who: StaffCaller, id: number): Promise<TrackDetailView> {
+      const track = await view(scopeFor(who), id);
+      return {
+        ...track,
+        decision_history: await decisionHistory(db, id, displayName),
+        listens: await listensOf(db, id, displayName),
+      };
+    },
+
+    /**
+     * PUT …/tracks/{id}/decisions/{direction} (issue 13, decision 0151). Outside the caller's sight
+     * the track is 404; a direction the track does not have is 400; one of its directions outside
+     * the caller's categories is 403. A change writes the pair, its history entry and, when the
+     * artist is to be told, the outbox message in one batch. Nothing changed, nothing is written.
+     */
+    async decide(
+      who: Viewer,
+      id: number,
+      direction: Direction,
+      input: DecisionInput,
+      templateText: (templateId: number) => Promise<string | null>,
+    ): Promise<DecisionView> {
+      const scope = scopeOf(who);
+      const current = await load(scope, id);
+      if (!parseDirections(current.directions).includes(direction)) throw badRequest(REVIEW_TEXTS.notTrackDirection);
+      if (!inScope(direction, scope)) throw forbidden(REVIEW_TEXTS.outsideCategories);
+      let message = input.message;
+      if (input.template_id !== undefined) {
+        const text = await templateText(input.template_id);
+        if (text === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
+        message = text;
+      }
+      const decisionNow = async () => (await view("*", id, scope)).decisions.find((d) => d.direction === direction)!;
+      // Made from another state than the stored one (or from none): refused with what is stored, so
+      // the form can show it (decision 0199).
+      const stale = async () => conflict(REVIEW_TEXTS.decisionChanged, { current: await decisionNow() });
+      const before = (await storedPairs(db, id, [direction])).get(direction)!;
+      if (input.revision !== before.revision) throw await stale();
+      // Left out: the status stays (a note alone never changes it); the note stays; the message
+      // stays only with the same status, since a message belongs to the decision it came with
+      // (decision 0151).
+      const status = input.status ?? before.status;
+      const after = {
+        status,
+        note: input.note !== undefined ? input.note : before.note,
+        message: message !== undefined ? message : status === before.status ? before.message : null,
+      };
+      if (after.status !== before.status || after.note !== before.note || after.message !== before.message) {
+        const change: PairChange = { trackId: id, direction, before, after, by: who.id, at: ctx.clock.now() };
+        const notice = noticeOf(change, current);
+        try {
+          await afterWrite([current.user_id], () =>
+            db.batch([
+              ...changeStatements(db, change),
+              syncReviewStatement(db, id),
+              ...(notice && ctx.notifications ? ctx.notifications.outbox.enqueueStatements(notice) : []),
+            ]));
+        } catch (err) {
+          // The pair's next revision was taken meanwhile (another instance too): the batch is a
+          // compare-and-set on the revision, and nothing of it was written.
+          if (!isConcurrentChange(err)) throw err;
+          throw await stale();
+        }
+        if (notice) ctx.notifications?.sender.kick();
+      }
+      return await decisionNow();
+    },
+
+    /**
+     * The listening link was handed out (GET …/listen): the caller's played-time clock for the
+     * track starts now (docs/decisions/0197). Opening a track marks nothing.
+     */
+    async openListen(who: Viewer, id: number): Promise<void> {
+      await load(scopeOf(who), id);
+      await openListen(db, id, who.id, ctx.clock.now());
+    },
+
+    /**
+     * POST …/tracks/{id}/listened (issue 20, docs/decisions/0197): the player reports `seconds`
+     * played since its previous report. 404 outside the caller's sight, like every call taking a
+     * track id. Once the caller's capped total reaches the threshold (20 s, or all of a shorter
+     * track), the track's `new` directions within their scope become `listened`.
+     */
+    async reportListened(who: Viewer, id: number, seconds: number) {
+      await load(scopeOf(who), id);
+      const durationS = await trackDuration(db, id);
+      const heardS = await addPlayed(db, { trackId: id, userId: who.id, seconds, at: ctx.clock.now(), durationS });
+      const heard = isHeard(heardS, durationS);
+      const decisions = heard ? await markListened(who, id) : (await view(scopeOf(who), id)).decisions;
+      return { heard_s: Math.floor(heardS * 10) / 10, duration_s: durationS, heard, decisions };
+    },
+    /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
+    async create(input: TrackInput): Promise<TrackView> {
+      const dirs = input.directions ?? [];
+      checkConflicts(dirs);
+      await checkUser(input.user_id);
+      const now = ctx.clock.now();
+      const [row] = await afterWrite([input.user_id], () =>
+        db.insert(tracks).values({
+          filename: input.filename,
+          user_id: input.user_id ?? null,
+          // A guest name only means something for a guest track (the form disables it otherwise).
+          guest_username: input.user_id ? null : input.guest_username ?? null,
+          upload_date: input.upload_date ?? now,
+          directions: formatDirections(dirs),
+          downloaded: input.downloaded ?? false,
+          status: "completed",
+          created_at: now,
+          updated_at: now,
+        }).returning({ id: tracks.id }));
+      return await get("*", row.id);
+    },
+
+    /** Admin: everything but the filename and the upload date, which are fixed once a track exists. */
+    async update(who: StaffCaller, id: number, input: TrackUpdate): Promise<TrackView> {
+      const current = await load(who, id);
+      const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
+      if (input.directions !== undefined) {
+        checkConflicts(input.directions);
+        set.directions = formatDirections(input.directions);
+      }
+      if (input.downloaded !== undefined) set.downloaded = input.downloaded;
+      if (input.user_id !== undefined) {
+        if (input.user_id !== current.user_id) await checkUser(input.user_id);
+        set.user_id = input.user_id;
+      }
+      const userId = input.user_id !== undefined ? input.user_id : current.user_id;
+      if (userId) set.guest_username = null;
+      else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
+      // A track handed to another artist leaves one list and joins the other.
+      await afterWrite([current.user_id, userId], () =>
+        db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]));
+      await forgetStatus(id);
+      return await get("*", id);
+    },
+
+    /**
+     * Moderator: only directions inside the scope and the downloaded flag change. Directions outside
+     * the scope stay as they were whatever the request says; the result keeps at least one
+     * direction and respects the conflict table.
+     */
+    async moderate(who: StaffCaller, id: number, input: TrackModeration): Promise<TrackView> {
+      const scope = scopeFor(who);
+      const current = await load(scope, id);
+      const set: Partial<typeof tracks.$inferInsert> = { updated_at: ctx.clock.now() };
+      if (input.directions !== undefined) {
+        const before = parseDirections(current.directions);
+        const wanted = new Set(input.directions);
+        const next = DIRECTIONS.filter((d) => (inScope(d, scope) ? wanted.has(d) : before.includes(d)));
+        if (next.length === 0) throw badRequest("У трека должно быть хотя бы одно направление");
+        checkConflicts(next);
+        set.directions = formatDirections(next);
+      }
+      if (input.downloaded !== undefined) set.downloaded = input.downloaded;
+      await afterWrite([current.user_id], () =>
+        db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]));
+      await forgetStatus(id);
+      // Unscoped read: removing their last direction takes the track out of the caller's sight,
+      // but the change they just made is still theirs to see.
+      return await view("*", id, scope);
+    },
+
+    /**
+     * Deletes the record, then its file and its status key. A moderator whose categories cover only
+     * some of the track's directions removes just those; the track goes with its last direction
+     * (issue 13, decision 0153). An administrator's delete is the whole track, as before.
+     */
+    async remove(who: StaffCaller, id: number): Promise<{ track_deleted: boolean; directions: string }> {
+      const scope = scopeFor(who);
+      const current = await load(scope, id);
+      const others = parseDirections(current.directions).filter((d) => !inScope(d, scope));
+      if (others.length > 0) {
+        const directions = formatDirections(others);
+        await afterWrite([current.user_id], () =>
+          db.batch([
+            db.update(tracks).set({ directions, updated_at: ctx.clock.now() }).where(eq(tracks.id, id)),
+            syncReviewStatement(db, id),
+          ]));
+        await forgetStatus(id);
+        return { track_deleted: false, directions };
+      }
+      await afterWrite([current.user_id], () => db.delete(tracks).where(eq(tracks.id, id)));
+      if (current.storage_key) {
+        await ctx.storage.delete(current.storage_key).catch((err) =>
+          ctx.logger.warn("track file not removed", { id, err })
+        );
+      }
+      await forgetStatus(id);
+      return { track_deleted: true, directions: "" };
+    },
+
+    /**
+     * The tracks of a download, in the order asked, every one visible to the scope and with a file.
+     * Anything else is 404 for the whole request: a download never silently leaves a track out.
+     */
+    async forDownload(who: StaffCaller, ids: readonly number[]) {
+      const out = [];
+      for (const r of await downloadRows(who, ids)) {
+        if (!r.storage_key) throw notFound(`${TRACK_FILE_NOT_FOUND}: ${r.filename}`);
+        out.push({ id: r.id, filename: r.filename, storage_key: r.storage_key });
+      }
+      return out;
+    },
+
+    /**
+     * The tracks of a ZIP (issue 12): every one must be visible, as for `forDownload`, but a track
+     * without a stored file (a failed duplicate, a staff-made record) is named in `missing` instead of
+     * refusing the whole selection. 404 only when none of them has a file.
+     */
+    async forArchive(who: StaffCaller, ids: readonly number[]) {
+      const files: { id: number; filename: string; storage_key: string }[] = [];
+      const missing: { id: number; filename: string }[] = [];
+      for (const r of await downloadRows(who, ids)) {
+        if (r.storage_key) files.push({ id: r.id, filename: r.filename, storage_key: r.storage_key });
+        else missing.push({ id: r.id, filename: r.filename });
+      }
+      if (files.length === 0) throw notFound(NO_FILES_FOUND);
+      return { files, missing };
+    },
+
+    /** What the listening call needs of a track the caller may see: 404 outside their sight or without a file. */
+    async listenSource(who: StaffCaller, id: number) {
+      return await analysis.listenSource(scopeFor(who), id, (filename) => `${TRACK_FILE_NOT_FOUND}: ${filename}`);
+    },
+
+    async markDownloaded(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      // The list shows the downloaded flag.
+      await afterWrite((done) => [...new Set(done.map((r) => r.user_id))], () =>
+        db
+          .update(tracks)
+          .set({ downloaded: true, updated_at: ctx.clock.now() })
+          .where(and(inArray(tracks.id, [...ids]), eq(tracks.downloaded, false)))
+          .returning({ user_id: tracks.user_id }));
+    },
+  };
+}

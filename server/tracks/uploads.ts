@@ -1,0 +1,112 @@
+import { and, asc, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { type Direction, formatDirections } from "../../domain/directions.ts";
+import { tracks } from "../../db/schema.ts";
+import type { AppContext } from "../deps.ts";
+import type { KeptListWrites } from "./kept-lists.ts";
+import { STATUS_COLUMNS, type StatusRow, type createStatusKeys } from "./processing/status-keys.ts";
+
+/**
+ * An upload's rows (docs/decisions/0020, 0196): the hourly quota, and the insert of a stored
+ * upload's files, queued for processing, with the batch's status keys.
+ */
+
+/** The hour MAX_UPLOADS_PER_HOUR counts over, sliding (docs/decisions/0196). */
+const UPLOAD_WINDOW_MS = 3_600_000;
+
+export function createUploadRows(
+  ctx: Pick<AppContext, "db" | "clock">,
+  status: ReturnType<typeof createStatusKeys>,
+  { afterWrite }: Pick<KeptListWrites, "afterWrite">,
+) {
+  const { db } = ctx;
+
+  /** Inserts an upload's rows (within `hourlyLimit` files over the last hour when given; null when refused). */
+  async function insertUploads(
+    userId: number,
+    files: ReadonlyArray<{ key: string; filename: string; size: number }>,
+    directions: readonly Direction[],
+    hourlyLimit?: number,
+  ): Promise<StatusRow[] | null> {
+    const now = ctx.clock.now();
+    const values = files.map((f) => ({
+      user_id: userId,
+      filename: f.filename,
+      directions: formatDirections(directions),
+      upload_date: now,
+      storage_key: f.key,
+      size: f.size,
+      status: "processing" as const,
+    }));
+    const rows = await afterWrite([userId], async (): Promise<StatusRow[] | null> => {
+      if (hourlyLimit === undefined) return await db.insert(tracks).values(values).returning(STATUS_COLUMNS);
+      // INSERT … SELECT over the files as a JSON array, guarded by the count of the last hour.
+      const since = now.getTime() - UPLOAD_WINDOW_MS;
+      const list = JSON.stringify(files.map((f) => [f.filename, f.key, f.size]));
+      const added = await db.all<{ id: number }>(sql`
+        INSERT INTO ${tracks} (user_id, filename, directions, upload_date, storage_key, size, status)
+        SELECT ${userId}, json_extract(f.value, '$[0]'), ${values[0]?.directions ?? ""}, ${now.getTime()},
+               json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), 'processing'
+        FROM json_each(${list}) AS f
+        WHERE (SELECT count(*) FROM ${tracks} WHERE user_id = ${userId} AND upload_date > ${since}) + ${files.length} <= ${hourlyLimit}
+        ORDER BY f.key
+        RETURNING id`);
+      if (added.length === 0 && files.length > 0) return null;
+      const ids = added.map((r) => Number(r.id));
+      return ids.length ? await db.select(STATUS_COLUMNS).from(tracks).where(inArray(tracks.id, ids)) : [];
+    });
+    if (rows === null) return null;
+    rows.sort((a, b) => a.id - b.id);
+    await status.startBatch(userId, rows);
+    return rows;
+  }
+
+  return {
+    /**
+     * The files `userId` uploaded over the last hour (MAX_UPLOADS_PER_HOUR, docs/decisions/0196),
+     * and, when `more` files would take them past `limit`, the seconds until enough of them have
+     * left the hour (0 when they fit).
+     */
+    async uploadQuota(userId: number, limit: number, more: number): Promise<{ used: number; retryAfterS: number }> {
+      const now = ctx.clock.now().getTime();
+      const since = new Date(now - UPLOAD_WINDOW_MS);
+      const inWindow = and(eq(tracks.user_id, userId), gt(tracks.upload_date, since));
+      const [{ used }] = await db.select({ used: count() }).from(tracks).where(inWindow);
+      const leaving = used + more - limit;
+      if (leaving <= 0) return { used, retryAfterS: 0 };
+      // More than the limit in one request never fits: a full hour.
+      if (leaving > used) return { used, retryAfterS: UPLOAD_WINDOW_MS / 1000 };
+      const [oldest] = await db
+        .select({ at: tracks.upload_date })
+        .from(tracks)
+        .where(inWindow)
+        .orderBy(asc(tracks.upload_date), asc(tracks.id))
+        .limit(1)
+        .offset(leaving - 1);
+      const freeAt = (oldest?.at.getTime() ?? now) + UPLOAD_WINDOW_MS;
+      return { used, retryAfterS: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
+    },
+
+    /** Adds the rows of an upload (the files are stored already), queued for processing. */
+    async addUploads(
+      userId: number,
+      files: ReadonlyArray<{ key: string; filename: string; size: number }>,
+      directions: readonly Direction[],
+    ): Promise<StatusRow[]> {
+      return (await insertUploads(userId, files, directions))!;
+    },
+
+    /**
+     * `addUploads` within MAX_UPLOADS_PER_HOUR: one statement adds the rows only while the files
+     * `userId` uploaded over the last hour, these included, stay within `hourlyLimit`, so two
+     * requests at once (on two instances too) cannot both pass it. Null when refused.
+     */
+    async addUploadsWithin(
+      hourlyLimit: number,
+      userId: number,
+      files: ReadonlyArray<{ key: string; filename: string; size: number }>,
+      directions: readonly Direction[],
+    ): Promise<StatusRow[] | null> {
+      return await insertUploads(userId, files, directions, hourlyLimit);
+    },
+  };
+}
