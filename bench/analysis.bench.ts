@@ -17,7 +17,7 @@
 import process from "node:process";
 import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
-import { createLocalStorage } from "../server/lib/storage.ts";
+import { createLocalStorage } from "../server/storage/file-storage.ts";
 import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);

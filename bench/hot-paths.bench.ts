@@ -33,7 +33,7 @@ import { ensureClientBuilt } from "../scripts/build-if-stale.ts";
 import { createTrack } from "../server/testing/factories.ts";
 import { multipartBody } from "../server/testing/multipart-body.ts";
 import { freePort, startServer } from "../server/testing/server-process.ts";
-import { FAST_HEADERS } from "../server/lib/response-headers.ts";
+import { FAST_HEADERS } from "../server/http/deno-header-list.ts";
 import { mpegFrames } from "./upload.bench.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -179,7 +179,7 @@ const startBare = () =>
  */
 const startBareWithHeaders = () =>
   startEval((port) =>
-    `import { API_SECURITY_HEADERS } from "./server/lib/response-headers.ts";
+    `import { API_SECURITY_HEADERS } from "./server/http/security-headers.ts";
      const body = JSON.stringify({ success: true, maintenance: false, providers: { vk: false, telegram: false }, limits: { max_upload_file_mb: 50, max_upload_files: 20 } });
      const base = Object.fromEntries([["content-type", "application/json"], ...API_SECURITY_HEADERS]);
      Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response(body, { headers: { ...base, "x-request-id": crypto.randomUUID() } }));`

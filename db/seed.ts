@@ -10,7 +10,7 @@
 import { and, eq, inArray, max } from "drizzle-orm";
 import { type Db, migrateDb, openDb } from "./client.ts";
 import { declineTemplates, faqs, type NewUser, sliderTiles, users } from "./schema.ts";
-import { createLocalStorage, type FileStorage } from "../server/lib/storage.ts";
+import { createLocalStorage, type FileStorage } from "../server/storage/file-storage.ts";
 
 export const SEED_USERS: NewUser[] = [
   { username: "admin", first_name: "Админ", last_name: "Нейропанк", is_admin: true },
@@ -194,7 +194,7 @@ if (import.meta.main) {
   const db = await openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   try {
     await migrateDb(db);
-    const { createStores } = await import("../server/lib/stores.ts");
+    const { createStores } = await import("../server/storage/stores.ts");
     const { publicStorage } = createStores(config);
     const r = await seedDatabase(db, { staticDir: config.staticDir, publicStorage });
     console.log(

@@ -13,7 +13,7 @@ import { migrateDb, openDb } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { type ExtraServer, registeredTests, setCurrentFile, type StartServerOptions, type TestContext } from "../e2e/harness.ts";
 import { parseConfig } from "../server/config.ts";
-import { createStores } from "../server/lib/stores.ts";
+import { createStores } from "../server/storage/stores.ts";
 import { loginLink } from "../server/scripts/login-link.ts";
 import { freePort } from "../server/testing/redis-server.ts";
 import { copyDir } from "../server/testing/copy-dir.ts";

@@ -10,8 +10,8 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { compressedCopies } from "../server/lib/public-answer.ts";
-import { PRECOMPRESSED } from "../server/lib/static-files.ts";
+import { compressedCopies } from "../server/http/public-answer.ts";
+import { PRECOMPRESSED } from "../server/http/serve-file.ts";
 import { build, createServer, type LogLevel } from "vite";
 
 

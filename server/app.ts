@@ -11,26 +11,19 @@ import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes } from "./faq/public-routes.ts";
 import { createHealthRoutes } from "./health/routes.ts";
 import { ApiError } from "./lib/http-error.ts";
-import {
-  COMPRESS_JSON_MIN,
-  edgeHeaders,
-  requestIdOf,
-  responseWith,
-  type SecurityHeaderSet,
-  type HeaderList,
-  securityHeaderSet,
-  setAll,
-  validPairs,
-} from "./lib/response-headers.ts";
-import { type Answer, answerFor } from "./lib/public-answer.ts";
+import { COMPRESS_JSON_MIN, edgeHeaders, requestIdOf, setAll } from "./http/edge-middleware.ts";
+import { type HeaderList, responseWith, validPairs } from "./http/deno-header-list.ts";
+import { type SecurityHeaderSet, securityHeaderSet } from "./http/security-headers.ts";
+import { type Answer, answerFor } from "./http/public-answer.ts";
 import { publicConfigAnswer } from "./health/routes.ts";
 import { publicFaqAnswer } from "./faq/service.ts";
 import { publicSliderAnswer } from "./slider/service.ts";
-import { publicAddresses, publicUploadOrigins, servePublicFile } from "./lib/public-files.ts";
+import { publicAddresses, publicUploadOrigins, servePublicFile } from "./http/public-static.ts";
 import { meAnswer } from "./auth/user-view.ts";
 import type { User } from "../db/schema.ts";
 import { statusAnswer, type TrackStatusValue } from "./tracks/processing/status-keys.ts";
-import { fileAnswer, serveFile } from "./lib/static-files.ts";
+import { fileAnswer } from "./http/client-build.ts";
+import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate, openToAll } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
 import { createDeclineTemplatesService } from "./decline-templates/service.ts";

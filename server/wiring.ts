@@ -1,10 +1,10 @@
 import { migrateDb, openDb } from "../db/client.ts";
 import { type Config, resolveJwtSecret } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
-import { createEmbeddedStore, createUpstashStore } from "./lib/kv.ts";
+import { createEmbeddedStore, createUpstashStore } from "./status-store/kv.ts";
 import { createLogger } from "./lib/logger.ts";
 import { createTaskQueue } from "./lib/queue.ts";
-import { createStores } from "./lib/stores.ts";
+import { createStores } from "./storage/stores.ts";
 
 /** Builds the real dependencies from a parsed configuration and applies migrations. */
 export async function buildDeps(config: Config): Promise<AppDeps> {

@@ -3,7 +3,7 @@
  * bridge to a real redis-server (left out with a notice when redis-server is missing, a failure under CI).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedStore, createUpstashStore, KV_KEYS, type StatusStore } from "../lib/kv.ts";
+import { createEmbeddedStore, createUpstashStore, KV_KEYS, type StatusStore } from "../status-store/kv.ts";
 import { findRedisServer, type RedisServer, startRedisServer } from "../testing/redis-server.ts";
 import { startUpstashBridge, type UpstashBridge } from "../testing/upstash-bridge.ts";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";

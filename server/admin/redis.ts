@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { ApiError, badRequest, notFound } from "../lib/http-error.ts";
-import { type StatusStore, StatusStoreUnavailable } from "../lib/kv.ts";
+import { type StatusStore, StatusStoreUnavailable } from "../status-store/kv.ts";
 import { validate } from "../lib/validate.ts";
 
 /**

@@ -7,7 +7,7 @@
  * sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createUpstashStore, type StatusStore } from "../lib/kv.ts";
+import { createUpstashStore, type StatusStore } from "../status-store/kv.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser, signIn } from "../testing/factories.ts";
 import { findRedisServer, type RedisServer, startRedisServer } from "../testing/redis-server.ts";

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
-import { KV_KEYS, type StatusStore } from "../lib/kv.ts";
+import { KV_KEYS, type StatusStore } from "../status-store/kv.ts";
 
 /**
  * Fixed one-minute windows per client address (docs/decisions/0012): in process memory, or in the

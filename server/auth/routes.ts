@@ -16,7 +16,7 @@ import {
   takeSignIn,
 } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
-import { publicAddresses } from "../lib/public-files.ts";
+import { publicAddresses } from "../http/public-static.ts";
 import { meAnswer, userView } from "./user-view.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StatusStore } from "../lib/kv.ts";
+import type { StatusStore } from "../status-store/kv.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createSignInBrowser } from "../testing/sign-in-browser.ts";
 import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "../testing/telegram.ts";

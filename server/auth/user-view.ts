@@ -1,5 +1,5 @@
 import type { User } from "../../db/schema.ts";
-import type { PublicAddress } from "../lib/public-files.ts";
+import type { PublicAddress } from "../http/public-static.ts";
 
 /**
  * The user as the API shows it to the user themself (spec 1 §3). Internal fields (the pending

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { sendJsonAnswer } from "../lib/public-answer.ts";
+import { sendJsonAnswer } from "../http/public-answer.ts";
 import { type FaqView, publicFaqAnswer } from "./service.ts";
 
 /** Public FAQ: GET /api/faq, sorted by order; kept ready in memory with an ETag (decision 0180). */

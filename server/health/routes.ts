@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { makeAnswer, sendJsonAnswer } from "../lib/public-answer.ts";
+import { makeAnswer, sendJsonAnswer } from "../http/public-answer.ts";
 
 /**
  * GET /api/health and GET /api/config (the public runtime settings the client needs). The settings

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";
 import { parseId, parseOrThrow } from "../lib/validate.ts";
-import { parseImageForm, type StoredImage } from "../lib/image-upload.ts";
+import { parseImageForm, type StoredImage } from "./image-upload.ts";
 import { type SliderInput, sliderInputSchema } from "../../domain/slider.ts";
 import { SLIDER_DIR } from "./service.ts";
 

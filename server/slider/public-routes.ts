@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { sendJsonAnswer } from "../lib/public-answer.ts";
+import { sendJsonAnswer } from "../http/public-answer.ts";
 import { publicSliderAnswer, type SliderView } from "./service.ts";
 
 /** Public slider tiles: GET /api/slider, with image addresses; kept ready in memory with an ETag (decision 0180). */

@@ -3,9 +3,9 @@ import { type SliderTile, sliderTiles } from "../../db/schema.ts";
 import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } from "../../domain/slider.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
-import { sharedAnswer } from "../lib/public-answer.ts";
-import type { StoredImage } from "../lib/image-upload.ts";
-import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../lib/public-files.ts";
+import { sharedAnswer } from "../http/public-answer.ts";
+import type { StoredImage } from "./image-upload.ts";
+import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../http/public-static.ts";
 
 /**
  * Home-page slider tiles (spec 2 §3, §5); what a tile needs is in domain/slider.ts, shared with the

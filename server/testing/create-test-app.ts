@@ -2,10 +2,10 @@ import { migrateDb, openDb } from "../../db/client.ts";
 import { buildContext, createApp } from "../app.ts";
 import { parseConfig } from "../config.ts";
 import type { AppContext, AppDeps, Clock } from "../deps.ts";
-import { createEmbeddedStore, type StatusStore } from "../lib/kv.ts";
+import { createEmbeddedStore, type StatusStore } from "../status-store/kv.ts";
 import { createLogger } from "../lib/logger.ts";
 import { createTaskQueue } from "../lib/queue.ts";
-import { createStores } from "../lib/stores.ts";
+import { createStores } from "../storage/stores.ts";
 
 export interface TestAppOptions {
   /** Environment values, as the real server would read them. */

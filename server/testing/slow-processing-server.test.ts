@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLocalStorage } from "../lib/storage.ts";
+import { createLocalStorage } from "../storage/file-storage.ts";
 import { slowReads } from "./slow-processing-server.ts";
 
 describe("the test-only slow storage (server/testing/slow-processing-server.ts)", () => {

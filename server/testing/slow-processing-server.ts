@@ -8,7 +8,7 @@
  * import this file, and the variable means nothing to them. Run directly, it still refuses
  * DENO_ENV=production.
  */
-import type { FileStorage } from "../lib/storage.ts";
+import type { FileStorage } from "../storage/file-storage.ts";
 import { main } from "../main.ts";
 
 /** Pieces handed on at most this large, so the pace holds for big chunks too. */

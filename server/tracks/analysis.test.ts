@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../audio/mpeg-frames.ts";
-import type { FileStorage } from "../lib/storage.ts";
+import type { FileStorage } from "../storage/file-storage.ts";
 import { analysisReport, createTrack, createUser, signIn } from "../testing/factories.ts";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";

@@ -5,7 +5,7 @@ import type { AppContext } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { maySeeTrack } from "../../domain/scope.ts";
 import { analysisJoin, ARTIST_ANALYSIS_COLUMNS, artistAnalysis } from "./analysis.ts";
-import { type Answer, SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { type Answer, SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
 import { type ArtistDecisionView, artistDecisionsJson, artistDecisionViews, type DecisionJson } from "./decisions.ts";
 import { type createStatusKeys, STATUS_COLUMNS, type StatusRow, statusValue, type TrackStatusValue } from "./processing/status-keys.ts";

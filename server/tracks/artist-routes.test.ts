@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { KV_KEYS, type StatusStore } from "../lib/kv.ts";
+import { KV_KEYS, type StatusStore } from "../status-store/kv.ts";
 import { PROCESSING_ERRORS } from "./processing/analyse-track.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";

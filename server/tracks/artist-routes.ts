@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { parseId, validate } from "../lib/validate.ts";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
-import { sendJsonAnswer } from "../lib/public-answer.ts";
+import { sendJsonAnswer } from "../http/public-answer.ts";
 import type { OwnedTrack } from "./service.ts";
 import { statusAnswer } from "./processing/status-keys.ts";
 

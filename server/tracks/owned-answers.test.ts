@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gunzipSync } from "node:zlib";
-import { SHARED_ANSWER_TTL_MS } from "../lib/public-answer.ts";
+import { SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { analysisReport, createTrack, createUser, signIn } from "../testing/factories.ts";
 import { openInstance } from "../testing/second-instance.ts";

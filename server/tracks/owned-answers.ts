@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
-import { type Answer, contentTag } from "../lib/public-answer.ts";
-import { COMPRESS_JSON_MIN } from "../lib/response-headers.ts";
+import { type Answer, contentTag } from "../http/public-answer.ts";
+import { COMPRESS_JSON_MIN } from "../http/edge-middleware.ts";
 
 /**
  * GET /api/tracks kept ready per artist (issue 15, docs/decisions/0185-artist-list-answers.md): the

@@ -1,7 +1,7 @@
 import type { Direction } from "../../domain/directions.ts";
 import { type ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
-import type { FileStorage } from "../lib/storage.ts";
-import { type MultipartForm, receiveMultipart } from "../lib/multipart.ts";
+import type { FileStorage } from "../storage/file-storage.ts";
+import { type MultipartForm, receiveMultipart } from "../http/multipart.ts";
 import {
   addDirections,
   checkFilePart,

@@ -11,7 +11,7 @@ import {
 import { tracks } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
-import { KV_KEYS } from "../lib/kv.ts";
+import { KV_KEYS } from "../status-store/kv.ts";
 import { inScope, type Scope, scopeOf } from "../../domain/scope.ts";
 import { scopeSql } from "./scope.ts";
 import type { createTrackAnalysisService } from "./analysis.ts";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { tracks } from "../../db/schema.ts";
-import { KV_KEYS } from "../lib/kv.ts";
+import { KV_KEYS } from "../status-store/kv.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser, signIn } from "../testing/factories.ts";
 import { multipartBody, type Part, repeatingStream } from "../testing/multipart-body.ts";

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { LinkRefused, linkTelegram, normalizePhone, telegramIdentity } from "../auth/accounts.ts";
-import { publicAddresses } from "../lib/public-files.ts";
+import { publicAddresses } from "../http/public-static.ts";
 import { userView } from "../auth/user-view.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, unauthorized } from "../lib/http-error.ts";

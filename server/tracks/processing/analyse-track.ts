@@ -10,7 +10,7 @@ import {
 import { createHash } from "node:crypto";
 import { type AudioAnalysis, AudioDecodeError, analyseMp3, analyseMp3Frames } from "../../audio/analyse-mp3.ts";
 import type { FrameStats } from "../../audio/mpeg-frames.ts";
-import type { FileStorage } from "../../lib/storage.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
 import { createId3Reader, Id3TagRefused, type Id3Tags } from "./id3v2.ts";
 

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { trackAnalysis, tracks } from "../../../db/schema.ts";
-import type { FileStorage } from "../../lib/storage.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createUser, storedTrack } from "../../testing/factories.ts";
 import { type Instance, openInstance } from "../../testing/second-instance.ts";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks } from "../../../db/schema.ts";
-import type { FileStorage } from "../../lib/storage.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { openInstance } from "../../testing/second-instance.ts";
 import { createTrack, createUser, signIn, storedTrack } from "../../testing/factories.ts";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks } from "../../../db/schema.ts";
 import { trackTooLongMessage } from "../../audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../../audio/mpeg-frames.ts";
-import type { FileStorage } from "../../lib/storage.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createUser, signIn } from "../../testing/factories.ts";
 import { bytesOf, id3Frame, id3Tag, mpeg25File, tagBomb, utf8Text } from "../../testing/hostile-mp3.ts";

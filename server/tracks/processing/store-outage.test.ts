@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import { tracks } from "../../../db/schema.ts";
-import { createUpstashStore, KV_KEYS, STORE_COOLDOWN_MS, STORE_DEADLINE_MS, type StatusStore } from "../../lib/kv.ts";
+import { createUpstashStore, KV_KEYS, STORE_COOLDOWN_MS, STORE_DEADLINE_MS, type StatusStore } from "../../status-store/kv.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../../testing/factories.ts";
 import { findRedisServer, type RedisServer, startRedisServer } from "../../testing/redis-server.ts";

@@ -1,7 +1,12 @@
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
-import { type Answer, makeAnswer, notModified, sendAnswer } from "./public-answer.ts";
-import { accepts } from "./response-headers.ts";
+import { notModified } from "./public-answer.ts";
+import { accepts } from "./edge-middleware.ts";
+
+/*
+ * One file from a directory on disk, for the committed assets under /static/ (public-static.ts) and
+ * the client's build (client-build.ts, app.ts).
+ */
 
 /** Types the build keeps brotli and gzip copies of (`scripts/vite.ts`); served by `Accept-Encoding`. */
 export const PRECOMPRESSED = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/;
@@ -90,61 +95,4 @@ export async function serveFile(
     return new Response(null, { status: 200, headers });
   }
   return new Response(file.readable, { status: 200, headers });
-}
-
-/**
- * One file answered from memory (the client's `index.html`, the shell of every page): read with its
- * build-time `.br`/`.gz` copies, sent with a content ETag and 304 by `sendAnswer`. Looked at again on
- * disk at most once a second, in the background, so a rebuild is picked up without a restart.
- * Returns null while the file does not exist.
- */
-export function fileAnswer(root: string, name: string, cacheControl: string, checkEveryMs = 1000) {
-  const path = `${root}/${name}`;
-  let current: { answer: Answer; stamp: string; checked: number } | null = null;
-  let checking: Promise<void> | null = null;
-  const read = async (path: string) => {
-    try {
-      return await Deno.readFile(path);
-    } catch {
-      return null;
-    }
-  };
-  const check = (): Promise<void> => {
-    checking ??= (async () => {
-      try {
-        const info = await Deno.stat(path).catch(() => null);
-        if (!info?.isFile) {
-          current = null;
-          return;
-        }
-        const stamp = `${info.size}-${info.mtime?.getTime() ?? 0}`;
-        if (current?.stamp === stamp) {
-          current.checked = Date.now();
-          return;
-        }
-        const bytes = await read(path);
-        if (!bytes) {
-          current = null;
-          return;
-        }
-        const [br, gzip] = await Promise.all([read(`${path}.br`), read(`${path}.gz`)]);
-        const type = getMimeType(path) ?? "application/octet-stream";
-        current = { answer: await makeAnswer(bytes, type, { br, gzip }), stamp, checked: Date.now() };
-      } finally {
-        checking = null;
-      }
-    })();
-    return checking;
-  };
-  /** The answer, or null while the file does not exist. */
-  const get = (): Answer | Promise<Answer | null> => {
-    if (!current) return check().then(() => current?.answer ?? null);
-    if (Date.now() - current.checked > checkEveryMs) void check();
-    return current.answer;
-  };
-  const send = async (c: Context): Promise<Response | null> => {
-    const answer = await get();
-    return answer ? sendAnswer(c, answer, cacheControl) : null;
-  };
-  return Object.assign(send, { get, cacheControl });
 }

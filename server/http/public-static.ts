@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
-import { isS3Storage, type S3Storage } from "./s3-storage.ts";
-import { serveFile } from "./static-files.ts";
+import { isS3Storage, type S3Storage } from "../storage/s3-file-storage.ts";
+import { serveFile } from "./serve-file.ts";
 import { notModified } from "./public-answer.ts";
-import { type FileStorage, isSafeKey } from "./storage.ts";
+import { type FileStorage, isSafeKey } from "../storage/file-storage.ts";
 
 /**
  * Public files under /static/: the committed assets from STATIC_DIR, and the public uploads

@@ -2,9 +2,9 @@ import busboy from "busboy";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { ApiError, badRequest } from "./http-error.ts";
-import { type FileStorage, TooLargeError } from "./storage.ts";
-import { pacedStream } from "./gc-pacer.ts";
+import { ApiError, badRequest } from "../lib/http-error.ts";
+import { type FileStorage, TooLargeError } from "../storage/file-storage.ts";
+import { pacedStream } from "../lib/gc-pacer.ts";
 
 /**
  * The one multipart/form-data reader (track uploads, slider images, avatars): busboy over the

@@ -1,7 +1,8 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
-import { accepts, responseWith, validPairs } from "./response-headers.ts";
+import { responseWith, validPairs } from "./deno-header-list.ts";
+import { accepts } from "./edge-middleware.ts";
 
 /**
  * Public answers that are the same for everyone (GET /api/config, /api/faq, /api/slider, the HTML

@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../lib/logger.ts";
 
 /**
  * The status store: fast, expiring keys for track status, batch errors and short-lived sign-in

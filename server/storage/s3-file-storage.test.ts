@@ -5,8 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPartPool, createS3Storage, type PartPool, S3Error, type S3StorageOptions, StorageNotFoundError } from "./s3-storage.ts";
-import { TooLargeError } from "./storage.ts";
+import { createS3Storage, type S3StorageOptions } from "./s3-file-storage.ts";
+import { S3Error, StorageNotFoundError } from "./s3-client.ts";
+import { createPartPool, type PartPool } from "./s3-part-pool.ts";
+import { TooLargeError } from "./file-storage.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
 import { nodeBodyFetch } from "./s3-body-transport.ts";
 

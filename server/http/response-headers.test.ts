@@ -78,7 +78,7 @@ describe("the headers every answer gets", () => {
   it("pages and files: exactly those Hono's secureHeaders sets with the site's options", async () => {
     const { Hono } = await import("hono");
     const { secureHeaders } = await import("hono/secure-headers");
-    const { CSP, PERMISSIONS_POLICY, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const { CSP, PERMISSIONS_POLICY, SECURITY_HEADERS } = await import("./security-headers.ts");
     const probe = new Hono()
       .use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }))
       .get("/", (c) => c.body(null));
@@ -95,7 +95,7 @@ describe("the headers every answer gets", () => {
   });
 
   it("API answers: the API's set, each once, and none of a page's policies", async () => {
-    const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./security-headers.ts");
     const apiNames = new Set(API_SECURITY_HEADERS.map(([k]) => k.toLowerCase()));
     const pageOnly = SECURITY_HEADERS.map(([k]) => k.toLowerCase()).filter((k) => !apiNames.has(k));
     expect(pageOnly).toEqual(expect.arrayContaining(["permissions-policy", "cross-origin-opener-policy", "x-xss-protection"]));
@@ -112,7 +112,7 @@ describe("the headers every answer gets", () => {
   });
 
   it("the status poll's lane, the listening stream and a routed 304: the API's set too", async () => {
-    const { API_SECURITY_HEADERS } = await import("./response-headers.ts");
+    const { API_SECURITY_HEADERS } = await import("./security-headers.ts");
     const artist = (await signIn(t.ctx, await createUser(t.ctx.db))).headers;
     const admin = (await signIn(t.ctx, await createUser(t.ctx.db, { is_admin: true }))).headers;
     const up = await postUpload(t, artist, [filePart("Headers - Poll.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
@@ -140,7 +140,8 @@ describe("the headers every answer gets", () => {
 
   it("an HTML answer gets the page's set, under /api too", async () => {
     const { Hono } = await import("hono");
-    const { edgeHeaders, securityHeaderSet, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const { edgeHeaders } = await import("./edge-middleware.ts");
+    const { securityHeaderSet, SECURITY_HEADERS } = await import("./security-headers.ts");
     const app = new Hono()
       .use(edgeHeaders(securityHeaderSet([])))
       .get("/api/page", (c) => c.html("<p>page</p>"))
@@ -178,7 +179,7 @@ describe("the headers every answer gets", () => {
 
 describe("Accept-Encoding", () => {
   it("is read as RFC 9110 says: names and q in any case, q=0 refuses, * covers what is not named", async () => {
-    const { accepts } = await import("./response-headers.ts");
+    const { accepts } = await import("./edge-middleware.ts");
     const cases: [string | null, string, boolean][] = [
       ["gzip, deflate, br, zstd", "br", true],
       ["GZIP", "gzip", true],
@@ -213,7 +214,7 @@ describe("Accept-Encoding", () => {
 
 describe("compression of JSON answers", () => {
   it("gzips a long answer for a client that takes gzip, and leaves short ones and other clients alone", async () => {
-    const { COMPRESS_JSON_MIN } = await import("./response-headers.ts");
+    const { COMPRESS_JSON_MIN } = await import("./edge-middleware.ts");
     const user = await createUser(t.ctx.db);
     const auth = (await signIn(t.ctx, user)).headers;
     for (let i = 0; i < 40; i++) await createTrack(t.ctx.db, { user_id: user.id, filename: `Long Artist Name ${i} - Long Title Of The Track ${i}.mp3` });
@@ -243,7 +244,7 @@ describe("compression of JSON answers", () => {
 describe("the headers through a real Deno.serve", () => {
   // Deno may prepare a response for the wire when it is made; the headers added after must still go out.
   it("are on the wire, each once, for JSON, kept-ready, file and page answers", async () => {
-    const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./response-headers.ts");
+    const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./security-headers.ts");
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.app.fetch);
     try {
       const base = `http://127.0.0.1:${server.addr.port}`;

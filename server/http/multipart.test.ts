@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiError, badRequest, tooLarge } from "./http-error.ts";
+import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import { type FileSpec, type MultipartOptions, receiveMultipart, sniffImage } from "./multipart.ts";
-import { createLocalStorage, type FileStorage } from "./storage.ts";
+import { createLocalStorage, type FileStorage } from "../storage/file-storage.ts";
 import { multipartBody, type Part, repeatingStream } from "../testing/multipart-body.ts";
 
 const root = await Deno.makeTempDir({ prefix: "multipart-test-" });

@@ -1,7 +1,8 @@
 import type { Config } from "../config.ts";
-import type { Logger } from "./logger.ts";
-import { createPartPool, createS3Storage, S3_PART_BUFFERS } from "./s3-storage.ts";
-import { createLocalStorage, type FileStorage } from "./storage.ts";
+import type { Logger } from "../lib/logger.ts";
+import { createS3Storage } from "./s3-file-storage.ts";
+import { createPartPool, S3_PART_BUFFERS } from "./s3-part-pool.ts";
+import { createLocalStorage, type FileStorage } from "./file-storage.ts";
 
 /**
  * Where private tracks and public uploads live. Without `S3_BUCKET`: files on the local disk,

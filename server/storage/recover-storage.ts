@@ -1,8 +1,8 @@
 import { isNotNull } from "drizzle-orm";
 import { sliderTiles, tracks, users } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { UPLOAD_MAX_DURATION_MS } from "./multipart.ts";
-import type { FileStorage } from "./storage.ts";
+import { UPLOAD_MAX_DURATION_MS } from "../http/multipart.ts";
+import type { FileStorage } from "./file-storage.ts";
 
 /**
  * Leftovers of a process that died mid-request: a write that never finished (`.part-…`), or a track

@@ -1,7 +1,7 @@
 import { SLIDER_IMAGE_MAX_BYTES, SLIDER_TEXTS } from "../../domain/slider.ts";
-import { badRequest, tooLarge } from "./http-error.ts";
-import type { FileStorage } from "./storage.ts";
-import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "./multipart.ts";
+import { badRequest, tooLarge } from "../lib/http-error.ts";
+import type { FileStorage } from "../storage/file-storage.ts";
+import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../http/multipart.ts";
 
 /**
  * A multipart form with at most one image (the slider's tiles), read with the shared multipart

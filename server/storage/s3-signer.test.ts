@@ -12,7 +12,8 @@
 import { AwsClient } from "aws4fetch";
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createS3Storage, EMPTY_PAYLOAD_SHA256 } from "./s3-storage.ts";
+import { createS3Storage } from "./s3-file-storage.ts";
+import { EMPTY_PAYLOAD_SHA256 } from "./s3-client.ts";
 
 const ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE";
 const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
