@@ -8,7 +8,8 @@ import { accepts } from "./edge-middleware.ts";
  * Public answers that are the same for everyone (GET /api/config, /api/faq, /api/slider, the HTML
  * shell), kept ready in memory: the bytes, their gzip and brotli copies and a content ETag, so a
  * request costs no query, no serialisation and no compression, and a browser that has the answer
- * gets `304 Not Modified` (issue 15, docs/decisions/0180-hot-paths.md).
+ * gets `304 Not Modified` (issue 15, docs/decisions/0180-hot-paths.md). The cache that keeps them
+ * is `KeptAnswers` (kept-answers.ts, decision 0213).
  */
 export interface Answer {
   etag: string;
