@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type Faq, faqs } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
-import { sharedAnswer } from "../http/public-answer.ts";
+import { sharedAnswer } from "../http/kept-answers.ts";
 import { sanitizeAnswer } from "./sanitize.ts";
 
 /**

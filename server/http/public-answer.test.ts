@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser, signIn } from "../testing/factories.ts";
-import { cachedJson, notModified, SHARED_ANSWER_TTL_MS } from "./public-answer.ts";
+import { cachedJson } from "./kept-answers.ts";
+import { notModified, SHARED_ANSWER_TTL_MS } from "./public-answer.ts";
 
 describe("If-None-Match", () => {
   it("matches weakly, in a list, and with *", () => {

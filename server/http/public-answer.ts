@@ -8,7 +8,8 @@ import { accepts } from "./edge-middleware.ts";
  * Public answers that are the same for everyone (GET /api/config, /api/faq, /api/slider, the HTML
  * shell), kept ready in memory: the bytes, their gzip and brotli copies and a content ETag, so a
  * request costs no query, no serialisation and no compression, and a browser that has the answer
- * gets `304 Not Modified` (issue 15, docs/decisions/0180-hot-paths.md).
+ * gets `304 Not Modified` (issue 15, docs/decisions/0180-hot-paths.md). The cache that keeps them
+ * is `KeptAnswers` (kept-answers.ts, decision 0213).
  */
 export interface Answer {
   etag: string;
@@ -133,91 +134,4 @@ export function sendJsonAnswer<T>(
   cacheControl = "no-cache",
 ): Response & TypedResponse<JSONParsed<T>, 200, "json"> {
   return sendAnswer(c, answer, cacheControl) as Response & TypedResponse<JSONParsed<T>, 200, "json">;
-}
-
-/**
- * One public JSON answer built from the database, kept in the process. `invalidate()` (called by
- * every write through the services) drops it at once, so this instance's next request reads the
- * database again; other instances sharing the database re-read it when their copy is older than
- * `ttlMs`, so they see a change within about that long. Past `ttlMs` the old copy is still served
- * while one reload runs in the background; after `invalidate()` requests wait for the reload.
- */
-export function cachedJson<T>(
-  load: () => Promise<T>,
-  opts: { ttlMs: number; onError?: (err: unknown) => void; now?: () => number },
-) {
-  const now = opts.now ?? Date.now;
-  let current: { answer: Answer; at: number; generation: number } | null = null;
-  let generation = 0;
-  let loading: { promise: Promise<Answer>; generation: number } | null = null;
-
-  const reload = (): Promise<Answer> => {
-    if (loading && loading.generation === generation) return loading.promise;
-    const started = generation;
-    const promise = (async () => {
-      const value = await load();
-      const text = JSON.stringify(value);
-      const previous = current?.answer;
-      const answer = previous && previous.source === text ? previous : await makeAnswer(text, "application/json");
-      // A write made while this read ran has already invalidated it: keep it out of the cache.
-      if (started === generation) current = { answer, at: now(), generation: started };
-      return answer;
-    })();
-    const entry = { promise, generation: started };
-    loading = entry;
-    promise.then(
-      () => loading === entry && (loading = null),
-      () => loading === entry && (loading = null),
-    );
-    return promise;
-  };
-
-  return {
-    /** The answer to send; reads the database only when there is none or it is stale. */
-    get(): Answer | Promise<Answer> {
-      const cur = current;
-      if (cur && cur.generation === generation) {
-        if (now() - cur.at > opts.ttlMs && !loading) {
-          reload().catch((err) => opts.onError?.(err));
-        }
-        return cur.answer;
-      }
-      return reload();
-    },
-    /** The content changed (a write on this instance): the next request reads it again. */
-    invalidate() {
-      generation++;
-    },
-  };
-}
-
-type CachedJson = ReturnType<typeof cachedJson>;
-
-/**
- * A public list's answer kept ready per database (tests run several apps in one process): `get`
- * gives the database's `cachedJson`, built on first use with the shared lifetime
- * (SHARED_ANSWER_TTL_MS); `invalidate` is what every write of the list's service calls.
- */
-export function sharedAnswer<C extends { db: object; clock: { now(): Date }; logger: { error(msg: string, data?: Record<string, unknown>): void } }>(
-  name: string,
-  load: (ctx: C) => Promise<unknown>,
-) {
-  const byDb = new WeakMap<object, CachedJson>();
-  return {
-    get(ctx: C): CachedJson {
-      let answer = byDb.get(ctx.db);
-      if (!answer) {
-        answer = cachedJson(() => load(ctx), {
-          ttlMs: SHARED_ANSWER_TTL_MS,
-          now: () => ctx.clock.now().getTime(),
-          onError: (err) => ctx.logger.error(`${name}: reload failed`, { err }),
-        });
-        byDb.set(ctx.db, answer);
-      }
-      return answer;
-    },
-    invalidate(db: object) {
-      byDb.get(db)?.invalidate();
-    },
-  };
 }

@@ -3,7 +3,7 @@ import { type SliderTile, sliderTiles } from "../../db/schema.ts";
 import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } from "../../domain/slider.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
-import { sharedAnswer } from "../http/public-answer.ts";
+import { sharedAnswer } from "../http/kept-answers.ts";
 import type { StoredImage } from "./image-upload.ts";
 import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../http/public-static.ts";
 
