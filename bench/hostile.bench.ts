@@ -17,7 +17,7 @@
  * CPU seconds over the run (/proc/<pid>/stat), to show the files are refused before the work.
  */
 import { type ServerProcess, startServer } from "../server/testing/server-process.ts";
-import { multipartBody } from "../server/testing/multipart-body.ts";
+import { postTracks } from "../server/testing/multipart-body.ts";
 import { mpeg25File, tagBomb } from "../server/testing/hostile-mp3.ts";
 import { mpegFrames } from "./upload.bench.ts";
 
@@ -45,15 +45,7 @@ async function upload(server: ServerProcess, headers: Record<string, string>, fi
       size: f.size,
       data: () => ReadableStream.from(f.chunks()),
     }));
-  const mp = multipartBody([{ name: "directions", value: "label_neuropunk" }, ...parts]);
-  const res = await fetch(`${server.url}/api/upload`, {
-    method: "POST",
-    headers: { ...headers, "content-type": mp.contentType },
-    body: mp.body,
-  });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.track_ids as number[];
+  return await postTracks(server.url, headers, parts);
 }
 
 /** Final status and failure reason of each track once none is processing (null past the deadline). */

@@ -16,7 +16,7 @@
  * processed (`warm_up_mb`, reported): see docs/decisions/0104-processing-memory.md.
  */
 import { type ServerProcess, startServer } from "../server/testing/server-process.ts";
-import { multipartBody, repeatingStream } from "../server/testing/multipart-body.ts";
+import { postTracks, repeatingStream } from "../server/testing/multipart-body.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Low%20Rate%20-%20128%20kbps.mp3", import.meta.url);
 const MB = 1024 * 1024;
@@ -84,18 +84,7 @@ async function waitProcessed(server: ServerProcess, headers: Record<string, stri
 
 /** One file in one upload request; the new track's ids. */
 async function upload(server: ServerProcess, headers: Record<string, string>, filename: string, data: Uint8Array | (() => ReadableStream<Uint8Array>)) {
-  const mp = multipartBody([
-    { name: "directions", value: "label_neuropunk" },
-    { name: "files", filename, type: "audio/mpeg", data },
-  ]);
-  const res = await fetch(`${server.url}/api/upload`, {
-    method: "POST",
-    headers: { ...headers, "content-type": mp.contentType },
-    body: mp.body,
-  });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.track_ids as number[];
+  return await postTracks(server.url, headers, [{ name: "files", filename, type: "audio/mpeg", data }]);
 }
 
 export interface RunOptions {

@@ -94,3 +94,24 @@ export function repeatingStream(
     },
   });
 }
+
+/**
+ * One `POST /api/upload` of these file parts (to Neuropunk Records unless told), as the benches send it;
+ * the new tracks' ids, or an error naming the status and answer.
+ */
+export async function postTracks(
+  baseUrl: string,
+  headers: Record<string, string>,
+  files: Part[],
+  directions = "label_neuropunk",
+): Promise<number[]> {
+  const mp = multipartBody([{ name: "directions", value: directions }, ...files]);
+  const res = await fetch(`${baseUrl}/api/upload`, {
+    method: "POST",
+    headers: { ...headers, "content-type": mp.contentType },
+    body: mp.body,
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.track_ids as number[];
+}

@@ -109,25 +109,20 @@ export function useListenReports(audio: HTMLAudioElement | null, o: ListenReport
       settle();
       flush();
     };
-    audio.addEventListener("playing", onPlaying);
-    audio.addEventListener("timeupdate", onTime);
-    audio.addEventListener("seeking", onSeeking);
-    audio.addEventListener("seeked", onSeeked);
-    audio.addEventListener("pause", onStop);
-    audio.addEventListener("ended", onStop);
-    audio.addEventListener("emptied", onStop);
-    document.addEventListener("visibilitychange", onHide);
-    globalThis.addEventListener("pagehide", onLeave);
+    // One signal removes every listener below when the effect ends.
+    const listening = new AbortController();
+    const on = { signal: listening.signal };
+    audio.addEventListener("playing", onPlaying, on);
+    audio.addEventListener("timeupdate", onTime, on);
+    audio.addEventListener("seeking", onSeeking, on);
+    audio.addEventListener("seeked", onSeeked, on);
+    audio.addEventListener("pause", onStop, on);
+    audio.addEventListener("ended", onStop, on);
+    audio.addEventListener("emptied", onStop, on);
+    document.addEventListener("visibilitychange", onHide, on);
+    globalThis.addEventListener("pagehide", onLeave, on);
     return () => {
-      audio.removeEventListener("playing", onPlaying);
-      audio.removeEventListener("timeupdate", onTime);
-      audio.removeEventListener("seeking", onSeeking);
-      audio.removeEventListener("seeked", onSeeked);
-      audio.removeEventListener("pause", onStop);
-      audio.removeEventListener("ended", onStop);
-      audio.removeEventListener("emptied", onStop);
-      document.removeEventListener("visibilitychange", onHide);
-      globalThis.removeEventListener("pagehide", onLeave);
+      listening.abort();
       // Leaving the list: what was played is reported.
       if (!audio.paused) settle();
       flush();
