@@ -268,7 +268,11 @@ export const trackListens = sqliteTable("track_listens", {
   user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   heard_s: real("heard_s").notNull().default(0),
   last_at: integer("last_at", { mode: "timestamp_ms" }).notNull(),
-}, (t) => [primaryKey({ columns: [t.track_id, t.user_id] })]);
+}, (t) => [
+  primaryKey({ columns: [t.track_id, t.user_id] }),
+  // A report reads the member's listening clock across all their tracks (decision 0197).
+  index("track_listens_user_last_idx").on(t.user_id, t.last_at),
+]);
 
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {

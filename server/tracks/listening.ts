@@ -22,14 +22,18 @@ export interface ListenView {
 }
 
 /**
- * Opening a track's listening link starts the member's clock: a report right after it can claim
- * only the seconds since. What they heard before stays.
+ * Opening a track's listening link starts the member's clock if it is behind: a report right after
+ * it can claim only the seconds since. An opening never moves the clock back, and what they heard
+ * before stays.
  */
 export async function openListen(db: Db, trackId: number, userId: number, at: Date): Promise<void> {
   await db
     .insert(trackListens)
     .values({ track_id: trackId, user_id: userId, heard_s: 0, last_at: at })
-    .onConflictDoUpdate({ target: [trackListens.track_id, trackListens.user_id], set: { last_at: at } });
+    .onConflictDoUpdate({
+      target: [trackListens.track_id, trackListens.user_id],
+      set: { last_at: sql`max(${trackListens.last_at}, ${at.getTime()})` },
+    });
 }
 
 /** The track's length: its audio report's, else the stored one; null while neither is known. */
@@ -45,25 +49,36 @@ export async function trackDuration(db: Db, trackId: number): Promise<number | n
 
 /**
  * Adds a report of `seconds` played to the member's total in one statement (two reports at once
- * cannot both spend the same elapsed time) and answers the new total. Without an earlier open or
- * report, only the tolerance is granted.
+ * cannot both spend the same time) and answers the new total.
+ *
+ * One clock per member, not per track: a person hears one thing at a time. The clock is the latest
+ * `last_at` of their rows; a report is granted at most the wall-clock time from that clock to now,
+ * plus `LISTEN_REPORT_TOLERANCE_S`, and the clock moves on by what was granted. So the tolerance is
+ * spent once, not on every report (ten reports at once earn two seconds, not twenty), and opening
+ * several tracks and reporting on each earns the wall-clock time once, not once per track.
  */
 export async function addPlayed(
   db: Db,
   r: { trackId: number; userId: number; seconds: number; at: Date; durationS: number | null },
 ): Promise<number> {
   const total = r.durationS !== null && r.durationS > 0 ? r.durationS : Number.MAX_SAFE_INTEGER;
-  const first = Math.min(r.seconds, LISTEN_REPORT_TOLERANCE_S, total);
   const atMs = r.at.getTime();
+  const clock = sql`coalesce((select max(l.last_at) from track_listens l where l.user_id = ${r.userId}), ${atMs})`;
+  // What the report may add: never negative, never more than claimed or than the clock allows.
+  const granted = sql`max(0, min(${r.seconds}, (${atMs} + ${LISTEN_REPORT_TOLERANCE_S * 1000} - ${clock}) / 1000.0))`;
   const [row] = await db
     .insert(trackListens)
-    .values({ track_id: r.trackId, user_id: r.userId, heard_s: first, last_at: r.at })
+    .values({
+      track_id: r.trackId,
+      user_id: r.userId,
+      heard_s: sql`min(${total}, ${granted})`,
+      last_at: sql`${clock} + 1000 * ${granted}`,
+    })
     .onConflictDoUpdate({
       target: [trackListens.track_id, trackListens.user_id],
       set: {
-        heard_s: sql`min(${total}, ${trackListens.heard_s} + min(${r.seconds},
-          max(0, (${atMs} - ${trackListens.last_at}) / 1000.0) + ${LISTEN_REPORT_TOLERANCE_S}))`,
-        last_at: r.at,
+        heard_s: sql`min(${total}, ${trackListens.heard_s} + ${granted})`,
+        last_at: sql`${clock} + 1000 * ${granted}`,
       },
     })
     .returning({ heard_s: trackListens.heard_s });

@@ -1,0 +1,1 @@
+CREATE INDEX `track_listens_user_last_idx` ON `track_listens` (`user_id`,`last_at`);
