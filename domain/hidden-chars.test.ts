@@ -4,7 +4,7 @@ import { isValidTrackName } from "./track-name.ts";
 
 const code = (n: number) => String.fromCodePoint(n);
 /** Each refused range by its first and last code point, and the neighbours just outside it. */
-const RANGES = ([[0x0080, 0x009f], [0x200b, 0x200f], [0x202a, 0x202e], [0x2066, 0x2069]] as const)
+const RANGES = ([[0x0080, 0x009f], [0x061c, 0x061c], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2069], [0xfeff, 0xfeff]] as const)
   .map(([first, last]) => [hex(first), hex(last), first, last] as const);
 
 function hex(n: number): string {

@@ -1,7 +1,9 @@
 /**
  * Characters that make a text show something other than what it holds (issue 20, decision 0205):
  * the bidi embeddings and overrides U+202A–U+202E, the bidi isolates U+2066–U+2069, the zero-width
- * characters and direction marks U+200B–U+200F, and the C1 controls U+0080–U+009F.
+ * characters and direction marks U+200B–U+200F, and the C1 controls U+0080–U+009F; with them the
+ * other invisible format characters of the same kind: the Arabic letter mark U+061C (a bidi
+ * control), the word joiner and invisible operators U+2060–U+2064, and U+FEFF.
  * `Evil - Track\u202e3pm.exe.mp3` reads as «Evil - Trackexe.mp3» to staff. Uploaded names and every
  * text field staff read refuse them; the client forms and the server's validators share this rule.
  *
@@ -9,7 +11,7 @@
  * selector or skin tone) is how emoji such as 👨‍👩‍👧 or 🏳️‍🌈 are written; it hides nothing there, and
  * refusing it would refuse ordinary emoji in a bio or a note. Anywhere else it is refused.
  */
-const HIDDEN_SOURCE = "[\\u0080-\\u009f\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]" +
+const HIDDEN_SOURCE = "[\\u0080-\\u009f\\u061c\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff]" +
   "|(?<![\\p{Extended_Pictographic}\\u{FE0F}\\u{1F3FB}-\\u{1F3FF}])\\u200d|\\u200d(?!\\p{Extended_Pictographic})";
 const HIDDEN_CHARS = new RegExp(HIDDEN_SOURCE, "u");
 const HIDDEN_CHARS_ALL = new RegExp(HIDDEN_SOURCE, "gu");

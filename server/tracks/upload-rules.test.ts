@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Direction } from "../../domain/directions.ts";
 import { DIRECTION_PAIRS, INVALID_NAMES, specConflict, VALID_NAMES } from "../testing/rule-cases.ts";
-import { addDirections, checkFilePart, faultsMessage, MAX_FILENAME_LENGTH } from "./upload-rules.ts";
+import { addDirections, checkFilePart, faultsMessage, fileTooLargeMessage, MAX_FILENAME_LENGTH } from "./upload-rules.ts";
 
 describe("file parts", () => {
   it.each(VALID_NAMES)("accepts %j", (name) => {
@@ -38,6 +38,14 @@ describe("file parts", () => {
     expect(msg).toContain("Файл уже добавлен: A - B.mp3");
     expect(faultsMessage({ type: [], name: [], duplicate: ["A - B.mp3", "C - D.mp3"] })).toBe(
       "Файлы уже добавлены: A - B.mp3, C - D.mp3",
+    );
+  });
+});
+
+describe("a file too large", () => {
+  it("quotes its name with any hidden character written out, so the message cannot be turned around", () => {
+    expect(fileTooLargeMessage("a - b\u202e3pm.mp3", 50 * 1024 * 1024)).toBe(
+      "Файл «a - b<U+202E>3pm.mp3» слишком большой. Максимальный размер: 50 МБ",
     );
   });
 });

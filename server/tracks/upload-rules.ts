@@ -125,7 +125,8 @@ export function tooManyFilesMessage(max: number): string {
 }
 
 export function fileTooLargeMessage(filename: string, maxBytes: number): string {
-  return `Файл «${filename}» слишком большой. Максимальный размер: ${formatMb(maxBytes)} МБ`;
+  // Quoted with any hidden character written out, as the name rule's message does (decision 0205).
+  return `Файл «${revealHiddenChars(filename)}» слишком большой. Максимальный размер: ${formatMb(maxBytes)} МБ`;
 }
 
 export function requestTooLargeMessage(maxFiles: number, maxBytes: number): string {
