@@ -34,6 +34,11 @@ export const users = sqliteTable("users", {
   is_banned: integer("is_banned", { mode: "boolean" }).notNull().default(false),
   ban_reason: text("ban_reason"),
   last_login_at: integer("last_login_at", { mode: "timestamp_ms" }),
+  /**
+   * When the staff rights last changed (admin, moderator, categories, ban): a signed download or
+   * listening link issued before it is refused, even after the rights come back (decision 0203).
+   */
+  rights_changed_at: integer("rights_changed_at", { mode: "timestamp_ms" }),
   ...timestamps,
 }, (t) => [
   index("users_is_banned_idx").on(t.is_banned),
@@ -65,9 +70,30 @@ export const oauthSessions = sqliteTable("oauth_sessions", {
   vk_verifier: text("vk_verifier"),
   /** SHA-256 (hex) of the browser-binding cookie. */
   browser_hash: text("browser_hash").notNull(),
+  /**
+   * The signed-in account that started this sign-in to link VK to itself (the profile's link path):
+   * only such a sign-in may attach a new VK identity to an existing account (decision 0204).
+   */
+  link_user_id: integer("link_user_id"),
   expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   created_at: timestamps.created_at,
 }, (t) => [index("oauth_sessions_expires_at_idx").on(t.expires_at)]);
+
+/**
+ * One-time codes the VK callback hands the front end instead of tokens (`?login_code=`): exchanged
+ * once, by the browser that started the sign-in, within a minute, for a new session (decision 0202).
+ * Only the code's hash is kept; the session is made at the exchange.
+ */
+export const loginCodes = sqliteTable("login_codes", {
+  /** SHA-256 (hex) of the code. */
+  code_hash: text("code_hash").primaryKey(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** SHA-256 (hex) of the browser-binding cookie of the browser that started the sign-in. */
+  browser_hash: text("browser_hash").notNull(),
+  user_agent: text("user_agent"),
+  expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  created_at: timestamps.created_at,
+}, (t) => [index("login_codes_expires_at_idx").on(t.expires_at)]);
 
 /**
  * Telegram login results already used, by their hash: a signed result is good for one sign-in or

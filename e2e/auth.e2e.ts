@@ -33,6 +33,12 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
     page.context().on("request", (r) => {
       if (r.isNavigationRequest()) seen.push(r.url());
     });
+    // Every redirect the site answers with: none may carry a token (decision 0202).
+    const redirects: string[] = [];
+    page.context().on("response", (r) => {
+      const location = r.headers()["location"];
+      if (location) redirects.push(location);
+    });
     const popupPromise = page.context().waitForEvent("page");
     await button.click();
     const popup = await popupPromise;
@@ -48,10 +54,13 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
       step(`${vk.url}/authorize?`),
       step(`${server.baseUrl}/login?code=`),
       step(`${server.baseUrl}/api/auth/oauth/vk/callback?`),
-      step(`${server.baseUrl}/auth/vk/callback?access_token=`),
+      step(`${server.baseUrl}/auth/vk/callback?login_code=`),
     ];
     expect(order.every((i) => i >= 0), seen.join("\n")).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(redirects.length).toBeGreaterThan(0);
+    expect(redirects.filter((u) => /access_token=|refresh_token=/.test(u))).toEqual([]);
+    expect(seen.filter((u) => /access_token=|refresh_token=/.test(u))).toEqual([]);
 
     // The window that started it follows: it is signed in and on /.
     await waitForPath(page, "/");
@@ -89,6 +98,12 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
     const seen: string[] = [];
     page.context().on("request", (r) => {
       if (r.isNavigationRequest()) seen.push(r.url());
+    });
+    // Every redirect the site answers with: none may carry a token (decision 0202).
+    const redirects: string[] = [];
+    page.context().on("response", (r) => {
+      const location = r.headers()["location"];
+      if (location) redirects.push(location);
     });
     const popupPromise = page.context().waitForEvent("page");
     await page.getByRole("button", { name: "Войти через Telegram" }).click();
@@ -214,6 +229,48 @@ test("profile: a VK user links Telegram in a provider window that closes itself"
   }
 }, { timeout: 90_000 });
 
+test("profile: a Telegram user links VK by signing in to VK from the profile; the window closes itself", async (t) => {
+  const vk = await startVkDouble({ user: { user_id: "5550778", first_name: "Тая", phone: "79995550778" } });
+  try {
+    const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url, TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
+    const page = await t.page({ width: 1280, height: 800 });
+    await page.goto(server.baseUrl + "/about");
+    // A Telegram sign-in in this browser, as the sign-in page completes one.
+    const result = encodeTgAuthResult(await signTelegramAuth({ id: 8880778, first_name: "Тая" }));
+    await page.evaluate(async (tgAuthResult) => {
+      const urls = await (await fetch("/api/auth/oauth/urls")).json();
+      const res = await fetch("/api/auth/oauth/telegram/complete", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tgAuthResult, session_id: urls.session_id }),
+      });
+      const body = await res.json();
+      localStorage.setItem("accessToken", body.access_token);
+      localStorage.setItem("refreshToken", body.refresh_token);
+    }, result);
+    await page.goto(server.baseUrl + "/profile");
+    await page.getByRole("heading", { name: "Привязать ВКонтакте" }).waitFor();
+    await page.getByLabel("Телефон").fill("+7 999 555-07-78");
+    await page.getByRole("button", { name: "Привязать", exact: true }).click();
+    const vkButton = page.getByRole("button", { name: "Войти через ВКонтакте" });
+    await vkButton.waitFor();
+    const vkWindow = page.context().waitForEvent("page");
+    await vkButton.click();
+    await (await vkWindow).waitForEvent("close", { timeout: 20_000 });
+
+    await page.getByText("ВКонтакте успешно привязан к вашему аккаунту").first().waitFor();
+    await page.getByText("5550778", { exact: true }).waitFor();
+    expect(await page.getByRole("heading", { name: "Привязать ВКонтакте" }).count()).toBe(0);
+    const me = await page.evaluate(async () => {
+      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      return (await res.json()).user;
+    });
+    expect(me).toMatchObject({ vk_id: "5550778", telegram_id: "8880778" });
+  } finally {
+    await vk.stop();
+  }
+}, { timeout: 90_000 });
+
 test("login-link: admin signs in by address, sees Админка, and the address is cleaned", async (t) => {
   const page = await t.page({ width: 1280, height: 800 });
   await page.goto(await t.server.loginLink("admin"));
@@ -234,6 +291,59 @@ test("login link to another page: signed in there, and the tokens leave the addr
   await page.getByText("@artist").waitFor();
   expect(new URL(page.url()).pathname).toBe("/profile");
   expect(new URL(page.url()).search).toBe("");
+});
+
+/** The user the browser's stored access token belongs to. */
+async function storedUser(page: Page): Promise<string> {
+  return await page.evaluate(async () => {
+    const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+    return (await res.json()).user?.username;
+  });
+}
+
+test("a login link never replaces a live session silently: «Остаться» keeps it, agreeing switches", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  await page.goto(await t.server.loginLink("artist"));
+  await expectSignedIn(page);
+  expect(await storedUser(page)).toBe("artist");
+
+  // Someone sends the artist a link of another account, to a page other than the home page.
+  const other = new URL(await t.server.loginLink("moderator"));
+  await page.goto(`${t.server.baseUrl}/profile${other.search}`);
+  const question = page.getByRole("dialog", { name: "Вы вошли как @artist. Войти как @moderator?" });
+  await question.waitFor();
+  // The tokens are already out of the address while the question is open.
+  expect(new URL(page.url()).search).not.toContain("token");
+  await t.screenshot(page, "auth-switch-question");
+  await question.getByRole("button", { name: "Остаться" }).click();
+  await question.waitFor({ state: "hidden" });
+  expect(await storedUser(page)).toBe("artist");
+  await page.getByText("@artist").waitFor();
+  await page.reload();
+  await expectSignedIn(page);
+  expect(await storedUser(page)).toBe("artist");
+
+  // The same on the home page; this time the person agrees.
+  await page.goto(await t.server.loginLink("moderator"));
+  const again = page.getByRole("dialog", { name: "Вы вошли как @artist. Войти как @moderator?" });
+  await again.waitFor();
+  expect(new URL(page.url()).search).toBe("");
+  await again.getByRole("button", { name: "Войти как @moderator" }).click();
+  await page.getByText("Авторизация успешно завершена!").waitFor();
+  expect(await storedUser(page)).toBe("moderator");
+
+  // A link of the account already signed in: no question.
+  await page.goto(await t.server.loginLink("moderator"));
+  await page.getByText("Авторизация успешно завершена!").waitFor();
+  expect(await page.getByRole("dialog").count()).toBe(0);
+  expect(await storedUser(page)).toBe("moderator");
+
+  // A fresh browser with the link simply signs in (the spec's rule).
+  const fresh = await t.page({ width: 1280, height: 800 });
+  await fresh.goto(await t.server.loginLink("moderator"));
+  await expectSignedIn(fresh);
+  expect(await fresh.getByRole("dialog").count()).toBe(0);
+  expect(await storedUser(fresh)).toBe("moderator");
 });
 
 test("guards: anonymous /profile → /login; artist /admin → /; signed-in /login → /", async (t) => {
@@ -268,7 +378,8 @@ test("leaving the page while the sign-in check is still on its way keeps the ses
   });
   await page.goto(await t.server.loginLink("artist"));
   await expectSignedIn(page);
-  expect(new URL(page.url()).search).toContain("access_token");
+  // The tokens left the address at once, before the check answered (decision 0202).
+  expect(new URL(page.url()).search).not.toContain("access_token");
   await page.goto(t.server.baseUrl + "/profile");
   await waitForPath(page, "/profile");
   await page.getByText("@artist").waitFor();

@@ -69,7 +69,7 @@ test("maintenance: VK sign-in on the login page — a visitor ends on the mainte
       // The provider's window comes back to /login and /auth/vk/callback, which maintenance leaves
       // open; the server's callback must answer with tokens, not the maintenance screen.
       const tokensIssued = page.context().waitForEvent("request", {
-        predicate: (r) => r.isNavigationRequest() && r.url().includes("/auth/vk/callback?access_token="),
+        predicate: (r) => r.isNavigationRequest() && r.url().includes("/auth/vk/callback?login_code="),
         timeout: 20_000,
       });
       await page.getByRole("button", { name: "Войти через ВКонтакте" }).click();

@@ -32,6 +32,7 @@ describe("parseConfig", () => {
     expect(c.accessTokenTtlS).toBeGreaterThan(0);
     expect(c.refreshTokenTtlS).toBeGreaterThan(c.accessTokenTtlS);
     expect(c.trustedProxyHops).toBe(0);
+    expect(c.maxUploadsPerHour).toBe(60);
   });
 
   it("builds the client at start unless CLIENT_PREBUILT says it came with the deploy", () => {
@@ -101,6 +102,8 @@ describe("parseConfig", () => {
     [{ TELEGRAM_BOT_TOKEN: "nonsense" }, "TELEGRAM_BOT_TOKEN"],
     [{ TELEGRAM_BOT_API_URL: "not a url" }, "TELEGRAM_BOT_API_URL"],
     [{ MAX_UPLOAD_FILE_MB: "0" }, "MAX_UPLOAD_FILE_MB"],
+    [{ MAX_UPLOADS_PER_HOUR: "0" }, "MAX_UPLOADS_PER_HOUR"],
+    [{ MAX_UPLOADS_PER_HOUR: "many" }, "MAX_UPLOADS_PER_HOUR"],
   ])("a bad value stops start-up naming the variable: %j", (env, name) => {
     expect(errorOf(env)).toContain(name);
   });
@@ -170,6 +173,12 @@ describe("object storage and processing leases", () => {
     expect(errorOf({ PROCESSING_LEASE_S: "0" })).toContain("PROCESSING_LEASE_S");
     expect(errorOf({ PROCESSING_LEASE_S: "86401" })).toContain("PROCESSING_LEASE_S");
     expect(parseConfig({ PROCESSING_LEASE_S: "86400" }).processingLeaseS).toBe(86_400);
+  });
+
+  it("refuses tracks longer than 30 minutes by default (MAX_TRACK_MINUTES)", () => {
+    expect(parseConfig({}).maxTrackMinutes).toBe(30);
+    expect(parseConfig({ MAX_TRACK_MINUTES: "90" }).maxTrackMinutes).toBe(90);
+    for (const bad of ["0", "-1", "1.5", "abc"]) expect(errorOf({ MAX_TRACK_MINUTES: bad })).toContain("MAX_TRACK_MINUTES");
   });
 
   it("cuts off an upload whose body is silent for 60 s by default, at most 1800 s", () => {

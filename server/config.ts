@@ -75,6 +75,10 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: wholeNumber(0),
   MAX_UPLOAD_FILE_MB: positiveInt(50),
   MAX_UPLOAD_FILES: positiveInt(20),
+  // Files per artist over the last hour (docs/decisions/0196); at most a million, so the count stays exact.
+  MAX_UPLOADS_PER_HOUR: positiveInt(60).pipe(z.number().max(1_000_000, { message: "must be at most 1000000" })),
+  // Longer tracks are refused by processing, judged from the frame headers before decoding (0193).
+  MAX_TRACK_MINUTES: positiveInt(30),
   // At most the whole-request limit (30 min, decision 0115): a longer idle time could never be reached.
   UPLOAD_IDLE_TIMEOUT_S: positiveInt(60).pipe(z.number().max(1800, { message: "must be at most 1800" })),
   PROCESSING_CONCURRENCY: positiveInt(2),
@@ -119,6 +123,10 @@ export interface Config {
   trustedProxyHops: number;
   maxUploadFileBytes: number;
   maxUploadFiles: number;
+  /** Files an artist may upload over the last hour, counted in the database across instances (docs/decisions/0196). */
+  maxUploadsPerHour: number;
+  /** Tracks longer than this (minutes, from the frame headers) are refused by processing (docs/decisions/0193). */
+  maxTrackMinutes: number;
   /** Seconds an upload's body may send nothing before it is cut off with 408 (docs/decisions/0115). */
   uploadIdleTimeoutS: number;
   processingConcurrency: number;
@@ -207,6 +215,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,
     maxUploadFiles: e.MAX_UPLOAD_FILES,
+    maxUploadsPerHour: e.MAX_UPLOADS_PER_HOUR,
+    maxTrackMinutes: e.MAX_TRACK_MINUTES,
     uploadIdleTimeoutS: e.UPLOAD_IDLE_TIMEOUT_S,
     processingConcurrency: e.PROCESSING_CONCURRENCY,
     processingMaxAttempts: e.PROCESSING_MAX_ATTEMPTS,

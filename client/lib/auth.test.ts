@@ -47,6 +47,41 @@ describe("auth store", () => {
     expect(localStorage.getItem("oauth_session_id")).toBeNull();
   });
 
+  it("a sign-in address for another account asks first and keeps the session unless agreed (decision 0202)", async () => {
+    const me = (req: Request) =>
+      bearer(req) === "accA" ? { success: true, user: user(1, { username: "a" }) } : bearer(req) === "accB"
+      ? { success: true, user: user(2, { username: "b" }) }
+      : new Response(null, { status: 401 });
+    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": me }));
+    history.replaceState(null, "", "/profile?access_token=accB&refresh_token=refB&tab=1");
+    await auth.signInWithTokens("accA", "refA");
+
+    const kept = auth.acceptTokenLink("accB", "refB");
+    // Out of the address at once, before anything is asked.
+    expect(location.search).toBe("?tab=1");
+    await vi.waitFor(() => expect(auth.getSnapshot().switchOffer).toEqual({ current: "a", next: "b" }));
+    // Nothing of B is stored while the question is open.
+    expect(localStorage.getItem("accessToken")).toBe("accA");
+    auth.answerSwitch(false);
+    expect(await kept).toBe("kept");
+    expect(localStorage.getItem("accessToken")).toBe("accA");
+    expect(auth.user?.id).toBe(1);
+
+    const agreed = auth.acceptTokenLink("accB", "refB");
+    await vi.waitFor(() => expect(auth.getSnapshot().switchOffer).not.toBeNull());
+    auth.answerSwitch(true);
+    expect(await agreed).toBe("signed-in");
+    expect(localStorage.getItem("accessToken")).toBe("accB");
+    expect(auth.user?.id).toBe(2);
+    expect(auth.getSnapshot().switchOffer).toBeNull();
+
+    // The same person's address is taken without a question; no session at all: the spec's rule.
+    expect(await auth.acceptTokenLink("accB", "refB")).toBe("signed-in");
+    auth.clear();
+    expect(await auth.acceptTokenLink("accA", "refA")).toBe("signed-in");
+    expect(auth.user?.id).toBe(1);
+  });
+
   it("does not keep tokens that fail to load a user", async () => {
     vi.stubGlobal("fetch", fakeFetch({
       "/api/auth/me": () => Response.json({ success: false, error: "bad" }, { status: 401 }),

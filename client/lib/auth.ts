@@ -15,6 +15,48 @@ export interface AuthSnapshot {
   isAuthenticated: boolean;
   /** Message of the ban modal, when open. */
   banMessage: string | null;
+  /**
+   * A sign-in address for another account arrived while this browser is signed in: the question
+   * «Вы вошли как @current. Войти как @next?» is open (decision 0202).
+   */
+  switchOffer: { current: string; next: string } | null;
+}
+
+/** What became of a sign-in address (`?access_token=…&refresh_token=…`). */
+export type TokenLinkOutcome = "signed-in" | "kept";
+
+/**
+ * Removes access_token and refresh_token from the address bar and this history entry at once, so a
+ * session never stays on screen or in the history whatever happens next (decision 0202).
+ */
+export function stripTokenLink(): void {
+  const loc = globalThis.location;
+  if (!loc || !globalThis.history?.replaceState) return;
+  const params = new URLSearchParams(loc.search);
+  if (!params.has("access_token") && !params.has("refresh_token")) return;
+  params.delete("access_token");
+  params.delete("refresh_token");
+  const query = params.toString();
+  history.replaceState(history.state, "", `${loc.pathname}${query ? `?${query}` : ""}${loc.hash}`);
+}
+
+/**
+ * The user a pair's access token belongs to, asked with that token alone: nothing is stored, and no
+ * refresh, ban or sign-out of the current session follows from the answer.
+ */
+async function peekUser(access: string): Promise<User> {
+  let res: Response;
+  try {
+    res = await fetch("/api/auth/me", {
+      headers: { Accept: "application/json", Authorization: `Bearer ${access}` },
+      credentials: "include",
+    });
+  } catch {
+    throw new ApiError(0, "No response from server");
+  }
+  const body = await res.json().catch(() => null) as { success?: boolean; user?: User; error?: string } | null;
+  if (!res.ok || !body?.user) throw new ApiError(res.status || 0, body?.error ?? `${res.status}`, body);
+  return body.user;
 }
 
 /** The signed-in user as the server describes them (GET /api/auth/me, spec 1 §3). */
@@ -24,7 +66,8 @@ export type User = InferResponseType<typeof client.auth.me.$get>["user"];
 export type AuthResponse = InferResponseType<typeof client.auth.oauth.telegram.complete.$post>;
 
 const listeners = new Set<Listener>();
-let snapshot: AuthSnapshot = { user: null, isAuthenticated: false, banMessage: null };
+let snapshot: AuthSnapshot = { user: null, isAuthenticated: false, banMessage: null, switchOffer: null };
+let answerSwitch: ((agreed: boolean) => void) | null = null;
 let loading: Promise<User | null> | null = null;
 
 function update(patch: Partial<AuthSnapshot>) {
@@ -99,6 +142,53 @@ export const auth = {
     if (!user) throw new ApiError(401, "Ошибка при получении данных пользователя");
     localStorage.removeItem(STORAGE_KEYS.oauthSessionId);
     return user;
+  },
+
+  /**
+   * A sign-in address (spec 1 §4 "Login entry via address", `login-link`): the tokens leave the
+   * address at once. A browser with no session signs in with them, as the spec says; one signed in
+   * as the same person takes them too. One signed in as someone else asks first and keeps its
+   * session unless the person agrees (decision 0202). Errors as `signInWithTokens`; a pair the
+   * server refuses changes nothing here.
+   */
+  async acceptTokenLink(access: string, refresh: string): Promise<TokenLinkOutcome> {
+    stripTokenLink();
+    if (!snapshot.isAuthenticated || tokens.access === access) {
+      await auth.signInWithTokens(access, refresh);
+      return "signed-in";
+    }
+    let current: User | null = null;
+    try {
+      current = await auth.ensureUser();
+    } catch (err) {
+      // The current session is still there but could not be checked: nothing is switched unasked.
+      if (snapshot.isAuthenticated) throw err;
+    }
+    if (!current || !snapshot.isAuthenticated) {
+      // The current session turned out to be over: this browser has none, so the spec's rule holds.
+      await auth.signInWithTokens(access, refresh);
+      return "signed-in";
+    }
+    const next = await peekUser(access);
+    if (next.id !== current.id && !(await auth.askSwitch(current.username, next.username))) return "kept";
+    await auth.signInWithTokens(access, refresh);
+    return "signed-in";
+  },
+
+  /** Opens the question «Вы вошли как @current. Войти как @next?»; true when the person agrees. */
+  askSwitch(current: string, next: string): Promise<boolean> {
+    answerSwitch?.(false);
+    return new Promise<boolean>((resolve) => {
+      answerSwitch = resolve;
+      update({ switchOffer: { current, next } });
+    });
+  },
+  /** The person's answer to the open question. */
+  answerSwitch(agreed: boolean) {
+    const resolve = answerSwitch;
+    answerSwitch = null;
+    update({ switchOffer: null });
+    resolve?.(agreed);
   },
 
   /** Stores the answer of a sign-in call (Telegram completion) as the session. */

@@ -1,7 +1,9 @@
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "../router.tsx";
 import { ApiError } from "./api.ts";
+import { stripTokenLink } from "./auth.ts";
 import { configQuery } from "./config-query.ts";
+import { hasVkLinkStart } from "./oauth.ts";
 
 /**
  * Route guards (spec 2 "Route guards", "Maintenance mode"). They are for the person only: the API
@@ -30,7 +32,9 @@ async function loadUserOrLogin(context: RouterContext) {
  * Login entry via address (spec 1 §4) on any page: access_token and refresh_token in the query are
  * stored, the user is fetched and both values leave the address; if that fails, navigation carries
  * on without them. The upload page (its banner), /login and the callback page (their own arrival
- * rules) handle the tokens themselves.
+ * rules) handle the tokens themselves. A browser signed in as someone else is asked first
+ * (`acceptTokenLink`, decision 0202); the question needs the page on screen, so the guard does not
+ * wait for the answer then.
  */
 export async function signInFromAddress({ context, location }: GuardArgs) {
   const { pathname } = location;
@@ -39,11 +43,11 @@ export async function signInFromAddress({ context, location }: GuardArgs) {
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");
   if (!access || !refresh) return;
-  try {
-    await context.auth.signInWithTokens(access, refresh);
-  } catch {
+  const signedIn = context.auth.isAuthenticated;
+  const accepted = context.auth.acceptTokenLink(access, refresh).catch(() => {
     // Bad or refused tokens: the store has already dropped them (a ban opens its modal).
-  }
+  });
+  if (!signedIn) await accepted;
   const search = { ...(location.search as Record<string, unknown> | undefined) };
   delete search.access_token;
   delete search.refresh_token;
@@ -60,8 +64,12 @@ export function openInMaintenance(pathname: string): boolean {
   return pathname === "/maintenance" || pathname === "/login" || pathname.startsWith("/auth/");
 }
 
-/** The root route's guard: address tokens first, then maintenance mode. */
+/** The root route's guard: address tokens first (out of the address bar at once), then maintenance mode. */
 export async function rootGuard(args: GuardArgs) {
+  // The home page, /login and the callback page read their arrival from the address and clean it
+  // themselves as they open.
+  const path = args.location.pathname;
+  if (path !== "/" && path !== "/login" && !path.startsWith("/auth/")) stripTokenLink();
   await signInFromAddress(args);
   const { context, location } = args;
   if (openInMaintenance(location.pathname)) return;
@@ -75,7 +83,9 @@ export async function rootGuard(args: GuardArgs) {
   const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");
-  if (access && refresh) context.auth.setTokens(access, refresh);
+  // A session already here is not replaced unasked (decision 0202).
+  const signedIn = context.auth.isAuthenticated;
+  if (access && refresh && !signedIn) context.auth.setTokens(access, refresh);
   if (context.auth.isAuthenticated) {
     try {
       const user = await context.auth.ensureUser();
@@ -84,6 +94,8 @@ export async function rootGuard(args: GuardArgs) {
       // Failing to load the user during maintenance sends them to the maintenance page.
     }
   }
+  // Signed in as someone else: the question opens on the maintenance page.
+  if (access && refresh && signedIn) context.auth.acceptTokenLink(access, refresh).catch(() => {});
   throw redirect({ to: "/maintenance" });
 }
 
@@ -101,10 +113,15 @@ export function guestOnly({ context, location }: GuardArgs) {
   if (!context.auth.isAuthenticated) return;
   if (completingSignIn && location.pathname.startsWith("/auth/")) return;
   const params = new URLSearchParams(location.href.split("?")[1]?.split("#")[0] ?? "");
+  // VK comes back to /login for the profile's VK link too (decision 0204): that page passes it on.
+  const state = params.get("state");
+  if (location.pathname === "/login" && params.get("code") && state && hasVkLinkStart(state)) return;
   const access = params.get("access_token");
   const refresh = params.get("refresh_token");
   if (access && refresh && location.pathname === "/login") {
-    throw redirect({ to: "/", search: { access_token: access, refresh_token: refresh } });
+    // The home page asks before replacing this session (decision 0202); this entry keeps no tokens.
+    stripTokenLink();
+    throw redirect({ to: "/", search: { access_token: access, refresh_token: refresh }, replace: true });
   }
   throw redirect({ to: "/" });
 }

@@ -90,9 +90,27 @@ export function openProviderWindow(
   return record;
 }
 
-/** The VK sign-in this browser started with `state`; null when it did not start one (or it expired). */
+/**
+ * The VK sign-in, or the profile's VK link, this browser started with `state`; null when it did not
+ * start one (or it expired).
+ */
 export function takeVkStart(state: string): ProviderStart | null {
-  return takeStart((s) => s.provider === "vk" && s.purpose === "sign-in" && s.state === state);
+  return takeStart((s) => s.provider === "vk" && s.state === state);
+}
+
+/** True when this browser started a VK link (from the profile) with `state`; nothing is taken. */
+export function hasVkLinkStart(state: string): boolean {
+  return liveStarts().some((s) => s.provider === "vk" && s.purpose === "link" && s.state === state);
+}
+
+/** The provider this window is finishing a start of (see `markFinishing`), or null; nothing is cleared. */
+export function finishingProvider(): Provider | null {
+  try {
+    const provider = JSON.parse(sessionStorage.getItem(FINISHING_KEY) ?? "null")?.provider;
+    return provider === "vk" || provider === "telegram" ? provider : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The Telegram sign-in or link this browser started moments before; null when there is none. */

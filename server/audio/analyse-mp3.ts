@@ -4,7 +4,7 @@
  * (mpg123-decoder) and measured chunk by chunk (pcm-analyser.ts), so memory stays flat whatever the
  * length. See docs/decisions/0100-audio-analysis-library.md.
  */
-import { createFrameSplitter } from "./mpeg-frames.ts";
+import { createFrameSplitter, type FrameStats } from "./mpeg-frames.ts";
 import { acquireDecoder, type PcmSink } from "./mpeg-decoder.ts";
 import { createPcmAnalyser, type PcmAnalyser } from "./pcm-analyser.ts";
 import { type AudioWarning, warningsFor } from "./warnings.ts";
@@ -39,14 +39,31 @@ export const AUDIO_DECODE_ERRORS = {
   no_audio: "Файл не удалось декодировать как MP3: аудиокадры найдены, но звука в них нет.",
 } as const;
 
-export type AudioDecodeErrorCode = keyof typeof AUDIO_DECODE_ERRORS;
+/** The reason a track over `MAX_TRACK_MINUTES` is refused with (docs/decisions/0193). */
+export const trackTooLongMessage = (minutes: number) =>
+  `Трек длиннее ${minutes} мин: такие длинные файлы не принимаются.`;
+
+export type AudioDecodeErrorCode = keyof typeof AUDIO_DECODE_ERRORS | "too_long";
 
 /** The content is not decodable MP3 audio; `message` is the Russian reason for the person. */
 export class AudioDecodeError extends Error {
   override name = "AudioDecodeError";
-  constructor(readonly code: AudioDecodeErrorCode) {
-    super(AUDIO_DECODE_ERRORS[code]);
+  constructor(readonly code: AudioDecodeErrorCode, message?: string) {
+    super(message ?? AUDIO_DECODE_ERRORS[code as keyof typeof AUDIO_DECODE_ERRORS]);
   }
+}
+
+export interface AnalyseOptions {
+  /**
+   * Longest track taken, in minutes (`MAX_TRACK_MINUTES`). Judged twice, always from the frame
+   * headers and never from decoded sound: before the first frame is decoded, from the length the
+   * Xing/Info/VBRI tag declares or else from `totalBytes` at the first audio frame's bitrate; then,
+   * as the confirmed frames are counted, the decode stops once they pass it. Either way the
+   * analysis throws `AudioDecodeError("too_long")`.
+   */
+  maxMinutes?: number;
+  /** The whole file's size, for the estimate above. */
+  totalBytes?: number;
 }
 
 /** The decoder's input buffer is 64 KiB; larger chunks are fed in slices so its output stays small. */
@@ -57,7 +74,33 @@ const SLICE = 64 * 1024;
  */
 export const MAX_LEADING_JUNK = 1024 * 1024;
 
-export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<AudioAnalysis> {
+export async function analyseMp3(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  opts: AnalyseOptions = {},
+): Promise<AudioAnalysis> {
+  return (await analyseMp3Frames(source, opts)).analysis;
+}
+
+/**
+ * The length the frame headers give before anything is decoded, in seconds, once the first audio
+ * frame (or the Xing/Info/VBRI tag with its frame count) is in; null before.
+ */
+function declaredSeconds(stats: FrameStats, totalBytes: number | undefined): number | null {
+  if (stats.sampleRate === 0) return null;
+  const perFrame = stats.sampleRate >= 32000 ? 1152 : 576;
+  if (stats.declaredFrames !== null) return (stats.declaredFrames * perFrame) / stats.sampleRate;
+  if (stats.frames === 0 || totalBytes === undefined) return null;
+  return ((totalBytes - stats.id3Bytes) * 8) / (stats.firstBitrateKbps * 1000);
+}
+
+/**
+ * `analyseMp3`, with the frame splitter's counts: the confirmed frames (server/audio/mpeg-frames.ts)
+ * are the one rule for a track's length and average bitrate (issue 20).
+ */
+export async function analyseMp3Frames(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  opts: AnalyseOptions = {},
+): Promise<{ analysis: AudioAnalysis; frames: FrameStats }> {
   const splitter = createFrameSplitter();
   const stats = splitter.stats;
   const decoder = await acquireDecoder();
@@ -74,7 +117,19 @@ export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncItera
     }
     pcm.push(channels, samples);
   };
+  const maxSeconds = opts.maxMinutes === undefined ? Infinity : opts.maxMinutes * 60;
+  let declaredChecked = false;
+  const tooLong = () => new AudioDecodeError("too_long", trackTooLongMessage(opts.maxMinutes!));
   const decode = (frames: Uint8Array) => {
+    if (!declaredChecked && maxSeconds !== Infinity) {
+      const declared = declaredSeconds(stats, opts.totalBytes);
+      if (declared !== null) {
+        declaredChecked = true;
+        if (declared > maxSeconds) throw tooLong();
+      }
+    }
+    // The frames counted so far, this batch included, before any of it is decoded.
+    if (stats.samples / stats.sampleRate > maxSeconds) throw tooLong();
     if (frames.length > 0) decoder.decode(frames, sink);
   };
 
@@ -111,5 +166,5 @@ export async function analyseMp3(source: ReadableStream<Uint8Array> | AsyncItera
     drop_s: facts.drop_s,
     peaks: facts.peaks,
   };
-  return { ...figures, warnings: warningsFor(figures) };
+  return { analysis: { ...figures, warnings: warningsFor(figures) }, frames: stats };
 }

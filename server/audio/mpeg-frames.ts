@@ -87,6 +87,8 @@ export interface FrameStats {
   tagFrame: boolean;
   /** Size of the leading ID3v2 tag (0 without one). */
   id3Bytes: number;
+  /** Audio frames the Xing/Info/VBRI tag says the file holds (null without a tag or the figure). */
+  declaredFrames: number | null;
 }
 
 export interface FrameSplitter {
@@ -109,6 +111,7 @@ export function createFrameSplitter(): FrameSplitter {
     firstBitrateKbps: 0,
     tagFrame: false,
     id3Bytes: 0,
+    declaredFrames: null,
   };
   let started = false; // the leading ID3v2 check is done
   let skip = 0; // bytes of an ID3v2 tag still to pass over
@@ -135,9 +138,14 @@ export function createFrameSplitter(): FrameSplitter {
           ? String.fromCharCode(buf[at + o], buf[at + o + 1], buf[at + o + 2], buf[at + o + 3])
           : "";
       const name = tag(h.sideInfoEnd);
-      if (name === "Xing" || name === "Info" || tag(36) === "VBRI") {
+      const vbri = tag(36) === "VBRI";
+      if (name === "Xing" || name === "Info" || vbri) {
         // Not audio, but passed on: the decoder takes the encoder delay and padding from it (gapless).
         stats.tagFrame = true;
+        const u32 = (o: number) =>
+          at + o + 4 <= buf.length ? ((buf[at + o] << 24) >>> 0) + (buf[at + o + 1] << 16) + (buf[at + o + 2] << 8) + buf[at + o + 3] : null;
+        if (vbri) stats.declaredFrames = u32(36 + 14);
+        else if (((u32(h.sideInfoEnd + 4) ?? 0) & 1) !== 0) stats.declaredFrames = u32(h.sideInfoEnd + 8);
         return;
       }
     }

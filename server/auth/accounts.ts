@@ -2,7 +2,7 @@ import { withoutHiddenChars } from "../../domain/hidden-chars.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
-import { spendTelegramResult } from "./sign-in-store.ts";
+import { SIGN_IN_SESSION_INVALID, spendTelegramResult } from "./sign-in-store.ts";
 import { parseTgAuthInput, verifyTelegramAuth } from "./telegram.ts";
 
 /**
@@ -127,29 +127,40 @@ function fillPatch(user: User, identity: Identity): Partial<User> {
   return patch;
 }
 
+export const VK_LINK_TAKEN =
+  "Этот аккаунт ВКонтакте уже используется другим профилем. Связать аккаунты автоматически нельзя — обратитесь к администратору.";
+export const VK_LINK_PHONE_MISMATCH =
+  "Номер телефона в ВКонтакте не совпадает с номером, указанным в профиле. Укажите номер из ВКонтакте и попробуйте снова.";
+export const VK_ALREADY_LINKED = "К вашему аккаунту уже привязан ВКонтакте.";
+
 /**
- * A phone claim (`link_telegram_to_vk`) may only give a VK identity that has no account here yet to
- * the account that claimed it; it never moves, merges or deletes an account (docs/decisions/0018).
- * Joins the claiming account when exactly one claim waits for this VK-verified phone; null otherwise.
+ * `link_telegram_to_vk` completed: a VK sign-in started from the signed-in session of `ownerId`
+ * (the profile's link path) attaches that VK identity to the account, when the identity has no
+ * account here yet and VK verified the phone the account recorded. A claim alone never links: a
+ * stranger's first VK sign-in with a claimed phone gets its own account (decision 0204). Never
+ * moves, merges or deletes an account (docs/decisions/0018). Throws `LinkRefused` with the reason.
  */
-async function claimByPhone(ctx: AppContext, identity: Extract<Identity, { provider: "vk" }>): Promise<User | null> {
+export async function linkVk(ctx: AppContext, ownerId: number, identity: Extract<Identity, { provider: "vk" }>): Promise<User> {
+  const owner = await ctx.users.byId(ownerId);
+  // Removed or banned since the link started: nobody to link to.
+  if (!owner || owner.is_banned) throw new LinkRefused(SIGN_IN_SESSION_INVALID);
+  const existing = await findByIdentity(ctx, identity);
+  if (existing?.id === owner.id) return owner;
+  if (existing) throw new LinkRefused(VK_LINK_TAKEN);
+  if (owner.vk_id) throw new LinkRefused(VK_ALREADY_LINKED);
   const phone = normalizePhone(identity.phone);
-  if (!phone) return null;
-  const waiting = await ctx.users.phoneClaimants(phone, 2);
-  // Two accounts claiming one phone is ambiguous: link neither.
-  if (waiting.length !== 1) return null;
-  const owner = waiting[0];
-  if (owner.vk_id) {
-    await ctx.users.update(owner.id, { pending_vk_link_phone: null });
-    return null;
-  }
+  if (!phone || phone !== owner.pending_vk_link_phone) throw new LinkRefused(VK_LINK_PHONE_MISMATCH);
+  let linked: User | null;
   try {
-    return await ctx.users.meetPhoneClaim(owner.id, phone, identity.id, fillPatch(owner, identity));
+    linked = await ctx.users.meetPhoneClaim(owner.id, phone, identity.id, fillPatch(owner, identity));
   } catch (err) {
-    // The same VK identity got an account at the same moment: that account is the person's.
-    if (isUniqueViolation(err)) return null;
+    // The same VK identity got an account at the same moment.
+    if (isUniqueViolation(err)) throw new LinkRefused(VK_LINK_TAKEN);
     throw err;
   }
+  // The claim changed meanwhile (withdrawn, or VK linked in another window).
+  if (!linked) throw new LinkRefused(VK_LINK_PHONE_MISMATCH);
+  return linked;
 }
 
 /**
@@ -167,7 +178,7 @@ async function dropPhoneClaims(ctx: AppContext, identity: Extract<Identity, { pr
   });
 }
 
-/** The account for a verified provider identity: found, joined by a pending link, or created. */
+/** The account for a verified provider identity: found or created. */
 export async function accountForIdentity(ctx: AppContext, identity: Identity): Promise<{ user: User; created: boolean }> {
   const existing = await findByIdentity(ctx, identity);
   // An existing user always lands in their own account.
@@ -179,10 +190,7 @@ export async function accountForIdentity(ctx: AppContext, identity: Identity): P
     if (!user) throw new Error("the account was removed during sign-in");
     return { user, created: false };
   }
-  if (identity.provider === "vk") {
-    const linked = await claimByPhone(ctx, identity);
-    if (linked) return { user: linked, created: false };
-  }
+  // A phone claim is never consulted here: a first VK sign-in makes its own account (decision 0204).
   return { user: await createUserFor(ctx, identity), created: true };
 }
 

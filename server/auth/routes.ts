@@ -5,10 +5,17 @@ import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, unauthorized } from "../lib/http-error.ts";
 import { validate } from "../lib/validate.ts";
-import { accountForIdentity, LinkRefused, startSession, telegramIdentity } from "./accounts.ts";
-import { banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
+import { accountForIdentity, LinkRefused, linkVk, startSession, telegramIdentity } from "./accounts.ts";
+import { acceptedSession, banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
 import { clientAddress, perAddressLimit, perAddressLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
-import { SIGN_IN_SESSION_INVALID, startSignIn, takeSignIn } from "./sign-in-store.ts";
+import {
+  issueLoginCode,
+  LOGIN_CODE_INVALID,
+  SIGN_IN_SESSION_INVALID,
+  startSignIn,
+  takeLoginCode,
+  takeSignIn,
+} from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { publicAddresses } from "../lib/public-files.ts";
 import { jsonBytes, laneOf, signedInUser } from "../lib/lanes.ts";
@@ -39,6 +46,10 @@ const vkCallbackQuery = z.object({
   frontend_redirect: z.string().max(2048).optional(),
   error: z.string().max(512).optional(),
   error_description: z.string().max(1024).optional(),
+});
+
+const loginCodeBody = z.object({
+  login_code: z.string({ error: "Не указан код входа" }).min(1, "Не указан код входа").max(128, "Некорректный код входа"),
 });
 
 /** Reads a JSON or form body without failing on an empty or non-JSON one. */
@@ -145,9 +156,15 @@ export function createAuthRoutes(ctx: AppContext) {
         vkVerifier = verifier;
         vk = vkAuthorizeUrl(ctx.config.vk, { state: vkState, challenge });
       }
+      // Asked from a signed-in session (the profile): a VK sign-in started here links VK to that
+      // account instead of signing anyone in (decision 0204). A stale or bad token is a plain start.
+      const bearer = bearerToken(c.req.header("authorization"));
+      const signedIn = bearer && ctx.config.vk ? await acceptedSession(ctx.tokens, bearer) : null;
       // Kept in the database, bound to this browser: sign-in does not wait on the status store
       // (docs/decisions/0016).
-      if (ctx.config.vk || ctx.config.telegram) await startSignIn(ctx, c, { sessionId, vkState, vkVerifier });
+      if (ctx.config.vk || ctx.config.telegram) {
+        await startSignIn(ctx, c, { sessionId, vkState, vkVerifier, linkUserId: signedIn?.user.id ?? null });
+      }
       let telegram: string | null = null;
       if (ctx.config.telegram) {
         const url = new URL(`${ctx.config.telegram.oauthUrl}/auth`);
@@ -166,7 +183,9 @@ export function createAuthRoutes(ctx: AppContext) {
       const target = frontendTarget(q.frontend_redirect);
       const back = (params: Record<string, string>) => {
         const url = new URL(target);
-        for (const k of ["access_token", "refresh_token", "ban_message", "error", "code", "state", "device_id"]) {
+        for (
+          const k of ["access_token", "refresh_token", "login_code", "vk_linked", "ban_message", "error", "code", "state", "device_id"]
+        ) {
           url.searchParams.delete(k);
         }
         for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
@@ -194,16 +213,24 @@ export function createAuthRoutes(ctx: AppContext) {
           state: q.state,
         });
         const vkUser = await fetchVkUser(ctx.fetch, ctx.config.vk, vkToken);
-        const { user } = await accountForIdentity(ctx, {
-          provider: "vk",
+        const identity = {
+          provider: "vk" as const,
           id: vkUser.user_id,
           first_name: vkUser.first_name,
           last_name: vkUser.last_name,
           phone: vkUser.phone,
-        });
+        };
+        // Started from a signed-in account's profile: link, sign nobody in (decision 0204).
+        if (record.link_user_id !== null) {
+          await linkVk(ctx, record.link_user_id, identity);
+          return back({ vk_linked: "1" });
+        }
+        const { user } = await accountForIdentity(ctx, identity);
         if (user.is_banned) return back({ ban_message: banMessage(user) });
-        const tokens = await startSession(ctx, user, c.req.header("user-agent"));
-        return back({ access_token: tokens.access_token, refresh_token: tokens.refresh_token });
+        // No tokens in the address, where access logs keep it: a one-time code the page exchanges
+        // (decision 0202).
+        const loginCode = await issueLoginCode(ctx, { user, browserHash: record.browser_hash, userAgent: c.req.header("user-agent") });
+        return back({ login_code: loginCode });
       } catch (err) {
         if (err instanceof VkError) {
           ctx.logger.warn("vk sign-in failed", { reason: err.message });
@@ -212,6 +239,17 @@ export function createAuthRoutes(ctx: AppContext) {
         if (err instanceof LinkRefused) return back({ error: err.message });
         throw err;
       }
+    })
+    .post("/oauth/login-code", limited, validate("json", loginCodeBody), async (c) => {
+      // The VK callback's one-time code, exchanged once, by the browser that started the sign-in,
+      // for the session (decision 0202).
+      const taken = await takeLoginCode(ctx, c, c.req.valid("json").login_code);
+      if (!taken) throw unauthorized(LOGIN_CODE_INVALID);
+      const user = await ctx.users.byId(taken.userId);
+      if (!user) throw unauthorized(LOGIN_CODE_INVALID);
+      if (user.is_banned) throw banError(user);
+      const tokens = await startSession(ctx, user, taken.userAgent ?? c.req.header("user-agent"));
+      return c.json({ success: true, ...tokens, user: userView(user, publicAddresses(ctx.publicStorage)) });
     })
     .post("/oauth/telegram/complete", limited, async (c) => {
       // Empty input is the person's mistake whatever the configuration (spec 1 §5).

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { eq, lt } from "drizzle-orm";
-import { type OauthSession, oauthSessions, telegramAuthUses } from "../../db/schema.ts";
+import { loginCodes, type OauthSession, oauthSessions, telegramAuthUses, type User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 
 /**
@@ -64,7 +64,7 @@ async function bindBrowser(ctx: AppContext, c: Context<AppEnv>): Promise<string>
 export async function startSignIn(
   ctx: AppContext,
   c: Context<AppEnv>,
-  p: { sessionId: string; vkState: string | null; vkVerifier: string | null },
+  p: { sessionId: string; vkState: string | null; vkVerifier: string | null; linkUserId?: number | null },
 ): Promise<void> {
   const browserHash = await bindBrowser(ctx, c);
   const now = ctx.clock.now();
@@ -75,6 +75,7 @@ export async function startSignIn(
       vk_state: p.vkState,
       vk_verifier: p.vkVerifier,
       browser_hash: browserHash,
+      link_user_id: p.linkUserId ?? null,
       expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_S * 1000),
       created_at: now,
     }),
@@ -118,4 +119,58 @@ export async function spendTelegramResult(
     }).onConflictDoNothing().returning({ hash: telegramAuthUses.hash }),
   ]);
   return inserted.length === 1;
+}
+
+/** Lifetime of a login code: the page exchanges it as soon as it loads. */
+export const LOGIN_CODE_TTL_S = 60;
+const LOGIN_CODE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Told to the person when a login code is unknown, used, expired or brought by another browser. */
+export const LOGIN_CODE_INVALID = "Код входа недействителен или устарел. Попробуйте войти снова.";
+
+/**
+ * A one-time code for `user`, for the browser that started the sign-in (its binding hash): what the
+ * VK callback puts in the address instead of tokens, so no proxy's access log keeps a session
+ * (decision 0202). Only the code's hash is stored; expired codes are swept in the same batch.
+ */
+export async function issueLoginCode(
+  ctx: AppContext,
+  p: { user: User; browserHash: string; userAgent?: string | null },
+): Promise<string> {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const code = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const now = ctx.clock.now();
+  await ctx.db.batch([
+    ctx.db.delete(loginCodes).where(lt(loginCodes.expires_at, now)),
+    ctx.db.insert(loginCodes).values({
+      code_hash: await sha256Hex(code),
+      user_id: p.user.id,
+      browser_hash: p.browserHash,
+      user_agent: p.userAgent?.slice(0, 300) ?? null,
+      expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_S * 1000),
+      created_at: now,
+    }),
+  ]);
+  return code;
+}
+
+/**
+ * Takes (reads and deletes in one statement) a login code: the user id and user agent it was made
+ * for, or null when it is malformed, unknown, used, expired, or this request does not come from the
+ * browser that started the sign-in. Taken even then, so a code is tried once.
+ */
+export async function takeLoginCode(
+  ctx: AppContext,
+  c: Context<AppEnv>,
+  code: string,
+): Promise<{ userId: number; userAgent: string | null } | null> {
+  if (!LOGIN_CODE.test(code)) return null;
+  const [row] = await ctx.db.delete(loginCodes).where(eq(loginCodes.code_hash, await sha256Hex(code))).returning();
+  if (!row) return null;
+  if (row.expires_at.getTime() <= ctx.clock.now().getTime()) return null;
+  if (row.browser_hash !== await browserHashOf(c)) {
+    ctx.logger.warn("login code refused: brought by another browser", { user_id: row.user_id });
+    return null;
+  }
+  return { userId: row.user_id, userAgent: row.user_agent };
 }

@@ -68,7 +68,15 @@ describe("sign-in with the status store down", () => {
     })}`);
     const back = new URL(res.headers.get("location")!);
     expect(back.searchParams.get("error")).toBeNull();
-    expect(back.searchParams.get("access_token")).toBeTruthy();
+    const code = back.searchParams.get("login_code");
+    expect(code).toBeTruthy();
+    const exchanged = await browser.request("/api/auth/oauth/login-code", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login_code: code }),
+    });
+    expect(exchanged.status).toBe(200);
+    expect((await exchanged.json()).access_token).toBeTruthy();
   });
 
   it("signs in with Telegram once per result", async () => {

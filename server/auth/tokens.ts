@@ -24,6 +24,11 @@ export interface TokenService {
    * in every other case, where the caller asks `authenticate` (decision 0188).
    */
   authenticateCached(token: string): { user: User; sessionId: string } | undefined;
+  /**
+   * The user of a live session (not signed out, revoked or expired), from the session cache when it
+   * is fresh: what a signed download or listening link checks on every use (decision 0203).
+   */
+  sessionUser(sessionId: string): Promise<User | null>;
   /** Rotates: the old refresh token stops working. Null when the token is not a live refresh token. */
   refresh(token: string): Promise<(TokenPair & { user: User }) | null>;
   revokeSession(sessionId: string): Promise<void>;
@@ -206,6 +211,10 @@ export function createTokenService(opts: {
       const row = await liveSession(claims.sid);
       if (!row || row.user.id !== claims.userId) return null;
       return { user: row.user, sessionId: claims.sid };
+    },
+    async sessionUser(sessionId) {
+      if (!sessionId || sessionId.length > 64) return null;
+      return (await liveSession(sessionId))?.user ?? null;
     },
     async refresh(token) {
       const claims = await verify(token, "refresh");

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_BAN_MESSAGE } from "../../domain/ban.ts";
-import { oauthSessions, users } from "../../db/schema.ts";
+import { loginCodes, oauthSessions, users } from "../../db/schema.ts";
+import { VK_LINK_PHONE_MISMATCH, VK_LINK_TAKEN } from "./accounts.ts";
+import { LOGIN_CODE_INVALID } from "./sign-in-store.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
 import { createSignInBrowser, type SignInBrowser } from "../testing/sign-in-browser.ts";
@@ -47,9 +49,52 @@ async function authorize(vkUrl: string) {
   return new URL(res.headers.get("location")!);
 }
 
+/** The tokens a callback's login code was exchanged for, by the browser that followed it. */
+const exchanged = new WeakMap<URL, Record<string, string>>();
+
+/** A token the page got for this callback address: exchanged from its `login_code`; null when none. */
+function tokenIn(location: URL, key: "access_token" | "refresh_token"): string | null {
+  return exchanged.get(location)?.[key] ?? null;
+}
+
+async function exchange(code: string, from = browser) {
+  return await from.request("/api/auth/oauth/login-code", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login_code: code }),
+  });
+}
+
 async function callback(params: Record<string, string>, from = browser) {
   const res = await from.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(params)}`);
-  return { res, location: res.headers.get("location") ? new URL(res.headers.get("location")!) : null };
+  const raw = res.headers.get("location");
+  // Tokens never travel in an address (decision 0202).
+  expect(raw ?? "").not.toMatch(/access_token|refresh_token/);
+  const location = raw ? new URL(raw) : null;
+  const code = location?.searchParams.get("login_code");
+  if (location && code) {
+    const answer = await exchange(code, from);
+    expect(answer.status).toBe(200);
+    exchanged.set(location, await answer.json());
+  }
+  return { res, location };
+}
+
+/** The profile's VK link: the signed-in owner asks for the addresses, then VK comes back. */
+async function linkFromProfile(owner: { id: number }) {
+  const { access_token } = await t.ctx.tokens.issue(owner.id);
+  const res = await browser.request("/api/auth/oauth/urls", { headers: { Authorization: `Bearer ${access_token}` } });
+  const urls = await res.json() as { vk: string };
+  const back = await authorize(urls.vk);
+  const q = Object.fromEntries(back.searchParams);
+  return await callback({ code: q.code, state: q.state, device_id: q.device_id, frontend_redirect: `${PUBLIC_URL}/profile` });
+}
+
+/** Code, state and device_id of a VK answer for a sign-in this browser just started. */
+async function freshCallbackQuery() {
+  const back = await authorize((await oauthUrls()).vk);
+  const q = Object.fromEntries(back.searchParams);
+  return { code: q.code, state: q.state, device_id: q.device_id };
 }
 
 async function signInWithVk(frontend = `${PUBLIC_URL}/auth/vk/callback`) {
@@ -110,13 +155,13 @@ describe("GET /api/auth/oauth/urls", () => {
 });
 
 describe("VK sign-in", () => {
-  it("creates a user and redirects to the front end with both tokens", async () => {
+  it("creates a user and redirects to the front end with a login code the page exchanges for both tokens", async () => {
     vk.user = { user_id: "777001", first_name: "Иван", last_name: "Петров", phone: "+7 (999) 000-11-22" };
     const { res, location } = await signInWithVk();
     expect(res.status).toBe(302);
     expect(location!.origin + location!.pathname).toBe(`${PUBLIC_URL}/auth/vk/callback`);
-    const access = location!.searchParams.get("access_token")!;
-    expect(location!.searchParams.get("refresh_token")).toBeTruthy();
+    const access = tokenIn(location!, "access_token")!;
+    expect(tokenIn(location!, "refresh_token")).toBeTruthy();
     const me = await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } });
     const { user } = await me.json();
     expect(user).toMatchObject({ vk_id: "777001", first_name: "Иван", last_name: "Петров", phone_number: "79990001122" });
@@ -141,7 +186,7 @@ describe("VK sign-in", () => {
     await signInWithVk();
     await t.ctx.db.update(users).set({ first_name: "Олежка" }).where(eq(users.vk_id, "777002"));
     const { location } = await signInWithVk();
-    expect(location!.searchParams.get("access_token")).toBeTruthy();
+    expect(tokenIn(location!, "access_token")).toBeTruthy();
     const rows = await t.ctx.db.select().from(users).where(eq(users.vk_id, "777002"));
     expect(rows).toHaveLength(1);
     expect(rows[0].first_name).toBe("Олежка");
@@ -150,7 +195,7 @@ describe("VK sign-in", () => {
   it("gives a second Иван Петров a different username", async () => {
     vk.user = { user_id: "777003", first_name: "Иван", last_name: "Петров" };
     const { location } = await signInWithVk();
-    const access = location!.searchParams.get("access_token")!;
+    const access = tokenIn(location!, "access_token")!;
     const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } }))
       .json();
     expect(user.username).toMatch(/^ivan_petrov\d+$/);
@@ -159,7 +204,7 @@ describe("VK sign-in", () => {
   it("accepts a frontend_redirect on PUBLIC_URL's origin, keeping its path", async () => {
     const { location } = await signInWithVk(`${PUBLIC_URL}/login`);
     expect(location!.origin + location!.pathname).toBe(`${PUBLIC_URL}/login`);
-    expect(location!.searchParams.get("access_token")).toBeTruthy();
+    expect(tokenIn(location!, "access_token")).toBeTruthy();
   });
 
   it("refuses a frontend_redirect on another origin (no open redirect)", async () => {
@@ -176,9 +221,9 @@ describe("VK sign-in", () => {
     const urls = await oauthUrls();
     const q = Object.fromEntries((await authorize(urls.vk)).searchParams);
     const first = await callback(q);
-    expect(first.location!.searchParams.get("access_token")).toBeTruthy();
+    expect(tokenIn(first.location!, "access_token")).toBeTruthy();
     const again = await callback(q);
-    expect(again.location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(again.location!, "access_token")).toBeNull();
     expect(again.location!.searchParams.get("error")).toContain("Сессия авторизации истекла");
   });
 
@@ -187,7 +232,7 @@ describe("VK sign-in", () => {
     const q = Object.fromEntries((await authorize(urls.vk)).searchParams);
     const forged = await callback({ ...q, state: q.state.slice(0, 32) + "x".repeat(43) });
     expect(forged.location!.searchParams.get("error")).toContain("Сессия авторизации истекла");
-    expect(forged.location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(forged.location!, "access_token")).toBeNull();
   });
 
   it("redirects with an error when code, state or device_id is missing", async () => {
@@ -209,14 +254,14 @@ describe("VK sign-in", () => {
   it("treats an error answer with HTTP 200 from the token exchange as a failure", async () => {
     vk.failNext("auth", { status: 200, body: { error: "invalid_grant", error_description: "Code is expired" } });
     const { location } = await signInWithVk();
-    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(location!, "access_token")).toBeNull();
     expect(location!.searchParams.get("error")).toBe("Code is expired");
   });
 
   it("fails cleanly when user_info answers an error", async () => {
     vk.failNext("user_info", { status: 401, body: { error: "invalid_token" } });
     const { location } = await signInWithVk();
-    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(location!, "access_token")).toBeNull();
     expect(location!.searchParams.get("error")).toBe("invalid_token");
   });
 
@@ -242,7 +287,7 @@ describe("VK sign-in", () => {
     await createUser(t.ctx.db, { vk_id: "777004", is_banned: true, ban_reason: "Нарушение правил" });
     vk.user = { user_id: "777004", first_name: "Бан" };
     const { location } = await signInWithVk();
-    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(location!, "access_token")).toBeNull();
     expect(location!.searchParams.get("ban_message")).toBe("Нарушение правил");
     await createUser(t.ctx.db, { vk_id: "777005", is_banned: true });
     vk.user = { user_id: "777005" };
@@ -267,8 +312,8 @@ describe("VK sign-in is bound to the browser that started it (login CSRF)", () =
     await oauthUrls(victim);
     const { res, location } = await callback({ ...q, frontend_redirect: `${PUBLIC_URL}/auth/vk/callback` }, victim);
     expect(res.status).toBe(302);
-    expect(location!.searchParams.get("access_token")).toBeNull();
-    expect(location!.searchParams.get("refresh_token")).toBeNull();
+    expect(tokenIn(location!, "access_token")).toBeNull();
+    expect(tokenIn(location!, "refresh_token")).toBeNull();
     expect(location!.searchParams.get("error")).toBe("Сессия авторизации истекла или недействительна. Попробуйте войти снова.");
     expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "990001"))).toHaveLength(0);
   });
@@ -276,7 +321,7 @@ describe("VK sign-in is bound to the browser that started it (login CSRF)", () =
   it("signs nobody in when the browser has no binding cookie at all", async () => {
     const { q } = await attackersLink();
     const { location } = await callback(q, createSignInBrowser(t.app));
-    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(location!, "access_token")).toBeNull();
     expect(location!.searchParams.get("error")).toContain("Сессия авторизации истекла");
   });
 
@@ -284,35 +329,55 @@ describe("VK sign-in is bound to the browser that started it (login CSRF)", () =
     const { attacker, q } = await attackersLink();
     await callback(q, createSignInBrowser(t.app));
     const { location } = await callback(q, attacker);
-    expect(location!.searchParams.get("access_token")).toBeNull();
+    expect(tokenIn(location!, "access_token")).toBeNull();
   });
 
   it("the browser that started it signs in", async () => {
     const { attacker, q } = await attackersLink();
     const { location } = await callback(q, attacker);
-    expect(location!.searchParams.get("access_token")).toBeTruthy();
+    expect(tokenIn(location!, "access_token")).toBeTruthy();
   });
 });
 
 describe("pending VK link by phone", () => {
-  it("attaches the VK identity to the account that recorded the verified phone", async () => {
-    const tgUser = await createUser(t.ctx.db, { telegram_id: "55501", pending_vk_link_phone: "79995550101" });
+  it("a stranger's first VK sign-in with a claimed phone gets its own account: the claimer's stays as it was", async () => {
+    const claimer = await createUser(t.ctx.db, { telegram_id: "55501", pending_vk_link_phone: "79995550101" });
     vk.user = { user_id: "888001", first_name: "Тест", phone: "+79995550101" };
     const { location } = await signInWithVk();
-    expect(location!.searchParams.get("access_token")).toBeTruthy();
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
-    expect(row.vk_id).toBe("888001");
-    expect(row.pending_vk_link_phone).toBeNull();
+    const access = tokenIn(location!, "access_token")!;
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
+    expect(user.id).not.toBe(claimer.id);
+    expect(user.vk_id).toBe("888001");
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, claimer.id));
+    expect(row.vk_id).toBeNull();
     expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "888001"))).toHaveLength(1);
   });
 
-  it("does not link when the phone does not match", async () => {
-    const tgUser = await createUser(t.ctx.db, { telegram_id: "55502", pending_vk_link_phone: "79995550102" });
-    vk.user = { user_id: "888002", phone: "79995550199" };
-    await signInWithVk();
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
+  it("links VK to the account whose signed-in session started the VK sign-in (the profile's link path)", async () => {
+    const owner = await createUser(t.ctx.db, { telegram_id: "55502", pending_vk_link_phone: "79995550102" });
+    vk.user = { user_id: "888002", first_name: "Тест", phone: "8 (999) 555-01-02" };
+    const { location } = await linkFromProfile(owner);
+    expect(location!.searchParams.get("vk_linked")).toBe("1");
+    expect(location!.searchParams.get("login_code")).toBeNull();
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, owner.id));
+    expect(row.vk_id).toBe("888002");
+    expect(row.pending_vk_link_phone).toBeNull();
+    expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "888002"))).toHaveLength(1);
+  });
+
+  it("from the profile, links nothing when VK's phone is not the recorded one or the VK account has its own", async () => {
+    const owner = await createUser(t.ctx.db, { telegram_id: "55505", pending_vk_link_phone: "79995550105" });
+    vk.user = { user_id: "888005", phone: "79995550199" };
+    const mismatch = await linkFromProfile(owner);
+    expect(mismatch.location!.searchParams.get("error")).toBe(VK_LINK_PHONE_MISMATCH);
+    const other = await createUser(t.ctx.db, { vk_id: "888006" });
+    vk.user = { user_id: "888006", phone: "79995550105" };
+    const taken = await linkFromProfile(owner);
+    expect(taken.location!.searchParams.get("error")).toBe(VK_LINK_TAKEN);
+    expect(taken.location!.searchParams.get("login_code")).toBeNull();
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, owner.id));
     expect(row.vk_id).toBeNull();
-    expect(row.pending_vk_link_phone).toBe("79995550102");
+    expect((await t.ctx.db.select().from(users).where(eq(users.id, other.id)))[0].vk_id).toBe("888006");
   });
 
   it("never folds an existing VK account into the claiming one: its owner lands in their own account", async () => {
@@ -320,7 +385,7 @@ describe("pending VK link by phone", () => {
     const claimant = await createUser(t.ctx.db, { telegram_id: "55503", pending_vk_link_phone: "79995550103" });
     vk.user = { user_id: "888003", phone: "79995550103" };
     const { location } = await signInWithVk();
-    const access = location!.searchParams.get("access_token")!;
+    const access = tokenIn(location!, "access_token")!;
     const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
     expect(user.id).toBe(own.id);
     expect((await t.ctx.db.select().from(users).where(eq(users.id, own.id)))[0].vk_id).toBe("888003");
@@ -337,7 +402,7 @@ describe("pending VK link by phone", () => {
     vk.user = { user_id: "888004", phone: "79995550104" };
     const { location } = await signInWithVk();
     expect(location!.searchParams.get("error")).toBeNull();
-    const access = location!.searchParams.get("access_token")!;
+    const access = tokenIn(location!, "access_token")!;
     const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
     expect(user.id).toBe(busy.id);
     const [busyRow] = await t.ctx.db.select().from(users).where(eq(users.id, busy.id));
@@ -345,6 +410,44 @@ describe("pending VK link by phone", () => {
     const [tgRow] = await t.ctx.db.select().from(users).where(eq(users.id, tgUser.id));
     expect(tgRow.vk_id).toBeNull();
     expect(tgRow.pending_vk_link_phone).toBeNull();
+  });
+});
+
+describe("login code (decision 0202)", () => {
+  it("is exchanged once, only by the browser that started the sign-in, within its minute", async () => {
+    const first = await signInWithVk();
+    const code = first.location!.searchParams.get("login_code")!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const again = await exchange(code);
+    expect(again.status).toBe(401);
+    expect(await again.json()).toEqual({ success: false, error: LOGIN_CODE_INVALID });
+
+    // Another browser holding the address (read from a proxy's log) gets nothing, and spends the code.
+    const res = await browser.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(await freshCallbackQuery())}`);
+    const fresh = new URL(res.headers.get("location")!).searchParams.get("login_code")!;
+    const thief = createSignInBrowser(t.app);
+    expect((await exchange(fresh, thief)).status).toBe(401);
+    expect((await exchange(fresh)).status).toBe(401);
+
+    // Expired.
+    const res2 = await browser.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(await freshCallbackQuery())}`);
+    const late = new URL(res2.headers.get("location")!).searchParams.get("login_code")!;
+    await t.ctx.db.update(loginCodes).set({ expires_at: new Date(Date.now() - 1) });
+    expect((await exchange(late)).status).toBe(401);
+  });
+
+  it("answers 400 for a missing or malformed body", async () => {
+    for (const body of ["", "{}", '{"login_code":""}', '{"login_code":5}', "not json"]) {
+      const res = await browser.request("/api/auth/oauth/login-code", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      const answer = await res.json();
+      expect(answer.success, body).toBe(false);
+      expect(typeof answer.error).toBe("string");
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
-import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { createTrack, createUser, linkSignerOf, signIn } from "../testing/factories.ts";
 import { signDownloadToken } from "../tracks/downloads/token.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 
@@ -57,7 +57,7 @@ describe("Cache-Control on authenticated API answers", () => {
   it("is no-store for a download link and for tokens in the address", async () => {
     const admin = await createUser(t.ctx.db, { is_admin: true });
     const track = await createTrack(t.ctx.db);
-    const link = await t.app.request(`/api/downloads/${await signDownloadToken(t.ctx, admin.id, [track.id])}`);
+    const link = await t.app.request(`/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, admin), [track.id])}`);
     expect(link.status).toBe(404);
     expect(link.headers.get("cache-control")).toBe("no-store");
     const bad = await t.app.request("/api/downloads/not-a-token?access_token=x");

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks, users } from "../../db/schema.ts";
 import { signDownloadToken } from "../tracks/downloads/token.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
-import { createTrack, createUser, signIn } from "../testing/factories.ts";
+import { createTrack, createUser, linkSignerOf, signIn } from "../testing/factories.ts";
 import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
 import { MAINTENANCE_MESSAGE } from "./gate.ts";
 
@@ -90,6 +90,9 @@ describe("MAINTENANCE_MODE=true", () => {
     const vk = await t.app.request("/api/auth/oauth/vk/callback");
     expect(vk.status).toBe(302);
     expect(new URL(vk.headers.get("location")!).searchParams.get("error")).toBeTruthy();
+    // The page exchanges the VK callback's login code (decision 0202): here an unknown one.
+    const code = await call("/api/auth/oauth/login-code", json({}, "POST", { login_code: "x".repeat(43) }));
+    expect(code.status).toBe(401);
 
     // An artist learns who they are (the client then shows the maintenance screen) and keeps the session.
     const me = await call("/api/auth/me", { headers: artist.headers });
@@ -114,22 +117,22 @@ describe("MAINTENANCE_MODE=true", () => {
 
   it("serves an administrator's download link and refuses a moderator's", async () => {
     const track = await createTrack(t.ctx.db, { directions: "label_koster" });
-    const byAdmin = await call(`/api/downloads/${await signDownloadToken(t.ctx, adminId, [track.id])}`);
+    const byAdmin = await call(`/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id])}`);
     // The track has no file: the download route itself answered.
     expect(byAdmin.status).toBe(404);
-    const byModerator = await call(`/api/downloads/${await signDownloadToken(t.ctx, moderatorId, [track.id])}`);
+    const byModerator = await call(`/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, moderatorId), [track.id])}`);
     expect(byModerator.status).toBe(503);
     expect((await call("/api/downloads/forged")).status).toBe(503);
   });
 
   it("serves an administrator's listening link and refuses a moderator's and a download link there", async () => {
     const track = await createTrack(t.ctx.db, { directions: "label_koster" });
-    const byAdmin = await call(`/api/listen/${await signDownloadToken(t.ctx, adminId, [track.id], "listen")}`);
+    const byAdmin = await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id], "listen")}`);
     // The track has no file: the listening route itself answered.
     expect(byAdmin.status).toBe(404);
-    const byModerator = await call(`/api/listen/${await signDownloadToken(t.ctx, moderatorId, [track.id], "listen")}`);
+    const byModerator = await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, moderatorId), [track.id], "listen")}`);
     expect(byModerator.status).toBe(503);
-    expect((await call(`/api/listen/${await signDownloadToken(t.ctx, adminId, [track.id])}`)).status).toBe(503);
+    expect((await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id])}`)).status).toBe(503);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { LISTEN_PREFIX, verifyDownloadToken } from "../tracks/downloads/token.ts";
+import { linkSigner, LISTEN_PREFIX, verifyDownloadToken } from "../tracks/downloads/token.ts";
 import { ApiError } from "../lib/http-error.ts";
 
 /** The maintenance screen's words (spec 1 §2, spec 2 "Maintenance mode"), as the API says them. */
@@ -18,6 +18,7 @@ export const MAINTENANCE_OPEN_PATHS: ReadonlySet<string> = new Set([
   "/api/health",
   "/api/auth/oauth/urls",
   "/api/auth/oauth/vk/callback",
+  "/api/auth/oauth/login-code",
   "/api/auth/oauth/telegram/complete",
   "/api/auth/refresh",
   "/api/auth/logout",
@@ -57,8 +58,8 @@ export function maintenanceGate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     if (link) {
       const claims = await verifyDownloadToken(ctx, link.token, link.typ);
       if (!claims) return false;
-      const signer = await ctx.users.byId(claims.userId);
-      return Boolean(signer?.is_admin && !signer.is_banned);
+      const signer = await linkSigner(ctx, claims);
+      return Boolean(signer?.is_admin);
     }
     return false;
   }

@@ -51,6 +51,15 @@ export async function signIn(ctx: AppContext, user: User) {
   return { ...tokens, headers: { Authorization: `Bearer ${tokens.access_token}` } };
 }
 
+/** A new session of `user`, as the signer of a download or listening link. */
+export async function linkSignerOf(ctx: AppContext, user: Pick<User, "id"> | number) {
+  const userId = typeof user === "number" ? user : user.id;
+  const { access_token } = await ctx.tokens.issue(userId);
+  const found = await ctx.tokens.authenticate(access_token);
+  if (!found) throw new Error("the new session was not found");
+  return { userId, sessionId: found.sessionId };
+}
+
 /** A plausible audio report (a 5-minute 320 kbps DnB track) with `over` applied, for saving as a track's analysis. */
 export function analysisReport(over: Partial<AudioAnalysis> = {}): AudioAnalysis {
   return {

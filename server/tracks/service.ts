@@ -613,6 +613,9 @@ const pendingSql = and(eq(tracks.status, "processing"), isNotNull(tracks.storage
 /** Nobody holds its processing lease, or the holder's lease ended by `now` (docs/decisions/0170). */
 const claimableSql = (now: Date) => or(isNull(tracks.lease_owner), isNull(tracks.lease_until), lte(tracks.lease_until, now));
 
+/** The hour MAX_UPLOADS_PER_HOUR counts over, sliding (docs/decisions/0196). */
+const UPLOAD_WINDOW_MS = 3_600_000;
+
 /** Times a decision is computed again after another change of the same pair got in first. */
 const DECISION_ATTEMPTS = 3;
 
@@ -815,6 +818,48 @@ export function createTracksService(
     if (!(await ctx.users.byId(userId))) throw badRequest("Пользователь с таким ID не найден");
   }
 
+  /** Inserts an upload's rows (within `hourlyLimit` files over the last hour when given; null when refused). */
+  async function insertUploads(
+    userId: number,
+    files: ReadonlyArray<{ key: string; filename: string; size: number }>,
+    directions: readonly Direction[],
+    hourlyLimit?: number,
+  ): Promise<StatusRow[] | null> {
+    const now = ctx.clock.now();
+    const values = files.map((f) => ({
+      user_id: userId,
+      filename: f.filename,
+      directions: formatDirections(directions),
+      upload_date: now,
+      storage_key: f.key,
+      size: f.size,
+      status: "processing" as const,
+    }));
+    let rows: StatusRow[];
+    if (hourlyLimit === undefined) {
+      rows = await db.insert(tracks).values(values).returning(STATUS_COLUMNS);
+    } else {
+      // INSERT … SELECT over the files as a JSON array, guarded by the count of the last hour.
+      const since = now.getTime() - UPLOAD_WINDOW_MS;
+      const list = JSON.stringify(files.map((f) => [f.filename, f.key, f.size]));
+      const added = await db.all<{ id: number }>(sql`
+        INSERT INTO ${tracks} (user_id, filename, directions, upload_date, storage_key, size, status)
+        SELECT ${userId}, json_extract(f.value, '$[0]'), ${values[0]?.directions ?? ""}, ${now.getTime()},
+               json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), 'processing'
+        FROM json_each(${list}) AS f
+        WHERE (SELECT count(*) FROM ${tracks} WHERE user_id = ${userId} AND upload_date > ${since}) + ${files.length} <= ${hourlyLimit}
+        ORDER BY f.key
+        RETURNING id`);
+      if (added.length === 0 && files.length > 0) return null;
+      const ids = added.map((r) => Number(r.id));
+      rows = ids.length ? await db.select(STATUS_COLUMNS).from(tracks).where(inArray(tracks.id, ids)) : [];
+    }
+    owned.forget(userId);
+    rows.sort((a, b) => a.id - b.id);
+    await status.startBatch(userId, rows);
+    return rows;
+  }
+
   return {
     /** The status keys (batch ids, statuses, error lines, success text) the processing page reads. */
     status,
@@ -908,28 +953,52 @@ export function createTracksService(
      * The rows of one stored upload, in one statement (the batch appears together or not at all),
      * sorted by id, and the batch's status keys.
      */
+    /**
+     * The files `userId` uploaded over the last hour (MAX_UPLOADS_PER_HOUR, docs/decisions/0196),
+     * and, when `more` files would take them past `limit`, the seconds until enough of them have
+     * left the hour (0 when they fit).
+     */
+    async uploadQuota(userId: number, limit: number, more: number): Promise<{ used: number; retryAfterS: number }> {
+      const now = ctx.clock.now().getTime();
+      const since = new Date(now - UPLOAD_WINDOW_MS);
+      const inWindow = and(eq(tracks.user_id, userId), gt(tracks.upload_date, since));
+      const [{ used }] = await db.select({ used: count() }).from(tracks).where(inWindow);
+      const leaving = used + more - limit;
+      if (leaving <= 0) return { used, retryAfterS: 0 };
+      // More than the limit in one request never fits: a full hour.
+      if (leaving > used) return { used, retryAfterS: UPLOAD_WINDOW_MS / 1000 };
+      const [oldest] = await db
+        .select({ at: tracks.upload_date })
+        .from(tracks)
+        .where(inWindow)
+        .orderBy(asc(tracks.upload_date), asc(tracks.id))
+        .limit(1)
+        .offset(leaving - 1);
+      const freeAt = (oldest?.at.getTime() ?? now) + UPLOAD_WINDOW_MS;
+      return { used, retryAfterS: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
+    },
+
+    /** Adds the rows of an upload (the files are stored already), queued for processing. */
     async addUploads(
       userId: number,
       files: ReadonlyArray<{ key: string; filename: string; size: number }>,
       directions: readonly Direction[],
     ): Promise<StatusRow[]> {
-      const now = ctx.clock.now();
-      const rows = await db
-        .insert(tracks)
-        .values(files.map((f) => ({
-          user_id: userId,
-          filename: f.filename,
-          directions: formatDirections(directions),
-          upload_date: now,
-          storage_key: f.key,
-          size: f.size,
-          status: "processing" as const,
-        })))
-        .returning(STATUS_COLUMNS);
-      owned.forget(userId);
-      rows.sort((a, b) => a.id - b.id);
-      await status.startBatch(userId, rows);
-      return rows;
+      return (await insertUploads(userId, files, directions))!;
+    },
+
+    /**
+     * `addUploads` within MAX_UPLOADS_PER_HOUR: one statement adds the rows only while the files
+     * `userId` uploaded over the last hour, these included, stay within `hourlyLimit`, so two
+     * requests at once (on two instances too) cannot both pass it. Null when refused.
+     */
+    async addUploadsWithin(
+      hourlyLimit: number,
+      userId: number,
+      files: ReadonlyArray<{ key: string; filename: string; size: number }>,
+      directions: readonly Direction[],
+    ): Promise<StatusRow[] | null> {
+      return await insertUploads(userId, files, directions, hourlyLimit);
     },
 
     // --- The processing job (leases: docs/decisions/0170) ---------------------------------------
@@ -948,6 +1017,34 @@ export function createTracksService(
         .where(and(eq(tracks.id, id), pendingSql, or(claimableSql(now), eq(tracks.lease_owner, owner))))
         .returning({ attempts: tracks.attempts, storage_key: tracks.storage_key });
       return row?.storage_key ? { attempts: row.attempts, storage_key: row.storage_key } : undefined;
+    },
+
+    /**
+     * Takes the lease of the next track to process, fairly across artists (docs/decisions/0195), in
+     * one statement, so of several instances asking at once each gets a different track. Of each
+     * artist's free tracks only the oldest is a candidate; first the artist with the fewest tracks in
+     * flight (held by any instance), then the one served least recently (the latest `processed_at`
+     * of their tracks; never served first), then the oldest track. So one artist's batch never
+     * takes a free slot while another artist's first track waits, on any instance. The track's
+     * state when taken, else undefined (nothing free).
+     */
+    async claimNext(owner: string, until: Date): Promise<{ id: number; attempts: number; storage_key: string } | undefined> {
+      const now = ctx.clock.now().getTime();
+      const free = sql`status = 'processing' AND storage_key IS NOT NULL
+        AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until <= ${now})`;
+      const [row] = await db.all<{ id: number; attempts: number; storage_key: string | null }>(sql`
+        UPDATE ${tracks} SET lease_owner = ${owner}, lease_until = ${until.getTime()}
+        WHERE id = (
+          SELECT c.id FROM (SELECT min(id) AS id, user_id FROM ${tracks} WHERE ${free} GROUP BY user_id) AS c
+          ORDER BY
+            (SELECT count(*) FROM ${tracks} h WHERE h.user_id = c.user_id AND h.status = 'processing'
+              AND h.lease_owner IS NOT NULL AND h.lease_until > ${now}),
+            (SELECT max(d.processed_at) FROM ${tracks} d WHERE d.user_id = c.user_id),
+            c.id
+          LIMIT 1
+        ) AND ${free}
+        RETURNING id, attempts, storage_key`);
+      return row?.storage_key ? { id: Number(row.id), attempts: Number(row.attempts), storage_key: row.storage_key } : undefined;
     },
 
     /**

@@ -6,6 +6,7 @@ import {
   downloadUrl,
   LISTEN_TOKEN_TTL_S,
   listenUrl,
+  type LinkSigner,
   signDownloadToken,
 } from "./downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
@@ -44,8 +45,8 @@ function createSharedTrackRoutes(ctx: AppContext) {
   const service = ctx.tracks;
   const templates = createDeclineTemplatesService(ctx);
 
-  const link = async (userId: number, ids: number[]) => {
-    const token = await signDownloadToken(ctx, userId, ids);
+  const link = async (signer: LinkSigner, ids: number[]) => {
+    const token = await signDownloadToken(ctx, signer, ids);
     return { success: true as const, download_url: downloadUrl(token), expires_in: DOWNLOAD_TOKEN_TTL_S };
   };
 
@@ -57,7 +58,7 @@ function createSharedTrackRoutes(ctx: AppContext) {
     .get("/download/:id", async (c) => {
       const user = c.get("user");
       const [track] = await service.forDownload(user, [parseId(c.req.param("id"))]);
-      return c.json(await link(user.id, [track.id]));
+      return c.json(await link({ userId: user.id, sessionId: c.get("sessionId") }, [track.id]));
     })
     .post("/download", validate("json", downloadManySchema), async (c) => {
       const user = c.get("user");
@@ -66,12 +67,12 @@ function createSharedTrackRoutes(ctx: AppContext) {
       // a single track is its file, so it must have one.
       if (ids.length > 1) await service.forArchive(user, ids);
       else await service.forDownload(user, ids);
-      return c.json(await link(user.id, ids));
+      return c.json(await link({ userId: user.id, sessionId: c.get("sessionId") }, ids));
     })
     .get("/:id/listen", async (c) => {
       const user = c.get("user");
       const track = await service.listenSource(user, parseId(c.req.param("id")));
-      const token = await signDownloadToken(ctx, user.id, [track.id], "listen");
+      const token = await signDownloadToken(ctx, { userId: user.id, sessionId: c.get("sessionId") }, [track.id], "listen");
       // Opening a track marks nothing (issue 20): it starts the caller's played-time clock, which
       // caps their first report. Bookkeeping never keeps anyone from listening: a failed write is
       // logged and the stream is answered.

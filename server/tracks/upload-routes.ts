@@ -1,6 +1,9 @@
 import { Hono } from "hono";
+import type { Context } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
+import { ApiError } from "../lib/http-error.ts";
 import { receiveUpload } from "./receive-upload.ts";
+import { tooManyUploadsMessage } from "./upload-rules.ts";
 
 /**
  * A generated storage key, spread over 256 folders; the user's file name never becomes a path.
@@ -18,10 +21,24 @@ function newTrackKey(): string {
  * every file in memory. `receiveUpload` checks the same rules part by part instead.
  */
 export function createUploadRoutes(ctx: AppContext) {
-  const { maxUploadFiles, maxUploadFileBytes } = ctx.config;
+  const { maxUploadFiles, maxUploadFileBytes, maxUploadsPerHour } = ctx.config;
+
+  /** The 429 of MAX_UPLOADS_PER_HOUR, with Retry-After (docs/decisions/0196). */
+  function overLimit(c: Context<AppEnv>, quota: { used: number; retryAfterS: number }): ApiError {
+    const retryAfterS = Math.max(1, quota.retryAfterS);
+    c.header("Retry-After", String(retryAfterS));
+    return new ApiError(429, tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)));
+  }
 
   return new Hono<AppEnv>().post("/upload", ctx.guards.user, async (c) => {
     const user = c.get("user");
+    // Staff are not limited; an artist's files count over a sliding hour in the database, so every
+    // instance sees the same count. Checked before the body is read: a full hour stores nothing.
+    const limited = !user.is_admin && !user.is_moderator;
+    if (limited) {
+      const quota = await ctx.tracks.uploadQuota(user.id, maxUploadsPerHour, 1);
+      if (quota.retryAfterS > 0) throw overLimit(c, quota);
+    }
     const { files, directions, discard } = await receiveUpload(c.req.raw, {
       storage: ctx.storage,
       maxFiles: maxUploadFiles,
@@ -32,10 +49,17 @@ export function createUploadRoutes(ctx: AppContext) {
 
     let rows;
     try {
-      rows = await ctx.tracks.addUploads(user.id, files, directions);
+      rows = limited
+        ? await ctx.tracks.addUploadsWithin(maxUploadsPerHour, user.id, files, directions)
+        : await ctx.tracks.addUploads(user.id, files, directions);
     } catch (err) {
       await discard();
       throw err;
+    }
+    if (rows === null) {
+      // More files than the hour has left (or another request took the rest meanwhile): none is kept.
+      await discard();
+      throw overLimit(c, await ctx.tracks.uploadQuota(user.id, maxUploadsPerHour, files.length));
     }
     for (const row of rows) ctx.processor.enqueue(row.id);
     ctx.logger.info("upload accepted", { userId: user.id, tracks: rows.length });

@@ -136,3 +136,25 @@ function formatMb(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return Number.isInteger(mb) ? String(mb) : mb.toFixed(1);
 }
+
+/** "файла" after 1, 21, 31…; "файлов" otherwise ("не больше 60 файлов", "не больше 21 файла"). */
+function filesWord(n: number): string {
+  return n % 10 === 1 && n % 100 !== 11 ? "файла" : "файлов";
+}
+
+/** Whole minutes, at least one. */
+function minutesOf(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60));
+}
+
+/**
+ * The 429 of MAX_UPLOADS_PER_HOUR (docs/decisions/0196): the limit, when to try again, and how many
+ * files fit now when some do.
+ */
+export function tooManyUploadsMessage(limit: number, retryAfterS: number, fitNow: number): string {
+  const head = `Слишком много загрузок за час: не больше ${limit} ${filesWord(limit)}.`;
+  const later = `через ${minutesOf(retryAfterS)} мин.`;
+  return fitNow > 0
+    ? `${head} Сейчас можно загрузить ещё ${fitNow}, остальные — ${later}`
+    : `${head} Попробуйте позже: ${later}`;
+}

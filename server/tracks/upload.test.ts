@@ -551,7 +551,7 @@ describe("POST /api/upload: naughty names", () => {
   });
 
   it("stores every naughty name that passes the rules exactly, and never fails with a 500", async () => {
-    const wide = await createTestApp({ env: { MAX_UPLOAD_FILES: "1000" } });
+    const wide = await createTestApp({ env: { MAX_UPLOAD_FILES: "1000", MAX_UPLOADS_PER_HOUR: "1000" } });
     try {
       const h = (await signIn(wide.ctx, await createUser(wide.ctx.db))).headers;
       const blns: string[] = JSON.parse(

@@ -48,8 +48,14 @@ async function signInWithVk(person: VkDouble["user"]) {
     device_id: q.get("device_id")!,
   })}`);
   const back = new URL(res.headers.get("location")!);
-  const access = back.searchParams.get("access_token");
-  if (!access) return { user: null, error: back.searchParams.get("error") };
+  const code = back.searchParams.get("login_code");
+  if (!code) return { user: null, error: back.searchParams.get("error") };
+  const exchanged = await browser.request("/api/auth/oauth/login-code", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login_code: code }),
+  });
+  const { access_token: access } = await exchanged.json();
   const me = await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } });
   return { user: (await me.json()).user as { id: number; vk_id: string | null; telegram_id: string | null } };
 }
@@ -74,7 +80,7 @@ async function attackerClaims(telegramId: number, phone: string) {
 
 const row = async (id: number) => (await t.ctx.db.select().from(users).where(eq(users.id, id)))[0];
 
-describe("a phone claim cannot take over an existing VK account", () => {
+describe("a phone claim cannot take over a VK account, existing or new", () => {
   it("the victim's next VK sign-in lands in the victim's own account, which stays", async () => {
     const victimVk = { user_id: "31337001", first_name: "Жертва", phone: "+7 999 313-37-01" };
     const first = await signInWithVk(victimVk);
@@ -110,11 +116,15 @@ describe("a phone claim cannot take over an existing VK account", () => {
     expect(trackRow.user_id).toBe(victimId);
   });
 
-  it("a claim still links a VK identity that has no account here yet", async () => {
+  it("nor a stranger's first VK sign-in: a claim made earlier links nothing, the stranger gets their own account", async () => {
+    // The pre-claim (issue 20): a Telegram user claims a phone before its owner ever signs in here.
     const claimantId = await attackerClaims(6660003, "79993133703");
-    const first = await signInWithVk({ user_id: "31337003", phone: "79993133703" });
-    expect(first.user!.id).toBe(claimantId);
-    expect((await row(claimantId)).vk_id).toBe("31337003");
+    const first = await signInWithVk({ user_id: "31337003", first_name: "Новичок", phone: "79993133703" });
+    expect(first.error ?? null).toBeNull();
+    expect(first.user!.id).not.toBe(claimantId);
+    expect(first.user!.vk_id).toBe("31337003");
+    expect(first.user!.telegram_id).toBeNull();
+    expect((await row(claimantId)).vk_id).toBeNull();
     expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "31337003"))).toHaveLength(1);
   });
 });

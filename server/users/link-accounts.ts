@@ -24,8 +24,9 @@ async function readBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
 /**
  * POST /api/profile/link-accounts (spec 1 §7). Nothing is linked on a claim alone: a Telegram
  * identity needs a valid signed result, used once (docs/decisions/0017); a phone only waits until
- * the first VK sign-in of a VK identity that has no account here yet proves it, and never moves or
- * deletes an existing account (docs/decisions/0011, 0018).
+ * this account's own signed-in session starts a VK sign-in (the profile) whose VK-verified phone
+ * matches, for a VK identity that has no account here yet, and never moves or deletes an existing
+ * account (docs/decisions/0011, 0018, 0204).
  */
 export function createLinkAccountsRoutes(ctx: AppContext) {
   return new Hono<AppEnv>().post("/link-accounts", ctx.guards.user, async (c) => {

@@ -177,7 +177,7 @@ describe("each path that changes a person's row shows on their next call", () =>
     expect((await me(s.headers)).user).toMatchObject({ first_name: "Алиса", last_name: "Кузнецова" });
   });
 
-  it("a VK sign-in that meets a phone claim joins the claiming account, seen by its open session", async () => {
+  it("a VK link from the profile that meets the phone claim joins the account, seen by its open session", async () => {
     const claimant = await createUser(t.ctx.db, { telegram_id: "64001" });
     const s = await cachedSession(claimant);
     const claim = await t.app.request("/api/profile/link-accounts", {
@@ -190,7 +190,8 @@ describe("each path that changes a person's row shows on their next call", () =>
 
     vk.user = { user_id: "640001", first_name: "Пётр", phone: "+79990640001" };
     const browser = createSignInBrowser(t.app);
-    const urls = await browser.oauthUrls();
+    // Started from the account's own signed-in session (decision 0204).
+    const urls = await (await browser.request("/api/auth/oauth/urls", { headers: s.headers })).json();
     const authorized = await fetch(urls.vk!, { redirect: "manual" });
     await authorized.body?.cancel();
     const back = new URL(authorized.headers.get("location")!);
@@ -198,7 +199,7 @@ describe("each path that changes a person's row shows on their next call", () =>
     const res = await browser.request(
       `/api/auth/oauth/vk/callback?${new URLSearchParams({ code: q.code, state: q.state, device_id: q.device_id })}`,
     );
-    expect(new URL(res.headers.get("location")!).searchParams.get("access_token")).toBeTruthy();
+    expect(new URL(res.headers.get("location")!).searchParams.get("vk_linked")).toBe("1");
     expect((await me(s.headers)).user).toMatchObject({ id: claimant.id, vk_id: "640001", first_name: "Пётр" });
   });
 });

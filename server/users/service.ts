@@ -52,10 +52,30 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
     else sessions.forgetUser(id);
   }
 
+  /**
+   * `rights_changed_at` for a patch that names staff rights or the ban: now when it takes a right
+   * away (admin or moderator off, a ban) or changes the categories (compared with the row in the
+   * same statement), else as it was. Signed links made before it are refused (decision 0203).
+   */
+  function rightsStamp(patch: UserPatch, now: Date): SQL | undefined {
+    const reduced: SQL[] = [];
+    if (patch.is_admin === false) reduced.push(sql`${users.is_admin} = 1`);
+    if (patch.is_moderator === false) reduced.push(sql`${users.is_moderator} = 1`);
+    if (patch.is_banned === true) reduced.push(sql`${users.is_banned} = 0`);
+    if (patch.moderator_categories !== undefined) {
+      reduced.push(sql`${users.moderator_categories} <> ${patch.moderator_categories}`);
+    }
+    if (reduced.length === 0) return undefined;
+    return sql`CASE WHEN ${sql.join(reduced, sql` OR `)} THEN ${now.getTime()} ELSE ${users.rights_changed_at} END`;
+  }
+
   async function update(id: number, patch: UserPatch): Promise<User | undefined> {
     let row: User | undefined;
     try {
-      [row] = await db.update(users).set({ ...patch, updated_at: clock.now() }).where(eq(users.id, id)).returning();
+      const now = clock.now();
+      const stamp = rightsStamp(patch, now);
+      [row] = await db.update(users).set({ ...patch, ...(stamp ? { rights_changed_at: stamp } : {}), updated_at: now })
+        .where(eq(users.id, id)).returning();
     } catch (err) {
       // A remote database may have applied a write whose answer was lost.
       sessions.forgetUser(id);

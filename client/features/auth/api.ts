@@ -1,4 +1,4 @@
-import { client, rawBody, read } from "../../lib/api.ts";
+import { callOptions, client, rawBody, read } from "../../lib/api.ts";
 import type { AuthResponse } from "../../lib/auth.ts";
 
 /**
@@ -15,16 +15,28 @@ export function completeTelegram(tgAuthResult: string, sessionId: string): Promi
 }
 
 /**
- * The backend VK callback the browser is sent to with what VK returned (spec 1 §7); the backend
- * comes back to `frontend_redirect` with tokens, a ban message or an error.
+ * POST /api/auth/oauth/login-code: the one-time code the VK callback put in the address, for the
+ * session (decision 0202). Only this browser, once, within a minute.
  */
-export function vkCallbackAddress(p: { code: string; state: string; device_id?: string | null }): string {
+export function exchangeLoginCode(code: string): Promise<AuthResponse> {
+  return read(client.auth.oauth["login-code"].$post({ json: { login_code: code } }, callOptions({ noRetry: true })));
+}
+
+/**
+ * The backend VK callback the browser is sent to with what VK returned (spec 1 §7); the backend
+ * comes back to `frontend_redirect` with a one-time login code, a ban message or an error.
+ */
+export function vkCallbackAddress(
+  p: { code: string; state: string; device_id?: string | null },
+  purpose: "sign-in" | "link" = "sign-in",
+): string {
   const path = client.auth.oauth.vk.callback.$path({
     query: {
       code: p.code,
       state: p.state,
       device_id: p.device_id ?? "",
-      frontend_redirect: `${location.origin}/auth/vk/callback`,
+      // A link (started from the profile, decision 0204) comes back to the profile.
+      frontend_redirect: `${location.origin}${purpose === "link" ? "/profile" : "/auth/vk/callback"}`,
     },
   });
   return `/api${path}`;

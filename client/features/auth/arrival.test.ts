@@ -13,6 +13,11 @@ describe("what an address brings to the sign-in pages", () => {
     expect(readArrival("?access_token=a", "")).toEqual({ kind: "none" });
   });
 
+  it("reads the VK callback's one-time login code", () => {
+    expect(readArrival("?login_code=abc", "")).toEqual({ kind: "login-code", code: "abc" });
+    expect(readArrival("?login_code=", "")).toEqual({ kind: "none" });
+  });
+
   it("reads VK's code, state and device_id, and VK's error", () => {
     expect(readArrival("?code=c1&state=s1&device_id=d1&type=code_v2", "")).toEqual({
       kind: "vk-code",

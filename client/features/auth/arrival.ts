@@ -6,6 +6,8 @@ export type Arrival =
   | { kind: "ban"; message: string | null }
   | { kind: "telegram"; result: string }
   | { kind: "tokens"; access: string; refresh: string }
+  /** The VK callback's one-time code, exchanged for the session (decision 0202). */
+  | { kind: "login-code"; code: string }
   | { kind: "vk-code"; code: string; state: string; deviceId: string | null }
   | { kind: "vk-error"; error: string }
   | { kind: "none" };
@@ -19,6 +21,8 @@ export function readArrival(search: string, hash: string): Arrival {
   const access = q.get("access_token");
   const refresh = q.get("refresh_token");
   if (access && refresh) return { kind: "tokens", access, refresh };
+  const loginCode = q.get("login_code");
+  if (loginCode) return { kind: "login-code", code: loginCode };
   const code = q.get("code");
   const state = q.get("state");
   if (code && state) return { kind: "vk-code", code, state, deviceId: q.get("device_id") };

@@ -122,7 +122,8 @@ describe("route guards", () => {
   it("lets an admin into /admin and shows Админка in the header", async () => {
     signedInAs("tok-admin");
     renderApp("/admin");
-    await waitFor(() => expect(screen.getAllByText("Админка").length).toBeGreaterThan(0));
+    // The admin pages are a lazy chunk: its first import can take seconds on a loaded machine.
+    await waitFor(() => expect(screen.getAllByText("Админка").length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(location.pathname).toBe("/admin");
   });
 
@@ -154,7 +155,8 @@ describe("route guards", () => {
 
     signedInAs("tok-admin");
     renderApp("/about");
-    await waitFor(() => expect(screen.getAllByText("Админка").length).toBeGreaterThan(0));
+    // The admin pages are a lazy chunk: its first import can take seconds on a loaded machine.
+    await waitFor(() => expect(screen.getAllByText("Админка").length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(location.pathname).toBe("/about");
   });
 

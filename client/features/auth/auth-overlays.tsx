@@ -6,14 +6,16 @@ import { auth, useAuth } from "../../lib/auth.ts";
 import { useAccountCheck } from "./account-check.ts";
 import { BanModal } from "./ban-modal.tsx";
 import { LoginDialog } from "./login-dialog.tsx";
+import { SwitchAccountDialog } from "./switch-account-dialog.tsx";
 import "./auth.css";
 
 /**
  * Mounted once in the root layout: the login dialog (need-authentication event), the ban modal,
- * the account check, and what follows the end of a session.
+ * the account-switch question of a sign-in address, the account check, and what follows the end of
+ * a session.
  */
 export function AuthOverlays() {
-  const { isAuthenticated, banMessage, user } = useAuth();
+  const { isAuthenticated, banMessage, user, switchOffer } = useAuth();
   const [dialogOpen, setDialogOpen] = useState(false);
   const navigate = useNavigate();
   const router = useRouter();
@@ -45,6 +47,8 @@ export function AuthOverlays() {
     const id = user?.id ?? null;
     if (id !== null && lastUserId.current !== null && id !== lastUserId.current) {
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== "config" });
+      // Another person now (a sign-in address agreed to): the guards decide again for them.
+      router.invalidate();
     }
     if (id !== null) lastUserId.current = id;
   }, [user?.id]);
@@ -58,6 +62,9 @@ export function AuthOverlays() {
     <>
       {dialogOpen && !banMessage && <LoginDialog onClose={() => setDialogOpen(false)} />}
       {banMessage && <BanModal message={banMessage} onClose={closeBan} />}
+      {switchOffer && !banMessage && (
+        <SwitchAccountDialog current={switchOffer.current} next={switchOffer.next} onAnswer={(yes) => auth.answerSwitch(yes)} />
+      )}
     </>
   );
 }

@@ -8,7 +8,7 @@ import { closeIfProviderWindow, markFinishing, takeTelegramStart, takeVkStart } 
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { vkCallbackAddress } from "./api.ts";
 import { readArrival } from "./arrival.ts";
-import { signInWithTelegram } from "./login-page.tsx";
+import { signInWithLoginCode, signInWithTelegram } from "./login-page.tsx";
 import { AUTH_TEXTS, CALLBACK_REDIRECT_MS, withDetail } from "./texts.ts";
 import "./auth.css";
 
@@ -51,8 +51,16 @@ export function AuthCallbackPage() {
       return fail(arrival.message?.trim() || AUTH_TEXTS.banTitle);
     }
     if (arrival.kind === "tokens") {
-      auth.signInWithTokens(arrival.access, arrival.refresh).then(succeed, (err) => {
+      auth.acceptTokenLink(arrival.access, arrival.refresh).then(succeed, (err) => {
         if (!(err instanceof ApiError && err.isBan)) fail(AUTH_TEXTS.userDataError);
+      });
+      return;
+    }
+    if (arrival.kind === "login-code") {
+      // The VK callback's one-time code (decision 0202).
+      signInWithLoginCode(arrival.code).then(succeed, (err) => {
+        if (err instanceof ApiError && err.isBan) return;
+        fail(withDetail(AUTH_TEXTS.vkProviderError, errorText(err, "", NO_RESPONSE)));
       });
       return;
     }
@@ -72,7 +80,9 @@ export function AuthCallbackPage() {
       const start = takeVkStart(arrival.state);
       if (!start) return fail(withDetail(AUTH_TEXTS.vkProviderError, AUTH_TEXTS.sessionInvalid));
       markFinishing(start);
-      location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
+      location.replace(
+          vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }, start.purpose),
+        );
       return;
     }
     if (arrival.kind === "vk-error") return fail(withDetail(AUTH_TEXTS.vkProviderError, arrival.error));

@@ -5,7 +5,7 @@ import { banMessage as banText, isBanMessage } from "../../../domain/ban.ts";
 import { auth, useAuth } from "../../lib/auth.ts";
 import { closeIfProviderWindow, markFinishing, takeTelegramStart, takeVkStart } from "../../lib/oauth.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
-import { completeTelegram, vkCallbackAddress } from "./api.ts";
+import { completeTelegram, exchangeLoginCode, vkCallbackAddress } from "./api.ts";
 import { readArrival } from "./arrival.ts";
 import { ProviderButtons } from "./provider-buttons.tsx";
 import { AUTH_TEXTS, withDetail } from "./texts.ts";
@@ -22,6 +22,19 @@ export async function signInWithTelegram(result: string, sessionId: string) {
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) auth.banned(String(err.body?.ban_reason ?? err.message));
     else auth.clear();
+    throw err;
+  }
+}
+
+/**
+ * Signs in with the VK callback's one-time login code (decision 0202); a ban opens the ban modal.
+ * Shared by /login and the callback page.
+ */
+export async function signInWithLoginCode(code: string) {
+  try {
+    auth.acceptAuthResponse(await exchangeLoginCode(code));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) auth.banned(String(err.body?.ban_reason ?? err.message));
     throw err;
   }
 }
@@ -75,8 +88,21 @@ export function LoginPage() {
           });
         return;
       }
+      case "login-code":
+        cleanAddress();
+        signInWithLoginCode(arrival.code)
+          .then(() => {
+            if (!closeIfProviderWindow()) navigate({ to: "/", replace: true });
+          })
+          .catch((err) => {
+            if (!(err instanceof ApiError && err.isBan)) {
+              setArrivalError(withDetail(AUTH_TEXTS.loginCodeError, errorText(err, "", NO_RESPONSE)));
+            }
+            finish();
+          });
+        return;
       case "tokens":
-        auth.signInWithTokens(arrival.access, arrival.refresh)
+        auth.acceptTokenLink(arrival.access, arrival.refresh)
           .then(() => navigate({ to: "/", replace: true }))
           .catch((err) => {
             if (!(err instanceof ApiError && err.isBan)) setArrivalError(AUTH_TEXTS.processError);
@@ -97,7 +123,9 @@ export function LoginPage() {
         }
         markFinishing(start);
         // The code goes on to the backend, which exchanges it and comes back with tokens.
-        location.replace(vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }));
+        location.replace(
+          vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }, start.purpose),
+        );
         return;
       }
       case "vk-error":

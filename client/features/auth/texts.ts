@@ -33,6 +33,13 @@ export const AUTH_TEXTS = {
   /** A provider's answer this browser did not ask for (or too late); the server's wording too. */
   sessionInvalid: "Сессия авторизации истекла или недействительна. Попробуйте войти снова.",
 
+  /** A sign-in address for another account in a signed-in browser (decision 0202). */
+  switchQuestion: (current: string, next: string) => `Вы вошли как @${current}. Войти как @${next}?`,
+  switchText: "Ссылка для входа открыта в браузере, где уже выполнен вход в другой аккаунт.",
+  switchYes: (next: string) => `Войти как @${next}`,
+  switchStay: "Остаться",
+  loginCodeError: "Не удалось завершить вход через ВКонтакте",
+
   banTitle: "Аккаунт заблокирован",
   banOk: "Понятно",
   logoutSuccess: "Вы успешно вышли из системы.",

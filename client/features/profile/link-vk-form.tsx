@@ -1,20 +1,92 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { errorText } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
+import { closeIfProviderWindow, fetchOauthUrls, finishingProvider, openProviderWindow } from "../../lib/oauth.ts";
+import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { useLinkAccounts } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 
 /**
  * Linking a VK account to an account made with Telegram (spec 1 §1, §7 link_telegram_to_vk): the
- * phone is recorded, and the next VK sign-in whose VK-verified phone matches joins this account.
+ * phone is recorded, then the person signs in to VK from here, in a provider window started by this
+ * signed-in session. VK comes back through the server to /profile; the VK account joins this one
+ * when VK verified the same phone and it has no account here yet. A claim alone links nothing: a
+ * stranger's VK sign-in with that phone gets its own account (decision 0204).
  */
+interface LinkOutcome {
+  ok: boolean;
+  message: string;
+}
+
+const VK_LINK_EVENT = "vk-link-outcome";
+
+function readOutcome(raw: string | null): LinkOutcome | null {
+  try {
+    const value = JSON.parse(raw ?? "null");
+    return value && value.provider === "vk" && typeof value.ok === "boolean" && typeof value.message === "string"
+      ? value
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function showOutcome(outcome: LinkOutcome) {
+  flash(outcome.ok ? "success" : "error", outcome.message);
+  if (outcome.ok) auth.loadUser().catch(() => null);
+}
+
+/**
+ * On /profile: the server's answer to a VK link (`vk_linked=1` or `error`), acted on only in the
+ * window that is finishing a VK start of this browser. The address is cleaned; a provider pop-up
+ * closes itself and the profile that opened it shows the outcome.
+ */
+export function useVkLinkArrival() {
+  useEffect(() => {
+    const q = new URLSearchParams(location.search);
+    const linked = q.get("vk_linked");
+    const error = q.get("error");
+    if (linked === null && error === null) return;
+    if (finishingProvider() !== "vk") return;
+    history.replaceState(history.state, "", location.pathname);
+    const outcome: LinkOutcome = linked === "1"
+      ? { ok: true, message: PROFILE_TEXTS.vkLinked }
+      : { ok: false, message: error || PROFILE_TEXTS.linkFailed };
+    localStorage.setItem(STORAGE_KEYS.oauthLinkResult, JSON.stringify({ ...outcome, provider: "vk", at: Date.now() }));
+    if (closeIfProviderWindow()) return;
+    showOutcome(outcome);
+    globalThis.dispatchEvent(new CustomEvent(VK_LINK_EVENT, { detail: outcome }));
+  }, []);
+}
+
 export function LinkVkForm() {
   const [phone, setPhone] = useState("");
   const [busy, setBusy] = useState(false);
+  const [connecting, setConnecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const link = useLinkAccounts();
+
+  // The outcome of the VK window, through storage (a pop-up) or from this page's own arrival.
+  useEffect(() => {
+    const settle = (outcome: LinkOutcome | null, fromOtherWindow: boolean) => {
+      if (!outcome) return;
+      setConnecting(false);
+      setError(outcome.ok ? null : outcome.message);
+      if (fromOtherWindow) showOutcome(outcome);
+    };
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === STORAGE_KEYS.oauthLinkResult && e.newValue) settle(readOutcome(e.newValue), true);
+    };
+    const onLocal = (e: Event) => settle((e as CustomEvent<LinkOutcome>).detail, false);
+    globalThis.addEventListener("storage", onStorage);
+    globalThis.addEventListener(VK_LINK_EVENT, onLocal);
+    return () => {
+      globalThis.removeEventListener("storage", onStorage);
+      globalThis.removeEventListener(VK_LINK_EVENT, onLocal);
+    };
+  }, []);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -33,15 +105,43 @@ export function LinkVkForm() {
     }
   };
 
+  /** The VK sign-in, started from this signed-in session: the server then links instead of signing in. */
+  const startVk = async () => {
+    if (connecting) return;
+    setError(null);
+    setConnecting(true);
+    try {
+      const urls = await fetchOauthUrls();
+      if (!urls.vk) {
+        setError(PROFILE_TEXTS.vkUnavailable);
+        setConnecting(false);
+        return;
+      }
+      openProviderWindow(urls.vk, { provider: "vk", purpose: "link", session_id: urls.session_id });
+    } catch (err) {
+      setError(errorText(err, PROFILE_TEXTS.linkFailed, PROFILE_TEXTS.linkError));
+      setConnecting(false);
+    }
+  };
+
   return (
     <form className="section stack" onSubmit={submit} noValidate aria-labelledby="link-vk-title">
       <h2 id="link-vk-title" className="label" style={{ fontSize: 16, margin: 0 }}>Привязать ВКонтакте</h2>
       <p className="hint" style={{ margin: 0 }}>
-        Укажите номер телефона из ВКонтакте: при следующем входе через ВКонтакте с этим номером он
-        присоединится к этому аккаунту.
+        Укажите номер телефона из ВКонтакте, затем войдите через ВКонтакте отсюда: аккаунт ВКонтакте с этим
+        номером присоединится к этому аккаунту.
       </p>
       {done
-        ? <div className="alert alert-success" role="status">{done}</div>
+        ? (
+          <>
+            <div className="alert alert-success" role="status">{done}</div>
+            <div className="row" style={{ gap: 12 }}>
+              <button type="button" className="btn" disabled={connecting} aria-busy={connecting} onClick={startVk}>
+                {connecting ? "Подключение..." : "Войти через ВКонтакте"}
+              </button>
+            </div>
+          </>
+        )
         : (
           <div className="row" style={{ gap: 12, flexWrap: "wrap", alignItems: "flex-end" }}>
             <div className="field" style={{ flex: "1 1 200px" }}>

@@ -4,7 +4,7 @@ import { auth, useAuth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
 import { Avatar } from "./avatar.tsx";
 import { LinkTelegramForm, useTelegramLinkArrival } from "./link-telegram-form.tsx";
-import { LinkVkForm } from "./link-vk-form.tsx";
+import { LinkVkForm, useVkLinkArrival } from "./link-vk-form.tsx";
 import { formatBirthDate, fullName, PROFILE_TEXTS } from "./profile-rules.ts";
 import { SubmissionHistory } from "./submission-history.tsx";
 
@@ -14,6 +14,7 @@ export function ProfilePage() {
   const navigate = useNavigate();
   // A Telegram link's provider window comes back here with the result.
   useTelegramLinkArrival();
+  useVkLinkArrival();
 
   // Signing out here (or a session that ends) leaves nothing to show.
   useEffect(() => {

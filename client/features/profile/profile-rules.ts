@@ -17,6 +17,8 @@ export const PROFILE_TEXTS = {
   linkPending: "Номер сохранён: войдите через ВКонтакте, чтобы завершить привязку.",
   telegramLinked: "Telegram успешно привязан к вашему аккаунту",
   telegramUnavailable: "Вход через Telegram не настроен",
+  vkLinked: "ВКонтакте успешно привязан к вашему аккаунту",
+  vkUnavailable: "Вход через ВКонтакте не настроен",
   tracksFailed: "Не удалось загрузить треки",
   downloaded: "Загружен",
   processing: "В обработке",

@@ -18,8 +18,9 @@ export function UploadPage() {
     const { access_token: access, refresh_token: refresh } = search;
     if (!access || !refresh || handled.current === access) return;
     handled.current = access;
-    auth.signInWithTokens(access, refresh)
-      .then(() => setSignedInBanner(true))
+    // A browser signed in as someone else is asked first (decision 0202).
+    auth.acceptTokenLink(access, refresh)
+      .then((outcome) => setSignedInBanner(outcome === "signed-in"))
       .catch(() => {
         // Failing to use the tokens leaves the visitor signed out; the address is cleaned all the same.
       })

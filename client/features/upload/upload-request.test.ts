@@ -45,6 +45,11 @@ describe("upload answers", () => {
     expect(interpretUpload(answer(0, null))).toEqual(generic);
   });
 
+  it("shows the hourly upload limit's text (429, MAX_UPLOADS_PER_HOUR)", () => {
+    const error = "Слишком много загрузок за час: не больше 60 файлов. Попробуйте позже: через 12 мин.";
+    expect(interpretUpload(answer(429, { success: false, error }))).toEqual({ kind: "error", message: error });
+  });
+
   it("shows the server's reason for a refused request", () => {
     expect(interpretUpload(answer(400, { success: false, error: "Выберите хотя бы одно направление" }))).toEqual({
       kind: "error",

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks, users } from "../../../db/schema.ts";
-import { createTrack, createUser, signIn } from "../../testing/factories.ts";
+import { createTrack, createUser, linkSignerOf, signIn } from "../../testing/factories.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../../testing/staff-test-kit.ts";
 import { BAD_LISTEN_LINK, BAD_RANGE, parseRange } from "./listen-routes.ts";
 import { LISTEN_TOKEN_TTL_S, signDownloadToken } from "./token.ts";
@@ -162,7 +162,7 @@ describe("the stream address is a credential", () => {
     const payload = JSON.parse(atob(p.replace(/-/g, "+").replace(/_/g, "/")));
     const forged = btoa(JSON.stringify({ ...payload, tids: [track.id + 1] })).replace(/=+$/, "")
       .replace(/\+/g, "-").replace(/\//g, "_");
-    const download = await signDownloadToken(f.t.ctx, f.admin.id, [track.id]);
+    const download = await signDownloadToken(f.t.ctx, await linkSignerOf(f.t.ctx, f.admin), [track.id]);
     for (const bad of [`${h}.${forged}.${s}`, `${h}.${p}.${s.slice(0, -2)}xx`, "not-a-token", download]) {
       const res = await get(`/api/listen/${bad}`);
       expect(res.status, bad).toBe(401);
@@ -181,23 +181,81 @@ describe("the stream address is a credential", () => {
     expect((await get(url, { Range: "bytes=0-1" })).status).toBe(206);
   });
 
-  it("is checked against its signer on every request: banned or no longer staff 403, categories changed 404", async () => {
+  it("is checked against its signer on every request: categories changed, banned or no longer staff 403", async () => {
     const track = await analysedTrack();
     const moderator = await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" });
     const headers = (await signIn(f.t.ctx, moderator)).headers;
     const url = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers })).body.stream_url as string;
     expect((await get(url)).status).toBe(200);
 
-    await f.t.ctx.db.update(users).set({ moderator_categories: "podcast_koster" }).where(eq(users.id, moderator.id));
-    expect((await get(url)).status).toBe(404);
-    await f.t.ctx.db.update(users).set({ moderator_categories: "label_koster", is_banned: true }).where(eq(users.id, moderator.id));
+    // Writes go through the users service, which drops the session cache (decision 0172).
+    await f.t.ctx.users.update(moderator.id, { moderator_categories: "podcast_koster" });
     expect((await get(url)).status).toBe(403);
-    await f.t.ctx.db.update(users).set({ is_banned: false, is_moderator: false }).where(eq(users.id, moderator.id));
+    // A new link after the change follows the new categories.
+    const after = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers })).status;
+    expect(after).toBe(404);
+    await f.t.ctx.users.update(moderator.id, { moderator_categories: "label_koster", is_banned: true });
+    expect((await get(url)).status).toBe(403);
+    await f.t.ctx.users.update(moderator.id, { is_banned: false, is_moderator: false });
     expect((await get(url)).status).toBe(403);
 
     // A plain user's own signature is worth nothing.
-    const plain = await signDownloadToken(f.t.ctx, f.plain.id, [track.id], "listen");
+    const plain = await signDownloadToken(f.t.ctx, await linkSignerOf(f.t.ctx, f.plain), [track.id], "listen");
     expect((await get(`/api/listen/${plain}`)).status).toBe(403);
+  });
+
+  it("dies with the session it was made in: a sign-out closes the listening and the download link", async () => {
+    const track = await analysedTrack();
+    const moderator = await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" });
+    const session = await signIn(f.t.ctx, moderator);
+    const listen = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers: session.headers })).body
+      .stream_url as string;
+    const download = (await f.call("GET", `/api/moderator/tracks/download/${track.id}`, { headers: session.headers })).body
+      .download_url as string;
+    expect((await get(listen, { Range: "bytes=0-1" })).status).toBe(206);
+    expect((await get(download, {}, "HEAD")).status).toBe(200);
+
+    const out = await f.t.app.request("/api/auth/logout", { method: "POST", headers: session.headers });
+    expect(out.status).toBe(200);
+    for (const url of [listen, download]) {
+      const res = await get(url, { Range: "bytes=0-1" });
+      expect(res.status, url).toBe(403);
+      expect((await res.json()).success).toBe(false);
+    }
+    // Another session of the same moderator does not bring them back either.
+    await signIn(f.t.ctx, moderator);
+    expect((await get(listen)).status).toBe(403);
+  });
+
+  it("a link refused after a demotion or a ban stays refused when the rights come back within its life", async () => {
+    const track = await analysedTrack();
+    for (const [away, back] of [
+      [{ is_moderator: false }, { is_moderator: true, moderator_categories: "label_koster" }],
+      [{ is_banned: true, ban_reason: "Спам" }, { is_banned: false, ban_reason: null }],
+    ] as const) {
+      const moderator = await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" });
+      const session = await signIn(f.t.ctx, moderator);
+      const url = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers: session.headers })).body
+        .stream_url as string;
+      expect((await get(url)).status).toBe(200);
+      nowMs += 60_000;
+      try {
+        await f.t.ctx.users.update(moderator.id, away);
+        expect((await get(url)).status, JSON.stringify(away)).toBe(403);
+        nowMs += 60_000;
+        await f.t.ctx.users.update(moderator.id, back);
+        // Ten minutes into the link's 30: still dead.
+        nowMs += 8 * 60_000;
+        expect((await get(url)).status, JSON.stringify(back)).toBe(403);
+        // A link made now, after the rights came back, plays (with a session that is still live).
+        const live = away.is_moderator === false ? session : await signIn(f.t.ctx, moderator);
+        const fresh = await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers: live.headers });
+        expect(fresh.status).toBe(200);
+        expect((await get(fresh.body.stream_url as string)).status).toBe(200);
+      } finally {
+        nowMs -= 10 * 60_000;
+      }
+    }
   });
 
   it("answers 404 when the file is gone from storage", async () => {

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../../deps.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
 import { TRACK_FILE_NOT_FOUND } from "../service.ts";
-import { verifyDownloadToken } from "./token.ts";
+import { linkSigner, verifyDownloadToken } from "./token.ts";
 
 export const BAD_LISTEN_LINK = "Ссылка для прослушивания недействительна или устарела";
 export const BAD_RANGE = "Запрошенный диапазон байтов вне файла";
@@ -42,15 +42,15 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
  * GET and HEAD /api/listen/:token — a track's MP3 for the staff player's `<audio>`: byte ranges
  * (206) for seeking, streamed from storage a chunk at a time. The signed link is the credential (an
  * `<audio src>` sends no Authorization header); like a download link, its signer is checked again on
- * every request, so a ban, a lost staff role or changed categories close it at once. Listening is not
+ * every request, so a sign-out, a ban, a lost staff role or changed categories close it at once. Listening is not
  * downloading: the track's downloaded flag is left alone (docs/decisions/0102-listening-links.md).
  */
 export function createListenRoutes(ctx: AppContext) {
   return new Hono<AppEnv>().get("/:token", async (c) => {
     const claims = await verifyDownloadToken(ctx, c.req.param("token"), "listen");
     if (!claims || claims.trackIds.length !== 1) throw unauthorized(BAD_LISTEN_LINK);
-    const signer = await ctx.users.byId(claims.userId);
-    if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LISTEN_LINK);
+    const signer = await linkSigner(ctx, claims);
+    if (!signer) throw forbidden(BAD_LISTEN_LINK);
     const track = await ctx.tracks.listenSource(signer, claims.trackIds[0]);
 
     const missing = () => notFound(`${TRACK_FILE_NOT_FOUND}: ${track.filename}`);

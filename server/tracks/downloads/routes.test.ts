@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks, users } from "../../../db/schema.ts";
-import { createTrack, createUser, signIn } from "../../testing/factories.ts";
+import { createTrack, createUser, linkSignerOf, signIn } from "../../testing/factories.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../../testing/staff-test-kit.ts";
 import { contentDisposition, uniqueNames } from "./routes.ts";
 import { DOWNLOAD_TOKEN_TTL_S, signDownloadToken } from "./token.ts";
@@ -184,18 +184,18 @@ describe("download links", () => {
   it("refuses a link whose signer is banned or no longer staff", async () => {
     const track = await f.trackWithFile(AUDIO.mono);
     const staff = await createUser(f.t.ctx.db, { is_admin: true });
-    const token = await signDownloadToken(f.t.ctx, staff.id, [track.id]);
+    const token = await signDownloadToken(f.t.ctx, await linkSignerOf(f.t.ctx, staff), [track.id]);
     expect((await fetchFile(`/api/downloads/${token}`)).status).toBe(200);
-    await f.t.ctx.db.update(users).set({ is_admin: false }).where(eq(users.id, staff.id));
+    await f.t.ctx.users.update(staff.id, { is_admin: false });
     expect((await fetchFile(`/api/downloads/${token}`)).status).toBe(403);
   });
 
   it("gives a moderator's link only tracks in the moderator's categories, at signing and at download", async () => {
     const mine = await f.trackWithFile(AUDIO.low, { directions: "label_koster" });
     const foreign = await f.trackWithFile(AUDIO.low, { directions: "label_neuropunk" });
-    const token = await signDownloadToken(f.t.ctx, f.moderator.id, [mine.id, foreign.id]);
+    const token = await signDownloadToken(f.t.ctx, await linkSignerOf(f.t.ctx, f.moderator), [mine.id, foreign.id]);
     expect((await fetchFile(`/api/downloads/${token}`)).status).toBe(404);
-    const own = await signDownloadToken(f.t.ctx, f.moderator.id, [mine.id]);
+    const own = await signDownloadToken(f.t.ctx, await linkSignerOf(f.t.ctx, f.moderator), [mine.id]);
     expect((await fetchFile(`/api/downloads/${own}`)).status).toBe(200);
   });
 
@@ -224,7 +224,7 @@ describe("download links", () => {
     const track = await f.trackWithFile(AUDIO.low);
     const r = await f.call("GET", `/api/admin/tracks/download/${track.id}`, { headers: f.as.plain });
     expect(r.status).toBe(403);
-    const token = await signDownloadToken(f.t.ctx, f.plain.id, [track.id]);
+    const token = await signDownloadToken(f.t.ctx, await linkSignerOf(f.t.ctx, f.plain), [track.id]);
     expect((await fetchFile(`/api/downloads/${token}`)).status).toBe(403);
     const session = await signIn(f.t.ctx, f.plain);
     expect((await fetchFile(`/api/downloads/${token}?access_token=${session.access_token}`)).status).toBe(403);

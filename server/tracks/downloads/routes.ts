@@ -4,7 +4,7 @@ import type { AppContext, AppEnv } from "../../deps.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
 import { NO_FILES_FOUND, TRACK_FILE_NOT_FOUND } from "../service.ts";
 import { releaseBehind } from "./release-behind.ts";
-import { verifyDownloadToken } from "./token.ts";
+import { linkSigner, verifyDownloadToken } from "./token.ts";
 
 export const BAD_LINK = "Ссылка для скачивания недействительна или устарела";
 
@@ -63,10 +63,10 @@ export function createDownloadRoutes(ctx: AppContext) {
     const claims = await verifyDownloadToken(ctx, c.req.param("token"));
     if (!claims) throw unauthorized(BAD_LINK);
 
-    // The link is only as good as its signer is now: banned or no longer staff means no file, and a
-    // moderator whose categories changed meanwhile gets only what is still in them.
-    const signer = await ctx.users.byId(claims.userId);
-    if (!signer || signer.is_banned || !(signer.is_admin || signer.is_moderator)) throw forbidden(BAD_LINK);
+    // The link is only as good as its signer and their session are now: signed out, banned, no
+    // longer staff, or rights changed since it was made means no file (decision 0203).
+    const signer = await linkSigner(ctx, claims);
+    if (!signer) throw forbidden(BAD_LINK);
     // One track is its file, so it must have one. Several tracks are always a ZIP, even when only one
     // file is left: it leaves out the tracks without a file (none stored, or gone from storage since)
     // and names them in missing.txt (issue 12, decision 0103; issue 20).

@@ -1,10 +1,13 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { User } from "../../../db/schema.ts";
 import type { AppContext } from "../../deps.ts";
 
 /**
  * Download links: a short-lived JWT in the path, scoped to track ids and to the staff member who
  * asked for it. A browser tab opened on the link carries no Authorization header, so the link itself
  * is the credential; its own `typ` keeps it from being accepted as an access token and vice versa.
+ * Each link names the signer's session (`sid`) and the moment it was made (`at`, ms): it dies with
+ * that session, and with any change of the signer's rights made after it (decision 0203).
  */
 export const DOWNLOAD_TOKEN_TTL_S = 5 * 60;
 /**
@@ -20,18 +23,30 @@ const TTL_S: Record<LinkTyp, number> = { download: DOWNLOAD_TOKEN_TTL_S, listen:
 
 type Ctx = Pick<AppContext, "config" | "clock">;
 
+/** Who signs a link: the staff member and the session they are signed in with. */
+export interface LinkSigner {
+  userId: number;
+  sessionId: string;
+}
+
+export interface LinkClaims extends LinkSigner {
+  trackIds: number[];
+  /** When the link was made, in ms. */
+  issuedAtMs: number;
+}
+
 const keyOf = (ctx: Ctx) => new TextEncoder().encode(ctx.config.jwtSecret);
 const nowS = (ctx: Ctx) => Math.floor(ctx.clock.now().getTime() / 1000);
 
 export async function signDownloadToken(
   ctx: Ctx,
-  userId: number,
+  signer: LinkSigner,
   trackIds: readonly number[],
   typ: LinkTyp = "download",
 ): Promise<string> {
-  return await new SignJWT({ typ, tids: [...trackIds] })
+  return await new SignJWT({ typ, tids: [...trackIds], sid: signer.sessionId, at: ctx.clock.now().getTime() })
     .setProtectedHeader({ alg: ALG, typ: "JWT" })
-    .setSubject(String(userId))
+    .setSubject(String(signer.userId))
     .setIssuer(ISSUER)
     .setJti(crypto.randomUUID())
     .setIssuedAt(nowS(ctx))
@@ -44,7 +59,7 @@ export async function verifyDownloadToken(
   ctx: Ctx,
   token: string,
   typ: LinkTyp = "download",
-): Promise<{ userId: number; trackIds: number[] } | null> {
+): Promise<LinkClaims | null> {
   if (!token || token.length > 8192) return null;
   try {
     const { payload } = await jwtVerify(token, keyOf(ctx), {
@@ -56,11 +71,27 @@ export async function verifyDownloadToken(
     const userId = Number(payload.sub);
     if (payload.typ !== typ || !Number.isSafeInteger(userId) || !Array.isArray(tids) || tids.length === 0) return null;
     if (!tids.every((n) => Number.isSafeInteger(n) && n > 0)) return null;
-    return { userId, trackIds: tids as number[] };
+    const { sid, at } = payload;
+    if (typeof sid !== "string" || !sid || typeof at !== "number" || !Number.isSafeInteger(at)) return null;
+    return { userId, sessionId: sid, trackIds: tids as number[], issuedAtMs: at };
   } catch (err) {
     if (err instanceof joseErrors.JOSEError) return null;
     throw err;
   }
+}
+
+/**
+ * The signer of a link as they are now, or null when the link must be refused: the session it was
+ * made in has ended (signed out, revoked by a ban, expired), the signer is banned or no longer staff,
+ * or their rights changed after the link was made (a demotion stays final for the link even when
+ * the rights come back within its lifetime). The session comes from the token service's cache, so a
+ * player's seeks cost no database round trip (decisions 0172, 0203).
+ */
+export async function linkSigner(ctx: Pick<AppContext, "tokens">, claims: LinkClaims): Promise<User | null> {
+  const signer = await ctx.tokens.sessionUser(claims.sessionId);
+  if (!signer || signer.id !== claims.userId || signer.is_banned || !(signer.is_admin || signer.is_moderator)) return null;
+  if (signer.rights_changed_at && signer.rights_changed_at.getTime() >= claims.issuedAtMs) return null;
+  return signer;
 }
 
 export function downloadUrl(token: string): string {

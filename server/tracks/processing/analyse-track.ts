@@ -8,10 +8,11 @@ import {
   UnsupportedFileTypeError,
 } from "music-metadata";
 import { createHash } from "node:crypto";
-import { type AudioAnalysis, AudioDecodeError, analyseMp3 } from "../../audio/analyse-mp3.ts";
+import { type AudioAnalysis, AudioDecodeError, analyseMp3, analyseMp3Frames } from "../../audio/analyse-mp3.ts";
+import type { FrameStats } from "../../audio/mpeg-frames.ts";
 import type { FileStorage } from "../../lib/storage.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
-import { createMpegScanner, type MpegScan } from "./mpeg-scan.ts";
+import { createId3Reader, Id3TagRefused, type Id3Tags } from "./id3v2.ts";
 
 export interface TrackFacts {
   size: number;
@@ -62,11 +63,13 @@ interface Pass {
   /** The whole file was read (the analysis stops early on content that is not MP3). */
   complete: boolean;
   checksum: string;
-  scan: MpegScan;
+  /** The leading ID3v2 tag's title and artist, read by our own reader within its budget. */
+  id3: Id3Tags;
   /** The last 128 bytes read: an ID3v1 tag when the file has one. */
   tail: Uint8Array;
   meta: Outcome<IAudioMetadata>;
-  analysis: Outcome<AudioAnalysis>;
+  /** The analysis and the confirmed frames it counted; a refusal (tag over budget, too long, undecodable). */
+  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats }>;
 }
 
 /**
@@ -161,44 +164,62 @@ function metadataFeed() {
 }
 
 /**
- * Bytes after the ID3v2 tag that music-metadata is given: the container, the codec, the first
- * frames' format and the Xing/Info average all sit at the start; ID3v1 is read from the tail.
+ * Bytes after the ID3v2 tag that music-metadata is given: the container, the codec and the first
+ * frames' format sit at the start; ID3v1 is read from the tail. It is never given the ID3v2 tag
+ * itself, which it would read whole whatever its size (issue 20): our own reader (id3v2.ts) takes
+ * the title and artist from it within a budget (docs/decisions/0192).
  */
 const METADATA_HEAD = 1024 * 1024;
 
-/** The length of an ID3v2 tag at the start of `head` (header, body and footer), else 0. */
-function id3v2Size(head: Uint8Array): number {
-  if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return 0;
-  const body = ((head[6] & 0x7f) << 21) | ((head[7] & 0x7f) << 14) | ((head[8] & 0x7f) << 7) | (head[9] & 0x7f);
-  return 10 + body + (head[5] & 0x10 ? 10 : 0);
+export interface AnalyseTrackOptions {
+  /** `MAX_TRACK_MINUTES`: longer tracks are refused (docs/decisions/0193). */
+  maxTrackMinutes?: number;
 }
 
 /**
- * The one pass over the stored bytes: size, SHA-256 and the frame count, music-metadata's reading of
- * the head (container, codec, tags) and the audio analysis (decode, loudness, tempo, peaks), never
- * holding the file in memory. Storage errors are thrown; what the parser and the decoder say about
+ * The one pass over the stored bytes: size, SHA-256, the ID3v2 title and artist (our reader, within
+ * its budget), music-metadata's reading of the head after the tag (container, codec) and the audio
+ * analysis with its confirmed frame count (decode, loudness, tempo, peaks), never holding the file
+ * in memory. Storage errors are thrown; what the parser and the decoder say about
  * the content is returned.
  */
-async function readPass(storage: FileStorage, key: string, fileSize: number): Promise<Pass> {
+async function readPass(storage: FileStorage, key: string, fileSize: number, opts: AnalyseTrackOptions): Promise<Pass> {
   const hash = createHash("sha256");
-  const scanner = createMpegScanner();
+  const id3 = createId3Reader();
   const tail = new Uint8Array(128);
   let tailLength = 0;
   let size = 0;
   let complete = false;
-  let headLimit = METADATA_HEAD;
+  /** Where music-metadata's head starts (after the ID3v2 tag), once the tag's header is read. */
+  let headStart = -1;
+  /** The first bytes while fewer than an ID3v2 header's 10 have come (a stream's chunks may be tiny). */
+  let early = new Uint8Array(0);
   const feed = metadataFeed();
-  const metaRun: Promise<Outcome<IAudioMetadata>> = parseWebStream(
-    feed.stream,
-    { size: fileSize },
-    { duration: false, skipCovers: true },
-  ).then((ok) => ({ ok }), (err) => ({ err })).finally(() => feed.stop());
+  let metaRun: Promise<Outcome<IAudioMetadata>> | null = null;
+  const startMeta = () =>
+    parseWebStream(
+      feed.stream,
+      { size: Math.max(0, fileSize - headStart) },
+      { duration: false, skipCovers: true },
+    ).then((ok) => ({ ok }), (err) => ({ err })).finally(() => feed.stop());
+
+  /** Gives music-metadata the bytes of [headStart, headStart + METADATA_HEAD) in `bytes` (at file offset `from`). */
+  async function feedHead(bytes: Uint8Array, from: number) {
+    const headEnd = headStart + METADATA_HEAD;
+    const lo = Math.max(from, headStart);
+    const hi = Math.min(from + bytes.byteLength, headEnd);
+    if (lo < hi) await feed.push(bytes.subarray(lo - from, hi - from));
+    // music-metadata would read an MPEG stream to its very end; the head holds all it says here.
+    if (from + bytes.byteLength >= headEnd) feed.end();
+  }
 
   async function* chunks() {
     for await (const bytes of storedChunks(storage, key)) {
+      const before = size;
       size += bytes.byteLength;
       hash.update(bytes);
-      scanner.push(bytes);
+      // Throws Id3TagRefused as soon as the tag passes its budget (at its header for its declared size).
+      if (!id3.done) id3.push(bytes);
       if (bytes.byteLength >= tail.length) {
         tail.set(bytes.subarray(bytes.byteLength - tail.length));
         tailLength = tail.length;
@@ -208,36 +229,52 @@ async function readPass(storage: FileStorage, key: string, fileSize: number): Pr
         tail.set(bytes, keep);
         tailLength = keep + bytes.byteLength;
       }
-      const before = size - bytes.byteLength;
-      if (before === 0) headLimit = id3v2Size(bytes) + METADATA_HEAD;
-      if (before < headLimit) {
-        await feed.push(bytes.subarray(0, headLimit - before));
-        // music-metadata would read an MPEG stream to its very end; the head holds all it says here.
-        if (size >= headLimit) feed.end();
+      if (headStart < 0) {
+        if (size < 10) {
+          const joined = new Uint8Array(size);
+          joined.set(early);
+          joined.set(bytes, before);
+          early = joined;
+        } else {
+          headStart = id3.tags.tagBytes;
+          metaRun = startMeta();
+          if (early.byteLength > 0) await feedHead(early, 0);
+          await feedHead(bytes, before);
+        }
+      } else if (before < headStart + METADATA_HEAD) {
+        await feedHead(bytes, before);
       }
       yield bytes;
     }
     complete = true;
+    if (headStart < 0 && size > 0) {
+      // A file of fewer than 10 bytes: no tag, and music-metadata gets all of it.
+      headStart = 0;
+      metaRun = startMeta();
+      await feedHead(early, 0);
+    }
   }
 
-  let analysis: Outcome<AudioAnalysis>;
+  let analysis: Pass["analysis"];
   try {
-    analysis = { ok: await analyseMp3(chunks()) };
+    analysis = {
+      ok: await analyseMp3Frames(chunks(), { maxMinutes: opts.maxTrackMinutes, totalBytes: fileSize }),
+    };
   } catch (err) {
-    if (!(err instanceof AudioDecodeError)) throw err;
+    if (!(err instanceof AudioDecodeError) && !(err instanceof Id3TagRefused)) throw err;
     analysis = { err };
   } finally {
     feed.end();
     // Settled either way; after a storage error its answer is not wanted.
-    metaRun.catch(() => {});
+    (metaRun as Promise<unknown> | null)?.catch(() => {});
   }
   return {
     size,
     complete,
     checksum: hash.digest("hex"),
-    scan: scanner.finish(),
+    id3: id3.tags,
     tail: tail.slice(0, tailLength),
-    meta: await metaRun,
+    meta: metaRun ? await metaRun : { err: new CouldNotDetermineFileTypeError("no bytes") },
     analysis,
   };
 }
@@ -259,18 +296,18 @@ const text = (v: string | undefined) => {
 };
 
 /**
- * Reads a stored upload once, never holding it in memory: size, SHA-256, frame count, music-metadata's
- * reading of the head (container, codec, tags) and the audio analysis all take their bytes from the
+ * Reads a stored upload once, never holding it in memory: size, SHA-256, the ID3v2 tag, music-metadata's
+ * reading of the head (container, codec) and the audio analysis all take their bytes from the
  * same pass; then judges it. Content problems become a `failed` verdict; anything else (storage or
  * programming errors) is thrown so the job can be retried.
  */
-export async function analyseTrack(storage: FileStorage, key: string): Promise<Verdict> {
+export async function analyseTrack(storage: FileStorage, key: string, opts: AnalyseTrackOptions = {}): Promise<Verdict> {
   const stat = await storage.stat(key);
   if (!stat) return { status: "failed", error: PROCESSING_ERRORS.missing, discard: false };
   if (stat.size === 0) return { status: "failed", error: PROCESSING_ERRORS.empty, discard: true, size: 0 };
 
-  const pass = await readPass(storage, key, stat.size);
-  const { size, checksum, scan } = pass;
+  const pass = await readPass(storage, key, stat.size, opts);
+  const { size, checksum } = pass;
   // A pass the analysis cut short (no MPEG frame in the first MiB) has no checksum of the whole file.
   const fail = (error: string) => ({
     status: "failed" as const,
@@ -278,6 +315,14 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
     discard: true,
     ...(pass.complete ? { size, checksum } : { size: stat.size }),
   });
+
+  // Refused before the format is judged: what was read is not a track we take, whatever it is.
+  if ("err" in pass.analysis) {
+    const err = pass.analysis.err;
+    if (err instanceof Id3TagRefused || (err instanceof AudioDecodeError && err.code === "too_long")) {
+      return fail(err.message);
+    }
+  }
 
   if ("err" in pass.meta) {
     const err = pass.meta.err;
@@ -288,16 +333,19 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
     throw err;
   }
 
-  const { format, common } = pass.meta.ok;
+  const { format } = pass.meta.ok;
   if (format.container !== "MPEG" || !/layer 3/i.test(format.codec ?? "")) {
     const found = format.codec && format.container === "MPEG" ? format.codec : format.container;
     return fail(found ? `${PROCESSING_ERRORS.notMp3.slice(0, -1)} (обнаружен формат ${found}).` : PROCESSING_ERRORS.notMp3);
   }
-  if (scan.frames === 0 || scan.seconds <= 0) return fail(PROCESSING_ERRORS.noAudio);
   // What the decoder could not make sound of is no track to listen to (issue 12): its Russian reason.
   if ("err" in pass.analysis) return fail((pass.analysis.err as AudioDecodeError).message);
-  const seconds = scan.seconds;
-  const tag = common.artist?.trim() && common.title?.trim() ? {} : id3v1(pass.tail);
+  const { analysis, frames } = pass.analysis.ok;
+  // The length is the confirmed frames' (the frame splitter's rule, the one the decoder is fed by):
+  // headers in junk that no next header confirms are not audio (issue 20).
+  const seconds = frames.samples / frames.sampleRate;
+  if (frames.frames === 0 || !(seconds > 0)) return fail(PROCESSING_ERRORS.noAudio);
+  const tag = pass.id3.artist && pass.id3.title ? {} : id3v1(pass.tail);
 
   return {
     status: "completed",
@@ -308,16 +356,14 @@ export async function analyseTrack(storage: FileStorage, key: string): Promise<V
       // CBR: music-metadata's figure (the frames' bitrate). VBR: the average over the counted frames,
       // which is what the Xing header promises when it is right; music-metadata only sees the head.
       bitrate: Math.round(
-        pass.analysis.ok.bitrate_mode === "vbr" || format.bitrate === undefined
-          ? (scan.audioBytes * 8) / seconds
-          : format.bitrate,
+        analysis.bitrate_mode === "vbr" || format.bitrate === undefined ? (frames.bytes * 8) / seconds : format.bitrate,
       ),
       sample_rate: format.sampleRate ?? null,
       channels: format.numberOfChannels ?? null,
-      id3_artist: text(common.artist) ?? text(tag.artist),
-      id3_title: text(common.title) ?? text(tag.title),
+      id3_artist: text(pass.id3.artist ?? undefined) ?? text(tag.artist),
+      id3_title: text(pass.id3.title ?? undefined) ?? text(tag.title),
     },
-    analysis: pass.analysis.ok,
+    analysis,
   };
 }
 

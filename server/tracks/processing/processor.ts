@@ -14,9 +14,18 @@ import type { StatusKeys } from "./status-keys.ts";
  * verdict only while it still holds it. A track whose holder died is free again once the lease has
  * ended, and the sweep of any instance takes it: at start, every lease/3 (at most 5 s apart), when
  * the earliest held lease ends, and after each job.
+ *
+ * Jobs are taken fairly across artists (docs/decisions/0195): a queued job does not stand for one
+ * track; when it starts it claims the next track by `tracks.claimNext` (the artist with the fewest
+ * tracks in flight on any instance, then the one served least recently), so one artist's batch
+ * delays another artist's first track by at most the jobs already running.
  */
 export interface Processor {
-  /** Queues a stored track for processing (a track already queued or running is not queued twice). */
+  /**
+   * Queues a job for a stored track (none when it is running here already). The job takes the
+   * next track in the fair order when it starts, which may be another artist's: every waiting track
+   * is taken by some job or sweep (docs/decisions/0195).
+   */
   enqueue(trackId: number): void;
   /**
    * Queues every track waiting for processing that nobody holds (left by a previous run, or whose
@@ -73,8 +82,10 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
   const sweepEveryMs = opts.sweepIntervalMs ?? Math.min(renewEveryMs, SWEEP_MAX_MS);
   const owner = opts.owner ?? `${Deno.pid}-${crypto.randomUUID()}`;
   const status = tracks.status;
-  /** Ids queued or running in this process. */
+  /** Ids claimed and running (or waiting to retry) in this process. */
   const active = new Set<number>();
+  /** Jobs queued that have not started yet; each claims the next track in the fair order. */
+  let waiting = 0;
   /** Ids whose lease this process took and has not let go yet. */
   const held = new Set<number>();
   let renewTimer: ReturnType<typeof setInterval> | undefined;
@@ -187,10 +198,9 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
    * One attempt: takes the lease, then counts the attempt in the row before work starts, so a crash
    * counts too (and PROCESSING_MAX_ATTEMPTS ends a track that kills every instance trying it).
    */
-  async function attempt(id: number): Promise<void> {
-    if (stopped) return;
+  async function attempt(id: number, claimed?: { attempts: number; storage_key: string }): Promise<void> {
     // Not taken: finished, deleted, without a stored file (created by staff), or another instance's.
-    const row = await tracks.claim(id, owner, leaseEnd());
+    const row = claimed ?? (stopped ? undefined : await tracks.claim(id, owner, leaseEnd()));
     if (!row) return;
     hold(id);
     // Stopped while the claim was on its way: `stop` has given this instance's leases up already, so
@@ -205,16 +215,19 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
       return;
     }
     if (!(await tracks.countAttempt(id, row.attempts + 1, owner))) return;
-    const verdict = await analyseTrack(storage, row.storage_key);
+    const verdict = await analyseTrack(storage, row.storage_key, { maxTrackMinutes: deps.config.maxTrackMinutes });
     await record(id, row.storage_key, verdict);
   }
 
-  /** A job: an attempt, retried on a thrown error up to the limit, then the track is failed. */
-  function job(id: number, tries: number) {
+  /**
+   * A job: an attempt (on the track `claimed` already, or claiming `id`), retried on a thrown error
+   * up to the limit, then the track is failed.
+   */
+  function job(id: number, tries: number, claimed?: { attempts: number; storage_key: string }) {
     return async () => {
       let retried = false;
       try {
-        await attempt(id);
+        await attempt(id, claimed);
       } catch (err) {
         const made = tries + 1;
         logger.warn("track processing attempt failed", { trackId: id, attempt: made, err });
@@ -245,7 +258,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     };
   }
 
-  /** Queues a job unless one for the track is queued or running here; whether it was queued. */
+  /** Queues the retry of a track this instance holds, unless a job for it is running here. */
   function enqueueJob(id: number, tries: number): boolean {
     if (stopped || active.has(id)) return false;
     active.add(id);
@@ -253,15 +266,39 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     return true;
   }
 
-  /** Queues up to `limit` tracks nobody holds, oldest first; when to look again (app clock). */
+  /**
+   * Queues a job that, when it starts, claims the next track in the fair order (docs/decisions/0195)
+   * and works on it. Deciding at the start, not when queued, lets a track uploaded later by another
+   * artist go before the rest of a batch already queued here.
+   */
+  function takeNext(): void {
+    if (stopped) return;
+    waiting++;
+    queue.push(async () => {
+      waiting--;
+      if (stopped) return;
+      let row;
+      try {
+        row = await tracks.claimNext(owner, leaseEnd());
+      } catch (err) {
+        // The track stays free: a later sweep takes it.
+        logger.warn("could not claim a track to process", { err });
+        return;
+      }
+      if (!row) return;
+      // Its lease had run out while this instance's own job still works on it: that job keeps it.
+      if (active.has(row.id)) return;
+      active.add(row.id);
+      await job(row.id, 0, row)();
+    });
+  }
+
+  /** Queues a job for each track nobody holds, up to `limit`; when to look again (app clock). */
   async function pass(limit: number): Promise<{ queued: number; nextExpiry: Date | null }> {
     if (stopped || limit <= 0) return { queued: 0, nextExpiry: null };
-    const { ids, nextExpiry } = await tracks.pendingProcessing(limit + active.size);
-    let queued = 0;
-    for (const id of ids) {
-      if (queued >= limit) break;
-      if (enqueueJob(id, 0)) queued++;
-    }
+    const { ids, nextExpiry } = await tracks.pendingProcessing(limit);
+    const queued = Math.min(limit, ids.length);
+    for (let i = 0; i < queued; i++) takeNext();
     return { queued, nextExpiry };
   }
 
@@ -277,7 +314,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     try {
       do {
         sweepAgain = false;
-        const r = await pass(concurrency - active.size);
+        const r = await pass(concurrency - active.size - waiting);
         queued += r.queued;
         nextExpiry = r.nextExpiry;
       } while (sweepAgain && !stopped);
@@ -304,7 +341,7 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
     status,
     owner,
     enqueue(trackId) {
-      enqueueJob(trackId, 0);
+      if (!active.has(trackId)) takeNext();
     },
     async resume() {
       return (await pass(Number.MAX_SAFE_INTEGER)).queued;
