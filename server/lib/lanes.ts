@@ -21,7 +21,7 @@ import { idOf } from "./validate.ts";
  *
  * A lane answers only the everyday case and returns null for anything else; the router then decides
  * in full (refusals, errors through `onError`, the database). Its answer must be the route's, byte
- * for byte: `server/lanes.test.ts` runs every lane against every refusal case through both.
+ * for byte: `server/lib/lanes.test.ts` runs every lane against every refusal case through both.
  */
 
 /** A lane's answer from memory, or null: "not here", the router answers. */
