@@ -87,6 +87,8 @@ const sessionIdFromBody = (body: Record<string, unknown> | string | null): strin
   return typeof id === "string" && /^[0-9a-f]{32}$/.test(id) ? id : "";
 };
 
+const utf8 = new TextEncoder();
+
 /**
  * GET /api/auth/me (every page load of a signed-in user) and its lane in front of the router
  * (server/lib/lanes.ts, decision 0186): the route's answer (`meAnswer`, `no-store`) for a live token
@@ -100,7 +102,7 @@ export const meLane = laneOf((ctx) => {
   const answer = (_req: Request, _id: number, user: User): Response | null => {
     let body = bodies.get(user);
     if (!body) {
-      body = new TextEncoder().encode(JSON.stringify(meAnswer(user, address)));
+      body = utf8.encode(JSON.stringify(meAnswer(user, address)));
       // Long enough to go compressed: the route sends it.
       if (body.byteLength >= COMPRESS_JSON_MIN) return null;
       bodies.set(user, body);
