@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
+import type { User } from "../../db/schema.ts";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, unauthorized } from "../lib/http-error.ts";
@@ -17,6 +18,8 @@ import {
 } from "./sign-in-store.ts";
 import { EMPTY_AUTH_DATA } from "./telegram.ts";
 import { publicAddresses } from "../http/public-static.ts";
+import { jsonBytes, laneOf, signedInUser } from "../http/lanes.ts";
+import { COMPRESS_JSON_MIN } from "../http/edge-middleware.ts";
 import { meAnswer, userView } from "./user-view.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
 
@@ -84,8 +87,44 @@ const sessionIdFromBody = (body: Record<string, unknown> | string | null): strin
   return typeof id === "string" && /^[0-9a-f]{32}$/.test(id) ? id : "";
 };
 
+const utf8 = new TextEncoder();
+
+/**
+ * GET /api/auth/me (every page load of a signed-in user) and its lane in front of the router
+ * (server/lib/lanes.ts, decision 0186): the route's answer (`meAnswer`, `no-store`) for a live token
+ * of a user who is not banned (`signedInUser`, the guard's first path); anything else goes to the
+ * route. It stays open in maintenance, as the gate keeps it. The session cache hands out one user
+ * object until that user or session changes (tokens.ts): the lane serialises its answer once per object.
+ */
+export const meLane = laneOf((ctx) => {
+  const address = publicAddresses(ctx.publicStorage);
+  const bodies = new WeakMap<User, Uint8Array>();
+  const answer = (_req: Request, _id: number, user: User): Response | null => {
+    let body = bodies.get(user);
+    if (!body) {
+      body = utf8.encode(JSON.stringify(meAnswer(user, address)));
+      // Long enough to go compressed: the route sends it.
+      if (body.byteLength >= COMPRESS_JSON_MIN) return null;
+      bodies.set(user, body);
+    }
+    return jsonBytes(body);
+  };
+  return {
+    name: "signed-in user",
+    path: "/me",
+    head: false,
+    checks: ["signedIn"],
+    route: (c: Context<AppEnv>) => {
+      c.header("Cache-Control", "no-store");
+      return c.json(meAnswer(c.get("user"), address));
+    },
+    answer: (req, id) => signedInUser(ctx, req, id, answer),
+  };
+});
+
 /** Sign-in, tokens and sessions: /api/auth/*. */
 export function createAuthRoutes(ctx: AppContext) {
+  const me = meLane(ctx);
   // Sign-in calls share one count per address; token renewal has its own (perAddressLimit below).
   const limiter = perAddressLimiter(ctx, "signin");
   const limited = rateLimit(limiter, ctx.config.trustedProxyHops);
@@ -246,8 +285,5 @@ export function createAuthRoutes(ctx: AppContext) {
       if (!(await ctx.tokens.revokeByToken(token))) throw unauthorized("Недействительный или истёкший токен");
       return c.json({ success: true, message: "Вы успешно вышли из системы." });
     })
-    .get("/me", ctx.guards.user, (c) => {
-      c.header("Cache-Control", "no-store");
-      return c.json(meAnswer(c.get("user"), publicAddresses(ctx.publicStorage)));
-    });
+    .get(me.path, ctx.guards.user, me.route);
 }

@@ -32,7 +32,7 @@ export function userView(user: User, address: PublicAddress = (stored) => stored
 export type UserView = ReturnType<typeof userView>;
 
 /**
- * GET /api/auth/me's answer: the route and the signed-in lane in front of the router (app.ts) both
+ * GET /api/auth/me's answer: the route and its lane in front of the router (`meLane` in auth/routes.ts) both
  * send exactly this.
  */
 export function meAnswer(user: User, address: PublicAddress) {

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { makeAnswer, sendJsonAnswer } from "../http/public-answer.ts";
+import { laneOf, readyAnswer } from "../http/lanes.ts";
+import { type Answer, makeAnswer, sendJsonAnswer } from "../http/public-answer.ts";
 
 /**
  * GET /api/health and GET /api/config (the public runtime settings the client needs). The settings
@@ -9,7 +10,7 @@ import { makeAnswer, sendJsonAnswer } from "../http/public-answer.ts";
  * browser ask again each time (a restart with maintenance switched on is seen at once).
  */
 export function createHealthRoutes(ctx: AppContext) {
-  const { publicConfig, answer: configAnswer } = publicConfigAnswer(ctx);
+  const config = configLane(ctx);
   return new Hono<AppEnv>()
     .get("/health", async (c) => {
       const [db, kv] = await Promise.all([
@@ -22,8 +23,30 @@ export function createHealthRoutes(ctx: AppContext) {
       const success = db === "ok" && kv === "ok";
       return c.json({ success, db, kv }, success ? 200 : 503);
     })
-    .get("/config", async (c) => sendJsonAnswer<typeof publicConfig>(c, await configAnswer));
+    .get(config.path, config.route);
 }
+
+type PublicConfig = ReturnType<typeof makeConfigAnswer>["publicConfig"];
+
+/**
+ * GET /api/config and its lane in front of the router (server/lib/lanes.ts, decision 0180): the one
+ * answer made at start-up, for a request without an `Authorization` header (signed-in requests get
+ * `no-store` from the edge: the route sends those). It stays open in maintenance, as the gate keeps it.
+ */
+export const configLane = laneOf((ctx) => {
+  const made = publicConfigAnswer(ctx).answer;
+  // After it lands the lane answers it without a promise.
+  let answer: Answer | Promise<Answer> = made;
+  void made.then((a) => (answer = a), () => {});
+  return {
+    name: "config",
+    path: "/config",
+    head: true,
+    checks: [],
+    route: async (c: Context<AppEnv>) => sendJsonAnswer<PublicConfig>(c, await made),
+    answer: (req) => readyAnswer(req, answer, "no-cache"),
+  };
+});
 
 const configAnswers = new WeakMap<AppContext["config"], ReturnType<typeof makeConfigAnswer>>();
 

@@ -34,9 +34,26 @@ export function parseOrThrow<T extends ZodType>(schema: T, value: unknown): z.ou
   return result.data;
 }
 
-/** Path parameter `id`: a positive integer, else 404 (an id that cannot exist is not found). */
+/**
+ * The one rule for an id in a path (routes and the lanes in front of the router, decision 0208):
+ * `text` from `from` to its end is 1–15 ASCII digits (leading zeros allowed, so always a safe
+ * integer) with a value above 0. That value, else 0. A digit loop: no regex, no allocation.
+ */
+export function idOf(text: string, from = 0): number {
+  const end = text.length;
+  if (end <= from || end - from > 15) return 0;
+  let id = 0;
+  for (let i = from; i < end; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return 0;
+    id = id * 10 + d;
+  }
+  return id;
+}
+
+/** Path parameter `id`: a positive integer (`idOf`), else 404 (an id that cannot exist is not found). */
 export function parseId(raw: string | undefined): number {
-  const n = Number(raw);
-  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(n) || n <= 0) throw new ApiError(404, "Не найдено");
+  const n = raw === undefined ? 0 : idOf(raw);
+  if (n === 0) throw new ApiError(404, "Не найдено");
   return n;
 }

@@ -41,30 +41,6 @@ describe("GET /api/status/{id}", () => {
     });
   });
 
-  it("gives the owner's poll the same answer whether the ready lane or the routes answer it", async () => {
-    // A query string keeps a request out of the lane in front of the router (app.ts).
-    const statusFor = vi.spyOn(t.ctx.tracks, "statusFor");
-    const lane = await t.app.request(`/api/status/${trackId}`, { headers: owner.headers });
-    expect(statusFor).not.toHaveBeenCalled();
-    const routes = await t.app.request(`/api/status/${trackId}?via=routes`, { headers: owner.headers });
-    expect(statusFor).toHaveBeenCalledTimes(1);
-    statusFor.mockRestore();
-    expect(lane.status).toBe(200);
-    expect(await lane.json()).toEqual(await routes.json());
-    const names = (res: Response) => [...res.headers.keys()].filter((k) => k !== "x-request-id" && k !== "content-length").sort();
-    expect(names(lane)).toEqual(names(routes));
-    for (const name of names(routes)) expect(lane.headers.get(name), name).toBe(routes.headers.get(name));
-    expect(lane.headers.get("cache-control")).toBe("no-store");
-    // A banned owner gets the ban text, not the status.
-    const banned = await person();
-    const up = await postUpload(t, banned.headers, [filePart("Status - Banned.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
-    await t.ctx.queue.idle();
-    await t.ctx.users.ban(banned.user.id, "спам");
-    const refused = await get(t, `/api/status/${up.body.track_ids[0]}`, banned.headers);
-    expect(refused.status).toBe(403);
-    expect(refused.body.banned).toBe(true);
-  });
-
   it("answers another user with 404, like a track that does not exist", async () => {
     const other = await person();
     const r = await get(t, `/api/status/${trackId}`, other.headers);
