@@ -1,5 +1,5 @@
 /**
- * `deno task test`: the whole suite. A type check and lint of every part, the unit, API and component tests
+ * `deno task test`: the whole suite. A type check, lint and format check of every part, the unit, API and component tests
  * (vitest), then the end-to-end tests in real Chromium against the built app served by the real
  * server (scripts/e2e.ts). Ends with one `N passed, M failed` line over both test runners.
  */
@@ -23,6 +23,7 @@ const counts = { passed: 0, failed: 0, skipped: 0 };
 
 const typeCheck = await run("type check (deno check)", ["check", "server/", "db/", "client/", "scripts/", "bench/", "e2e/", "domain/"]);
 const lint = await run("lint (deno lint)", ["lint"]);
+const format = await run("format (deno fmt --check)", ["fmt", "--check"]);
 
 const vitestReport = await Deno.makeTempFile({ suffix: ".json" });
 const unit = await run("unit, API and component tests (vitest)", [
@@ -53,7 +54,7 @@ if (e2eLine) {
   counts.skipped += Number(e2eLine[3] ?? 0);
 } else if (!e2e.ok) counts.failed += 1;
 
-const stagesFailed = [!typeCheck.ok && "type check", !lint.ok && "lint", !unit.ok && "unit/API", !e2e.ok && "end-to-end"].filter(Boolean);
+const stagesFailed = [!typeCheck.ok && "type check", !lint.ok && "lint", !format.ok && "format", !unit.ok && "unit/API", !e2e.ok && "end-to-end"].filter(Boolean);
 console.log(`\nTotal: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`);
 if (stagesFailed.length) {
   console.error(`FAILED: ${stagesFailed.join(", ")}`);
