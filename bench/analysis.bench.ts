@@ -156,10 +156,16 @@ export default async function run() {
     const memoryPass = growth <= TARGET_GROWTH_MB;
     const processingPass = processingGrowth <= TARGET_GROWTH_MB;
     console.log(
-      `speed: ${realTime.toFixed(0)}× real time on one core by CPU time (${wallRealTime.toFixed(0)}× by the wall clock; ` +
+      `speed: ${realTime.toFixed(0)}× real time on one core by CPU time (${
+        wallRealTime.toFixed(0)
+      }× by the wall clock; ` +
         `target ≥ ${TARGET_SPEED}×): ${speedPass ? "pass" : "FAIL"}`,
     );
-    console.log(`memory: +${growth.toFixed(1)} MB peak RSS on 50 MB (target ≤ ${TARGET_GROWTH_MB} MB): ${memoryPass ? "pass" : "FAIL"}`);
+    console.log(
+      `memory: +${growth.toFixed(1)} MB peak RSS on 50 MB (target ≤ ${TARGET_GROWTH_MB} MB): ${
+        memoryPass ? "pass" : "FAIL"
+      }`,
+    );
     console.log(
       `processing pass: +${processingGrowth.toFixed(1)} MB peak RSS on 50 MB, ${processing.seconds.toFixed(1)} s ` +
         `(target ≤ ${TARGET_GROWTH_MB} MB): ${processingPass ? "pass" : "FAIL"}`,

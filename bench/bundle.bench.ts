@@ -9,7 +9,13 @@ const LIMIT_KB = 150;
  * Strings that exist only in the admin and moderator code. The typed client builds paths from
  * property names (`client.admin["redis-data"]`), so the markers are path segments and texts.
  */
-const STAFF_MARKERS = ["redis-data", "Failed to update track", "Manage Tracks", "Управление пользователями", "cleanup-redis"];
+const STAFF_MARKERS = [
+  "redis-data",
+  "Failed to update track",
+  "Manage Tracks",
+  "Управление пользователями",
+  "cleanup-redis",
+];
 
 interface ManifestChunk {
   file: string;

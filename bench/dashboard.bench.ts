@@ -45,14 +45,22 @@ async function fill(t: Awaited<ReturnType<typeof createTestApp>>, count: number,
     for (let j = 0; j < n; j++) {
       const k = i + j;
       rows.push("(?, ?, ?, ?, ?)");
-      args.push(`bench_user_${k}`, k % 3 !== 1 ? `vk${k}` : null, k % 3 !== 0 ? `tg${k}` : null, `Имя${k}`, `Фамилия${k}`);
+      args.push(
+        `bench_user_${k}`,
+        k % 3 !== 1 ? `vk${k}` : null,
+        k % 3 !== 0 ? `tg${k}` : null,
+        `Имя${k}`,
+        `Фамилия${k}`,
+      );
     }
     await client.execute({
       sql: `INSERT INTO users (username, vk_id, telegram_id, first_name, last_name) VALUES ${rows.join(",")}`,
       args,
     });
   }
-  const firstUser = Number((await client.execute("SELECT min(id) AS m FROM users WHERE username LIKE 'bench_user_%'")).rows[0].m);
+  const firstUser = Number(
+    (await client.execute("SELECT min(id) AS m FROM users WHERE username LIKE 'bench_user_%'")).rows[0].m,
+  );
   for (let i = 0; i < count; i += BATCH) {
     const n = Math.min(BATCH, count - i);
     const rows: string[] = [];
@@ -92,7 +100,10 @@ async function time(fn: () => Promise<void>, runs = RUNS) {
     samples.push(performance.now() - s);
   }
   samples.sort((a, b) => a - b);
-  return { median_ms: +samples[Math.floor(samples.length / 2)].toFixed(1), max_ms: +samples[samples.length - 1].toFixed(1) };
+  return {
+    median_ms: +samples[Math.floor(samples.length / 2)].toFixed(1),
+    max_ms: +samples[samples.length - 1].toFixed(1),
+  };
 }
 
 export default async function run() {
@@ -117,15 +128,25 @@ export default async function run() {
       worst = Math.max(worst, r.median_ms);
     }
     const check = await (await big.app.request("/api/admin/dashboard?period=year", { headers })).json();
-    if (check.stats.total_tracks !== TRACKS) throw new Error(`expected ${TRACKS} tracks, got ${check.stats.total_tracks}`);
+    if (check.stats.total_tracks !== TRACKS) {
+      throw new Error(`expected ${TRACKS} tracks, got ${check.stats.total_tracks}`);
+    }
 
     const list100k = {
       page_1_size_10: await time(get(big.app, headers, "/api/admin/tracks?page=1&page_size=10")),
       last_page_size_100: await time(get(big.app, headers, `/api/admin/tracks?page=${TRACKS / 100}&page_size=100`)),
       filename_filter: await time(get(big.app, headers, "/api/admin/tracks?filename=track%20999&page=1&page_size=25")),
-      user_filter_cyrillic: await time(get(big.app, headers, "/api/admin/tracks?user=%D0%B8%D0%BC%D1%8F12&page=1&page_size=25")),
+      user_filter_cyrillic: await time(
+        get(big.app, headers, "/api/admin/tracks?user=%D0%B8%D0%BC%D1%8F12&page=1&page_size=25"),
+      ),
       direction_downloaded_date: await time(
-        get(big.app, headers, `/api/admin/tracks?direction=${DIRECTIONS[2]}&downloaded=false&date=${new Date().toISOString().slice(0, 10)}&page=1&page_size=50`),
+        get(
+          big.app,
+          headers,
+          `/api/admin/tracks?direction=${DIRECTIONS[2]}&downloaded=false&date=${
+            new Date().toISOString().slice(0, 10)
+          }&page=1&page_size=50`,
+        ),
       ),
       sort_by_user: await time(get(big.app, headers, "/api/admin/tracks?sort=user&page=3&page_size=50")),
     };

@@ -117,8 +117,10 @@ async function run(label: string, files: GeneratedFile[]) {
       health_answers_while_processing: health.filter(([at]) => at >= uploaded).length,
       // Processing starts once the upload has answered (0021): the target is on the answers asked from
       // then until every track has left `processing`. The upload's own figure is reported apart.
-      health_worst_while_processing_ms: +Math.max(0, ...health.filter(([at]) => at >= uploaded).map(([, ms]) => ms)).toFixed(1),
-      health_worst_while_uploading_ms: +Math.max(0, ...health.filter(([at]) => at < uploaded).map(([, ms]) => ms)).toFixed(1),
+      health_worst_while_processing_ms: +Math.max(0, ...health.filter(([at]) => at >= uploaded).map(([, ms]) => ms))
+        .toFixed(1),
+      health_worst_while_uploading_ms: +Math.max(0, ...health.filter(([at]) => at < uploaded).map(([, ms]) => ms))
+        .toFixed(1),
       idle_rss_mb: +(idle / MB).toFixed(1),
       peak_rss_mb: +(peak / MB).toFixed(1),
       growth_mb: +((peak - idle) / MB).toFixed(1),

@@ -72,7 +72,8 @@ function ms(value: string, unit: string): number {
  * and taskset is there: wrk on the first, every server on the second, so neither steals the other's
  * core and the bare run shows which of them is the limit. `BENCH_PIN=0` turns it off.
  */
-const PIN = Deno.env.get("BENCH_PIN") !== "0" && navigator.hardwareConcurrency >= 2 && (await has("taskset", ["--version"]));
+const PIN = Deno.env.get("BENCH_PIN") !== "0" && navigator.hardwareConcurrency >= 2 &&
+  (await has("taskset", ["--version"]));
 const WRK_CPU = "0";
 const SERVER_CPU = "1";
 
@@ -88,7 +89,11 @@ async function has(command: string, args: string[]): Promise<boolean> {
 /** Pins a running process, every thread of it, to the servers' core. */
 async function pinServer(pid: number) {
   if (!PIN) return;
-  const out = await new Deno.Command("taskset", { args: ["-a", "-p", "-c", SERVER_CPU, String(pid)], stdout: "null", stderr: "piped" })
+  const out = await new Deno.Command("taskset", {
+    args: ["-a", "-p", "-c", SERVER_CPU, String(pid)],
+    stdout: "null",
+    stderr: "piped",
+  })
     .output();
   if (out.code !== 0) throw new Error(`taskset failed: ${new TextDecoder().decode(out.stderr)}`);
 }
@@ -118,13 +123,19 @@ request = function()
 end
 `;
 
-async function wrk(url: string, headers: Record<string, string> = {}, seconds = SECONDS, pageFirst = true): Promise<WrkResult> {
+async function wrk(
+  url: string,
+  headers: Record<string, string> = {},
+  seconds = SECONDS,
+  pageFirst = true,
+): Promise<WrkResult> {
   const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", `Accept-Encoding: ${ACCEPT_ENCODING}`];
   for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
   args.push("-s", WRK_SCRIPT, url, "--", String(pageFirst ? CONNECTIONS : 0));
-  const out = await (PIN
-    ? new Deno.Command("taskset", { args: ["-c", WRK_CPU, "wrk", ...args], stdout: "piped", stderr: "piped" })
-    : new Deno.Command("wrk", { args, stdout: "piped", stderr: "piped" })).output();
+  const out =
+    await (PIN
+      ? new Deno.Command("taskset", { args: ["-c", WRK_CPU, "wrk", ...args], stdout: "piped", stderr: "piped" })
+      : new Deno.Command("wrk", { args, stdout: "piped", stderr: "piped" })).output();
   const text = new TextDecoder().decode(out.stdout);
   if (out.code !== 0) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}${text}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
@@ -202,7 +213,11 @@ async function startNginx() {
      http { access_log off; keepalive_requests 1000000; client_body_temp_path ${dir};
        server { listen 127.0.0.1:${port}; location / { return 200 "ok"; } } }`,
   );
-  const child = new Deno.Command("nginx", { args: ["-c", `${dir}/nginx.conf`, "-p", dir], stdout: "null", stderr: "null" }).spawn();
+  const child = new Deno.Command("nginx", {
+    args: ["-c", `${dir}/nginx.conf`, "-p", dir],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
   const url = `http://127.0.0.1:${port}/`;
   if (!(await answering(url, 100, 50))) {
     child.kill("SIGQUIT");
@@ -311,7 +326,8 @@ function bottleneck(runs: BareUse[]): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const use = `bare Deno.serve used ${pct(server)} of a core, wrk ${pct(gen)}, other processes ${pct(other)} ` +
     `(${PIN ? `wrk pinned to CPU ${WRK_CPU}, the servers to CPU ${SERVER_CPU} with taskset` : "not pinned"})`;
-  const ceiling = `one core serves at most ~${Math.round(1e6 / mean((r) => r.cpuUsPerRequest) / 1000)}k bare requests/s ` +
+  const ceiling =
+    `one core serves at most ~${Math.round(1e6 / mean((r) => r.cpuUsPerRequest) / 1000)}k bare requests/s ` +
     `at ${mean((r) => r.cpuUsPerRequest).toFixed(1)} µs each, so no generator gets 150k from it on this machine`;
   if (server >= 0.85 && gen >= 0.85) {
     return `server-bound (wrk at its limit too): ${use}; ${ceiling}`;
@@ -377,7 +393,9 @@ export default async function hotPaths(): Promise<HotPathsResult> {
   for (const pid of [server.pid, bare.pid, hono.pid, bareHeaders.pid, ...(nginx?.pids ?? [])]) await pinServer(pid);
   try {
     const headers = await server.headers();
-    const userId = Number(JSON.parse(atob(headers.Authorization.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).sub);
+    const userId = Number(
+      JSON.parse(atob(headers.Authorization.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).sub,
+    );
     const db = await openDb({ url: `file:${server.dataDir}/app.db` });
     try {
       await seedDatabase(db, { staticDir: `${server.dataDir}/static` });
@@ -462,7 +480,17 @@ export default async function hotPaths(): Promise<HotPathsResult> {
           notModified = { status: check.status, run: await wrk(url, { "If-None-Match": etag }) };
         }
       }
-      measured.push({ r, first, run, cpuUs, notModified, fresh, freshCpuUs, windows: windows.map((w) => Math.round(w.run.rps)), bad });
+      measured.push({
+        r,
+        first,
+        run,
+        cpuUs,
+        notModified,
+        fresh,
+        freshCpuUs,
+        windows: windows.map((w) => Math.round(w.run.rps)),
+        bad,
+      });
     }
     // Bare again at the end: the shared machine's load moves during a run, so the routes are compared
     // with the mean of the two bare figures.
@@ -501,7 +529,12 @@ export default async function hotPaths(): Promise<HotPathsResult> {
         row.not_modified = "no ETag";
       } else if (notModified) {
         const nm = notModified.run;
-        row.not_modified = { status: notModified.status, rps: Math.round(nm.rps), ratio: +(nm.rps / bareMean.rps).toFixed(3), errors: nm.bad };
+        row.not_modified = {
+          status: notModified.status,
+          rps: Math.round(nm.rps),
+          ratio: +(nm.rps / bareMean.rps).toFixed(3),
+          errors: nm.bad,
+        };
         if (notModified.status !== 304) ok = false;
       }
       row.result = ok ? "PASS" : "FAIL";
@@ -512,11 +545,15 @@ export default async function hotPaths(): Promise<HotPathsResult> {
       generator: `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, Accept-Encoding: ${ACCEPT_ENCODING}; ` +
         "each connection's first request GET / (the page), then the route; fresh_connections: the route alone",
       windows_per_route: `${REPEATS} on page-first connections, the median judged`,
-      pinned: PIN ? `taskset: wrk on CPU ${WRK_CPU}, the servers on CPU ${SERVER_CPU}` : "no (taskset missing, one core, or BENCH_PIN=0)",
+      pinned: PIN
+        ? `taskset: wrk on CPU ${WRK_CPU}, the servers on CPU ${SERVER_CPU}`
+        : "no (taskset missing, one core, or BENCH_PIN=0)",
       bare_deno_serve_rps: Math.round(bareMean.rps),
       bare_start_end_rps: [Math.round(bareStart.rps), Math.round(bareEnd.rps)],
       bare_cpu_us_per_request: +bareCpuUs.toFixed(1),
-      generator_fast_enough: bareMean.rps >= 150_000 ? "yes (≥ 150k req/s against bare)" : "NO: bare < 150k req/s (see bare_run_bottleneck)",
+      generator_fast_enough: bareMean.rps >= 150_000
+        ? "yes (≥ 150k req/s against bare)"
+        : "NO: bare < 150k req/s (see bare_run_bottleneck)",
       bare_run_bottleneck: bottleneck([bareStart, bareEnd]),
       bare_cpu_use: [bareStart, bareEnd].map((r) => ({
         server_cores: +r.server.toFixed(2),

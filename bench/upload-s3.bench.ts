@@ -38,7 +38,8 @@ export default async function () {
     const all = result.parallel as Awaited<ReturnType<typeof run>> | undefined;
     return {
       ...result,
-      target: "growth ≤ 64 MB for 10 × 50 MB uploads into S3 (one after another, as the local bench), every track completed",
+      target:
+        "growth ≤ 64 MB for 10 × 50 MB uploads into S3 (one after another, as the local bench), every track completed",
       ...(all ? { parallel_within_64_mb: within(all) } : {}),
       pass: target ? within(target) : all!.completed === all!.files,
     };

@@ -21,7 +21,6 @@ import { postTracks, repeatingStream } from "../server/testing/multipart-body.ts
 const FIXTURE = new URL("../test/fixtures/audio/Low%20Rate%20-%20128%20kbps.mp3", import.meta.url);
 const MB = 1024 * 1024;
 
-
 export { startServer };
 
 /** Whole MPEG frames of the 128 kbps fixture (no tags), without its leading Info frame. */
@@ -42,7 +41,18 @@ function id3Title(title: string): Uint8Array {
   new DataView(frame.buffer).setUint32(4, 1 + text.byteLength);
   frame.set(text, 11);
   const size = frame.byteLength;
-  const header = new Uint8Array([0x49, 0x44, 0x33, 3, 0, 0, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+  const header = new Uint8Array([
+    0x49,
+    0x44,
+    0x33,
+    3,
+    0,
+    0,
+    (size >> 21) & 0x7f,
+    (size >> 14) & 0x7f,
+    (size >> 7) & 0x7f,
+    size & 0x7f,
+  ]);
   const out = new Uint8Array(header.byteLength + size);
   out.set(header);
   out.set(frame, header.byteLength);
@@ -83,7 +93,12 @@ async function waitProcessed(server: ServerProcess, headers: Record<string, stri
 }
 
 /** One file in one upload request; the new track's ids. */
-async function upload(server: ServerProcess, headers: Record<string, string>, filename: string, data: Uint8Array | (() => ReadableStream<Uint8Array>)) {
+async function upload(
+  server: ServerProcess,
+  headers: Record<string, string>,
+  filename: string,
+  data: Uint8Array | (() => ReadableStream<Uint8Array>),
+) {
   return await postTracks(server.url, headers, [{ name: "files", filename, type: "audio/mpeg", data }]);
 }
 
@@ -97,7 +112,11 @@ export interface RunOptions {
 export async function run(fileMb: number, files: number, opts: RunOptions = {}) {
   // A 50 MB file at 128 kbps is ~52 minutes: over MAX_TRACK_MINUTES' default of 30 (0193), which
   // would refuse it before decoding; this bench measures the processing of long files.
-  const server = await startServer({ MAX_UPLOAD_FILE_MB: String(Math.max(50, fileMb)), MAX_TRACK_MINUTES: "60", ...opts.env });
+  const server = await startServer({
+    MAX_UPLOAD_FILE_MB: String(Math.max(50, fileMb)),
+    MAX_TRACK_MINUTES: "60",
+    ...opts.env,
+  });
   try {
     const headers = await server.headers();
     const frames = mpegFrames();

@@ -149,7 +149,13 @@ export default async function run() {
       }).returning({ id: tracks.id });
       ids.push(t.id);
     }
-    const tokens = createTokenService({ db, secret: SECRET, accessTtlS: 3600, refreshTtlS: 3600, now: () => new Date() });
+    const tokens = createTokenService({
+      db,
+      secret: SECRET,
+      accessTtlS: 3600,
+      refreshTtlS: 3600,
+      now: () => new Date(),
+    });
     const { access_token } = await tokens.issue(admin.id);
     db.$client.close();
     const headers = { Authorization: `Bearer ${access_token}` };

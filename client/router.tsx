@@ -23,7 +23,7 @@ import type { Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
 import { validateUsersListSearch } from "./features/admin/users-list-search.ts";
 import { validateTrackListSearch } from "./features/staff-review/track-list-search.ts";
-import { guestOnly, rootGuard, requireAdmin, requireSignedIn, requireStaff } from "./lib/guards.ts";
+import { guestOnly, requireAdmin, requireSignedIn, requireStaff, rootGuard } from "./lib/guards.ts";
 
 export interface RouterContext {
   auth: Auth;
@@ -146,7 +146,11 @@ const adminChildren = [
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
-  admin("decline-templates", () => import("./features/staff-review/decline-templates-page.tsx"), "AdminDeclineTemplatesPage"),
+  admin(
+    "decline-templates",
+    () => import("./features/staff-review/decline-templates-page.tsx"),
+    "AdminDeclineTemplatesPage",
+  ),
 ];
 
 // Moderator area (moderators and admins), also a separate chunk.
@@ -166,12 +170,19 @@ const moderatorTracksRoute = createRoute({
   getParentRoute: () => moderatorRoute,
   path: "tracks",
   validateSearch: validateTrackListSearch,
-  component: lazyRouteComponent(() => import("./features/staff-review/moderator-tracks-page.tsx"), "ModeratorTracksPage"),
+  component: lazyRouteComponent(
+    () => import("./features/staff-review/moderator-tracks-page.tsx"),
+    "ModeratorTracksPage",
+  ),
 });
 const moderatorChildren = [
   mod("/", () => import("./features/moderator/dashboard-page.tsx"), "ModeratorDashboardPage"),
   moderatorTracksRoute,
-  mod("tracks/$id/edit", () => import("./features/staff-review/moderator-track-edit-page.tsx"), "ModeratorTrackEditPage"),
+  mod(
+    "tracks/$id/edit",
+    () => import("./features/staff-review/moderator-track-edit-page.tsx"),
+    "ModeratorTrackEditPage",
+  ),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),

@@ -39,7 +39,11 @@ describe("openDb (embedded file)", () => {
   });
 
   const holdWriteLock = async (ms: number, question: string) => {
-    const holder = await holdLock(url, ms, `INSERT INTO faqs (question, answer, "order") VALUES ('${question}', 'a', 900)`);
+    const holder = await holdLock(
+      url,
+      ms,
+      `INSERT INTO faqs (question, answer, "order") VALUES ('${question}', 'a', 900)`,
+    );
     return { released: async () => expect(await holder.released()).toBe(true) };
   };
 

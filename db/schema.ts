@@ -307,7 +307,15 @@ export const sliderTiles = sqliteTable("slider_tiles", {
  * `superseded`: never sent, because a newer message about the same decision replaced it while it
  * waited, or it said what the artist was last told (docs/decisions/0200).
  */
-export const TELEGRAM_OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "blocked", "skipped", "superseded"] as const;
+export const TELEGRAM_OUTBOX_STATUSES = [
+  "pending",
+  "sending",
+  "sent",
+  "failed",
+  "blocked",
+  "skipped",
+  "superseded",
+] as const;
 export type TelegramOutboxStatus = (typeof TELEGRAM_OUTBOX_STATUSES)[number];
 
 /**

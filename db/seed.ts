@@ -116,7 +116,13 @@ export interface SeedReport {
 
 /** Seeds `db` (already migrated). Safe to run any number of times. */
 export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedReport> {
-  const report: SeedReport = { users: { created: [], existing: [] }, faqs: 0, declineTemplates: 0, tiles: 0, images: 0 };
+  const report: SeedReport = {
+    users: { created: [], existing: [] },
+    faqs: 0,
+    declineTemplates: 0,
+    tiles: 0,
+    images: 0,
+  };
 
   const names = SEED_USERS.map((u) => u.username);
   const present = new Set(
@@ -144,7 +150,9 @@ export async function seedDatabase(db: Db, opts: SeedOptions): Promise<SeedRepor
 
   const titles = SEED_DECLINE_TEMPLATES.map((t) => t.title);
   const knownTitles = new Set(
-    (await db.select({ title: declineTemplates.title }).from(declineTemplates).where(inArray(declineTemplates.title, titles)))
+    (await db.select({ title: declineTemplates.title }).from(declineTemplates).where(
+      inArray(declineTemplates.title, titles),
+    ))
       .map((r) => r.title),
   );
   const newTemplates = SEED_DECLINE_TEMPLATES.filter((t) => !knownTitles.has(t.title));

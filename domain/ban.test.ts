@@ -9,7 +9,9 @@ describe("ban", () => {
   });
 
   it("treats a message containing заблокирован, banned or block as a ban, in any letter case", () => {
-    for (const text of ["Аккаунт заблокирован", "ЗАБЛОКИРОВАН", "User banned", "Account BLOCKED", DEFAULT_BAN_MESSAGE]) {
+    for (
+      const text of ["Аккаунт заблокирован", "ЗАБЛОКИРОВАН", "User banned", "Account BLOCKED", DEFAULT_BAN_MESSAGE]
+    ) {
       expect(isBanMessage(text), text).toBe(true);
     }
     for (const text of ["Доступ запрещён", "Forbidden", "", null, undefined]) expect(isBanMessage(text)).toBe(false);

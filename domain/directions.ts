@@ -64,8 +64,7 @@ export const DIRECTION_CONFLICTS: Record<Direction, readonly Direction[]> = Obje
   ]),
 ) as unknown as Record<Direction, readonly Direction[]>;
 
-export const DIRECTION_CONFLICT_MESSAGE =
-  "Это направление нельзя выбрать вместе с уже выбранными направлениями.";
+export const DIRECTION_CONFLICT_MESSAGE = "Это направление нельзя выбрать вместе с уже выбранными направлениями.";
 
 export function isDirection(value: string): value is Direction {
   return (DIRECTIONS as readonly string[]).includes(value);

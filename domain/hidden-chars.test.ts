@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE, hiddenCharsProblem, revealHiddenChars, withoutHiddenChars } from "./hidden-chars.ts";
+import {
+  hasHiddenChars,
+  HIDDEN_CHARS_MESSAGE,
+  hiddenCharsProblem,
+  revealHiddenChars,
+  withoutHiddenChars,
+} from "./hidden-chars.ts";
 import { isValidTrackName } from "./track-name.ts";
 
 const code = (n: number) => String.fromCodePoint(n);
 /** Each refused range by its first and last code point, and the neighbours just outside it. */
-const RANGES = ([[0x0080, 0x009f], [0x061c, 0x061c], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2069], [0xfeff, 0xfeff]] as const)
+const RANGES = ([[0x0080, 0x009f], [0x061c, 0x061c], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2069], [
+  0xfeff,
+  0xfeff,
+]] as const)
   .map(([first, last]) => [hex(first), hex(last), first, last] as const);
 
 function hex(n: number): string {
@@ -30,7 +39,9 @@ describe("characters that hide or turn text around", () => {
   });
 
   it("lets the joiner through only inside an emoji sequence, where it hides nothing", () => {
-    for (const emoji of ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👩🏽\u200d💻"]) expect(hasHiddenChars(`Бэнд ${emoji}`), emoji).toBe(false);
+    for (const emoji of ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👩🏽\u200d💻"]) {
+      expect(hasHiddenChars(`Бэнд ${emoji}`), emoji).toBe(false);
+    }
     for (const bad of ["a\u200db", "😀\u200d", "\u200d😀", "😀\u200da", "a\u200d😀", "😀\u200d\u200d😀"]) {
       expect(hasHiddenChars(bad), JSON.stringify(bad)).toBe(true);
     }

@@ -18,7 +18,9 @@ export const HEARD_SLACK_S = 0.5;
 
 /** Seconds one staff member must have played of a track of `durationS` (unknown: 20). */
 export function heardThreshold(durationS: number | null | undefined): number {
-  if (durationS === null || durationS === undefined || !Number.isFinite(durationS) || durationS <= 0) return HEARD_MIN_S;
+  if (durationS === null || durationS === undefined || !Number.isFinite(durationS) || durationS <= 0) {
+    return HEARD_MIN_S;
+  }
   return Math.min(HEARD_MIN_S, Math.max(durationS - HEARD_SLACK_S, durationS / 2));
 }
 

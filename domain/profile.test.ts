@@ -60,8 +60,20 @@ describe("profile schema", () => {
   const first = (input: Record<string, string>) => schema.safeParse(input).error?.issues[0]?.message;
 
   it("trims the fields, drops NUL bytes, and turns empty values into null", () => {
-    const parsed = schema.parse({ first_name: "  Анна ", city: " ", bio: "Пишу\u0000 нейрофанк ", birth_date: "", favorite_dnb_genre: "" });
-    expect(parsed).toEqual({ first_name: "Анна", city: null, bio: "Пишу нейрофанк", birth_date: null, favorite_dnb_genre: null });
+    const parsed = schema.parse({
+      first_name: "  Анна ",
+      city: " ",
+      bio: "Пишу\u0000 нейрофанк ",
+      birth_date: "",
+      favorite_dnb_genre: "",
+    });
+    expect(parsed).toEqual({
+      first_name: "Анна",
+      city: null,
+      bio: "Пишу нейрофанк",
+      birth_date: null,
+      favorite_dnb_genre: null,
+    });
     expect(schema.parse({})).toEqual({});
   });
 

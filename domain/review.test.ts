@@ -15,8 +15,20 @@ const DAY = 86_400_000;
 
 describe("review states", () => {
   it("labels the five staff states in Russian and folds them for the artist", () => {
-    expect(REVIEW_STATUSES.map((s) => REVIEW_STATUS_LABELS[s])).toEqual(["Новый", "Прослушан", "В шорт-листе", "Принят", "Отклонён"]);
-    expect(REVIEW_STATUSES.map(artistReviewStatus)).toEqual(["in_review", "listened", "listened", "accepted", "declined"]);
+    expect(REVIEW_STATUSES.map((s) => REVIEW_STATUS_LABELS[s])).toEqual([
+      "Новый",
+      "Прослушан",
+      "В шорт-листе",
+      "Принят",
+      "Отклонён",
+    ]);
+    expect(REVIEW_STATUSES.map(artistReviewStatus)).toEqual([
+      "in_review",
+      "listened",
+      "listened",
+      "accepted",
+      "declined",
+    ]);
   });
 
   it("waits while new or listened, and is overdue after more than 14 days", () => {
@@ -38,7 +50,11 @@ describe("decisionInputSchema", () => {
   };
 
   it("takes a known status or none (a note saved alone keeps the status) and trims the texts, blank meaning none", () => {
-    expect(parse({ status: "declined", note: "  a ", message: " " }).data).toEqual({ status: "declined", note: "a", message: null });
+    expect(parse({ status: "declined", note: "  a ", message: " " }).data).toEqual({
+      status: "declined",
+      note: "a",
+      message: null,
+    });
     expect(parse({ status: "new" }).data).toEqual({ status: "new" });
     expect(error({ status: "in_review" })).toBe(REVIEW_TEXTS.unknownStatus);
     expect(parse({ note: " a " }).data).toEqual({ note: "a" });
@@ -50,7 +66,9 @@ describe("decisionInputSchema", () => {
     expect(error({ status: "declined", template_id: 7, message: "x" })).toBe(REVIEW_TEXTS.messageAndTemplate);
     expect(parse({ status: "declined", template_id: 7, message: "" }).success).toBe(true);
     expect(error({ status: "accepted", template_id: 7 })).toBe(REVIEW_TEXTS.templateOnlyForDecline);
-    for (const bad of [0, -3, 1.5, "x", "", [], {}]) expect(error({ status: "declined", template_id: bad })).toBe(REVIEW_TEXTS.templateNotFound);
+    for (const bad of [0, -3, 1.5, "x", "", [], {}]) {
+      expect(error({ status: "declined", template_id: bad })).toBe(REVIEW_TEXTS.templateNotFound);
+    }
   });
 
   it("holds the note and message to 1,000 characters as a person counts them", () => {

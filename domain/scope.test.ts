@@ -1,13 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { inScope, isVisible, maySeeTrack, scopeDirections, scopeOf } from "./scope.ts";
 
-const moderator = (categories: string, id = 7) => ({ id, is_admin: false, is_moderator: true, moderator_categories: categories });
+const moderator = (categories: string, id = 7) => ({
+  id,
+  is_admin: false,
+  is_moderator: true,
+  moderator_categories: categories,
+});
 
 describe("scope", () => {
   it("derives scopes: admin *, moderator categories, others nothing", () => {
     expect(scopeOf({ is_admin: true, is_moderator: false, moderator_categories: "" })).toBe("*");
     expect(scopeOf({ is_admin: false, is_moderator: true, moderator_categories: "*" })).toBe("*");
-    expect(scopeOf({ is_admin: false, is_moderator: true, moderator_categories: "label_koster,bogus" })).toEqual(["label_koster"]);
+    expect(scopeOf({ is_admin: false, is_moderator: true, moderator_categories: "label_koster,bogus" })).toEqual([
+      "label_koster",
+    ]);
     expect(scopeOf({ is_admin: false, is_moderator: false, moderator_categories: "label_koster" })).toEqual([]);
     expect(scopeOf({ is_admin: false, is_moderator: true, moderator_categories: null })).toEqual([]);
   });

@@ -3,7 +3,17 @@ import { isSitePath, isTileLink } from "./tile-link.ts";
 
 describe("slider link tile addresses", () => {
   it("takes http(s) addresses and paths on this site", () => {
-    for (const ok of ["/", "/about", "/faq#q1", "/about?from=slider", " /privacy ", "https://vk.com/neuropunk", "http://example.com"]) {
+    for (
+      const ok of [
+        "/",
+        "/about",
+        "/faq#q1",
+        "/about?from=slider",
+        " /privacy ",
+        "https://vk.com/neuropunk",
+        "http://example.com",
+      ]
+    ) {
       expect(isTileLink(ok), ok).toBe(true);
     }
   });

@@ -51,11 +51,26 @@ describe("admin user rules", () => {
 
 describe("admin user schemas", () => {
   const { create, update, list, ban } = adminUserSchemas(() => "2025-04-21");
-  const first = (schema: typeof create | typeof update, json: unknown) => schema.safeParse(json).error?.issues[0]?.message;
+  const first = (schema: typeof create | typeof update, json: unknown) =>
+    schema.safeParse(json).error?.issues[0]?.message;
 
   it("trims values and turns empty optional ones into null", () => {
-    const parsed = create.parse({ username: " dj ", email: "", city: "  Тверь ", vk_id: 123, telegram_id: null, bio: " " });
-    expect(parsed).toMatchObject({ username: "dj", email: null, city: "Тверь", vk_id: "123", telegram_id: null, bio: null });
+    const parsed = create.parse({
+      username: " dj ",
+      email: "",
+      city: "  Тверь ",
+      vk_id: 123,
+      telegram_id: null,
+      bio: " ",
+    });
+    expect(parsed).toMatchObject({
+      username: "dj",
+      email: null,
+      city: "Тверь",
+      vk_id: "123",
+      telegram_id: null,
+      bio: null,
+    });
     expect(update.parse({})).toEqual({});
   });
 
@@ -73,9 +88,16 @@ describe("admin user schemas", () => {
     expect(first(update, { username: "  " })).toBe(USER_TEXTS.usernameRequired);
     expect(first(create, { username: "x", email: "a@b" })).toBe(USER_TEXTS.badEmail);
     expect(first(create, { username: "x", vk_id: "12 34" })).toBe(USER_TEXTS.badVkId);
-    expect(first(create, { username: "x", moderator_categories: "label_koster,rock" })).toBe(USER_TEXTS.unknownCategory);
-    expect(create.parse({ username: "x", moderator_categories: ["show_neurogon", "*"] }).moderator_categories).toBe("*");
-    expect(create.parse({ username: "x", moderator_categories: "podcast_koster,label_koster,podcast_koster" }).moderator_categories)
+    expect(first(create, { username: "x", moderator_categories: "label_koster,rock" })).toBe(
+      USER_TEXTS.unknownCategory,
+    );
+    expect(create.parse({ username: "x", moderator_categories: ["show_neurogon", "*"] }).moderator_categories).toBe(
+      "*",
+    );
+    expect(
+      create.parse({ username: "x", moderator_categories: "podcast_koster,label_koster,podcast_koster" })
+        .moderator_categories,
+    )
       .toBe("podcast_koster,label_koster");
   });
 

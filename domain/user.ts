@@ -79,7 +79,9 @@ export function formatCategories(categories: "*" | readonly Direction[]): string
  * their own account. `adminChosen`: this very change makes the user an admin, which clears a ban
  * (spec 2 §4) instead of being refused; the form clears the box itself, so it never sets it.
  */
-export function userFlagsProblem(f: { self: boolean; admin: boolean; banned: boolean; adminChosen?: boolean }): string | null {
+export function userFlagsProblem(
+  f: { self: boolean; admin: boolean; banned: boolean; adminChosen?: boolean },
+): string | null {
   if (f.self && !f.admin) return USER_TEXTS.selfDemote;
   if (!f.banned) return null;
   if (f.self) return USER_TEXTS.selfBan;
@@ -178,7 +180,10 @@ export function adminUserSchemas(today: () => string) {
       role: z.enum([...ROLE_FILTERS, ""], { message: "Некорректный фильтр роли" }).optional(),
       page: z.string().regex(/^\d{1,9}$/, "Некорректный номер страницы").optional(),
       page_size: z.string().regex(/^\d{1,3}$/, "Некорректный размер страницы").optional()
-        .refine((v) => v === undefined || (+v >= 1 && +v <= USERS_MAX_PAGE_SIZE), `Размер страницы: от 1 до ${USERS_MAX_PAGE_SIZE}`),
+        .refine(
+          (v) => v === undefined || (+v >= 1 && +v <= USERS_MAX_PAGE_SIZE),
+          `Размер страницы: от 1 до ${USERS_MAX_PAGE_SIZE}`,
+        ),
     }),
     ban: z.object({ reason: optional(longerThan(BAN_REASON_MAX_LENGTH, BAN_TEXTS.reasonTooLong)) }),
   };

@@ -7,7 +7,15 @@
  */
 import { Buffer } from "node:buffer";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, FIXTURES, signIn as signInAs, tokensOf, uniqueMp3 as uniqueCopy, uploadAs, waitCompleted } from "./staff-kit.ts";
+import {
+  apiAs,
+  FIXTURES,
+  signIn as signInAs,
+  tokensOf,
+  uniqueMp3 as uniqueCopy,
+  uploadAs,
+  waitCompleted,
+} from "./staff-kit.ts";
 
 const AXE_SOURCE = await Deno.readTextFile(new URL("../node_modules/axe-core/axe.min.js", import.meta.url));
 const DESKTOP = { width: 1280, height: 800 };
@@ -64,15 +72,26 @@ async function audit(page: Page, label: string): Promise<string[]> {
       impact: v.impact ?? "",
       help: v.help,
       // deno-lint-ignore no-explicit-any
-      targets: v.nodes.map((n: any) => `${n.target.join(" ")} ${n.html.slice(0, 120)} [${n.failureSummary?.split("\n").slice(1).join(" ").slice(0, 200)}]`),
+      targets: v.nodes.map((n: any) =>
+        `${n.target.join(" ")} ${n.html.slice(0, 120)} [${
+          n.failureSummary?.split("\n").slice(1).join(" ").slice(0, 200)
+        }]`
+      ),
     }));
   }) as Finding[];
   if (Deno.env.get("A11Y_DEBUG")) {
     const extra = await page.evaluate(() => {
       // deno-lint-ignore no-explicit-any
       const r = (globalThis as any).__axeLast;
-      // deno-lint-ignore no-explicit-any
-      return { passes: r.passes.length, incomplete: r.incomplete.map((v: any) => [v.id, v.nodes.length, v.nodes.slice(0, 4).map((n: any) => n.target.join(" ") + " :: " + (n.any[0]?.message ?? ""))]) };
+      type AxeNode = { target: string[]; any: { message?: string }[] };
+      return {
+        passes: r.passes.length,
+        incomplete: r.incomplete.map((v: { id: string; nodes: AxeNode[] }) => [
+          v.id,
+          v.nodes.length,
+          v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " :: " + (n.any[0]?.message ?? "")),
+        ]),
+      };
     });
     console.log(label, JSON.stringify(findings.map((f) => [f.id, f.impact, f.targets])), JSON.stringify(extra));
   }
@@ -191,7 +210,11 @@ test("axe: artist pages (profile, edit, processing after an upload)", async (t) 
   // An upload through the page, so /processing has a batch to show.
   await openPage(page, t.server.baseUrl + "/");
   const found = await audit(page, "/ signed in");
-  await page.getByTestId("file-input").setInputFiles({ name: "A11y Artist - Focus Ring.mp3", mimeType: "audio/mpeg", buffer: await uniqueMp3() });
+  await page.getByTestId("file-input").setInputFiles({
+    name: "A11y Artist - Focus Ring.mp3",
+    mimeType: "audio/mpeg",
+    buffer: await uniqueMp3(),
+  });
   await page.getByTestId("file-row").first().waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).check();
   found.push(...await audit(page, "/ with a file"));
@@ -224,7 +247,10 @@ const ADMIN = [
 test("axe: admin pages and a confirm modal", async (t) => {
   // A track of its own for the track edit page.
   const artist = await tokensOf(t, "artist");
-  const [track] = await uploadAs(t, artist.access, [{ name: "A11y Admin - Edit Page.mp3", source: "Low Rate - 128 kbps.mp3" }], "label_koster");
+  const [track] = await uploadAs(t, artist.access, [{
+    name: "A11y Admin - Edit Page.mp3",
+    source: "Low Rate - 128 kbps.mp3",
+  }], "label_koster");
   const page = await signIn(t, "admin");
   const found: string[] = [];
   for (const path of ADMIN) {
@@ -289,7 +315,10 @@ test("axe: the decision history at 390 px is a list, with whole words and no scr
   const admin = await tokensOf(t, "admin");
   const artist = await tokensOf(t, "artist");
   const moderator = await tokensOf(t, "moderator");
-  const [track] = await uploadAs(t, artist.access, [{ name: "A11y History - Phone List.mp3", source: "Low Rate - 128 kbps.mp3" }], "label_koster");
+  const [track] = await uploadAs(t, artist.access, [{
+    name: "A11y History - Phone List.mp3",
+    source: "Low Rate - 128 kbps.mp3",
+  }], "label_koster");
   await waitCompleted(t, admin.access, [track.id]);
   // Each write carries the revision it was made from (decision 0199).
   let revision = 0;
@@ -311,7 +340,9 @@ test("axe: the decision history at 390 px is a list, with whole words and no scr
   await openPage(page, `${t.server.baseUrl}/moderator/tracks/${track.id}/edit`);
   await page.locator(".dp-history-table tbody tr").nth(1).waitFor();
   const found = await audit(page, "/moderator/tracks/:id/edit @390");
-  const ids = await page.evaluate(() => (globalThis as unknown as { __axeLast: { violations: { id: string }[] } }).__axeLast.violations.map((v) => v.id));
+  const ids = await page.evaluate(() =>
+    (globalThis as unknown as { __axeLast: { violations: { id: string }[] } }).__axeLast.violations.map((v) => v.id)
+  );
   expect(ids).not.toContain("scrollable-region-focusable");
   report(found);
   const phone = await historyLayout(page);
@@ -426,7 +457,11 @@ test("keyboard: admin track row actions and the confirm modal", async (t) => {
   const form = new FormData();
   form.append("files", new File([new Uint8Array(await uniqueMp3())], filename, { type: "audio/mpeg" }));
   form.append("directions", "label_koster");
-  const up = await fetch(`${t.server.baseUrl}/api/upload`, { method: "POST", headers: { Authorization: `Bearer ${artistToken}` }, body: form });
+  const up = await fetch(`${t.server.baseUrl}/api/upload`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${artistToken}` },
+    body: form,
+  });
   expect(up.status).toBe(200);
 
   const page = await signIn(t, "admin");

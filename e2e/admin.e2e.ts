@@ -52,7 +52,9 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   await page.getByLabel("Выбрать все на странице").check();
   expect(await bulk.isEnabled()).toBe(true);
   expect(await bulk.innerText()).toContain("(2)");
-  const zipAnswer = page.waitForResponse((r) => r.url().includes("/api/admin/tracks/download") && r.request().method() === "POST");
+  const zipAnswer = page.waitForResponse((r) =>
+    r.url().includes("/api/admin/tracks/download") && r.request().method() === "POST"
+  );
   await bulk.click();
   const { download_url } = await (await zipAnswer).json();
   expect(download_url).toBeTruthy();
@@ -70,7 +72,9 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   }
   // Marked downloaded on the screen at once, and on the server.
   await page.waitForFunction(() =>
-    [...document.querySelectorAll("tbody tr[data-track-id]")].every((r) => r.textContent?.includes("Скачан") && !r.textContent?.includes("Не скачан"))
+    [...document.querySelectorAll("tbody tr[data-track-id]")].every((r) =>
+      r.textContent?.includes("Скачан") && !r.textContent?.includes("Не скачан")
+    )
   );
   expect(await bulk.isDisabled()).toBe(true);
   for (const tr of uploaded) {
@@ -114,7 +118,9 @@ test("admin panel: filter tracks, download two as a ZIP, edit one", async (t) =>
   const phone = await signIn(t, "admin", { width: 390, height: 844 });
   await open(phone, t, "/admin/tracks", "Управление треками");
   await t.screenshot(phone, "admin-tracks-390");
-  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await phone.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 }, { timeout: 120_000 });
 
@@ -155,7 +161,9 @@ test("admin panel: dashboard with the four cards and period buttons", async (t) 
   const years = page.locator(".st-card", { hasText: "Лет на сцене" }).locator(".st-card-value");
   expect(await years.innerText()).toBe(String(new Date().getFullYear() - 2000));
   expect(await page.getByRole("button", { name: "Месяц" }).getAttribute("aria-pressed")).toBe("true");
-  const dayAnswer = page.waitForResponse((r) => r.url().includes("/api/admin/dashboard") && r.url().includes("period=day"));
+  const dayAnswer = page.waitForResponse((r) =>
+    r.url().includes("/api/admin/dashboard") && r.url().includes("period=day")
+  );
   await page.getByRole("button", { name: "День" }).click();
   await dayAnswer;
   expect(await page.getByRole("button", { name: "День" }).getAttribute("aria-pressed")).toBe("true");
@@ -228,7 +236,11 @@ test("admin panel: a slider tile with an image", async (t) => {
   expect(await dialog.getByText("Для плитки-ссылки необходимо выбрать изображение").isVisible()).toBe(true);
   expect(await dialog.getByRole("button", { name: "Сохранить" }).isDisabled()).toBe(true);
   // A text file is refused with the modal's wording.
-  await dialog.getByLabel("Изображение").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
+  await dialog.getByLabel("Изображение").setInputFiles({
+    name: "notes.txt",
+    mimeType: "text/plain",
+    buffer: Buffer.from("hi"),
+  });
   await dialog.getByText("Неподдерживаемый формат изображения. Используйте JPG или PNG.").waitFor();
   const url = `https://neuropunk.example/${ARTIST}`;
   await dialog.getByLabel("URL ссылки").fill(url);
@@ -282,8 +294,10 @@ test("admin panel: a banned user is thrown out on their next action", async (t) 
   await t.screenshot(page, "admin-users-1440");
 
   await page.getByLabel("Поиск").fill(user.username);
-  await page.waitForFunction((name) =>
-    [...document.querySelectorAll("tr[data-user-id]")].every((r) => r.textContent?.includes(name)), user.username);
+  await page.waitForFunction(
+    (name) => [...document.querySelectorAll("tr[data-user-id]")].every((r) => r.textContent?.includes(name)),
+    user.username,
+  );
   await page.getByRole("button", { name: `Заблокировать: ${user.username}` }).click();
   const confirm = page.getByRole("dialog", { name: "Блокировка пользователя" });
   await confirm.getByText("Пользователь не сможет авторизоваться и загружать треки.").waitFor();
@@ -323,7 +337,10 @@ test("admin panel: the status store page pages its lists and cleans the track st
   const uploaded = await uploadAs(
     t,
     artist.access,
-    Array.from({ length: 11 }, (_, i) => ({ name: `${runArtist("Rds")} - Key ${i + 1}.mp3`, source: "Low Rate - 128 kbps.mp3" })),
+    Array.from(
+      { length: 11 },
+      (_, i) => ({ name: `${runArtist("Rds")} - Key ${i + 1}.mp3`, source: "Low Rate - 128 kbps.mp3" }),
+    ),
     "label_koster",
   );
   const admin = await tokensOf(t, "admin");

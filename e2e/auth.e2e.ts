@@ -18,7 +18,9 @@ async function waitForPath(page: Page, path: string, timeout = 10_000) {
 }
 
 test("VK ID: Войти через ВКонтакте → VK authorize (double) → back to /login → signed in on /", async (t) => {
-  const vk = await startVkDouble({ user: { user_id: "5550001", first_name: "Вера", last_name: "Кошкина", phone: "79990005566" } });
+  const vk = await startVkDouble({
+    user: { user_id: "5550001", first_name: "Вера", last_name: "Кошкина", phone: "79990005566" },
+  });
   try {
     const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url });
     const page = await t.page({ width: 1280, height: 800 });
@@ -67,11 +69,15 @@ test("VK ID: Войти через ВКонтакте → VK authorize (double) 
     await expectSignedIn(page);
     await t.screenshot(page, "auth-vk-signed-in");
     const me = await page.evaluate(async () => {
-      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      const res = await fetch("/api/auth/me", {
+        headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` },
+      });
       return (await res.json()).user;
     });
     expect(me).toMatchObject({ vk_id: "5550001", first_name: "Вера", last_name: "Кошкина" });
-    expect(vk.requests.find((r) => r.path === "/oauth2/auth")?.contentType).toContain("application/x-www-form-urlencoded");
+    expect(vk.requests.find((r) => r.path === "/oauth2/auth")?.contentType).toContain(
+      "application/x-www-form-urlencoded",
+    );
   } finally {
     await vk.stop();
   }
@@ -82,7 +88,12 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
   const tg = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     const returnTo = url.searchParams.get("return_to")!;
-    const result = await signTelegramAuth({ id: 8880001, first_name: "Ёжик", last_name: "Тумановский", username: "hedgehog" });
+    const result = await signTelegramAuth({
+      id: 8880001,
+      first_name: "Ёжик",
+      last_name: "Тумановский",
+      username: "hedgehog",
+    });
     return Response.redirect(`${returnTo}#tgAuthResult=${encodeTgAuthResult(result)}`, 302);
   });
   try {
@@ -113,7 +124,9 @@ test("Telegram: the provider returns #tgAuthResult to the callback page, which s
     expect(seen.some((u) => new URL(u).pathname === "/auth/telegram/callback"), seen.join("\n")).toBe(true);
     await waitForPath(page, "/");
     const user = await page.evaluate(async () => {
-      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      const res = await fetch("/api/auth/me", {
+        headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` },
+      });
       return (await res.json()).user;
     });
     expect(user).toMatchObject({ telegram_id: "8880001", first_name: "Ёжик", username: "hedgehog" });
@@ -133,57 +146,65 @@ function telegramStandIn(user: Parameters<typeof signTelegramAuth>[0]) {
 
 const SESSION_INVALID = "Сессия авторизации истекла или недействительна. Попробуйте войти снова.";
 
-test("VK login CSRF: a code and state started in another browser sign nobody in and show the sign-in error", async (t) => {
-  const vk = await startVkDouble({ user: { user_id: "5550666", first_name: "Злоумышленник" } });
-  try {
-    const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url });
+test(
+  "VK login CSRF: a code and state started in another browser sign nobody in and show the sign-in error",
+  async (t) => {
+    const vk = await startVkDouble({ user: { user_id: "5550666", first_name: "Злоумышленник" } });
+    try {
+      const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url });
 
-    // The attacker starts a VK sign-in in their own browser and stops before the callback, keeping
-    // the code, state and device_id VK sent back (the redirect itself cannot be intercepted, so the
-    // hand-over to the backend is).
-    const attacker = await t.page({ width: 1280, height: 800 });
-    let link = "";
-    await attacker.context().route((url) => url.pathname === "/api/auth/oauth/vk/callback", async (route) => {
-      const q = new URL(route.request().url()).searchParams;
-      const back = new URLSearchParams({ code: q.get("code")!, state: q.get("state")!, device_id: q.get("device_id")! });
-      link = `${server.baseUrl}/login?${back}`;
-      await route.fulfill({ status: 200, contentType: "text/html", body: "<p>stopped</p>" });
-    });
-    const urlsFetched = attacker.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
-    await attacker.goto(server.baseUrl + "/login");
-    await urlsFetched;
-    const popupPromise = attacker.context().waitForEvent("page");
-    await attacker.getByRole("button", { name: "Войти через ВКонтакте" }).click();
-    const popup = await popupPromise;
-    await popup.getByText("stopped").waitFor({ timeout: 15_000 });
-    expect(new URL(link).searchParams.get("state")).toBeTruthy();
+      // The attacker starts a VK sign-in in their own browser and stops before the callback, keeping
+      // the code, state and device_id VK sent back (the redirect itself cannot be intercepted, so the
+      // hand-over to the backend is).
+      const attacker = await t.page({ width: 1280, height: 800 });
+      let link = "";
+      await attacker.context().route((url) => url.pathname === "/api/auth/oauth/vk/callback", async (route) => {
+        const q = new URL(route.request().url()).searchParams;
+        const back = new URLSearchParams({
+          code: q.get("code")!,
+          state: q.get("state")!,
+          device_id: q.get("device_id")!,
+        });
+        link = `${server.baseUrl}/login?${back}`;
+        await route.fulfill({ status: 200, contentType: "text/html", body: "<p>stopped</p>" });
+      });
+      const urlsFetched = attacker.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
+      await attacker.goto(server.baseUrl + "/login");
+      await urlsFetched;
+      const popupPromise = attacker.context().waitForEvent("page");
+      await attacker.getByRole("button", { name: "Войти через ВКонтакте" }).click();
+      const popup = await popupPromise;
+      await popup.getByText("stopped").waitFor({ timeout: 15_000 });
+      expect(new URL(link).searchParams.get("state")).toBeTruthy();
 
-    // The victim, in another browser (context), opens the link: nobody is signed in, the error shows.
-    const victim = await t.page({ width: 1280, height: 800 });
-    await victim.goto(server.baseUrl + "/login");
-    await victim.getByRole("heading", { name: "Вход в систему" }).waitFor();
-    await victim.goto(link);
-    await victim.getByText(`Ошибка при авторизации через ВКонтакте: ${SESSION_INVALID}`).waitFor();
-    expect(new URL(victim.url()).search).toBe("");
-    expect(await victim.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
-    await t.screenshot(victim, "auth-vk-foreign-link-refused");
+      // The victim, in another browser (context), opens the link: nobody is signed in, the error shows.
+      const victim = await t.page({ width: 1280, height: 800 });
+      await victim.goto(server.baseUrl + "/login");
+      await victim.getByRole("heading", { name: "Вход в систему" }).waitFor();
+      await victim.goto(link);
+      await victim.getByText(`Ошибка при авторизации через ВКонтакте: ${SESSION_INVALID}`).waitFor();
+      expect(new URL(victim.url()).search).toBe("");
+      expect(await victim.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+      await t.screenshot(victim, "auth-vk-foreign-link-refused");
 
-    // Sent straight to the backend callback, past the page's own check: the server refuses it too.
-    const q = new URL(link).searchParams;
-    await victim.goto(`${server.baseUrl}/api/auth/oauth/vk/callback?${new URLSearchParams({
-      code: q.get("code")!,
-      state: q.get("state")!,
-      device_id: q.get("device_id")!,
-      frontend_redirect: `${server.baseUrl}/auth/vk/callback`,
-    })}`);
-    await victim.getByText(`Ошибка ВКонтакте: ${SESSION_INVALID}`).waitFor();
-    expect(new URL(victim.url()).pathname).toBe("/auth/vk/callback");
-    expect(await victim.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
-    expect(await victim.getByRole("link", { name: "Профиль" }).count()).toBe(0);
-  } finally {
-    await vk.stop();
-  }
-}, { timeout: 90_000 });
+      // Sent straight to the backend callback, past the page's own check: the server refuses it too.
+      const q = new URL(link).searchParams;
+      await victim.goto(`${server.baseUrl}/api/auth/oauth/vk/callback?${new URLSearchParams({
+        code: q.get("code")!,
+        state: q.get("state")!,
+        device_id: q.get("device_id")!,
+        frontend_redirect: `${server.baseUrl}/auth/vk/callback`,
+      })}`);
+      await victim.getByText(`Ошибка ВКонтакте: ${SESSION_INVALID}`).waitFor();
+      expect(new URL(victim.url()).pathname).toBe("/auth/vk/callback");
+      expect(await victim.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+      expect(await victim.getByRole("link", { name: "Профиль" }).count()).toBe(0);
+    } finally {
+      await vk.stop();
+    }
+  },
+  { timeout: 90_000 },
+);
 
 test("profile: a VK user links Telegram in a provider window that closes itself", async (t) => {
   const vk = await startVkDouble({ user: { user_id: "5550777", first_name: "Лина", last_name: "Связкина" } });
@@ -219,7 +240,9 @@ test("profile: a VK user links Telegram in a provider window that closes itself"
     expect(await page.getByRole("heading", { name: "Привязать Telegram" }).count()).toBe(0);
     await t.screenshot(page, "profile-telegram-linked");
     const me = await page.evaluate(async () => {
-      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      const res = await fetch("/api/auth/me", {
+        headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` },
+      });
       return (await res.json()).user;
     });
     expect(me).toMatchObject({ vk_id: "5550777", telegram_id: "8880777" });
@@ -232,7 +255,11 @@ test("profile: a VK user links Telegram in a provider window that closes itself"
 test("profile: a Telegram user links VK by signing in to VK from the profile; the window closes itself", async (t) => {
   const vk = await startVkDouble({ user: { user_id: "5550778", first_name: "Тая", phone: "79995550778" } });
   try {
-    const server = await t.startServer({ VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url, TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
+    const server = await t.startServer({
+      VK_CLIENT_ID: vk.clientId,
+      VK_ID_BASE_URL: vk.url,
+      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+    });
     const page = await t.page({ width: 1280, height: 800 });
     await page.goto(server.baseUrl + "/about");
     // A Telegram sign-in in this browser, as the sign-in page completes one.
@@ -262,7 +289,9 @@ test("profile: a Telegram user links VK by signing in to VK from the profile; th
     await page.getByText("5550778", { exact: true }).waitFor();
     expect(await page.getByRole("heading", { name: "Привязать ВКонтакте" }).count()).toBe(0);
     const me = await page.evaluate(async () => {
-      const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+      const res = await fetch("/api/auth/me", {
+        headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` },
+      });
       return (await res.json()).user;
     });
     expect(me).toMatchObject({ vk_id: "5550778", telegram_id: "8880778" });
@@ -296,7 +325,9 @@ test("login link to another page: signed in there, and the tokens leave the addr
 /** The user the browser's stored access token belongs to. */
 async function storedUser(page: Page): Promise<string> {
   return await page.evaluate(async () => {
-    const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+    const res = await fetch("/api/auth/me", {
+      headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` },
+    });
     return (await res.json()).user?.username;
   });
 }
@@ -414,7 +445,10 @@ test("logout: flash, header without Профиль, and the old token is revoked
   await page.getByText("Вы успешно вышли из системы.").waitFor();
   expect(await page.getByRole("link", { name: "Профиль" }).count()).toBe(0);
   expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
-  const status = await page.evaluate(async (tok) => (await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${tok}` } })).status, token);
+  const status = await page.evaluate(
+    async (tok) => (await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${tok}` } })).status,
+    token,
+  );
   expect(status).toBe(401);
 });
 
@@ -425,7 +459,9 @@ test("ban: the next account check shows Аккаунт заблокирован,
   await page.goto(await server.loginLink("artist"));
   await expectSignedIn(page);
   const artistId = await page.evaluate(async () => {
-    const res = await fetch("/api/auth/me", { headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+    const res = await fetch("/api/auth/me", {
+      headers: { Authorization: `Bearer ${localStorage.getItem("accessToken")}` },
+    });
     return (await res.json()).user.id as number;
   });
 

@@ -21,99 +21,105 @@ async function waitDelivered(bot: { delivered: unknown[] }, n: number) {
   expect(bot.delivered).toHaveLength(n);
 }
 
-test("decisions: a moderator plays and accepts a track with a message; the artist's history shows «Принят»; one Telegram message", async (t) => {
-  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-  try {
-    const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
-    const s: TestContext = { ...t, server };
+test(
+  "decisions: a moderator plays and accepts a track with a message; the artist's history shows «Принят»; one Telegram message",
+  async (t) => {
+    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
+    try {
+      const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
+      const s: TestContext = { ...t, server };
 
-    // The artist of this test: made by the admin with a Telegram id, so the decision is sent there.
-    const admin = await tokensOf(s, "admin");
-    const username = runArtist("decided");
-    const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-    const made = await apiAs(s, admin.access, "/admin/users", {
-      method: "POST",
-      body: JSON.stringify({ username, telegram_id: telegramId }),
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const artist = await tokensOf(s, username);
-    const artistName = runArtist("Decided");
-    const uploaded = await uploadAs(s, artist.access, [
-      { name: `${artistName} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
-      { name: `${artistName} - Amen Skipped.mp3`, source: "Test Artist - Amen Study.mp3" },
-    ], "label_koster");
-    await waitCompleted(s, admin.access, uploaded.map((u) => u.id));
+      // The artist of this test: made by the admin with a Telegram id, so the decision is sent there.
+      const admin = await tokensOf(s, "admin");
+      const username = runArtist("decided");
+      const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
+      const made = await apiAs(s, admin.access, "/admin/users", {
+        method: "POST",
+        body: JSON.stringify({ username, telegram_id: telegramId }),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const artist = await tokensOf(s, username);
+      const artistName = runArtist("Decided");
+      const uploaded = await uploadAs(s, artist.access, [
+        { name: `${artistName} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+        { name: `${artistName} - Amen Skipped.mp3`, source: "Test Artist - Amen Study.mp3" },
+      ], "label_koster");
+      await waitCompleted(s, admin.access, uploaded.map((u) => u.id));
 
-    // The moderator starts the first of the two rows and skips it with J at once: the second plays
-    // through (the fixture is 8 s). Only the one played counts as heard (issue 20).
-    const page = await signIn(s, "moderator");
-    await page.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(artistName)}`);
-    await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
-    await page.locator("tbody tr[data-track-id]").nth(1).waitFor();
-    const order = await page.locator("tbody tr[data-track-id]")
-      .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-track-id"))));
-    const skipped = uploaded.find((u) => u.id === order[0])!;
-    const track = uploaded.find((u) => u.id === order[1])!;
-    const row = page.locator(`tr[data-track-id="${skipped.id}"]`);
-    await row.getByRole("button", { name: `Play: ${skipped.filename}` }).click();
-    await waitPlaying(page, skipped.id);
-    await page.keyboard.press("j");
-    await waitPlaying(page, track.id);
-    await page.waitForFunction(() => document.querySelector("audio")?.ended === true, undefined, { timeout: 30_000 });
+      // The moderator starts the first of the two rows and skips it with J at once: the second plays
+      // through (the fixture is 8 s). Only the one played counts as heard (issue 20).
+      const page = await signIn(s, "moderator");
+      await page.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(artistName)}`);
+      await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
+      await page.locator("tbody tr[data-track-id]").nth(1).waitFor();
+      const order = await page.locator("tbody tr[data-track-id]")
+        .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-track-id"))));
+      const skipped = uploaded.find((u) => u.id === order[0])!;
+      const track = uploaded.find((u) => u.id === order[1])!;
+      const row = page.locator(`tr[data-track-id="${skipped.id}"]`);
+      await row.getByRole("button", { name: `Play: ${skipped.filename}` }).click();
+      await waitPlaying(page, skipped.id);
+      await page.keyboard.press("j");
+      await waitPlaying(page, track.id);
+      await page.waitForFunction(() => document.querySelector("audio")?.ended === true, undefined, { timeout: 30_000 });
 
-    // The artist: «Прослушан» for the track played through, still «На рассмотрении» for the skipped one.
-    const artistStatus = async (id: number) => {
-      const { body } = await apiAs(s, artist.access, "/tracks");
-      return body.tracks.find((x: { id: number }) => x.id === id)?.decisions[0]?.status;
-    };
-    for (let i = 0; i < 100 && (await artistStatus(track.id)) !== "listened"; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await artistStatus(track.id)).toBe("listened");
-    expect(await artistStatus(skipped.id)).toBe("in_review");
+      // The artist: «Прослушан» for the track played through, still «На рассмотрении» for the skipped one.
+      const artistStatus = async (id: number) => {
+        const { body } = await apiAs(s, artist.access, "/tracks");
+        return body.tracks.find((x: { id: number }) => x.id === id)?.decisions[0]?.status;
+      };
+      for (let i = 0; i < 100 && (await artistStatus(track.id)) !== "listened"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await artistStatus(track.id)).toBe("listened");
+      expect(await artistStatus(skipped.id)).toBe("in_review");
 
-    // The track's page: the state per direction, who listened how long, the decision form.
-    await open(page, s, `/moderator/tracks/${track.id}/edit`, "Edit Track");
-    const card = page.getByTestId("decision-label_koster");
-    await card.getByTestId("review-state").filter({ hasText: "Прослушан" }).waitFor();
-    expect(await page.getByTestId("staff-listen").first().textContent()).toMatch(/прослушано 0:0[78] из 0:08$/);
-    await card.getByLabel("Статус").selectOption("accepted");
-    await card.getByLabel("Заметка для сотрудников").fill("Сильный дроп, берём");
-    await card.getByLabel("Сообщение артисту").fill(MESSAGE);
-    await card.getByRole("button", { name: "Сохранить решение" }).click();
-    await card.getByText("Решение сохранено").waitFor();
-    await card.getByTestId("review-state").filter({ hasText: "Принят" }).waitFor();
-    // The history: who, from, to, the note and the message.
-    const history = page.locator(".dp-history-table tbody tr");
-    await history.filter({ hasText: "Сильный дроп, берём" }).waitFor();
-    const last = await history.last().textContent();
-    expect(last).toContain("Прослушан");
-    expect(last).toContain("Принят");
-    expect(last).toContain(MESSAGE);
-    await t.screenshot(page, "decision-panel-moderator-1440");
+      // The track's page: the state per direction, who listened how long, the decision form.
+      await open(page, s, `/moderator/tracks/${track.id}/edit`, "Edit Track");
+      const card = page.getByTestId("decision-label_koster");
+      await card.getByTestId("review-state").filter({ hasText: "Прослушан" }).waitFor();
+      expect(await page.getByTestId("staff-listen").first().textContent()).toMatch(/прослушано 0:0[78] из 0:08$/);
+      await card.getByLabel("Статус").selectOption("accepted");
+      await card.getByLabel("Заметка для сотрудников").fill("Сильный дроп, берём");
+      await card.getByLabel("Сообщение артисту").fill(MESSAGE);
+      await card.getByRole("button", { name: "Сохранить решение" }).click();
+      await card.getByText("Решение сохранено").waitFor();
+      await card.getByTestId("review-state").filter({ hasText: "Принят" }).waitFor();
+      // The history: who, from, to, the note and the message.
+      const history = page.locator(".dp-history-table tbody tr");
+      await history.filter({ hasText: "Сильный дроп, берём" }).waitFor();
+      const last = await history.last().textContent();
+      expect(last).toContain("Прослушан");
+      expect(last).toContain("Принят");
+      expect(last).toContain(MESSAGE);
+      await t.screenshot(page, "decision-panel-moderator-1440");
 
-    // The artist's profile: «Принят» and the staff's message, never the note.
-    const artistPage = await signIn(s, username, { width: 390, height: 844 });
-    await open(artistPage, s, "/profile", /.+/);
-    const mine = artistPage.getByTestId("my-track").filter({ hasText: track.filename });
-    await mine.waitFor();
-    const decision = mine.getByTestId("my-track-decision");
-    await decision.filter({ hasText: "Принят" }).waitFor();
-    expect(await decision.textContent()).toContain(MESSAGE);
-    expect(await mine.textContent()).not.toContain("Сильный дроп");
-    const notHeard = artistPage.getByTestId("my-track").filter({ hasText: skipped.filename });
-    expect(await notHeard.getByTestId("my-track-decision").textContent()).toContain("На рассмотрении");
-    await t.screenshot(artistPage, "artist-history-390");
+      // The artist's profile: «Принят» and the staff's message, never the note.
+      const artistPage = await signIn(s, username, { width: 390, height: 844 });
+      await open(artistPage, s, "/profile", /.+/);
+      const mine = artistPage.getByTestId("my-track").filter({ hasText: track.filename });
+      await mine.waitFor();
+      const decision = mine.getByTestId("my-track-decision");
+      await decision.filter({ hasText: "Принят" }).waitFor();
+      expect(await decision.textContent()).toContain(MESSAGE);
+      expect(await mine.textContent()).not.toContain("Сильный дроп");
+      const notHeard = artistPage.getByTestId("my-track").filter({ hasText: skipped.filename });
+      expect(await notHeard.getByTestId("my-track-decision").textContent()).toContain("На рассмотрении");
+      await t.screenshot(artistPage, "artist-history-390");
 
-    // Telegram: exactly one message, to the artist, with the staff's message in it.
-    await waitDelivered(bot, 1);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(bot.delivered).toHaveLength(1);
-    const sent = bot.delivered[0].body;
-    expect(String(sent.chat_id)).toBe(telegramId);
-    expect(String(sent.text)).toContain("Спасибо! Трек берём на лейбл");
-  } finally {
-    await bot.stop();
-  }
-}, { timeout: 120_000 });
+      // Telegram: exactly one message, to the artist, with the staff's message in it.
+      await waitDelivered(bot, 1);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(bot.delivered).toHaveLength(1);
+      const sent = bot.delivered[0].body;
+      expect(String(sent.chat_id)).toBe(telegramId);
+      expect(String(sent.text)).toContain("Спасибо! Трек берём на лейбл");
+    } finally {
+      await bot.stop();
+    }
+  },
+  { timeout: 120_000 },
+);
 
 test("decisions: the admin adds a decline template, declines a track with it in one action; the dashboard counts it", async (t) => {
   const admin = await tokensOf(t, "admin");
@@ -153,73 +159,81 @@ test("decisions: the admin adds a decline template, declines a track with it in 
   await t.screenshot(page, "dashboard-review-counts-1440");
 });
 
-test("decisions: a decline with a template, then a note saved in the same form: still declined, the artist told once (issue 20)", async (t) => {
-  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-  try {
-    const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
-    const s: TestContext = { ...t, server };
-    const admin = await tokensOf(s, "admin");
-    const username = runArtist("declined");
-    const telegramId = String(710_000_000 + Math.floor(Math.random() * 1_000_000));
-    const made = await apiAs(s, admin.access, "/admin/users", {
-      method: "POST",
-      body: JSON.stringify({ username, telegram_id: telegramId }),
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const artist = await tokensOf(s, username);
-    const [track] = await uploadAs(s, artist.access, [
-      { name: `${runArtist("Reverted")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
-    ], "label_koster");
-    await waitCompleted(s, admin.access, [track.id]);
-    const title = runArtist("Сведение ");
-    const TEMPLATE = "Спасибо! Доработайте сведение и присылайте снова.";
-    const created = await apiAs(s, admin.access, "/admin/decline-templates", {
-      method: "POST",
-      body: JSON.stringify({ title, text: TEMPLATE }),
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+test(
+  "decisions: a decline with a template, then a note saved in the same form: still declined, the artist told once (issue 20)",
+  async (t) => {
+    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
+    try {
+      const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
+      const s: TestContext = { ...t, server };
+      const admin = await tokensOf(s, "admin");
+      const username = runArtist("declined");
+      const telegramId = String(710_000_000 + Math.floor(Math.random() * 1_000_000));
+      const made = await apiAs(s, admin.access, "/admin/users", {
+        method: "POST",
+        body: JSON.stringify({ username, telegram_id: telegramId }),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const artist = await tokensOf(s, username);
+      const [track] = await uploadAs(s, artist.access, [
+        { name: `${runArtist("Reverted")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+      ], "label_koster");
+      await waitCompleted(s, admin.access, [track.id]);
+      const title = runArtist("Сведение ");
+      const TEMPLATE = "Спасибо! Доработайте сведение и присылайте снова.";
+      const created = await apiAs(s, admin.access, "/admin/decline-templates", {
+        method: "POST",
+        body: JSON.stringify({ title, text: TEMPLATE }),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
 
-    // «Отклонить с шаблоном»: the panel shows Отклонён, in the badge and in the form.
-    const page = await signIn(s, "admin");
-    await open(page, s, `/admin/tracks/${track.id}/edit`, "Редактирование трека");
-    const card = page.getByTestId("decision-label_koster");
-    await card.getByTestId("review-state").filter({ hasText: "Новый" }).waitFor();
-    await card.getByLabel("Шаблон отказа").selectOption({ label: title });
-    await card.getByRole("button", { name: "Отклонить с шаблоном" }).click();
-    await card.getByText("Отклонено с шаблоном").waitFor();
-    await card.getByTestId("review-state").filter({ hasText: "Отклонён" }).waitFor();
-    expect(await card.getByLabel("Статус").inputValue()).toBe("declined");
-    expect(await card.getByLabel("Сообщение артисту").inputValue()).toBe(TEMPLATE);
+      // «Отклонить с шаблоном»: the panel shows Отклонён, in the badge and in the form.
+      const page = await signIn(s, "admin");
+      await open(page, s, `/admin/tracks/${track.id}/edit`, "Редактирование трека");
+      const card = page.getByTestId("decision-label_koster");
+      await card.getByTestId("review-state").filter({ hasText: "Новый" }).waitFor();
+      await card.getByLabel("Шаблон отказа").selectOption({ label: title });
+      await card.getByRole("button", { name: "Отклонить с шаблоном" }).click();
+      await card.getByText("Отклонено с шаблоном").waitFor();
+      await card.getByTestId("review-state").filter({ hasText: "Отклонён" }).waitFor();
+      expect(await card.getByLabel("Статус").inputValue()).toBe("declined");
+      expect(await card.getByLabel("Сообщение артисту").inputValue()).toBe(TEMPLATE);
 
-    // A note, then «Сохранить решение» in the same form.
-    await card.getByLabel("Заметка для сотрудников").fill("Позвонить через месяц");
-    await card.getByRole("button", { name: "Сохранить решение" }).click();
-    await card.getByText("Решение сохранено").waitFor();
-    await page.locator(".dp-history-table tbody tr").filter({ hasText: "Позвонить через месяц" }).waitFor();
-    expect(await card.getByTestId("review-state").textContent()).toBe("Отклонён");
-    expect(await card.getByLabel("Статус").inputValue()).toBe("declined");
-    const saved = (await apiAs(s, admin.access, `/admin/tracks/${track.id}`)).body.track;
-    expect(saved.decisions[0]).toMatchObject({ status: "declined", message: TEMPLATE, note: "Позвонить через месяц" });
-    expect(saved.decision_history.map((h: { to: string }) => h.to)).toEqual(["declined", "declined"]);
+      // A note, then «Сохранить решение» in the same form.
+      await card.getByLabel("Заметка для сотрудников").fill("Позвонить через месяц");
+      await card.getByRole("button", { name: "Сохранить решение" }).click();
+      await card.getByText("Решение сохранено").waitFor();
+      await page.locator(".dp-history-table tbody tr").filter({ hasText: "Позвонить через месяц" }).waitFor();
+      expect(await card.getByTestId("review-state").textContent()).toBe("Отклонён");
+      expect(await card.getByLabel("Статус").inputValue()).toBe("declined");
+      const saved = (await apiAs(s, admin.access, `/admin/tracks/${track.id}`)).body.track;
+      expect(saved.decisions[0]).toMatchObject({
+        status: "declined",
+        message: TEMPLATE,
+        note: "Позвонить через месяц",
+      });
+      expect(saved.decision_history.map((h: { to: string }) => h.to)).toEqual(["declined", "declined"]);
 
-    // The artist's history: still «Отклонён» with the message, never «На рассмотрении».
-    const artistPage = await signIn(s, username, { width: 390, height: 844 });
-    await open(artistPage, s, "/profile", /.+/);
-    const mine = artistPage.getByTestId("my-track").filter({ hasText: track.filename });
-    await mine.waitFor();
-    const decision = mine.getByTestId("my-track-decision");
-    await decision.filter({ hasText: "Отклонён" }).waitFor();
-    expect(await decision.textContent()).toContain(TEMPLATE);
-    expect(await mine.textContent()).not.toContain("На рассмотрении");
+      // The artist's history: still «Отклонён» with the message, never «На рассмотрении».
+      const artistPage = await signIn(s, username, { width: 390, height: 844 });
+      await open(artistPage, s, "/profile", /.+/);
+      const mine = artistPage.getByTestId("my-track").filter({ hasText: track.filename });
+      await mine.waitFor();
+      const decision = mine.getByTestId("my-track-decision");
+      await decision.filter({ hasText: "Отклонён" }).waitFor();
+      expect(await decision.textContent()).toContain(TEMPLATE);
+      expect(await mine.textContent()).not.toContain("На рассмотрении");
 
-    // Telegram: the decline, once; the note is not news.
-    await waitDelivered(bot, 1);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(bot.delivered).toHaveLength(1);
-    expect(String(bot.delivered[0].body.chat_id)).toBe(telegramId);
-    expect(String(bot.delivered[0].body.text)).toContain("Отклонён");
-    expect(String(bot.delivered[0].body.text)).toContain(TEMPLATE);
-  } finally {
-    await bot.stop();
-  }
-}, { timeout: 120_000 });
+      // Telegram: the decline, once; the note is not news.
+      await waitDelivered(bot, 1);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(bot.delivered).toHaveLength(1);
+      expect(String(bot.delivered[0].body.chat_id)).toBe(telegramId);
+      expect(String(bot.delivered[0].body.text)).toContain("Отклонён");
+      expect(String(bot.delivered[0].body.text)).toContain(TEMPLATE);
+    } finally {
+      await bot.stop();
+    }
+  },
+  { timeout: 120_000 },
+);

@@ -56,7 +56,9 @@ test("home page at 390 px: the menu toggle holds the links, footer shows", async
   expect(await toggle.getAttribute("aria-expanded")).toBe("false");
   await checkFooter(page);
   // Nothing may stick out sideways on a phone.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await t.screenshot(page, "home-390");
 

@@ -9,7 +9,10 @@ import { apiAs, newUser, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff
 test("Chromium's <audio> plays and seeks in a track through its listening address", async (t) => {
   const artist = await newUser(t, "Listener");
   const admin = await tokensOf(t, "admin");
-  const [track] = await uploadAs(t, artist.access, [{ name: "Listen Artist - Amen.mp3", source: "Test Artist - Amen Study.mp3" }], "label_koster");
+  const [track] = await uploadAs(t, artist.access, [{
+    name: "Listen Artist - Amen.mp3",
+    source: "Test Artist - Amen Study.mp3",
+  }], "label_koster");
   await waitCompleted(t, admin.access, [track.id]);
 
   const listen = await apiAs(t, admin.access, `/admin/tracks/${track.id}/listen`);
@@ -19,7 +22,9 @@ test("Chromium's <audio> plays and seeks in a track through its listening addres
   const page = await t.page(WIDE);
   const ranges: Array<{ status: number; range: string | null }> = [];
   page.on("response", (r) => {
-    if (new URL(r.url()).pathname.startsWith("/api/listen/")) ranges.push({ status: r.status(), range: r.request().headers()["range"] ?? null });
+    if (new URL(r.url()).pathname.startsWith("/api/listen/")) {
+      ranges.push({ status: r.status(), range: r.request().headers()["range"] ?? null });
+    }
   });
   await page.goto(t.server.baseUrl + "/faq");
   const played = await page.evaluate(async (src) => {

@@ -54,103 +54,123 @@ test("maintenance: an administrator signs in with a login link on /login and wor
   await t.screenshot(page, "maintenance-admin-tracks-1280");
 }, { timeout: 90_000 });
 
-test("maintenance: VK sign-in on the login page — a visitor ends on the maintenance screen, an administrator in the admin panel", async (t) => {
-  const vk = await startVkDouble({ user: { user_id: "7770001", first_name: "Мария", last_name: "Админова" } });
-  try {
-    const server = await t.startServer({ MAINTENANCE_MODE: "true", VK_CLIENT_ID: vk.clientId, VK_ID_BASE_URL: vk.url });
-
-    const signInWithVk = async () => {
-      const page = await t.page({ width: 1280, height: 800 });
-      const urlsFetched = page.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
-      await page.goto(server.baseUrl + "/login");
-      await page.getByRole("heading", { name: "Вход в систему" }).waitFor();
-      expect(new URL(page.url()).pathname).toBe("/login");
-      await urlsFetched;
-      // The provider's window comes back to /login and /auth/vk/callback, which maintenance leaves
-      // open; the server's callback must answer with tokens, not the maintenance screen.
-      const tokensIssued = page.context().waitForEvent("request", {
-        predicate: (r) => r.isNavigationRequest() && r.url().includes("/auth/vk/callback?login_code="),
-        timeout: 20_000,
+test(
+  "maintenance: VK sign-in on the login page — a visitor ends on the maintenance screen, an administrator in the admin panel",
+  async (t) => {
+    const vk = await startVkDouble({ user: { user_id: "7770001", first_name: "Мария", last_name: "Админова" } });
+    try {
+      const server = await t.startServer({
+        MAINTENANCE_MODE: "true",
+        VK_CLIENT_ID: vk.clientId,
+        VK_ID_BASE_URL: vk.url,
       });
-      await page.getByRole("button", { name: "Войти через ВКонтакте" }).click();
-      await tokensIssued;
-      return page;
-    };
 
-    // First sign-in: a new account, not an administrator. The window that started it follows.
-    const first = await signInWithVk();
-    await waitForPath(first, "/maintenance");
-    await first.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
-    const token = await first.evaluate(() => localStorage.getItem("accessToken"));
-    const me = await api(server, token, "/auth/me");
-    expect(me.body.user).toMatchObject({ vk_id: "7770001", is_admin: false });
+      const signInWithVk = async () => {
+        const page = await t.page({ width: 1280, height: 800 });
+        const urlsFetched = page.waitForResponse((r) => r.url().includes("/api/auth/oauth/urls"));
+        await page.goto(server.baseUrl + "/login");
+        await page.getByRole("heading", { name: "Вход в систему" }).waitFor();
+        expect(new URL(page.url()).pathname).toBe("/login");
+        await urlsFetched;
+        // The provider's window comes back to /login and /auth/vk/callback, which maintenance leaves
+        // open; the server's callback must answer with tokens, not the maintenance screen.
+        const tokensIssued = page.context().waitForEvent("request", {
+          predicate: (r) => r.isNavigationRequest() && r.url().includes("/auth/vk/callback?login_code="),
+          timeout: 20_000,
+        });
+        await page.getByRole("button", { name: "Войти через ВКонтакте" }).click();
+        await tokensIssued;
+        return page;
+      };
 
-    // An administrator makes that account an administrator (the admin API works in maintenance).
-    const adminToken = new URL(await server.loginLink("admin")).searchParams.get("access_token");
-    const promoted = await api(server, adminToken, `/admin/users/${me.body.user.id}`, {
-      method: "PUT",
-      body: JSON.stringify({ is_admin: true }),
+      // First sign-in: a new account, not an administrator. The window that started it follows.
+      const first = await signInWithVk();
+      await waitForPath(first, "/maintenance");
+      await first.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
+      const token = await first.evaluate(() => localStorage.getItem("accessToken"));
+      const me = await api(server, token, "/auth/me");
+      expect(me.body.user).toMatchObject({ vk_id: "7770001", is_admin: false });
+
+      // An administrator makes that account an administrator (the admin API works in maintenance).
+      const adminToken = new URL(await server.loginLink("admin")).searchParams.get("access_token");
+      const promoted = await api(server, adminToken, `/admin/users/${me.body.user.id}`, {
+        method: "PUT",
+        body: JSON.stringify({ is_admin: true }),
+      });
+      expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+      // Signed out, they sign in again with VK and get in.
+      await api(server, token, "/auth/logout", { method: "POST" });
+
+      const second = await signInWithVk();
+      await waitForPath(second, "/");
+      await openAdminPanel(second);
+    } finally {
+      await vk.stop();
+    }
+  },
+  { timeout: 120_000 },
+);
+
+test(
+  "maintenance: an artist sees the maintenance screen with no links back into the site, and the API refuses them",
+  async (t) => {
+    const server = await t.startServer({ MAINTENANCE_MODE: "true" });
+    const page = await t.page({ width: 1280, height: 800 });
+    const policyWarnings: string[] = [];
+    page.on("console", (m) => {
+      if (/permissions.policy/i.test(m.text())) policyWarnings.push(m.text());
     });
-    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
-    // Signed out, they sign in again with VK and get in.
-    await api(server, token, "/auth/logout", { method: "POST" });
 
-    const second = await signInWithVk();
-    await waitForPath(second, "/");
-    await openAdminPanel(second);
-  } finally {
-    await vk.stop();
-  }
-}, { timeout: 120_000 });
+    // Anonymous first.
+    await page.goto(server.baseUrl + "/faq");
+    await waitForPath(page, "/maintenance");
+    await page.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
+    expect(await linksLeavingThePage(page)).toEqual([]);
 
-test("maintenance: an artist sees the maintenance screen with no links back into the site, and the API refuses them", async (t) => {
-  const server = await t.startServer({ MAINTENANCE_MODE: "true" });
-  const page = await t.page({ width: 1280, height: 800 });
-  const policyWarnings: string[] = [];
-  page.on("console", (m) => {
-    if (/permissions.policy/i.test(m.text())) policyWarnings.push(m.text());
-  });
+    // Then signed in as an artist.
+    const link = await server.loginLink("artist");
+    await page.goto(link);
+    await waitForPath(page, "/maintenance");
+    await page.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
+    expect(await linksLeavingThePage(page)).toEqual([]);
+    await t.screenshot(page, "maintenance-artist-1280");
 
-  // Anonymous first.
-  await page.goto(server.baseUrl + "/faq");
-  await waitForPath(page, "/maintenance");
-  await page.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
-  expect(await linksLeavingThePage(page)).toEqual([]);
+    // Проверить снова asks again and stays while maintenance lasts.
+    const configAsked = page.waitForResponse((r) => r.url().endsWith("/api/config"));
+    await page.getByRole("button", { name: "Проверить снова" }).click();
+    await configAsked;
+    expect(new URL(page.url()).pathname).toBe("/maintenance");
 
-  // Then signed in as an artist.
-  const link = await server.loginLink("artist");
-  await page.goto(link);
-  await waitForPath(page, "/maintenance");
-  await page.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
-  expect(await linksLeavingThePage(page)).toEqual([]);
-  await t.screenshot(page, "maintenance-artist-1280");
+    // The server holds the line too: an upload (or any other call) is 503 with the maintenance text.
+    const token = await page.evaluate(() => localStorage.getItem("accessToken"));
+    const upload = await page.evaluate(async (tok) => {
+      const form = new FormData();
+      form.append("files", new File([new Uint8Array(1024)], "Artist - Title.mp3", { type: "audio/mpeg" }));
+      form.append("directions", "label_koster");
+      const res = await fetch("/api/upload", {
+        method: "POST",
+        body: form,
+        headers: { Authorization: `Bearer ${tok}` },
+      });
+      return { status: res.status, body: await res.json(), cache: res.headers.get("cache-control") };
+    }, token);
+    expect(upload).toEqual({
+      status: 503,
+      body: { success: false, error: MAINTENANCE_TEXT, maintenance: true },
+      cache: "no-store",
+    });
 
-  // Проверить снова asks again and stays while maintenance lasts.
-  const configAsked = page.waitForResponse((r) => r.url().endsWith("/api/config"));
-  await page.getByRole("button", { name: "Проверить снова" }).click();
-  await configAsked;
-  expect(new URL(page.url()).pathname).toBe("/maintenance");
+    // A narrow window has no menu to open either.
+    const phone = await t.page({ width: 390, height: 844 });
+    await phone.goto(link);
+    await waitForPath(phone, "/maintenance");
+    await phone.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
+    expect(await phone.getByRole("button", { name: "Меню" }).count()).toBe(0);
+    expect(await linksLeavingThePage(phone)).toEqual([]);
+    await t.screenshot(phone, "maintenance-artist-390");
 
-  // The server holds the line too: an upload (or any other call) is 503 with the maintenance text.
-  const token = await page.evaluate(() => localStorage.getItem("accessToken"));
-  const upload = await page.evaluate(async (tok) => {
-    const form = new FormData();
-    form.append("files", new File([new Uint8Array(1024)], "Artist - Title.mp3", { type: "audio/mpeg" }));
-    form.append("directions", "label_koster");
-    const res = await fetch("/api/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${tok}` } });
-    return { status: res.status, body: await res.json(), cache: res.headers.get("cache-control") };
-  }, token);
-  expect(upload).toEqual({ status: 503, body: { success: false, error: MAINTENANCE_TEXT, maintenance: true }, cache: "no-store" });
-
-  // A narrow window has no menu to open either.
-  const phone = await t.page({ width: 390, height: 844 });
-  await phone.goto(link);
-  await waitForPath(phone, "/maintenance");
-  await phone.getByRole("heading", { name: "Ведутся технические работы" }).waitFor();
-  expect(await phone.getByRole("button", { name: "Меню" }).count()).toBe(0);
-  expect(await linksLeavingThePage(phone)).toEqual([]);
-  await t.screenshot(phone, "maintenance-artist-390");
-
-  // Every feature named in the Permissions-Policy header is one Chromium knows.
-  expect(policyWarnings).toEqual([]);
-}, { timeout: 90_000 });
+    // Every feature named in the Permissions-Policy header is one Chromium knows.
+    expect(policyWarnings).toEqual([]);
+  },
+  { timeout: 90_000 },
+);

@@ -6,23 +6,43 @@
  */
 import type { Download } from "playwright-core";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, type Uploaded, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, type Uploaded, waitCompleted, WIDE } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 const ARTIST = runArtist("Mod");
 
 /** One fixture uploaded by the artist to the given directions. */
-async function upload(t: TestContext, token: string, name: string, source: string, directions: string): Promise<Uploaded> {
+async function upload(
+  t: TestContext,
+  token: string,
+  name: string,
+  source: string,
+  directions: string,
+): Promise<Uploaded> {
   return (await uploadAs(t, token, [{ name, source }], directions))[0];
 }
 
 const rowIds = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id"))));
+  page.evaluate(() =>
+    [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id")))
+  );
 
 test("moderator panel: only their tracks, directions within their categories, a download", async (t) => {
   const artist = await tokensOf(t, "artist");
-  const koster = await upload(t, artist.access, `${ARTIST} - Koster Cut.mp3`, "Test Artist - Amen Study.mp3", "label_koster");
-  const neuropunk = await upload(t, artist.access, `${ARTIST} - Neuro Cut.mp3`, "Low Rate - 128 kbps.mp3", "label_neuropunk");
+  const koster = await upload(
+    t,
+    artist.access,
+    `${ARTIST} - Koster Cut.mp3`,
+    "Test Artist - Amen Study.mp3",
+    "label_koster",
+  );
+  const neuropunk = await upload(
+    t,
+    artist.access,
+    `${ARTIST} - Neuro Cut.mp3`,
+    "Low Rate - 128 kbps.mp3",
+    "label_neuropunk",
+  );
 
   const admin = await tokensOf(t, "admin");
   await waitCompleted(t, admin.access, [koster.id, neuropunk.id]);
@@ -44,7 +64,9 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await header.getByText("Костёр Звукозапись").waitFor();
   expect(await header.getByText("Костёр подкаст").isVisible()).toBe(true);
   const count = page.getByTestId("count-tracks");
-  await page.waitForFunction(() => /^\d+$/.test(document.querySelector("[data-testid=count-tracks]")?.textContent ?? ""));
+  await page.waitForFunction(() =>
+    /^\d+$/.test(document.querySelector("[data-testid=count-tracks]")?.textContent ?? "")
+  );
   const inScope = (await apiAs(t, moderator.access, "/moderator/tracks")).body.total;
   expect(Number(await count.innerText())).toBe(inScope);
   await page.waitForFunction(() => /^\d+$/.test(document.querySelector("[data-testid=count-faq]")?.textContent ?? ""));
@@ -128,7 +150,9 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await open(phone, t, "/moderator/tracks", "Manage Tracks");
   await phone.locator("tbody tr[data-track-id]").first().waitFor();
   await t.screenshot(phone, "moderator-tracks-390");
-  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await phone.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 }, { timeout: 120_000 });
 
@@ -159,10 +183,14 @@ test("moderator panel: an FAQ entry added, edited with the preview, shown on /fa
   await page.getByRole("heading", { level: 1, name: "Edit FAQ" }).waitFor();
   expect(new URL(page.url()).pathname).toBe(`/moderator/faq/${id}/edit`);
   const answer = page.getByLabel("Answer");
-  await page.waitForFunction(() => (document.querySelector("textarea") as HTMLTextAreaElement | null)?.value === "<p>First answer</p>");
+  await page.waitForFunction(() =>
+    (document.querySelector("textarea") as HTMLTextAreaElement | null)?.value === "<p>First answer</p>"
+  );
   await answer.fill("<p>Send it via the <strong>upload page</strong>.</p><ul><li>MP3 only</li></ul>");
   const preview = page.getByTestId("faq-preview-body");
-  expect(await preview.innerHTML()).toBe("<p>Send it via the <strong>upload page</strong>.</p><ul><li>MP3 only</li></ul>");
+  expect(await preview.innerHTML()).toBe(
+    "<p>Send it via the <strong>upload page</strong>.</p><ul><li>MP3 only</li></ul>",
+  );
   await t.screenshot(page, "moderator-faq-edit-1440");
   await page.getByRole("button", { name: "Save FAQ" }).click();
   await page.waitForURL(`${t.server.baseUrl}/moderator/faq`);
@@ -182,7 +210,9 @@ test("moderator panel: an FAQ entry added, edited with the preview, shown on /fa
 
   // Delete from the editor page: confirmation, back to the list, gone from /faq.
   await open(page, t, `/moderator/faq/${id}/edit`, "Edit FAQ");
-  await page.waitForFunction(() => ((document.querySelector("textarea") as HTMLTextAreaElement | null)?.value ?? "") !== "");
+  await page.waitForFunction(() =>
+    ((document.querySelector("textarea") as HTMLTextAreaElement | null)?.value ?? "") !== ""
+  );
   await page.getByRole("button", { name: "Delete" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete FAQ Item" });
   await confirm.getByText(question).waitFor();

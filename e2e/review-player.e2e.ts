@@ -23,17 +23,26 @@ async function waitAnalysed(t: TestContext, adminToken: string, ids: number[]) {
 }
 
 const rowIds = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id"))));
+  page.evaluate(() =>
+    [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id")))
+  );
 
 const currentRow = (page: Page) =>
-  page.evaluate(() => Number(document.querySelector("tbody tr[aria-current='true']")?.getAttribute("data-track-id") ?? 0));
+  page.evaluate(() =>
+    Number(document.querySelector("tbody tr[aria-current='true']")?.getAttribute("data-track-id") ?? 0)
+  );
 
 /** The page's one <audio>: where it plays from and whether time runs. */
 const audioState = (page: Page) =>
   page.evaluate(() => {
     const all = document.querySelectorAll("audio");
     const a = all[0];
-    return { count: all.length, src: a?.getAttribute("src") ?? "", paused: a?.paused ?? true, time: a?.currentTime ?? 0 };
+    return {
+      count: all.length,
+      src: a?.getAttribute("src") ?? "",
+      paused: a?.paused ?? true,
+      time: a?.currentTime ?? 0,
+    };
   });
 
 /** Painted pixels on the waveform canvas (the peaks drawn, not an empty box). */
@@ -98,7 +107,9 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
   await page.keyboard.press("j");
   await waitPlaying(page, order[1]);
   expect((await audioState(page)).src).not.toBe(firstSrc);
-  expect(await page.evaluate(() => document.activeElement?.closest("tr")?.getAttribute("data-track-id"))).toBe(String(order[1]));
+  expect(await page.evaluate(() => document.activeElement?.closest("tr")?.getAttribute("data-track-id"))).toBe(
+    String(order[1]),
+  );
   expect(await page.locator("button[aria-pressed='true'][data-review-play]").count()).toBe(1);
 
   // The clipped track: D jumps to its drop, marked on the waveform; its warnings show as badges.
@@ -142,13 +153,16 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
   await phone.goto(listUrl);
   await phone.waitForFunction((n) => document.querySelectorAll("tbody tr[data-track-id]").length === n, 3);
   expect(await rowIds(phone)).toEqual(order);
-  await phone.locator(`tr[data-track-id="${clipped.id}"]`).getByRole("button", { name: `Play: ${clipped.filename}` }).click();
+  await phone.locator(`tr[data-track-id="${clipped.id}"]`).getByRole("button", { name: `Play: ${clipped.filename}` })
+    .click();
   await waitPlaying(phone, clipped.id);
   await phone.waitForFunction(() => (document.querySelector<HTMLCanvasElement>(".st-wave-canvas")?.width ?? 0) > 0);
   expect(await paintedPixels(phone)).toBeGreaterThan(300);
   await phone.keyboard.press("Space");
   await phone.waitForFunction(() => document.querySelector("audio")!.paused);
-  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await phone.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   expect(await currentRow(phone)).toBe(clipped.id);
   await t.screenshot(phone, "review-player-390");
@@ -179,7 +193,9 @@ test("review player: the admin filters by warning and sees the report in Russian
   await waitPlaying(page, clipped.id);
   const report = page.getByRole("region", { name: "Технический отчёт" });
   const text = await report.innerText();
-  for (const label of ["ДЛИТЕЛЬНОСТЬ", "БИТРЕЙТ", "ГРОМКОСТЬ", "TRUE PEAK", "BPM", "Клиппинг"]) expect(text).toContain(label);
+  for (const label of ["ДЛИТЕЛЬНОСТЬ", "БИТРЕЙТ", "ГРОМКОСТЬ", "TRUE PEAK", "BPM", "Клиппинг"]) {
+    expect(text).toContain(label);
+  }
   await page.keyboard.press("Space");
   await page.waitForFunction(() => document.querySelector("audio")!.paused);
   await page.evaluate(() => globalThis.scrollTo(0, 0));

@@ -64,13 +64,25 @@ test("spec gaps: the moderator sidebar reads Dashboard, Tracks, FAQ, Logout, Bac
   const page = await signIn(t, "moderator");
   await open(page, t, "/moderator", "Dashboard");
   const items = await page.locator(".st-sidebar nav").locator("a, button").allInnerTexts();
-  expect(items.map((s) => s.replace(/^←\s*/, "").trim())).toEqual(["Dashboard", "Tracks", "FAQ", "Logout", "Back to Site"]);
+  expect(items.map((s) => s.replace(/^←\s*/, "").trim())).toEqual([
+    "Dashboard",
+    "Tracks",
+    "FAQ",
+    "Logout",
+    "Back to Site",
+  ]);
   await t.screenshot(page, "spec-gaps-moderator-sidebar-1440");
   // On a phone the sidebar is one scrolling row, in the same order.
   const phone = await signIn(t, "moderator", NARROW);
   await open(phone, t, "/moderator", "Dashboard");
   const row = await phone.locator(".st-sidebar nav").locator("a, button").allInnerTexts();
-  expect(row.map((s) => s.replace(/^←\s*/, "").trim())).toEqual(["Dashboard", "Tracks", "FAQ", "Logout", "Back to Site"]);
+  expect(row.map((s) => s.replace(/^←\s*/, "").trim())).toEqual([
+    "Dashboard",
+    "Tracks",
+    "FAQ",
+    "Logout",
+    "Back to Site",
+  ]);
   await t.screenshot(phone, "spec-gaps-moderator-sidebar-390");
 });
 
@@ -196,7 +208,10 @@ test("spec gaps: a slider tile linking to a site path saves unchanged and opens 
     const link = page.locator(`.slide-link[href="${path}"]`);
     await link.waitFor({ state: "attached" });
     // Reach the tile as a person would, with the slider's dots.
-    const index = await page.locator(".slide").evaluateAll((els, href) => els.findIndex((e) => e.querySelector(`a[href="${href}"]`)), path);
+    const index = await page.locator(".slide").evaluateAll(
+      (els, href) => els.findIndex((e) => e.querySelector(`a[href="${href}"]`)),
+      path,
+    );
     await page.getByRole("button", { name: `Слайд ${index + 1}`, exact: true }).click();
     await page.waitForFunction((href) => {
       const r = document.querySelector(`a[href="${href}"]`)!.getBoundingClientRect();

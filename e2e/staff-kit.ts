@@ -9,7 +9,8 @@ export const WIDE = { width: 1440, height: 900 };
 
 /** An artist name for this run: letters only, since artist names must not carry an ID. */
 export function runArtist(prefix: string): string {
-  return prefix + Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
+  return prefix +
+    Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => String.fromCharCode(97 + (b % 26))).join("");
 }
 
 export interface Uploaded {

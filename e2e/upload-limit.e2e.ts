@@ -13,7 +13,12 @@ test("an artist past MAX_UPLOADS_PER_HOUR sees the hourly limit's text on the up
   const artist = await newUser(on, "Hourly");
   const name = runArtist("Hourly");
   // The hour's one file, through the API.
-  await uploadAs(on, artist.access, [{ name: `${name} - First.mp3`, source: "Low Rate - 128 kbps.mp3" }], "label_koster");
+  await uploadAs(
+    on,
+    artist.access,
+    [{ name: `${name} - First.mp3`, source: "Low Rate - 128 kbps.mp3" }],
+    "label_koster",
+  );
 
   const page = await t.page(WIDE);
   await page.goto(artist.link);
@@ -23,7 +28,11 @@ test("an artist past MAX_UPLOADS_PER_HOUR sees the hourly limit's text on the up
   const amen = uniqueMp3(await Deno.readFile(new URL("Test Artist - Amen Study.mp3", FIXTURES)), "hourly");
   const buffer = new Uint8Array(8 * 1024 * 1024);
   for (let at = 0; at < buffer.length; at += amen.length) buffer.set(amen.subarray(0, buffer.length - at), at);
-  await page.getByTestId("file-input").setInputFiles({ name: `${name} - Second.mp3`, mimeType: "audio/mpeg", buffer: Buffer.from(buffer) });
+  await page.getByTestId("file-input").setInputFiles({
+    name: `${name} - Second.mp3`,
+    mimeType: "audio/mpeg",
+    buffer: Buffer.from(buffer),
+  });
   await page.getByTestId("file-row").first().waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");

@@ -27,7 +27,9 @@ async function firstScreen(page: Page, name: string) {
 }
 
 async function noSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
@@ -211,7 +213,10 @@ for (const width of [1280, 390]) {
     // An artist of its own with a filled profile and a processed upload, so /processing and
     // /profile have content to lay out.
     const artist = await newUser(t, "Pages");
-    const [track] = await uploadAs(t, artist.access, [{ name: `${artist.username} - Wide Layout Check.mp3`, source: VALID }], "label_neuropunk");
+    const [track] = await uploadAs(t, artist.access, [{
+      name: `${artist.username} - Wide Layout Check.mp3`,
+      source: VALID,
+    }], "label_neuropunk");
     const profile = new FormData();
     profile.append("first_name", "Алекс");
     profile.append("last_name", "Басс");

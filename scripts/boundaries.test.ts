@@ -27,7 +27,8 @@ export interface ImportEdge {
   dynamic: boolean;
 }
 
-const STATIC = /^[ \t]*(import|export)\s+(type\s+)?((?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+))\s+from\s*["']([^"']+)["']/gm;
+const STATIC =
+  /^[ \t]*(import|export)\s+(type\s+)?((?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+))\s+from\s*["']([^"']+)["']/gm;
 const SIDE_EFFECT = /^[ \t]*import\s+["']([^"']+)["']/gm;
 const DYNAMIC = /(typeof\s+)?\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -163,7 +164,8 @@ describe("the checker itself", () => {
       "client/features/admin/page.tsx": `import { X } from "../staff-review/x.ts";`,
       "client/features/upload/page.tsx": `import type { Y } from "../profile/api.ts";`,
       "client/features/faq/page.tsx": `const p = () => import("../admin/page.tsx");`,
-      "client/features/admin/other.tsx": `import { Z } from "./page.tsx";\nimport { ui } from "${UP2}components/ui/modal.tsx";`,
+      "client/features/admin/other.tsx":
+        `import { Z } from "./page.tsx";\nimport { ui } from "${UP2}components/ui/modal.tsx";`,
     });
     expect(boundaryProblems(graph)).toEqual([
       `client/features/admin/page.tsx -> ../staff-review/x.ts: feature "admin" imports feature "staff-review"`,
@@ -185,7 +187,8 @@ describe("the checker itself", () => {
 
   it("refuses a generic ui piece that reaches the API client", () => {
     const graph = buildGraph({
-      "client/components/ui/toast.tsx": `import { useState } from "react";\nimport { read } from "${UP2}lib/api.ts";\nimport "./staff.css";`,
+      "client/components/ui/toast.tsx":
+        `import { useState } from "react";\nimport { read } from "${UP2}lib/api.ts";\nimport "./staff.css";`,
     });
     expect(boundaryProblems(graph)).toEqual([
       `client/components/ui/toast.tsx -> ${UP2}lib/api.ts: components/ui/ imports outside components/ui/`,
@@ -194,9 +197,12 @@ describe("the checker itself", () => {
 
   it("refuses an import into domain/ from outside it, but not an npm package", () => {
     const graph = buildGraph({
-      "domain/user.ts": `import { z } from "zod";\nimport { db } from "../server/db.ts";\nimport { d } from "./directions.ts";`,
+      "domain/user.ts":
+        `import { z } from "zod";\nimport { db } from "../server/db.ts";\nimport { d } from "./directions.ts";`,
     });
-    expect(boundaryProblems(graph)).toEqual([`domain/user.ts -> ../server/db.ts: domain/ imports from outside domain/`]);
+    expect(boundaryProblems(graph)).toEqual([
+      `domain/user.ts -> ../server/db.ts: domain/ imports from outside domain/`,
+    ]);
   });
 
   it("finds a runtime cycle and prints it, but not one closed by a type-only or dynamic import", () => {

@@ -11,7 +11,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { migrateDb, openDb } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
-import { type ExtraServer, registeredTests, setCurrentFile, type StartServerOptions, type TestContext } from "../e2e/harness.ts";
+import {
+  type ExtraServer,
+  registeredTests,
+  setCurrentFile,
+  type StartServerOptions,
+  type TestContext,
+} from "../e2e/harness.ts";
 import { parseConfig } from "../server/config.ts";
 import { createStores } from "../server/storage/stores.ts";
 import { loginLink } from "../server/scripts/login-link.ts";
@@ -66,7 +72,6 @@ const rel = (path: string) => path.startsWith(ROOT + "/") ? path.slice(ROOT.leng
 interface RunningServer extends ExtraServer {
   stop(): Promise<void>;
 }
-
 
 let serverSeq = 0;
 

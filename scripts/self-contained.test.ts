@@ -46,7 +46,14 @@ describe("the repository is self-contained", () => {
   });
 
   it("the fixtures the tests name are in test/fixtures", async () => {
-    for (const name of ["audio/Test Artist - Amen Study.mp3", "audio/Low Rate - 128 kbps.mp3", "naughty/blns.json", "naughty/LICENSE"]) {
+    for (
+      const name of [
+        "audio/Test Artist - Amen Study.mp3",
+        "audio/Low Rate - 128 kbps.mp3",
+        "naughty/blns.json",
+        "naughty/LICENSE",
+      ]
+    ) {
       const info = await Deno.stat(new URL(`test/fixtures/${name}`, ROOT));
       expect(info.size).toBeGreaterThan(0);
     }

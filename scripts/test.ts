@@ -21,7 +21,16 @@ async function run(label: string, args: string[], env: Record<string, string> = 
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
-const typeCheck = await run("type check (deno check)", ["check", "server/", "db/", "client/", "scripts/", "bench/", "e2e/", "domain/"]);
+const typeCheck = await run("type check (deno check)", [
+  "check",
+  "server/",
+  "db/",
+  "client/",
+  "scripts/",
+  "bench/",
+  "e2e/",
+  "domain/",
+]);
 const lint = await run("lint (deno lint)", ["lint"]);
 const format = await run("format (deno fmt --check)", ["fmt", "--check"]);
 
@@ -54,8 +63,16 @@ if (e2eLine) {
   counts.skipped += Number(e2eLine[3] ?? 0);
 } else if (!e2e.ok) counts.failed += 1;
 
-const stagesFailed = [!typeCheck.ok && "type check", !lint.ok && "lint", !format.ok && "format", !unit.ok && "unit/API", !e2e.ok && "end-to-end"].filter(Boolean);
-console.log(`\nTotal: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`);
+const stagesFailed = [
+  !typeCheck.ok && "type check",
+  !lint.ok && "lint",
+  !format.ok && "format",
+  !unit.ok && "unit/API",
+  !e2e.ok && "end-to-end",
+].filter(Boolean);
+console.log(
+  `\nTotal: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`,
+);
 if (stagesFailed.length) {
   console.error(`FAILED: ${stagesFailed.join(", ")}`);
   Deno.exit(1);

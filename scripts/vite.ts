@@ -14,7 +14,6 @@ import { compressedCopies } from "../server/http/public-answer.ts";
 import { PRECOMPRESSED } from "../server/http/serve-file.ts";
 import { build, createServer, type LogLevel } from "vite";
 
-
 /**
  * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) next to every compressible file of the
  * build, once, so the server never compresses the client per request (issue 15). A copy that is not

@@ -55,9 +55,20 @@ describe("every API route under naughty input", () => {
       for (const s of naughty) {
         const path = route.path.replace(/:[A-Za-z_]+(\{[^}]*\})?/g, encodeURIComponent(s) || "x");
         const url = `${path}?q=${encodeURIComponent(s)}&page=${encodeURIComponent(s)}&period=${encodeURIComponent(s)}`;
-        const body = route.method === "GET" || route.method === "DELETE"
-          ? undefined
-          : { question: s, answer: s, order: s, username: s, email: s, filename: s, directions: s, key_type: s, track_ids: [s], tile_type: s, action: s, tgAuthResult: s };
+        const body = route.method === "GET" || route.method === "DELETE" ? undefined : {
+          question: s,
+          answer: s,
+          order: s,
+          username: s,
+          email: s,
+          filename: s,
+          directions: s,
+          key_type: s,
+          track_ids: [s],
+          tile_type: s,
+          action: s,
+          tgAuthResult: s,
+        };
         const { status, text } = await call(route.method, url, body);
         if (status >= 500) failures.push(`${route.method} ${url} → ${status} ${text.slice(0, 120)}`);
         else if (status >= 400 && !text.includes('"success":false')) {

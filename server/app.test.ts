@@ -56,7 +56,7 @@ describe("foundation", () => {
       const res = await t.app.request(path);
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe("no-cache");
-      expect(await res.text()).toContain('<div id=root>');
+      expect(await res.text()).toContain("<div id=root>");
     }
   });
 

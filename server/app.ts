@@ -1,4 +1,4 @@
-import { type MiddlewareHandler, Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createAdminRoutes } from "./admin/routes.ts";
@@ -65,7 +65,11 @@ function methodMatcher(app: Hono<AppEnv>) {
     .map((r) => ({
       method: r.method,
       re: new RegExp(
-        "^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "[^/]+").replace(/\*/g, ".*") +
+        "^" +
+          r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "[^/]+").replace(
+            /\*/g,
+            ".*",
+          ) +
           "/?$",
       ),
     }));
@@ -167,7 +171,9 @@ export function createApp(deps: AppDeps | AppContext) {
   // The built client: hashed assets cached for ever, everything else answers index.html. Text files
   // go out as the build's brotli or gzip copies; the shell is kept in memory (decision 0180).
   app.on(["GET", "HEAD"], "/assets/*", async (c) => {
-    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable", { precompressed: true })) ??
+    return (await serveFile(c, ctx.clientDistDir, c.req.path.slice(1), "public, max-age=31536000, immutable", {
+      precompressed: true,
+    })) ??
       c.text("Not found", 404);
   });
   // The page shell's lane (server/lib/lanes.ts): `/` alone, from the kept shell, for a request
@@ -183,7 +189,9 @@ export function createApp(deps: AppDeps | AppContext) {
       const slash = path.lastIndexOf("/");
       // Root-level files of the build (favicon, robots.txt) are served as they are.
       if (slash === 0 && path.includes(".")) {
-        const file = await serveFile(c, ctx.clientDistDir, path.slice(1), "public, max-age=3600", { precompressed: true });
+        const file = await serveFile(c, ctx.clientDistDir, path.slice(1), "public, max-age=3600", {
+          precompressed: true,
+        });
         if (file) return file;
       }
       const index = await shell(c);
@@ -201,7 +209,10 @@ export function createApp(deps: AppDeps | AppContext) {
     // Each declared beside its route (decisions 0180, 0186, 0188, 0208).
     lanes: [configLane(ctx), faqLane(ctx), sliderLane(ctx), shellLane, statusLane(ctx), meLane(ctx), tracksLane(ctx)],
     // Everything in front of the routes: the start-up check refuses any other in front of a lane.
-    middlewares: new Map<unknown, FrontMiddleware>([[edge, "edge"], [gate, "maintenance"], [limit, "bodyLimit"], [ctx.guards.user, "signedIn"]]),
+    middlewares: new Map<unknown, FrontMiddleware>([[edge, "edge"], [gate, "maintenance"], [limit, "bodyLimit"], [
+      ctx.guards.user,
+      "signedIn",
+    ]]),
     config: ctx.config,
     security,
   });

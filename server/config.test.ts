@@ -78,7 +78,11 @@ describe("parseConfig", () => {
 
   it("configures sign-in providers only when their credentials are given", () => {
     const c = parseConfig({ VK_CLIENT_ID: "5123", TELEGRAM_BOT_TOKEN: "123456:ABC-def_1" });
-    expect(c.vk).toEqual({ clientId: "5123", redirectUri: "http://localhost:8000/login", baseUrl: "https://id.vk.com" });
+    expect(c.vk).toEqual({
+      clientId: "5123",
+      redirectUri: "http://localhost:8000/login",
+      baseUrl: "https://id.vk.com",
+    });
     expect(c.telegram?.botId).toBe("123456");
     expect(c.telegram?.oauthUrl).toBe("https://oauth.telegram.org");
     expect(c.telegram?.botApiUrl).toBe("https://api.telegram.org");
@@ -178,7 +182,9 @@ describe("object storage and processing leases", () => {
   it("refuses tracks longer than 30 minutes by default (MAX_TRACK_MINUTES)", () => {
     expect(parseConfig({}).maxTrackMinutes).toBe(30);
     expect(parseConfig({ MAX_TRACK_MINUTES: "90" }).maxTrackMinutes).toBe(90);
-    for (const bad of ["0", "-1", "1.5", "abc"]) expect(errorOf({ MAX_TRACK_MINUTES: bad })).toContain("MAX_TRACK_MINUTES");
+    for (const bad of ["0", "-1", "1.5", "abc"]) {
+      expect(errorOf({ MAX_TRACK_MINUTES: bad })).toContain("MAX_TRACK_MINUTES");
+    }
   });
 
   it("cuts off an upload whose body is silent for 60 s by default, at most 1800 s", () => {
@@ -207,7 +213,9 @@ describe("object storage and processing leases", () => {
       sessionToken: undefined,
       publicUrl: "https://cdn.example.ru",
     });
-    expect(parseConfig({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s", S3_REGION: "auto" }).s3?.region)
+    expect(
+      parseConfig({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s", S3_REGION: "auto" }).s3?.region,
+    )
       .toBe("auto");
   });
 

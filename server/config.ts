@@ -169,7 +169,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     if (!e.S3_ACCESS_KEY_ID) problems.push("  S3_ACCESS_KEY_ID: required when S3_BUCKET is set");
     if (!e.S3_SECRET_ACCESS_KEY) problems.push("  S3_SECRET_ACCESS_KEY: required when S3_BUCKET is set");
   } else {
-    for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_SESSION_TOKEN", "S3_PUBLIC_URL"] as const) {
+    for (
+      const name of [
+        "S3_ENDPOINT",
+        "S3_ACCESS_KEY_ID",
+        "S3_SECRET_ACCESS_KEY",
+        "S3_SESSION_TOKEN",
+        "S3_PUBLIC_URL",
+      ] as const
+    ) {
       if (e[name]) problems.push(`  ${name}: has no effect without S3_BUCKET`);
     }
   }

@@ -27,7 +27,9 @@ async function sourceFiles(dir: string): Promise<string[]> {
 /** Relative module specifiers of a file (static imports, re-exports, dynamic imports). */
 function relativeImports(source: string): string[] {
   const specs: string[] = [];
-  for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']+)\1/g)) specs.push(m[2]);
+  for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']+)\1/g)) {
+    specs.push(m[2]);
+  }
   return specs;
 }
 

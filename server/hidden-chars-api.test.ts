@@ -20,7 +20,10 @@ const refused = (error: string) => ({ success: false, error });
 describe("hidden characters through the API", () => {
   it("refuses an upload whose name shows a false name, naming it with the character written out", async () => {
     const before = (await allTracks(f.t)).length;
-    const { res, body } = await postUpload(f.t, f.as.plain, [filePart("Evil - Track\u202e3pm.exe.mp3"), dirPart("label_koster")]);
+    const { res, body } = await postUpload(f.t, f.as.plain, [
+      filePart("Evil - Track\u202e3pm.exe.mp3"),
+      dirPart("label_koster"),
+    ]);
     expect(res.status).toBe(400);
     expect(body.success).toBe(false);
     expect(body.error).toBe(`${INVALID_NAMES_MESSAGE} Evil - Track<U+202E>3pm.exe.mp3`);
@@ -35,14 +38,21 @@ describe("hidden characters through the API", () => {
 
   it("refuses them in the admin's track name and guest name", async () => {
     for (const ch of EDGES) {
-      const name = await f.call("POST", "/api/admin/tracks", { json: { filename: `Artist - T${ch}.mp3`, guest_username: "Гость" } });
+      const name = await f.call("POST", "/api/admin/tracks", {
+        json: { filename: `Artist - T${ch}.mp3`, guest_username: "Гость" },
+      });
       expect(name.status).toBe(400);
       expect(name.body).toEqual(refused(INVALID_NAME_RECORD));
-      const guest = await f.call("POST", "/api/admin/tracks", { json: { filename: "Artist - T.mp3", guest_username: `Го${ch}сть` } });
+      const guest = await f.call("POST", "/api/admin/tracks", {
+        json: { filename: "Artist - T.mp3", guest_username: `Го${ch}сть` },
+      });
       expect(guest.status).toBe(400);
       expect(guest.body).toEqual(refused(HIDDEN_CHARS_MESSAGE));
     }
-    expect((await f.call("POST", "/api/admin/tracks", { json: { filename: "Artist - T.mp3", guest_username: "Гость" } })).status).toBe(201);
+    expect(
+      (await f.call("POST", "/api/admin/tracks", { json: { filename: "Artist - T.mp3", guest_username: "Гость" } }))
+        .status,
+    ).toBe(201);
   });
 
   it("refuses them in profile fields, the admin's user fields and the ban reason", async () => {
@@ -54,7 +64,9 @@ describe("hidden characters through the API", () => {
         expect(res.status, field).toBe(400);
         expect(await res.json()).toEqual(refused(HIDDEN_CHARS_MESSAGE));
       }
-      for (const field of ["username", "first_name", "last_name", "city", "bio", "email", "phone_number", "ban_reason"]) {
+      for (
+        const field of ["username", "first_name", "last_name", "city", "bio", "email", "phone_number", "ban_reason"]
+      ) {
         const r = await f.call("PUT", `/api/admin/users/${f.plain.id}`, { json: { [field]: `ab${ch}c@d.ru` } });
         expect(r.status, field).toBe(400);
         expect(r.body).toEqual(refused(HIDDEN_CHARS_MESSAGE));
@@ -87,7 +99,9 @@ describe("hidden characters through the API", () => {
         expect(r.status).toBe(400);
         expect(r.body).toEqual(refused(HIDDEN_CHARS_MESSAGE));
       }
-      const tile = await f.call("POST", "/api/admin/slider", { json: { tile_type: "track", track_url: `https://music.example/${ch}t` } });
+      const tile = await f.call("POST", "/api/admin/slider", {
+        json: { tile_type: "track", track_url: `https://music.example/${ch}t` },
+      });
       expect(tile.status).toBe(400);
       expect(tile.body).toEqual(refused(HIDDEN_CHARS_MESSAGE));
     }
@@ -101,6 +115,8 @@ describe("hidden characters through the API", () => {
       },
     });
     expect(ok.status).toBe(200);
-    expect((await f.call("POST", "/api/admin/faq", { json: { question: "Вопрос?", answer: "Ответ" } })).status).toBe(201);
+    expect((await f.call("POST", "/api/admin/faq", { json: { question: "Вопрос?", answer: "Ответ" } })).status).toBe(
+      201,
+    );
   });
 });

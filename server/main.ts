@@ -1,7 +1,7 @@
 import { buildContext, createApp } from "./app.ts";
 import { ConfigError, configFromEnvOrExit } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
-import { RECOVERY_MIN_AGE_MS, recoverStorage } from "./storage/recover-storage.ts";
+import { recoverStorage, RECOVERY_MIN_AGE_MS } from "./storage/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
 
 export interface MainOptions {

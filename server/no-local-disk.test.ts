@@ -28,7 +28,7 @@ import { freePort } from "./testing/redis-server.ts";
 import { startS3ServerForTests } from "./testing/s3-server.ts";
 import { createSignInBrowser } from "./testing/sign-in-browser.ts";
 import { encodeTgAuthResult, signTelegramAuth, TEST_BOT_TOKEN } from "./testing/telegram.ts";
-import { FIXTURES, fixture } from "./testing/upload-helpers.ts";
+import { fixture, FIXTURES } from "./testing/upload-helpers.ts";
 import { copyDir } from "./testing/copy-dir.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -101,7 +101,6 @@ async function snapshot(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-
 interface Spawned {
   url: string;
   /** stderr so far (the server logs one JSON line per entry there). */
@@ -119,7 +118,16 @@ function spawnServer(env: Record<string, string>): Spawned {
   const deno = [Deno.execPath(), "run", "-A", `${ROOT}/server/start.ts`];
   const command = mode === "read-only root"
     ? new Deno.Command("unshare", {
-      args: ["--mount", "--propagation", "private", "sh", "-c", 'mount -o remount,bind,ro / && exec "$@"', "sh", ...deno],
+      args: [
+        "--mount",
+        "--propagation",
+        "private",
+        "sh",
+        "-c",
+        'mount -o remount,bind,ro / && exec "$@"',
+        "sh",
+        ...deno,
+      ],
       cwd: ROOT,
       env: fullEnv,
       clearEnv: true,
@@ -195,7 +203,7 @@ async function readOnlyTree() {
   await Deno.mkdir(distDir);
   await Deno.writeTextFile(`${distDir}/index.html`, "<!doctype html><title>prebuilt client</title>");
   const dirs = [dataDir, staticDir, distDir];
-  if (mode === "chmod 0555") for (const d of dirs) await Deno.chmod(d, 0o555);
+  if (mode === "chmod 0555") { for (const d of dirs) await Deno.chmod(d, 0o555); }
   cleanups.push(async () => {
     for (const d of dirs) await Deno.chmod(d, 0o755).catch(() => {});
     await Deno.remove(root, { recursive: true });
@@ -204,10 +212,74 @@ async function readOnlyTree() {
 }
 
 const PNG = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
-  0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49,
-  0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01, 0xe9, 0xfa, 0xdc, 0xd8, 0x00,
-  0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0x00,
+  0x00,
+  0x00,
+  0x0d,
+  0x49,
+  0x48,
+  0x44,
+  0x52,
+  0x00,
+  0x00,
+  0x00,
+  0x01,
+  0x00,
+  0x00,
+  0x00,
+  0x01,
+  0x08,
+  0x06,
+  0x00,
+  0x00,
+  0x00,
+  0x1f,
+  0x15,
+  0xc4,
+  0x89,
+  0x00,
+  0x00,
+  0x00,
+  0x0d,
+  0x49,
+  0x44,
+  0x41,
+  0x54,
+  0x78,
+  0x9c,
+  0x63,
+  0x60,
+  0x00,
+  0x02,
+  0x00,
+  0x00,
+  0x05,
+  0x00,
+  0x01,
+  0xe9,
+  0xfa,
+  0xdc,
+  0xd8,
+  0x00,
+  0x00,
+  0x00,
+  0x00,
+  0x49,
+  0x45,
+  0x4e,
+  0x44,
+  0xae,
+  0x42,
+  0x60,
+  0x82,
 ]);
 
 describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
@@ -216,128 +288,144 @@ describe.skipIf(!s3)(`a server without a writable disk (${mode})`, () => {
       `NOTICE: no private mount namespace here; DATA_DIR is protected by "${mode}" only (see server/no-local-disk.test.ts).`,
     );
   }
-  if (CI && mode === "unchanged only") console.warn("NOTICE: CI=true, yet only the unchanged-directory check runs here.");
+  if (CI && mode === "unchanged only") {
+    console.warn("NOTICE: CI=true, yet only the unchanged-directory check runs here.");
+  }
 
-  it("starts, signs in, uploads and processes two tracks, serves a file, a ZIP, a range and an avatar, deletes, and writes nothing locally", async () => {
-    const { dataDir, staticDir, distDir, dirs } = await readOnlyTree();
-    const databaseUrl = `file:${await dbDir()}/app.db`;
-    const before = await Promise.all(dirs.map(snapshot));
+  it(
+    "starts, signs in, uploads and processes two tracks, serves a file, a ZIP, a range and an avatar, deletes, and writes nothing locally",
+    async () => {
+      const { dataDir, staticDir, distDir, dirs } = await readOnlyTree();
+      const databaseUrl = `file:${await dbDir()}/app.db`;
+      const before = await Promise.all(dirs.map(snapshot));
 
-    const server = spawnServer({
-      DATA_DIR: dataDir,
-      STATIC_DIR: staticDir,
-      CLIENT_DIST_DIR: distDir,
-      CLIENT_PREBUILT: "1",
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET,
-      LOG_LEVEL: "info",
-      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
-      // Decision messages are not sent here; an address nobody answers keeps them local.
-      TELEGRAM_BOT_API_URL: "http://127.0.0.1:9",
-      S3_BUCKET: s3!.bucket,
-      S3_ENDPOINT: s3!.endpoint,
-      S3_ACCESS_KEY_ID: s3!.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3!.secretAccessKey,
-    });
-    cleanups.push(() => server.stop());
-    await waitHealthy(server);
+      const server = spawnServer({
+        DATA_DIR: dataDir,
+        STATIC_DIR: staticDir,
+        CLIENT_DIST_DIR: distDir,
+        CLIENT_PREBUILT: "1",
+        DATABASE_URL: databaseUrl,
+        JWT_SECRET,
+        LOG_LEVEL: "info",
+        TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+        // Decision messages are not sent here; an address nobody answers keeps them local.
+        TELEGRAM_BOT_API_URL: "http://127.0.0.1:9",
+        S3_BUCKET: s3!.bucket,
+        S3_ENDPOINT: s3!.endpoint,
+        S3_ACCESS_KEY_ID: s3!.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3!.secretAccessKey,
+      });
+      cleanups.push(() => server.stop());
+      await waitHealthy(server);
 
-    // The prebuilt client is served as it was shipped.
-    const home = await fetch(`${server.url}/`);
-    expect(home.status).toBe(200);
-    expect(await home.text()).toContain("prebuilt client");
+      // The prebuilt client is served as it was shipped.
+      const home = await fetch(`${server.url}/`);
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain("prebuilt client");
 
-    // Sign-in through the real Telegram flow (the binding cookie, the sign-in row, the session).
-    const browser = createSignInBrowser({ request: (path, init) => fetch(server.url + path, init) });
-    const tgId = 7_700_000 + Math.floor(Math.random() * 100_000);
-    const signedIn = await browser.completeTelegram(
-      encodeTgAuthResult(await signTelegramAuth({ id: tgId, first_name: "Disk", username: `nodisk${tgId}` })),
-    );
-    expect(signedIn.status, await signedIn.clone().text()).toBe(200);
-    const session = await signedIn.json();
-    const refreshed = await fetch(`${server.url}/api/auth/refresh`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${session.refresh_token}` },
-    });
-    expect(refreshed.status).toBe(200);
-    const { access_token } = await refreshed.json();
-    const auth = { Authorization: `Bearer ${access_token}` };
+      // Sign-in through the real Telegram flow (the binding cookie, the sign-in row, the session).
+      const browser = createSignInBrowser({ request: (path, init) => fetch(server.url + path, init) });
+      const tgId = 7_700_000 + Math.floor(Math.random() * 100_000);
+      const signedIn = await browser.completeTelegram(
+        encodeTgAuthResult(await signTelegramAuth({ id: tgId, first_name: "Disk", username: `nodisk${tgId}` })),
+      );
+      expect(signedIn.status, await signedIn.clone().text()).toBe(200);
+      const session = await signedIn.json();
+      const refreshed = await fetch(`${server.url}/api/auth/refresh`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${session.refresh_token}` },
+      });
+      expect(refreshed.status).toBe(200);
+      const { access_token } = await refreshed.json();
+      const auth = { Authorization: `Bearer ${access_token}` };
 
-    // An upload, processed by this server.
-    const mp3 = new Uint8Array(fixture(FIXTURES.amen));
-    const form = new FormData();
-    const other = new Uint8Array(fixture(FIXTURES.low));
-    form.append("files", new File([mp3], "Disk Artist - Nowhere.mp3", { type: "audio/mpeg" }));
-    form.append("files", new File([other], "Disk Artist - Elsewhere.mp3", { type: "audio/mpeg" }));
-    form.append("directions", "label_koster");
-    const up = await fetch(`${server.url}/api/upload`, { method: "POST", headers: auth, body: form });
-    const upBody = await up.json();
-    expect(up.status, `${JSON.stringify(upBody)}\n${server.log().slice(-3000)}`).toBe(200);
-    const [trackId, otherId] = upBody.track_ids as number[];
+      // An upload, processed by this server.
+      const mp3 = new Uint8Array(fixture(FIXTURES.amen));
+      const form = new FormData();
+      const other = new Uint8Array(fixture(FIXTURES.low));
+      form.append("files", new File([mp3], "Disk Artist - Nowhere.mp3", { type: "audio/mpeg" }));
+      form.append("files", new File([other], "Disk Artist - Elsewhere.mp3", { type: "audio/mpeg" }));
+      form.append("directions", "label_koster");
+      const up = await fetch(`${server.url}/api/upload`, { method: "POST", headers: auth, body: form });
+      const upBody = await up.json();
+      expect(up.status, `${JSON.stringify(upBody)}\n${server.log().slice(-3000)}`).toBe(200);
+      const [trackId, otherId] = upBody.track_ids as number[];
 
-    const db = await openDb({ url: databaseUrl });
-    cleanups.push(() => Promise.resolve(db.$client.close()));
-    for (const id of [trackId, otherId]) {
-      let row = (await db.select().from(tracks).where(eq(tracks.id, id)))[0];
-      for (let i = 0; i < 300 && row.status === "processing"; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        row = (await db.select().from(tracks).where(eq(tracks.id, id)))[0];
+      const db = await openDb({ url: databaseUrl });
+      cleanups.push(() => Promise.resolve(db.$client.close()));
+      for (const id of [trackId, otherId]) {
+        let row = (await db.select().from(tracks).where(eq(tracks.id, id)))[0];
+        for (let i = 0; i < 300 && row.status === "processing"; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          row = (await db.select().from(tracks).where(eq(tracks.id, id)))[0];
+        }
+        expect(row.status, row.error ?? "").toBe("completed");
       }
-      expect(row.status, row.error ?? "").toBe("completed");
-    }
 
-    // Staff download it back byte for byte.
-    const admin = await createUser(db, { is_admin: true });
-    const tokens = createTokenService({ db, secret: JWT_SECRET, accessTtlS: 3600, refreshTtlS: 3600, now: () => new Date() });
-    const adminAuth = { Authorization: `Bearer ${(await tokens.issue(admin.id, "test")).access_token}` };
-    const link = await fetch(`${server.url}/api/admin/tracks/download/${trackId}`, { headers: adminAuth });
-    const linkBody = await link.json();
-    expect(link.status, JSON.stringify(linkBody)).toBe(200);
-    const file = await fetch(`${server.url}${linkBody.download_url}`);
-    expect(file.status).toBe(200);
-    expect(new Uint8Array(await file.arrayBuffer())).toEqual(mp3);
+      // Staff download it back byte for byte.
+      const admin = await createUser(db, { is_admin: true });
+      const tokens = createTokenService({
+        db,
+        secret: JWT_SECRET,
+        accessTtlS: 3600,
+        refreshTtlS: 3600,
+        now: () => new Date(),
+      });
+      const adminAuth = { Authorization: `Bearer ${(await tokens.issue(admin.id, "test")).access_token}` };
+      const link = await fetch(`${server.url}/api/admin/tracks/download/${trackId}`, { headers: adminAuth });
+      const linkBody = await link.json();
+      expect(link.status, JSON.stringify(linkBody)).toBe(200);
+      const file = await fetch(`${server.url}${linkBody.download_url}`);
+      expect(file.status).toBe(200);
+      expect(new Uint8Array(await file.arrayBuffer())).toEqual(mp3);
 
-    // Both as a ZIP, and a byte range of the listening stream.
-    const zipLink = await fetch(`${server.url}/api/admin/tracks/download`, {
-      method: "POST",
-      headers: { ...adminAuth, "content-type": "application/json" },
-      body: JSON.stringify({ track_ids: [trackId, otherId] }),
-    });
-    const zipBody = await zipLink.json();
-    expect(zipLink.status, JSON.stringify(zipBody)).toBe(200);
-    const zip = new Uint8Array(await (await fetch(`${server.url}${zipBody.download_url}`)).arrayBuffer());
-    expect(new TextDecoder().decode(zip.subarray(0, 2))).toBe("PK");
-    expect(zip.length).toBeGreaterThan(mp3.length + other.length);
-    const listen = await (await fetch(`${server.url}/api/admin/tracks/${trackId}/listen`, { headers: adminAuth })).json();
-    const part = await fetch(`${server.url}${listen.stream_url}`, { headers: { Range: "bytes=100-199" } });
-    expect(part.status).toBe(206);
-    expect(new Uint8Array(await part.arrayBuffer())).toEqual(mp3.subarray(100, 200));
+      // Both as a ZIP, and a byte range of the listening stream.
+      const zipLink = await fetch(`${server.url}/api/admin/tracks/download`, {
+        method: "POST",
+        headers: { ...adminAuth, "content-type": "application/json" },
+        body: JSON.stringify({ track_ids: [trackId, otherId] }),
+      });
+      const zipBody = await zipLink.json();
+      expect(zipLink.status, JSON.stringify(zipBody)).toBe(200);
+      const zip = new Uint8Array(await (await fetch(`${server.url}${zipBody.download_url}`)).arrayBuffer());
+      expect(new TextDecoder().decode(zip.subarray(0, 2))).toBe("PK");
+      expect(zip.length).toBeGreaterThan(mp3.length + other.length);
+      const listen = await (await fetch(`${server.url}/api/admin/tracks/${trackId}/listen`, { headers: adminAuth }))
+        .json();
+      const part = await fetch(`${server.url}${listen.stream_url}`, { headers: { Range: "bytes=100-199" } });
+      expect(part.status).toBe(206);
+      expect(new Uint8Array(await part.arrayBuffer())).toEqual(mp3.subarray(100, 200));
 
-    // A public upload: the avatar goes to the bucket and is served from there.
-    const profile = new FormData();
-    profile.append("avatar", new File([PNG], "me.png", { type: "image/png" }));
-    const updated = await fetch(`${server.url}/api/profile/update`, { method: "POST", headers: auth, body: profile });
-    const updatedBody = await updated.json();
-    expect(updated.status, JSON.stringify(updatedBody)).toBe(200);
-    const avatarUrl = updatedBody.user.avatar as string;
-    const avatar = await fetch(new URL(avatarUrl, server.url));
-    expect(avatar.status).toBe(200);
-    expect(new Uint8Array(await avatar.arrayBuffer())).toEqual(PNG);
+      // A public upload: the avatar goes to the bucket and is served from there.
+      const profile = new FormData();
+      profile.append("avatar", new File([PNG], "me.png", { type: "image/png" }));
+      const updated = await fetch(`${server.url}/api/profile/update`, { method: "POST", headers: auth, body: profile });
+      const updatedBody = await updated.json();
+      expect(updated.status, JSON.stringify(updatedBody)).toBe(200);
+      const avatarUrl = updatedBody.user.avatar as string;
+      const avatar = await fetch(new URL(avatarUrl, server.url));
+      expect(avatar.status).toBe(200);
+      expect(new Uint8Array(await avatar.arrayBuffer())).toEqual(PNG);
 
-    // Deleting the track removes its object; still nothing local.
-    const removed = await fetch(`${server.url}/api/admin/tracks/${trackId}`, { method: "DELETE", headers: adminAuth });
-    expect(removed.status).toBe(200);
-    await removed.body?.cancel();
+      // Deleting the track removes its object; still nothing local.
+      const removed = await fetch(`${server.url}/api/admin/tracks/${trackId}`, {
+        method: "DELETE",
+        headers: adminAuth,
+      });
+      expect(removed.status).toBe(200);
+      await removed.body?.cancel();
 
-    const log = server.log();
-    await server.stop();
-    // A write refused in the background (a sweep, a cache) shows only in the log.
-    expect(log).not.toMatch(/os error 30|EROFS|Read-only file system|PermissionDenied|EACCES/);
-    expect(log).not.toMatch(/"level":"error"/);
-    const after = await Promise.all(dirs.map(snapshot));
-    expect(after).toEqual(before);
-    expect([...Deno.readDirSync(dataDir)]).toEqual([]);
-  }, 120_000);
+      const log = server.log();
+      await server.stop();
+      // A write refused in the background (a sweep, a cache) shows only in the log.
+      expect(log).not.toMatch(/os error 30|EROFS|Read-only file system|PermissionDenied|EACCES/);
+      expect(log).not.toMatch(/"level":"error"/);
+      const after = await Promise.all(dirs.map(snapshot));
+      expect(after).toEqual(before);
+      expect([...Deno.readDirSync(dataDir)]).toEqual([]);
+    },
+    120_000,
+  );
 
   it.skipIf(mode === "unchanged only")(
     "without JWT_SECRET on a read-only DATA_DIR it stops at start-up and names the variable",

@@ -16,12 +16,18 @@ let moderator: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await signIn(t.ctx, await createUser(t.ctx.db, { is_admin: true }))).headers;
-  moderator = (await signIn(t.ctx, await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" })))
-    .headers;
+  moderator =
+    (await signIn(t.ctx, await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" })))
+      .headers;
 });
 afterAll(() => t.close());
 
-const MARKER = { id: 9_001, title: "Маркер", text: "Текст из единственного экземпляра", updated_at: "2026-11-25T00:00:00.000Z" };
+const MARKER = {
+  id: 9_001,
+  title: "Маркер",
+  text: "Текст из единственного экземпляра",
+  updated_at: "2026-11-25T00:00:00.000Z",
+};
 
 async function get(app: ReturnType<typeof createApp>, path: string, headers: Record<string, string>) {
   const res = await app.request(path, { headers });
@@ -58,7 +64,14 @@ describe("one instance of each service per app", () => {
   });
 
   it("the slider: the administrators' list", async () => {
-    const tile = { id: 9_003, tile_type: "link", image_filename: null, image_url: null, redirect_url: "/faq", track_url: null };
+    const tile = {
+      id: 9_003,
+      tile_type: "link",
+      image_filename: null,
+      image_url: null,
+      redirect_url: "/faq",
+      track_url: null,
+    };
     const list = () => Promise.resolve([tile]) as ReturnType<AppContext["slider"]["list"]>;
     const app = createApp({ ...t.ctx, slider: { ...t.ctx.slider, list } });
     expect((await get(app, "/api/admin/slider", admin)).sliders).toEqual([tile]);

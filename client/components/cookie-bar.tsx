@@ -57,8 +57,8 @@ export function CookieBar() {
       />
       <div ref={barRef} className="cookie-bar" role="region" aria-label="Уведомление о cookie">
         <p>
-          Мы используем cookie и локальное хранилище браузера, чтобы вы оставались в системе и сайт работал
-          правильно. Подробнее — в <Link to="/privacy">политике конфиденциальности</Link>.
+          Мы используем cookie и локальное хранилище браузера, чтобы вы оставались в системе и сайт работал правильно.
+          Подробнее — в <Link to="/privacy">политике конфиденциальности</Link>.
         </p>
         <button type="button" className="btn btn-primary" onClick={accept}>Понятно</button>
       </div>

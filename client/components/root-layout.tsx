@@ -56,9 +56,7 @@ export function RootLayout({ overlays }: { overlays?: ReactNode }) {
         <>
           <Link to="/profile" className="nav-link">Профиль</Link>
           {user?.is_admin && <Link to="/admin" className="nav-link">Админка</Link>}
-          {user && !user.is_admin && user.is_moderator && (
-            <Link to="/moderator" className="nav-link">Модерация</Link>
-          )}
+          {user && !user.is_admin && user.is_moderator && <Link to="/moderator" className="nav-link">Модерация</Link>}
           <button type="button" className="nav-link nav-button" onClick={logout}>Выход</button>
         </>
       )}
@@ -73,13 +71,17 @@ export function RootLayout({ overlays }: { overlays?: ReactNode }) {
           {bare
             ? (
               <span className="logo">
-                <span className="logo-mark" aria-hidden="true"><LogoMark /></span>
+                <span className="logo-mark" aria-hidden="true">
+                  <LogoMark />
+                </span>
                 <span className="logo-text">Нейропанк</span>
               </span>
             )
             : (
               <Link to="/" className="logo" aria-label="Нейропанк — на главную">
-                <span className="logo-mark" aria-hidden="true"><LogoMark /></span>
+                <span className="logo-mark" aria-hidden="true">
+                  <LogoMark />
+                </span>
                 <span className="logo-text">Нейропанк</span>
               </Link>
             )}

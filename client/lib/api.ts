@@ -217,7 +217,9 @@ export function callOptions(opts: CallOptions): ClientRequestOptions {
  */
 export function rawBody(body: FormData | Record<string, unknown>, opts: CallOptions = {}): ClientRequestOptions {
   const json = !(body instanceof FormData);
-  const headers: Record<string, string> = json ? { ...opts.headers, "Content-Type": "application/json" } : { ...opts.headers };
+  const headers: Record<string, string> = json
+    ? { ...opts.headers, "Content-Type": "application/json" }
+    : { ...opts.headers };
   return {
     fetch: apiFetch({ ...opts, headers }),
     init: { body: json ? JSON.stringify(body) : body, ...(opts.signal ? { signal: opts.signal } : {}) },

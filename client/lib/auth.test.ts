@@ -35,7 +35,9 @@ describe("auth store", () => {
 
   it("signs in with tokens: stores both and loads the user", async () => {
     const fetch = fakeFetch({
-      "/api/auth/me": (req) => (bearer(req) === "acc1" ? { success: true, user: user(1) } : new Response(null, { status: 401 })),
+      "/api/auth/me": (
+        req,
+      ) => (bearer(req) === "acc1" ? { success: true, user: user(1) } : new Response(null, { status: 401 })),
     });
     vi.stubGlobal("fetch", fetch);
     localStorage.setItem("oauth_session_id", "s1");
@@ -49,9 +51,11 @@ describe("auth store", () => {
 
   it("a sign-in address for another account asks first and keeps the session unless agreed (decision 0202)", async () => {
     const me = (req: Request) =>
-      bearer(req) === "accA" ? { success: true, user: user(1, { username: "a" }) } : bearer(req) === "accB"
-      ? { success: true, user: user(2, { username: "b" }) }
-      : new Response(null, { status: 401 });
+      bearer(req) === "accA"
+        ? { success: true, user: user(1, { username: "a" }) }
+        : bearer(req) === "accB"
+        ? { success: true, user: user(2, { username: "b" }) }
+        : new Response(null, { status: 401 });
     vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": me }));
     history.replaceState(null, "", "/profile?access_token=accB&refresh_token=refB&tab=1");
     await auth.signInWithTokens("accA", "refA");
@@ -83,10 +87,13 @@ describe("auth store", () => {
   });
 
   it("does not keep tokens that fail to load a user", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/auth/me": () => Response.json({ success: false, error: "bad" }, { status: 401 }),
-      "/api/auth/refresh": () => Response.json({ success: false }, { status: 401 }),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": () => Response.json({ success: false, error: "bad" }, { status: 401 }),
+        "/api/auth/refresh": () => Response.json({ success: false }, { status: 401 }),
+      }),
+    );
     await expect(auth.signInWithTokens("x", "y")).rejects.toThrow();
     expect(auth.isAuthenticated).toBe(false);
     expect(localStorage.getItem("accessToken")).toBeNull();
@@ -101,10 +108,16 @@ describe("auth store", () => {
   });
 
   it("keeps the pair on a server failure (5xx) and drops it when the server refuses it (400)", async () => {
-    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => Response.json({ success: false, error: "x" }, { status: 503 }) }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({ "/api/auth/me": () => Response.json({ success: false, error: "x" }, { status: 503 }) }),
+    );
     await expect(auth.signInWithTokens("acc3", "ref3")).rejects.toThrow();
     expect(localStorage.getItem("accessToken")).toBe("acc3");
-    vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => Response.json({ success: false, error: "x" }, { status: 400 }) }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({ "/api/auth/me": () => Response.json({ success: false, error: "x" }, { status: 400 }) }),
+    );
     await expect(auth.signInWithTokens("acc4", "ref4")).rejects.toThrow();
     expect(auth.isAuthenticated).toBe(false);
     expect(localStorage.getItem("accessToken")).toBeNull();
@@ -118,9 +131,13 @@ describe("auth store", () => {
   });
 
   it("treats 403 on the account fetch as a ban: session cleared, ban message set", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/auth/me": () => Response.json({ success: false, error: "Спам", ban_reason: "Спам", banned: true }, { status: 403 }),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": () =>
+          Response.json({ success: false, error: "Спам", ban_reason: "Спам", banned: true }, { status: 403 }),
+      }),
+    );
     auth.setTokens("a", "r");
     await expect(auth.loadUser()).rejects.toThrow();
     expect(auth.isAuthenticated).toBe(false);
@@ -136,18 +153,21 @@ describe("auth store", () => {
   it("refreshes once on a 401 and repeats the request; a failed refresh clears the session", async () => {
     let meCalls = 0;
     let refreshCalls = 0;
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/auth/me": (req) => {
-        meCalls++;
-        return bearer(req) === "new-access" ? { success: true, user: user(2) } : new Response(null, { status: 401 });
-      },
-      "/api/auth/refresh": (req) => {
-        refreshCalls++;
-        return bearer(req) === "ref"
-          ? { success: true, access_token: "new-access", refresh_token: "new-ref" }
-          : new Response(null, { status: 401 });
-      },
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": (req) => {
+          meCalls++;
+          return bearer(req) === "new-access" ? { success: true, user: user(2) } : new Response(null, { status: 401 });
+        },
+        "/api/auth/refresh": (req) => {
+          refreshCalls++;
+          return bearer(req) === "ref"
+            ? { success: true, access_token: "new-access", refresh_token: "new-ref" }
+            : new Response(null, { status: 401 });
+        },
+      }),
+    );
     auth.setTokens("old-access", "ref");
     expect((await auth.loadUser())?.id).toBe(2);
     expect([meCalls, refreshCalls]).toEqual([2, 1]);
@@ -164,10 +184,13 @@ describe("auth store", () => {
   });
 
   it("an expired access token whose refresh gets no answer keeps the session and reports no response", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/auth/me": () => new Response(null, { status: 401 }),
-      "/api/auth/refresh": () => Promise.reject(new TypeError("Failed to fetch")),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": () => new Response(null, { status: 401 }),
+        "/api/auth/refresh": () => Promise.reject(new TypeError("Failed to fetch")),
+      }),
+    );
     auth.setTokens("stale", "ref");
     await expect(read(client.auth.me.$get())).rejects.toMatchObject({ status: 0 });
     expect(auth.isAuthenticated).toBe(true);

@@ -255,18 +255,24 @@ export const auth = {
   async logout() {
     if (tokens.access || tokens.refresh) {
       try {
-        await client.auth.logout.$post(undefined, callOptions({
-          noRetry: true,
-          // The refresh token also names the session when the access token has expired.
-          headers: tokens.access ? {} : { Authorization: `Bearer ${tokens.refresh}` },
-        }));
+        await client.auth.logout.$post(
+          undefined,
+          callOptions({
+            noRetry: true,
+            // The refresh token also names the session when the access token has expired.
+            headers: tokens.access ? {} : { Authorization: `Bearer ${tokens.refresh}` },
+          }),
+        );
       } catch (err) {
         // An expired access token: try once more with the refresh token; the local session ends anyway.
         if (err instanceof ApiError && err.status === 401 && tokens.refresh) {
-          await client.auth.logout.$post(undefined, callOptions({
-            noRetry: true,
-            headers: { Authorization: `Bearer ${tokens.refresh}` },
-          })).catch(() => {});
+          await client.auth.logout.$post(
+            undefined,
+            callOptions({
+              noRetry: true,
+              headers: { Authorization: `Bearer ${tokens.refresh}` },
+            }),
+          ).catch(() => {});
         }
       }
     }

@@ -29,9 +29,13 @@ function routes() {
     }),
     "/api/auth/me": (req) => {
       if (meAnswer === "down") throw new TypeError("Failed to fetch");
-      if (meAnswer === "5xx") return Response.json({ success: false, error: "Внутренняя ошибка сервера" }, { status: 503 });
+      if (meAnswer === "5xx") {
+        return Response.json({ success: false, error: "Внутренняя ошибка сервера" }, { status: 503 });
+      }
       const user = USERS[req.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""];
-      return user ? { success: true, user, message: "ok" } : Response.json({ success: false, error: "x" }, { status: 401 });
+      return user
+        ? { success: true, user, message: "ok" }
+        : Response.json({ success: false, error: "x" }, { status: 401 });
     },
     "/api/tracks": () => ({ success: true, tracks: [] }),
     "/api/slider": () => ({ success: true, sliders: [] }),

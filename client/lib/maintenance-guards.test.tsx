@@ -35,7 +35,12 @@ function routes() {
       return user ? { success: true, user } : Response.json({ success: false, error: "x" }, { status: 401 });
     },
     "/api/auth/refresh": () => Response.json({ success: false, error: "x" }, { status: 401 }),
-    "/api/auth/oauth/urls": () => ({ success: true, vk: "https://id.vk.test/a", telegram: "https://oauth.telegram.test/a", session_id: "s" }),
+    "/api/auth/oauth/urls": () => ({
+      success: true,
+      vk: "https://id.vk.test/a",
+      telegram: "https://oauth.telegram.test/a",
+      session_id: "s",
+    }),
     "/api/tracks": (req) => {
       const admin = req.headers.get("authorization") === "Bearer tok-admin";
       return maintenance && !admin ? Response.json(CLOSED, { status: 503 }) : { success: true, tracks: [] };

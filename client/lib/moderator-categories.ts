@@ -1,4 +1,10 @@
-import { type Direction, DIRECTIONS, isDirection, MODERATOR_CATEGORY_LABELS, parseCategories } from "../../domain/directions.ts";
+import {
+  type Direction,
+  DIRECTIONS,
+  isDirection,
+  MODERATOR_CATEGORY_LABELS,
+  parseCategories,
+} from "../../domain/directions.ts";
 import { inScope, type Scope, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import type { User } from "./auth.ts";
 
@@ -27,7 +33,9 @@ export function normalizeCategories(raw: unknown): Categories {
 }
 
 /** Spec 2 §8: when the status call fails for another reason than 403, the user's own flags decide. */
-export function statusFromUser(user: Pick<User, "is_admin" | "is_moderator" | "moderator_categories"> | null): ModeratorStatus {
+export function statusFromUser(
+  user: Pick<User, "is_admin" | "is_moderator" | "moderator_categories"> | null,
+): ModeratorStatus {
   if (!user) return { is_moderator: false, categories: [] };
   return { is_moderator: Boolean(user.is_admin || user.is_moderator), categories: scopeOf(user) };
 }

@@ -12,7 +12,10 @@ export const moderatorStatusQuery = () =>
     queryKey: moderatorKeys.status,
     queryFn: async (): Promise<ModeratorStatus> => {
       const body = await read(client.moderator.status.$get());
-      return { is_moderator: Boolean(body.status?.is_moderator), categories: normalizeCategories(body.status?.categories) };
+      return {
+        is_moderator: Boolean(body.status?.is_moderator),
+        categories: normalizeCategories(body.status?.categories),
+      };
     },
     retry: retryUnless403,
     staleTime: 30_000,

@@ -100,7 +100,10 @@ export function useStaffFaqWrites(base: StaffBase, key: readonly string[]) {
 }
 
 /** Deleting a track of `${base}/tracks`; the caller refreshes what shows it (list, dashboard). */
-export function useStaffTrackDelete(base: StaffBase, keys: { tracks: readonly string[]; dashboard: readonly string[] }) {
+export function useStaffTrackDelete(
+  base: StaffBase,
+  keys: { tracks: readonly string[]; dashboard: readonly string[] },
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => read(panel(base).tracks[":id"].$delete({ param: { id: String(id) } })),

@@ -65,7 +65,16 @@ describe("who may call /api/admin", () => {
   });
 
   it("lets an admin in", async () => {
-    for (const path of ["/api/admin/tracks", "/api/admin/faq", "/api/admin/slider", "/api/admin/users", "/api/admin/dashboard", "/api/admin/redis-data"]) {
+    for (
+      const path of [
+        "/api/admin/tracks",
+        "/api/admin/faq",
+        "/api/admin/slider",
+        "/api/admin/users",
+        "/api/admin/dashboard",
+        "/api/admin/redis-data",
+      ]
+    ) {
       const res = await f.call("GET", path);
       expect(res.status, path).toBe(200);
       expect(res.body.success).toBe(true);

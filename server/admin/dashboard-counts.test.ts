@@ -16,7 +16,9 @@ import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { computeDashboard, PERIODS, timelineBuckets } from "./dashboard.ts";
 
 const rows = async (db: Db, q: string) =>
-  (await db.$client.execute(q)).rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])));
+  (await db.$client.execute(q)).rows.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v]))
+  );
 
 /** The counts as kept by the triggers, and as a fresh aggregation of `tracks` gives them. */
 async function expectCountsKept(db: Db, step: string) {
@@ -40,7 +42,9 @@ async function expectedFigures(db: Db) {
   const all = await db.select().from(tracks);
   const directions = Object.fromEntries(DIRECTIONS.map((d) => [d, 0]));
   const review = Object.fromEntries(
-    DIRECTIONS.map((d) => [d, { new: 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 } as Record<string, number>]),
+    DIRECTIONS.map((
+      d,
+    ) => [d, { new: 0, listened: 0, shortlisted: 0, accepted: 0, declined: 0 } as Record<string, number>]),
   );
   const perUser = new Map<number, number>();
   for (const t of all) {
@@ -58,7 +62,10 @@ async function expectedFigures(db: Db) {
   const topName = best ? (await rows(db, `SELECT username FROM users WHERE id = ${best[0]}`))[0].username : null;
   return {
     total_tracks: all.length,
-    track_downloads: { downloaded: all.filter((t) => t.downloaded).length, not_downloaded: all.filter((t) => !t.downloaded).length },
+    track_downloads: {
+      downloaded: all.filter((t) => t.downloaded).length,
+      not_downloaded: all.filter((t) => !t.downloaded).length,
+    },
     top_user: best ? { username: topName, track_count: best[1] } : null,
     directions: DIRECTIONS.map((d) => directions[d]),
     review: DIRECTIONS.map((d) => review[d]),
@@ -75,7 +82,13 @@ async function expectDashboardRight(db: Db, step: string) {
       track_downloads: s.track_downloads,
       top_user: s.top_user,
       directions: s.directions.data,
-      review: s.review.map(({ new: n, listened, shortlisted, accepted, declined }) => ({ new: n, listened, shortlisted, accepted, declined })),
+      review: s.review.map(({ new: n, listened, shortlisted, accepted, declined }) => ({
+        new: n,
+        listened,
+        shortlisted,
+        accepted,
+        declined,
+      })),
     },
     `dashboard after: ${step}`,
   ).toEqual(want);
@@ -98,7 +111,11 @@ describe("dashboard running counts kept by the triggers on tracks", () => {
     const a1 = await createTrack(db, { user_id: ann.id, directions: "label_koster,podcast_koster", downloaded: true });
     const a2 = await createTrack(db, { user_id: ann.id, directions: "label_koster" });
     const b1 = await createTrack(db, { user_id: bob.id, directions: "label_neuropunk,podcast_neuropunk" });
-    const g1 = await createTrack(db, { user_id: null, guest_username: "guest", directions: "label_koster,show_neurogon" });
+    const g1 = await createTrack(db, {
+      user_id: null,
+      guest_username: "guest",
+      directions: "label_koster,show_neurogon",
+    });
     await createTrack(db, { user_id: bob.id, directions: "label_koster", status: "failed", error: "Дубликат" });
     await createTrack(db, { user_id: bob.id, directions: "podcast_koster", status: "processing" });
     await expectDashboardRight(db, "single inserts");
@@ -136,11 +153,19 @@ describe("dashboard running counts kept by the triggers on tracks", () => {
     await expectDashboardRight(db, "the admin's edit of directions and downloaded");
     await edit(a2.id, { filename: a2.filename, user_id: bob.id, directions: "label_koster" });
     await expectDashboardRight(db, "a track given to another user");
-    await edit(b1.id, { filename: b1.filename, user_id: null, guest_username: "Гость", directions: "label_neuropunk,podcast_neuropunk" });
+    await edit(b1.id, {
+      filename: b1.filename,
+      user_id: null,
+      guest_username: "Гость",
+      directions: "label_neuropunk,podcast_neuropunk",
+    });
     await expectDashboardRight(db, "a track made a guest's");
 
     // The moderator's edit of the downloaded flag.
-    const mod = await f.call("PUT", `/api/moderator/tracks/${a2.id}`, { headers: f.as.moderator, json: { downloaded: true } });
+    const mod = await f.call("PUT", `/api/moderator/tracks/${a2.id}`, {
+      headers: f.as.moderator,
+      json: { downloaded: true },
+    });
     expect(mod.status, JSON.stringify(mod.body)).toBe(200);
     await expectDashboardRight(db, "the moderator's edit");
 
@@ -148,7 +173,9 @@ describe("dashboard running counts kept by the triggers on tracks", () => {
     await db.update(tracks).set({ status: "failed", error: "Не MP3" }).where(eq(tracks.id, g1.id));
     await expectDashboardRight(db, "a track failed");
     await db.update(tracks).set({ status: "completed", error: null }).where(eq(tracks.id, g1.id));
-    await db.update(tracks).set({ lease_until: new Date(), lease_owner: "x", filename: "renamed.mp3" }).where(eq(tracks.id, a1.id));
+    await db.update(tracks).set({ lease_until: new Date(), lease_owner: "x", filename: "renamed.mp3" }).where(
+      eq(tracks.id, a1.id),
+    );
     await expectDashboardRight(db, "a failed track completed again, and a lease written");
 
     // A deleted user's tracks stay as guest tracks (their user_id set null by the foreign key).
@@ -173,9 +200,17 @@ describe("dashboard running counts kept by the triggers on tracks", () => {
   });
 
   it("are triggers that exist after all migrations (a rebuild of tracks would drop them)", async () => {
-    const names = (await rows(f.t.ctx.db, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tracks' ORDER BY name"))
+    const names = (await rows(
+      f.t.ctx.db,
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tracks' ORDER BY name",
+    ))
       .map((r) => r.name);
-    expect(names).toEqual(["tracks_counts_delete", "tracks_counts_insert", "tracks_counts_update", "tracks_user_counts_update"]);
+    expect(names).toEqual([
+      "tracks_counts_delete",
+      "tracks_counts_insert",
+      "tracks_counts_update",
+      "tracks_user_counts_update",
+    ]);
   });
 });
 
@@ -187,7 +222,9 @@ describe("migration 0009", () => {
       // The migrations before the counts, from a copy of the folder whose journal stops at 0007.
       const source = new URL("../../db/migrations/", import.meta.url).pathname;
       await Deno.mkdir(`${dir}/migrations/meta`, { recursive: true });
-      for (const e of Deno.readDirSync(source)) if (e.isFile) await Deno.copyFile(`${source}${e.name}`, `${dir}/migrations/${e.name}`);
+      for (const e of Deno.readDirSync(source)) {
+        if (e.isFile) await Deno.copyFile(`${source}${e.name}`, `${dir}/migrations/${e.name}`);
+      }
       const journal = JSON.parse(await Deno.readTextFile(`${source}meta/_journal.json`));
       journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 7);
       await Deno.writeTextFile(`${dir}/migrations/meta/_journal.json`, JSON.stringify(journal));
@@ -195,14 +232,19 @@ describe("migration 0009", () => {
       expect(await rows(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'track_counts'")).toEqual([{ n: 0 }]);
 
       await db.$client.execute("INSERT INTO users (username) VALUES ('u1'), ('u2')");
-      await db.$client.execute(`INSERT INTO tracks (filename, user_id, directions, upload_date, downloaded, status, review) VALUES
+      await db.$client.execute(
+        `INSERT INTO tracks (filename, user_id, directions, upload_date, downloaded, status, review) VALUES
         ('a', 1, 'label_koster', 1, 1, 'completed', 'label_koster:accepted'), ('b', 1, 'label_koster', 2, 0, 'completed', ''),
         ('c', 2, 'label_koster', 3, 0, 'failed', ''), ('d', NULL, 'show_neurogon', 4, 0, 'processing', ''),
-        ('e', 1, 'label_koster', 5, 0, 'completed', '')`);
+        ('e', 1, 'label_koster', 5, 0, 'completed', '')`,
+      );
 
       await migrateDb(db);
       await expectCountsKept(db, "the migration");
-      expect(await rows(db, "SELECT user_id, n FROM user_track_counts ORDER BY user_id")).toEqual([{ user_id: 1, n: 3 }, { user_id: 2, n: 1 }]);
+      expect(await rows(db, "SELECT user_id, n FROM user_track_counts ORDER BY user_id")).toEqual([
+        { user_id: 1, n: 3 },
+        { user_id: 2, n: 1 },
+      ]);
       // And the triggers work from there on.
       await db.$client.execute("DELETE FROM tracks WHERE filename = 'e'");
       await expectCountsKept(db, "a delete after the migration");
@@ -235,7 +277,13 @@ describe("timeline range counts", () => {
     for (let i = 0; i < 300; i++) dates.add(now.getTime() - Math.floor(((i * 7919) % 1000) / 1000 * 400 * 86_400_000));
     const list = [...dates];
     for (let i = 0; i < list.length; i += 200) {
-      await db.insert(tracks).values(list.slice(i, i + 200).map((d, j) => ({ filename: `t${i + j}.mp3`, upload_date: new Date(d), status: "completed" as const })));
+      await db.insert(tracks).values(
+        list.slice(i, i + 200).map((d, j) => ({
+          filename: `t${i + j}.mp3`,
+          upload_date: new Date(d),
+          status: "completed" as const,
+        })),
+      );
     }
 
     for (const period of PERIODS) {
@@ -249,7 +297,9 @@ describe("timeline range counts", () => {
           if (d < b.start || d >= b.end) continue;
           const n = Math.floor((d + off * 60_000) / unit);
           const day = new Date(n * 86_400_000);
-          const key = period === "year" ? `${day.getUTCFullYear()}-${String(day.getUTCMonth() + 1).padStart(2, "0")}` : String(n);
+          const key = period === "year"
+            ? `${day.getUTCFullYear()}-${String(day.getUTCMonth() + 1).padStart(2, "0")}`
+            : String(n);
           want.set(key, want.get(key)! + 1);
         }
         const got = (await computeDashboard(db, period, now, off)).track_timeline.data;

@@ -16,7 +16,15 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-type Counts = { direction: string; label: string; new: number; listened: number; shortlisted: number; accepted: number; declined: number };
+type Counts = {
+  direction: string;
+  label: string;
+  new: number;
+  listened: number;
+  shortlisted: number;
+  accepted: number;
+  declined: number;
+};
 
 const review = async () => {
   const r = await f.call("GET", "/api/admin/dashboard");
@@ -53,13 +61,27 @@ describe("GET /api/admin/dashboard: review states per direction", () => {
     await put(c.id, "label_koster", "new");
 
     const byDirection = new Map((await review()).review.map((r) => [r.direction, r]));
-    expect(byDirection.get("label_koster")).toMatchObject({ new: 1, listened: 0, shortlisted: 1, accepted: 1, declined: 0 });
-    expect(byDirection.get("podcast_koster")).toMatchObject({ new: 2, listened: 0, shortlisted: 0, accepted: 0, declined: 1 });
+    expect(byDirection.get("label_koster")).toMatchObject({
+      new: 1,
+      listened: 0,
+      shortlisted: 1,
+      accepted: 1,
+      declined: 0,
+    });
+    expect(byDirection.get("podcast_koster")).toMatchObject({
+      new: 2,
+      listened: 0,
+      shortlisted: 0,
+      accepted: 0,
+      declined: 1,
+    });
     expect(byDirection.get("show_neurogon")).toMatchObject({ ...zero, listened: 1 });
     expect(byDirection.get("label_neuropunk")).toMatchObject(zero);
 
     // A direction taken off a track takes its decision out of the counts.
-    expect((await f.call("PUT", `/api/admin/tracks/${a.id}`, { json: { directions: "label_koster" } })).status).toBe(200);
+    expect((await f.call("PUT", `/api/admin/tracks/${a.id}`, { json: { directions: "label_koster" } })).status).toBe(
+      200,
+    );
     expect((await db.select().from(tracks).where(eq(tracks.id, a.id)))[0].review).toBe("label_koster:accepted");
     const after = new Map((await review()).review.map((r) => [r.direction, r]));
     expect(after.get("podcast_koster")).toMatchObject({ new: 2, declined: 0 });

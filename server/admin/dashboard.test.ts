@@ -57,11 +57,26 @@ describe("GET /api/admin/dashboard", () => {
     const tg = await createUser(db, { username: "tg_only", telegram_id: "2" });
     await createUser(db, { username: "both", vk_id: "3", telegram_id: "4" });
     const at = (ms: number) => new Date(NOW - ms);
-    await createTrack(db, { user_id: vk.id, directions: "label_neuropunk,podcast_neuropunk", upload_date: at(10 * 60_000), downloaded: true });
+    await createTrack(db, {
+      user_id: vk.id,
+      directions: "label_neuropunk,podcast_neuropunk",
+      upload_date: at(10 * 60_000),
+      downloaded: true,
+    });
     await createTrack(db, { user_id: vk.id, directions: "label_neuropunk", upload_date: at(2 * H) });
     await createTrack(db, { user_id: vk.id, directions: "show_neurogon", upload_date: at(3 * D) });
-    await createTrack(db, { user_id: tg.id, directions: "label_koster,podcast_koster", upload_date: at(20 * D), downloaded: true });
-    await createTrack(db, { user_id: null, guest_username: "g", directions: "radio_k_profit", upload_date: at(200 * D) });
+    await createTrack(db, {
+      user_id: tg.id,
+      directions: "label_koster,podcast_koster",
+      upload_date: at(20 * D),
+      downloaded: true,
+    });
+    await createTrack(db, {
+      user_id: null,
+      guest_username: "g",
+      directions: "radio_k_profit",
+      upload_date: at(200 * D),
+    });
 
     const s = await stats("?period=month");
     expect(s).toMatchObject({

@@ -11,7 +11,9 @@ import { STORE_UNREACHABLE } from "./redis.ts";
 
 const redisBin = await findRedisServer();
 if (!redisBin) {
-  if (Deno.env.get("CI") === "true") throw new Error("redis-server is not installed; CI=true requires the Upstash half");
+  if (Deno.env.get("CI") === "true") {
+    throw new Error("redis-server is not installed; CI=true requires the Upstash half");
+  }
   console.warn("NOTICE: redis-server not found: the Upstash half of the status-store page tests is left out.");
 }
 
@@ -93,7 +95,12 @@ describe.each(stores)("status store page on $name", (store) => {
   });
 
   it("GET /redis-data pages each list on the server; the counts cover every key", async () => {
-    await Promise.all(Array.from({ length: 25 }, (_, i) => kv.set(KV_KEYS.trackStatus(200 + i), { status: "completed", filename: `F${i}` }, 3600)));
+    await Promise.all(
+      Array.from(
+        { length: 25 },
+        (_, i) => kv.set(KV_KEYS.trackStatus(200 + i), { status: "completed", filename: `F${i}` }, 3600),
+      ),
+    );
     const first = await f.call("GET", "/api/admin/redis-data");
     expect(first.body.stats).toMatchObject({ track_status: 27, track_ids_count: 2 });
     expect((first.body.trackStatus as unknown[]).length).toBe(10);
@@ -104,7 +111,10 @@ describe.each(stores)("status store page on $name", (store) => {
     // Keys in natural order: 101, 102, 200 … 224; the third page holds the last seven.
     expect(keys).toEqual(Array.from({ length: 7 }, (_, i) => `track_status:${218 + i}`));
     expect((last.body.trackStatus as Array<{ value: { filename: string } }>)[0].value.filename).toBe("F18");
-    expect(last.body.paging).toMatchObject({ trackStatus: { page: 3, pages: 3, total: 27 }, trackIds: { page: 1, pages: 1 } });
+    expect(last.body.paging).toMatchObject({
+      trackStatus: { page: 3, pages: 3, total: 27 },
+      trackIds: { page: 1, pages: 1 },
+    });
     expect(last.body.trackIds).toHaveLength(2);
 
     const big = await f.call("GET", "/api/admin/redis-data?page_size=100&track_status_page=1");
@@ -116,7 +126,17 @@ describe.each(stores)("status store page on $name", (store) => {
   });
 
   it("GET /redis-data refuses a bad page or page size with a 400", async () => {
-    for (const q of ["page_size=0", "page_size=101", "page_size=abc", "track_ids_page=0", "track_status_page=-1", "errors_page=1.5", "errors_page=%00"]) {
+    for (
+      const q of [
+        "page_size=0",
+        "page_size=101",
+        "page_size=abc",
+        "track_ids_page=0",
+        "track_status_page=-1",
+        "errors_page=1.5",
+        "errors_page=%00",
+      ]
+    ) {
       const r = await f.call("GET", `/api/admin/redis-data?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.success, q).toBe(false);
@@ -142,7 +162,9 @@ describe.each(stores)("status store page on $name", (store) => {
     expect(one.body).toMatchObject({ success: true, count: 2 });
     expect(await kv.keys("track_ids:*")).toEqual([]);
     expect((await f.call("POST", "/api/admin/cleanup-redis", { json: { key_type: "errors" } })).body.count).toBe(1);
-    expect((await f.call("POST", "/api/admin/cleanup-redis", { json: { key_type: "track_status" } })).body.count).toBe(2);
+    expect((await f.call("POST", "/api/admin/cleanup-redis", { json: { key_type: "track_status" } })).body.count).toBe(
+      2,
+    );
     const all = await f.call("POST", "/api/admin/cleanup-redis", { json: { key_type: "all" } });
     expect(all.body).toMatchObject({ success: true, count: 2 }); // the two success keys were left
     expect(await kv.keys("*")).toEqual(["oauth:secret-session"]);

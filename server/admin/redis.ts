@@ -61,7 +61,10 @@ const pageParam = (name: string) =>
 
 const listSchema = z.object({
   page_size: z.string().regex(/^\d{1,3}$/, `page_size must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
-    .refine((v) => Number(v) >= 1 && Number(v) <= MAX_PAGE_SIZE, `page_size must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
+    .refine(
+      (v) => Number(v) >= 1 && Number(v) <= MAX_PAGE_SIZE,
+      `page_size must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+    )
     .optional(),
   track_ids_page: pageParam("track_ids_page"),
   track_status_page: pageParam("track_status_page"),

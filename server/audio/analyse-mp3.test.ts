@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AUDIO_DECODE_ERRORS, type AudioAnalysis, AudioDecodeError, analyseMp3, MAX_LEADING_JUNK } from "./analyse-mp3.ts";
+import {
+  analyseMp3,
+  AUDIO_DECODE_ERRORS,
+  type AudioAnalysis,
+  AudioDecodeError,
+  MAX_LEADING_JUNK,
+} from "./analyse-mp3.ts";
 
 const FIXTURES = new URL("../../test/fixtures/audio/", import.meta.url);
 

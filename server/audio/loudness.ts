@@ -90,7 +90,8 @@ export function createLoudnessMeter(sampleRate: number, channelCount: number): L
     ringLen[subIndex & 3] = len;
     subSum = 0;
     if (subIndex >= 3) {
-      const z = (ringSum[0] + ringSum[1] + ringSum[2] + ringSum[3]) / (ringLen[0] + ringLen[1] + ringLen[2] + ringLen[3]);
+      const z = (ringSum[0] + ringSum[1] + ringSum[2] + ringSum[3]) /
+        (ringLen[0] + ringLen[1] + ringLen[2] + ringLen[3]);
       if (blockCount === blocks.length) {
         const grown = new Float64Array(blocks.length * 2);
         grown.set(blocks);
@@ -126,7 +127,14 @@ export function createLoudnessMeter(sampleRate: number, channelCount: number): L
     return sum;
   }
 
-  function filterPair(x: Float32Array, st: Float64Array, u: Float32Array, su: Float64Array, from: number, to: number): number {
+  function filterPair(
+    x: Float32Array,
+    st: Float64Array,
+    u: Float32Array,
+    su: Float64Array,
+    from: number,
+    to: number,
+  ): number {
     let sx1 = st[0], sx2 = st[1], sy1 = st[2], sy2 = st[3];
     let hx1 = st[4], hx2 = st[5], hy1 = st[6], hy2 = st[7];
     let tx1 = su[0], tx2 = su[1], ty1 = su[2], ty2 = su[3];
@@ -161,8 +169,9 @@ export function createLoudnessMeter(sampleRate: number, channelCount: number): L
         // Two channels go through one loop: each filter's feedback is a chain of dependent
         // multiply-adds, and two independent chains side by side run nearly as fast as one.
         for (let c = 0; c < channelCount; c += 2) {
-          if (c + 1 < channelCount) subSum += filterPair(channels[c], state[c], channels[c + 1], state[c + 1], from, to);
-          else subSum += filterOne(channels[c], state[c], from, to);
+          if (c + 1 < channelCount) {
+            subSum += filterPair(channels[c], state[c], channels[c + 1], state[c + 1], from, to);
+          } else subSum += filterOne(channels[c], state[c], from, to);
         }
         sample += to - from;
         from = to;

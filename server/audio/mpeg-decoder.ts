@@ -40,7 +40,10 @@ interface Internals {
         errorString: number,
       ): number;
     };
-    allocateTypedArray<T>(len: number, type: { new (buffer: ArrayBuffer, offset: number, length: number): T }): WasmBuffer<T>;
+    allocateTypedArray<T>(
+      len: number,
+      type: { new (buffer: ArrayBuffer, offset: number, length: number): T },
+    ): WasmBuffer<T>;
   };
   _decoder: number;
   _input: WasmBuffer<Uint8Array>;
@@ -80,7 +83,8 @@ class PooledDecoder implements PcmDecoder {
     const wasm = d._common?.wasm;
     if (
       typeof wasm?.mpeg_decoder_read !== "function" || typeof wasm.mpeg_frame_decoder_create !== "function" ||
-      !(d._output?.buf instanceof Float32Array) || !(d._input?.buf instanceof Uint8Array) || typeof d._decoder !== "number"
+      !(d._output?.buf instanceof Float32Array) || !(d._input?.buf instanceof Uint8Array) ||
+      typeof d._decoder !== "number"
     ) {
       throw new Error("mpg123-decoder's internals are not those of 1.0.3 (server/audio/mpeg-decoder.ts)");
     }

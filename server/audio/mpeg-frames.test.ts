@@ -34,10 +34,23 @@ function split(data: Uint8Array, chunk = data.length || 1) {
 describe("MPEG layer III frame headers", () => {
   it("reads version, bitrate, sample rate, channels and length", () => {
     const h = (...b: number[]) => parseFrameHeader(Uint8Array.from(b), 0);
-    expect(h(0xff, 0xfb, 0x90, 0x64)).toMatchObject({ version: 3, bitrateKbps: 128, sampleRate: 44100, channels: 2, samples: 1152, length: 417 });
+    expect(h(0xff, 0xfb, 0x90, 0x64)).toMatchObject({
+      version: 3,
+      bitrateKbps: 128,
+      sampleRate: 44100,
+      channels: 2,
+      samples: 1152,
+      length: 417,
+    });
     expect(h(0xff, 0xfb, 0x92, 0x64)?.length).toBe(418); // padded
     expect(h(0xff, 0xfb, 0xe4, 0xc4)).toMatchObject({ bitrateKbps: 320, sampleRate: 48000, channels: 1, length: 960 });
-    expect(h(0xff, 0xf3, 0x94, 0x64)).toMatchObject({ version: 2, bitrateKbps: 80, sampleRate: 24000, samples: 576, length: 240 });
+    expect(h(0xff, 0xf3, 0x94, 0x64)).toMatchObject({
+      version: 2,
+      bitrateKbps: 80,
+      sampleRate: 24000,
+      samples: 576,
+      length: 240,
+    });
     expect(h(0xff, 0xfb, 0xf0, 0x64)).toBeNull(); // bitrate index 15
     expect(h(0xff, 0xfb, 0x00, 0x64)).toBeNull(); // free format
     expect(h(0xff, 0xfd, 0x90, 0x64)).toBeNull(); // layer II
@@ -104,11 +117,20 @@ describe("frame splitter", () => {
     const { out, stats } = split(data);
     expect(out).toEqual(data.subarray(tagEnd, tagEnd + out.length));
     expect(out.length).toBeGreaterThan(data.length - tagEnd - 1500);
-    expect(stats).toMatchObject({ frames: 308, tagFrame: true, constantBitrate: true, firstBitrateKbps: 320, channels: 2 });
+    expect(stats).toMatchObject({
+      frames: 308,
+      tagFrame: true,
+      constantBitrate: true,
+      firstBitrateKbps: 320,
+      channels: 2,
+    });
   });
 
   it("tells constant from variable bitrate", () => {
-    expect(split(fixture("Low Rate - 128 kbps.mp3")).stats).toMatchObject({ constantBitrate: true, firstBitrateKbps: 128 });
+    expect(split(fixture("Low Rate - 128 kbps.mp3")).stats).toMatchObject({
+      constantBitrate: true,
+      firstBitrateKbps: 128,
+    });
     expect(split(fixture("VBR Artist - Variable.mp3")).stats.constantBitrate).toBe(false);
   });
 
@@ -118,7 +140,10 @@ describe("frame splitter", () => {
     // 300 bytes of junk (including sync-like 0xFF 0xFB pairs) after the 50th frame boundary.
     let at = 0;
     for (let i = 0; i < 50; i++) at += parseFrameHeader(data, at)!.length;
-    const junk = Uint8Array.from({ length: 300 }, (_, i) => (i % 37 === 0 ? 0xff : i % 37 === 1 ? 0xfb : (i * 7) & 0x7f));
+    const junk = Uint8Array.from(
+      { length: 300 },
+      (_, i) => (i % 37 === 0 ? 0xff : i % 37 === 1 ? 0xfb : (i * 7) & 0x7f),
+    );
     const dirty = new Uint8Array(data.length + junk.length);
     dirty.set(data.subarray(0, at));
     dirty.set(junk, at);

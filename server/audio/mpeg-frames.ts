@@ -143,7 +143,9 @@ export function createFrameSplitter(): FrameSplitter {
         // Not audio, but passed on: the decoder takes the encoder delay and padding from it (gapless).
         stats.tagFrame = true;
         const u32 = (o: number) =>
-          at + o + 4 <= buf.length ? ((buf[at + o] << 24) >>> 0) + (buf[at + o + 1] << 16) + (buf[at + o + 2] << 8) + buf[at + o + 3] : null;
+          at + o + 4 <= buf.length
+            ? ((buf[at + o] << 24) >>> 0) + (buf[at + o + 1] << 16) + (buf[at + o + 2] << 8) + buf[at + o + 3]
+            : null;
         if (vbri) stats.declaredFrames = u32(36 + 14);
         else if (((u32(h.sideInfoEnd + 4) ?? 0) & 1) !== 0) stats.declaredFrames = u32(h.sideInfoEnd + 8);
         return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createPcmAnalyser } from "./pcm-analyser.ts";
-import { drums, type DrumOptions, feed, noiseSource, sine } from "../testing/audio-signals.ts";
+import { type DrumOptions, drums, feed, noiseSource, sine } from "../testing/audio-signals.ts";
 import { estimateTempo, foldToDnb } from "./tempo.ts";
 
 const FS = 44100;

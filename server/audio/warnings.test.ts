@@ -18,12 +18,13 @@ describe("warnings", () => {
     expect(warningsFor({ ...clean, bpm: 190.1 })).toEqual(["tempo_outside_dnb"]);
     expect(warningsFor({ ...clean, bpm: 160 })).toEqual([]);
     expect(warningsFor({ ...clean, bpm: 190 })).toEqual([]);
-    expect(warningsFor({ bitrate_kbps: 96, clipped_samples: 10, loudness_lufs: -20, bpm: 120, duration_s: 60 })).toEqual([
-      "low_bitrate",
-      "clipping",
-      "too_quiet",
-      "tempo_outside_dnb",
-    ]);
+    expect(warningsFor({ bitrate_kbps: 96, clipped_samples: 10, loudness_lufs: -20, bpm: 120, duration_s: 60 }))
+      .toEqual([
+        "low_bitrate",
+        "clipping",
+        "too_quiet",
+        "tempo_outside_dnb",
+      ]);
   });
 
   it("calls silence too quiet, but says nothing of loudness or tempo it could not measure", () => {
@@ -33,7 +34,12 @@ describe("warnings", () => {
   });
 
   it("has a Russian text for every code", () => {
-    expect(Object.keys(AUDIO_WARNING_TEXTS).sort()).toEqual(["clipping", "low_bitrate", "tempo_outside_dnb", "too_quiet"]);
+    expect(Object.keys(AUDIO_WARNING_TEXTS).sort()).toEqual([
+      "clipping",
+      "low_bitrate",
+      "tempo_outside_dnb",
+      "too_quiet",
+    ]);
     for (const text of Object.values(AUDIO_WARNING_TEXTS)) expect(text).toMatch(/[А-Яа-я]/);
     expect(AUDIO_WARNING_TEXTS.too_quiet).toBe("Тихий мастер (ниже −14 LUFS)");
   });

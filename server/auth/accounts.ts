@@ -37,9 +37,42 @@ export function normalizePhone(raw: string | null | undefined): string | null {
 }
 
 const TRANSLIT: Record<string, string> = {
-  а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "e", ж: "zh", з: "z", и: "i", й: "y", к: "k",
-  л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", х: "h", ц: "ts",
-  ч: "ch", ш: "sh", щ: "sch", ъ: "", ы: "y", ь: "", э: "e", ю: "yu", я: "ya", і: "i", ї: "yi", є: "ye",
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "e",
+  ж: "zh",
+  з: "z",
+  и: "i",
+  й: "y",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "h",
+  ц: "ts",
+  ч: "ch",
+  ш: "sh",
+  щ: "sch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "yu",
+  я: "ya",
+  і: "i",
+  ї: "yi",
+  є: "ye",
 };
 
 /** A Latin handle from a name: `Иван Петров` → `ivan_petrov`; empty when nothing usable is left. */
@@ -140,7 +173,11 @@ export const VK_ALREADY_LINKED = "К вашему аккаунту уже при
  * stranger's first VK sign-in with a claimed phone gets its own account (decision 0204). Never
  * moves, merges or deletes an account (docs/decisions/0018). Throws `LinkRefused` with the reason.
  */
-export async function linkVk(ctx: AppContext, ownerId: number, identity: Extract<Identity, { provider: "vk" }>): Promise<User> {
+export async function linkVk(
+  ctx: AppContext,
+  ownerId: number,
+  identity: Extract<Identity, { provider: "vk" }>,
+): Promise<User> {
   const owner = await ctx.users.byId(ownerId);
   // Removed or banned since the link started: nobody to link to.
   if (!owner || owner.is_banned) throw new LinkRefused(SIGN_IN_SESSION_INVALID);
@@ -179,7 +216,10 @@ async function dropPhoneClaims(ctx: AppContext, identity: Extract<Identity, { pr
 }
 
 /** The account for a verified provider identity: found or created. */
-export async function accountForIdentity(ctx: AppContext, identity: Identity): Promise<{ user: User; created: boolean }> {
+export async function accountForIdentity(
+  ctx: AppContext,
+  identity: Identity,
+): Promise<{ user: User; created: boolean }> {
   const existing = await findByIdentity(ctx, identity);
   // An existing user always lands in their own account.
   if (existing) {
@@ -227,7 +267,10 @@ export const TELEGRAM_RESULT_USED = "Эти данные авторизации 
  * the next time, for sign-in and linking alike (docs/decisions/0017). 503 when Telegram is not
  * configured.
  */
-export async function telegramIdentity(ctx: AppContext, raw: unknown): Promise<Extract<Identity, { provider: "telegram" }>> {
+export async function telegramIdentity(
+  ctx: AppContext,
+  raw: unknown,
+): Promise<Extract<Identity, { provider: "telegram" }>> {
   // Empty or malformed input is the person's mistake whatever the configuration.
   const fields = parseTgAuthInput(raw);
   const tg = ctx.config.telegram;

@@ -17,7 +17,9 @@ import { RATE_LIMIT_MESSAGE } from "./rate-limit.ts";
 
 const redisBin = await findRedisServer();
 if (!redisBin) {
-  if (Deno.env.get("CI") === "true") throw new Error("redis-server is not installed; CI=true requires the two-instance tests");
+  if (Deno.env.get("CI") === "true") {
+    throw new Error("redis-server is not installed; CI=true requires the two-instance tests");
+  }
   console.warn("NOTICE: redis-server not found: the two-instance tests over Upstash are skipped.");
 }
 
@@ -76,7 +78,9 @@ describe.skipIf(!redisBin)("two instances over one database and one Upstash stor
     });
 
     it("count token renewals across instances too", async () => {
-      for (const app of [a.app, b.app, a.app, b.app]) expect((await refresh(app, "garbage", "10.0.0.3")).status).toBe(401);
+      for (const app of [a.app, b.app, a.app, b.app]) {
+        expect((await refresh(app, "garbage", "10.0.0.3")).status).toBe(401);
+      }
       expect((await refresh(a.app, "garbage", "10.0.0.3")).status).toBe(429);
       expect((await refresh(b.app, "garbage", "10.0.0.3")).status).toBe(429);
       // The sign-in count of the address is untouched.

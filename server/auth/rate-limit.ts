@@ -74,7 +74,10 @@ export function createSharedRateLimiter(opts: {
       const window = Math.floor(now / opts.windowMs);
       try {
         const n = await opts.kv.incr(KV_KEYS.rate(opts.name, window, key.slice(0, 100)), ttlS);
-        return { ok: n <= opts.limit, retryAfterS: Math.max(1, Math.ceil(((window + 1) * opts.windowMs - now) / 1000)) };
+        return {
+          ok: n <= opts.limit,
+          retryAfterS: Math.max(1, Math.ceil(((window + 1) * opts.windowMs - now) / 1000)),
+        };
       } catch {
         // The store's own guard logs the outage once; the in-process count answers meanwhile.
         return own;
@@ -129,6 +132,9 @@ export function perAddressLimiter(ctx: Pick<AppContext, "config" | "clock" | "kv
 }
 
 /** The middleware of `perAddressLimiter`: 429 with Retry-After past the limit. */
-export function perAddressLimit(ctx: Pick<AppContext, "config" | "clock" | "kv">, name: string): MiddlewareHandler<AppEnv> {
+export function perAddressLimit(
+  ctx: Pick<AppContext, "config" | "clock" | "kv">,
+  name: string,
+): MiddlewareHandler<AppEnv> {
   return rateLimit(perAddressLimiter(ctx, name), ctx.config.trustedProxyHops);
 }

@@ -44,7 +44,9 @@ describe("POST /api/auth/refresh rate limit", () => {
     try {
       for (let i = 0; i < 3; i++) await refresh(t.app, "garbage");
       expect((await refresh(t.app, "garbage")).status).toBe(429);
-      const urls = await t.app.request("/api/auth/oauth/urls", {}, { remoteAddr: { hostname: "10.0.0.1", port: 1, transport: "tcp" } });
+      const urls = await t.app.request("/api/auth/oauth/urls", {}, {
+        remoteAddr: { hostname: "10.0.0.1", port: 1, transport: "tcp" },
+      });
       expect(urls.status).toBe(200);
     } finally {
       await t.close();

@@ -33,8 +33,7 @@ const newSessionId = () =>
  * The state starts with the session id, so the callback (which VK reaches with code, state and
  * device_id only) finds the verifier even when the browser lost its `oauth_session_id`.
  */
-const sessionIdOfState = (state: string) =>
-  new RegExp(`^[0-9a-f]{${SESSION_ID_LENGTH}}`).exec(state)?.[0] ?? null;
+const sessionIdOfState = (state: string) => new RegExp(`^[0-9a-f]{${SESSION_ID_LENGTH}}`).exec(state)?.[0] ?? null;
 
 const VK_STATE_INVALID = SIGN_IN_SESSION_INVALID;
 const VK_MISSING = "Отсутствуют необходимые данные для авторизации. Пожалуйста, попробуйте снова.";
@@ -49,7 +48,10 @@ const vkCallbackQuery = z.object({
 });
 
 const loginCodeBody = z.object({
-  login_code: z.string({ error: "Не указан код входа" }).min(1, "Не указан код входа").max(128, "Некорректный код входа"),
+  login_code: z.string({ error: "Не указан код входа" }).min(1, "Не указан код входа").max(
+    128,
+    "Некорректный код входа",
+  ),
 });
 
 /** Reads a JSON or form body without failing on an empty or non-JSON one. */
@@ -63,7 +65,11 @@ async function readLooseBody(c: Context<AppEnv>): Promise<Record<string, unknown
   if (!text) return null;
   try {
     const value = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : typeof value === "string" ? value : text;
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? value
+      : typeof value === "string"
+      ? value
+      : text;
   } catch {
     return text;
   }
@@ -186,7 +192,17 @@ export function createAuthRoutes(ctx: AppContext) {
       const back = (params: Record<string, string>) => {
         const url = new URL(target);
         for (
-          const k of ["access_token", "refresh_token", "login_code", "vk_linked", "ban_message", "error", "code", "state", "device_id"]
+          const k of [
+            "access_token",
+            "refresh_token",
+            "login_code",
+            "vk_linked",
+            "ban_message",
+            "error",
+            "code",
+            "state",
+            "device_id",
+          ]
         ) {
           url.searchParams.delete(k);
         }
@@ -196,7 +212,9 @@ export function createAuthRoutes(ctx: AppContext) {
         return c.redirect(url.toString(), 302);
       };
 
-      if (!(await limiter.hit(clientAddress(c, ctx.config.trustedProxyHops))).ok) return back({ error: RATE_LIMIT_MESSAGE });
+      if (!(await limiter.hit(clientAddress(c, ctx.config.trustedProxyHops))).ok) {
+        return back({ error: RATE_LIMIT_MESSAGE });
+      }
       if (!ctx.config.vk) return back({ error: "Вход через ВКонтакте не настроен" });
       if (q.error) return back({ error: q.error_description || q.error });
       if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });
@@ -205,7 +223,9 @@ export function createAuthRoutes(ctx: AppContext) {
       // code and state started elsewhere sign nobody in here.
       const sessionId = sessionIdOfState(q.state);
       const record = sessionId ? await takeSignIn(ctx, c, sessionId) : null;
-      if (!record?.vk_state || !record.vk_verifier || record.vk_state !== q.state) return back({ error: VK_STATE_INVALID });
+      if (!record?.vk_state || !record.vk_verifier || record.vk_state !== q.state) {
+        return back({ error: VK_STATE_INVALID });
+      }
 
       try {
         const vkToken = await exchangeVkCode(ctx.fetch, ctx.config.vk, {
@@ -231,7 +251,11 @@ export function createAuthRoutes(ctx: AppContext) {
         if (user.is_banned) return back({ ban_message: banMessage(user) });
         // No tokens in the address, where access logs keep it: a one-time code the page exchanges
         // (decision 0202).
-        const loginCode = await issueLoginCode(ctx, { user, browserHash: record.browser_hash, userAgent: c.req.header("user-agent") });
+        const loginCode = await issueLoginCode(ctx, {
+          user,
+          browserHash: record.browser_hash,
+          userAgent: c.req.header("user-agent"),
+        });
         return back({ login_code: loginCode });
       } catch (err) {
         if (err instanceof VkError) {

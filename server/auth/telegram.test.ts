@@ -129,8 +129,9 @@ describe("POST /api/auth/oauth/telegram/complete", () => {
   it("signs in with the decoded object, and the same Telegram user gets the same account", async () => {
     // Two sign-ins, two results (a result works once).
     const a = await (await complete({ tgAuthResult: await sign({ id: 4242002, first_name: "Pavel" }) })).json();
-    const b = await (await complete({ tgAuthResult: await sign({ id: 4242002, first_name: "Pavel", auth_date: NOW_S - 5 }) }))
-      .json();
+    const b =
+      await (await complete({ tgAuthResult: await sign({ id: 4242002, first_name: "Pavel", auth_date: NOW_S - 5 }) }))
+        .json();
     expect(a.user.id).toBe(b.user.id);
     expect(await t.ctx.db.select().from(users).where(eq(users.telegram_id, "4242002"))).toHaveLength(1);
   });

@@ -147,7 +147,9 @@ export function createTokenService(opts: {
     if (!hit || hit.until <= Date.now()) return undefined;
     return unexpired(hit.row);
   };
-  const unexpired = (row: Row | undefined) => (!row || row.session.expires_at.getTime() <= opts.now().getTime() ? null : row);
+  const unexpired = (
+    row: Row | undefined,
+  ) => (!row || row.session.expires_at.getTime() <= opts.now().getTime() ? null : row);
 
   const liveSession = async (sid: string, fresh = false): Promise<Row | null> => {
     const cached = fresh ? undefined : cachedSession(sid);

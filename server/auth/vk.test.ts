@@ -87,7 +87,12 @@ async function linkFromProfile(owner: { id: number }) {
   const urls = await res.json() as { vk: string };
   const back = await authorize(urls.vk);
   const q = Object.fromEntries(back.searchParams);
-  return await callback({ code: q.code, state: q.state, device_id: q.device_id, frontend_redirect: `${PUBLIC_URL}/profile` });
+  return await callback({
+    code: q.code,
+    state: q.state,
+    device_id: q.device_id,
+    frontend_redirect: `${PUBLIC_URL}/profile`,
+  });
 }
 
 /** Code, state and device_id of a VK answer for a sign-in this browser just started. */
@@ -164,7 +169,12 @@ describe("VK sign-in", () => {
     expect(tokenIn(location!, "refresh_token")).toBeTruthy();
     const me = await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } });
     const { user } = await me.json();
-    expect(user).toMatchObject({ vk_id: "777001", first_name: "Иван", last_name: "Петров", phone_number: "79990001122" });
+    expect(user).toMatchObject({
+      vk_id: "777001",
+      first_name: "Иван",
+      last_name: "Петров",
+      phone_number: "79990001122",
+    });
     expect(user.username).toBe("ivan_petrov");
     const [row] = await t.ctx.db.select().from(users).where(eq(users.vk_id, "777001"));
     expect(row.last_login_at).toBeInstanceOf(Date);
@@ -314,7 +324,9 @@ describe("VK sign-in is bound to the browser that started it (login CSRF)", () =
     expect(res.status).toBe(302);
     expect(tokenIn(location!, "access_token")).toBeNull();
     expect(tokenIn(location!, "refresh_token")).toBeNull();
-    expect(location!.searchParams.get("error")).toBe("Сессия авторизации истекла или недействительна. Попробуйте войти снова.");
+    expect(location!.searchParams.get("error")).toBe(
+      "Сессия авторизации истекла или недействительна. Попробуйте войти снова.",
+    );
     expect(await t.ctx.db.select().from(users).where(eq(users.vk_id, "990001"))).toHaveLength(0);
   });
 
@@ -345,7 +357,8 @@ describe("pending VK link by phone", () => {
     vk.user = { user_id: "888001", first_name: "Тест", phone: "+79995550101" };
     const { location } = await signInWithVk();
     const access = tokenIn(location!, "access_token")!;
-    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } }))
+      .json();
     expect(user.id).not.toBe(claimer.id);
     expect(user.vk_id).toBe("888001");
     const [row] = await t.ctx.db.select().from(users).where(eq(users.id, claimer.id));
@@ -386,7 +399,8 @@ describe("pending VK link by phone", () => {
     vk.user = { user_id: "888003", phone: "79995550103" };
     const { location } = await signInWithVk();
     const access = tokenIn(location!, "access_token")!;
-    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } }))
+      .json();
     expect(user.id).toBe(own.id);
     expect((await t.ctx.db.select().from(users).where(eq(users.id, own.id)))[0].vk_id).toBe("888003");
     const [claimRow] = await t.ctx.db.select().from(users).where(eq(users.id, claimant.id));
@@ -403,7 +417,8 @@ describe("pending VK link by phone", () => {
     const { location } = await signInWithVk();
     expect(location!.searchParams.get("error")).toBeNull();
     const access = tokenIn(location!, "access_token")!;
-    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } })).json();
+    const { user } = await (await t.app.request("/api/auth/me", { headers: { Authorization: `Bearer ${access}` } }))
+      .json();
     expect(user.id).toBe(busy.id);
     const [busyRow] = await t.ctx.db.select().from(users).where(eq(users.id, busy.id));
     expect(busyRow.vk_id).toBe("888004");
@@ -430,7 +445,9 @@ describe("login code (decision 0202)", () => {
     expect((await exchange(fresh)).status).toBe(401);
 
     // Expired.
-    const res2 = await browser.request(`/api/auth/oauth/vk/callback?${new URLSearchParams(await freshCallbackQuery())}`);
+    const res2 = await browser.request(
+      `/api/auth/oauth/vk/callback?${new URLSearchParams(await freshCallbackQuery())}`,
+    );
     const late = new URL(res2.headers.get("location")!).searchParams.get("login_code")!;
     await t.ctx.db.update(loginCodes).set({ expires_at: new Date(Date.now() - 1) });
     expect((await exchange(late)).status).toBe(401);

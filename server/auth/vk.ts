@@ -103,7 +103,9 @@ export async function exchangeVkCode(
     state: p.state,
   });
   if (body.state !== undefined && body.state !== p.state) throw new VkError("Несовпадение state в ответе ВКонтакте");
-  if (typeof body.access_token !== "string" || !body.access_token) throw new VkError("ВКонтакте не выдал токен доступа");
+  if (typeof body.access_token !== "string" || !body.access_token) {
+    throw new VkError("ВКонтакте не выдал токен доступа");
+  }
   return body.access_token;
 }
 

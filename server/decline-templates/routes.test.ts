@@ -17,11 +17,18 @@ const ADMIN = "/api/admin/decline-templates";
 
 describe("/api/admin/decline-templates", () => {
   it("creates, lists, reads, updates and deletes, trimming the texts", async () => {
-    const created = await f.call("POST", ADMIN, { json: { title: "  Не наш стиль ", text: " Спасибо, но это не наш стиль. " } });
+    const created = await f.call("POST", ADMIN, {
+      json: { title: "  Не наш стиль ", text: " Спасибо, но это не наш стиль. " },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       success: true,
-      template: { id: expect.any(Number), title: "Не наш стиль", text: "Спасибо, но это не наш стиль.", updated_at: expect.any(String) },
+      template: {
+        id: expect.any(Number),
+        title: "Не наш стиль",
+        text: "Спасибо, но это не наш стиль.",
+        updated_at: expect.any(String),
+      },
     });
     const id = (created.body.template as { id: number }).id;
     const second = await f.call("POST", ADMIN, { json: { title: "Сведение", text: "Доработайте сведение." } });
@@ -62,7 +69,9 @@ describe("/api/admin/decline-templates", () => {
       expect(r.body).toEqual({ success: false, error });
     }
     // 1,000 emoji are 1,000 characters.
-    expect((await f.call("POST", ADMIN, { json: { title: "🎧".repeat(100), text: "🥁".repeat(1000) } })).status).toBe(201);
+    expect((await f.call("POST", ADMIN, { json: { title: "🎧".repeat(100), text: "🥁".repeat(1000) } })).status).toBe(
+      201,
+    );
   });
 
   it("keeps the list short", async () => {
@@ -87,7 +96,10 @@ describe("/api/admin/decline-templates", () => {
     expect(read.body.templates).toEqual((await f.call("GET", ADMIN)).body.templates);
     expect((await f.call("GET", "/api/moderator/decline-templates", { headers: f.as.plain })).status).toBe(403);
     // Reading only: writes through the moderator's path do not exist.
-    const write = await f.call("POST", "/api/moderator/decline-templates", { headers: mod, json: { title: "Т", text: "Т" } });
+    const write = await f.call("POST", "/api/moderator/decline-templates", {
+      headers: mod,
+      json: { title: "Т", text: "Т" },
+    });
     expect(write.status).toBe(405);
     expect(write.body.success).toBe(false);
   });

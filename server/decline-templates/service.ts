@@ -72,7 +72,9 @@ export function createDeclineTemplatesService(ctx: Pick<AppContext, "db" | "cloc
     },
 
     async remove(id: number): Promise<void> {
-      const gone = await db.delete(declineTemplates).where(eq(declineTemplates.id, id)).returning({ id: declineTemplates.id });
+      const gone = await db.delete(declineTemplates).where(eq(declineTemplates.id, id)).returning({
+        id: declineTemplates.id,
+      });
       if (gone.length === 0) throw notFound(REVIEW_TEXTS.templateNotFound);
     },
   };

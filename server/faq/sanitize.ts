@@ -24,4 +24,3 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeAnswer(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
 }
-

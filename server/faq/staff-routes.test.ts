@@ -54,11 +54,31 @@ describe("admin FAQ", () => {
       ["POST", "/api/admin/faq", { question: "  ", answer: "x" }, "Вопрос обязателен для заполнения"],
       ["POST", "/api/admin/faq", { answer: "x" }, "Вопрос обязателен для заполнения"],
       ["POST", "/api/admin/faq", { question: "Q", answer: " \n " }, "Ответ обязателен для заполнения"],
-      ["POST", "/api/admin/faq", { question: "Q", answer: "<script>alert(1)</script>" }, "Ответ обязателен для заполнения"],
+      [
+        "POST",
+        "/api/admin/faq",
+        { question: "Q", answer: "<script>alert(1)</script>" },
+        "Ответ обязателен для заполнения",
+      ],
       ["POST", "/api/admin/faq", { question: "Q", answer: "x", order: 0 }, "Порядок должен быть целым числом больше 0"],
-      ["POST", "/api/admin/faq", { question: "Q", answer: "x", order: -1 }, "Порядок должен быть целым числом больше 0"],
-      ["POST", "/api/admin/faq", { question: "Q", answer: "x", order: 1.5 }, "Порядок должен быть целым числом больше 0"],
-      ["POST", "/api/admin/faq", { question: "Q", answer: "x", order: "abc" }, "Порядок должен быть целым числом больше 0"],
+      [
+        "POST",
+        "/api/admin/faq",
+        { question: "Q", answer: "x", order: -1 },
+        "Порядок должен быть целым числом больше 0",
+      ],
+      [
+        "POST",
+        "/api/admin/faq",
+        { question: "Q", answer: "x", order: 1.5 },
+        "Порядок должен быть целым числом больше 0",
+      ],
+      [
+        "POST",
+        "/api/admin/faq",
+        { question: "Q", answer: "x", order: "abc" },
+        "Порядок должен быть целым числом больше 0",
+      ],
       ["PUT", `/api/admin/faq/${a.id}`, { order: 0 }, "Порядок должен быть целым числом больше 0"],
       ["PUT", `/api/admin/faq/${a.id}`, { question: "" }, "Вопрос обязателен для заполнения"],
       ["PUT", `/api/admin/faq/${a.id}`, {}, "Нет данных для сохранения"],
@@ -78,7 +98,7 @@ describe("admin FAQ", () => {
         '<script>alert("x")</script><ul><li>один</li></ul><ol><li>два</li></ol>' +
         '<a href="javascript:alert(1)">плохая</a> <a href="https://example.com" target="_self" onmouseover="x()">хорошая</a>' +
         ' <a href="mailto:a@b.ru">почта</a> <img src=x onerror=alert(1)><iframe src="https://evil"></iframe>' +
-        '<style>body{}</style><div>блок</div><u>подчёркнуто</u>',
+        "<style>body{}</style><div>блок</div><u>подчёркнуто</u>",
     });
     expect(faq.question).toBe("<b>Как?</b>"); // plain text, shown as text
     const html = faq.answer;
@@ -86,11 +106,15 @@ describe("admin FAQ", () => {
     expect(html).toContain("<p>Текст <strong>жирный</strong> <em>курсив</em><br />строка</p>");
     expect(html).toContain("<ul><li>один</li></ul><ol><li>два</li></ol>");
     expect(html).toContain('<a target="_blank" rel="noopener noreferrer nofollow">плохая</a>');
-    expect(html).toContain('<a target="_blank" rel="noopener noreferrer nofollow" href="https://example.com">хорошая</a>');
+    expect(html).toContain(
+      '<a target="_blank" rel="noopener noreferrer nofollow" href="https://example.com">хорошая</a>',
+    );
     expect(html).toContain('href="mailto:a@b.ru"');
     expect(html).toContain("блок");
     expect(html).toContain("<u>подчёркнуто</u>");
-    const updated = await f.call("PUT", `/api/admin/faq/${faq.id}`, { json: { answer: '<a href="data:text/html,x">d</a> ok' } });
+    const updated = await f.call("PUT", `/api/admin/faq/${faq.id}`, {
+      json: { answer: '<a href="data:text/html,x">d</a> ok' },
+    });
     expect((updated.body.faq as Faq).answer).toBe('<a target="_blank" rel="noopener noreferrer nofollow">d</a> ok');
   });
 
@@ -107,7 +131,9 @@ describe("admin FAQ", () => {
       expect(r.status, JSON.stringify(s)).toBeLessThan(500);
       const ok = await f.call("POST", "/api/admin/faq", { json: { question: s, answer: s } });
       expect(ok.status, JSON.stringify(s)).toBeLessThan(500);
-      if (ok.status === 201) expect((ok.body.faq as Faq).answer).not.toMatch(/<script|<[^>]*\son\w+\s*=|href\s*=\s*"?\s*javascript:/i);
+      if (ok.status === 201) {
+        expect((ok.body.faq as Faq).answer).not.toMatch(/<script|<[^>]*\son\w+\s*=|href\s*=\s*"?\s*javascript:/i);
+      }
     }
     const pub = await f.t.app.request("/api/faq");
     expect(pub.status).toBe(200);

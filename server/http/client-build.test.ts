@@ -20,13 +20,18 @@ async function decode(res: Response): Promise<string> {
   const coding = res.headers.get("content-encoding");
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (coding === "br") return new TextDecoder().decode((await import("node:zlib")).brotliDecompressSync(bytes));
-  if (coding === "gzip") return await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  if (coding === "gzip") {
+    return await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  }
   return new TextDecoder().decode(bytes);
 }
 
 describe("the client's files", () => {
   it("are sent from the build's brotli or gzip copy by Accept-Encoding, as they are otherwise", async () => {
-    const cases: [string, string | null][] = [["gzip, deflate, br", "br"], ["gzip", "gzip"], ["br;q=0, gzip", "gzip"], ["", null]];
+    const cases: [string, string | null][] = [["gzip, deflate, br", "br"], ["gzip", "gzip"], ["br;q=0, gzip", "gzip"], [
+      "",
+      null,
+    ]];
     for (const [ae, coding] of cases) {
       const res = await t.app.request("/assets/app-1.js", { headers: ae ? { "Accept-Encoding": ae } : {} });
       expect(res.status, ae).toBe(200);
@@ -70,7 +75,10 @@ describe("the client's files", () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
 
-    await Deno.writeTextFile(`${t.ctx.clientDistDir}/index.html`, "<!doctype html><title>v2, rebuilt</title><div id=root></div>");
+    await Deno.writeTextFile(
+      `${t.ctx.clientDistDir}/index.html`,
+      "<!doctype html><title>v2, rebuilt</title><div id=root></div>",
+    );
     let text = "";
     for (let i = 0; i < 40 && !text.includes("v2"); i++) {
       await new Promise((r) => setTimeout(r, 100));

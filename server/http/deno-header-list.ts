@@ -32,7 +32,11 @@ export const FAST_HEADERS = fastHeaders !== null;
  * A response with a ready-made header list: `pairs` (validated once by the caller: see
  * `validPairs`) are appended to its list directly when the fast path is on, else set one by one.
  */
-export function responseWith(body: BodyInit | null, status: number, pairs: readonly (readonly [string, string])[]): Response {
+export function responseWith(
+  body: BodyInit | null,
+  status: number,
+  pairs: readonly (readonly [string, string])[],
+): Response {
   const res = new Response(body, { status });
   const list = fastHeaders ? (res.headers as unknown as Record<symbol, unknown>)[fastHeaders.list] : null;
   if (Array.isArray(list) && list.length === 0) {

@@ -72,7 +72,9 @@ export function edgeHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
 }
 
 /** The names `setAll` sets: when a response already has one, it is set, not appended twice. */
-const OWN_NAMES = new Set([...SECURITY_HEADERS, ...API_SECURITY_HEADERS].map(([k]) => k.toLowerCase()).concat("x-request-id"));
+const OWN_NAMES = new Set(
+  [...SECURITY_HEADERS, ...API_SECURITY_HEADERS].map(([k]) => k.toLowerCase()).concat("x-request-id"),
+);
 
 /** Adds the headers every answer gets (its security headers, the request id, no-store if asked). */
 export function setAll(headers: Headers, rid: string, noStore: boolean, set: HeaderList) {
@@ -108,7 +110,11 @@ export function setAll(headers: Headers, rid: string, noStore: boolean, set: Hea
  */
 function compressLargeJson(c: Context<AppEnv>) {
   // `newResponse` takes a status or a ResponseInit at run time, like `json`; its types name one overload.
-  const respond = c.newResponse as (data: string | Uint8Array | undefined, arg: unknown, headers: Record<string, string | string[]>) => Response;
+  const respond = c.newResponse as (
+    data: string | Uint8Array | undefined,
+    arg: unknown,
+    headers: Record<string, string | string[]>,
+  ) => Response;
   c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string | string[]>) => {
     const text = JSON.stringify(object);
     const h: Record<string, string | string[]> = { "Content-Type": "application/json", ...headers };

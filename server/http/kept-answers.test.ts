@@ -285,7 +285,12 @@ describe("keptJsonAnswers", () => {
 
   it("reuses the previous answer when a reload finds the same content", async () => {
     let now = 0;
-    const cache = keptJsonAnswers(() => Promise.resolve(big), { compression: "br+gzip", ttlMs: 5, stale: "wait", now: () => now });
+    const cache = keptJsonAnswers(() => Promise.resolve(big), {
+      compression: "br+gzip",
+      ttlMs: 5,
+      stale: "wait",
+      now: () => now,
+    });
     const first = await cache.get(0);
     now = 6;
     expect(await cache.get(0)).toBe(first);

@@ -106,7 +106,9 @@ export class KeptAnswers<K, V> {
     // Re-inserted: the map's order is the order of loading, the oldest first.
     this.#kept.delete(key);
     this.#kept.set(key, entry);
-    if (this.#opts.max !== undefined && this.#kept.size > this.#opts.max) this.#kept.delete(this.#kept.keys().next().value!);
+    if (this.#opts.max !== undefined && this.#kept.size > this.#opts.max) {
+      this.#kept.delete(this.#kept.keys().next().value!);
+    }
   }
 
   #fromSource(key: K, source: string): V | null {
@@ -200,7 +202,13 @@ type CachedJson = ReturnType<typeof cachedJson>;
  * gives the database's `cachedJson`, built on first use with the shared lifetime
  * (SHARED_ANSWER_TTL_MS); `invalidate` is what every write of the list's service calls.
  */
-export function sharedAnswer<C extends { db: object; clock: { now(): Date }; logger: { error(msg: string, data?: Record<string, unknown>): void } }>(
+export function sharedAnswer<
+  C extends {
+    db: object;
+    clock: { now(): Date };
+    logger: { error(msg: string, data?: Record<string, unknown>): void };
+  },
+>(
   name: string,
   load: (ctx: C) => Promise<unknown>,
 ) {

@@ -39,7 +39,9 @@ interface Fixture {
 async function fixture(env: Record<string, string>): Promise<Fixture> {
   const t = await createTestApp({ clock, env });
   // A built client with its compressed copies, so the page shell is answered from memory.
-  const html = `<!doctype html><meta charset=utf-8><title>Нейропанк</title><div id=root></div>${"<!-- padding -->".repeat(80)}`;
+  const html = `<!doctype html><meta charset=utf-8><title>Нейропанк</title><div id=root></div>${
+    "<!-- padding -->".repeat(80)
+  }`;
   await Deno.mkdir(`${t.dir}/dist`, { recursive: true });
   await Deno.writeTextFile(`${t.dir}/dist/index.html`, html);
   await Deno.writeFile(`${t.dir}/dist/index.html.br`, brotliCompressSync(new TextEncoder().encode(html)));
@@ -47,7 +49,12 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
 
   const db = t.ctx.db;
   const artist = await createUser(db, { first_name: "Лейн", city: "Москва" });
-  const keyed = await createTrack(db, { user_id: artist.id, filename: "Lane - One.mp3", directions: "label_koster", status: "processing" });
+  const keyed = await createTrack(db, {
+    user_id: artist.id,
+    filename: "Lane - One.mp3",
+    directions: "label_koster",
+    status: "processing",
+  });
   await t.ctx.tracks.status.startBatch(artist.id, [keyed]);
   // One without a status key: the routes answer it from the database.
   const unkeyed = await createTrack(db, { user_id: artist.id, filename: "Lane - Two.mp3", directions: "label_koster" });
@@ -62,7 +69,11 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
   const expired = await createUser(db);
   // Banned by another instance: the row says banned, this instance's sessions were not revoked.
   const bannedElsewhere = await createUser(db);
-  const bannedElsewhereTrack = await createTrack(db, { user_id: bannedElsewhere.id, directions: "label_koster", status: "completed" });
+  const bannedElsewhereTrack = await createTrack(db, {
+    user_id: bannedElsewhere.id,
+    directions: "label_koster",
+    status: "completed",
+  });
   await t.ctx.tracks.status.startBatch(bannedElsewhere.id, [bannedElsewhereTrack]);
 
   const tokens = new Map<number, Record<string, string>>();
@@ -94,7 +105,14 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
   return { t, artistTrack: keyed.id, whos, artist };
 }
 
-type Variant = { name: string; suffix?: string; method?: string; headers?: Record<string, string>; etag?: boolean; noRid?: boolean };
+type Variant = {
+  name: string;
+  suffix?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  etag?: boolean;
+  noRid?: boolean;
+};
 const VARIANTS: Variant[] = [
   { name: "GET" },
   { name: "HEAD", method: "HEAD" },
@@ -143,9 +161,18 @@ const ODD_IDS = (id: number): [string, boolean, number][] => [
 type Seen = { app: string; lane: string; who: string; variant: string; path: string; status: number; viaLane: boolean };
 
 /** Every header as pairs (Headers iterate sorted by name), without the request id when it is random. */
-const headerPairs = (res: Response, noRid: boolean) => [...res.headers].filter(([k]) => !(noRid && k === "x-request-id"));
+const headerPairs = (res: Response, noRid: boolean) =>
+  [...res.headers].filter(([k]) => !(noRid && k === "x-request-id"));
 
-async function compare(f: Fixture, label: string, laneName: string, path: string, who: Who, variant: Variant, seen: Seen[]) {
+async function compare(
+  f: Fixture,
+  label: string,
+  laneName: string,
+  path: string,
+  who: Who,
+  variant: Variant,
+  seen: Seen[],
+) {
   const url = `http://localhost${path}${variant.suffix ?? ""}`;
   const base: Record<string, string> = { ...who.headers(), ...variant.headers };
   if (!variant.noRid) base["X-Request-Id"] = "lane-test-rid";
@@ -228,7 +255,9 @@ describe("the lanes in front of the router", () => {
       2 * (7 * whos * (VARIANTS.length - 1) - whos) + 2 * ODD_IDS(1).length,
     );
     const via = (app: string, lane: string, who: string, variant = "GET", path?: string) =>
-      seen.find((s) => s.app === app && s.lane === lane && s.who === who && s.variant === variant && (!path || s.path === path));
+      seen.find((s) =>
+        s.app === app && s.lane === lane && s.who === who && s.variant === variant && (!path || s.path === path)
+      );
     // The everyday cases go through the lanes (else this test would compare the router with itself).
     for (const lane of ["config", "FAQ", "slider", "page shell"]) {
       for (const variant of ["GET", "HEAD", "If-None-Match", "brotli", "gzip", "no X-Request-Id"]) {
@@ -250,7 +279,9 @@ describe("the lanes in front of the router", () => {
       expect(via("maintenance", lane, "demoted admin"), lane).toMatchObject({ viaLane: false, status: 503 });
     }
     // Every refusal is the router's own.
-    for (const s of seen.filter((s) => s.status >= 400)) expect(s.viaLane, `${s.app} ${s.lane} ${s.who} ${s.variant}`).toBe(false);
+    for (const s of seen.filter((s) => s.status >= 400)) {
+      expect(s.viaLane, `${s.app} ${s.lane} ${s.who} ${s.variant}`).toBe(false);
+    }
     for (const lane of ["status poll", "signed-in user", "artist's tracks"]) {
       expect(via("open", lane, "no token"), lane).toMatchObject({ status: 401 });
       expect(via("open", lane, "bad token"), lane).toMatchObject({ status: 401 });
@@ -265,7 +296,10 @@ describe("the lanes in front of the router", () => {
     expect(via("open", "status poll", "owner, no status key")).toMatchObject({ viaLane: false, status: 200 });
     // The id rule is parseId's: leading zeros are the same track, in the lane as in the route (decision 0208).
     for (const [id, inLane, status] of ODD_IDS(open.artistTrack)) {
-      expect(via("open", "status poll", "owner", "GET", `/api/status/${id}`), id).toMatchObject({ viaLane: inLane, status });
+      expect(via("open", "status poll", "owner", "GET", `/api/status/${id}`), id).toMatchObject({
+        viaLane: inLane,
+        status,
+      });
     }
   });
 
@@ -295,7 +329,12 @@ describe("the start-up check", () => {
 
   it("stops the app when a middleware nobody reproduces stands in front of a lane", () => {
     const routes = [...open.t.app.routes];
-    routes.splice(1, 0, { method: "ALL", path: "/api/*", handler: async (_c: unknown, next: () => Promise<void>) => await next(), basePath: "/" });
+    routes.splice(1, 0, {
+      method: "ALL",
+      path: "/api/*",
+      handler: async (_c: unknown, next: () => Promise<void>) => await next(),
+      basePath: "/",
+    });
     expect(() => check(routes)).toThrow(LaneError);
     expect(() => check(routes)).toThrow(/lane "config": ALL \/api\/\* runs in front of GET \/api\/config/);
     // One on a single route: only that lane's check fails.
@@ -307,8 +346,12 @@ describe("the start-up check", () => {
 
   it("stops the app when a lane's route is not in the router, or not as the table can answer it", () => {
     const status = open.t.app.lanes.find((p) => p.name === "status poll")!.lane.route;
-    expect(() => check(open.t.app.routes.filter((r) => r.handler !== status))).toThrow(/lane "status poll": no GET route/);
-    const narrowed = open.t.app.routes.map((r) => (r.handler === status ? { ...r, path: "/api/status/:id{[0-9]+}" } : r));
+    expect(() => check(open.t.app.routes.filter((r) => r.handler !== status))).toThrow(
+      /lane "status poll": no GET route/,
+    );
+    const narrowed = open.t.app.routes.map((
+      r,
+    ) => (r.handler === status ? { ...r, path: "/api/status/:id{[0-9]+}" } : r));
     expect(() => check(narrowed)).toThrow(/neither an exact path nor one ending in \/:id/);
   });
 

@@ -79,7 +79,11 @@ export function laneOf<P extends string, R>(make: (ctx: AppContext) => Lane<P, R
 }
 
 /** A kept answer (`answerFor`: ETag, 304, the copy `Accept-Encoding` takes) as a lane gives it; null while there is none. */
-export function readyAnswer(req: Request, got: Answer | null | Promise<Answer | null>, cacheControl: string): LaneResult {
+export function readyAnswer(
+  req: Request,
+  got: Answer | null | Promise<Answer | null>,
+  cacheControl: string,
+): LaneResult {
   if (got instanceof Promise) return got.then((answer) => answer && answerFor(req, answer, cacheControl));
   return got && answerFor(req, got, cacheControl);
 }
@@ -156,7 +160,11 @@ export function planLanes(
   return lanes.map((lane) => {
     const at = routes.findIndex((r) => r.method === "GET" && r.handler === lane.route);
     const where = `lane "${lane.name}"`;
-    if (at < 0) throw new LaneError(`${where}: no GET route in the router has its handler (mount it with .get(lane.path, …, lane.route))`);
+    if (at < 0) {
+      throw new LaneError(
+        `${where}: no GET route in the router has its handler (mount it with .get(lane.path, …, lane.route))`,
+      );
+    }
     const pattern = routes[at].path;
     let path: string;
     let byId = false;

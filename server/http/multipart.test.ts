@@ -80,7 +80,12 @@ describe("receiveMultipart", () => {
         { name: "doc", filename: "Первый.bin", type: "application/x-a", data: bytes(10, 1) },
         { name: "unknown", filename: "x.bin", data: bytes(50) },
         { name: "doc", filename: "skip.bin", data: bytes(30) },
-        { name: "pic", filename: "b.bin", type: "image/png", data: () => repeatingStream(bytes(3, 2), 900, { chunk: 100 }) },
+        {
+          name: "pic",
+          filename: "b.bin",
+          type: "image/png",
+          data: () => repeatingStream(bytes(3, 2), 900, { chunk: 100 }),
+        },
         { name: "title", value: "last" },
       ]),
       options({ onField: (name, value) => seen.push(`${name}=${value}`) }),
@@ -166,23 +171,38 @@ describe("receiveMultipart", () => {
       }, { highWaterMark: 0 }),
       duplex: "half",
     } as RequestInit);
-    const err = await refusal(receiveMultipart(req, options({ maxBody: { bytes: 4999, error: tooLarge("body too large") } })));
+    const err = await refusal(
+      receiveMultipart(req, options({ maxBody: { bytes: 4999, error: tooLarge("body too large") } })),
+    );
     expect(err).toEqual({ status: 413, message: "body too large" });
     expect(pulled).toBe(false);
   });
 
   it("answers the caller's texts for the wrong type, a missing body, too many fields and a truncated value", async () => {
-    const json = new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const json = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(await refusal(receiveMultipart(json, options()))).toEqual({ status: 400, message: "not multipart" });
-    const empty = new Request("http://x/", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x" } });
+    const empty = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+    });
     expect(await refusal(receiveMultipart(empty, options({ messages: { ...options().messages, noBody: "empty" } }))))
       .toEqual({ status: 400, message: "empty" });
-    const noBoundary = new Request("http://x/", { method: "POST", headers: { "content-type": "multipart/form-data" }, body: "abc" });
+    const noBoundary = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data" },
+      body: "abc",
+    });
     expect(await refusal(receiveMultipart(noBoundary, options()))).toEqual({ status: 400, message: "not multipart" });
 
     const many = Array.from({ length: 6 }, (_, i) => ({ name: `f${i}`, value: "v" }));
     const withLimit = options({ messages: { ...options().messages, tooManyFields: badRequest("too many fields") } });
-    expect(await refusal(receiveMultipart(request([{ name: "doc", filename: "a", data: bytes(5) }, ...many]), withLimit)))
+    expect(
+      await refusal(receiveMultipart(request([{ name: "doc", filename: "a", data: bytes(5) }, ...many]), withLimit)),
+    )
       .toEqual({ status: 400, message: "too many fields" });
     // Without an answer for the limit, busboy skips the extra fields.
     expect(Object.keys((await receiveMultipart(request(many), options())).fields)).toHaveLength(5);
@@ -212,7 +232,11 @@ describe("receiveMultipart", () => {
     );
     expect(await refusal(broken)).toEqual({ status: 400, message: "aborted" });
 
-    const mp = multipartBody([{ name: "doc", filename: "whole", data: bytes(100) }, { name: "pic", filename: "b", data: bytes(600) }]);
+    const mp = multipartBody([{ name: "doc", filename: "whole", data: bytes(100) }, {
+      name: "pic",
+      filename: "b",
+      data: bytes(600),
+    }]);
     const all = new Uint8Array(await new Response(mp.body).arrayBuffer());
     const short = new Request("http://x/", {
       method: "POST",
@@ -224,7 +248,7 @@ describe("receiveMultipart", () => {
     const badHeader = new Request("http://x/", {
       method: "POST",
       headers: { "content-type": "multipart/form-data; boundary=xyz" },
-      body: "--xyz\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"a\"\r\nbroken",
+      body: '--xyz\r\nContent-Disposition: form-data; name="doc"; filename="a"\r\nbroken',
     });
     expect((await refusal(receiveMultipart(badHeader, options()))).status).toBe(400);
     expect(await leftOnDisk()).toEqual([]);
@@ -391,7 +415,9 @@ describe("receiveMultipart", () => {
       ));
       await write(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="whole"\r\n\r\n`));
       await write(bytes(400));
-      await write(enc.encode(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="pic"; filename="half"\r\n\r\n`));
+      await write(
+        enc.encode(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="pic"; filename="half"\r\n\r\n`),
+      );
       await write(bytes(300));
       // Then nothing more, with the connection left open.
 
@@ -431,7 +457,10 @@ describe("receiveMultipart", () => {
       { name: "doc", filename: "ok", data: bytes(100) },
       { name: "pic", filename: "fails", data: bytes(100) },
     ]);
-    const err = await receiveMultipart(req, options({ files: { doc: fileSpec(), pic: fileSpec({ storage: failing }) } }))
+    const err = await receiveMultipart(
+      req,
+      options({ files: { doc: fileSpec(), pic: fileSpec({ storage: failing }) } }),
+    )
       .then(() => null, (e) => e);
     expect(err).not.toBeInstanceOf(ApiError);
     expect((err as Error).message).toBe("disk full");

@@ -123,7 +123,9 @@ describe("public answers (GET /api/config, /api/faq, /api/slider)", () => {
 
     const removed = await t.app.request(`/api/admin/faq/${faq.id}`, { method: "DELETE", headers: admin });
     expect(removed.status).toBe(200);
-    expect((await (await t.app.request("/api/faq")).json()).faqs.map((f: { id: number }) => f.id)).not.toContain(faq.id);
+    expect((await (await t.app.request("/api/faq")).json()).faqs.map((f: { id: number }) => f.id)).not.toContain(
+      faq.id,
+    );
 
     const tile = await t.app.request("/api/admin/slider", {
       method: "POST",

@@ -87,7 +87,9 @@ export function sendAnswer(c: Context, answer: Answer, cacheControl = "no-cache"
 /** `sendAnswer` for a bare request (the lanes in front of the router, server/lib/lanes.ts). */
 export function answerFor(req: Request, answer: Answer, cacheControl = "no-cache"): Response {
   const variants = variantsOf(answer, cacheControl);
-  if (notModified(req.headers.get("if-none-match") ?? undefined, answer.etag)) return responseWith(null, 304, variants.notModified);
+  if (notModified(req.headers.get("if-none-match") ?? undefined, answer.etag)) {
+    return responseWith(null, 304, variants.notModified);
+  }
   let body = answer.identity;
   let pairs = variants.identity;
   const ae = answer.gzip || answer.br ? req.headers.get("accept-encoding") : undefined;
@@ -106,7 +108,10 @@ export function answerFor(req: Request, answer: Answer, cacheControl = "no-cache
 
 type Pairs = readonly (readonly [string, string])[];
 /** Each answer's header lists, made and validated once per answer and Cache-Control. */
-const variantCache = new WeakMap<Answer, Map<string, { identity: Pairs; gzip: Pairs; br: Pairs; notModified: Pairs }>>();
+const variantCache = new WeakMap<
+  Answer,
+  Map<string, { identity: Pairs; gzip: Pairs; br: Pairs; notModified: Pairs }>
+>();
 
 function variantsOf(answer: Answer, cacheControl: string) {
   let byControl = variantCache.get(answer);

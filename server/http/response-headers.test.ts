@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, linkSignerOf, signIn } from "../testing/factories.ts";
 import { signDownloadToken } from "../tracks/downloads/token.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 
 let t: TestApp;
 let headers: Record<string, string>;
@@ -18,7 +18,10 @@ afterAll(() => t.close());
 /** Answers that are pages or the client's files: the page's security headers. */
 const PAGES = ["/", "/about", "/static/storage/a.txt"];
 /** `/api` answers that are data: JSON (kept ready, routed, signed in), errors. */
-const apiAnswers = (): [string, RequestInit?][] => [["/api/config"], ["/api/faq"], ["/api/nope"], ["/api/auth/me"], ["/api/tracks", { headers }]];
+const apiAnswers = (): [
+  string,
+  RequestInit?,
+][] => [["/api/config"], ["/api/faq"], ["/api/nope"], ["/api/auth/me"], ["/api/tracks", { headers }]];
 
 describe("Permissions-Policy", () => {
   it("is on every page and file: the browser features the site never uses are off", async () => {
@@ -57,7 +60,9 @@ describe("Cache-Control on authenticated API answers", () => {
   it("is no-store for a download link and for tokens in the address", async () => {
     const admin = await createUser(t.ctx.db, { is_admin: true });
     const track = await createTrack(t.ctx.db);
-    const link = await t.app.request(`/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, admin), [track.id])}`);
+    const link = await t.app.request(
+      `/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, admin), [track.id])}`,
+    );
     expect(link.status).toBe(404);
     expect(link.headers.get("cache-control")).toBe("no-store");
     const bad = await t.app.request("/api/downloads/not-a-token?access_token=x");
@@ -80,7 +85,13 @@ describe("the headers every answer gets", () => {
     const { secureHeaders } = await import("hono/secure-headers");
     const { CSP, PERMISSIONS_POLICY, SECURITY_HEADERS } = await import("./security-headers.ts");
     const probe = new Hono()
-      .use(secureHeaders({ contentSecurityPolicy: CSP, crossOriginEmbedderPolicy: false, permissionsPolicy: PERMISSIONS_POLICY }))
+      .use(
+        secureHeaders({
+          contentSecurityPolicy: CSP,
+          crossOriginEmbedderPolicy: false,
+          permissionsPolicy: PERMISSIONS_POLICY,
+        }),
+      )
       .get("/", (c) => c.body(null));
     const expected = [...(await probe.request("/")).headers].sort();
     expect([...new Headers(SECURITY_HEADERS.map(([k, v]): [string, string] => [k, v]))].sort()).toEqual(expected);
@@ -98,7 +109,9 @@ describe("the headers every answer gets", () => {
     const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./security-headers.ts");
     const apiNames = new Set(API_SECURITY_HEADERS.map(([k]) => k.toLowerCase()));
     const pageOnly = SECURITY_HEADERS.map(([k]) => k.toLowerCase()).filter((k) => !apiNames.has(k));
-    expect(pageOnly).toEqual(expect.arrayContaining(["permissions-policy", "cross-origin-opener-policy", "x-xss-protection"]));
+    expect(pageOnly).toEqual(
+      expect.arrayContaining(["permissions-policy", "cross-origin-opener-policy", "x-xss-protection"]),
+    );
     for (const [path, init] of apiAnswers()) {
       const res = await t.app.request(path, init);
       for (const [name, value] of API_SECURITY_HEADERS) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
@@ -115,7 +128,10 @@ describe("the headers every answer gets", () => {
     const { API_SECURITY_HEADERS } = await import("./security-headers.ts");
     const artist = (await signIn(t.ctx, await createUser(t.ctx.db))).headers;
     const admin = (await signIn(t.ctx, await createUser(t.ctx.db, { is_admin: true }))).headers;
-    const up = await postUpload(t, artist, [filePart("Headers - Poll.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
+    const up = await postUpload(t, artist, [
+      filePart("Headers - Poll.mp3", fixture(FIXTURES.mono)),
+      dirPart("label_koster"),
+    ]);
     const id = up.body.track_ids[0];
     await t.ctx.queue.idle();
     const listen = await (await t.app.request(`/api/admin/tracks/${id}/listen`, { headers: admin })).json();
@@ -146,7 +162,10 @@ describe("the headers every answer gets", () => {
       .use(edgeHeaders(securityHeaderSet([])))
       .get("/api/page", (c) => c.html("<p>page</p>"))
       .get("/api/upper", (c) => c.body("<p>page</p>", 200, { "Content-Type": "Text/HTML; charset=UTF-8" }))
-      .get("/api/svg", (c) => c.body("<svg xmlns='http://www.w3.org/2000/svg'/>", 200, { "Content-Type": "image/svg+xml" }))
+      .get(
+        "/api/svg",
+        (c) => c.body("<svg xmlns='http://www.w3.org/2000/svg'/>", 200, { "Content-Type": "image/svg+xml" }),
+      )
       .get("/api/data", (c) => c.json({ ok: true }));
     // Anything that is not data a browser never runs gets the page's policy, whatever its spelling.
     for (const path of ["/api/page", "/api/upper", "/api/svg"]) {
@@ -195,7 +214,9 @@ describe("Accept-Encoding", () => {
       ["", "gzip", false],
       [null, "gzip", false],
     ];
-    for (const [header, coding, expected] of cases) expect(accepts(header, coding), `${header} ${coding}`).toBe(expected);
+    for (const [header, coding, expected] of cases) {
+      expect(accepts(header, coding), `${header} ${coding}`).toBe(expected);
+    }
   });
 
   it("a client that sends GZIP in capitals gets the gzip copy of a public answer", async () => {
@@ -203,7 +224,10 @@ describe("Accept-Encoding", () => {
     const created = await t.app.request("/api/admin/faq", {
       method: "POST",
       headers: { ...admin, "Content-Type": "application/json" },
-      body: JSON.stringify({ question: "Как прислать трек?", answer: "Загрузите MP3 с именем «Артист - Название». ".repeat(30) }),
+      body: JSON.stringify({
+        question: "Как прислать трек?",
+        answer: "Загрузите MP3 с именем «Артист - Название». ".repeat(30),
+      }),
     });
     expect(created.status).toBe(201);
     const res = await t.app.request("/api/faq", { headers: { "Accept-Encoding": "GZIP" } });
@@ -217,7 +241,12 @@ describe("compression of JSON answers", () => {
     const { COMPRESS_JSON_MIN } = await import("./edge-middleware.ts");
     const user = await createUser(t.ctx.db);
     const auth = (await signIn(t.ctx, user)).headers;
-    for (let i = 0; i < 40; i++) await createTrack(t.ctx.db, { user_id: user.id, filename: `Long Artist Name ${i} - Long Title Of The Track ${i}.mp3` });
+    for (let i = 0; i < 40; i++) {
+      await createTrack(t.ctx.db, {
+        user_id: user.id,
+        filename: `Long Artist Name ${i} - Long Title Of The Track ${i}.mp3`,
+      });
+    }
     const plain = await t.app.request("/api/tracks", { headers: auth });
     const text = await plain.text();
     expect(text.length).toBeGreaterThanOrEqual(COMPRESS_JSON_MIN);

@@ -23,7 +23,10 @@ function refusal(fn: () => unknown): { status: number; message: string } {
 describe("one zod-to-400 mapping", () => {
   it("answers the schema's own message, or names the field when zod had only its English default", () => {
     expect(parseOrThrow(schema, { name: "Ann", age: 3 })).toEqual({ name: "Ann", age: 3 });
-    expect(refusal(() => parseOrThrow(schema, { name: "", age: 3 }))).toEqual({ status: 400, message: "Имя обязательно" });
+    expect(refusal(() => parseOrThrow(schema, { name: "", age: 3 }))).toEqual({
+      status: 400,
+      message: "Имя обязательно",
+    });
     expect(refusal(() => parseOrThrow(schema, { name: "Ann", age: "3" })))
       .toEqual({ status: 400, message: "Некорректное значение поля age" });
     expect(refusal(() => parseOrThrow(schema, { name: "Ann", age: 3, tags: [1] })))
@@ -35,7 +38,11 @@ describe("one zod-to-400 mapping", () => {
       .post("/", validate("json", schema), (c) => c.json({ ok: true }))
       .onError((err, c) => c.json({ error: err.message }, err instanceof ApiError ? err.status : 500));
     for (const body of [{ name: "", age: 3 }, { name: "Ann", age: "3" }, { name: "Ann", age: 3, tags: [1] }]) {
-      const res = await app.request("/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await app.request("/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(400);
       expect((await res.json()).error).toBe(refusal(() => parseOrThrow(schema, body)).message);
     }

@@ -9,7 +9,9 @@ import { ApiError } from "./http-error.ts";
  * answer then names the field in Russian instead. Write schema messages in Russian, e.g.
  * `z.string().min(1, "Имя пользователя обязательно для заполнения")`.
  */
-export function invalidInput(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): ApiError {
+export function invalidInput(
+  error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
+): ApiError {
   const issue = error.issues[0];
   if (!issue) return new ApiError(400, "Некорректные данные");
   const field = issue.path.join(".");

@@ -4,7 +4,7 @@ import { tracks, users } from "../../db/schema.ts";
 import { signDownloadToken } from "../tracks/downloads/token.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, linkSignerOf, signIn } from "../testing/factories.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 import { MAINTENANCE_MESSAGE } from "./gate.ts";
 
 let t: TestApp;
@@ -39,7 +39,10 @@ const closed = { success: false, error: MAINTENANCE_MESSAGE, maintenance: true }
 
 describe("MAINTENANCE_MODE=true", () => {
   it("refuses an artist's upload with 503 and the maintenance text, and stores nothing", async () => {
-    const { res, body } = await postUpload(t, artist.headers, [filePart("Maint - Closed.mp3", fixture(FIXTURES.amen)), dirPart("label_koster")]);
+    const { res, body } = await postUpload(t, artist.headers, [
+      filePart("Maint - Closed.mp3", fixture(FIXTURES.amen)),
+      dirPart("label_koster"),
+    ]);
     expect(res.status).toBe(503);
     expect(body).toEqual(closed);
     expect(await t.ctx.db.select().from(tracks).where(eq(tracks.filename, "Maint - Closed.mp3"))).toEqual([]);
@@ -67,13 +70,19 @@ describe("MAINTENANCE_MODE=true", () => {
   });
 
   it("lets an administrator work as usual, uploads included", async () => {
-    const up = await postUpload(t, admin.headers, [filePart("Maint - Admin.mp3", fixture(FIXTURES.amen)), dirPart("label_koster")]);
+    const up = await postUpload(t, admin.headers, [
+      filePart("Maint - Admin.mp3", fixture(FIXTURES.amen)),
+      dirPart("label_koster"),
+    ]);
     expect(up.res.status).toBe(200);
     expect(up.body.track_ids).toHaveLength(1);
-    for (const path of ["/api/faq", "/api/tracks", "/api/admin/tracks", "/api/moderator/tracks", "/api/admin/dashboard"]) {
+    for (
+      const path of ["/api/faq", "/api/tracks", "/api/admin/tracks", "/api/moderator/tracks", "/api/admin/dashboard"]
+    ) {
       expect((await call(path, { headers: admin.headers })).status, path).toBe(200);
     }
-    expect((await call("/api/admin/faq", json(admin.headers, "POST", { question: "Когда?", answer: "Скоро." }))).status).toBe(201);
+    expect((await call("/api/admin/faq", json(admin.headers, "POST", { question: "Когда?", answer: "Скоро." }))).status)
+      .toBe(201);
     // An administrator's own mistakes are still theirs to see, not the maintenance text.
     expect((await call("/api/admin/tracks/999999", { headers: admin.headers })).status).toBe(404);
   });
@@ -98,7 +107,10 @@ describe("MAINTENANCE_MODE=true", () => {
     const me = await call("/api/auth/me", { headers: artist.headers });
     expect(me.status).toBe(200);
     expect(me.body.user.is_admin).toBe(false);
-    const renewed = await call("/api/auth/refresh", { method: "POST", headers: { Authorization: `Bearer ${artist.refresh_token}` } });
+    const renewed = await call("/api/auth/refresh", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${artist.refresh_token}` },
+    });
     expect(renewed.status).toBe(200);
     const bye = await signIn(t.ctx, await createUser(t.ctx.db));
     expect((await call("/api/auth/logout", { method: "POST", headers: bye.headers })).status).toBe(200);
@@ -117,22 +129,33 @@ describe("MAINTENANCE_MODE=true", () => {
 
   it("serves an administrator's download link and refuses a moderator's", async () => {
     const track = await createTrack(t.ctx.db, { directions: "label_koster" });
-    const byAdmin = await call(`/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id])}`);
+    const byAdmin = await call(
+      `/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id])}`,
+    );
     // The track has no file: the download route itself answered.
     expect(byAdmin.status).toBe(404);
-    const byModerator = await call(`/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, moderatorId), [track.id])}`);
+    const byModerator = await call(
+      `/api/downloads/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, moderatorId), [track.id])}`,
+    );
     expect(byModerator.status).toBe(503);
     expect((await call("/api/downloads/forged")).status).toBe(503);
   });
 
   it("serves an administrator's listening link and refuses a moderator's and a download link there", async () => {
     const track = await createTrack(t.ctx.db, { directions: "label_koster" });
-    const byAdmin = await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id], "listen")}`);
+    const byAdmin = await call(
+      `/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id], "listen")}`,
+    );
     // The track has no file: the listening route itself answered.
     expect(byAdmin.status).toBe(404);
-    const byModerator = await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, moderatorId), [track.id], "listen")}`);
+    const byModerator = await call(
+      `/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, moderatorId), [track.id], "listen")}`,
+    );
     expect(byModerator.status).toBe(503);
-    expect((await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id])}`)).status).toBe(503);
+    expect(
+      (await call(`/api/listen/${await signDownloadToken(t.ctx, await linkSignerOf(t.ctx, adminId), [track.id])}`))
+        .status,
+    ).toBe(503);
   });
 });
 
@@ -141,7 +164,10 @@ describe("MAINTENANCE_MODE off", () => {
     const open = await createTestApp();
     try {
       const user = await signIn(open.ctx, await createUser(open.ctx.db));
-      const up = await postUpload(open, user.headers, [filePart("Maint - Open.mp3", fixture(FIXTURES.amen)), dirPart("label_koster")]);
+      const up = await postUpload(open, user.headers, [
+        filePart("Maint - Open.mp3", fixture(FIXTURES.amen)),
+        dirPart("label_koster"),
+      ]);
       expect(up.res.status).toBe(200);
       expect((await open.app.request("/api/faq")).status).toBe(200);
       await open.ctx.queue.idle();

@@ -11,7 +11,7 @@ import { telegramOutbox } from "../../db/schema.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../testing/telegram-bot-double.ts";
-import { type DecisionNotice, decisionChangeKey, SUPERSEDED_BY_NEWER, SUPERSEDED_SAME_AS_TOLD } from "./outbox.ts";
+import { decisionChangeKey, type DecisionNotice, SUPERSEDED_BY_NEWER, SUPERSEDED_SAME_AS_TOLD } from "./outbox.ts";
 import { createTelegramSender } from "./sender.ts";
 
 let nowMs = Date.now();
@@ -24,7 +24,8 @@ let other: Headers;
 beforeAll(async () => {
   bot = await startTelegramBotDouble({ now: () => nowMs });
   f = await staffFixture({ env: { TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_BOT_API_URL: bot.url }, clock });
-  other = (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "*" }))).headers;
+  other =
+    (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "*" }))).headers;
 });
 afterAll(async () => {
   await f.close();
@@ -40,7 +41,11 @@ const rows = async () => await f.t.ctx.db.select().from(telegramOutbox).orderBy(
 
 async function artistTrack() {
   const artist = await createUser(f.t.ctx.db, { telegram_id: String(800_000_000 + Math.floor(Math.random() * 1e6)) });
-  const track = await createTrack(f.t.ctx.db, { directions: "label_koster", user_id: artist.id, filename: "Арт - Раунды.mp3" });
+  const track = await createTrack(f.t.ctx.db, {
+    directions: "label_koster",
+    user_id: artist.id,
+    filename: "Арт - Раунды.mp3",
+  });
   return { artist, track };
 }
 
@@ -49,7 +54,10 @@ async function decide(headers: Headers, trackId: number, json: Record<string, un
   const panel = headers === f.as.admin ? "admin" : "moderator";
   const read = await f.call("GET", `/api/${panel}/tracks/${trackId}`, { headers });
   const revision = (read.body.track as { decisions: Array<{ revision: number }> }).decisions[0].revision;
-  const r = await f.call("PUT", `/api/${panel}/tracks/${trackId}/decisions/label_koster`, { headers, json: { ...json, revision } });
+  const r = await f.call("PUT", `/api/${panel}/tracks/${trackId}/decisions/label_koster`, {
+    headers,
+    json: { ...json, revision },
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 }
 
@@ -105,7 +113,12 @@ describe("two staff changing one decision thirty times", () => {
 });
 
 describe("coalescing keeps the outbox's promises", () => {
-  const notice = (trackId: number, userId: number, revision: number, over: Partial<DecisionNotice> = {}): DecisionNotice => ({
+  const notice = (
+    trackId: number,
+    userId: number,
+    revision: number,
+    over: Partial<DecisionNotice> = {},
+  ): DecisionNotice => ({
     key: decisionChangeKey(trackId, "label_koster", revision),
     userId,
     trackName: "Арт - Трек",
@@ -144,7 +157,11 @@ describe("coalescing keeps the outbox's promises", () => {
       // The chat is busy: nobody sends the newer one meanwhile, even seconds later.
       nowMs += 3_000;
       expect(await sender().runOnce()).toMatchObject({ sent: 0 });
-      answer(ending === "ok" ? new Response("go") : new Response(JSON.stringify({ ok: false, error_code: 502 }), { status: 502 }));
+      answer(
+        ending === "ok"
+          ? new Response("go")
+          : new Response(JSON.stringify({ ok: false, error_code: 502 }), { status: 502 }),
+      );
       await out;
       nowMs += 1_000;
       await sender().runOnce();

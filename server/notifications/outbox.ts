@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { telegramOutbox, users } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../deps.ts";
-import { decisionMessageText, type DecisionMessage } from "./message-text.ts";
+import { type DecisionMessage, decisionMessageText } from "./message-text.ts";
 
 /**
  * The durable outbox of Telegram messages to artists (docs/decisions/0157). A decision change
@@ -98,7 +98,9 @@ function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled:
   // same batch) as the decision write, and an artist without one gets no row at all. Written as SQL:
   // drizzle's insert-select wants every column of the table listed.
   const insert = db.run(sql`
-    insert into ${t} (${sql.identifier(t.key.name)}, ${sql.identifier(t.user_id.name)}, ${sql.identifier(t.chat_id.name)},
+    insert into ${t} (${sql.identifier(t.key.name)}, ${sql.identifier(t.user_id.name)}, ${
+    sql.identifier(t.chat_id.name)
+  },
       ${sql.identifier(t.text.name)}, ${sql.identifier(t.status.name)}, ${sql.identifier(t.next_attempt_at.name)},
       ${sql.identifier(t.last_error.name)}, ${sql.identifier(t.created_at.name)}, ${sql.identifier(t.updated_at.name)})
     select ${notice.key}, ${users.id}, ${users.telegram_id}, ${text}, ${status}, ${at},

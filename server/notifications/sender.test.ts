@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser } from "../testing/factories.ts";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../testing/telegram-bot-double.ts";
 import { createNotifications, type Notifications } from "./notifications.ts";
-import { type DecisionNotice, decisionChangeKey } from "./outbox.ts";
+import { decisionChangeKey, type DecisionNotice } from "./outbox.ts";
 import { backoffDelayMs, createTelegramSender, type SenderOptions } from "./sender.ts";
 
 const START = Date.UTC(2025, 2, 1, 12, 0, 0);
@@ -157,7 +157,10 @@ describe("the sender", () => {
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const closedPort = (listener.addr as Deno.NetAddr).port;
     listener.close();
-    const config = { ...t.ctx.config, telegram: { ...t.ctx.config.telegram!, botApiUrl: `http://127.0.0.1:${closedPort}` } };
+    const config = {
+      ...t.ctx.config,
+      telegram: { ...t.ctx.config.telegram!, botApiUrl: `http://127.0.0.1:${closedPort}` },
+    };
     const sender = createTelegramSender({ ...t.ctx, config }, SENDER);
     await n.outbox.enqueue(notice((await artist()).id));
     expect(await sender.runOnce()).toMatchObject({ retried: 1 });

@@ -179,12 +179,21 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         attempted_at: now,
         updated_at: now,
       })
-      .where(and(due, inArray(t.id, db.select({ id: t.id }).from(t).where(due).orderBy(t.next_attempt_at, t.id).limit(1))))
+      .where(
+        and(due, inArray(t.id, db.select({ id: t.id }).from(t).where(due).orderBy(t.next_attempt_at, t.id).limit(1))),
+      )
       .returning();
     return row;
   }
 
-  async function record(id: number, key: string, claimId: string, attempts: number, outcome: Outcome, tally: SendRound) {
+  async function record(
+    id: number,
+    key: string,
+    claimId: string,
+    attempts: number,
+    outcome: Outcome,
+    tally: SendRound,
+  ) {
     const now = clock.now();
     const ours = and(eq(t.id, id), eq(t.status, "sending"), eq(t.claim_id, claimId));
     const released = { claim_id: null, lease_until: null, updated_at: now };
@@ -247,7 +256,9 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   async function nextDue(): Promise<number | null> {
     const [row] = await db
       .select({
-        at: sql<number | null>`min(case when ${t.status} = 'pending' then ${t.next_attempt_at} else ${t.lease_until} end)`,
+        at: sql<
+          number | null
+        >`min(case when ${t.status} = 'pending' then ${t.next_attempt_at} else ${t.lease_until} end)`,
       })
       .from(t)
       .where(inArray(t.status, ["pending", "sending"]));

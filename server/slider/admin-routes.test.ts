@@ -20,7 +20,26 @@ const PNG = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
   (c) => c.charCodeAt(0),
 );
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0, 0, 0, 0, 0xff, 0xd9]);
+const JPEG = new Uint8Array([
+  0xff,
+  0xd8,
+  0xff,
+  0xe0,
+  0x00,
+  0x10,
+  0x4a,
+  0x46,
+  0x49,
+  0x46,
+  0x00,
+  0x01,
+  0,
+  0,
+  0,
+  0,
+  0xff,
+  0xd9,
+]);
 
 type Tile = {
   id: number;
@@ -34,7 +53,12 @@ type Tile = {
 function form(fields: Record<string, string>, image?: { bytes: Uint8Array; name: string; type?: string }) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  if (image) fd.append("image", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: image.type ?? "image/jpeg" }));
+  if (image) {
+    fd.append(
+      "image",
+      new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: image.type ?? "image/jpeg" }),
+    );
+  }
   return fd;
 }
 
@@ -44,10 +68,14 @@ const exists = async (tile: Tile) => (await f.t.ctx.publicStorage.stat(`slider/$
 
 describe("admin slider", () => {
   it("creates a link tile from multipart: a PNG named .jpg passes, stored by content under slider/", async () => {
-    const r = await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com/release" },
-      { bytes: PNG, name: "cover.jpg", type: "image/jpeg" },
-    ));
+    const r = await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com/release" },
+        { bytes: PNG, name: "cover.jpg", type: "image/jpeg" },
+      ),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const tile = r.body.slider as Tile;
     expect(tile).toMatchObject({ tile_type: "link", redirect_url: "https://example.com/release", track_url: null });
@@ -64,23 +92,39 @@ describe("admin slider", () => {
 
   it("refuses a text file named .png, and an image over 2 MB, leaving nothing behind", async () => {
     const before = [...Deno.readDirSync(`${f.t.ctx.staticDir}/storage`)].length;
-    const text = await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com" },
-      { bytes: new TextEncoder().encode("just some text, not an image at all"), name: "cover.png", type: "image/png" },
-    ));
+    const text = await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com" },
+        {
+          bytes: new TextEncoder().encode("just some text, not an image at all"),
+          name: "cover.png",
+          type: "image/png",
+        },
+      ),
+    );
     expect(text).toMatchObject({ status: 400, body: { success: false, error: IMAGE_BAD_FORMAT } });
     const big = new Uint8Array(2 * 1024 * 1024 + 10);
     big.set(JPEG.subarray(0, 4));
-    const large = await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com" },
-      { bytes: big, name: "big.jpg" },
-    ));
+    const large = await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com" },
+        { bytes: big, name: "big.jpg" },
+      ),
+    );
     expect(large.status).toBe(413);
     expect(large.body).toEqual({ success: false, error: IMAGE_TOO_LARGE });
-    const tiny = await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com" },
-      { bytes: new Uint8Array([0xff]), name: "x.jpg" },
-    ));
+    const tiny = await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com" },
+        { bytes: new Uint8Array([0xff]), name: "x.jpg" },
+      ),
+    );
     expect(tiny.body.error).toBe(IMAGE_BAD_FORMAT);
     const sliderDir = `${f.t.ctx.staticDir}/storage/slider`;
     const names = (() => {
@@ -97,10 +141,14 @@ describe("admin slider", () => {
   it("exactly 2 MB is accepted", async () => {
     const bytes = new Uint8Array(2 * 1024 * 1024);
     bytes.set(JPEG);
-    const r = await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com" },
-      { bytes, name: "max.jpeg" },
-    ));
+    const r = await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com" },
+        { bytes, name: "max.jpeg" },
+      ),
+    );
     expect(r.status).toBe(201);
     expect((r.body.slider as Tile).image_filename).toMatch(/\.jpg$/);
   });
@@ -124,10 +172,18 @@ describe("admin slider", () => {
       expect(r.body).toEqual({ success: false, error });
     }
     // Multipart without an image for a link tile.
-    const noImage = await send("POST", "/api/admin/slider", form({ tile_type: "link", redirect_url: "https://example.com" }));
+    const noImage = await send(
+      "POST",
+      "/api/admin/slider",
+      form({ tile_type: "link", redirect_url: "https://example.com" }),
+    );
     expect(noImage.body.error).toBe(LINK_IMAGE_REQUIRED);
     // A link tile refused for its URL does not keep the uploaded image.
-    const refused = await send("POST", "/api/admin/slider", form({ tile_type: "link", redirect_url: "" }, { bytes: PNG, name: "a.png" }));
+    const refused = await send(
+      "POST",
+      "/api/admin/slider",
+      form({ tile_type: "link", redirect_url: "" }, { bytes: PNG, name: "a.png" }),
+    );
     expect(refused.body.error).toBe(LINK_URL_REQUIRED);
     const left = [...Deno.readDirSync(`${f.t.ctx.staticDir}/storage/slider`)].length;
     const tiles = ((await f.call("GET", "/api/admin/slider")).body.sliders as Tile[]).filter((t) => t.image_filename);
@@ -135,13 +191,22 @@ describe("admin slider", () => {
   });
 
   it("takes a site path as a link tile's URL, so a seeded tile saves unchanged; refuses other schemes and //host", async () => {
-    const made = await send("POST", "/api/admin/slider", form({ tile_type: "link", redirect_url: "/about" }, { bytes: PNG, name: "a.png" }));
+    const made = await send(
+      "POST",
+      "/api/admin/slider",
+      form({ tile_type: "link", redirect_url: "/about" }, { bytes: PNG, name: "a.png" }),
+    );
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const tile = made.body.slider as Tile;
     expect(tile.redirect_url).toBe("/about");
     // The edit form sends the tile back as it came.
     const same = await f.call("PUT", `/api/admin/slider/${tile.id}`, {
-      json: { tile_type: "link", redirect_url: tile.redirect_url, track_url: null, image_filename: tile.image_filename },
+      json: {
+        tile_type: "link",
+        redirect_url: tile.redirect_url,
+        track_url: null,
+        image_filename: tile.image_filename,
+      },
     });
     expect(same.status, JSON.stringify(same.body)).toBe(200);
     expect(same.body.slider).toMatchObject({ redirect_url: "/about", image_filename: tile.image_filename });
@@ -166,12 +231,18 @@ describe("admin slider", () => {
       expect(r.body).toEqual({ success: false, error: LINK_URL_FORMAT });
     }
     // A multipart create is held to the same rule.
-    const scripted = await send("POST", "/api/admin/slider", form({ tile_type: "link", redirect_url: "//evil.example" }, { bytes: PNG, name: "b.png" }));
+    const scripted = await send(
+      "POST",
+      "/api/admin/slider",
+      form({ tile_type: "link", redirect_url: "//evil.example" }, { bytes: PNG, name: "b.png" }),
+    );
     expect(scripted.body).toEqual({ success: false, error: LINK_URL_FORMAT });
     // A track tile plays from the streaming service: a site path is no track.
     const track = await f.call("POST", "/api/admin/slider", { json: { tile_type: "track", track_url: "/about" } });
     expect(track.body).toEqual({ success: false, error: URL_SCHEME });
-    expect(((await f.call("GET", `/api/admin/slider/${tile.id}`)).body.slider as Tile).redirect_url).toBe("http://example.com");
+    expect(((await f.call("GET", `/api/admin/slider/${tile.id}`)).body.slider as Tile).redirect_url).toBe(
+      "http://example.com",
+    );
   });
 
   it("creates a track tile from JSON, without an image", async () => {
@@ -179,21 +250,38 @@ describe("admin slider", () => {
       json: { tile_type: "track", track_url: "https://soundcloud.com/a/b", redirect_url: null, image_filename: null },
     });
     expect(r.status).toBe(201);
-    expect(r.body.slider).toMatchObject({ tile_type: "track", track_url: "https://soundcloud.com/a/b", image_filename: null, image_url: null });
+    expect(r.body.slider).toMatchObject({
+      tile_type: "track",
+      track_url: "https://soundcloud.com/a/b",
+      image_filename: null,
+      image_url: null,
+    });
     const got = await f.call("GET", `/api/admin/slider/${(r.body.slider as Tile).id}`);
     expect(got.body.slider).toEqual(r.body.slider);
   });
 
   it("updates: JSON keeps the image, a new image replaces and removes the old, switching to track drops it", async () => {
-    const created = (await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com/1" },
-      { bytes: JPEG, name: "a.jpg" },
-    ))).body.slider as Tile;
+    const created = (await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com/1" },
+        { bytes: JPEG, name: "a.jpg" },
+      ),
+    )).body.slider as Tile;
     const kept = await f.call("PUT", `/api/admin/slider/${created.id}`, {
-      json: { tile_type: "link", redirect_url: "https://example.com/2", track_url: null, image_filename: created.image_filename },
+      json: {
+        tile_type: "link",
+        redirect_url: "https://example.com/2",
+        track_url: null,
+        image_filename: created.image_filename,
+      },
     });
     expect(kept.status).toBe(200);
-    expect(kept.body.slider).toMatchObject({ redirect_url: "https://example.com/2", image_filename: created.image_filename });
+    expect(kept.body.slider).toMatchObject({
+      redirect_url: "https://example.com/2",
+      image_filename: created.image_filename,
+    });
     const viaUrl = await f.call("PUT", `/api/admin/slider/${created.id}`, {
       json: { tile_type: "link", redirect_url: "https://example.com/2", image_filename: created.image_url },
     });
@@ -203,10 +291,14 @@ describe("admin slider", () => {
     });
     expect(foreign.status).toBe(400);
 
-    const replaced = await send("PUT", `/api/admin/slider/${created.id}`, form(
-      { tile_type: "link", redirect_url: "https://example.com/3" },
-      { bytes: PNG, name: "b.png" },
-    ));
+    const replaced = await send(
+      "PUT",
+      `/api/admin/slider/${created.id}`,
+      form(
+        { tile_type: "link", redirect_url: "https://example.com/3" },
+        { bytes: PNG, name: "b.png" },
+      ),
+    );
     const next = replaced.body.slider as Tile;
     expect(next.image_filename).toMatch(/\.png$/);
     expect(await exists(next)).toBe(true);
@@ -223,15 +315,22 @@ describe("admin slider", () => {
     });
     expect(toTrack.body.slider).toMatchObject({ tile_type: "track", image_filename: null, redirect_url: null });
     expect(await exists(next)).toBe(false);
-    expect((await f.call("PUT", "/api/admin/slider/424242", { json: { tile_type: "track", track_url: "https://a.b" } })).status)
+    expect(
+      (await f.call("PUT", "/api/admin/slider/424242", { json: { tile_type: "track", track_url: "https://a.b" } }))
+        .status,
+    )
       .toBe(404);
   });
 
   it("deletes a tile with its image", async () => {
-    const tile = (await send("POST", "/api/admin/slider", form(
-      { tile_type: "link", redirect_url: "https://example.com" },
-      { bytes: PNG, name: "c.png" },
-    ))).body.slider as Tile;
+    const tile = (await send(
+      "POST",
+      "/api/admin/slider",
+      form(
+        { tile_type: "link", redirect_url: "https://example.com" },
+        { bytes: PNG, name: "c.png" },
+      ),
+    )).body.slider as Tile;
     expect(await exists(tile)).toBe(true);
     expect((await f.call("DELETE", `/api/admin/slider/${tile.id}`)).body).toEqual({ success: true });
     expect(await exists(tile)).toBe(false);
@@ -241,7 +340,7 @@ describe("admin slider", () => {
 
   it("answers malformed bodies with 400", async () => {
     const broken = await f.call("POST", "/api/admin/slider", {
-      body: "--x\r\nContent-Disposition: form-data; name=\"tile_type\"\r\n\r\nlink",
+      body: '--x\r\nContent-Disposition: form-data; name="tile_type"\r\n\r\nlink',
       headers: { ...f.as.admin, "Content-Type": "multipart/form-data; boundary=x" },
     });
     expect(broken.status).toBe(400);

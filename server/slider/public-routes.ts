@@ -16,7 +16,8 @@ export const sliderLane = laneOf((ctx) => {
     path: "/",
     head: true,
     checks: [],
-    route: async (c: Context<AppEnv>) => sendJsonAnswer<{ success: true; sliders: SliderView[] }>(c, await answer.get()),
+    route: async (c: Context<AppEnv>) =>
+      sendJsonAnswer<{ success: true; sliders: SliderView[] }>(c, await answer.get()),
     answer: (req) => readyAnswer(req, answer.get(), "no-cache"),
   };
 });

@@ -1,11 +1,11 @@
 import { asc, eq } from "drizzle-orm";
 import { type SliderTile, sliderTiles } from "../../db/schema.ts";
-import { blank, type SliderInput, SLIDER_TEXTS, tileProblem, type TileType } from "../../domain/slider.ts";
+import { blank, SLIDER_TEXTS, type SliderInput, tileProblem, type TileType } from "../../domain/slider.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import { sharedAnswer } from "../http/kept-answers.ts";
 import type { StoredImage } from "./image-upload.ts";
-import { type PublicAddress, PUBLIC_UPLOADS_PATH, publicAddresses } from "../http/public-static.ts";
+import { PUBLIC_UPLOADS_PATH, type PublicAddress, publicAddresses } from "../http/public-static.ts";
 
 /**
  * Home-page slider tiles (spec 2 §3, §5); what a tile needs is in domain/slider.ts, shared with the
@@ -77,7 +77,12 @@ export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage"
     const refused = tileProblem({ ...input, has_image: image !== null });
     if (refused) throw badRequest(refused);
     if (input.tile_type === "link") {
-      return { tile_type: input.tile_type, redirect_url: input.redirect_url ?? null, track_url: null, image_filename: image };
+      return {
+        tile_type: input.tile_type,
+        redirect_url: input.redirect_url ?? null,
+        track_url: null,
+        image_filename: image,
+      };
     }
     return { tile_type: input.tile_type, redirect_url: null, track_url: input.track_url ?? null, image_filename: null };
   }

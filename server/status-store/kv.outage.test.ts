@@ -11,15 +11,17 @@ import { startUpstashBridge, type UpstashBridge } from "../testing/upstash-bridg
 import {
   createEmbeddedStore,
   createUpstashStore,
-  STORE_COOLDOWN_MS,
   type StatusStore,
   StatusStoreUnavailable,
+  STORE_COOLDOWN_MS,
   withCircuitBreaker,
 } from "./kv.ts";
 
 const redisBin = await findRedisServer();
 if (!redisBin) {
-  if (Deno.env.get("CI") === "true") throw new Error("redis-server is not installed; CI=true requires the outage tests");
+  if (Deno.env.get("CI") === "true") {
+    throw new Error("redis-server is not installed; CI=true requires the outage tests");
+  }
   console.warn("NOTICE: redis-server not found: the status-store outage tests against Upstash are skipped.");
 }
 
@@ -70,7 +72,15 @@ describe("circuit breaker", () => {
     expect(first).toBeInstanceOf(StatusStoreUnavailable);
     expect(first.circuitOpen).toBe(false);
     expect(state.calls).toBe(2);
-    for (const call of [() => kv.get("k"), () => kv.mget(["k"]), () => kv.set("k", 2), () => kv.del(["k"]), () => kv.keys("*")]) {
+    for (
+      const call of [
+        () => kv.get("k"),
+        () => kv.mget(["k"]),
+        () => kv.set("k", 2),
+        () => kv.del(["k"]),
+        () => kv.keys("*"),
+      ]
+    ) {
       const err = await failure(call());
       expect(err).toBeInstanceOf(StatusStoreUnavailable);
       expect(err.circuitOpen).toBe(true);
@@ -146,7 +156,9 @@ describe.skipIf(!redisBin)("Upstash store during a real outage", () => {
   let clock = 0;
   let fetchSpy: MockInstance<typeof fetch>;
   /** Requests the client sent to the bridge (refused connections included). */
-  const attempts = () => fetchSpy.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).startsWith(bridge.url)).length;
+  const attempts = () =>
+    fetchSpy.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).startsWith(bridge.url))
+      .length;
 
   beforeEach(async () => {
     clock = 1_000_000;
@@ -154,7 +166,9 @@ describe.skipIf(!redisBin)("Upstash store during a real outage", () => {
     bridge = startUpstashBridge({ redisPort: redis.port });
     // Seeded through a store of its own with a generous deadline, so a slow moment on a busy machine
     // cannot open the circuit of the store under test before its outage begins.
-    await createUpstashStore(bridge.url, bridge.token, { deadlineMs: 10_000 }).set("track_status:1", { status: "processing" }, 3600);
+    await createUpstashStore(bridge.url, bridge.token, { deadlineMs: 10_000 }).set("track_status:1", {
+      status: "processing",
+    }, 3600);
     kv = createUpstashStore(bridge.url, bridge.token, { now: () => clock });
     fetchSpy = vi.spyOn(globalThis, "fetch");
   });
@@ -194,7 +208,10 @@ describe.skipIf(!redisBin)("Upstash store during a real outage", () => {
     redis.pause();
     const started = performance.now();
     const outcome = await Promise.race([
-      kv.get("track_status:1").then(() => "answered", (e) => (e instanceof StatusStoreUnavailable ? "unavailable" : String(e))),
+      kv.get("track_status:1").then(
+        () => "answered",
+        (e) => (e instanceof StatusStoreUnavailable ? "unavailable" : String(e)),
+      ),
       new Promise((r) => setTimeout(() => r("still waiting after 5 s"), 5_000)),
     ]);
     expect(outcome).toBe("unavailable");
@@ -212,7 +229,9 @@ describe.skipIf(!redisBin)("Upstash store during a real outage", () => {
       clock += STORE_COOLDOWN_MS;
       expect(await kv.get("track_status:1")).toEqual({ status: "processing" });
       await kv.set("track_status:2", { status: "completed" }, 3600);
-      expect(await kv.mget(["track_status:1", "track_status:2"])).toEqual([{ status: "processing" }, { status: "completed" }]);
+      expect(await kv.mget(["track_status:1", "track_status:2"])).toEqual([{ status: "processing" }, {
+        status: "completed",
+      }]);
     }, { timeout: 10_000, interval: 50 });
   });
 });

@@ -13,7 +13,10 @@ export interface FileStorage {
    * `size` is the whole object's. With a `range`, `range` in the answer gives the bytes the body
    * holds; a store that sends the whole object instead leaves it out (S3 may, decision 0110).
    */
-  read(key: string, opts?: { range?: ByteRange }): Promise<{ body: ReadableStream<Uint8Array>; size: number; range?: { start: number; end: number } }>;
+  read(
+    key: string,
+    opts?: { range?: ByteRange },
+  ): Promise<{ body: ReadableStream<Uint8Array>; size: number; range?: { start: number; end: number } }>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
   /** A local path for libraries that want one; null for remote stores. */
@@ -152,7 +155,10 @@ export function createLocalStorage(root: string): FileStorage {
     },
     localPath: (key) => full(key),
     async *list() {
-      async function* walk(dir: string, prefix: string): AsyncGenerator<{ key: string; partial: boolean; modifiedAt: Date }> {
+      async function* walk(
+        dir: string,
+        prefix: string,
+      ): AsyncGenerator<{ key: string; partial: boolean; modifiedAt: Date }> {
         let entries: Deno.DirEntry[];
         try {
           entries = await Array.fromAsync(Deno.readDir(dir));

@@ -14,7 +14,10 @@ import type { Agent as HttpAgent, IncomingMessage } from "node:http";
  * The answer is read whole: S3 answers these requests with a few hundred bytes of headers and XML.
  * Returns null when node:http cannot be loaded (an edge runtime without it); callers then use fetch.
  */
-export type BodyFetch = (url: string, init: { method: string; headers: Headers | Record<string, string>; body: Uint8Array }) => Promise<Response>;
+export type BodyFetch = (
+  url: string,
+  init: { method: string; headers: Headers | Record<string, string>; body: Uint8Array },
+) => Promise<Response>;
 
 const SLICE = 64 * 1024;
 /** HTTP statuses a Response may not carry a body with. */
@@ -48,21 +51,25 @@ async function load(): Promise<BodyFetch | null> {
       const headers: Record<string, string> = {};
       new Headers(init.headers).forEach((value, name) => (headers[name] = value));
       headers["content-length"] = String(init.body.byteLength);
-      const req = transport.request(target, { method: init.method, headers, agent: agents[target.protocol] }, (res: IncomingMessage) => {
-        const chunks: Uint8Array[] = [];
-        res.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          const answer = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value === undefined) continue;
-            for (const v of Array.isArray(value) ? value : [value]) answer.append(name, v);
-          }
-          const status = res.statusCode ?? 502;
-          const body = NULL_BODY.has(status) ? null : new Blob(chunks as BlobPart[]);
-          resolve(new Response(body, { status, statusText: res.statusMessage ?? "", headers: answer }));
-        });
-      });
+      const req = transport.request(
+        target,
+        { method: init.method, headers, agent: agents[target.protocol] },
+        (res: IncomingMessage) => {
+          const chunks: Uint8Array[] = [];
+          res.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+          res.on("error", reject);
+          res.on("end", () => {
+            const answer = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value === undefined) continue;
+              for (const v of Array.isArray(value) ? value : [value]) answer.append(name, v);
+            }
+            const status = res.statusCode ?? 502;
+            const body = NULL_BODY.has(status) ? null : new Blob(chunks as BlobPart[]);
+            resolve(new Response(body, { status, statusText: res.statusMessage ?? "", headers: answer }));
+          });
+        },
+      );
       req.on("error", reject);
       // Slices of the caller's buffer: no copy of the whole body is made here.
       let at = 0;

@@ -145,7 +145,9 @@ export function createS3Client(opts: S3ClientOptions): S3Client {
     init: { headers?: Record<string, string>; body?: Uint8Array | string } = {},
   ): Promise<Response> {
     const payloadHash = init.body === undefined ? EMPTY_PAYLOAD_SHA256 : sha256Hex(init.body);
-    const viaBodyFetch = init.body instanceof Uint8Array && init.body.byteLength > 64 * 1024 ? await bodyFetchReady : null;
+    const viaBodyFetch = init.body instanceof Uint8Array && init.body.byteLength > 64 * 1024
+      ? await bodyFetchReady
+      : null;
     for (let attempt = 0;; attempt++) {
       // The signer (what AwsClient.sign uses) gets only the headers; the body goes straight to fetch,
       // which spares a copy of each part that building a Request would make.
@@ -164,7 +166,11 @@ export function createS3Client(opts: S3ClientOptions): S3Client {
       let res: Response;
       try {
         res = viaBodyFetch
-          ? await viaBodyFetch(signed.url.toString(), { method, headers: signed.headers, body: init.body as Uint8Array })
+          ? await viaBodyFetch(signed.url.toString(), {
+            method,
+            headers: signed.headers,
+            body: init.body as Uint8Array,
+          })
           : await doFetch(signed.url.toString(), {
             method,
             headers: signed.headers,
@@ -235,10 +241,15 @@ export async function errorOf(res: Response, key?: string): Promise<Error> {
   const err = hasElement(text, "Error")
     ? errorFromXml(res.status, text, key)
     // HEAD answers have no body; some services name the code in a header.
-    : new S3Error(res.status, res.headers.get("x-amz-error-code") ?? `Http${res.status}`, res.statusText || "no error document", {
-      key,
-      requestId: res.headers.get("x-amz-request-id") ?? undefined,
-    });
+    : new S3Error(
+      res.status,
+      res.headers.get("x-amz-error-code") ?? `Http${res.status}`,
+      res.statusText || "no error document",
+      {
+        key,
+        requestId: res.headers.get("x-amz-request-id") ?? undefined,
+      },
+    );
   if (err instanceof S3Error && err.code === "NoSuchKey" && key !== undefined) return new StorageNotFoundError(key);
   return err;
 }

@@ -161,7 +161,11 @@ describe.skipIf(!s3)("S3 storage on s3rver", () => {
       "PUT partNumber&uploadId",
       "POST uploadId",
     ]);
-    expect(requests.filter((r) => r.method === "PUT").map((r) => r.url.searchParams.get("partNumber"))).toEqual(["1", "2", "3"]);
+    expect(requests.filter((r) => r.method === "PUT").map((r) => r.url.searchParams.get("partNumber"))).toEqual([
+      "1",
+      "2",
+      "3",
+    ]);
 
     expect((await storage.stat("big/track.mp3"))?.size).toBe(total);
     const back = await storage.read("big/track.mp3");
@@ -201,7 +205,9 @@ describe.skipIf(!s3)("S3 storage on s3rver", () => {
     expect(await storage.stat("limit/small.bin")).toBeNull();
     expect(await storage.stat("limit/big.bin")).toBeNull();
     expect(await Array.fromAsync(storage.listKeys("limit/"))).toEqual([]);
-    expect(await storage.write("limit/exact.bin", patternStream(2048).stream, { maxBytes: 2048 })).toEqual({ size: 2048 });
+    expect(await storage.write("limit/exact.bin", patternStream(2048).stream, { maxBytes: 2048 })).toEqual({
+      size: 2048,
+    });
   });
 
   it("writes take turns with a shared pool of part buffers: never more lent than it holds, all returned", async () => {
@@ -266,7 +272,10 @@ describe.skipIf(!s3)("S3 storage on s3rver", () => {
     ]);
     // Creating and completing the upload (small bodies) went through fetch.
     expect(requests.map((r) => r.method)).toEqual(["POST", "POST"]);
-    expect(await sha256OfStream((await storage.read("node/big.mp3")).body)).toEqual({ hex: body.digest(), size: 11 * MiB + 77 });
+    expect(await sha256OfStream((await storage.read("node/big.mp3")).body)).toEqual({
+      hex: body.digest(),
+      size: 11 * MiB + 77,
+    });
   });
 
   it("deletes, and a missing key is a not-found result (null stat, NotFound read, quiet delete)", async () => {
@@ -355,19 +364,25 @@ describe("S3 storage: answers s3rver does not give (fetch double)", () => {
       const url = new URL(req.url);
       seen.push(`${req.method} ${url.pathname}${url.search}`);
       if (url.searchParams.has("list-type")) {
-        return Promise.resolve(new Response(
-          `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><KeyCount>1</KeyCount><IsTruncated>false</IsTruncated><Contents><Key>t/done.mp3</Key><LastModified>2024-01-02T03:04:05.000Z</LastModified><ETag>&quot;abc&quot;</ETag><Size>10</Size></Contents></ListBucketResult>`,
-        ));
+        return Promise.resolve(
+          new Response(
+            `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><KeyCount>1</KeyCount><IsTruncated>false</IsTruncated><Contents><Key>t/done.mp3</Key><LastModified>2024-01-02T03:04:05.000Z</LastModified><ETag>&quot;abc&quot;</ETag><Size>10</Size></Contents></ListBucketResult>`,
+          ),
+        );
       }
       if (url.searchParams.has("uploads") && !url.searchParams.has("key-marker")) {
-        return Promise.resolve(new Response(
-          `<ListMultipartUploadsResult><Bucket>b</Bucket><IsTruncated>true</IsTruncated><NextKeyMarker>t/half.mp3</NextKeyMarker><NextUploadIdMarker>u1</NextUploadIdMarker><Upload><Key>t/half.mp3</Key><UploadId>u1</UploadId><Initiator><ID>x</ID></Initiator><Initiated>2024-01-01T00:00:00.000Z</Initiated></Upload></ListMultipartUploadsResult>`,
-        ));
+        return Promise.resolve(
+          new Response(
+            `<ListMultipartUploadsResult><Bucket>b</Bucket><IsTruncated>true</IsTruncated><NextKeyMarker>t/half.mp3</NextKeyMarker><NextUploadIdMarker>u1</NextUploadIdMarker><Upload><Key>t/half.mp3</Key><UploadId>u1</UploadId><Initiator><ID>x</ID></Initiator><Initiated>2024-01-01T00:00:00.000Z</Initiated></Upload></ListMultipartUploadsResult>`,
+          ),
+        );
       }
       if (url.searchParams.has("uploads")) {
-        return Promise.resolve(new Response(
-          `<ListMultipartUploadsResult><IsTruncated>false</IsTruncated><Upload><Key>t/other.mp3</Key><UploadId>u.2~x</UploadId><Initiated>2024-01-01T00:00:01.000Z</Initiated></Upload></ListMultipartUploadsResult>`,
-        ));
+        return Promise.resolve(
+          new Response(
+            `<ListMultipartUploadsResult><IsTruncated>false</IsTruncated><Upload><Key>t/other.mp3</Key><UploadId>u.2~x</UploadId><Initiated>2024-01-01T00:00:01.000Z</Initiated></Upload></ListMultipartUploadsResult>`,
+          ),
+        );
       }
       return Promise.resolve(new Response(null, { status: 204 }));
     };
@@ -389,7 +404,11 @@ describe("S3 storage: answers s3rver does not give (fetch double)", () => {
     const flaky: typeof fetch = () => {
       calls++;
       if (calls === 1) return Promise.reject(new TypeError("connection reset"));
-      if (calls === 2) return Promise.resolve(new Response("<Error><Code>SlowDown</Code><Message>m</Message></Error>", { status: 503 }));
+      if (calls === 2) {
+        return Promise.resolve(
+          new Response("<Error><Code>SlowDown</Code><Message>m</Message></Error>", { status: 503 }),
+        );
+      }
       return Promise.resolve(new Response(null, { status: 200 }));
     };
     await createS3Storage({ ...base, fetch: flaky }).write("r.bin", bytesStream(new Uint8Array(3)));
@@ -398,7 +417,11 @@ describe("S3 storage: answers s3rver does not give (fetch double)", () => {
     let failing = 0;
     const down: typeof fetch = () => {
       failing++;
-      return Promise.resolve(new Response("<Error><Code>InternalError</Code><Message>oops</Message><RequestId>R1</RequestId></Error>", { status: 500 }));
+      return Promise.resolve(
+        new Response("<Error><Code>InternalError</Code><Message>oops</Message><RequestId>R1</RequestId></Error>", {
+          status: 500,
+        }),
+      );
     };
     const err = await createS3Storage({ ...base, fetch: down, retries: 2 }).delete("r.bin").catch((e) => e);
     expect(failing).toBe(3);
@@ -413,15 +436,21 @@ describe("S3 storage: answers s3rver does not give (fetch double)", () => {
       const url = new URL(req.url);
       methods.push(req.method);
       if (req.method === "POST" && url.searchParams.has("uploads")) {
-        return Promise.resolve(new Response("<InitiateMultipartUploadResult><UploadId>U</UploadId></InitiateMultipartUploadResult>"));
+        return Promise.resolve(
+          new Response("<InitiateMultipartUploadResult><UploadId>U</UploadId></InitiateMultipartUploadResult>"),
+        );
       }
       if (req.method === "PUT") return Promise.resolve(new Response(null, { headers: { ETag: '"e"' } }));
       if (req.method === "POST") {
-        return Promise.resolve(new Response("<Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>"));
+        return Promise.resolve(
+          new Response("<Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>"),
+        );
       }
       return Promise.resolve(new Response(null, { status: 204 }));
     };
-    const err = await createS3Storage({ ...base, fetch: fake }).write("c.bin", patternStream(6 * MiB).stream).catch((e) => e);
+    const err = await createS3Storage({ ...base, fetch: fake }).write("c.bin", patternStream(6 * MiB).stream).catch((
+      e,
+    ) => e);
     expect(err).toBeInstanceOf(S3Error);
     expect(err).toMatchObject({ status: 200, code: "InternalError" });
     expect(methods).toEqual(["POST", "PUT", "PUT", "POST", "DELETE"]);

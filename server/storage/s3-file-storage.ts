@@ -10,8 +10,8 @@ import {
   hasElement,
   infoOf,
   parseDate,
-  S3Error,
   type S3ClientOptions,
+  S3Error,
   type S3ObjectInfo,
   xmlElements,
   xmlText,
@@ -119,7 +119,13 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     return id;
   }
 
-  async function uploadPart(full: string, key: string, uploadId: string, n: number, bytes: Uint8Array): Promise<string> {
+  async function uploadPart(
+    full: string,
+    key: string,
+    uploadId: string,
+    n: number,
+    bytes: Uint8Array,
+  ): Promise<string> {
     const res = await request("PUT", url(full, { partNumber: String(n), uploadId }), key, { body: bytes });
     await res.body?.cancel();
     const etag = res.headers.get("etag");
@@ -128,7 +134,9 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   }
 
   async function completeUpload(full: string, key: string, uploadId: string, etags: string[]): Promise<void> {
-    const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`);
+    const parts = etags.map((etag, i) =>
+      `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`
+    );
     const body = `<CompleteMultipartUpload>${parts.join("")}</CompleteMultipartUpload>`;
     const res = await request("POST", url(full, { uploadId }), key, {
       headers: { "content-type": "application/xml" },
@@ -149,7 +157,10 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     let keyMarker: string | undefined;
     let idMarker: string | undefined;
     for (;;) {
-      const res = await send("GET", url(null, { uploads: "", prefix, "key-marker": keyMarker, "upload-id-marker": idMarker }));
+      const res = await send(
+        "GET",
+        url(null, { uploads: "", prefix, "key-marker": keyMarker, "upload-id-marker": idMarker }),
+      );
       // Not every S3-compatible service lists unfinished uploads (s3rver answers 501); a lifecycle
       // rule (AbortIncompleteMultipartUpload) is then the only sweep. See decision 0110.
       if (res.status === 501) return void (await res.body?.cancel());
@@ -159,12 +170,18 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
         const key = xmlText(block, "Key");
         const uploadId = xmlText(block, "UploadId");
         if (key === null || !uploadId || !key.startsWith(prefix)) continue;
-        yield { key: key.slice(prefix.length), uploadId, initiated: parseDate(xmlText(block, "Initiated")) ?? new Date(0) };
+        yield {
+          key: key.slice(prefix.length),
+          uploadId,
+          initiated: parseDate(xmlText(block, "Initiated")) ?? new Date(0),
+        };
       }
       if (xmlText(xml, "IsTruncated") !== "true") return;
       keyMarker = xmlText(xml, "NextKeyMarker") ?? undefined;
       idMarker = xmlText(xml, "NextUploadIdMarker") ?? undefined;
-      if (!keyMarker) throw new S3Error(res.status, "MalformedResponse", "ListMultipartUploads truncated without NextKeyMarker");
+      if (!keyMarker) {
+        throw new S3Error(res.status, "MalformedResponse", "ListMultipartUploads truncated without NextKeyMarker");
+      }
     }
   }
 
@@ -254,8 +271,10 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       const headers: Record<string, string> = {};
       const range = ropts?.range;
       if (range) {
-        if (!Number.isSafeInteger(range.start) || range.start < 0 ||
-          (range.end !== undefined && (!Number.isSafeInteger(range.end) || range.end < range.start))) {
+        if (
+          !Number.isSafeInteger(range.start) || range.start < 0 ||
+          (range.end !== undefined && (!Number.isSafeInteger(range.end) || range.end < range.start))
+        ) {
           throw new RangeError(`Bad byte range ${range.start}-${range.end ?? ""}`);
         }
         headers.range = `bytes=${range.start}-${range.end ?? ""}`;
@@ -294,12 +313,16 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     async *listKeys(under = "") {
       let token: string | undefined;
       for (;;) {
-        const res = await request("GET", url(null, {
-          "list-type": "2",
-          prefix: prefix + under,
-          "max-keys": String(pageSize),
-          "continuation-token": token,
-        }), undefined);
+        const res = await request(
+          "GET",
+          url(null, {
+            "list-type": "2",
+            prefix: prefix + under,
+            "max-keys": String(pageSize),
+            "continuation-token": token,
+          }),
+          undefined,
+        );
         const xml = await res.text();
         for (const block of xmlElements(xml, "Contents")) {
           const key = xmlText(block, "Key");
@@ -313,7 +336,9 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
         }
         if (xmlText(xml, "IsTruncated") !== "true") return;
         token = xmlText(xml, "NextContinuationToken") ?? undefined;
-        if (!token) throw new S3Error(res.status, "MalformedResponse", "ListObjectsV2 truncated without NextContinuationToken");
+        if (!token) {
+          throw new S3Error(res.status, "MalformedResponse", "ListObjectsV2 truncated without NextContinuationToken");
+        }
       }
     },
 

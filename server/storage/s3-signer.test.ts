@@ -71,8 +71,9 @@ function oracle(r: OracleRequest) {
 }
 
 function parseAuthorization(header: string | null) {
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/
-    .exec(header ?? "");
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/
+      .exec(header ?? "");
   if (!m) throw new Error(`Unexpected Authorization header: ${header}`);
   return { accessKey: m[1], date: m[2], region: m[3], signedHeaders: m[4], signature: m[5] };
 }
@@ -124,14 +125,25 @@ describe("SigV4 oracle against AWS's published S3 examples", () => {
 
   it("PUT Object, GET Bucket lifecycle and GET Bucket (list objects) as published", () => {
     expect(examples.putObject.payloadHash).toBe("44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072");
-    expect(oracle(examples.putObject).signature).toBe("98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd");
-    expect(oracle(examples.getLifecycle).signature).toBe("fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543");
-    expect(oracle(examples.listObjects).signature).toBe("34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7");
+    expect(oracle(examples.putObject).signature).toBe(
+      "98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd",
+    );
+    expect(oracle(examples.getLifecycle).signature).toBe(
+      "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543",
+    );
+    expect(oracle(examples.listObjects).signature).toBe(
+      "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7",
+    );
   });
 });
 
 describe("aws4fetch against the same examples", () => {
-  const client = new AwsClient({ accessKeyId: ACCESS_KEY, secretAccessKey: SECRET, service: "s3", region: "us-east-1" });
+  const client = new AwsClient({
+    accessKeyId: ACCESS_KEY,
+    secretAccessKey: SECRET,
+    service: "s3",
+    region: "us-east-1",
+  });
 
   it("GET Object with Range matches once Range is signed and the empty-payload hash is given", async () => {
     const req = await client.sign(`https://${HOST}/test.txt`, {
@@ -157,11 +169,13 @@ describe("aws4fetch against the same examples", () => {
     expect(auth.signedHeaders).toBe("host;x-amz-content-sha256;x-amz-date");
     expect(auth.signature).not.toBe("f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41");
     // Still a valid signature of what it does sign: S3 accepts an unsigned Range header.
-    expect(auth.signature).toBe(oracle({
-      ...examples.getObjectWithRange,
-      headers: { host: HOST, "x-amz-content-sha256": "UNSIGNED-PAYLOAD", "x-amz-date": DATETIME },
-      payloadHash: "UNSIGNED-PAYLOAD",
-    }).signature);
+    expect(auth.signature).toBe(
+      oracle({
+        ...examples.getObjectWithRange,
+        headers: { host: HOST, "x-amz-content-sha256": "UNSIGNED-PAYLOAD", "x-amz-date": DATETIME },
+        payloadHash: "UNSIGNED-PAYLOAD",
+      }).signature,
+    );
   });
 
   it("PUT Object (key with $), GET ?lifecycle and GET ?max-keys=2&prefix=J match", async () => {
@@ -178,10 +192,12 @@ describe("aws4fetch against the same examples", () => {
     expect(parseAuthorization(put.headers.get("authorization")).signature)
       .toBe("98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd");
 
-    for (const [url, expected] of [
-      [`https://${HOST}/?lifecycle`, "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543"],
-      [`https://${HOST}/?max-keys=2&prefix=J`, "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7"],
-    ]) {
+    for (
+      const [url, expected] of [
+        [`https://${HOST}/?lifecycle`, "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543"],
+        [`https://${HOST}/?max-keys=2&prefix=J`, "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7"],
+      ]
+    ) {
       const req = await client.sign(url, {
         method: "GET",
         headers: { "x-amz-content-sha256": EMPTY_PAYLOAD_SHA256 },
@@ -219,7 +235,9 @@ describe("requests of the S3 storage are signed as the oracle says", () => {
           return new Response("0123456789", { status: 206, headers: { "Content-Range": "bytes 0-9/100" } });
         }
         if (req.method === "POST" && url.searchParams.has("uploads")) {
-          return new Response("<InitiateMultipartUploadResult><UploadId>a/b+c=</UploadId></InitiateMultipartUploadResult>");
+          return new Response(
+            "<InitiateMultipartUploadResult><UploadId>a/b+c=</UploadId></InitiateMultipartUploadResult>",
+          );
         }
         if (req.method === "POST") return new Response("<CompleteMultipartUploadResult/>");
         if (req.method === "PUT") return new Response(null, { headers: { ETag: '"etag"' } });
@@ -283,7 +301,9 @@ describe("requests of the S3 storage are signed as the oracle says", () => {
         "DELETE ",
         "HEAD ",
       ]);
-      expect(new URL(captured[0].req.url).host).toBe(endpoint ? "127.0.0.1:9000" : "examplebucket.s3.eu-central-1.amazonaws.com");
+      expect(new URL(captured[0].req.url).host).toBe(
+        endpoint ? "127.0.0.1:9000" : "examplebucket.s3.eu-central-1.amazonaws.com",
+      );
       expect(captured[0].req.headers.get("range")).toBe("bytes=0-9");
       expect(captured[1].req.headers.get("content-type")).toBe("image/jpeg");
       for (const c of captured) checkSigned(c);

@@ -78,7 +78,9 @@ export interface Mpeg25Options {
 /** Hours of MPEG-2.5 8 kbps audio (the 51 MB file is 14.3 hours), as chunks of ~64 KiB. */
 export function mpeg25File(opts: Mpeg25Options): { size: number; chunks: () => AsyncGenerator<Uint8Array> } {
   const frames = Math.round(opts.seconds / MPEG25_FRAME_SECONDS);
-  const xing = opts.declaredSeconds === undefined ? null : mpeg25XingFrame(Math.round(opts.declaredSeconds / MPEG25_FRAME_SECONDS));
+  const xing = opts.declaredSeconds === undefined
+    ? null
+    : mpeg25XingFrame(Math.round(opts.declaredSeconds / MPEG25_FRAME_SECONDS));
   const head = opts.head ?? new Uint8Array(0);
   const perChunk = 910; // 65,520 bytes
   const block = new Uint8Array(perChunk * MPEG25_FRAME_BYTES);
@@ -116,7 +118,9 @@ export function tagBomb(opts: TagBombOptions): { size: number; chunks: () => Asy
     size: 10 + body + opts.audio.length,
     chunks: async function* () {
       yield id3Header(body);
-      for (let left = opts.frames; left > 0; left -= perChunk) yield block.subarray(0, Math.min(left, perChunk) * frame.length);
+      for (let left = opts.frames; left > 0; left -= perChunk) {
+        yield block.subarray(0, Math.min(left, perChunk) * frame.length);
+      }
       yield opts.audio;
     },
   };

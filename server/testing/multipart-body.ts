@@ -27,7 +27,10 @@ export interface MultipartBody {
   contentLength: number | null;
 }
 
-export function multipartBody(parts: Part[], boundary = `----np${crypto.randomUUID().replaceAll("-", "")}`): MultipartBody {
+export function multipartBody(
+  parts: Part[],
+  boundary = `----np${crypto.randomUUID().replaceAll("-", "")}`,
+): MultipartBody {
   const heads = parts.map((p) => {
     const disposition = "filename" in p
       ? `form-data; name="${quote(p.name)}"; filename="${quote(p.filename)}"`
@@ -40,7 +43,9 @@ export function multipartBody(parts: Part[], boundary = `----np${crypto.randomUU
 
   let contentLength: number | null = tail.byteLength;
   parts.forEach((p, i) => {
-    const size = "filename" in p ? (p.data instanceof Uint8Array ? p.data.byteLength : p.size) : enc.encode(p.value).byteLength;
+    const size = "filename" in p
+      ? (p.data instanceof Uint8Array ? p.data.byteLength : p.size)
+      : enc.encode(p.value).byteLength;
     if (size === undefined || contentLength === null) contentLength = null;
     else contentLength += heads[i].byteLength + size + crlf.byteLength;
   });

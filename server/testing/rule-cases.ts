@@ -55,4 +55,3 @@ export const INVALID_NAMES = [
   "Title.mp3",
   ".mp3",
 ];
-

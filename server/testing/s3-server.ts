@@ -106,12 +106,17 @@ export async function startS3Server(opts: { bucket?: string; timeoutMs?: number 
   const dir = await Deno.makeTempDir({ prefix: "np-s3rver-" });
   const child = new Deno.Command(node, {
     args: [
-      "--openssl-legacy-provider", script,
-      "--directory", dir,
-      "--address", "127.0.0.1",
-      "--port", "0",
+      "--openssl-legacy-provider",
+      script,
+      "--directory",
+      dir,
+      "--address",
+      "127.0.0.1",
+      "--port",
+      "0",
       "--silent",
-      "--configure-bucket", bucket,
+      "--configure-bucket",
+      bucket,
     ],
     cwd: REPO_ROOT,
     stdin: "null",

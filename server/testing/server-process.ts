@@ -68,7 +68,13 @@ export async function startServer(
       const db = await openDb({ url: `file:${dataDir}/app.db` });
       try {
         const user = await createUser(db);
-        const tokens = createTokenService({ db, secret: JWT_SECRET, accessTtlS: 3600, refreshTtlS: 3600, now: () => new Date() });
+        const tokens = createTokenService({
+          db,
+          secret: JWT_SECRET,
+          accessTtlS: 3600,
+          refreshTtlS: 3600,
+          now: () => new Date(),
+        });
         const pair = await tokens.issue(user.id, "bench");
         return { Authorization: `Bearer ${pair.access_token}` };
       } finally {
@@ -95,4 +101,3 @@ export async function startServer(
     },
   };
 }
-

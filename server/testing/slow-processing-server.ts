@@ -50,7 +50,9 @@ export function slowReads<T extends FileStorage>(storage: T, bytesPerS: number):
 
 if (import.meta.main) {
   if (Deno.env.get("DENO_ENV") === "production") {
-    console.error("server/testing/slow-processing-server.ts is a test entry point; it does not run with DENO_ENV=production.");
+    console.error(
+      "server/testing/slow-processing-server.ts is a test entry point; it does not run with DENO_ENV=production.",
+    );
     Deno.exit(1);
   }
   const bytesPerS = Number(Deno.env.get("TEST_SLOW_READ_BYTES_PER_S"));

@@ -39,7 +39,9 @@ export interface StaffFixture {
   close(): Promise<void>;
 }
 
-export async function staffFixture(opts: TestAppOptions & { moderatorCategories?: string } = {}): Promise<StaffFixture> {
+export async function staffFixture(
+  opts: TestAppOptions & { moderatorCategories?: string } = {},
+): Promise<StaffFixture> {
   const t = await createTestApp(opts);
   const db = t.ctx.db;
   const admin = await createUser(db, { is_admin: true, username: `admin-${crypto.randomUUID().slice(0, 8)}` });

@@ -37,12 +37,17 @@ describe("the Bot API double", () => {
   });
 
   it("fails the next calls as programmed, one failure per call", async () => {
-    bot.failNext({ kind: "flood", retryAfterS: 3 }, { kind: "blocked" }, { kind: "server", status: 502 }, { kind: "drop" });
+    bot.failNext({ kind: "flood", retryAfterS: 3 }, { kind: "blocked" }, { kind: "server", status: 502 }, {
+      kind: "drop",
+    });
     const flood = await send({ chat_id: 1, text: "x" });
     expect(flood.status).toBe(429);
     expect(await flood.json()).toMatchObject({ ok: false, error_code: 429, parameters: { retry_after: 3 } });
     const blocked = await send({ chat_id: 1, text: "x" });
-    expect(await blocked.json()).toMatchObject({ error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    expect(await blocked.json()).toMatchObject({
+      error_code: 403,
+      description: "Forbidden: bot was blocked by the user",
+    });
     expect((await send({ chat_id: 1, text: "x" })).status).toBe(502);
     const dropped = await send({ chat_id: 1, text: "x" });
     await expect(dropped.text()).rejects.toThrow();

@@ -87,7 +87,9 @@ export function startTelegramBotDouble(
         case "server":
           return failed(failure.status ?? 500, "Internal Server Error");
         case "flood":
-          return failed(429, `Too Many Requests: retry after ${failure.retryAfterS}`, { retry_after: failure.retryAfterS });
+          return failed(429, `Too Many Requests: retry after ${failure.retryAfterS}`, {
+            retry_after: failure.retryAfterS,
+          });
         case "blocked":
           return failed(403, failure.description ?? "Forbidden: bot was blocked by the user");
         case "bad-request":
@@ -100,7 +102,10 @@ export function startTelegramBotDouble(
               c.close();
             },
           });
-          return new Response(cut, { status: 200, headers: { "content-type": "application/json", "content-length": "512" } });
+          return new Response(cut, {
+            status: 200,
+            headers: { "content-type": "application/json", "content-length": "512" },
+          });
         }
       }
     }

@@ -176,7 +176,8 @@ export function startVkDouble(opts: { clientId?: string; user?: VkDoubleUser } =
       },
     }, app.fetch);
     double.requests = requests;
-    double.failNext = (endpoint, f) => failures.set(endpoint, f ?? { body: { error: "access_denied", error_description: "User denied access" } });
+    double.failNext = (endpoint, f) =>
+      failures.set(endpoint, f ?? { body: { error: "access_denied", error_description: "User denied access" } });
     double.stop = () => server.shutdown();
   });
 }

@@ -11,7 +11,7 @@ import { parseFrameHeader } from "../audio/mpeg-frames.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { analysisReport, createTrack, createUser, signIn } from "../testing/factories.ts";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./processing/analyse-track.ts";
 import { createProcessor } from "./processing/processor.ts";
 
@@ -104,11 +104,15 @@ describe("processing stores the audio report", () => {
 
   it("shows the report in the admin list and, within the categories, in the moderator's list and detail", async () => {
     const list = await f.call("GET", `/api/admin/tracks?filename=${encodeURIComponent("Clipped Drop")}`);
-    const inList = (list.body.tracks as Array<{ id: number; analysis: AudioAnalysis | null }>).find((t) => t.id === ids[1]);
+    const inList = (list.body.tracks as Array<{ id: number; analysis: AudioAnalysis | null }>).find((t) =>
+      t.id === ids[1]
+    );
     expect(inList?.analysis?.warnings).toContain("clipping");
 
     const modList = await f.call("GET", "/api/moderator/tracks", { headers: f.as.moderator });
-    const seen = (modList.body.tracks as Array<{ id: number; analysis: AudioAnalysis | null }>).filter((t) => ids.includes(t.id));
+    const seen = (modList.body.tracks as Array<{ id: number; analysis: AudioAnalysis | null }>).filter((t) =>
+      ids.includes(t.id)
+    );
     expect(seen.map((t) => t.analysis?.bitrate_kbps).sort()).toEqual([128, 96].sort());
     const detail = await f.call("GET", `/api/moderator/tracks/${ids[0]}`, { headers: f.as.moderator });
     expect((detail.body.track as { analysis: AudioAnalysis }).analysis.warnings).toEqual(["low_bitrate"]);
@@ -180,7 +184,11 @@ describe("content the decoder refuses", () => {
     p.enqueue(track.id);
     await f.t.ctx.queue.idle();
     expect(reads.n).toBe(1);
-    expect(await row(track.id)).toMatchObject({ status: "completed", id3_artist: "Test Artist", id3_title: "Amen Study" });
+    expect(await row(track.id)).toMatchObject({
+      status: "completed",
+      id3_artist: "Test Artist",
+      id3_title: "Amen Study",
+    });
     expect((await stored(track.id)).bitrate_kbps).toBe(320);
   });
 });
@@ -234,7 +242,11 @@ describe("what processing keeps recording from the one pass", () => {
     withTag.set(low);
     withTag.set(tag, low.length);
     const { ids } = await uploaded([["Tail - Tagged.mp3", withTag]]);
-    expect(await row(ids[0])).toMatchObject({ status: "completed", id3_artist: "Tail Artist", id3_title: "Tail Title" });
+    expect(await row(ids[0])).toMatchObject({
+      status: "completed",
+      id3_artist: "Tail Artist",
+      id3_title: "Tail Title",
+    });
   });
 });
 
@@ -271,11 +283,34 @@ describe("sorting by the report and filtering by warning", () => {
   beforeAll(async () => {
     const db = f.t.ctx.db;
     const guest = `sort-${crypto.randomUUID().slice(0, 8)}`;
-    const make = (name: string) => createTrack(db, { filename: `${name} - Sort.mp3`, guest_username: guest, directions: "podcast_koster" });
+    const make = (name: string) =>
+      createTrack(db, { filename: `${name} - Sort.mp3`, guest_username: guest, directions: "podcast_koster" });
     const [a, b, c, none] = [await make("A"), await make("B"), await make("C"), await make("D")];
-    await f.t.ctx.tracks.analysis.save(a.id, analysisReport({ duration_s: 200, bitrate_kbps: 128, loudness_lufs: -6, bpm: 172, warnings: ["low_bitrate"] }));
-    await f.t.ctx.tracks.analysis.save(b.id, analysisReport({ duration_s: 400, bitrate_kbps: 320, loudness_lufs: null, bpm: null, clipped_samples: 5, warnings: ["clipping", "too_quiet"] }));
-    await f.t.ctx.tracks.analysis.save(c.id, analysisReport({ duration_s: 300, bitrate_kbps: 256, loudness_lufs: -12, bpm: 140.5, warnings: ["low_bitrate", "tempo_outside_dnb"] }));
+    await f.t.ctx.tracks.analysis.save(
+      a.id,
+      analysisReport({ duration_s: 200, bitrate_kbps: 128, loudness_lufs: -6, bpm: 172, warnings: ["low_bitrate"] }),
+    );
+    await f.t.ctx.tracks.analysis.save(
+      b.id,
+      analysisReport({
+        duration_s: 400,
+        bitrate_kbps: 320,
+        loudness_lufs: null,
+        bpm: null,
+        clipped_samples: 5,
+        warnings: ["clipping", "too_quiet"],
+      }),
+    );
+    await f.t.ctx.tracks.analysis.save(
+      c.id,
+      analysisReport({
+        duration_s: 300,
+        bitrate_kbps: 256,
+        loudness_lufs: -12,
+        bpm: 140.5,
+        warnings: ["low_bitrate", "tempo_outside_dnb"],
+      }),
+    );
     mine = [a.id, b.id, c.id, none.id];
   });
 
@@ -313,7 +348,10 @@ describe("sorting by the report and filtering by warning", () => {
     expect(await order("warning=clipping")).toEqual([b]);
     expect((await order("warning=any")).sort()).toEqual([a, b, c].sort());
     expect(await order("warning=all")).toHaveLength(4);
-    const paged = await f.call("GET", "/api/admin/tracks?direction=podcast_koster&warning=tempo_outside_dnb&page=1&page_size=10");
+    const paged = await f.call(
+      "GET",
+      "/api/admin/tracks?direction=podcast_koster&warning=tempo_outside_dnb&page=1&page_size=10",
+    );
     expect(paged.body).toMatchObject({ filtered: 1, page: 1, pages: 1 });
     for (const bad of ["loud", "LOW_BITRATE", "'; drop table tracks; --"]) {
       const r = await f.call("GET", `/api/admin/tracks?warning=${encodeURIComponent(bad)}`);

@@ -88,8 +88,7 @@ export interface AnalysisJson {
   a_warn: string | null;
 }
 
-const warningsOf = (text: string | null): AudioWarning[] =>
-  (text ?? "").split(",").filter(isAudioWarning);
+const warningsOf = (text: string | null): AudioWarning[] => (text ?? "").split(",").filter(isAudioWarning);
 
 export function analysisFromJson(r: AnalysisJson): TrackAnalysisView | null {
   if (!r.a_ok) return null;
@@ -116,7 +115,9 @@ export const ARTIST_ANALYSIS_COLUMNS = {
   a_warn: trackAnalysis.warnings,
 };
 
-export function artistAnalysis(r: { a_ok: number; a_dur: number | null; a_kbps: number | null; a_warn: string | null }): ArtistAnalysisView | null {
+export function artistAnalysis(
+  r: { a_ok: number; a_dur: number | null; a_kbps: number | null; a_warn: string | null },
+): ArtistAnalysisView | null {
   if (!Number(r.a_ok)) return null;
   return { duration_s: r.a_dur!, bitrate_kbps: r.a_kbps!, warnings: warningsOf(r.a_warn) };
 }
@@ -200,7 +201,11 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
      * and length when analysed (else the length processing counted, and no peaks). 404 outside the
      * scope, like a missing id, and 404 naming the track when it has no file.
      */
-    async listenSource(scope: Scope, trackId: number, fileMissing: (filename: string) => string): Promise<ListenSource> {
+    async listenSource(
+      scope: Scope,
+      trackId: number,
+      fileMissing: (filename: string) => string,
+    ): Promise<ListenSource> {
       const [row] = await db
         .select({
           id: tracks.id,

@@ -22,7 +22,11 @@ beforeAll(async () => {
   artistId = user.id;
   artist = (await signIn(f.t.ctx, user)).headers;
   const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12));
-  ids.reviewed = (await createTrack(db, { user_id: user.id, upload_date: at(1), directions: "label_koster,podcast_koster,show_neurogon" })).id;
+  ids.reviewed = (await createTrack(db, {
+    user_id: user.id,
+    upload_date: at(1),
+    directions: "label_koster,podcast_koster,show_neurogon",
+  })).id;
   ids.failed = (await createTrack(db, {
     user_id: user.id,
     upload_date: at(2),
@@ -30,13 +34,20 @@ beforeAll(async () => {
     status: "failed",
     error: "Этот трек уже был загружен ранее",
   })).id;
-  ids.processing = (await createTrack(db, { user_id: user.id, upload_date: at(3), directions: "radio_k_profit", status: "processing" })).id;
+  ids.processing = (await createTrack(db, {
+    user_id: user.id,
+    upload_date: at(3),
+    directions: "radio_k_profit",
+    status: "processing",
+  })).id;
   ids.declined = (await createTrack(db, { user_id: user.id, upload_date: at(4), directions: "podcast_koster" })).id;
   // Someone else's track, decided too: never in this artist's answers.
   ids.other = (await createTrack(db, { user_id: (await createUser(db)).id, upload_date: at(5) })).id;
   const put = async (id: number, direction: string, json: unknown) => {
     const revision = await decisionRevision(db, id, direction);
-    const r = await f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { json: { ...(json as object), revision } });
+    const r = await f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, {
+      json: { ...(json as object), revision },
+    });
     expect(r.status).toBe(200);
   };
   await put(ids.reviewed, "label_koster", { status: "accepted", note: NOTE, message: "Выпускаем в марте" });
@@ -66,7 +77,11 @@ describe("GET /api/tracks", () => {
     expect(body.tracks.map((t) => t.id)).toEqual([ids.declined, ids.processing, ids.reviewed]);
     const byId = new Map(body.tracks.map((t) => [t.id, t.decisions]));
     expect(byId.get(ids.reviewed)).toEqual(REVIEWED_DECISIONS);
-    expect(byId.get(ids.declined)).toEqual([{ direction: "podcast_koster", status: "declined", message: "Не подходит по стилю" }]);
+    expect(byId.get(ids.declined)).toEqual([{
+      direction: "podcast_koster",
+      status: "declined",
+      message: "Не подходит по стилю",
+    }]);
     expect(byId.get(ids.processing)).toEqual([{ direction: "radio_k_profit", status: "in_review", message: null }]);
   });
 });
@@ -80,7 +95,12 @@ describe("GET /api/tracks/history", () => {
     expect(text).not.toContain("decided_by");
     const body = JSON.parse(text);
     expect(body).toMatchObject({ success: true, total: 4, page: 1, pages: 1, page_size: 20 });
-    expect(body.tracks.map((t: { id: number }) => t.id)).toEqual([ids.declined, ids.processing, ids.failed, ids.reviewed]);
+    expect(body.tracks.map((t: { id: number }) => t.id)).toEqual([
+      ids.declined,
+      ids.processing,
+      ids.failed,
+      ids.reviewed,
+    ]);
     const [declined, processing, failed, reviewed] = body.tracks;
     expect(Object.keys(reviewed).sort()).toEqual(
       ["analysis", "decisions", "directions", "downloaded", "error", "filename", "id", "status", "upload_date"],
@@ -99,14 +119,22 @@ describe("GET /api/tracks/history", () => {
       decisions: [],
     });
     expect(processing).toMatchObject({ status: "processing", error: null, decisions: [{ status: "in_review" }] });
-    expect(declined.decisions).toEqual([{ direction: "podcast_koster", status: "declined", message: "Не подходит по стилю" }]);
+    expect(declined.decisions).toEqual([{
+      direction: "podcast_koster",
+      status: "declined",
+      message: "Не подходит по стилю",
+    }]);
   });
 
   it("pages, and a page past the end answers the last page", async () => {
     const page = async (q: string) => (await f.call("GET", `/api/tracks/history?${q}`, { headers: artist })).body;
     const first = await page("page=1&page_size=3");
     expect(first).toMatchObject({ total: 4, page: 1, pages: 2, page_size: 3 });
-    expect((first.tracks as Array<{ id: number }>).map((t) => t.id)).toEqual([ids.declined, ids.processing, ids.failed]);
+    expect((first.tracks as Array<{ id: number }>).map((t) => t.id)).toEqual([
+      ids.declined,
+      ids.processing,
+      ids.failed,
+    ]);
     const second = await page("page=2&page_size=3");
     expect((second.tracks as Array<{ id: number }>).map((t) => t.id)).toEqual([ids.reviewed]);
     expect(await page("page=9&page_size=3")).toMatchObject({ page: 2, tracks: second.tracks });

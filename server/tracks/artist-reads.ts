@@ -7,8 +7,14 @@ import { maySeeTrack } from "../../domain/scope.ts";
 import { analysisJoin, ARTIST_ANALYSIS_COLUMNS, artistAnalysis } from "./analysis.ts";
 import { type Answer, SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
-import { type ArtistDecisionView, artistDecisionsJson, artistDecisionViews, type DecisionJson } from "./decisions.ts";
-import { type createStatusKeys, STATUS_COLUMNS, type StatusRow, statusValue, type TrackStatusValue } from "./processing/status-keys.ts";
+import { artistDecisionsJson, type ArtistDecisionView, artistDecisionViews, type DecisionJson } from "./decisions.ts";
+import {
+  type createStatusKeys,
+  STATUS_COLUMNS,
+  type StatusRow,
+  statusValue,
+  type TrackStatusValue,
+} from "./processing/status-keys.ts";
 import { TRACK_NOT_FOUND, type Viewer } from "./views.ts";
 
 /**
@@ -81,7 +87,9 @@ export function createArtistReads(
    */
   const ownedByQuery = db
     .select({
-      row: sql<string>`json_object('id', ${tracks.id}, 'filename', ${tracks.filename}, 'upload_date', ${tracks.upload_date},
+      row: sql<
+        string
+      >`json_object('id', ${tracks.id}, 'filename', ${tracks.filename}, 'upload_date', ${tracks.upload_date},
         'downloaded', ${tracks.downloaded}, 'a_ok', ${ARTIST_ANALYSIS_COLUMNS.a_ok}, 'a_dur', ${ARTIST_ANALYSIS_COLUMNS.a_dur},
         'a_kbps', ${ARTIST_ANALYSIS_COLUMNS.a_kbps}, 'a_warn', ${ARTIST_ANALYSIS_COLUMNS.a_warn}, 'd_dirs', ${tracks.directions},
         'd_status', ${tracks.status}, 'd_json', ${artistDecisionsJson})`,

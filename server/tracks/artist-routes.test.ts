@@ -3,7 +3,7 @@ import { KV_KEYS, type StatusStore } from "../status-store/kv.ts";
 import { PROCESSING_ERRORS } from "./processing/analyse-track.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,7 +26,10 @@ describe("GET /api/status/{id}", () => {
   let trackId: number;
   beforeAll(async () => {
     owner = await person();
-    const { body } = await postUpload(t, owner.headers, [filePart("Status - Owner.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
+    const { body } = await postUpload(t, owner.headers, [
+      filePart("Status - Owner.mp3", fixture(FIXTURES.mono)),
+      dirPart("label_koster"),
+    ]);
     trackId = body.track_ids[0];
     await t.ctx.queue.idle();
   });
@@ -37,7 +40,13 @@ describe("GET /api/status/{id}", () => {
     expect(body).toMatchObject({
       status: "completed",
       error: null,
-      track_data: { id: trackId, filename: "Status - Owner.mp3", directions: "label_koster", sample_rate: 48000, channels: 1 },
+      track_data: {
+        id: trackId,
+        filename: "Status - Owner.mp3",
+        directions: "label_koster",
+        sample_rate: 48000,
+        channels: 1,
+      },
     });
   });
 
@@ -85,7 +94,14 @@ describe("GET /api/status/{id}", () => {
     const out = [];
     for (const directions of ["label_neuropunk", "podcast_koster", "show_neurogon,radio_k_profit"]) {
       for (const status of ["processing", "completed", "failed"] as const) {
-        out.push(await createTrack(t.ctx.db, { user_id: artist.id, directions, status, error: status === "failed" ? "Битый файл" : null }));
+        out.push(
+          await createTrack(t.ctx.db, {
+            user_id: artist.id,
+            directions,
+            status,
+            error: status === "failed" ? "Битый файл" : null,
+          }),
+        );
       }
     }
     const inside = await createTrack(t.ctx.db, { user_id: artist.id, directions: "label_koster,podcast_koster" });
@@ -95,7 +111,10 @@ describe("GET /api/status/{id}", () => {
 
   it("follows the current directions and owner, not the ones in the status key", async () => {
     const artist = await person();
-    const { body } = await postUpload(t, artist.headers, [filePart("Status - Moved.mp3", fixture(FIXTURES.mono)), dirPart("label_koster")]);
+    const { body } = await postUpload(t, artist.headers, [
+      filePart("Status - Moved.mp3", fixture(FIXTURES.mono)),
+      dirPart("label_koster"),
+    ]);
     const id = body.track_ids[0];
     await t.ctx.queue.idle();
     const koster = await person({ is_moderator: true, moderator_categories: "label_koster" });
@@ -112,7 +131,9 @@ describe("GET /api/status/{id}", () => {
     expect(res.status).toBe(200);
     expect((await get(t, `/api/status/${id}`, koster.headers)).status).toBe(404);
     expect((await get(t, `/api/status/${id}`, artist.headers)).status).toBe(404);
-    expect((await get(t, `/api/status/${id}`, heir.headers)).body.track_data).toMatchObject({ directions: "label_neuropunk" });
+    expect((await get(t, `/api/status/${id}`, heir.headers)).body.track_data).toMatchObject({
+      directions: "label_neuropunk",
+    });
   });
 
   it("asks for sign-in from an anonymous caller", async () => {
@@ -131,7 +152,11 @@ describe("GET /api/status/{id}", () => {
     const artist = await person();
     const other = await person();
     const admin = await person({ is_admin: true });
-    const track = await createTrack(t.ctx.db, { user_id: artist.user.id, directions: "label_koster", status: "processing" });
+    const track = await createTrack(t.ctx.db, {
+      user_id: artist.user.id,
+      directions: "label_koster",
+      status: "processing",
+    });
     await t.ctx.tracks.status.startBatch(artist.user.id, [track]);
     const statusFor = vi.spyOn(t.ctx.tracks, "statusFor");
     // The lane's answer, checked byte for byte against the routes' (a query keeps a request out of the lane).
@@ -154,9 +179,17 @@ describe("GET /api/status/{id}", () => {
 
       // Processing completes, then (a reprocess) fails: each seen on the next poll, from the lane.
       await t.ctx.tracks.status.trackFinished({ ...track, status: "completed" });
-      expect(await poll(artist)).toMatchObject({ status: 200, viaLane: true, body: { status: "completed", error: null } });
+      expect(await poll(artist)).toMatchObject({
+        status: 200,
+        viaLane: true,
+        body: { status: "completed", error: null },
+      });
       await t.ctx.tracks.status.trackFinished({ ...track, status: "failed", error: "Битый файл" });
-      expect(await poll(artist)).toMatchObject({ status: 200, viaLane: true, body: { status: "failed", error: "Битый файл" } });
+      expect(await poll(artist)).toMatchObject({
+        status: 200,
+        viaLane: true,
+        body: { status: "failed", error: "Битый файл" },
+      });
 
       // A staff edit drops the key: the routes answer from the database, and a new owner is the owner.
       const heir = await person();
@@ -180,7 +213,11 @@ describe("GET /api/status/{id}", () => {
       expect(await poll(heir)).toMatchObject({ status: 404, viaLane: false });
 
       // A banned owner is refused on the next poll, though the lane kept their answer a moment ago.
-      const kept = await createTrack(t.ctx.db, { user_id: artist.user.id, directions: "label_koster", status: "completed" });
+      const kept = await createTrack(t.ctx.db, {
+        user_id: artist.user.id,
+        directions: "label_koster",
+        status: "completed",
+      });
       await t.ctx.tracks.status.startBatch(artist.user.id, [kept]);
       const before = await t.app.request(`/api/status/${kept.id}`, { headers: artist.headers });
       expect(before.status).toBe(200);
@@ -261,7 +298,13 @@ describe("GET /api/tracks", () => {
     const { user, headers } = await person();
     const track = await createTrack(t.ctx.db, { user_id: user.id, directions: "label_neuropunk,podcast_neuropunk" });
     await t.ctx.db.insert(trackDecisions).values([
-      { track_id: track.id, direction: "label_neuropunk", status: "declined", message: 'Сведение "глухое"', note: "staff only" },
+      {
+        track_id: track.id,
+        direction: "label_neuropunk",
+        status: "declined",
+        message: 'Сведение "глухое"',
+        note: "staff only",
+      },
     ]);
     const { body } = await get(t, "/api/tracks", headers);
     expect(body.tracks).toHaveLength(1);
@@ -275,9 +318,22 @@ describe("GET /api/tracks", () => {
   it("lists the current user's tracks, newest first, without failed uploads", async () => {
     const { user, headers } = await person();
     const other = await createUser(t.ctx.db);
-    const old = await createTrack(t.ctx.db, { user_id: user.id, upload_date: new Date("2025-01-01T10:00:00Z"), downloaded: true });
-    const mid = await createTrack(t.ctx.db, { user_id: user.id, upload_date: new Date("2025-02-01T10:00:00Z"), status: "processing" });
-    await createTrack(t.ctx.db, { user_id: user.id, upload_date: new Date("2025-03-01T10:00:00Z"), status: "failed", error: "x" });
+    const old = await createTrack(t.ctx.db, {
+      user_id: user.id,
+      upload_date: new Date("2025-01-01T10:00:00Z"),
+      downloaded: true,
+    });
+    const mid = await createTrack(t.ctx.db, {
+      user_id: user.id,
+      upload_date: new Date("2025-02-01T10:00:00Z"),
+      status: "processing",
+    });
+    await createTrack(t.ctx.db, {
+      user_id: user.id,
+      upload_date: new Date("2025-03-01T10:00:00Z"),
+      status: "failed",
+      error: "x",
+    });
     await createTrack(t.ctx.db, { user_id: other.id, upload_date: new Date("2025-04-01T10:00:00Z") });
     const { status, body } = await get(t, "/api/tracks", headers);
     expect(status).toBe(200);

@@ -11,7 +11,6 @@ import { KeptAnswers } from "../http/kept-answers.ts";
 import type { OwnedTrack } from "./service.ts";
 import { statusAnswer, type TrackStatusValue } from "./processing/status-keys.ts";
 
-
 const pageNumber = (message: string, fallback: number, max: number) =>
   z
     .string()
@@ -108,7 +107,8 @@ export const statusLane = laneOf((ctx) => {
  * live token of a user who is not banned with that very answer; anything else goes to the route.
  */
 export const tracksLane = laneOf((ctx) => {
-  const answer = (req: Request, _id: number, user: User): LaneResult => readyAnswer(req, ctx.tracks.ownedAnswer(user.id), "no-store");
+  const answer = (req: Request, _id: number, user: User): LaneResult =>
+    readyAnswer(req, ctx.tracks.ownedAnswer(user.id), "no-store");
   return {
     name: "artist's tracks",
     path: "/tracks",
@@ -116,7 +116,11 @@ export const tracksLane = laneOf((ctx) => {
     checks: ["signedIn"],
     ownNoStore: true,
     route: async (c: Context<AppEnv>) => {
-      return sendJsonAnswer<{ success: true; tracks: OwnedTrack[] }>(c, await ctx.tracks.ownedAnswer(c.get("user").id), "no-store");
+      return sendJsonAnswer<{ success: true; tracks: OwnedTrack[] }>(
+        c,
+        await ctx.tracks.ownedAnswer(c.get("user").id),
+        "no-store",
+      );
     },
     answer: (req, id) => signedInUser(ctx, req, id, answer),
   };
@@ -136,7 +140,10 @@ export function createTrackRoutes(ctx: AppContext) {
     .get(owned.path, ctx.guards.user, owned.route)
     // Every submission, failed ones too, with each direction's review as the artist sees it (issue 13).
     .get("/tracks/history", ctx.guards.user, validate("query", historyQuery), async (c) => {
-      return c.json({ success: true as const, ...(await ctx.tracks.historyOf(c.get("user").id, c.req.valid("query"))) });
+      return c.json({
+        success: true as const,
+        ...(await ctx.tracks.historyOf(c.get("user").id, c.req.valid("query"))),
+      });
     })
     .get("/errors", ctx.guards.user, async (c) => {
       return c.json({ errors: await keys.errors(c.get("user").id) });

@@ -53,9 +53,15 @@ const current = async (id: number, direction: string, json: unknown) =>
     ? { ...json, revision: Number.isFinite(id) ? await decisionRevision(f.t.ctx.db, id, direction) : 0 }
     : json;
 const decide = async (id: number, direction: string, json: unknown, headers: Headers = f.as.admin) =>
-  f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, { headers, json: await current(id, direction, json) });
+  f.call("PUT", `/api/admin/tracks/${id}/decisions/${direction}`, {
+    headers,
+    json: await current(id, direction, json),
+  });
 const decideAsModerator = async (id: number, direction: string, json: unknown, headers: Headers = mod()) =>
-  f.call("PUT", `/api/moderator/tracks/${id}/decisions/${direction}`, { headers, json: await current(id, direction, json) });
+  f.call("PUT", `/api/moderator/tracks/${id}/decisions/${direction}`, {
+    headers,
+    json: await current(id, direction, json),
+  });
 
 const staffTrack = async (id: number, headers: Headers = f.as.admin, panel = "admin") =>
   (await f.call("GET", `/api/${panel}/tracks/${id}`, { headers })).body.track as StaffTrack;
@@ -70,7 +76,11 @@ const outboxFor = async (trackId: number) =>
 describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
   it("records the decision, answers it, and shows it on the track and in the detail's history", async () => {
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster,podcast_koster", user_id: artist.id });
-    const r = await decide(tr.id, "label_koster", { status: "accepted", note: "  Сильный дроп ", message: "Берём в релиз!" });
+    const r = await decide(tr.id, "label_koster", {
+      status: "accepted",
+      note: "  Сильный дроп ",
+      message: "Берём в релиз!",
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(["decision", "success"]);
     const decision = r.body.decision as Decision;
@@ -89,7 +99,15 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     // One entry per direction of the track; the other direction is untouched, so `new`.
     expect(track.decisions).toEqual([
       decision,
-      { direction: "podcast_koster", status: "new", note: null, message: null, decided_by: null, decided_at: null, revision: 0 },
+      {
+        direction: "podcast_koster",
+        status: "new",
+        note: null,
+        message: null,
+        decided_by: null,
+        decided_at: null,
+        revision: 0,
+      },
     ]);
     expect(track.decision_history).toEqual([{
       id: expect.any(Number),
@@ -132,10 +150,14 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     expect((await decideAsModerator(Number.NaN, "label_koster", { status: "accepted" })).status).toBe(404);
 
     // Nothing but the allowed change was written.
-    expect((await historyRows(shared.id)).map((h) => [h.direction, h.to_status])).toEqual([["label_koster", "shortlisted"]]);
+    expect((await historyRows(shared.id)).map((h) => [h.direction, h.to_status])).toEqual([[
+      "label_koster",
+      "shortlisted",
+    ]]);
     expect(await historyRows(foreign.id)).toEqual([]);
     // An administrator and a moderator of every category decide any direction.
-    const star = (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "*" }))).headers;
+    const star =
+      (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "*" }))).headers;
     expect((await decideAsModerator(foreign.id, "label_neuropunk", { status: "listened" }, star)).status).toBe(200);
     expect((await decideAsModerator(shared.id, "podcast_koster", { status: "listened" }, f.as.admin)).status).toBe(200);
   });
@@ -174,7 +196,11 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
 
   it("counts the note and message as a person does: 1,000 emoji fit", async () => {
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster" });
-    const r = await decide(tr.id, "label_koster", { status: "declined", note: "🎧".repeat(1000), message: "🥁".repeat(1000) });
+    const r = await decide(tr.id, "label_koster", {
+      status: "declined",
+      note: "🎧".repeat(1000),
+      message: "🥁".repeat(1000),
+    });
     expect(r.status).toBe(200);
     expect([...(r.body.decision as Decision).message!]).toHaveLength(1000);
   });
@@ -182,11 +208,13 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
   it("keeps a left-out note; keeps a left-out message only with the same status; null or blank clears", async () => {
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster" });
     await decide(tr.id, "label_koster", { status: "shortlisted", note: "Заметка", message: "Держим в шорт-листе" });
-    let d = (await decide(tr.id, "label_koster", { status: "shortlisted", note: "Новая заметка" })).body.decision as Decision;
+    let d = (await decide(tr.id, "label_koster", { status: "shortlisted", note: "Новая заметка" })).body
+      .decision as Decision;
     expect(d).toMatchObject({ note: "Новая заметка", message: "Держим в шорт-листе" });
     d = (await decide(tr.id, "label_koster", { status: "accepted" })).body.decision as Decision;
     expect(d).toMatchObject({ status: "accepted", note: "Новая заметка", message: null });
-    d = (await decide(tr.id, "label_koster", { status: "accepted", note: null, message: "Поздравляем" })).body.decision as Decision;
+    d = (await decide(tr.id, "label_koster", { status: "accepted", note: null, message: "Поздравляем" })).body
+      .decision as Decision;
     expect(d).toMatchObject({ note: null, message: "Поздравляем" });
     d = (await decide(tr.id, "label_koster", { status: "accepted", message: "   " })).body.decision as Decision;
     expect(d).toMatchObject({ message: null });
@@ -211,7 +239,10 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     expect(await outboxFor(tr.id)).toHaveLength(1);
     // Setting a new pair to `new` changes nothing either.
     const fresh = await createTrack(f.t.ctx.db, { directions: "label_koster" });
-    expect((await decide(fresh.id, "label_koster", { status: "new" })).body.decision).toMatchObject({ status: "new", decided_by: null });
+    expect((await decide(fresh.id, "label_koster", { status: "new" })).body.decision).toMatchObject({
+      status: "new",
+      decided_by: null,
+    });
     expect(await historyRows(fresh.id)).toEqual([]);
   });
 
@@ -230,9 +261,18 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
     for (const lost of answers.filter((r) => r.status === 409)) {
       expect(lost.body).toEqual({ success: false, error: REVIEW_TEXTS.decisionChanged, current: won });
     }
-    expect((await historyRows(tr.id)).map((x) => [x.revision, x.from_status, x.to_status])).toEqual([[1, "new", won.status]]);
+    expect((await historyRows(tr.id)).map((x) => [x.revision, x.from_status, x.to_status])).toEqual([[
+      1,
+      "new",
+      won.status,
+    ]]);
     // A stale revision, a revision from the future and a missing one: 409 with what is stored, nothing written.
-    for (const json of [{ status: "new", revision: 0 }, { status: "new", revision: 7 }, { status: "new" }, { note: "x", revision: null }]) {
+    for (
+      const json of [{ status: "new", revision: 0 }, { status: "new", revision: 7 }, { status: "new" }, {
+        note: "x",
+        revision: null,
+      }]
+    ) {
       const r = await f.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, { json });
       expect(r.status, JSON.stringify(json)).toBe(409);
       expect(r.body).toEqual({ success: false, error: REVIEW_TEXTS.decisionChanged, current: won });
@@ -246,10 +286,14 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
   });
 
   it("a note saved alone never changes the status or the message: a decline with a template stays declined", async () => {
-    const [tpl] = await f.t.ctx.db.insert(declineTemplates).values({ title: "Сведение", text: "Доработайте сведение, спасибо!" })
+    const [tpl] = await f.t.ctx.db.insert(declineTemplates).values({
+      title: "Сведение",
+      text: "Доработайте сведение, спасибо!",
+    })
       .returning();
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster", user_id: artist.id });
-    const declined = (await decide(tr.id, "label_koster", { status: "declined", template_id: tpl.id, revision: 0 })).body
+    const declined = (await decide(tr.id, "label_koster", { status: "declined", template_id: tpl.id, revision: 0 }))
+      .body
       .decision as Decision;
     expect(declined).toMatchObject({ status: "declined", message: "Доработайте сведение, спасибо!", revision: 1 });
     const noted = await decide(tr.id, "label_koster", { note: "Позвонить через месяц", revision: declined.revision });
@@ -261,7 +305,12 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
       revision: 2,
     });
     // The old form's whole body, sent from the revision before the decline, is refused.
-    const old = await decide(tr.id, "label_koster", { status: "new", note: "Позвонить через месяц", message: null, revision: 0 });
+    const old = await decide(tr.id, "label_koster", {
+      status: "new",
+      note: "Позвонить через месяц",
+      message: null,
+      revision: 0,
+    });
     expect(old.status).toBe(409);
     expect((old.body.current as Decision).status).toBe("declined");
     expect((await historyRows(tr.id)).map((h) => h.to_status)).toEqual(["declined", "declined"]);
@@ -272,9 +321,14 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
 
 describe("decline templates in a decision", () => {
   it("declines in one call with a template: its text becomes the message, and later edits of the template do not change it", async () => {
-    const [tpl] = await f.t.ctx.db.insert(declineTemplates).values({ title: "Стиль", text: "Не наш стиль, спасибо!" }).returning();
+    const [tpl] = await f.t.ctx.db.insert(declineTemplates).values({ title: "Стиль", text: "Не наш стиль, спасибо!" })
+      .returning();
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster", user_id: artist.id });
-    const r = await decideAsModerator(tr.id, "label_koster", { status: "declined", template_id: tpl.id, note: "шаблон" });
+    const r = await decideAsModerator(tr.id, "label_koster", {
+      status: "declined",
+      template_id: tpl.id,
+      note: "шаблон",
+    });
     expect(r.status).toBe(200);
     expect(r.body.decision).toMatchObject({ status: "declined", message: "Не наш стиль, спасибо!", note: "шаблон" });
     await f.call("PUT", `/api/admin/decline-templates/${tpl.id}`, { json: { text: "Другой текст" } });
@@ -347,7 +401,12 @@ describe("staff lists: review filter, waiting days", () => {
     const old = await createTrack(db, { directions: "label_koster", upload_date: at(20) });
     const recent = await createTrack(db, { directions: "label_koster,podcast_koster", upload_date: at(2) });
     const theirsOnly = await createTrack(db, { directions: "podcast_koster,label_koster", upload_date: at(5) });
-    const failed = await createTrack(db, { directions: "label_koster", upload_date: at(30), status: "failed", error: "Дубликат" });
+    const failed = await createTrack(db, {
+      directions: "label_koster",
+      upload_date: at(30),
+      status: "failed",
+      error: "Дубликат",
+    });
     const decided = await createTrack(db, { directions: "label_koster", upload_date: at(40) });
     const foreign = await createTrack(db, { directions: "label_neuropunk", upload_date: at(50) });
     const put = (id: number, direction: string, status: string) =>
@@ -356,7 +415,11 @@ describe("staff lists: review filter, waiting days", () => {
     // Their own direction decided: for the label_koster moderator, no longer new.
     await put(theirsOnly.id, "label_koster", "declined");
 
-    const modNew = await fx.call("GET", "/api/moderator/tracks?review=new&sort=upload_date&order=asc&page=1&page_size=10", { headers: fx.as.moderator });
+    const modNew = await fx.call(
+      "GET",
+      "/api/moderator/tracks?review=new&sort=upload_date&order=asc&page=1&page_size=10",
+      { headers: fx.as.moderator },
+    );
     expect(modNew.status).toBe(200);
     expect(ids(modNew.body)).toEqual([old.id, recent.id]);
     expect(modNew.body).toMatchObject({ filtered: 2, total: 5 });
@@ -366,9 +429,12 @@ describe("staff lists: review filter, waiting days", () => {
     // A direction narrows the filter to that pair.
     expect(ids((await fx.call("GET", "/api/admin/tracks?review=new&direction=podcast_koster")).body).sort())
       .toEqual([recent.id, theirsOnly.id].sort());
-    expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined&direction=label_koster")).body)).toEqual([theirsOnly.id]);
+    expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined&direction=label_koster")).body)).toEqual([
+      theirsOnly.id,
+    ]);
     expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined&direction=podcast_koster")).body)).toEqual([]);
-    expect(ids((await fx.call("GET", "/api/moderator/tracks?review=accepted", { headers: fx.as.moderator })).body)).toEqual([decided.id]);
+    expect(ids((await fx.call("GET", "/api/moderator/tracks?review=accepted", { headers: fx.as.moderator })).body))
+      .toEqual([decided.id]);
     expect(ids((await fx.call("GET", "/api/admin/tracks?review=accepted")).body)).toEqual([decided.id]);
     expect(ids((await fx.call("GET", "/api/admin/tracks?review=declined")).body)).toEqual([theirsOnly.id]);
     // A failed upload is never under review.
@@ -388,14 +454,29 @@ describe("staff lists: review filter, waiting days", () => {
   it("follows the track's directions: a direction taken off takes its state out of the filter, put back it is new", async () => {
     const db = fx.t.ctx.db;
     const tr = await createTrack(db, { directions: "label_koster,podcast_koster" });
-    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/podcast_koster`, { json: { status: "declined", revision: 0 } });
-    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, { json: { status: "accepted", revision: 0 } });
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/podcast_koster`, {
+      json: { status: "declined", revision: 0 },
+    });
+    await fx.call("PUT", `/api/admin/tracks/${tr.id}/decisions/label_koster`, {
+      json: { status: "accepted", revision: 0 },
+    });
     const match = async (q: string) => ids((await fx.call("GET", `/api/admin/tracks?${q}`)).body).includes(tr.id);
-    expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([true, true, false]);
+    expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     // The label_koster moderator takes their direction off (the track keeps podcast_koster).
-    expect((await fx.call("PUT", `/api/moderator/tracks/${tr.id}`, { headers: fx.as.moderator, json: { directions: "" } })).status)
+    expect(
+      (await fx.call("PUT", `/api/moderator/tracks/${tr.id}`, { headers: fx.as.moderator, json: { directions: "" } }))
+        .status,
+    )
       .toBe(200);
-    expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([true, false, false]);
+    expect([await match("review=declined"), await match("review=accepted"), await match("review=new")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     // Put back by an administrator: its stored decision applies again (decision 0150).
     await fx.call("PUT", `/api/admin/tracks/${tr.id}`, { json: { directions: "label_koster,podcast_koster" } });
     expect(await match("review=accepted&direction=label_koster")).toBe(true);
@@ -436,7 +517,10 @@ describe("staff lists: review filter, waiting days", () => {
 
 describe("a moderator's delete of a shared track", () => {
   it("removes only the moderator's directions; the track goes with its last direction", async () => {
-    const tr = await f.trackWithFile(AUDIO.mono, { directions: "label_koster,podcast_koster,show_neurogon", user_id: artist.id });
+    const tr = await f.trackWithFile(AUDIO.mono, {
+      directions: "label_koster,podcast_koster,show_neurogon",
+      user_id: artist.id,
+    });
     await decide(tr.id, "podcast_koster", { status: "shortlisted", note: "оставить" });
     const r = await f.call("DELETE", `/api/moderator/tracks/${tr.id}`, { headers: mod() });
     expect(r.status).toBe(200);
@@ -454,7 +538,10 @@ describe("a moderator's delete of a shared track", () => {
     const w = await f.call("DELETE", `/api/moderator/tracks/${tr.id}`, { headers: wide });
     expect(w.body).toEqual({ success: true, track_deleted: false, directions: "podcast_koster" });
     // A moderator of the last direction removes the track itself, file included.
-    const podcast = (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "podcast_koster" }))).headers;
+    const podcast = (await signIn(
+      f.t.ctx,
+      await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "podcast_koster" }),
+    )).headers;
     const last = await f.call("DELETE", `/api/moderator/tracks/${tr.id}`, { headers: podcast });
     expect(last.body).toEqual({ success: true, track_deleted: true, directions: "" });
     expect(await f.t.ctx.db.select().from(tracks).where(eq(tracks.id, tr.id))).toEqual([]);
@@ -475,7 +562,11 @@ describe("a moderator's delete of a shared track", () => {
 
 describe("the artist's Telegram message is queued with the decision", () => {
   it("when a pair becomes accepted or declined, or gets a new message; once per change", async () => {
-    const tr = await createTrack(f.t.ctx.db, { directions: "label_koster,show_neurogon", user_id: artist.id, filename: "Арт - Трек.mp3" });
+    const tr = await createTrack(f.t.ctx.db, {
+      directions: "label_koster,show_neurogon",
+      user_id: artist.id,
+      filename: "Арт - Трек.mp3",
+    });
     await decide(tr.id, "label_koster", { status: "listened", note: "Без сообщения" });
     expect(await outboxFor(tr.id)).toEqual([]);
     await decide(tr.id, "label_koster", { status: "accepted", note: "только для своих" });

@@ -98,9 +98,16 @@ export const artistDecisionsJson = sql<string>`(SELECT json_group_array(json_obj
   'direction', ${trackDecisions.direction}, 'status', ${trackDecisions.status}, 'message', ${trackDecisions.message}))
   FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id})`;
 
-const person = (r: Pick<DecisionJson, "by_id" | "by_username" | "by_first" | "by_last">, name: Namer): PersonView | null =>
+const person = (
+  r: Pick<DecisionJson, "by_id" | "by_username" | "by_first" | "by_last">,
+  name: Namer,
+): PersonView | null =>
   r.by_id !== null && r.by_username !== null
-    ? { id: r.by_id, username: r.by_username, name: name({ username: r.by_username, first_name: r.by_first, last_name: r.by_last }) }
+    ? {
+      id: r.by_id,
+      username: r.by_username,
+      name: name({ username: r.by_username, first_name: r.by_first, last_name: r.by_last }),
+    }
     : null;
 
 /** One entry per current direction of the track, in the canonical order; a pair without a row is `new`. */
@@ -109,7 +116,15 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
   return parseDirections(directions).map((direction) => {
     const s = byDirection.get(direction);
     if (!s || !isReviewStatus(s.status)) {
-      return { direction, status: "new", note: null, message: null, decided_by: null, decided_at: null, revision: s?.revision ?? 0 };
+      return {
+        direction,
+        status: "new",
+        note: null,
+        message: null,
+        decided_by: null,
+        decided_at: null,
+        revision: s?.revision ?? 0,
+      };
     }
     return {
       direction,
@@ -211,7 +226,11 @@ export interface StoredPair {
 
 const NEW_PAIR: StoredPair = { status: "new", note: null, message: null, revision: 0 };
 
-export async function storedPairs(db: Db, trackId: number, directions: readonly Direction[]): Promise<Map<Direction, StoredPair>> {
+export async function storedPairs(
+  db: Db,
+  trackId: number,
+  directions: readonly Direction[],
+): Promise<Map<Direction, StoredPair>> {
   const rows = directions.length === 0 ? [] : await db
     .select({
       direction: trackDecisions.direction,

@@ -18,7 +18,10 @@ export function keptListWrites(db: Db, lists: { forget(...userIds: Owner[]): voi
    * read from the write's result (the rows it returned; nothing is dropped when it threw, as
    * nothing was written).
    */
-  async function afterWrite<T>(owners: readonly Owner[] | ((result: T) => readonly Owner[]), write: () => Promise<T>): Promise<T> {
+  async function afterWrite<T>(
+    owners: readonly Owner[] | ((result: T) => readonly Owner[]),
+    write: () => Promise<T>,
+  ): Promise<T> {
     if (typeof owners === "function") {
       const result = await write();
       lists.forget(...owners(result));

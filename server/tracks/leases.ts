@@ -29,9 +29,13 @@ const otherTracks = alias(tracks, "other_tracks");
 /** A track the processing has still to judge: `processing`, with a stored file. */
 const pendingSql = and(eq(tracks.status, "processing"), isNotNull(tracks.storage_key));
 /** Nobody holds its processing lease, or the holder's lease ended by `now` (docs/decisions/0170). */
-const claimableSql = (now: Date) => or(isNull(tracks.lease_owner), isNull(tracks.lease_until), lte(tracks.lease_until, now));
+const claimableSql = (now: Date) =>
+  or(isNull(tracks.lease_owner), isNull(tracks.lease_until), lte(tracks.lease_until, now));
 
-export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterWrite }: Pick<KeptListWrites, "afterWrite">) {
+export function createLeaseStore(
+  ctx: Pick<AppContext, "db" | "clock">,
+  { afterWrite }: Pick<KeptListWrites, "afterWrite">,
+) {
   const { db } = ctx;
 
   return {
@@ -41,7 +45,11 @@ export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterW
      * stored file and nobody else holds it (no lease, or its lease has ended on the app clock); the
      * holder may take it again (a retry). The track's state when taken, else undefined.
      */
-    async claim(id: number, owner: string, until: Date): Promise<{ attempts: number; storage_key: string } | undefined> {
+    async claim(
+      id: number,
+      owner: string,
+      until: Date,
+    ): Promise<{ attempts: number; storage_key: string } | undefined> {
       const now = ctx.clock.now();
       const [row] = await db
         .update(tracks)
@@ -60,7 +68,10 @@ export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterW
      * takes a free slot while another artist's first track waits, on any instance. The track's
      * state when taken, else undefined (nothing free).
      */
-    async claimNext(owner: string, until: Date): Promise<{ id: number; attempts: number; storage_key: string } | undefined> {
+    async claimNext(
+      owner: string,
+      until: Date,
+    ): Promise<{ id: number; attempts: number; storage_key: string } | undefined> {
       const now = ctx.clock.now().getTime();
       const free = sql`status = 'processing' AND storage_key IS NOT NULL
         AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until <= ${now})`;
@@ -76,7 +87,9 @@ export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterW
           LIMIT 1
         ) AND ${free}
         RETURNING id, attempts, storage_key`);
-      return row?.storage_key ? { id: Number(row.id), attempts: Number(row.attempts), storage_key: row.storage_key } : undefined;
+      return row?.storage_key
+        ? { id: Number(row.id), attempts: Number(row.attempts), storage_key: row.storage_key }
+        : undefined;
     },
 
     /**
@@ -134,7 +147,10 @@ export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterW
         .select({ until: sql<number | null>`min(${tracks.lease_until})` })
         .from(tracks)
         .where(and(pendingSql, isNotNull(tracks.lease_owner), gt(tracks.lease_until, now)));
-      return { ids: free.map((r) => r.id), nextExpiry: held?.until === null || held?.until === undefined ? null : new Date(Number(held.until)) };
+      return {
+        ids: free.map((r) => r.id),
+        nextExpiry: held?.until === null || held?.until === undefined ? null : new Date(Number(held.until)),
+      };
     },
 
     /**
@@ -158,7 +174,9 @@ export function createLeaseStore(ctx: Pick<AppContext, "db" | "clock">, { afterW
           .update(tracks)
           .set({
             ...facts,
-            duplicate_of: sql`(${db.select({ first: sql`min(${otherTracks.id})` }).from(otherTracks).where(sameBytes)})`,
+            duplicate_of: sql`(${
+              db.select({ first: sql`min(${otherTracks.id})` }).from(otherTracks).where(sameBytes)
+            })`,
             status: "completed",
             error: null,
             processed_at: now,

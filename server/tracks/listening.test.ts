@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { trackAnalysis, trackDecisionHistory, telegramOutbox } from "../../db/schema.ts";
+import { telegramOutbox, trackAnalysis, trackDecisionHistory } from "../../db/schema.ts";
 import { LISTENING_TEXTS } from "../../domain/listening.ts";
 import { createUser, signIn } from "../testing/factories.ts";
 import { AUDIO, type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
@@ -29,7 +29,11 @@ async function track(directions = "label_koster", durationS = 310) {
   const artist = await createUser(f.t.ctx.db, { first_name: "Арт", last_name: "Истов" });
   artistHeaders = (await signIn(f.t.ctx, artist)).headers;
   const tr = await f.trackWithFile(AUDIO.mono, { directions, user_id: artist.id });
-  await f.t.ctx.db.insert(trackAnalysis).values({ track_id: tr.id, duration_s: durationS, analysed_at: new Date(nowMs) });
+  await f.t.ctx.db.insert(trackAnalysis).values({
+    track_id: tr.id,
+    duration_s: durationS,
+    analysed_at: new Date(nowMs),
+  });
   return tr;
 }
 
@@ -50,11 +54,15 @@ async function play(id: number, total: number, step = 5, headers: Headers = f.as
 }
 
 const staffStates = async (id: number) =>
-  ((await f.call("GET", `/api/admin/tracks/${id}`)).body.track as { decisions: { direction: string; status: string }[] })
+  ((await f.call("GET", `/api/admin/tracks/${id}`)).body.track as {
+    decisions: { direction: string; status: string }[];
+  })
     .decisions.map((d) => [d.direction, d.status]);
 const artistStates = async (id: number) => {
   const r = await f.call("GET", "/api/tracks", { headers: artistHeaders });
-  const mine = (r.body.tracks as { id: number; decisions: { direction: string; status: string }[] }[]).find((t) => t.id === id)!;
+  const mine = (r.body.tracks as { id: number; decisions: { direction: string; status: string }[] }[]).find((t) =>
+    t.id === id
+  )!;
   return mine.decisions.map((d) => [d.direction, d.status]);
 };
 
@@ -73,7 +81,8 @@ describe("listening receipts", () => {
     expect(skip.body).toMatchObject({ success: true, heard: false, heard_s: 0.3, duration_s: 310 });
     expect(await staffStates(tr.id)).toEqual([["label_koster", "new"]]);
     expect(await artistStates(tr.id)).toEqual([["label_koster", "in_review"]]);
-    expect(await f.t.ctx.db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, tr.id))).toEqual([]);
+    expect(await f.t.ctx.db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, tr.id)))
+      .toEqual([]);
   });
 
   it("20 s of reports make the pair «Прослушан» for staff and the artist, by the listener, with no message", async () => {
@@ -87,9 +96,16 @@ describe("listening receipts", () => {
     expect((after.body.decisions as { status: string }[]).map((d) => d.status)).toEqual(["listened"]);
     expect(await staffStates(tr.id)).toEqual([["label_koster", "listened"]]);
     expect(await artistStates(tr.id)).toEqual([["label_koster", "listened"]]);
-    const history = await f.t.ctx.db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, tr.id));
-    expect(history.map((h) => [h.from_status, h.to_status, h.decided_by])).toEqual([["new", "listened", f.moderator.id]]);
-    expect((await f.t.ctx.db.select().from(telegramOutbox)).filter((o) => o.key.startsWith(`decision:${tr.id}:`))).toEqual([]);
+    const history = await f.t.ctx.db.select().from(trackDecisionHistory).where(
+      eq(trackDecisionHistory.track_id, tr.id),
+    );
+    expect(history.map((h) => [h.from_status, h.to_status, h.decided_by])).toEqual([[
+      "new",
+      "listened",
+      f.moderator.id,
+    ]]);
+    expect((await f.t.ctx.db.select().from(telegramOutbox)).filter((o) => o.key.startsWith(`decision:${tr.id}:`)))
+      .toEqual([]);
   });
 
   it("a short track is heard when played through", async () => {
@@ -163,7 +179,10 @@ describe("listening receipts", () => {
     const tr = await track("label_koster,podcast_koster,show_neurogon");
     await open(tr.id);
     await play(tr.id, 20);
-    expect(await staffStates(tr.id)).toEqual([["label_koster", "listened"], ["podcast_koster", "new"], ["show_neurogon", "new"]]);
+    expect(await staffStates(tr.id)).toEqual([["label_koster", "listened"], ["podcast_koster", "new"], [
+      "show_neurogon",
+      "new",
+    ]]);
     await open(tr.id, f.as.admin, "admin");
     await play(tr.id, 20, 10, f.as.admin, "admin");
     expect(await staffStates(tr.id)).toEqual([
@@ -200,9 +219,15 @@ describe("listening receipts", () => {
     for (const bad of [-1, "20", null, 1e9, undefined]) {
       const b = await report(mine.id, bad);
       expect(b.status, String(bad)).toBe(400);
-      expect(b.body).toEqual({ success: false, error: bad === undefined ? LISTENING_TEXTS.badSeconds : expect.any(String) });
+      expect(b.body).toEqual({
+        success: false,
+        error: bad === undefined ? LISTENING_TEXTS.badSeconds : expect.any(String),
+      });
     }
-    const noBody = await f.call("POST", `/api/moderator/tracks/${mine.id}/listened`, { headers: f.as.moderator, body: "{" });
+    const noBody = await f.call("POST", `/api/moderator/tracks/${mine.id}/listened`, {
+      headers: f.as.moderator,
+      body: "{",
+    });
     expect(noBody.status).toBe(400);
     // Nothing was recorded for the refused calls.
     expect((await f.call("GET", `/api/admin/tracks/${foreign.id}`)).body.track).toMatchObject({ listens: [] });

@@ -4,7 +4,7 @@ import { SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { analysisReport, createTrack, createUser, signIn } from "../testing/factories.ts";
 import { openInstance } from "../testing/second-instance.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 import { ownedAnswers } from "./owned-answers.ts";
 import { decisionInputSchema } from "../../domain/review.ts";
 import { trackInputSchema, trackUpdateSchema } from "./service.ts";
@@ -31,9 +31,18 @@ async function artist() {
   return { user, headers: (await signIn(t.ctx, user)).headers };
 }
 
-type Listed = { id: number; filename: string; downloaded: boolean; analysis: unknown; decisions: { direction: string; status: string; message: string | null }[] };
+type Listed = {
+  id: number;
+  filename: string;
+  downloaded: boolean;
+  analysis: unknown;
+  decisions: { direction: string; status: string; message: string | null }[];
+};
 
-async function list(headers: Record<string, string>, app: { request: TestApp["app"]["request"] } = t.app): Promise<Listed[]> {
+async function list(
+  headers: Record<string, string>,
+  app: { request: TestApp["app"]["request"] } = t.app,
+): Promise<Listed[]> {
   const res = await app.request("/api/tracks", { headers });
   expect(res.status).toBe(200);
   const body = await res.json();
@@ -48,12 +57,15 @@ const call = (method: string, path: string, json?: unknown) =>
     body: json === undefined ? undefined : JSON.stringify(json),
   });
 
-
 describe("GET /api/tracks kept ready", () => {
   it("answers as the list does, no-store, with an ETag that a matching If-None-Match turns into 304", async () => {
     const a = await artist();
     for (let i = 0; i < 30; i++) {
-      await createTrack(t.ctx.db, { user_id: a.user.id, filename: `Ready Artist - Track ${i}.mp3`, upload_date: new Date(time - i * 60_000) });
+      await createTrack(t.ctx.db, {
+        user_id: a.user.id,
+        filename: `Ready Artist - Track ${i}.mp3`,
+        upload_date: new Date(time - i * 60_000),
+      });
     }
     const expected = JSON.parse(JSON.stringify({ success: true, tracks: await t.ctx.tracks.ownedBy(a.user.id) }));
     const plain = await t.app.request("/api/tracks", { headers: a.headers });
@@ -104,7 +116,10 @@ describe("GET /api/tracks kept ready", () => {
 
   it("drops a failed upload from the list when its processing fails, alone in its batch", async () => {
     const a = await artist();
-    const up = await postUpload(t, a.headers, [filePart(FIXTURES.text, fixture(FIXTURES.text)), dirPart("label_koster")]);
+    const up = await postUpload(t, a.headers, [
+      filePart(FIXTURES.text, fixture(FIXTURES.text)),
+      dirPart("label_koster"),
+    ]);
     expect(up.res.status).toBe(200);
     expect((await list(a.headers)).map((r) => r.id)).toEqual(up.body.track_ids);
     await t.ctx.queue.idle();
@@ -113,12 +128,21 @@ describe("GET /api/tracks kept ready", () => {
 
   it("shows a staff edit, a moderator's edit, a decision, a download and an analysis on the next request", async () => {
     const a = await artist();
-    const track = await createTrack(t.ctx.db, { user_id: a.user.id, filename: "Ready - Edited.mp3", directions: "label_neuropunk" });
+    const track = await createTrack(t.ctx.db, {
+      user_id: a.user.id,
+      filename: "Ready - Edited.mp3",
+      directions: "label_neuropunk",
+    });
     const first = await list(a.headers);
     expect(first[0]).toMatchObject({ id: track.id, downloaded: false, analysis: null });
 
-    expect((await call("PUT", `/api/admin/tracks/${track.id}`, { directions: "label_neuropunk,podcast_neuropunk" })).status).toBe(200);
-    expect((await list(a.headers))[0].decisions.map((d) => d.direction)).toEqual(["label_neuropunk", "podcast_neuropunk"]);
+    expect(
+      (await call("PUT", `/api/admin/tracks/${track.id}`, { directions: "label_neuropunk,podcast_neuropunk" })).status,
+    ).toBe(200);
+    expect((await list(a.headers))[0].decisions.map((d) => d.direction)).toEqual([
+      "label_neuropunk",
+      "podcast_neuropunk",
+    ]);
 
     const moderator = await createUser(t.ctx.db, { is_moderator: true, moderator_categories: "podcast_neuropunk" });
     const mod = (await signIn(t.ctx, moderator)).headers;
@@ -130,15 +154,30 @@ describe("GET /api/tracks kept ready", () => {
     expect(moderated.status).toBe(200);
     expect((await list(a.headers))[0].decisions.map((d) => d.direction)).toEqual(["label_neuropunk"]);
 
-    const decided = await call("PUT", `/api/admin/tracks/${track.id}/decisions/label_neuropunk`, { status: "declined", message: "Не наш формат", revision: 0 });
+    const decided = await call("PUT", `/api/admin/tracks/${track.id}/decisions/label_neuropunk`, {
+      status: "declined",
+      message: "Не наш формат",
+      revision: 0,
+    });
     expect(decided.status).toBe(200);
-    expect((await list(a.headers))[0].decisions).toEqual([{ direction: "label_neuropunk", status: "declined", message: "Не наш формат" }]);
+    expect((await list(a.headers))[0].decisions).toEqual([{
+      direction: "label_neuropunk",
+      status: "declined",
+      message: "Не наш формат",
+    }]);
 
     await t.ctx.tracks.markDownloaded([track.id]);
     expect((await list(a.headers))[0].downloaded).toBe(true);
 
-    await t.ctx.tracks.analysis.save(track.id, analysisReport({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] }));
-    expect((await list(a.headers))[0].analysis).toMatchObject({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] });
+    await t.ctx.tracks.analysis.save(
+      track.id,
+      analysisReport({ duration_s: 201, bitrate_kbps: 128, warnings: ["low_bitrate"] }),
+    );
+    expect((await list(a.headers))[0].analysis).toMatchObject({
+      duration_s: 201,
+      bitrate_kbps: 128,
+      warnings: ["low_bitrate"],
+    });
   });
 
   it("shows a track made, handed over and deleted by staff in the right lists at once", async () => {
@@ -146,7 +185,11 @@ describe("GET /api/tracks kept ready", () => {
     const b = await artist();
     expect(await list(a.headers)).toEqual([]);
     expect(await list(b.headers)).toEqual([]);
-    const made = await call("POST", "/api/admin/tracks", { filename: "Ready - Made.mp3", user_id: a.user.id, directions: "label_koster" });
+    const made = await call("POST", "/api/admin/tracks", {
+      filename: "Ready - Made.mp3",
+      user_id: a.user.id,
+      directions: "label_koster",
+    });
     expect(made.status).toBe(201);
     const id = (await made.json()).track.id as number;
     expect((await list(a.headers)).map((r) => r.id)).toEqual([id]);
@@ -161,7 +204,11 @@ describe("GET /api/tracks kept ready", () => {
 
   it("is seen by another instance over the same database once its copy is older than the TTL", async () => {
     const a = await artist();
-    const track = await createTrack(t.ctx.db, { user_id: a.user.id, filename: "Ready - Shared.mp3", directions: "label_koster" });
+    const track = await createTrack(t.ctx.db, {
+      user_id: a.user.id,
+      filename: "Ready - Shared.mp3",
+      directions: "label_koster",
+    });
     const other = await openInstance(t, { clock });
     try {
       expect((await list(a.headers, other.app))[0].downloaded).toBe(false);
@@ -192,8 +239,14 @@ describe("GET /api/tracks kept ready", () => {
 describe("every write of the tracks service drops the owner's kept list", () => {
   const until = () => new Date(time + 60_000);
   const processing = (user: User) =>
-    createTrack(t.ctx.db, { user_id: user.id, status: "processing", storage_key: `xx/${crypto.randomUUID()}`, directions: "label_koster" });
-  const moderatorOf = (categories: string) => createUser(t.ctx.db, { is_moderator: true, moderator_categories: categories });
+    createTrack(t.ctx.db, {
+      user_id: user.id,
+      status: "processing",
+      storage_key: `xx/${crypto.randomUUID()}`,
+      directions: "label_koster",
+    });
+  const moderatorOf = (categories: string) =>
+    createUser(t.ctx.db, { is_moderator: true, moderator_categories: categories });
   const files = () => [{ key: `xx/${crypto.randomUUID()}`, filename: "Kept - Upload.mp3", size: 10 }];
   const declined = decisionInputSchema().parse({ status: "declined", message: "Не наш формат", revision: 0 });
 
@@ -213,9 +266,18 @@ describe("every write of the tracks service drops the owner's kept list", () => 
       expect(await t.ctx.tracks.fail(track.id, { error: "Не MP3", discard: false }, "kept-test")).toBeDefined();
       return [a];
     },
-    "analysis.save": async (a) => (await t.ctx.tracks.analysis.save((await createTrack(t.ctx.db, { user_id: a.id })).id, analysisReport()), [a]),
-    "analysis.saveError": async (a) => (await t.ctx.tracks.analysis.saveError((await createTrack(t.ctx.db, { user_id: a.id })).id, "broken"), [a]),
-    create: async (a) => (await t.ctx.tracks.create(trackInputSchema.parse({ filename: "Kept - Made.mp3", user_id: a.id, directions: "label_koster" })), [a]),
+    "analysis.save": async (
+      a,
+    ) => (await t.ctx.tracks.analysis.save((await createTrack(t.ctx.db, { user_id: a.id })).id, analysisReport()), [a]),
+    "analysis.saveError": async (
+      a,
+    ) => (await t.ctx.tracks.analysis.saveError((await createTrack(t.ctx.db, { user_id: a.id })).id, "broken"), [a]),
+    create: async (
+      a,
+    ) => (await t.ctx.tracks.create(
+      trackInputSchema.parse({ filename: "Kept - Made.mp3", user_id: a.id, directions: "label_koster" }),
+    ),
+      [a]),
     update: async (a) => {
       const track = await createTrack(t.ctx.db, { user_id: a.id });
       await t.ctx.tracks.update("*", track.id, trackUpdateSchema.parse({ directions: "label_koster" }));
@@ -257,14 +319,35 @@ describe("every write of the tracks service drops the owner's kept list", () => 
       expect((await t.ctx.tracks.reportListened(mod, track.id, 25)).heard).toBe(true);
       return [a];
     },
-    markDownloaded: async (a) => (await t.ctx.tracks.markDownloaded([(await createTrack(t.ctx.db, { user_id: a.id })).id]), [a]),
+    markDownloaded: async (
+      a,
+    ) => (await t.ctx.tracks.markDownloaded([(await createTrack(t.ctx.db, { user_id: a.id })).id]), [a]),
   };
 
   /** Calls of `ctx.tracks` that write nothing an artist's list shows (reads, leases, attempts, listening clocks). */
   const LEAVE_THE_LIST = [
-    "status", "statusRow", "statusFor", "ownedBy", "ownedAnswer", "historyOf", "countOwnedBy", "uploadQuota",
-    "claim", "claimNext", "countAttempt", "renewLeases", "releaseLeases", "pendingProcessing",
-    "list", "get", "detail", "openListen", "forDownload", "forArchive", "listenSource", "analysis",
+    "status",
+    "statusRow",
+    "statusFor",
+    "ownedBy",
+    "ownedAnswer",
+    "historyOf",
+    "countOwnedBy",
+    "uploadQuota",
+    "claim",
+    "claimNext",
+    "countAttempt",
+    "renewLeases",
+    "releaseLeases",
+    "pendingProcessing",
+    "list",
+    "get",
+    "detail",
+    "openListen",
+    "forDownload",
+    "forArchive",
+    "listenSource",
+    "analysis",
   ];
 
   it("names every call of the service as a write below or as one that leaves the list", () => {
@@ -280,12 +363,17 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     it(name, async () => {
       const a = await artist();
       const b = await artist();
-      const keep = async (u: User) => JSON.parse(new TextDecoder().decode((await t.ctx.tracks.ownedAnswer(u.id)).identity));
-      const fresh = async (u: User) => JSON.parse(JSON.stringify({ success: true, tracks: await t.ctx.tracks.ownedBy(u.id) }));
+      const keep = async (u: User) =>
+        JSON.parse(new TextDecoder().decode((await t.ctx.tracks.ownedAnswer(u.id)).identity));
+      const fresh = async (u: User) =>
+        JSON.parse(JSON.stringify({ success: true, tracks: await t.ctx.tracks.ownedBy(u.id) }));
       await keep(a.user);
       await keep(b.user);
       // Behind the service's back: the kept lists do not know these.
-      const unseen = [await createTrack(t.ctx.db, { user_id: a.user.id }), await createTrack(t.ctx.db, { user_id: b.user.id })];
+      const unseen = [
+        await createTrack(t.ctx.db, { user_id: a.user.id }),
+        await createTrack(t.ctx.db, { user_id: b.user.id }),
+      ];
       expect((await keep(a.user)).tracks.map((r: Listed) => r.id)).not.toContain(unseen[0].id);
 
       const touched = await write(a.user, b.user);

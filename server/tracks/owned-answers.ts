@@ -26,6 +26,15 @@ interface OwnedAnswersOptions {
 /** Artists whose list is kept at most, per instance (a 50-track list is ~10 KB plus ~2 KB gzip). */
 export const OWNED_ANSWERS_MAX = 2_000;
 
-export function ownedAnswers(load: (userId: number) => Promise<unknown>, opts: OwnedAnswersOptions): KeptAnswers<number, Answer> {
-  return keptJsonAnswers(load, { ttlMs: opts.ttlMs, max: opts.max, now: opts.now, stale: "wait", compression: "gzip-1" });
+export function ownedAnswers(
+  load: (userId: number) => Promise<unknown>,
+  opts: OwnedAnswersOptions,
+): KeptAnswers<number, Answer> {
+  return keptJsonAnswers(load, {
+    ttlMs: opts.ttlMs,
+    max: opts.max,
+    now: opts.now,
+    stale: "wait",
+    compression: "gzip-1",
+  });
 }

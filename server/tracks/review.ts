@@ -129,7 +129,8 @@ export function createStaffReview(
    */
   function noticeOf(c: PairChange, track: Current): DecisionNotice | null {
     if (track.user_id === null) return null;
-    const decided = c.after.status !== c.before.status && (c.after.status === "accepted" || c.after.status === "declined");
+    const decided = c.after.status !== c.before.status &&
+      (c.after.status === "accepted" || c.after.status === "declined");
     const newMessage = c.after.message !== null && c.after.message !== c.before.message;
     if (!decided && !newMessage) return null;
     return {
@@ -320,8 +321,10 @@ export function createStaffReview(
       if (userId) set.guest_username = null;
       else if (input.guest_username !== undefined) set.guest_username = input.guest_username;
       // A track handed to another artist leaves one list and joins the other.
-      await afterWrite([current.user_id, userId], () =>
-        db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]));
+      await afterWrite(
+        [current.user_id, userId],
+        () => db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]),
+      );
       await forgetStatus(id);
       return await get("*", id);
     },
@@ -344,8 +347,10 @@ export function createStaffReview(
         set.directions = formatDirections(next);
       }
       if (input.downloaded !== undefined) set.downloaded = input.downloaded;
-      await afterWrite([current.user_id], () =>
-        db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]));
+      await afterWrite(
+        [current.user_id],
+        () => db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]),
+      );
       await forgetStatus(id);
       // Unscoped read: removing their last direction takes the track out of the caller's sight,
       // but the change they just made is still theirs to see.

@@ -21,7 +21,7 @@ import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { multipartBody, repeatingStream } from "../testing/multipart-body.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 import { ABORTED_MESSAGE } from "./receive-upload.ts";
 
 const s3 = await startS3ServerForTests({ bucket: "np-life" });
@@ -41,7 +41,12 @@ const env = (extra: Record<string, string> = {}): Record<string, string> =>
 
 /** The bucket as it is, no prefix: what the app's stores put where. */
 const bucket = (): S3Storage =>
-  createS3Storage({ endpoint: s3!.endpoint, bucket: s3!.bucket, accessKeyId: s3!.accessKeyId, secretAccessKey: s3!.secretAccessKey });
+  createS3Storage({
+    endpoint: s3!.endpoint,
+    bucket: s3!.bucket,
+    accessKeyId: s3!.accessKeyId,
+    secretAccessKey: s3!.secretAccessKey,
+  });
 
 const keysUnder = async (prefix: string) => (await Array.fromAsync(bucket().listKeys(prefix))).map((o) => o.key);
 
@@ -120,7 +125,10 @@ describe.skipIf(!s3)("a track's life in the bucket (S3_BUCKET set, s3rver)", () 
   });
 
   it("finds a duplicate by reading the object, and discards its object", async () => {
-    const { res, body } = await postUpload(f.t, f.as.plain, [filePart("Other Artist - Same Bytes.mp3"), dirPart("label_koster")]);
+    const { res, body } = await postUpload(f.t, f.as.plain, [
+      filePart("Other Artist - Same Bytes.mp3"),
+      dirPart("label_koster"),
+    ]);
     expect(res.status).toBe(200);
     await f.t.ctx.queue.idle();
     const [row] = await f.t.ctx.db.select().from(tracks).where(eq(tracks.id, body.track_ids[0]));
@@ -284,7 +292,12 @@ describe.skipIf(!s3)("an upload into the bucket that stalls (UPLOAD_IDLE_TIMEOUT
     const mp = multipartBody([
       dirPart("label_koster"),
       filePart("Kept Artist - Would Be Kept.mp3", fixture(FIXTURES.low)),
-      { name: "files", filename: "Stall Artist - Stalls.mp3", type: "audio/mpeg", data: () => repeatingStream(frames, fileBytes) },
+      {
+        name: "files",
+        filename: "Stall Artist - Stalls.mp3",
+        type: "audio/mpeg",
+        data: () => repeatingStream(frames, fileBytes),
+      },
     ]);
     const reader = mp.body.getReader();
     // multipartBody yields a lone CRLF after each part's data; the third one, after the stalled
@@ -339,7 +352,10 @@ describe.skipIf(!s3)("an upload into the bucket that stalls (UPLOAD_IDLE_TIMEOUT
       partPool,
     });
     const { body, contentType } = stalling(MIN_PART_SIZE + 1_000_000);
-    const req = new Request("http://x/", { method: "POST", headers: { "content-type": contentType }, body, duplex: "half" } as RequestInit);
+    const req = new Request(
+      "http://x/",
+      { method: "POST", headers: { "content-type": contentType }, body, duplex: "half" } as RequestInit,
+    );
     let n = 0;
     const err = await receiveMultipart(req, {
       files: {

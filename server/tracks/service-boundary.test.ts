@@ -60,7 +60,10 @@ describe("tracks service: the status of one track", () => {
       expect(await outcome(t.ctx.tracks.statusFor(viewer, track.id)), viewer.username)
         .toEqual({ status: 404, message: TRACK_NOT_FOUND });
     }
-    expect(await outcome(t.ctx.tracks.statusFor(admin, track.id + 10_000))).toEqual({ status: 404, message: TRACK_NOT_FOUND });
+    expect(await outcome(t.ctx.tracks.statusFor(admin, track.id + 10_000))).toEqual({
+      status: 404,
+      message: TRACK_NOT_FOUND,
+    });
   });
 
   it("a status key does not open the track to anyone but the owner it names", async () => {
@@ -116,7 +119,15 @@ describe("tracks service: staff reads by id follow the caller's current scope", 
 });
 
 describe("tracks service: the one boundary over the track tables", () => {
-  const TRACK_TABLES = ["tracks", "trackAnalysis", "trackDecisions", "trackDecisionHistory", "trackListens", "trackCounts", "userTrackCounts"];
+  const TRACK_TABLES = [
+    "tracks",
+    "trackAnalysis",
+    "trackDecisions",
+    "trackDecisionHistory",
+    "trackListens",
+    "trackCounts",
+    "userTrackCounts",
+  ];
   /** The modules behind `ctx.tracks` (service.ts composes them; docs/decisions/0210). */
   const SERVICE_MODULES = [
     "server/tracks/artist-reads.ts",
@@ -133,7 +144,11 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/processing/status-keys.ts",
   ];
   /** Left outside on purpose (decision 0120): read-only aggregates and start-up recovery, and a user's delete. */
-  const OUTSIDE_ON_PURPOSE = ["server/admin/dashboard.ts", "server/storage/recover-storage.ts", "server/users/service.ts"];
+  const OUTSIDE_ON_PURPOSE = [
+    "server/admin/dashboard.ts",
+    "server/storage/recover-storage.ts",
+    "server/users/service.ts",
+  ];
 
   async function* sources(dir: string): AsyncGenerator<string> {
     for await (const entry of Deno.readDir(dir)) {

@@ -47,12 +47,16 @@ describe("tracks service scopes", () => {
   it("moderate(): directions outside the scope stay whatever the request says", async () => {
     const tr = await createTrack(t.ctx.db, { directions: "podcast_neuropunk,show_neurogon" });
     // Dropping show_neurogon and adding label_koster are both outside the scope: nothing changes.
-    const same = await service.moderate(["podcast_neuropunk"], tr.id, { directions: ["podcast_neuropunk", "label_koster"] });
+    const same = await service.moderate(["podcast_neuropunk"], tr.id, {
+      directions: ["podcast_neuropunk", "label_koster"],
+    });
     expect(same.directions).toBe("podcast_neuropunk,show_neurogon");
     // An addition inside the scope still has to agree with the directions kept outside it.
     let message = "";
     try {
-      await service.moderate(["podcast_neuropunk", "label_neuropunk"], tr.id, { directions: ["podcast_neuropunk", "label_neuropunk"] });
+      await service.moderate(["podcast_neuropunk", "label_neuropunk"], tr.id, {
+        directions: ["podcast_neuropunk", "label_neuropunk"],
+      });
     } catch (err) {
       message = (err as Error).message;
     }
@@ -69,7 +73,9 @@ describe("tracks service scopes", () => {
     const both = await createTrack(t.ctx.db, { directions: "label_neuropunk" });
     let message = "";
     try {
-      await service.moderate(["label_koster", "label_neuropunk"], both.id, { directions: ["label_neuropunk", "label_koster"] });
+      await service.moderate(["label_koster", "label_neuropunk"], both.id, {
+        directions: ["label_neuropunk", "label_koster"],
+      });
     } catch (err) {
       message = (err as Error).message;
     }

@@ -113,7 +113,9 @@ describe("GET /api/admin/tracks", () => {
     const db = f.t.ctx.db;
     const extra = [];
     for (let i = 0; i < 12; i++) {
-      extra.push((await createTrack(db, { filename: `Pager ${i} - P.mp3`, upload_date: new Date(Date.UTC(2024, 0, i + 1)) })).id);
+      extra.push(
+        (await createTrack(db, { filename: `Pager ${i} - P.mp3`, upload_date: new Date(Date.UTC(2024, 0, i + 1)) })).id,
+      );
     }
     try {
       const p1 = await list("?filename=pager&page=1&page_size=10");
@@ -127,7 +129,18 @@ describe("GET /api/admin/tracks", () => {
       // A page without a size uses 10.
       expect((await list("?page=1")).tracks).toHaveLength(10);
       expect((await list("?page_size=25")).tracks).toHaveLength(15);
-      for (const bad of ["?page_size=7", "?page=0", "?page=x", "?sort=password", "?order=up", "?date=2025-02-30", "?direction=rock", "?downloaded=maybe"]) {
+      for (
+        const bad of [
+          "?page_size=7",
+          "?page=0",
+          "?page=x",
+          "?sort=password",
+          "?order=up",
+          "?date=2025-02-30",
+          "?direction=rock",
+          "?downloaded=maybe",
+        ]
+      ) {
         const r = await f.call("GET", `/api/admin/tracks${bad}`);
         expect(r.status, bad).toBe(400);
         expect(r.body.success).toBe(false);
@@ -209,7 +222,10 @@ describe("GET|PUT|DELETE /api/admin/tracks/:id and POST /api/admin/tracks", () =
   });
 
   it("updates directions, downloaded, user and guest name, but never filename or upload date", async () => {
-    const track = await createTrack(f.t.ctx.db, { filename: "Keep - Me.mp3", upload_date: new Date("2025-01-01T00:00:00Z") });
+    const track = await createTrack(f.t.ctx.db, {
+      filename: "Keep - Me.mp3",
+      upload_date: new Date("2025-01-01T00:00:00Z"),
+    });
     const r = await f.call("PUT", `/api/admin/tracks/${track.id}`, {
       json: {
         filename: "Changed.mp3",

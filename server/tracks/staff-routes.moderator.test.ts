@@ -6,7 +6,14 @@ import { eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { faqs, tracks } from "../../db/schema.ts";
-import { AUDIO, audioBytes, type Headers, naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
+import {
+  AUDIO,
+  audioBytes,
+  type Headers,
+  naughtyStrings,
+  type StaffFixture,
+  staffFixture,
+} from "../testing/staff-test-kit.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 
 let f: StaffFixture;
@@ -75,7 +82,7 @@ describe("who may call /api/moderator", () => {
     expect(r.body.error).toBe("Спам");
   });
 
-  it("status: moderators get their list of codes, admins and * moderators get \"*\"", async () => {
+  it('status: moderators get their list of codes, admins and * moderators get "*"', async () => {
     expect((await f.call("GET", "/api/moderator/status", { headers: mod() })).body).toEqual({
       success: true,
       status: { is_moderator: true, categories: ["label_koster"] },
@@ -167,8 +174,15 @@ describe("moderator tracks: category limits", () => {
 
   it("lists only tracks with at least one direction in the categories, with the admin's filters and paging", async () => {
     const base = `Mod${crypto.randomUUID().slice(0, 6)}`;
-    const k1 = await createTrack(f.t.ctx.db, { filename: `${base} - K1.mp3`, directions: "label_koster", downloaded: true });
-    const k2 = await createTrack(f.t.ctx.db, { filename: `${base} - K2.mp3`, directions: "label_koster,show_neurogon" });
+    const k1 = await createTrack(f.t.ctx.db, {
+      filename: `${base} - K1.mp3`,
+      directions: "label_koster",
+      downloaded: true,
+    });
+    const k2 = await createTrack(f.t.ctx.db, {
+      filename: `${base} - K2.mp3`,
+      directions: "label_koster,show_neurogon",
+    });
     const n = await createTrack(f.t.ctx.db, { filename: `${base} - N.mp3`, directions: "show_neurogon" });
     const names = async (headers: Headers, query = "") => {
       const r = await f.call("GET", `/api/moderator/tracks?filename=${base}${query}`, { headers });
@@ -215,13 +229,19 @@ describe("moderator tracks: updates", () => {
 
     const shared = await createTrack(f.t.ctx.db, { directions: "label_neuropunk,podcast_neuropunk" });
     for (const directions of ["podcast_neuropunk", ["podcast_neuropunk"], " podcast_neuropunk , "]) {
-      const r = await f.call("PUT", `/api/moderator/tracks/${shared.id}`, { headers: wide, json: { directions, downloaded: true } });
+      const r = await f.call("PUT", `/api/moderator/tracks/${shared.id}`, {
+        headers: wide,
+        json: { directions, downloaded: true },
+      });
       expect(r.status, JSON.stringify(directions)).toBe(200);
       expect(r.body.track).toMatchObject({ directions: "label_neuropunk,podcast_neuropunk", downloaded: true });
       expect((await row(shared.id)).directions).toBe("label_neuropunk,podcast_neuropunk");
     }
     // Removing their own direction leaves label_neuropunk alone on the track.
-    const own = await f.call("PUT", `/api/moderator/tracks/${shared.id}`, { headers: wide, json: { directions: "label_neuropunk" } });
+    const own = await f.call("PUT", `/api/moderator/tracks/${shared.id}`, {
+      headers: wide,
+      json: { directions: "label_neuropunk" },
+    });
     expect(own.status).toBe(200);
     expect((await row(shared.id)).directions).toBe("label_neuropunk");
     // ... and the track is then out of their sight.
@@ -243,9 +263,15 @@ describe("moderator tracks: updates", () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.track).toMatchObject({ directions: "label_koster,show_neurogon,radio_k_profit", downloaded: true });
-    expect(await row(tr.id)).toMatchObject({ directions: "label_koster,show_neurogon,radio_k_profit", downloaded: true });
+    expect(await row(tr.id)).toMatchObject({
+      directions: "label_koster,show_neurogon,radio_k_profit",
+      downloaded: true,
+    });
     const back = await f.call("PUT", `/api/moderator/tracks/${tr.id}`, { headers: mod(), json: { downloaded: false } });
-    expect(back.body.track).toMatchObject({ downloaded: false, directions: "label_koster,show_neurogon,radio_k_profit" });
+    expect(back.body.track).toMatchObject({
+      downloaded: false,
+      directions: "label_koster,show_neurogon,radio_k_profit",
+    });
     expect((await row(tr.id)).downloaded).toBe(false);
   });
 
@@ -277,10 +303,16 @@ describe("moderator tracks: updates", () => {
     expect(both.status).toBe(400);
     expect(both.body.error).toBe(DIRECTION_CONFLICT_MESSAGE);
 
-    const unknown = await f.call("PUT", `/api/moderator/tracks/${k.id}`, { headers: star, json: { directions: "label_koster,bogus" } });
+    const unknown = await f.call("PUT", `/api/moderator/tracks/${k.id}`, {
+      headers: star,
+      json: { directions: "label_koster,bogus" },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe("Неизвестное направление");
-    const badFlag = await f.call("PUT", `/api/moderator/tracks/${k.id}`, { headers: star, json: { downloaded: "maybe" } });
+    const badFlag = await f.call("PUT", `/api/moderator/tracks/${k.id}`, {
+      headers: star,
+      json: { downloaded: "maybe" },
+    });
     expect(badFlag.status).toBe(400);
     expect((await row(k.id)).directions).toBe("podcast_koster");
   });
@@ -353,7 +385,10 @@ describe("moderator downloads", () => {
   it("several tracks: one ZIP link; ids in the categories only", async () => {
     const a = await f.trackWithFile(AUDIO.amen, { directions: "label_koster" });
     const b = await f.trackWithFile(AUDIO.low, { directions: "label_koster,show_neurogon" });
-    const r = await f.call("POST", "/api/moderator/tracks/download", { headers: mod(), json: { track_ids: [a.id, b.id] } });
+    const r = await f.call("POST", "/api/moderator/tracks/download", {
+      headers: mod(),
+      json: { track_ids: [a.id, b.id] },
+    });
     expect(r.status).toBe(200);
     const res = await f.t.app.request(r.body.download_url as string);
     expect(res.status).toBe(200);
@@ -377,7 +412,8 @@ describe("moderator FAQ", () => {
       headers: mod(),
       json: {
         question: "  Как отправить трек?  ",
-        answer: '<p onclick="x()">Через <strong>форму</strong></p><script>alert(1)</script><a href="javascript:alert(2)">x</a>',
+        answer:
+          '<p onclick="x()">Через <strong>форму</strong></p><script>alert(1)</script><a href="javascript:alert(2)">x</a>',
       },
     });
     expect(created.status).toBe(201);
@@ -387,13 +423,22 @@ describe("moderator FAQ", () => {
     expect(faq.answer).toContain("<p>Через <strong>форму</strong></p>");
     expect(faq.answer).not.toMatch(/script|onclick|javascript:/i);
 
-    const second = await f.call("POST", "/api/moderator/faq", { headers: wide, json: { question: "Второй?", answer: "Да", order: "" } });
+    const second = await f.call("POST", "/api/moderator/faq", {
+      headers: wide,
+      json: { question: "Второй?", answer: "Да", order: "" },
+    });
     expect(second.body.faq).toMatchObject({ order: 2 });
 
     const list = await f.call("GET", "/api/moderator/faq", { headers: mod() });
     expect(list.body).toMatchObject({ success: true });
-    expect((list.body.faqs as Array<{ question: string }>).map((x) => x.question)).toEqual(["Как отправить трек?", "Второй?"]);
-    expect((await f.call("GET", `/api/moderator/faq/${faq.id}`, { headers: mod() })).body).toEqual({ success: true, faq });
+    expect((list.body.faqs as Array<{ question: string }>).map((x) => x.question)).toEqual([
+      "Как отправить трек?",
+      "Второй?",
+    ]);
+    expect((await f.call("GET", `/api/moderator/faq/${faq.id}`, { headers: mod() })).body).toEqual({
+      success: true,
+      faq,
+    });
 
     const upd = await f.call("PUT", `/api/moderator/faq/${faq.id}`, {
       headers: mod(),
@@ -405,7 +450,9 @@ describe("moderator FAQ", () => {
     const pub = await (await f.t.app.request("/api/faq")).json();
     expect((pub.faqs as Array<{ question: string }>).map((x) => x.question)).toEqual(["Второй?", "Новый вопрос?"]);
 
-    expect((await f.call("DELETE", `/api/moderator/faq/${faq.id}`, { headers: mod() })).body).toEqual({ success: true });
+    expect((await f.call("DELETE", `/api/moderator/faq/${faq.id}`, { headers: mod() })).body).toEqual({
+      success: true,
+    });
     expect((await f.call("GET", `/api/moderator/faq/${faq.id}`, { headers: mod() })).status).toBe(404);
     expect((await f.call("DELETE", `/api/moderator/faq/${faq.id}`, { headers: mod() })).body).toEqual({
       success: false,
@@ -432,7 +479,10 @@ describe("moderator FAQ", () => {
   it("stores naughty strings as text, never as markup that runs", async () => {
     for (const s of naughtyStrings.slice(0, 200)) {
       if (!s.trim()) continue;
-      const r = await f.call("POST", "/api/moderator/faq", { headers: mod(), json: { question: s.slice(0, 500), answer: `<p>${s}</p>` } });
+      const r = await f.call("POST", "/api/moderator/faq", {
+        headers: mod(),
+        json: { question: s.slice(0, 500), answer: `<p>${s}</p>` },
+      });
       expect([201, 400], s).toContain(r.status);
       if (r.status === 201) {
         const answer = (r.body.faq as { answer: string }).answer;

@@ -4,21 +4,16 @@ import type { AppContext, AppEnv } from "../deps.ts";
 import {
   DOWNLOAD_TOKEN_TTL_S,
   downloadUrl,
+  type LinkSigner,
   LISTEN_TOKEN_TTL_S,
   listenUrl,
-  type LinkSigner,
   signDownloadToken,
 } from "./downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
 import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";
-import {
-  trackInputSchema,
-  trackListQuerySchema,
-  trackModerationSchema,
-  trackUpdateSchema,
-} from "./service.ts";
+import { trackInputSchema, trackListQuerySchema, trackModerationSchema, trackUpdateSchema } from "./service.ts";
 
 const decisionParams = z.object({
   id: z.string(),
@@ -70,7 +65,12 @@ function createSharedTrackRoutes(ctx: AppContext) {
     .get("/:id/listen", async (c) => {
       const user = c.get("user");
       const track = await service.listenSource(user, parseId(c.req.param("id")));
-      const token = await signDownloadToken(ctx, { userId: user.id, sessionId: c.get("sessionId") }, [track.id], "listen");
+      const token = await signDownloadToken(
+        ctx,
+        { userId: user.id, sessionId: c.get("sessionId") },
+        [track.id],
+        "listen",
+      );
       // Opening a track marks nothing (issue 20): it starts the caller's played-time clock, which
       // caps their first report. Bookkeeping never keeps anyone from listening: a failed write is
       // logged and the stream is answered.
@@ -87,20 +87,29 @@ function createSharedTrackRoutes(ctx: AppContext) {
     })
     .post("/:id/listened", validate("json", listenedInputSchema()), async (c) => {
       // The player's played time (issue 20, decision 0197); the pair reads «Прослушан» once heard.
-      const result = await service.reportListened(c.get("user"), parseId(c.req.param("id")), c.req.valid("json").seconds);
+      const result = await service.reportListened(
+        c.get("user"),
+        parseId(c.req.param("id")),
+        c.req.valid("json").seconds,
+      );
       return c.json({ success: true as const, ...result });
     })
-    .put("/:id/decisions/:direction", validate("param", decisionParams), validate("json", decisionInputSchema()), async (c) => {
-      const { id, direction } = c.req.valid("param");
-      const decision = await service.decide(
-        c.get("user"),
-        parseId(id),
-        direction,
-        c.req.valid("json"),
-        (templateId) => ctx.declineTemplates.textOf(templateId),
-      );
-      return c.json({ success: true as const, decision });
-    })
+    .put(
+      "/:id/decisions/:direction",
+      validate("param", decisionParams),
+      validate("json", decisionInputSchema()),
+      async (c) => {
+        const { id, direction } = c.req.valid("param");
+        const decision = await service.decide(
+          c.get("user"),
+          parseId(id),
+          direction,
+          c.req.valid("json"),
+          (templateId) => ctx.declineTemplates.textOf(templateId),
+        );
+        return c.json({ success: true as const, decision });
+      },
+    )
     .get("/:id", async (c) => {
       const track = await service.detail(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true, track });

@@ -10,7 +10,7 @@ import type { User } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createUser, signIn } from "../testing/factories.ts";
 import { type Instance, openInstance } from "../testing/second-instance.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload, storedFiles } from "../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload, storedFiles } from "../testing/upload-helpers.ts";
 
 let now = Date.UTC(2026, 0, 10, 12);
 const clock = { now: () => new Date(now) };
@@ -31,7 +31,8 @@ afterEach(async () => {
 
 let seq = 0;
 /** `n` distinct valid files (the small 128 kbps fixture). */
-const files = (n: number) => Array.from({ length: n }, () => filePart(`Limit Artist - Track ${++seq}.mp3`, fixture(FIXTURES.low)));
+const files = (n: number) =>
+  Array.from({ length: n }, () => filePart(`Limit Artist - Track ${++seq}.mp3`, fixture(FIXTURES.low)));
 
 async function upload(app: Pick<TestApp, "app">, user: User, n: number) {
   const { headers } = await signIn(t.ctx, user);
@@ -43,7 +44,9 @@ const rowsOf = async (user: User) => await t.ctx.db.select().from(tracks).where(
 /** Stored files no track row points at (a refused request's, had any been kept). */
 async function orphanFiles() {
   await t.ctx.queue.idle();
-  const keys = (await t.ctx.db.select({ key: tracks.storage_key }).from(tracks)).map((r) => r.key).filter((k) => k !== null);
+  const keys = (await t.ctx.db.select({ key: tracks.storage_key }).from(tracks)).map((r) => r.key).filter((k) =>
+    k !== null
+  );
   return (await storedFiles(t)).filter((path) => !keys.some((key) => path.endsWith(`/${key}`)));
 }
 
@@ -58,7 +61,8 @@ describe("uploads per artist per hour", () => {
     expect(over.res.status).toBe(429);
     expect(over.body).toEqual({
       success: false,
-      error: "Слишком много загрузок за час: не больше 3 файлов. Сейчас можно загрузить ещё 1, остальные — через 50 мин.",
+      error:
+        "Слишком много загрузок за час: не больше 3 файлов. Сейчас можно загрузить ещё 1, остальные — через 50 мин.",
     });
     // The first two leave the hour 50 minutes from now.
     expect(over.res.headers.get("retry-after")).toBe(String(50 * 60));

@@ -27,7 +27,10 @@ export function createUploadRoutes(ctx: AppContext) {
   function overLimit(c: Context<AppEnv>, quota: { used: number; retryAfterS: number }): ApiError {
     const retryAfterS = Math.max(1, quota.retryAfterS);
     c.header("Retry-After", String(retryAfterS));
-    return new ApiError(429, tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)));
+    return new ApiError(
+      429,
+      tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)),
+    );
   }
 
   return new Hono<AppEnv>().post("/upload", ctx.guards.user, async (c) => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Direction } from "../../domain/directions.ts";
 import { DIRECTION_PAIRS, INVALID_NAMES, specConflict, VALID_NAMES } from "../testing/rule-cases.ts";
-import { addDirections, checkFilePart, faultsMessage, fileTooLargeMessage, MAX_FILENAME_LENGTH } from "./upload-rules.ts";
+import {
+  addDirections,
+  checkFilePart,
+  faultsMessage,
+  fileTooLargeMessage,
+  MAX_FILENAME_LENGTH,
+} from "./upload-rules.ts";
 
 describe("file parts", () => {
   it.each(VALID_NAMES)("accepts %j", (name) => {

@@ -1,7 +1,7 @@
 import {
+  type Direction,
   DIRECTION_CONFLICT_MESSAGE,
   DIRECTION_LABELS,
-  type Direction,
   DIRECTIONS,
   findConflict,
   isDirection,
@@ -130,7 +130,9 @@ export function fileTooLargeMessage(filename: string, maxBytes: number): string 
 }
 
 export function requestTooLargeMessage(maxFiles: number, maxBytes: number): string {
-  return `Слишком большой запрос: за один раз можно загрузить не больше ${maxFiles} файлов по ${formatMb(maxBytes)} МБ.`;
+  return `Слишком большой запрос: за один раз можно загрузить не больше ${maxFiles} файлов по ${
+    formatMb(maxBytes)
+  } МБ.`;
 }
 
 function formatMb(bytes: number): string {

@@ -9,15 +9,7 @@ import { createUser, signIn } from "../testing/factories.ts";
 import { multipartBody, type Part, repeatingStream } from "../testing/multipart-body.ts";
 import { ABORTED_MESSAGE, MALFORMED_MESSAGE } from "./receive-upload.ts";
 import { DIRECTION_PAIRS, INVALID_NAMES, specConflict, VALID_NAMES } from "../testing/rule-cases.ts";
-import {
-  allTracks,
-  dirPart,
-  filePart,
-  FIXTURES,
-  fixture,
-  postUpload,
-  storedFiles,
-} from "../testing/upload-helpers.ts";
+import { allTracks, dirPart, filePart, fixture, FIXTURES, postUpload, storedFiles } from "../testing/upload-helpers.ts";
 
 let t: TestApp;
 let headers: Record<string, string>;
@@ -149,7 +141,10 @@ describe("POST /api/upload: every fixture to its end state", () => {
     const { body } = await postUpload(t, headers, [filePart(FIXTURES.amen), dirPart("label_koster")]);
     const [id] = body.track_ids;
     expect(await t.ctx.kv.get(KV_KEYS.trackIds(userId))).toEqual([id]);
-    expect(await t.ctx.kv.get(KV_KEYS.trackStatus(id))).toMatchObject({ status: "processing", filename: FIXTURES.amen });
+    expect(await t.ctx.kv.get(KV_KEYS.trackStatus(id))).toMatchObject({
+      status: "processing",
+      filename: FIXTURES.amen,
+    });
     expect(await t.ctx.kv.ttl(KV_KEYS.trackStatus(id))).toBeGreaterThan(24 * 3600 - 60);
     await t.ctx.queue.idle();
     expect(await t.ctx.kv.get(KV_KEYS.trackStatus(id))).toMatchObject({ status: "completed", filename: FIXTURES.amen });
@@ -325,7 +320,13 @@ describe("POST /api/upload: streaming and aborts", () => {
     const frames = mpegFrames();
     const size = frames.byteLength * 80; // ~3.3 MB, about 3.5 minutes at 128 kbps
     const { res } = await postUpload(t, headers, [
-      { name: "files", filename: "Long - Stream.mp3", type: "audio/mpeg", size, data: () => repeatingStream(frames, size, { chunk: 7000 }) },
+      {
+        name: "files",
+        filename: "Long - Stream.mp3",
+        type: "audio/mpeg",
+        size,
+        data: () => repeatingStream(frames, size, { chunk: 7000 }),
+      },
       dirPart("label_neuropunk"),
     ]);
     expect(res.status).toBe(200);
@@ -381,7 +382,7 @@ describe("POST /api/upload: streaming and aborts", () => {
     const res = await t.app.request("/api/upload", {
       method: "POST",
       headers: { ...headers, "content-type": "multipart/form-data; boundary=xyz" },
-      body: "--xyz\r\nContent-Disposition: form-data; name=\"files\"; filename=\"A - B.mp3\"\r\nbroken",
+      body: '--xyz\r\nContent-Disposition: form-data; name="files"; filename="A - B.mp3"\r\nbroken',
     });
     expect(res.status).toBe(400);
     await expectNothingKept();

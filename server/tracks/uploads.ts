@@ -3,7 +3,7 @@ import { type Direction, formatDirections } from "../../domain/directions.ts";
 import { tracks } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
-import { STATUS_COLUMNS, type StatusRow, type createStatusKeys } from "./processing/status-keys.ts";
+import { type createStatusKeys, STATUS_COLUMNS, type StatusRow } from "./processing/status-keys.ts";
 
 /**
  * An upload's rows (docs/decisions/0020, 0196): the hourly quota, and the insert of a stored

@@ -9,9 +9,9 @@ import { inScope, type Scope, scopeDirections, scopeOf } from "../../domain/scop
 import { scopeSql } from "./scope.ts";
 import { containsSql } from "../lib/search.ts";
 import {
-  type AnalysisJson,
   analysisFromJson,
   analysisJoin,
+  type AnalysisJson,
   analysisJsonFields,
   analysisOrder,
   type TrackAnalysisView,
@@ -101,7 +101,8 @@ const originalOwners = alias(users, "original_owners");
  * The track this one copies (decision 0206): its id, and its owner and upload date while it exists.
  * Null for nearly every row, so the lists pay nothing for it.
  */
-const duplicateJsonField = sql`'dup_id', ${tracks.duplicate_of}, 'dup', CASE WHEN ${tracks.duplicate_of} IS NULL THEN NULL
+const duplicateJsonField =
+  sql`'dup_id', ${tracks.duplicate_of}, 'dup', CASE WHEN ${tracks.duplicate_of} IS NULL THEN NULL
   ELSE json((SELECT json_object('username', coalesce(${originalOwners.username}, ${originals.guest_username}),
     'upload_date', ${originals.upload_date})
   FROM ${tracks} AS "originals" LEFT JOIN ${users} AS "original_owners" ON ${originalOwners.id} = ${originals.user_id}
@@ -159,7 +160,11 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
     user_id: r.user_id,
     guest_username: r.guest_username,
     user_info: r.u_id !== null && r.u_username !== null
-      ? { id: r.u_id, username: r.u_username, name: displayName({ username: r.u_username, first_name: r.u_first, last_name: r.u_last }) }
+      ? {
+        id: r.u_id,
+        username: r.u_username,
+        name: displayName({ username: r.u_username, first_name: r.u_first, last_name: r.u_last }),
+      }
       : null,
     upload_date,
     directions: formatDirections(parseDirections(r.directions)),
@@ -245,7 +250,8 @@ export type Viewer = Pick<User, "id" | "is_admin" | "is_moderator" | "moderator_
 /** A staff caller: the signed-in user (their current scope is derived here) or a scope itself. */
 export type StaffCaller = Scope | Pick<User, "is_admin" | "is_moderator" | "moderator_categories">;
 
-export const scopeFor = (who: StaffCaller): Scope => typeof who === "string" || Array.isArray(who) ? who as Scope : scopeOf(who as Viewer);
+export const scopeFor = (who: StaffCaller): Scope =>
+  typeof who === "string" || Array.isArray(who) ? who as Scope : scopeOf(who as Viewer);
 
 /**
  * A track seen with `scope` (404 outside it); `waitingFor` is whose waiting it reports, the same

@@ -120,7 +120,11 @@ describe("admin users: create, get, update", () => {
       [{ username: "TAKEN_NAME" }, 409, USERNAME_TAKEN],
       [{ username: "x1", email: "not-an-email" }, 400, BAD_EMAIL],
       [{ username: "x1", email: "a@b" }, 400, BAD_EMAIL],
-      [{ username: "x1", is_moderator: true, moderator_categories: "label_koster,rock" }, 400, "Неизвестная категория модератора"],
+      [
+        { username: "x1", is_moderator: true, moderator_categories: "label_koster,rock" },
+        400,
+        "Неизвестная категория модератора",
+      ],
       [{ username: "x1", favorite_dnb_genre: "Polka" }, 400, PROFILE_TEXTS.badGenre],
       [{ username: "x1", birth_date: "31.12.1999" }, 400, "Некорректная дата рождения"],
       [{ username: "x1", vk_id: "55555" }, 409, "Этот VK ID уже привязан к другому пользователю"],
@@ -185,7 +189,9 @@ describe("admin users: create, get, update", () => {
 describe("admin users: the rules of spec 2 §4–5", () => {
   it("an admin cannot demote, ban or delete themself", async () => {
     const me = f.admin.id;
-    const demote = await f.call("PUT", `/api/admin/users/${me}`, { json: { is_admin: false, is_moderator: false, is_banned: false } });
+    const demote = await f.call("PUT", `/api/admin/users/${me}`, {
+      json: { is_admin: false, is_moderator: false, is_banned: false },
+    });
     expect(demote).toMatchObject({ status: 400, body: { error: SELF_DEMOTE } });
     const banByEdit = await f.call("PUT", `/api/admin/users/${me}`, { json: { is_admin: true, is_banned: true } });
     expect(banByEdit.body.error).toBe(SELF_BAN);
@@ -196,7 +202,9 @@ describe("admin users: the rules of spec 2 §4–5", () => {
     const still = (await f.t.ctx.db.select().from(users).where(eq(users.id, me)))[0];
     expect(still).toMatchObject({ is_admin: true, is_banned: false });
     // Editing oneself otherwise is fine.
-    expect((await f.call("PUT", `/api/admin/users/${me}`, { json: { city: "Питер", is_admin: true } })).status).toBe(200);
+    expect((await f.call("PUT", `/api/admin/users/${me}`, { json: { city: "Питер", is_admin: true } })).status).toBe(
+      200,
+    );
   });
 
   it("admins cannot be banned; selecting admin clears a ban", async () => {

@@ -40,7 +40,11 @@ export function createLinkAccountsRoutes(ctx: AppContext) {
       const identity = await telegramIdentity(ctx, raw);
       try {
         const user = await linkTelegram(ctx, current, identity);
-        return c.json({ success: true, message: "Telegram успешно привязан к вашему аккаунту", user: userView(user, publicAddresses(ctx.publicStorage)) });
+        return c.json({
+          success: true,
+          message: "Telegram успешно привязан к вашему аккаунту",
+          user: userView(user, publicAddresses(ctx.publicStorage)),
+        });
       } catch (err) {
         if (err instanceof LinkRefused) throw conflict(err.message);
         throw err;

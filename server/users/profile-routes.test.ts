@@ -182,7 +182,10 @@ describe("POST /api/profile/update", () => {
   it("keeps the avatar when the form carries an empty file input", async () => {
     const { headers } = await newUser();
     const first = await update(headers, form({}, { bytes: image(JPEG_HEAD), type: "image/jpeg" }));
-    const again = await update(headers, form({ city: "Омск" }, { bytes: new Uint8Array(0), type: "application/octet-stream", name: "" }));
+    const again = await update(
+      headers,
+      form({ city: "Омск" }, { bytes: new Uint8Array(0), type: "application/octet-stream", name: "" }),
+    );
     expect(again.res.status).toBe(200);
     expect(again.body.user.avatar).toBe(first.body.user.avatar);
   });
@@ -236,7 +239,10 @@ describe("POST /api/profile/update", () => {
   it("does not keep a new avatar when a field in the same form is invalid", async () => {
     const { headers } = await newUser();
     const before = await avatarFiles();
-    const { res } = await update(headers, form({ bio: "x".repeat(600) }, { bytes: image(JPEG_HEAD), type: "image/jpeg" }));
+    const { res } = await update(
+      headers,
+      form({ bio: "x".repeat(600) }, { bytes: image(JPEG_HEAD), type: "image/jpeg" }),
+    );
     expect(res.status).toBe(400);
     expect((await avatarFiles()).sort()).toEqual(before.sort());
   });
@@ -250,13 +256,19 @@ describe("POST /api/profile/update", () => {
 
   it("never answers 500 to naughty strings in any field", async () => {
     const { headers } = await newUser();
-    const naughty: string[] = JSON.parse(await Deno.readTextFile(new URL("../../test/fixtures/naughty/blns.json", import.meta.url)));
+    const naughty: string[] = JSON.parse(
+      await Deno.readTextFile(new URL("../../test/fixtures/naughty/blns.json", import.meta.url)),
+    );
     const fields = ["first_name", "last_name", "city", "bio", "birth_date", "favorite_dnb_genre"];
     let hidden = 0;
     for (let i = 0; i < naughty.length; i++) {
       const value = naughty[i];
       const field = fields[i % fields.length];
-      const res = await t.app.request("/api/profile/update", { method: "POST", headers, body: form({ [field]: value }) });
+      const res = await t.app.request("/api/profile/update", {
+        method: "POST",
+        headers,
+        body: form({ [field]: value }),
+      });
       expect(res.status, `${field}=${JSON.stringify(value)}`).toBeLessThan(500);
       const body = await res.json();
       // Judged after trimming, as the form's fields are (a trim also drops U+FEFF at either end).

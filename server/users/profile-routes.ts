@@ -59,30 +59,34 @@ export function createProfileRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .route("/", createLinkAccountsRoutes(ctx))
     .post("/update", ctx.guards.user, async (c) => {
-    const user = c.get("user");
-    const { fields, avatarKey } = await parseProfileForm(ctx, c.req.raw);
-    try {
-      const today = ctx.clock.now().toISOString().slice(0, 10);
-      const parsed = profileSchema(today).safeParse(fields);
-      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Некорректные данные");
-      const patch: UserPatch = { ...parsed.data };
-      for (const k of Object.keys(patch) as (keyof UserPatch)[]) if (patch[k] === undefined) delete patch[k];
-      if (avatarKey) patch.avatar = PUBLIC_UPLOADS_PATH + avatarKey;
-      const updated = await ctx.users.update(user.id, patch);
-      // Deleted by an administrator a moment ago: the session is gone with it.
-      if (!updated) throw unauthorized("Недействительный или истёкший токен");
-      if (avatarKey && user.avatar && user.avatar !== updated.avatar) {
-        const old = OWN_AVATAR.exec(user.avatar);
-        if (old) {
-          await ctx.publicStorage.delete(old[1]).catch((err) =>
-            ctx.logger.warn("old avatar not removed", { key: old[1], err })
-          );
+      const user = c.get("user");
+      const { fields, avatarKey } = await parseProfileForm(ctx, c.req.raw);
+      try {
+        const today = ctx.clock.now().toISOString().slice(0, 10);
+        const parsed = profileSchema(today).safeParse(fields);
+        if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Некорректные данные");
+        const patch: UserPatch = { ...parsed.data };
+        for (const k of Object.keys(patch) as (keyof UserPatch)[]) if (patch[k] === undefined) delete patch[k];
+        if (avatarKey) patch.avatar = PUBLIC_UPLOADS_PATH + avatarKey;
+        const updated = await ctx.users.update(user.id, patch);
+        // Deleted by an administrator a moment ago: the session is gone with it.
+        if (!updated) throw unauthorized("Недействительный или истёкший токен");
+        if (avatarKey && user.avatar && user.avatar !== updated.avatar) {
+          const old = OWN_AVATAR.exec(user.avatar);
+          if (old) {
+            await ctx.publicStorage.delete(old[1]).catch((err) =>
+              ctx.logger.warn("old avatar not removed", { key: old[1], err })
+            );
+          }
         }
+        return c.json({
+          success: true,
+          message: PROFILE_TEXTS.saved,
+          user: userView(updated, publicAddresses(ctx.publicStorage)),
+        });
+      } catch (err) {
+        if (avatarKey) await ctx.publicStorage.delete(avatarKey);
+        throw err;
       }
-      return c.json({ success: true, message: PROFILE_TEXTS.saved, user: userView(updated, publicAddresses(ctx.publicStorage)) });
-    } catch (err) {
-      if (avatarKey) await ctx.publicStorage.delete(avatarKey);
-      throw err;
-    }
-  });
+    });
 }

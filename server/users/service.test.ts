@@ -88,7 +88,11 @@ describe("users service: every write is seen on the next authenticated call", ()
     const claimant = await createUser(t.ctx.db, { telegram_id: "61001", pending_vk_link_phone: "79990610001" });
     const claimantSession = await cachedSession(claimant);
     await t.ctx.users.meetPhoneClaim(claimant.id, "79990610001", "610001", { first_name: "Вера" });
-    expect(await claimantSession.seen()).toMatchObject({ vk_id: "610001", first_name: "Вера", pending_vk_link_phone: null });
+    expect(await claimantSession.seen()).toMatchObject({
+      vk_id: "610001",
+      first_name: "Вера",
+      pending_vk_link_phone: null,
+    });
 
     const dropped = await createUser(t.ctx.db, { telegram_id: "61002", pending_vk_link_phone: "79990610002" });
     const droppedSession = await cachedSession(dropped);

@@ -106,11 +106,11 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
       const term = q.search?.trim();
       if (term) {
         conds.push(
-          sql`(${containsSql(users.username, term)} OR ${containsSql(sql`coalesce(${users.first_name}, '')`, term)} OR ${
-            containsSql(sql`coalesce(${users.last_name}, '')`, term)
-          } OR ${containsSql(sql`coalesce(${users.email}, '')`, term)} OR ${
-            /^\d+$/.test(term) ? sql`${users.id} = ${Number(term.slice(0, 15))}` : sql`0`
-          })`,
+          sql`(${containsSql(users.username, term)} OR ${
+            containsSql(sql`coalesce(${users.first_name}, '')`, term)
+          } OR ${containsSql(sql`coalesce(${users.last_name}, '')`, term)} OR ${
+            containsSql(sql`coalesce(${users.email}, '')`, term)
+          } OR ${/^\d+$/.test(term) ? sql`${users.id} = ${Number(term.slice(0, 15))}` : sql`0`})`,
         );
       }
       if (q.status === "active") conds.push(eq(users.is_banned, false));
@@ -245,7 +245,11 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
      * up in between, so no write lock is held across awaits (an interactive transaction would hold
      * one while other requests of this process wait on a second connection).
      */
-    async absorb(keepId: number, patch: UserPatch, drop?: { id: number; telegram_id: string }): Promise<User | undefined> {
+    async absorb(
+      keepId: number,
+      patch: UserPatch,
+      drop?: { id: number; telegram_id: string },
+    ): Promise<User | undefined> {
       const write = db.update(users).set({ ...patch, updated_at: clock.now() }).where(eq(users.id, keepId)).returning();
       try {
         if (!drop) {

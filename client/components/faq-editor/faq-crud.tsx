@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { FaqFields, type FaqEditorTexts } from "./faq-editor.tsx";
+import { type FaqEditorTexts, FaqFields } from "./faq-editor.tsx";
 import { faqFormValid, type FaqFormValue, nextFaqOrder } from "./faq-format.ts";
 import { Modal } from "../ui/modal.tsx";
 import type { Faq, useStaffFaqWrites } from "../../lib/staff-queries.ts";
@@ -122,7 +122,9 @@ export function FaqEditModal(
       size="lg"
       footer={
         <>
-          <button type="button" className="st-btn" onClick={() => setEditing(null)} disabled={saving}>{texts.cancel}</button>
+          <button type="button" className="st-btn" onClick={() => setEditing(null)} disabled={saving}>
+            {texts.cancel}
+          </button>
           <button
             type="button"
             className="st-btn st-btn-primary"

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { faqOrderValid, type FaqFormValue, formatAnswer, sanitizeAnswerHtml } from "./faq-format.ts";
+import { type FaqFormValue, faqOrderValid, formatAnswer, sanitizeAnswerHtml } from "./faq-format.ts";
 import "../ui/staff.css";
 
 export interface FaqEditorTexts {

@@ -71,7 +71,17 @@ export function truncateAnswer(html: string, max = FAQ_TRUNCATE_AT): string {
 }
 
 const ALLOWED = new Set(["p", "br", "strong", "b", "em", "i", "u", "ul", "ol", "li", "a"]);
-const DROP_WITH_CONTENT = new Set(["script", "style", "iframe", "object", "embed", "template", "noscript", "svg", "math"]);
+const DROP_WITH_CONTENT = new Set([
+  "script",
+  "style",
+  "iframe",
+  "object",
+  "embed",
+  "template",
+  "noscript",
+  "svg",
+  "math",
+]);
 
 /**
  * The preview runs what the admin types through the same allow-list the server applies

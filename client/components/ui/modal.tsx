@@ -20,7 +20,9 @@ const FOCUSABLE =
  * A dialog over the page: Escape and the backdrop close it, focus moves in and comes back, and Tab
  * stays inside (aria-modal hides the page behind from screen readers, so focus must not wander there).
  */
-export function Modal({ open, title, onClose, children, footer, closeDisabled, size = "md", closeLabel = "Закрыть" }: ModalProps) {
+export function Modal(
+  { open, title, onClose, children, footer, closeDisabled, size = "md", closeLabel = "Закрыть" }: ModalProps,
+) {
   const titleId = useId();
   const boxRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
@@ -109,8 +111,21 @@ interface ConfirmDialogProps {
 }
 
 export function ConfirmDialog(
-  { open, title, message, warning, confirmLabel, busyLabel, cancelLabel = "Отмена", closeLabel, danger = true, busy, error, onConfirm, onCancel }:
-    ConfirmDialogProps,
+  {
+    open,
+    title,
+    message,
+    warning,
+    confirmLabel,
+    busyLabel,
+    cancelLabel = "Отмена",
+    closeLabel,
+    danger = true,
+    busy,
+    error,
+    onConfirm,
+    onCancel,
+  }: ConfirmDialogProps,
 ) {
   return (
     <Modal

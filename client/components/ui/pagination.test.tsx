@@ -36,7 +36,9 @@ describe("parsePageInput", () => {
   });
 });
 
-function Harness({ pages, onChange, onSize }: { pages: number; onChange?: (p: number) => void; onSize?: (n: number) => void }) {
+function Harness(
+  { pages, onChange, onSize }: { pages: number; onChange?: (p: number) => void; onSize?: (n: number) => void },
+) {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(10);
   return (
@@ -57,8 +59,7 @@ function Harness({ pages, onChange, onSize }: { pages: number; onChange?: (p: nu
   );
 }
 
-const pageButtons = () =>
-  screen.getAllByRole("button", { name: /^Страница \d+$/ }).map((b) => Number(b.textContent));
+const pageButtons = () => screen.getAllByRole("button", { name: /^Страница \d+$/ }).map((b) => Number(b.textContent));
 const input = () => screen.getByLabelText("Перейти к странице") as HTMLInputElement;
 
 describe("Pagination", () => {

@@ -23,7 +23,9 @@ export function useToast(ms: number) {
   return { toast, show, hide };
 }
 
-export function Toast({ toast, onClose, closeLabel = "Закрыть" }: { toast: ToastState | null; onClose: () => void; closeLabel?: string }) {
+export function Toast(
+  { toast, onClose, closeLabel = "Закрыть" }: { toast: ToastState | null; onClose: () => void; closeLabel?: string },
+) {
   if (!toast) return null;
   return (
     <div

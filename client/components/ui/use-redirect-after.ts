@@ -11,6 +11,9 @@ export function useRedirectAfter() {
   /** `search`: the list's place to return to (the track lists keep it, track-list-search.ts). */
   return useCallback((to: string, ms = REDIRECT_DELAY_MS, search?: Record<string, unknown>) => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => void navigate({ to: to as "/", ...(search ? { search: search as never } : {}) }), ms);
+    timer.current = setTimeout(
+      () => void navigate({ to: to as "/", ...(search ? { search: search as never } : {}) }),
+      ms,
+    );
   }, [navigate]);
 }

@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DownloadPie, HorizontalBars, TimelineChart, timelineBarHeight, timelineLabelStep } from "./dashboard-charts.tsx";
+import {
+  DownloadPie,
+  HorizontalBars,
+  timelineBarHeight,
+  TimelineChart,
+  timelineLabelStep,
+} from "./dashboard-charts.tsx";
 
 afterEach(cleanup);
 
@@ -65,7 +71,20 @@ describe("timeline chart on a narrow screen", () => {
     expect(timelineLabelStep(days, 0)).toBe(1);
     expect(timelineLabelStep(days, 2000)).toBe(1);
     expect(timelineLabelStep(days, 320)).toBeGreaterThan(3);
-    const months = ["янв 2025", "фев 2025", "мар 2025", "апр 2025", "май 2025", "июн 2025", "июл 2025", "авг 2025", "сен 2025", "окт 2025", "ноя 2025", "дек 2025"];
+    const months = [
+      "янв 2025",
+      "фев 2025",
+      "мар 2025",
+      "апр 2025",
+      "май 2025",
+      "июн 2025",
+      "июл 2025",
+      "авг 2025",
+      "сен 2025",
+      "окт 2025",
+      "ноя 2025",
+      "дек 2025",
+    ];
     expect(timelineLabelStep(months, 320)).toBeGreaterThan(timelineLabelStep(days.slice(0, 12), 320));
   });
 });

@@ -136,8 +136,12 @@ export function DownloadPie({ downloaded, notDownloaded }: { downloaded: number;
         </text>
       </svg>
       <div className="st-legend">
-        <span><i className="st-legend-dot" style={{ background: "var(--accent)" }} />Скачано: <b>{downloaded}</b></span>
-        <span><i className="st-legend-dot" style={{ background: "#3a3a4c" }} />Не скачано: <b>{notDownloaded}</b></span>
+        <span>
+          <i className="st-legend-dot" style={{ background: "var(--accent)" }} />Скачано: <b>{downloaded}</b>
+        </span>
+        <span>
+          <i className="st-legend-dot" style={{ background: "#3a3a4c" }} />Не скачано: <b>{notDownloaded}</b>
+        </span>
       </div>
     </div>
   );

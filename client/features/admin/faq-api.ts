@@ -15,7 +15,6 @@ const faqQueries = staffFaqQueries("/admin", adminKeys.faq);
 export const adminFaqsQuery = faqQueries.list;
 export const adminFaqQuery = faqQueries.one;
 
-
 export const useAdminFaqWrites = () => useStaffFaqWrites("/admin", adminKeys.faq);
 
 /**
@@ -26,7 +25,9 @@ export function useMoveAdminFaq() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (moves: Array<{ id: number; order: number }>) => {
-      for (const m of moves) await read(admin.faq[":id"].$put({ param: { id: String(m.id) }, json: { order: m.order } }));
+      for (const m of moves) {
+        await read(admin.faq[":id"].$put({ param: { id: String(m.id) }, json: { order: m.order } }));
+      }
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.faq }),
   });

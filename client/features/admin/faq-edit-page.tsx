@@ -2,7 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { FaqFields, FaqPreview } from "../../components/faq-editor/faq-editor.tsx";
-import { answerToText, faqFormValid, type FaqFormValue, formatAnswer, nextFaqOrder } from "../../components/faq-editor/faq-format.ts";
+import {
+  answerToText,
+  faqFormValid,
+  type FaqFormValue,
+  formatAnswer,
+  nextFaqOrder,
+} from "../../components/faq-editor/faq-format.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
 import { errorText } from "../../lib/api.ts";
@@ -72,7 +78,11 @@ export function AdminFaqEditPage() {
               <FaqFields value={value} onChange={setValue} disabled={saving || done} answerRows={10} />
               <div className="st-form-actions">
                 <Link to="/admin/faq" className="st-btn">Отмена</Link>
-                <button type="submit" className="st-btn st-btn-primary" disabled={saving || done || !faqFormValid(value)}>
+                <button
+                  type="submit"
+                  className="st-btn st-btn-primary"
+                  disabled={saving || done || !faqFormValid(value)}
+                >
                   {saving ? "Сохранение..." : "Сохранить"}
                 </button>
               </div>

@@ -74,7 +74,10 @@ export function AdminFaqPage() {
       <ol className="st-faq-list" style={{ listStyle: "none", margin: 0, padding: 0 }} aria-busy={moving}>
         {faqs.map((f, i) => (
           <li key={f.id} className="st-faq-item" data-faq-id={f.id}>
-            <span className="st-faq-order"><span className="visually-hidden">Порядок </span>{f.order}</span>
+            <span className="st-faq-order">
+              <span className="visually-hidden">Порядок</span>
+              {f.order}
+            </span>
             <div>
               <p className="st-faq-q">{f.question}</p>
               <p className="st-faq-a">{truncateAnswer(f.answer)}</p>
@@ -100,7 +103,12 @@ export function AdminFaqPage() {
               >
                 ↓
               </button>
-              <button type="button" className="st-btn st-btn-sm" onClick={() => crud.openEdit(f)} aria-label={`Изменить: ${f.question}`}>
+              <button
+                type="button"
+                className="st-btn st-btn-sm"
+                onClick={() => crud.openEdit(f)}
+                aria-label={`Изменить: ${f.question}`}
+              >
                 Изменить
               </button>
               <Link
@@ -126,7 +134,13 @@ export function AdminFaqPage() {
 
       <FaqEditModal
         crud={crud}
-        texts={{ addTitle: "Новый вопрос", editTitle: "Редактирование вопроса", cancel: "Отмена", save: "Сохранить", saving: "Сохранение..." }}
+        texts={{
+          addTitle: "Новый вопрос",
+          editTitle: "Редактирование вопроса",
+          cancel: "Отмена",
+          save: "Сохранить",
+          saving: "Сохранение...",
+        }}
         answerRows={6}
       />
 

@@ -7,7 +7,8 @@ import { AdminRedisPage } from "./redis-page.tsx";
 
 useSignedInTestSession();
 
-const UNREACHABLE = "The status store is unreachable. Track statuses are read from the database until it answers again.";
+const UNREACHABLE =
+  "The status store is unreachable. Track statuses are read from the database until it answers again.";
 
 /** A server with 2 track-id keys, 25 status keys and 1 error key, paging like the real one. */
 function server(opts: { down: boolean } = { down: false }) {
@@ -42,7 +43,8 @@ function server(opts: { down: boolean } = { down: false }) {
   return { asked };
 }
 
-const statusSection = () => screen.getByRole("heading", { name: /^Track status keys/ }).closest(".st-section") as HTMLElement;
+const statusSection = () =>
+  screen.getByRole("heading", { name: /^Track status keys/ }).closest(".st-section") as HTMLElement;
 const shownKeys = (section: HTMLElement) => [...section.querySelectorAll(".st-kv-key")].map((e) => e.textContent);
 
 describe("admin status store page", () => {

@@ -6,7 +6,13 @@ import { Toast, useToast } from "../../components/ui/toast.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { adminKeys } from "../../lib/staff-queries.ts";
-import { adminRedisQuery, type RedisData, type RedisListPage, useCleanupRedis, useDeleteRedisKey } from "./redis-api.ts";
+import {
+  adminRedisQuery,
+  type RedisData,
+  type RedisListPage,
+  useCleanupRedis,
+  useDeleteRedisKey,
+} from "./redis-api.ts";
 
 /** The status-store page. Its texts are English (spec 2 "Cache admin page"). */
 export const CACHE_TOAST_MS = 3000;
@@ -67,8 +73,14 @@ export function AdminRedisPage() {
   useEffect(() => {
     if (!paging) return;
     setPages((p) => {
-      const next = { trackIds: paging.trackIds.page, trackStatus: paging.trackStatus.page, errorKeys: paging.errorKeys.page };
-      return next.trackIds === p.trackIds && next.trackStatus === p.trackStatus && next.errorKeys === p.errorKeys ? p : next;
+      const next = {
+        trackIds: paging.trackIds.page,
+        trackStatus: paging.trackStatus.page,
+        errorKeys: paging.errorKeys.page,
+      };
+      return next.trackIds === p.trackIds && next.trackStatus === p.trackStatus && next.errorKeys === p.errorKeys
+        ? p
+        : next;
     });
   }, [paging]);
   const sizeId = useId();
@@ -111,8 +123,15 @@ export function AdminRedisPage() {
   const section = (title: string, group: Exclude<Group, "all">, count: number, body: ReactNode) => (
     <div className="st-section">
       <div className="st-page-head" style={{ marginBottom: 12 }}>
-        <h2 style={{ margin: 0 }}>{title} <span className="st-muted">({count})</span></h2>
-        <button type="button" className="st-btn st-btn-sm st-btn-danger" disabled={count === 0} onClick={() => setCleanup(group)}>
+        <h2 style={{ margin: 0 }}>
+          {title} <span className="st-muted">({count})</span>
+        </h2>
+        <button
+          type="button"
+          className="st-btn st-btn-sm st-btn-danger"
+          disabled={count === 0}
+          onClick={() => setCleanup(group)}
+        >
           Clean up
         </button>
       </div>
@@ -222,10 +241,22 @@ function RedisContent({ data, section, removeButton, empty, onPageChange }: {
   return (
     <>
       <div className="st-cards">
-        <div className="st-card"><span className="st-card-label">Track ID keys</span><span className="st-card-value">{stats.track_ids}</span></div>
-        <div className="st-card"><span className="st-card-label">Track status keys</span><span className="st-card-value">{stats.track_status}</span></div>
-        <div className="st-card"><span className="st-card-label">Error keys</span><span className="st-card-value">{stats.errors}</span></div>
-        <div className="st-card"><span className="st-card-label">Success keys</span><span className="st-card-value">{data.successCount ?? stats.success}</span></div>
+        <div className="st-card">
+          <span className="st-card-label">Track ID keys</span>
+          <span className="st-card-value">{stats.track_ids}</span>
+        </div>
+        <div className="st-card">
+          <span className="st-card-label">Track status keys</span>
+          <span className="st-card-value">{stats.track_status}</span>
+        </div>
+        <div className="st-card">
+          <span className="st-card-label">Error keys</span>
+          <span className="st-card-value">{stats.errors}</span>
+        </div>
+        <div className="st-card">
+          <span className="st-card-label">Success keys</span>
+          <span className="st-card-value">{data.successCount ?? stats.success}</span>
+        </div>
       </div>
 
       {section(

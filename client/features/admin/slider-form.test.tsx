@@ -18,7 +18,8 @@ const seeded: SliderTile = {
 };
 
 /** The form saves through the admin feature's mutation hook, which needs a query client. */
-const render = (ui: ReactElement) => renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
+const render = (ui: ReactElement) =>
+  renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
 
 let sent: Array<Record<string, unknown>> = [];
 let fetch: ReturnType<typeof fakeFetch>;

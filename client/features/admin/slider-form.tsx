@@ -64,7 +64,8 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
   useEffect(() => onSavingChange?.(saving), [saving]);
 
   // keptImage is either the tile's own image or nothing (after removal).
-  const preview = fileUrl ?? (keptImage ? sliderImageUrl({ image_filename: keptImage, image_url: tile?.image_url ?? null }) : null);
+  const preview = fileUrl ??
+    (keptImage ? sliderImageUrl({ image_filename: keptImage, image_url: tile?.image_url ?? null }) : null);
   const hasImage = Boolean(file || keptImage);
   const linkWithoutImage = tileType === "link" && !hasImage;
 
@@ -97,7 +98,12 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
 
   const submit = async () => {
     if (saving) return;
-    const refused = tileProblem({ tile_type: tileType, redirect_url: redirectUrl, track_url: trackUrl, has_image: hasImage });
+    const refused = tileProblem({
+      tile_type: tileType,
+      redirect_url: redirectUrl,
+      track_url: trackUrl,
+      has_image: hasImage,
+    });
     if (refused) return setError(refused);
     setError(null);
     setSaving(true);
@@ -145,7 +151,12 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
             <span>Ссылка</span>
           </label>
           <label className="st-check">
-            <input type="radio" name={`${id}-type`} checked={tileType === "track"} onChange={() => chooseType("track")} />
+            <input
+              type="radio"
+              name={`${id}-type`}
+              checked={tileType === "track"}
+              onChange={() => chooseType("track")}
+            />
             <span>Трек</span>
           </label>
         </div>

@@ -66,7 +66,9 @@ export function AdminSliderPage() {
               {tile.tile_type === "link"
                 ? (
                   <div className="st-tile-media">
-                    {image ? <img src={image} alt="Изображение плитки" loading="lazy" /> : <span className="st-muted">Нет изображения</span>}
+                    {image
+                      ? <img src={image} alt="Изображение плитки" loading="lazy" />
+                      : <span className="st-muted">Нет изображения</span>}
                   </div>
                 )
                 : <TrackPlayer url={tile.track_url ?? ""} title={`Плеер: ${tile.track_url ?? ""}`} />}
@@ -78,15 +80,25 @@ export function AdminSliderPage() {
                 </span>
                 {tile.tile_type === "link"
                   ? tile.redirect_url && (
-                    <a className="st-tile-url" href={tile.redirect_url} target="_blank" rel="noopener noreferrer">{tile.redirect_url}</a>
+                    <a className="st-tile-url" href={tile.redirect_url} target="_blank" rel="noopener noreferrer">
+                      {tile.redirect_url}
+                    </a>
                   )
                   : tile.track_url && (
-                    <a className="st-tile-url" href={tile.track_url} target="_blank" rel="noopener noreferrer">{tile.track_url}</a>
+                    <a className="st-tile-url" href={tile.track_url} target="_blank" rel="noopener noreferrer">
+                      {tile.track_url}
+                    </a>
                   )}
                 <div className="st-tile-actions">
-                  <button type="button" className="st-btn st-btn-sm" onClick={() => setEditing({ tile })}>Изменить</button>
-                  <Link to="/admin/slider/$id/edit" params={{ id: String(tile.id) }} className="st-btn st-btn-sm">Редактор</Link>
-                  <button type="button" className="st-btn st-btn-sm st-btn-danger" onClick={() => setToDelete(tile)}>Удалить</button>
+                  <button type="button" className="st-btn st-btn-sm" onClick={() => setEditing({ tile })}>
+                    Изменить
+                  </button>
+                  <Link to="/admin/slider/$id/edit" params={{ id: String(tile.id) }} className="st-btn st-btn-sm">
+                    Редактор
+                  </Link>
+                  <button type="button" className="st-btn st-btn-sm st-btn-danger" onClick={() => setToDelete(tile)}>
+                    Удалить
+                  </button>
                 </div>
               </div>
             </article>

@@ -81,7 +81,12 @@ describe("admin user edit page", () => {
     await settle(1);
     await settle(1);
     expect(puts).toHaveLength(1);
-    expect(puts[0]).toMatchObject({ is_banned: true, is_admin: false, is_moderator: true, moderator_categories: "label_koster" });
+    expect(puts[0]).toMatchObject({
+      is_banned: true,
+      is_admin: false,
+      is_moderator: true,
+      moderator_categories: "label_koster",
+    });
     expect(puts[0]).not.toHaveProperty("first_name");
     expect(screen.getByText("Пользователь успешно сохранен")).toBeTruthy();
   });

@@ -136,7 +136,9 @@ export function AdminUserEditPage() {
         danger
         message={
           <>
-            {confirming?.includes("ban") && <span style={{ display: "block" }}>{USER_TEXTS.banQuestion(form?.username ?? "")}</span>}
+            {confirming?.includes("ban") && (
+              <span style={{ display: "block" }}>{USER_TEXTS.banQuestion(form?.username ?? "")}</span>
+            )}
             {confirming?.includes("demote") && <span style={{ display: "block" }}>{USER_TEXTS.demoteQuestion}</span>}
           </>
         }
@@ -169,9 +171,15 @@ interface UserFormProps {
   banner: ReactNode;
 }
 
-function UserForm({ form, onChange, errors, selfEdit, isNew, saving, savedCategories, onSubmit, banner }: UserFormProps) {
+function UserForm(
+  { form, onChange, errors, selfEdit, isNew, saving, savedCategories, onSubmit, banner }: UserFormProps,
+) {
   const id = useId();
-  const text = (key: TextKey, label: string, opts: { type?: string; wide?: boolean; error?: string; required?: boolean } = {}) => (
+  const text = (
+    key: TextKey,
+    label: string,
+    opts: { type?: string; wide?: boolean; error?: string; required?: boolean } = {},
+  ) => (
     <div className={opts.wide ? "st-field st-wide" : "st-field"}>
       <label htmlFor={`${id}-${key}`}>{label}</label>
       <input
@@ -245,7 +253,9 @@ function UserForm({ form, onChange, errors, selfEdit, isNew, saving, savedCatego
             </label>
             {form.is_moderator && (
               <fieldset className="st-fieldset st-category-picker">
-                <legend className="st-label" style={{ float: "left", width: "100%", marginBottom: 8 }}>Категории модерации</legend>
+                <legend className="st-label" style={{ float: "left", width: "100%", marginBottom: 8 }}>
+                  Категории модерации
+                </legend>
                 <label className="st-check" style={{ marginBottom: 10, clear: "both" }}>
                   <input
                     type="checkbox"

@@ -66,14 +66,18 @@ describe("user form rules", () => {
     expect(buildUpdatePayload(all).moderator_categories).toBe("*");
     const one = toggleCategory(all, "show_neurogon");
     expect(one.categories).toEqual(["show_neurogon"]);
-    expect(buildUpdatePayload(toggleCategory(one, "label_neuropunk")).moderator_categories).toBe("label_neuropunk,show_neurogon");
+    expect(buildUpdatePayload(toggleCategory(one, "label_neuropunk")).moderator_categories).toBe(
+      "label_neuropunk,show_neurogon",
+    );
     expect(userToForm(user({ moderator_categories: "*" })).categories).toBe("*");
   });
 
   it("requires a username and a well-formed email", () => {
     expect(validateUserForm(emptyUserForm()).username).toBe("Имя пользователя обязательно для заполнения");
     expect(validateUserForm({ ...emptyUserForm(), username: "   " }).username).toBeTruthy();
-    expect(validateUserForm({ ...emptyUserForm(), username: "a", email: "nope" }).email).toBe("Некорректный формат email");
+    expect(validateUserForm({ ...emptyUserForm(), username: "a", email: "nope" }).email).toBe(
+      "Некорректный формат email",
+    );
     expect(validateUserForm({ ...emptyUserForm(), username: "a", email: "a@b.ru" })).toEqual({});
   });
 
@@ -87,9 +91,15 @@ describe("user form rules", () => {
 
   it("protects the admin's own account", () => {
     const me = { ...userToForm(user({ is_admin: true })), username: "me" };
-    expect(validateUserForm({ ...me, is_admin: false }, true).general).toBe("Вы не можете снять с себя права администратора");
-    expect(validateUserForm({ ...me, is_admin: true, is_banned: true }, true).general).toBe("Вы не можете заблокировать себя");
-    expect(validateUserForm({ ...me, is_admin: true, is_banned: true }, false).general).toBe("Нельзя заблокировать администратора");
+    expect(validateUserForm({ ...me, is_admin: false }, true).general).toBe(
+      "Вы не можете снять с себя права администратора",
+    );
+    expect(validateUserForm({ ...me, is_admin: true, is_banned: true }, true).general).toBe(
+      "Вы не можете заблокировать себя",
+    );
+    expect(validateUserForm({ ...me, is_admin: true, is_banned: true }, false).general).toBe(
+      "Нельзя заблокировать администратора",
+    );
   });
 
   it("create sends every field with empty optional values as null", () => {

@@ -83,7 +83,12 @@ describe("admin users list: its place in the address", () => {
   it("a page opened with filters in the address asks for them and shows that list", async () => {
     const { asked } = await show("/admin/users?status=banned&role=moderator&search=mod");
     const last = asked.at(-1)!;
-    expect([last.get("status"), last.get("role"), last.get("search"), last.get("page")]).toEqual(["banned", "moderator", "mod", "1"]);
+    expect([last.get("status"), last.get("role"), last.get("search"), last.get("page")]).toEqual([
+      "banned",
+      "moderator",
+      "mod",
+      "1",
+    ]);
     expect(usernames()).toEqual(["mod2", "mod3"]);
     expect(select("Статус").value).toBe("banned");
     expect(select("Роль").value).toBe("moderator");
@@ -132,7 +137,11 @@ describe("admin users list: its place in the address", () => {
 
   it("values that do not parse fall back to their defaults one by one", () => {
     expect(parseUsersListSearch({ status: "nope", role: "admin", page: "-1", search: "" })).toEqual({ role: "admin" });
-    expect(parseUsersListSearch({ status: "active", page: 2, search: 42 })).toEqual({ status: "active", page: 2, search: "42" });
+    expect(parseUsersListSearch({ status: "active", page: 2, search: 42 })).toEqual({
+      status: "active",
+      page: 2,
+      search: "42",
+    });
     expect(parseUsersListSearch({ search: "x".repeat(201), page: 1 })).toEqual({});
     expect(parseUsersListSearch(null)).toEqual({});
   });

@@ -8,7 +8,13 @@ import { useDebouncedValue } from "../../components/ui/use-debounced-value.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { type AdminUser, adminUsersQuery, useAdminUserAction, useCreateAdminUser, type UserListParams } from "./users-api.ts";
+import {
+  type AdminUser,
+  adminUsersQuery,
+  useAdminUserAction,
+  useCreateAdminUser,
+  type UserListParams,
+} from "./users-api.ts";
 import { banRefusal } from "../../../domain/ban.ts";
 import { displayRole, type Role, USER_TEXTS } from "../../../domain/user.ts";
 import { parseUsersListSearch, rememberUsersListPlace, type UsersListSearch } from "./users-list-search.ts";
@@ -373,7 +379,11 @@ function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
     }
   };
 
-  const field = (key: "username" | "email" | "first_name" | "last_name" | "phone_number", label: string, type = "text") => (
+  const field = (
+    key: "username" | "email" | "first_name" | "last_name" | "phone_number",
+    label: string,
+    type = "text",
+  ) => (
     <div className="st-field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
       <input

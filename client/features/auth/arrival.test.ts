@@ -29,7 +29,12 @@ describe("what an address brings to the sign-in pages", () => {
   });
 
   it("puts a ban first", () => {
-    expect(readArrival("?ban_message=%D0%97%D0%B0%D0%B1%D0%BB%D0%BE%D0%BA%D0%B8%D1%80%D0%BE%D0%B2%D0%B0%D0%BD&access_token=a&refresh_token=b", ""))
+    expect(
+      readArrival(
+        "?ban_message=%D0%97%D0%B0%D0%B1%D0%BB%D0%BE%D0%BA%D0%B8%D1%80%D0%BE%D0%B2%D0%B0%D0%BD&access_token=a&refresh_token=b",
+        "",
+      ),
+    )
       .toEqual({ kind: "ban", message: "Заблокирован" });
     expect(readArrival("?ban_message=", "")).toEqual({ kind: "ban", message: null });
   });

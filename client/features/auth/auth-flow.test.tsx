@@ -73,10 +73,10 @@ const signedInAs = (token: string) => {
 const at = (path: string) => waitFor(() => expect(location.pathname).toBe(path), { timeout: 3000 });
 
 /** This browser opened a provider window (a pop-up unless `open` says otherwise), as the buttons do. */
-const started = (provider: "vk" | "telegram", address = provider === "vk"
-  ? "https://id.vk.test/authorize?state=s1"
-  : "https://oauth.telegram.test/auth?bot_id=1") =>
-  openProviderWindow(address, { provider, purpose: "sign-in", session_id: "sess-1" });
+const started = (
+  provider: "vk" | "telegram",
+  address = provider === "vk" ? "https://id.vk.test/authorize?state=s1" : "https://oauth.telegram.test/auth?bot_id=1",
+) => openProviderWindow(address, { provider, purpose: "sign-in", session_id: "sess-1" });
 
 beforeEach(() => {
   localStorage.clear();

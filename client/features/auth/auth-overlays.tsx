@@ -63,7 +63,11 @@ export function AuthOverlays() {
       {dialogOpen && !banMessage && <LoginDialog onClose={() => setDialogOpen(false)} />}
       {banMessage && <BanModal message={banMessage} onClose={closeBan} />}
       {switchOffer && !banMessage && (
-        <SwitchAccountDialog current={switchOffer.current} next={switchOffer.next} onAnswer={(yes) => auth.answerSwitch(yes)} />
+        <SwitchAccountDialog
+          current={switchOffer.current}
+          next={switchOffer.next}
+          onAnswer={(yes) => auth.answerSwitch(yes)}
+        />
       )}
     </>
   );

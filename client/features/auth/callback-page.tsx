@@ -81,8 +81,8 @@ export function AuthCallbackPage() {
       if (!start) return fail(withDetail(AUTH_TEXTS.vkProviderError, AUTH_TEXTS.sessionInvalid));
       markFinishing(start);
       location.replace(
-          vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }, start.purpose),
-        );
+        vkCallbackAddress({ code: arrival.code, state: arrival.state, device_id: arrival.deviceId }, start.purpose),
+      );
       return;
     }
     if (arrival.kind === "vk-error") return fail(withDetail(AUTH_TEXTS.vkProviderError, arrival.error));

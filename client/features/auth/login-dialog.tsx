@@ -18,8 +18,7 @@ export function LoginDialog({ onClose }: { onClose(): void }) {
       {signIn.error && <div className="alert alert-error" role="alert">{signIn.error}</div>}
       <ProviderButtons urls={signIn.urls} connecting={signIn.connecting} onStart={signIn.start} />
       <p className="muted small auth-terms">
-        {AUTH_TEXTS.termsPrefix}{" "}
-        <Link to="/privacy" onClick={onClose}>{AUTH_TEXTS.termsLink}</Link>.
+        {AUTH_TEXTS.termsPrefix} <Link to="/privacy" onClick={onClose}>{AUTH_TEXTS.termsLink}</Link>.
       </p>
     </Dialog>
   );

@@ -43,9 +43,12 @@ describe("FAQ page", () => {
   });
 
   it("treats a 403 as a ban", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/faq": () => Response.json({ success: false, error: "Доступ запрещён" }, { status: 403 }),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/faq": () => Response.json({ success: false, error: "Доступ запрещён" }, { status: 403 }),
+      }),
+    );
     const { router } = renderPage("/faq", FaqPage);
     await vi.waitFor(() => expect(auth.getSnapshot().banMessage).toBe("Доступ запрещён"));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/login"));

@@ -58,7 +58,10 @@ describe("information pages", () => {
     const hrefs = screen.getAllByRole("link").map((a) => a.getAttribute("href"));
     expect(hrefs).toEqual(["/", "/profile"]);
     cleanup();
-    vi.stubGlobal("fetch", fakeFetch({ "/api/success": () => ({ success: "Трек успешно загружен и прошёл проверку." }) }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({ "/api/success": () => ({ success: "Трек успешно загружен и прошёл проверку." }) }),
+    );
     renderPage("/success", SuccessPage);
     expect(await screen.findByText("Трек успешно загружен и прошёл проверку.")).toBeTruthy();
   });

@@ -15,7 +15,9 @@ export const moderatorCountsQuery = () =>
   queryOptions({
     queryKey: [...moderatorKeys.dashboard, "counts"] as const,
     queryFn: async () => {
-      const body = await read(client.moderator.tracks.$get({ query: { downloaded: "true", page: "1", page_size: "10" } }));
+      const body = await read(
+        client.moderator.tracks.$get({ query: { downloaded: "true", page: "1", page_size: "10" } }),
+      );
       return { tracks: body.total, downloaded: body.filtered };
     },
     staleTime: 0,

@@ -35,10 +35,14 @@ export function ModeratorDashboardPage() {
       </div>
 
       {counts.isError && (
-        <div className="st-alert st-alert-error" role="alert">{errorText(counts.error, "Failed to load tracks", "Error loading tracks")}</div>
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(counts.error, "Failed to load tracks", "Error loading tracks")}
+        </div>
       )}
       {faqs.isError && (
-        <div className="st-alert st-alert-error" role="alert">{errorText(faqs.error, "Failed to load FAQ items", "Error loading FAQ items")}</div>
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(faqs.error, "Failed to load FAQ items", "Error loading FAQ items")}
+        </div>
       )}
       <div className="st-cards">
         <div className="st-card st-card-accent">
@@ -52,7 +56,9 @@ export function ModeratorDashboardPage() {
           <span className="st-card-value" data-testid="count-downloaded">
             {count({ ...counts, data: counts.data?.downloaded })}
           </span>
-          {counts.data && <span className="st-card-sub">Not downloaded: {counts.data.tracks - counts.data.downloaded}</span>}
+          {counts.data && (
+            <span className="st-card-sub">Not downloaded: {counts.data.tracks - counts.data.downloaded}</span>
+          )}
         </div>
         <div className="st-card">
           <span className="st-card-label">FAQ items</span>

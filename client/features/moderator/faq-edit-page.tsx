@@ -8,7 +8,10 @@ import { errorText } from "../../lib/api.ts";
 import { moderatorFaqQuery, moderatorFaqsQuery, useModeratorFaqWrites } from "./api.ts";
 import { ModeratorFaqDeleteDialog } from "./faq-delete-dialog.tsx";
 
-const TEXTS = { ...FAQ_EDITOR_TEXTS_EN, answerHelp: "Basic HTML allowed: <p>, <br>, <strong>, <em>, <ul>, <ol>, <li>, <a>." };
+const TEXTS = {
+  ...FAQ_EDITOR_TEXTS_EN,
+  answerHelp: "Basic HTML allowed: <p>, <br>, <strong>, <em>, <ul>, <ol>, <li>, <a>.",
+};
 
 /** Add New FAQ / Edit FAQ with a live HTML preview (spec 2 "Moderator FAQ edit page"). */
 export function ModeratorFaqEditPage() {
@@ -29,8 +32,12 @@ export function ModeratorFaqEditPage() {
 
   useEffect(() => {
     if (value) return;
-    if (!isNew && one.data) setValue({ order: String(one.data.order), question: one.data.question, answer: one.data.answer });
-    if (isNew && (list.data || list.isError)) setValue({ order: String(nextFaqOrder(list.data ?? [])), question: "", answer: "" });
+    if (!isNew && one.data) {
+      setValue({ order: String(one.data.order), question: one.data.question, answer: one.data.answer });
+    }
+    if (isNew && (list.data || list.isError)) {
+      setValue({ order: String(nextFaqOrder(list.data ?? [])), question: "", answer: "" });
+    }
   }, [isNew, one.data, list.data, list.isError, value]);
 
   const done = () => navigate({ to: "/moderator/faq" });
@@ -88,7 +95,12 @@ export function ModeratorFaqEditPage() {
               <div className="st-form-actions">
                 <Link to="/moderator/faq" className="st-btn">Cancel</Link>
                 {!isNew && (
-                  <button type="button" className="st-btn st-btn-danger" onClick={() => setConfirming(true)} disabled={busy}>
+                  <button
+                    type="button"
+                    className="st-btn st-btn-danger"
+                    onClick={() => setConfirming(true)}
+                    disabled={busy}
+                  >
                     Delete
                   </button>
                 )}

@@ -89,7 +89,9 @@ describe("FAQ edit page", () => {
     expect((screen.getByLabelText("Order") as HTMLInputElement).value).toBe("5");
     expect(screen.getByLabelText("Answer").getAttribute("rows")).toBe("10");
     expect(screen.queryByRole("button", { name: "Delete" })).toBeNull();
-    fireEvent.change(screen.getByLabelText("Answer"), { target: { value: "<ul><li>one</li></ul><script>x()</script>" } });
+    fireEvent.change(screen.getByLabelText("Answer"), {
+      target: { value: "<ul><li>one</li></ul><script>x()</script>" },
+    });
     expect(screen.getByTestId("faq-preview-body").innerHTML).toBe("<ul><li>one</li></ul>");
   });
 });

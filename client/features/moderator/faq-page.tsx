@@ -40,7 +40,12 @@ export function ModeratorFaqPage() {
       {query.isError && (
         <div className="st-alert st-alert-error" role="alert">
           {errorText(query.error, "Failed to load FAQ items", "Error loading FAQ items")}
-          <button type="button" className="st-btn st-btn-sm" style={{ marginLeft: 12 }} onClick={() => void query.refetch()}>
+          <button
+            type="button"
+            className="st-btn st-btn-sm"
+            style={{ marginLeft: 12 }}
+            onClick={() => void query.refetch()}
+          >
             Retry
           </button>
         </div>
@@ -56,13 +61,20 @@ export function ModeratorFaqPage() {
       <ol className="st-faq-list" style={{ listStyle: "none", margin: 0, padding: 0 }}>
         {faqs.map((f) => (
           <li key={f.id} className="st-faq-item" data-faq-id={f.id}>
-            <span className="st-faq-order"><span className="visually-hidden">Order </span>#{f.order}</span>
+            <span className="st-faq-order">
+              <span className="visually-hidden">Order</span>#{f.order}
+            </span>
             <div>
               <p className="st-faq-q">{f.question}</p>
               <p className="st-faq-a">{truncateAnswer(f.answer)}</p>
             </div>
             <div className="st-actions" style={{ flexWrap: "wrap" }}>
-              <button type="button" className="st-btn st-btn-sm" onClick={() => crud.openEdit(f)} aria-label={`Edit: ${f.question}`}>
+              <button
+                type="button"
+                className="st-btn st-btn-sm"
+                onClick={() => crud.openEdit(f)}
+                aria-label={`Edit: ${f.question}`}
+              >
                 Edit
               </button>
               <Link
@@ -88,7 +100,14 @@ export function ModeratorFaqPage() {
 
       <FaqEditModal
         crud={crud}
-        texts={{ addTitle: "Add New FAQ Item", editTitle: "Edit FAQ Item", cancel: "Cancel", save: "Save", saving: "Saving...", close: "Close" }}
+        texts={{
+          addTitle: "Add New FAQ Item",
+          editTitle: "Edit FAQ Item",
+          cancel: "Cancel",
+          save: "Save",
+          saving: "Saving...",
+          close: "Close",
+        }}
         fieldTexts={FAQ_EDITOR_TEXTS_EN}
         answerRows={5}
       />

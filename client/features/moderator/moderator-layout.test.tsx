@@ -6,12 +6,22 @@ import { settle, useSignedInTestSession } from "../../components/testing/session
 import { auth } from "../../lib/auth.ts";
 import { ModeratorLayout, STATUS_LOAD_ERROR } from "./moderator-layout.tsx";
 
-const moderator = { id: 9, username: "moder", is_admin: false, is_moderator: true, moderator_categories: "label_koster", is_banned: false };
+const moderator = {
+  id: 9,
+  username: "moder",
+  is_admin: false,
+  is_moderator: true,
+  moderator_categories: "label_koster",
+  is_banned: false,
+};
 
 useSignedInTestSession();
 
 async function show(user: Record<string, unknown>, status: () => unknown) {
-  vi.stubGlobal("fetch", fakeFetch({ "/api/auth/me": () => ({ success: true, user }), "/api/moderator/status": status }));
+  vi.stubGlobal(
+    "fetch",
+    fakeFetch({ "/api/auth/me": () => ({ success: true, user }), "/api/moderator/status": status }),
+  );
   await act(() => auth.loadUser());
   const view = renderPage("/moderator", ModeratorLayout);
   await settle();
@@ -20,8 +30,13 @@ async function show(user: Record<string, unknown>, status: () => unknown) {
 
 describe("moderator layout", () => {
   it("has the sidebar and shows the category names from the status call", async () => {
-    await show(moderator, () => ({ success: true, status: { is_moderator: true, categories: ["label_koster", "radio_k_profit"] } }));
-    for (const name of ["Dashboard", "Tracks", "FAQ", "← Back to Site"]) expect(screen.getByRole("link", { name })).toBeTruthy();
+    await show(
+      moderator,
+      () => ({ success: true, status: { is_moderator: true, categories: ["label_koster", "radio_k_profit"] } }),
+    );
+    for (const name of ["Dashboard", "Tracks", "FAQ", "← Back to Site"]) {
+      expect(screen.getByRole("link", { name })).toBeTruthy();
+    }
     expect(screen.getByRole("button", { name: "Logout" })).toBeTruthy();
     expect(screen.getByText("Костёр Звукозапись")).toBeTruthy();
     expect(screen.getByText("Bassland Show by Profit")).toBeTruthy();
@@ -59,7 +74,10 @@ describe("moderator layout", () => {
   });
 
   it("a 403 means not a moderator: home", async () => {
-    const view = await show(moderator, () => Response.json({ success: false, error: "Доступ только для модераторов" }, { status: 403 }));
+    const view = await show(
+      moderator,
+      () => Response.json({ success: false, error: "Доступ только для модераторов" }, { status: 403 }),
+    );
     expect(view.router.state.location.pathname).toBe("/");
   });
 });

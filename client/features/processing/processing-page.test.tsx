@@ -29,7 +29,10 @@ async function flush(ms = 0) {
 describe("processing page", () => {
   it("polls every 3 s until the batch ends, then fires confetti after 300 ms and clears failed files 5 s later", async () => {
     vi.useFakeTimers();
-    localStorage.setItem("failedFiles", JSON.stringify([{ filename: "NoSeparator.mp3", error: "Неверный формат имени файла" }]));
+    localStorage.setItem(
+      "failedFiles",
+      JSON.stringify([{ filename: "NoSeparator.mp3", error: "Неверный формат имени файла" }]),
+    );
     let polls = 0;
     const fetch = fakeFetch({
       "/api/track_ids": () => ({ track_ids: [7] }),
@@ -71,10 +74,13 @@ describe("processing page", () => {
   it("waits 300 ms for the confetti and 5 s before clearing the failed files", async () => {
     vi.useFakeTimers();
     localStorage.setItem("failedFiles", JSON.stringify([{ filename: "x.mp3", error: "Неверный формат имени файла" }]));
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/track_ids": () => ({ track_ids: [1] }),
-      "/api/status/1": () => ({ status: "completed", error: null, track_data: { filename: "A - 1.mp3" } }),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/track_ids": () => ({ track_ids: [1] }),
+        "/api/status/1": () => ({ status: "completed", error: null, track_data: { filename: "A - 1.mp3" } }),
+      }),
+    );
     renderPage("/processing", ProcessingPage);
     await flush();
     expect(confetti).not.toHaveBeenCalled();
@@ -87,11 +93,14 @@ describe("processing page", () => {
 
   it("marks a track failed when its status check fails, and fires no confetti", async () => {
     vi.useFakeTimers();
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/track_ids": () => ({ track_ids: [1, 2] }),
-      "/api/status/1": () => ({ status: "completed", error: null, track_data: { filename: "A - 1.mp3" } }),
-      "/api/status/2": () => Response.json({ success: false, error: "Трек не найден" }, { status: 404 }),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/track_ids": () => ({ track_ids: [1, 2] }),
+        "/api/status/1": () => ({ status: "completed", error: null, track_data: { filename: "A - 1.mp3" } }),
+        "/api/status/2": () => Response.json({ success: false, error: "Трек не найден" }, { status: 404 }),
+      }),
+    );
     renderPage("/processing", ProcessingPage);
     await flush();
     expect(screen.getByText("Ошибка")).toBeTruthy();
@@ -103,10 +112,13 @@ describe("processing page", () => {
   it("reads Ожидание before the first answer and shows a failed track's reason", async () => {
     vi.useFakeTimers();
     let answer: unknown = { status: null };
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/track_ids": () => ({ track_ids: [3] }),
-      "/api/status/3": () => answer,
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/track_ids": () => ({ track_ids: [3] }),
+        "/api/status/3": () => answer,
+      }),
+    );
     renderPage("/processing", ProcessingPage);
     await flush();
     expect(screen.getByText("Ожидание")).toBeTruthy();
@@ -117,10 +129,14 @@ describe("processing page", () => {
   });
 
   it("says so when the batch cannot be loaded", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/track_ids": () => Response.json({ success: false, error: "x" }, { status: 500 }),
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/track_ids": () => Response.json({ success: false, error: "x" }, { status: 500 }),
+      }),
+    );
     renderPage("/processing", ProcessingPage);
-    expect(await screen.findByText("Не удалось получить информацию о треках. Пожалуйста, попробуйте позже.")).toBeTruthy();
+    expect(await screen.findByText("Не удалось получить информацию о треках. Пожалуйста, попробуйте позже."))
+      .toBeTruthy();
   });
 });

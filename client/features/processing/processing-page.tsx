@@ -96,8 +96,7 @@ export function ProcessingPage() {
       <span className="eyebrow">Ваши треки</span>
       <h1>Обработка треков</h1>
       <p className="page-lead">
-        Мы проверяем каждый файл: формат, битрейт, длительность. Страница обновляется сама — можно просто
-        подождать.
+        Мы проверяем каждый файл: формат, битрейт, длительность. Страница обновляется сама — можно просто подождать.
       </p>
       {/* Issue 13: every submission and the staff's decisions live in the profile's «Мои треки». */}
       <p className="muted" data-testid="history-link">
@@ -176,11 +175,26 @@ function StatusBadge({ track }: { track: TrackProgress }) {
   const label = statusLabel(track.status);
   switch (track.status) {
     case "completed":
-      return <span className="badge badge-success"><CheckIcon size={14} />{label}</span>;
+      return (
+        <span className="badge badge-success">
+          <CheckIcon size={14} />
+          {label}
+        </span>
+      );
     case "failed":
-      return <span className="badge badge-danger"><CrossIcon size={14} />{label}</span>;
+      return (
+        <span className="badge badge-danger">
+          <CrossIcon size={14} />
+          {label}
+        </span>
+      );
     case "processing":
-      return <span className="badge badge-info"><span className="spinner" aria-hidden="true" />{label}</span>;
+      return (
+        <span className="badge badge-info">
+          <span className="spinner" aria-hidden="true" />
+          {label}
+        </span>
+      );
     default:
       return <span className="badge badge-muted">{label}</span>;
   }

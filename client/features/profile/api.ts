@@ -42,6 +42,7 @@ export const HISTORY_PAGE_SIZE = 20;
 export const submissionHistoryQuery = (page: number) =>
   queryOptions({
     queryKey: ["my-tracks", "history", page],
-    queryFn: () => read(client.tracks.history.$get({ query: { page: String(page), page_size: String(HISTORY_PAGE_SIZE) } })),
+    queryFn: () =>
+      read(client.tracks.history.$get({ query: { page: String(page), page_size: String(HISTORY_PAGE_SIZE) } })),
     staleTime: 10_000,
   });

@@ -11,7 +11,9 @@ export function Avatar({ user, src, small }: {
   const image = src ?? user.avatar;
   return (
     <span className={small ? "avatar avatar-sm" : "avatar"} data-testid="avatar">
-      {image ? <img src={image} alt="Аватар" /> : <span role="img" aria-label={`Инициалы: ${initials(user)}`}>{initials(user)}</span>}
+      {image
+        ? <img src={image} alt="Аватар" />
+        : <span role="img" aria-label={`Инициалы: ${initials(user)}`}>{initials(user)}</span>}
     </span>
   );
 }

@@ -21,14 +21,17 @@ let sent: unknown = null;
 async function signInAs(user: typeof base, link: (req: Request) => unknown | Response) {
   localStorage.clear();
   sent = null;
-  vi.stubGlobal("fetch", fakeFetch({
-    "/api/auth/me": () => ({ success: true, user }),
-    "/api/tracks": () => ({ success: true, tracks: [] }),
-    "/api/profile/link-accounts": async (req) => {
-      sent = await req.json();
-      return link(req);
-    },
-  }));
+  vi.stubGlobal(
+    "fetch",
+    fakeFetch({
+      "/api/auth/me": () => ({ success: true, user }),
+      "/api/tracks": () => ({ success: true, tracks: [] }),
+      "/api/profile/link-accounts": async (req) => {
+        sent = await req.json();
+        return link(req);
+      },
+    }),
+  );
   auth.setTokens("a", "r");
   await auth.loadUser();
 }
@@ -51,7 +54,10 @@ describe("linking VK to a Telegram account", () => {
   });
 
   it("shows the server's refusal, and Failed to link accounts when it gives no reason", async () => {
-    await signInAs(base, () => Response.json({ success: false, error: "Некорректный номер телефона" }, { status: 400 }));
+    await signInAs(
+      base,
+      () => Response.json({ success: false, error: "Некорректный номер телефона" }, { status: 400 }),
+    );
     renderPage("/profile", ProfilePage);
     fireEvent.change(await screen.findByLabelText("Телефон"), { target: { value: "12" } });
     act(() => {

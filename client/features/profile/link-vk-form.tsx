@@ -128,8 +128,8 @@ export function LinkVkForm() {
     <form className="section stack" onSubmit={submit} noValidate aria-labelledby="link-vk-title">
       <h2 id="link-vk-title" className="label" style={{ fontSize: 16, margin: 0 }}>Привязать ВКонтакте</h2>
       <p className="hint" style={{ margin: 0 }}>
-        Укажите номер телефона из ВКонтакте, затем войдите через ВКонтакте отсюда: аккаунт ВКонтакте с этим
-        номером присоединится к этому аккаунту.
+        Укажите номер телефона из ВКонтакте, затем войдите через ВКонтакте отсюда: аккаунт ВКонтакте с этим номером
+        присоединится к этому аккаунту.
       </p>
       {done
         ? (

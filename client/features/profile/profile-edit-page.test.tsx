@@ -36,18 +36,21 @@ beforeEach(async () => {
   user = { ...baseUser };
   localStorage.setItem("accessToken", "a");
   localStorage.setItem("refreshToken", "r");
-  vi.stubGlobal("fetch", fakeFetch({
-    "/api/auth/me": () => ({ success: true, user }),
-    "/api/profile/update": async (req) => {
-      sent = await req.formData();
-      const bio = String(sent.get("bio"));
-      if (bio === "сервер против") {
-        return Response.json({ success: false, error: "Выберите жанр из списка" }, { status: 400 });
-      }
-      user = { ...user, bio, avatar: sent.get("avatar") ? "/static/storage/avatars/new.png" : user.avatar };
-      return { success: true, message: "Профиль успешно обновлен", user };
-    },
-  }));
+  vi.stubGlobal(
+    "fetch",
+    fakeFetch({
+      "/api/auth/me": () => ({ success: true, user }),
+      "/api/profile/update": async (req) => {
+        sent = await req.formData();
+        const bio = String(sent.get("bio"));
+        if (bio === "сервер против") {
+          return Response.json({ success: false, error: "Выберите жанр из списка" }, { status: 400 });
+        }
+        user = { ...user, bio, avatar: sent.get("avatar") ? "/static/storage/avatars/new.png" : user.avatar };
+        return { success: true, message: "Профиль успешно обновлен", user };
+      },
+    }),
+  );
   auth.setTokens("a", "r");
   await auth.loadUser();
 });

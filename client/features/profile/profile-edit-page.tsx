@@ -12,7 +12,7 @@ import {
 } from "../../../domain/profile.ts";
 import { CheckIcon } from "../../components/icons.tsx";
 import { errorText } from "../../lib/api.ts";
-import { type User, useAuth } from "../../lib/auth.ts";
+import { useAuth, type User } from "../../lib/auth.ts";
 import { useUpdateProfile } from "./api.ts";
 import { Avatar } from "./avatar.tsx";
 import { PROFILE_SAVED_BANNER_MS, PROFILE_TEXTS, todayIso } from "./profile-rules.ts";
@@ -55,9 +55,9 @@ function ProfileForm({ user }: { user: User }) {
     if (preview) URL.revokeObjectURL(preview);
   }, [preview]);
 
-  const set = (name: keyof typeof values) =>
-  (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-    setValues((v) => ({ ...v, [name]: e.target.value }));
+  const set =
+    (name: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      setValues((v) => ({ ...v, [name]: e.target.value }));
 
   const pickAvatar = (file: File | undefined) => {
     setAvatarError(null);
@@ -145,22 +145,52 @@ function ProfileForm({ user }: { user: User }) {
         <div className="field-row">
           <div className="field">
             <label className="label" htmlFor="first_name">Имя</label>
-            <input id="first_name" className="input" value={values.first_name} onChange={set("first_name")} maxLength={NAME_MAX_LENGTH} autoComplete="given-name" />
+            <input
+              id="first_name"
+              className="input"
+              value={values.first_name}
+              onChange={set("first_name")}
+              maxLength={NAME_MAX_LENGTH}
+              autoComplete="given-name"
+            />
           </div>
           <div className="field">
             <label className="label" htmlFor="last_name">Фамилия</label>
-            <input id="last_name" className="input" value={values.last_name} onChange={set("last_name")} maxLength={NAME_MAX_LENGTH} autoComplete="family-name" />
+            <input
+              id="last_name"
+              className="input"
+              value={values.last_name}
+              onChange={set("last_name")}
+              maxLength={NAME_MAX_LENGTH}
+              autoComplete="family-name"
+            />
           </div>
         </div>
 
         <div className="field-row">
           <div className="field">
             <label className="label" htmlFor="birth_date">Дата рождения</label>
-            <input id="birth_date" type="date" className="input" value={values.birth_date} onChange={set("birth_date")} min={BIRTH_DATE_MIN} max={todayIso()} autoComplete="bday" />
+            <input
+              id="birth_date"
+              type="date"
+              className="input"
+              value={values.birth_date}
+              onChange={set("birth_date")}
+              min={BIRTH_DATE_MIN}
+              max={todayIso()}
+              autoComplete="bday"
+            />
           </div>
           <div className="field">
             <label className="label" htmlFor="city">Город</label>
-            <input id="city" className="input" value={values.city} onChange={set("city")} maxLength={NAME_MAX_LENGTH} autoComplete="address-level2" />
+            <input
+              id="city"
+              className="input"
+              value={values.city}
+              onChange={set("city")}
+              maxLength={NAME_MAX_LENGTH}
+              autoComplete="address-level2"
+            />
           </div>
         </div>
 
@@ -174,7 +204,11 @@ function ProfileForm({ user }: { user: User }) {
             aria-describedby="bio-counter"
             aria-invalid={bioTooLong}
           />
-          <span id="bio-counter" className={bioLength >= BIO_MAX_LENGTH ? "counter counter-full" : "counter"} aria-live="polite">
+          <span
+            id="bio-counter"
+            className={bioLength >= BIO_MAX_LENGTH ? "counter counter-full" : "counter"}
+            aria-live="polite"
+          >
             {bioLength}/{BIO_MAX_LENGTH}
           </span>
           {bioTooLong && <span className="hint-error">{PROFILE_TEXTS.bioTooLong}</span>}
@@ -182,7 +216,12 @@ function ProfileForm({ user }: { user: User }) {
 
         <div className="field">
           <label className="label" htmlFor="favorite_dnb_genre">Любимый жанр</label>
-          <select id="favorite_dnb_genre" className="select" value={values.favorite_dnb_genre} onChange={set("favorite_dnb_genre")}>
+          <select
+            id="favorite_dnb_genre"
+            className="select"
+            value={values.favorite_dnb_genre}
+            onChange={set("favorite_dnb_genre")}
+          >
             <option value="">Не выбран</option>
             {GENRES.map((g) => <option key={g} value={g}>{g}</option>)}
           </select>

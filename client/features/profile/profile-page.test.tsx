@@ -28,20 +28,30 @@ const user = {
 
 async function signInWith(tracks: unknown[] | Response) {
   localStorage.clear();
-  vi.stubGlobal("fetch", fakeFetch({
-    "/api/auth/me": () => ({ success: true, user }),
-    "/api/tracks": () => (tracks instanceof Response ? tracks : { success: true, tracks }),
-    // «Мои треки» reads the submission history (issue 13); spec 1's list fields plus its own.
-    "/api/tracks/history": () =>
-      tracks instanceof Response ? tracks : {
-        success: true,
-        tracks: tracks.map((t) => ({ status: "completed", error: null, directions: [], decisions: [], analysis: null, ...(t as object) })),
-        total: tracks.length,
-        page: 1,
-        pages: 1,
-        page_size: 20,
-      },
-  }));
+  vi.stubGlobal(
+    "fetch",
+    fakeFetch({
+      "/api/auth/me": () => ({ success: true, user }),
+      "/api/tracks": () => (tracks instanceof Response ? tracks : { success: true, tracks }),
+      // «Мои треки» reads the submission history (issue 13); spec 1's list fields plus its own.
+      "/api/tracks/history": () =>
+        tracks instanceof Response ? tracks : {
+          success: true,
+          tracks: tracks.map((t) => ({
+            status: "completed",
+            error: null,
+            directions: [],
+            decisions: [],
+            analysis: null,
+            ...(t as object),
+          })),
+          total: tracks.length,
+          page: 1,
+          pages: 1,
+          page_size: 20,
+        },
+    }),
+  );
   auth.setTokens("a", "r");
   await auth.loadUser();
 }
@@ -144,14 +154,19 @@ describe("profile page", () => {
       page_size: 20,
     }));
     localStorage.clear();
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/auth/me": () => ({ success: true, user }),
-      "/api/tracks/history": (req) => pages[Number(new URL(req.url).searchParams.get("page")) - 1],
-    }));
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": () => ({ success: true, user }),
+        "/api/tracks/history": (req) => pages[Number(new URL(req.url).searchParams.get("page")) - 1],
+      }),
+    );
     auth.setTokens("a", "r");
     await auth.loadUser();
     renderPage("/profile", ProfilePage);
-    expect((await screen.findAllByTestId("my-track")).map((r) => r.querySelector(".track-title")?.textContent)).toEqual(["A - Page 1.mp3"]);
+    expect((await screen.findAllByTestId("my-track")).map((r) => r.querySelector(".track-title")?.textContent)).toEqual(
+      ["A - Page 1.mp3"],
+    );
     fireEvent.click(screen.getByRole("button", { name: "Показать ещё" }));
     await waitFor(() => expect(screen.getAllByTestId("my-track")).toHaveLength(2));
     expect(screen.getAllByTestId("my-track")[1].textContent).toContain("A - Page 2.mp3");

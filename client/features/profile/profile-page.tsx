@@ -69,7 +69,9 @@ export function ProfilePage() {
           <h2 className="label" style={{ fontSize: 14, color: "var(--muted)", fontWeight: 400, margin: "0 0 4px" }}>
             О себе
           </h2>
-          <p className={user.bio ? "bio" : "bio muted"} style={{ margin: 0 }}>{user.bio || "Пока ничего не рассказали о себе."}</p>
+          <p className={user.bio ? "bio" : "bio muted"} style={{ margin: 0 }}>
+            {user.bio || "Пока ничего не рассказали о себе."}
+          </p>
         </div>
         {user.telegram_id && !user.vk_id && <LinkVkForm />}
         {user.vk_id && !user.telegram_id && <LinkTelegramForm />}

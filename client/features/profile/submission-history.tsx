@@ -47,9 +47,10 @@ export function SubmissionHistory({ enabled }: { enabled: boolean }) {
       )}
       {first.data && first.data.tracks.length > 0 && (
         <ul className="track-list">
-          {Array.from({ length: shown }, (_, i) => (
-            <HistoryPage key={i + 1} page={i + 1} last={i + 1 === shown} onMore={() => setShown(i + 2)} />
-          ))}
+          {Array.from(
+            { length: shown },
+            (_, i) => <HistoryPage key={i + 1} page={i + 1} last={i + 1 === shown} onMore={() => setShown(i + 2)} />,
+          )}
         </ul>
       )}
     </>
@@ -97,13 +98,15 @@ function SubmissionItem({ t }: { t: Submission }) {
           <ul className="track-decisions" aria-label={HISTORY_TEXTS.directions}>
             {t.decisions.map((d) => (
               <li key={d.direction} data-testid="my-track-decision">
-                <span className="track-direction">{isDirection(d.direction) ? DIRECTION_LABELS[d.direction] : d.direction}</span>
+                <span className="track-direction">
+                  {isDirection(d.direction) ? DIRECTION_LABELS[d.direction] : d.direction}
+                </span>
                 <span className={`badge ${reviewBadge[d.status as ArtistReviewStatus] ?? "badge-muted"}`}>
                   {ARTIST_REVIEW_LABELS[d.status as ArtistReviewStatus] ?? d.status}
                 </span>
                 {d.message && (
                   <p className="track-message">
-                    <span className="muted">{HISTORY_TEXTS.staffMessage}: </span>
+                    <span className="muted">{HISTORY_TEXTS.staffMessage}:</span>
                     {d.message}
                   </p>
                 )}

@@ -1,7 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { ADMIN_DIRECTION_LABELS, type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
+import {
+  ADMIN_DIRECTION_LABELS,
+  type Direction,
+  formatDirections,
+  parseDirections,
+} from "../../../domain/directions.ts";
 import { DirectionCheckboxes } from "./direction-checkboxes.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
@@ -130,7 +135,9 @@ export function AdminTrackEditPage() {
                 onChange={(e) => set({ filename: e.target.value })}
               />
               {!isNew && <small className="st-hint">Имя файла нельзя изменить</small>}
-              {isNew && touched && filenameError && <small className="st-hint" style={{ color: "var(--danger)" }}>{filenameError}</small>}
+              {isNew && touched && filenameError && (
+                <small className="st-hint" style={{ color: "var(--danger)" }}>{filenameError}</small>
+              )}
             </div>
 
             <div className="st-wide">
@@ -140,7 +147,9 @@ export function AdminTrackEditPage() {
                 onChange={(directions) => set({ directions })}
                 label={(d) => ADMIN_DIRECTION_LABELS[d]}
               />
-              {touched && directionsError && <small className="st-hint" style={{ color: "var(--danger)" }}>{directionsError}</small>}
+              {touched && directionsError && (
+                <small className="st-hint" style={{ color: "var(--danger)" }}>{directionsError}</small>
+              )}
             </div>
 
             <div className="st-field">
@@ -157,7 +166,11 @@ export function AdminTrackEditPage() {
 
             <div className="st-field" style={{ justifyContent: "flex-end" }}>
               <label className="st-check">
-                <input type="checkbox" checked={form.downloaded} onChange={(e) => set({ downloaded: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  checked={form.downloaded}
+                  onChange={(e) => set({ downloaded: e.target.checked })}
+                />
                 <span>Скачан</span>
               </label>
             </div>

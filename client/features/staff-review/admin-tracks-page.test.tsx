@@ -44,8 +44,10 @@ const track = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 /** 12 tracks over two pages of 10; track 3 failed and has no file. */
-const ALL = Array.from({ length: 12 }, (_, i) =>
-  i + 1 === 3 ? track(3, { status: "failed", has_file: false, analysis: null }) : track(i + 1));
+const ALL = Array.from(
+  { length: 12 },
+  (_, i) => i + 1 === 3 ? track(3, { status: "failed", has_file: false, analysis: null }) : track(i + 1),
+);
 
 useSignedInTestSession();
 
@@ -70,7 +72,13 @@ async function show(path = "/admin/tracks") {
       const id = Number(listen[1]);
       listenCalls.push(id);
       const peaks = Array.from({ length: 1000 }, () => [-0.5, 0.5]);
-      return Response.json({ success: true, stream_url: `/api/listen/token-${id}`, expires_in: 1800, peaks, duration_s: 200 });
+      return Response.json({
+        success: true,
+        stream_url: `/api/listen/token-${id}`,
+        expires_in: 1800,
+        peaks,
+        duration_s: 200,
+      });
     }
     return Response.json({ success: false, error: "Не найдено" }, { status: 404 });
   }
@@ -85,7 +93,8 @@ const key = async (init: KeyboardEventInit, target: Element = document.body) => 
   fireEvent.keyDown(target, init);
   await settle(1);
 };
-const currentRows = () => [...document.querySelectorAll("tr[aria-current='true']")].map((r) => r.getAttribute("data-track-id"));
+const currentRows = () =>
+  [...document.querySelectorAll("tr[aria-current='true']")].map((r) => r.getAttribute("data-track-id"));
 
 describe("review player", () => {
   it("plays one track at a time: another row's Play switches, the same row's Play pauses", async () => {
@@ -176,7 +185,17 @@ describe("review player", () => {
     const wave = screen.getByRole("slider", { name: "Позиция воспроизведения" });
     expect(wave.getAttribute("data-peaks")).toBe("1000");
     expect(wave.querySelector(".st-wave-drop")?.getAttribute("style")).toContain("left: 30%");
-    wave.getBoundingClientRect = () => ({ left: 100, width: 400, top: 0, height: 56, right: 500, bottom: 56, x: 100, y: 0, toJSON() {} });
+    wave.getBoundingClientRect = () => ({
+      left: 100,
+      width: 400,
+      top: 0,
+      height: 56,
+      right: 500,
+      bottom: 56,
+      x: 100,
+      y: 0,
+      toJSON() {},
+    });
     fireEvent.click(wave, { clientX: 200 });
     expect(audio().currentTime).toBe(50);
     fireEvent.keyDown(wave, { key: "Home" });
@@ -194,7 +213,9 @@ describe("review player", () => {
     fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 2.mp3" }));
     await settle();
     const report = screen.getByRole("region", { name: "Технический отчёт" });
-    const figures = [...report.querySelectorAll("dt")].map((dt) => `${dt.textContent}: ${dt.nextElementSibling?.textContent}`);
+    const figures = [...report.querySelectorAll("dt")].map((dt) =>
+      `${dt.textContent}: ${dt.nextElementSibling?.textContent}`
+    );
     expect(figures).toEqual([
       "Длительность: 3:20",
       "Битрейт: 192 kbps",
@@ -203,7 +224,10 @@ describe("review player", () => {
       "BPM: 174",
     ]);
     const warnings = within(report).getByRole("list", { name: "Предупреждения" });
-    expect(within(warnings).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Битрейт ниже 320 kbps", "Клиппинг"]);
+    expect(within(warnings).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "Битрейт ниже 320 kbps",
+      "Клиппинг",
+    ]);
     expect(screen.getByRole("status").textContent).toBe("Играет: Artist - Track 2.mp3");
   });
 });
@@ -215,7 +239,9 @@ describe("track table figures and the address", () => {
     const cell = (f: string) => row.querySelector(`[data-figure=${f}]`)?.textContent;
     expect([cell("duration"), cell("bitrate"), cell("loudness"), cell("bpm")]).toEqual(["3:20", "192", "−8,9", "174"]);
     expect(screen.getByRole("columnheader", { name: "Битрейт, kbps" })).toBeTruthy();
-    expect(row.querySelector(".st-row-warnings")?.textContent).toBe("⚠ 2Предупреждения: Битрейт ниже 320 kbps, Клиппинг");
+    expect(row.querySelector(".st-row-warnings")?.textContent).toBe(
+      "⚠ 2Предупреждения: Битрейт ниже 320 kbps, Клиппинг",
+    );
     const failed = document.querySelector("tr[data-track-id='3']") as HTMLElement;
     expect(within(failed).queryByRole("button", { name: /^Скачать/ })).toBeNull();
     expect(within(failed).queryByRole("button", { name: /^Слушать/ })).toBeNull();

@@ -33,7 +33,6 @@ export function AdminTracksPage() {
   const { query, list } = tracks;
   const review = useTrackReview({ base: "/admin", keys: adminKeys, list: tracks, texts: PLAYER_TEXTS_RU });
 
-
   return (
     <section className="st-page">
       <div className="st-page-head">

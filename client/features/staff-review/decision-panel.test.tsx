@@ -8,7 +8,14 @@ import { formatDateTime } from "../../lib/format.ts";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 
-const admin = { id: 1, username: "admin", is_admin: true, is_moderator: false, moderator_categories: "", is_banned: false };
+const admin = {
+  id: 1,
+  username: "admin",
+  is_admin: true,
+  is_moderator: false,
+  moderator_categories: "",
+  is_banned: false,
+};
 const person = { id: 1, username: "admin", name: "Админ" };
 
 const track = {
@@ -31,7 +38,15 @@ const track = {
       decided_at: "2025-03-06T10:00:00.000Z",
       revision: 1,
     },
-    { direction: "show_neurogon", status: "new", note: null, message: null, decided_by: null, decided_at: null, revision: 0 },
+    {
+      direction: "show_neurogon",
+      status: "new",
+      note: null,
+      message: null,
+      decided_by: null,
+      decided_at: null,
+      revision: 0,
+    },
   ],
   decision_history: [
     {
@@ -119,9 +134,14 @@ describe("decision panel", () => {
 
   it("tells staff which earlier track of another person holds the same file, and nothing for other tracks", async () => {
     const uploaded = "2025-02-01T09:30:00.000Z";
-    await setupTrack(echo, { ...track, duplicate_of: { id: 42, username: "first_artist", upload_date: uploaded, deleted: false } });
+    await setupTrack(echo, {
+      ...track,
+      duplicate_of: { id: 42, username: "first_artist", upload_date: uploaded, deleted: false },
+    });
     await screen.findByTestId("decision-label_koster");
-    expect(screen.getByRole("note").textContent).toBe(`тот же файл, что трек #42 от @first_artist (${formatDateTime(uploaded)})`);
+    expect(screen.getByRole("note").textContent).toBe(
+      `тот же файл, что трек #42 от @first_artist (${formatDateTime(uploaded)})`,
+    );
     cleanup();
 
     await setupTrack(echo, { ...track, duplicate_of: { id: 42, username: null, upload_date: null, deleted: true } });
@@ -176,7 +196,9 @@ describe("decision panel", () => {
     expect(within(koster).getByTestId("review-state").textContent).toBe("Отклонён");
     expect((within(koster).getByLabelText("Статус") as HTMLSelectElement).value).toBe("declined");
     expect((within(koster).getByLabelText("Сообщение артисту") as HTMLTextAreaElement).value).toBe(declined.message);
-    fireEvent.change(within(koster).getByLabelText("Заметка для сотрудников"), { target: { value: "Позвонить через месяц" } });
+    fireEvent.change(within(koster).getByLabelText("Заметка для сотрудников"), {
+      target: { value: "Позвонить через месяц" },
+    });
     fireEvent.click(within(koster).getByRole("button", { name: "Сохранить решение" }));
     await waitFor(() => expect(puts).toHaveLength(2));
     expect(puts[1].body).toEqual({ revision: 2, note: "Позвонить через месяц", message: declined.message });
@@ -205,7 +227,9 @@ describe("decision panel", () => {
     expect((await within(koster).findByRole("alert")).textContent).toBe(error);
     expect(within(koster).getByTestId("review-state").textContent).toBe("Принят");
     expect((within(koster).getByLabelText("Статус") as HTMLSelectElement).value).toBe("accepted");
-    expect((within(koster).getByLabelText("Заметка для сотрудников") as HTMLTextAreaElement).value).toBe("Чужая заметка");
+    expect((within(koster).getByLabelText("Заметка для сотрудников") as HTMLTextAreaElement).value).toBe(
+      "Чужая заметка",
+    );
     expect((within(koster).getByLabelText("Сообщение артисту") as HTMLTextAreaElement).value).toBe("Берём!");
     fireEvent.click(within(koster).getByRole("button", { name: "Сохранить решение" }));
     await waitFor(() => expect(puts).toHaveLength(2));

@@ -187,7 +187,13 @@ function DirectionDecision(
               {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
             </select>
           </div>
-          <DecisionText id={`${fid}-note`} label="Заметка для сотрудников" value={note} onChange={setNote} tooLong={REVIEW_TEXTS.noteTooLong} />
+          <DecisionText
+            id={`${fid}-note`}
+            label="Заметка для сотрудников"
+            value={note}
+            onChange={setNote}
+            tooLong={REVIEW_TEXTS.noteTooLong}
+          />
           <DecisionText
             id={`${fid}-message`}
             label="Сообщение артисту"
@@ -264,7 +270,9 @@ function DecisionText(
  * Where the panel is narrower than the table needs (a phone), each change is shown as a card of
  * labelled lines (decision-panel.css, decision 0207): no scrolling region, no word split inside.
  */
-export function DecisionHistory({ entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string }) {
+export function DecisionHistory(
+  { entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string },
+) {
   const headingId = useId();
   return (
     <div className="dp-history">

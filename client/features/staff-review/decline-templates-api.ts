@@ -25,7 +25,8 @@ export function useDeclineTemplateWrites() {
       onSuccess: refresh,
     }),
     update: useMutation({
-      mutationFn: ({ id, json }: { id: number; json: TemplateInput }) => read(t[":id"].$put({ param: { id: String(id) }, json })),
+      mutationFn: ({ id, json }: { id: number; json: TemplateInput }) =>
+        read(t[":id"].$put({ param: { id: String(id) }, json })),
       onSuccess: refresh,
     }),
     remove: useMutation({

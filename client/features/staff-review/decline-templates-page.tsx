@@ -56,7 +56,11 @@ export function AdminDeclineTemplatesPage() {
       </div>
 
       {list.isPending && <p className="st-muted" role="status">Загрузка...</p>}
-      {list.isError && <div className="st-alert st-alert-error" role="alert">{errorText(list.error, "Не удалось загрузить шаблоны")}</div>}
+      {list.isError && (
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(list.error, "Не удалось загрузить шаблоны")}
+        </div>
+      )}
       {list.data && list.data.length === 0 && <p className="st-muted">Шаблонов пока нет</p>}
       {list.data && list.data.length > 0 && (
         <ul className="tpl-list" aria-label="Шаблоны отказа">

@@ -1,4 +1,9 @@
-import { blockedDirections, DIRECTION_CONFLICT_MESSAGE, type Direction, DIRECTIONS } from "../../../domain/directions.ts";
+import {
+  blockedDirections,
+  type Direction,
+  DIRECTION_CONFLICT_MESSAGE,
+  DIRECTIONS,
+} from "../../../domain/directions.ts";
 import "../../components/ui/staff.css";
 
 interface DirectionCheckboxesProps {
@@ -16,7 +21,9 @@ interface DirectionCheckboxesProps {
  * The six direction checkboxes. A direction that conflicts with one already chosen cannot be added
  * (the conflict table of domain/directions.ts); its box is disabled and says why.
  */
-export function DirectionCheckboxes({ value, onChange, label, legend, locked, disabled, help }: DirectionCheckboxesProps) {
+export function DirectionCheckboxes(
+  { value, onChange, label, legend, locked, disabled, help }: DirectionCheckboxesProps,
+) {
   const blocked = blockedDirections(value);
   const toggle = (d: Direction) => {
     const set = new Set(value);

@@ -49,7 +49,9 @@ async function setup(categories: unknown) {
     }),
   );
   await act(() => auth.loadUser());
-  const view = renderPage("/moderator/tracks/5/edit", ModeratorTrackEditPage, { routePath: "/moderator/tracks/$id/edit" });
+  const view = renderPage("/moderator/tracks/5/edit", ModeratorTrackEditPage, {
+    routePath: "/moderator/tracks/$id/edit",
+  });
   await settle(4);
   return { puts, view };
 }
@@ -57,9 +59,18 @@ async function setup(categories: unknown) {
 describe("trackEditChanged", () => {
   it("is true only when the set of directions or the downloaded flag differs", () => {
     const a = { directions: ["label_koster", "show_neurogon"] as const, downloaded: false };
-    expect(trackEditChanged({ ...a, directions: [...a.directions] }, { ...a, directions: ["show_neurogon", "label_koster"] })).toBe(false);
-    expect(trackEditChanged({ ...a, directions: [...a.directions] }, { directions: ["label_koster"], downloaded: false })).toBe(true);
-    expect(trackEditChanged({ ...a, directions: [...a.directions] }, { directions: [...a.directions], downloaded: true })).toBe(true);
+    expect(
+      trackEditChanged({ ...a, directions: [...a.directions] }, {
+        ...a,
+        directions: ["show_neurogon", "label_koster"],
+      }),
+    ).toBe(false);
+    expect(
+      trackEditChanged({ ...a, directions: [...a.directions] }, { directions: ["label_koster"], downloaded: false }),
+    ).toBe(true);
+    expect(
+      trackEditChanged({ ...a, directions: [...a.directions] }, { directions: [...a.directions], downloaded: true }),
+    ).toBe(true);
   });
 });
 
@@ -68,7 +79,13 @@ describe("moderator Edit Track", () => {
     await setup(["label_koster", "podcast_koster"]);
     expect(screen.getByTestId("track-filename").textContent).toBe("Artist - Title.mp3");
     expect(screen.getByText("Иван Петров")).toBeTruthy();
-    const shown = new Intl.DateTimeFormat("ru-RU", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" })
+    const shown = new Intl.DateTimeFormat("ru-RU", {
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+    })
       .format(new Date(track.upload_date));
     expect(shown).toMatch(/^05\.03\.2025/);
     expect(screen.getByText(shown)).toBeTruthy();
@@ -138,7 +155,10 @@ describe("moderator Edit Track", () => {
       "fetch",
       fakeFetch({
         "/api/auth/me": () => ({ success: true, user: me }),
-        "/api/moderator/status": () => ({ success: true, status: { is_moderator: true, categories: ["label_koster"] } }),
+        "/api/moderator/status": () => ({
+          success: true,
+          status: { is_moderator: true, categories: ["label_koster"] },
+        }),
         "/api/moderator/tracks/5": (req) =>
           req.method === "PUT"
             ? Response.json({ success: false, error: "У трека должно быть хотя бы одно направление" }, { status: 400 })
@@ -159,7 +179,10 @@ describe("moderator Edit Track", () => {
       "fetch",
       fakeFetch({
         "/api/auth/me": () => ({ success: true, user: me }),
-        "/api/moderator/status": () => ({ success: true, status: { is_moderator: true, categories: ["label_koster"] } }),
+        "/api/moderator/status": () => ({
+          success: true,
+          status: { is_moderator: true, categories: ["label_koster"] },
+        }),
         "/api/moderator/tracks/5": () => Response.json({}, { status: 500 }),
       }),
     );

@@ -89,7 +89,9 @@ export function ModeratorTrackEditPage() {
       {query.isPending && !notFound && <p className="st-muted" role="status">Loading track...</p>}
       {(query.isError || notFound) && (
         <div className="st-alert st-alert-error" role="alert">
-          {notFound ? "Failed to load track data" : errorText(query.error, "Failed to load track data", "Error loading track data")}
+          {notFound
+            ? "Failed to load track data"
+            : errorText(query.error, "Failed to load track data", "Error loading track data")}
         </div>
       )}
 
@@ -115,7 +117,11 @@ export function ModeratorTrackEditPage() {
             disabled={saving || saved}
             help={categories === "*" ? undefined : DIRECTIONS_HELP}
           />
-          {empty && <p className="st-hint" style={{ color: "var(--danger)", margin: "6px 0 0" }}>Select at least one direction.</p>}
+          {empty && (
+            <p className="st-hint" style={{ color: "var(--danger)", margin: "6px 0 0" }}>
+              Select at least one direction.
+            </p>
+          )}
 
           <fieldset className="st-fieldset" style={{ marginTop: 18 }}>
             <legend className="st-label" style={{ marginBottom: 8 }}>Status</legend>

@@ -9,7 +9,14 @@ import { categoryNames, normalizeCategories, statusFromUser } from "../../lib/mo
 import { describeLoadError, NO_RESPONSE_TEXT } from "./track-errors.ts";
 import { ModeratorTracksPage } from "./moderator-tracks-page.tsx";
 
-const moderator = { id: 9, username: "moder", is_admin: false, is_moderator: true, moderator_categories: "label_koster,podcast_koster", is_banned: false };
+const moderator = {
+  id: 9,
+  username: "moder",
+  is_admin: false,
+  is_moderator: true,
+  moderator_categories: "label_koster,podcast_koster",
+  is_banned: false,
+};
 const admin = { ...moderator, id: 1, username: "boss", is_admin: true, is_moderator: false, moderator_categories: "" };
 
 const track = (id: number) => ({
@@ -38,7 +45,10 @@ useSignedInTestSession();
 async function show(user: Record<string, unknown>, routes: Parameters<typeof fakeFetch>[0]) {
   const fetch = fakeFetch({
     "/api/auth/me": () => ({ success: true, user }),
-    "/api/moderator/status": () => ({ success: true, status: { is_moderator: true, categories: user.is_admin ? "*" : ["label_koster", "podcast_koster"] } }),
+    "/api/moderator/status": () => ({
+      success: true,
+      status: { is_moderator: true, categories: user.is_admin ? "*" : ["label_koster", "podcast_koster"] },
+    }),
     ...routes,
   });
   vi.stubGlobal("fetch", fetch);
@@ -49,15 +59,24 @@ async function show(user: Record<string, unknown>, routes: Parameters<typeof fak
 }
 
 describe("categories", () => {
-  it("reads \"*\", lists and comma strings; falls back to the user's own flags", () => {
+  it('reads "*", lists and comma strings; falls back to the user\'s own flags', () => {
     expect(normalizeCategories("*")).toBe("*");
     expect(normalizeCategories(["*"])).toBe("*");
-    expect(normalizeCategories(["podcast_koster", "label_koster", "bogus"])).toEqual(["label_koster", "podcast_koster"]);
+    expect(normalizeCategories(["podcast_koster", "label_koster", "bogus"])).toEqual([
+      "label_koster",
+      "podcast_koster",
+    ]);
     expect(normalizeCategories("label_koster, show_neurogon")).toEqual(["label_koster", "show_neurogon"]);
     expect(normalizeCategories(undefined)).toEqual([]);
     expect(statusFromUser(admin as never)).toEqual({ is_moderator: true, categories: "*" });
-    expect(statusFromUser(moderator as never)).toEqual({ is_moderator: true, categories: ["label_koster", "podcast_koster"] });
-    expect(statusFromUser({ ...moderator, is_moderator: false } as never)).toEqual({ is_moderator: false, categories: [] });
+    expect(statusFromUser(moderator as never)).toEqual({
+      is_moderator: true,
+      categories: ["label_koster", "podcast_koster"],
+    });
+    expect(statusFromUser({ ...moderator, is_moderator: false } as never)).toEqual({
+      is_moderator: false,
+      categories: [],
+    });
     expect(categoryNames(["label_koster", "podcast_koster"])).toEqual(["Костёр Звукозапись", "Костёр подкаст"]);
     expect(categoryNames("*")).toEqual(["All Categories"]);
   });
@@ -145,10 +164,22 @@ describe("Manage Tracks", () => {
     };
     const fetch = await show(moderator, {
       "/api/moderator/tracks": () => ({ ...listOf(1), tracks: [analysed] }),
-      "/api/moderator/tracks/1/listen": () => ({ success: true, stream_url: "/api/listen/t1", peaks: null, duration_s: 95 }),
+      "/api/moderator/tracks/1/listen": () => ({
+        success: true,
+        stream_url: "/api/listen/t1",
+        peaks: null,
+        duration_s: 95,
+      }),
     });
     const options = [...(screen.getByLabelText("Warning") as HTMLSelectElement).options].map((o) => o.text);
-    expect(options).toEqual(["All", "Any warning", "Битрейт ниже 320 kbps", "Клиппинг", "Тихий мастер (ниже −14 LUFS)", "Темп вне диапазона drum and bass"]);
+    expect(options).toEqual([
+      "All",
+      "Any warning",
+      "Битрейт ниже 320 kbps",
+      "Клиппинг",
+      "Тихий мастер (ниже −14 LUFS)",
+      "Темп вне диапазона drum and bass",
+    ]);
     fireEvent.click(screen.getByRole("button", { name: "Play: Artist - Track 1.mp3" }));
     await settle();
     expect(fetch.calls).toContain("/api/moderator/tracks/1/listen");
@@ -156,7 +187,10 @@ describe("Manage Tracks", () => {
     const report = screen.getByRole("region", { name: "Technical report" });
     expect(report.textContent).toContain("256 kbps VBR");
     expect(report.textContent).toContain("−16.2 LUFS");
-    expect([...report.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Битрейт ниже 320 kbps", "Тихий мастер (ниже −14 LUFS)"]);
+    expect([...report.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "Битрейт ниже 320 kbps",
+      "Тихий мастер (ниже −14 LUFS)",
+    ]);
     // No drop found: the button says so and stays disabled.
     expect((screen.getByRole("button", { name: "Jump to drop" }) as HTMLButtonElement).disabled).toBe(true);
   });

@@ -39,7 +39,6 @@ export function ModeratorTracksPage() {
   const { query, list } = tracks;
   const review = useTrackReview({ base: "/moderator", keys: moderatorKeys, list: tracks, texts: PLAYER_TEXTS_EN });
 
-
   const directionOptions = useMemo(
     () => managedDirections(categories).map((d) => ({ value: d, label: categoryLabel(d) })),
     [categories],
@@ -103,7 +102,11 @@ export function ModeratorTracksPage() {
                 <ul>{names.map((n) => <li key={n} className="st-badge">{n}</li>)}</ul>
               </>
             )
-            : <p className="st-muted" style={{ margin: 0 }}>You have no moderation categories assigned. Ask an administrator to assign some.</p>}
+            : (
+              <p className="st-muted" style={{ margin: 0 }}>
+                You have no moderation categories assigned. Ask an administrator to assign some.
+              </p>
+            )}
         </div>
       )}
 

@@ -38,6 +38,9 @@ describe("ReviewBadges", () => {
 
   it("shows no state for a failed upload (never under review)", () => {
     render(<ReviewBadges track={row({ status: "failed", decisions: [] })} directionLabel={(d) => d} locale="ru-RU" />);
-    expect([...screen.getByTestId("review-badges").children].map((b) => b.textContent)).toEqual(["label_koster", "show_neurogon"]);
+    expect([...screen.getByTestId("review-badges").children].map((b) => b.textContent)).toEqual([
+      "label_koster",
+      "show_neurogon",
+    ]);
   });
 });

@@ -8,8 +8,14 @@ describe("the review filter in the address (issue 13)", () => {
   });
 
   it("keeps a known state, drops an unknown one, and keeps the moderator's opening view", () => {
-    expect(parseTrackListSearch({ review: "declined", direction: "label_koster" })).toEqual({ review: "declined", direction: "label_koster" });
+    expect(parseTrackListSearch({ review: "declined", direction: "label_koster" })).toEqual({
+      review: "declined",
+      direction: "label_koster",
+    });
     expect(parseTrackListSearch({ review: "maybe" })).toEqual({});
-    expect(parseTrackListSearch({ review: "new", sort: "upload_date" })).toEqual({ review: "new", sort: "upload_date" });
+    expect(parseTrackListSearch({ review: "new", sort: "upload_date" })).toEqual({
+      review: "new",
+      sort: "upload_date",
+    });
   });
 });

@@ -95,7 +95,9 @@ interface TrackFiltersProps {
  * The filter row above a track table: name, user, date, direction, downloaded, warning (issue 12;
  * the warning names are the analysis's Russian texts in both panels), reset.
  */
-export function TrackFilters({ value, onChange, onReset, directions, texts = TRACK_FILTER_TEXTS_RU }: TrackFiltersProps) {
+export function TrackFilters(
+  { value, onChange, onReset, directions, texts = TRACK_FILTER_TEXTS_RU }: TrackFiltersProps,
+) {
   const id = useId();
   const set = (patch: Partial<TrackFilterValues>) => onChange({ ...value, ...patch });
   return (

@@ -16,7 +16,16 @@ export const DEFAULT_PAGE_SIZE = 10;
 const MAX_TEXT = 200;
 
 /** Fields the lists sort by: the server's (server/tracks/service.ts SORT_FIELDS) that a column offers. */
-export const TRACK_SORT_FIELDS = ["upload_date", "filename", "user", "downloaded", "duration", "bitrate", "loudness", "bpm"] as const;
+export const TRACK_SORT_FIELDS = [
+  "upload_date",
+  "filename",
+  "user",
+  "downloaded",
+  "duration",
+  "bitrate",
+  "loudness",
+  "bpm",
+] as const;
 export type TrackSortField = (typeof TRACK_SORT_FIELDS)[number];
 /** `field` ascending or `-field` descending, as the API's `sort` takes it. */
 export type TrackSort = TrackSortField | `-${TrackSortField}`;
@@ -37,7 +46,8 @@ const isoDay = (v: unknown): string | undefined => {
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   return !m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3]) ? undefined : v;
 };
-const bool = (v: unknown): boolean | undefined => v === true || v === "true" ? true : v === false || v === "false" ? false : undefined;
+const bool = (v: unknown): boolean | undefined =>
+  v === true || v === "true" ? true : v === false || v === "false" ? false : undefined;
 const sortRule = new RegExp(`^-?(${TRACK_SORT_FIELDS.join("|")})$`);
 
 export type TrackListSearch = {

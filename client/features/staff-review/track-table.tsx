@@ -217,7 +217,11 @@ export function TrackTable(
                   {texts.short[column]}
                 </>
               );
-              const direction = sort?.value === column ? "ascending" : sort?.value === `-${column}` ? "descending" : undefined;
+              const direction = sort?.value === column
+                ? "ascending"
+                : sort?.value === `-${column}`
+                ? "descending"
+                : undefined;
               return (
                 <th
                   key={column}
@@ -235,7 +239,9 @@ export function TrackTable(
                       >
                         {label}
                         {direction && (
-                          <span className="st-sort-mark" aria-hidden="true">{direction === "ascending" ? "▲" : "▼"}</span>
+                          <span className="st-sort-mark" aria-hidden="true">
+                            {direction === "ascending" ? "▲" : "▼"}
+                          </span>
                         )}
                       </button>
                     )
@@ -316,12 +322,16 @@ export function TrackTable(
                     <span className={track.downloaded ? "st-badge st-badge-success" : "st-badge st-badge-warning"}>
                       {track.downloaded ? texts.downloaded : texts.notDownloaded}
                     </span>
-                    {track.status === "processing" && <span className="st-badge st-badge-info">{texts.processing}</span>}
+                    {track.status === "processing" && (
+                      <span className="st-badge st-badge-info">{texts.processing}</span>
+                    )}
                     {track.status === "failed" && <span className="st-badge st-badge-danger">{texts.failed}</span>}
                   </span>
                 </td>
                 {FIGURE_COLUMNS.map((column) => (
-                  <td key={column} className="st-num" data-figure={column}>{figureCell(track, column, texts.locale)}</td>
+                  <td key={column} className="st-num" data-figure={column}>
+                    {figureCell(track, column, texts.locale)}
+                  </td>
                 ))}
                 <td className="st-col-actions">
                   <span className="st-actions">

@@ -117,7 +117,18 @@ export function useStaffTrackList<K extends QueryKey>(
       page_size: pageSize,
       sort,
     }),
-    [search.filename, search.user, filters.date, filters.direction, filters.downloaded, filters.warning, filters.review, page, pageSize, sort],
+    [
+      search.filename,
+      search.user,
+      filters.date,
+      filters.direction,
+      filters.downloaded,
+      filters.warning,
+      filters.review,
+      page,
+      pageSize,
+      sort,
+    ],
   );
   const query = useQuery(listQuery(params));
   const list = query.data;
@@ -130,7 +141,15 @@ export function useStaffTrackList<K extends QueryKey>(
   );
 
   // The admin list drops its selection when the filters change, however they changed (Back included).
-  const filterKey = JSON.stringify([params.filename, params.user, params.date, params.direction, params.downloaded, params.warning, params.review]);
+  const filterKey = JSON.stringify([
+    params.filename,
+    params.user,
+    params.date,
+    params.direction,
+    params.downloaded,
+    params.warning,
+    params.review,
+  ]);
   useEffect(() => {
     if (clearSelectionOnFilterChange) setSelected((s) => (s.size === 0 ? s : new Set()));
   }, [filterKey]);
@@ -166,8 +185,10 @@ export function useStaffTrackList<K extends QueryKey>(
 
   const markDownloaded = (ids: number[]) => {
     const set = new Set(ids);
-    queryClient.setQueriesData<TrackList>({ queryKey: [...keys.tracks, "list"] }, (old) =>
-      old && { ...old, tracks: old.tracks.map((t) => (set.has(t.id) ? { ...t, downloaded: true } : t)) });
+    queryClient.setQueriesData<TrackList>(
+      { queryKey: [...keys.tracks, "list"] },
+      (old) => old && { ...old, tracks: old.tracks.map((t) => (set.has(t.id) ? { ...t, downloaded: true } : t)) },
+    );
     for (const id of ids) {
       queryClient.setQueryData<StaffTrack>([...keys.tracks, "one", id], (old) => old && { ...old, downloaded: true });
     }

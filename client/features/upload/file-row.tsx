@@ -54,7 +54,11 @@ export function FileRow({ item, playing, showProgress, locked, onPlay, onStop, o
 
   const errorId = `${item.id}-error`;
   return (
-    <li className={item.valid ? "file-row" : "file-row file-row-invalid"} data-testid="file-row" data-valid={item.valid}>
+    <li
+      className={item.valid ? "file-row" : "file-row file-row-invalid"}
+      data-testid="file-row"
+      data-valid={item.valid}
+    >
       <div className="file-head">
         <span
           className={item.valid ? "file-status file-status-valid" : "file-status file-status-invalid"}

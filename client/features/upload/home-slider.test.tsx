@@ -13,15 +13,32 @@ afterEach(() => {
 describe("home slider", () => {
   // Track tiles (an iframe) are checked end to end: the test DOM logs every iframe it will not load.
   it("renders link tiles as images with links", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/slider": () => ({
-        success: true,
-        sliders: [
-          { id: 1, tile_type: "link", image_filename: "a.png", image_url: "/static/storage/slider/a.png", redirect_url: "https://vk.com/neuropunk", track_url: null },
-          { id: 3, tile_type: "link", image_filename: "b.png", image_url: "/static/storage/slider/b.png", redirect_url: "javascript:alert(1)", track_url: null },
-        ],
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/slider": () => ({
+          success: true,
+          sliders: [
+            {
+              id: 1,
+              tile_type: "link",
+              image_filename: "a.png",
+              image_url: "/static/storage/slider/a.png",
+              redirect_url: "https://vk.com/neuropunk",
+              track_url: null,
+            },
+            {
+              id: 3,
+              tile_type: "link",
+              image_filename: "b.png",
+              image_url: "/static/storage/slider/b.png",
+              redirect_url: "javascript:alert(1)",
+              track_url: null,
+            },
+          ],
+        }),
       }),
-    }));
+    );
     const { container } = renderPage("/", HomeSlider);
     const link = await screen.findByRole("link", { name: /vk\.com/ });
     expect(link.getAttribute("href")).toBe("https://vk.com/neuropunk");
@@ -34,16 +51,40 @@ describe("home slider", () => {
   });
 
   it("follows a site path inside the app, and shows //host or a bare word without a link", async () => {
-    vi.stubGlobal("fetch", fakeFetch({
-      "/api/slider": () => ({
-        success: true,
-        sliders: [
-          { id: 1, tile_type: "link", image_filename: "a.png", image_url: "/static/storage/slider/a.png", redirect_url: "/about", track_url: null },
-          { id: 2, tile_type: "link", image_filename: "b.png", image_url: "/static/storage/slider/b.png", redirect_url: "//evil.example/x", track_url: null },
-          { id: 3, tile_type: "link", image_filename: "c.png", image_url: "/static/storage/slider/c.png", redirect_url: "about", track_url: null },
-        ],
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/slider": () => ({
+          success: true,
+          sliders: [
+            {
+              id: 1,
+              tile_type: "link",
+              image_filename: "a.png",
+              image_url: "/static/storage/slider/a.png",
+              redirect_url: "/about",
+              track_url: null,
+            },
+            {
+              id: 2,
+              tile_type: "link",
+              image_filename: "b.png",
+              image_url: "/static/storage/slider/b.png",
+              redirect_url: "//evil.example/x",
+              track_url: null,
+            },
+            {
+              id: 3,
+              tile_type: "link",
+              image_filename: "c.png",
+              image_url: "/static/storage/slider/c.png",
+              redirect_url: "about",
+              track_url: null,
+            },
+          ],
+        }),
       }),
-    }));
+    );
     const { container, router } = renderPage("/", HomeSlider);
     await vi.waitFor(() => expect(container.querySelectorAll("img")).toHaveLength(3));
     const links = container.querySelectorAll("a");

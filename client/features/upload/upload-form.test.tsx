@@ -191,7 +191,10 @@ describe("upload form", () => {
   });
 
   it("starts the failed-files list afresh at each submit", async () => {
-    localStorage.setItem("failedFiles", JSON.stringify([{ filename: "old.mp3", error: "Неверный формат имени файла" }]));
+    localStorage.setItem(
+      "failedFiles",
+      JSON.stringify([{ filename: "old.mp3", error: "Неверный формат имени файла" }]),
+    );
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles([mp3("A - 1.mp3"), mp3("bad.mp3")]);
     fireEvent.click(screen.getByRole("button", { name: "Удалить bad.mp3" }));

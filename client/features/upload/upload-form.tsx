@@ -137,10 +137,12 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
       directions,
       (loaded, total) => {
         const progress = fileProgress(sizes, loaded, total);
-        setItems((prev) => prev.map((i) => {
-          const at = sending.findIndex((s) => s.id === i.id);
-          return at >= 0 ? { ...i, progress: progress[at] } : i;
-        }));
+        setItems((prev) =>
+          prev.map((i) => {
+            const at = sending.findIndex((s) => s.id === i.id);
+            return at >= 0 ? { ...i, progress: progress[at] } : i;
+          })
+        );
       },
     );
     switch (outcome.kind) {

@@ -9,10 +9,16 @@ import { LOGIN_BANNER_MS, UPLOAD_TEXTS } from "./upload-rules.ts";
 beforeEach(() => {
   localStorage.clear();
   auth.clear();
-  vi.stubGlobal("fetch", fakeFetch({
-    "/api/auth/me": () => ({ success: true, user: { id: 7, username: "artist", is_admin: false, is_moderator: false } }),
-    "/api/slider": () => ({ success: true, sliders: [] }),
-  }));
+  vi.stubGlobal(
+    "fetch",
+    fakeFetch({
+      "/api/auth/me": () => ({
+        success: true,
+        user: { id: 7, username: "artist", is_admin: false, is_moderator: false },
+      }),
+      "/api/slider": () => ({ success: true, sliders: [] }),
+    }),
+  );
 });
 afterEach(() => {
   cleanup();

@@ -46,8 +46,7 @@ export function UploadPage() {
       <span className="eyebrow">Демо для лейбла, подкаста и эфира</span>
       <h1>{UPLOAD_TEXTS.title}</h1>
       <p className="page-lead">
-        Пришлите свой drum&bass — мы слушаем всё, что приходит. Выберите направления, и трек попадёт к
-        нужным людям.
+        Пришлите свой drum&bass — мы слушаем всё, что приходит. Выберите направления, и трек попадёт к нужным людям.
       </p>
       <HomeSlider />
       <UploadForm

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { interpretUpload } from "./upload-request.ts";
 
-const answer = (status: number, body: Record<string, unknown> | null, extra: Partial<{ timedOut: boolean; unparsable: boolean }> = {}) => ({
+const answer = (
+  status: number,
+  body: Record<string, unknown> | null,
+  extra: Partial<{ timedOut: boolean; unparsable: boolean }> = {},
+) => ({
   status,
   body,
   unparsable: body === null,
@@ -11,7 +15,10 @@ const answer = (status: number, body: Record<string, unknown> | null, extra: Par
 
 describe("upload answers", () => {
   it("reads the track ids of a successful upload", () => {
-    expect(interpretUpload(answer(200, { success: true, track_ids: [4, 5] }))).toEqual({ kind: "success", trackIds: [4, 5] });
+    expect(interpretUpload(answer(200, { success: true, track_ids: [4, 5] }))).toEqual({
+      kind: "success",
+      trackIds: [4, 5],
+    });
   });
 
   it("calls anything else from a 2xx an unknown answer", () => {

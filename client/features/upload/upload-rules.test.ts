@@ -117,9 +117,14 @@ describe("direction conflicts", () => {
   });
 
   it("allows every direction together with the ones it does not conflict with", () => {
-    const all = toggleDirection(toggleDirection(toggleDirection([], "label_koster"), "podcast_koster"), "show_neurogon");
+    const all = toggleDirection(
+      toggleDirection(toggleDirection([], "label_koster"), "podcast_koster"),
+      "show_neurogon",
+    );
     expect(all).toEqual(["label_koster", "podcast_koster", "show_neurogon"]);
-    expect(toggleDirection(all, "radio_k_profit")).toEqual(DIRECTIONS.filter((d) => d !== "label_neuropunk" && d !== "podcast_neuropunk"));
+    expect(toggleDirection(all, "radio_k_profit")).toEqual(
+      DIRECTIONS.filter((d) => d !== "label_neuropunk" && d !== "podcast_neuropunk"),
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Direction, DIRECTIONS, blockedDirections } from "../../../domain/directions.ts";
+import { blockedDirections, type Direction, DIRECTIONS } from "../../../domain/directions.ts";
 import { isValidTrackName } from "../../../domain/track-name.ts";
 
 /** The upload page's rules (spec 1 §2, §5), free of React so they can be tested on their own. */

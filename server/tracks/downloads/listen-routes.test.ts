@@ -65,8 +65,12 @@ describe("GET /api/admin|moderator/tracks/:id/listen", () => {
   it("is closed to anonymous callers and plain users, on both panels", async () => {
     const track = await analysedTrack();
     for (const panel of ["admin", "moderator"]) {
-      expect((await f.call("GET", `/api/${panel}/tracks/${track.id}/listen`, { headers: f.as.anonymous })).status).toBe(401);
-      expect((await f.call("GET", `/api/${panel}/tracks/${track.id}/listen`, { headers: f.as.plain })).status).toBe(403);
+      expect((await f.call("GET", `/api/${panel}/tracks/${track.id}/listen`, { headers: f.as.anonymous })).status).toBe(
+        401,
+      );
+      expect((await f.call("GET", `/api/${panel}/tracks/${track.id}/listen`, { headers: f.as.plain })).status).toBe(
+        403,
+      );
     }
     // A moderator is not an admin.
     expect((await f.call("GET", `/api/admin/tracks/${track.id}/listen`, { headers: f.as.moderator })).status).toBe(403);
@@ -138,7 +142,15 @@ describe("the stream", () => {
   });
 
   it("answers 416 with the file's length for a range it cannot satisfy", async () => {
-    for (const range of [`bytes=${bytes.length}-`, `bytes=${bytes.length + 5}-${bytes.length + 9}`, "bytes=-0", "bytes=9-3", "bytes=abc"]) {
+    for (
+      const range of [
+        `bytes=${bytes.length}-`,
+        `bytes=${bytes.length + 5}-${bytes.length + 9}`,
+        "bytes=-0",
+        "bytes=9-3",
+        "bytes=abc",
+      ]
+    ) {
       const res = await get(url, { Range: range });
       expect(res.status, range).toBe(416);
       expect(res.headers.get("content-range")).toBe(`bytes */${bytes.length}`);
@@ -185,7 +197,8 @@ describe("the stream address is a credential", () => {
     const track = await analysedTrack();
     const moderator = await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" });
     const headers = (await signIn(f.t.ctx, moderator)).headers;
-    const url = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers })).body.stream_url as string;
+    const url = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers })).body
+      .stream_url as string;
     expect((await get(url)).status).toBe(200);
 
     // Writes go through the users service, which drops the session cache (decision 0172).
@@ -210,7 +223,8 @@ describe("the stream address is a credential", () => {
     const session = await signIn(f.t.ctx, moderator);
     const listen = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers: session.headers })).body
       .stream_url as string;
-    const download = (await f.call("GET", `/api/moderator/tracks/download/${track.id}`, { headers: session.headers })).body
+    const download = (await f.call("GET", `/api/moderator/tracks/download/${track.id}`, { headers: session.headers }))
+      .body
       .download_url as string;
     expect((await get(listen, { Range: "bytes=0-1" })).status).toBe(206);
     expect((await get(download, {}, "HEAD")).status).toBe(200);
@@ -229,10 +243,12 @@ describe("the stream address is a credential", () => {
 
   it("a link refused after a demotion or a ban stays refused when the rights come back within its life", async () => {
     const track = await analysedTrack();
-    for (const [away, back] of [
-      [{ is_moderator: false }, { is_moderator: true, moderator_categories: "label_koster" }],
-      [{ is_banned: true, ban_reason: "Спам" }, { is_banned: false, ban_reason: null }],
-    ] as const) {
+    for (
+      const [away, back] of [
+        [{ is_moderator: false }, { is_moderator: true, moderator_categories: "label_koster" }],
+        [{ is_banned: true, ban_reason: "Спам" }, { is_banned: false, ban_reason: null }],
+      ] as const
+    ) {
       const moderator = await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "label_koster" });
       const session = await signIn(f.t.ctx, moderator);
       const url = (await f.call("GET", `/api/moderator/tracks/${track.id}/listen`, { headers: session.headers })).body

@@ -34,7 +34,9 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
   }
   const start = Number(spec[1]);
   const end = spec[2] === "" ? size - 1 : Math.min(Number(spec[2]), size - 1);
-  if (!Number.isSafeInteger(start) || start >= size || Number(spec[2] || start) < start) return { kind: "unsatisfiable" };
+  if (!Number.isSafeInteger(start) || start >= size || Number(spec[2] || start) < start) {
+    return { kind: "unsatisfiable" };
+  }
   return { kind: "part", start, end };
 }
 

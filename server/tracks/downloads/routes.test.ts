@@ -205,7 +205,11 @@ describe("download links", () => {
     const r = await f.call("GET", `/api/admin/tracks/download/${noFile.id}`);
     expect(r.status).toBe(404);
     expect(r.body.error).toBe(`Файл трека не найден: ${noFile.filename}`);
-    for (const json of [{}, { track_ids: [] }, { track_ids: "1,2" }, { track_ids: [0] }, { track_ids: [-3] }, { track_ids: ["x"] }]) {
+    for (
+      const json of [{}, { track_ids: [] }, { track_ids: "1,2" }, { track_ids: [0] }, { track_ids: [-3] }, {
+        track_ids: ["x"],
+      }]
+    ) {
       const res = await f.call("POST", "/api/admin/tracks/download", { json });
       expect(res.status, JSON.stringify(json)).toBe(400);
     }

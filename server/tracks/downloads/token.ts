@@ -89,7 +89,9 @@ export async function verifyDownloadToken(
  */
 export async function linkSigner(ctx: Pick<AppContext, "tokens">, claims: LinkClaims): Promise<User | null> {
   const signer = await ctx.tokens.sessionUser(claims.sessionId);
-  if (!signer || signer.id !== claims.userId || signer.is_banned || !(signer.is_admin || signer.is_moderator)) return null;
+  if (!signer || signer.id !== claims.userId || signer.is_banned || !(signer.is_admin || signer.is_moderator)) {
+    return null;
+  }
   if (signer.rights_changed_at && signer.rights_changed_at.getTime() >= claims.issuedAtMs) return null;
   return signer;
 }

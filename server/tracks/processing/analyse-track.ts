@@ -8,7 +8,7 @@ import {
   UnsupportedFileTypeError,
 } from "music-metadata";
 import { createHash } from "node:crypto";
-import { type AudioAnalysis, AudioDecodeError, analyseMp3, analyseMp3Frames } from "../../audio/analyse-mp3.ts";
+import { analyseMp3, analyseMp3Frames, type AudioAnalysis, AudioDecodeError } from "../../audio/analyse-mp3.ts";
 import type { FrameStats } from "../../audio/mpeg-frames.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
@@ -286,7 +286,8 @@ async function readPass(storage: FileStorage, key: string, fileSize: number, opt
  */
 function id3v1(tail: Uint8Array): { artist?: string; title?: string } {
   if (tail.length !== 128 || tail[0] !== 0x54 || tail[1] !== 0x41 || tail[2] !== 0x47) return {};
-  const field = (from: number) => new TextDecoder("latin1").decode(tail.subarray(from, from + 30)).replace(/\0.*$/s, "");
+  const field = (from: number) =>
+    new TextDecoder("latin1").decode(tail.subarray(from, from + 30)).replace(/\0.*$/s, "");
   return { title: field(3), artist: field(33) };
 }
 
@@ -301,7 +302,11 @@ const text = (v: string | undefined) => {
  * same pass; then judges it. Content problems become a `failed` verdict; anything else (storage or
  * programming errors) is thrown so the job can be retried.
  */
-export async function analyseTrack(storage: FileStorage, key: string, opts: AnalyseTrackOptions = {}): Promise<Verdict> {
+export async function analyseTrack(
+  storage: FileStorage,
+  key: string,
+  opts: AnalyseTrackOptions = {},
+): Promise<Verdict> {
   const stat = await storage.stat(key);
   if (!stat) return { status: "failed", error: PROCESSING_ERRORS.missing, discard: false };
   if (stat.size === 0) return { status: "failed", error: PROCESSING_ERRORS.empty, discard: true, size: 0 };
@@ -336,7 +341,9 @@ export async function analyseTrack(storage: FileStorage, key: string, opts: Anal
   const { format } = pass.meta.ok;
   if (format.container !== "MPEG" || !/layer 3/i.test(format.codec ?? "")) {
     const found = format.codec && format.container === "MPEG" ? format.codec : format.container;
-    return fail(found ? `${PROCESSING_ERRORS.notMp3.slice(0, -1)} (обнаружен формат ${found}).` : PROCESSING_ERRORS.notMp3);
+    return fail(
+      found ? `${PROCESSING_ERRORS.notMp3.slice(0, -1)} (обнаружен формат ${found}).` : PROCESSING_ERRORS.notMp3,
+    );
   }
   // What the decoder could not make sound of is no track to listen to (issue 12): its Russian reason.
   if ("err" in pass.analysis) return fail((pass.analysis.err as AudioDecodeError).message);

@@ -10,7 +10,7 @@ import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createUser, signIn, storedTrack } from "../../testing/factories.ts";
 import { type Instance, openInstance } from "../../testing/second-instance.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../../testing/upload-helpers.ts";
 
 let t: TestApp | undefined;
 let b: Instance | undefined;
@@ -94,7 +94,9 @@ describe("jobs taken fairly across artists", () => {
       expect(order.slice(0, concurrency).sort()).toEqual(["Batch - Track 1", "Batch - Track 2"].slice(0, concurrency));
       // Next the other artist's track; then the rest of the batch (two may start at once).
       expect(order[concurrency]).toBe("Single - Track 1");
-      expect(order.slice(concurrency + 1).sort()).toEqual(["Batch - Track 2", "Batch - Track 3", "Batch - Track 4"].slice(concurrency - 1));
+      expect(order.slice(concurrency + 1).sort()).toEqual(
+        ["Batch - Track 2", "Batch - Track 3", "Batch - Track 4"].slice(concurrency - 1),
+      );
     });
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { id3Frame, id3Header, id3Tag, utf8Text } from "../../testing/hostile-mp3.ts";
-import { FIXTURES, fixture } from "../../testing/upload-helpers.ts";
+import { fixture, FIXTURES } from "../../testing/upload-helpers.ts";
 import { createId3Reader, ID3_LIMITS, ID3_REFUSED_MESSAGE, Id3TagRefused } from "./id3v2.ts";
 
 /** Reads `data` in chunks of `chunk` bytes until the reader is done; what it found, or its refusal. */

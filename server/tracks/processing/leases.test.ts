@@ -10,7 +10,7 @@ import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createUser, storedTrack } from "../../testing/factories.ts";
 import { type Instance, openInstance } from "../../testing/second-instance.ts";
-import { FIXTURES, fixture } from "../../testing/upload-helpers.ts";
+import { fixture, FIXTURES } from "../../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
 import { createProcessor, type Processor } from "./processor.ts";
 
@@ -123,12 +123,16 @@ describe("two processors over one database", () => {
     expect(readsA.length).toBeGreaterThan(0);
     expect(readsB.length).toBeGreaterThan(0);
     const reports = await a.ctx.db.select({ id: trackAnalysis.track_id }).from(trackAnalysis);
-    expect(reports.map((r) => r.id).sort()).toEqual(rows.filter((r) => r.status === "completed").map((r) => r.id).sort());
+    expect(reports.map((r) => r.id).sort()).toEqual(
+      rows.filter((r) => r.status === "completed").map((r) => r.id).sort(),
+    );
   });
 
   it("a sweep takes no more tracks than the instance has free job slots", async () => {
     const ids: number[] = [];
-    for (const name of [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono]) ids.push((await stored(fixture(name), name)).id);
+    for (const name of [FIXTURES.amen, FIXTURES.low, FIXTURES.vbr, FIXTURES.mono]) {
+      ids.push((await stored(fixture(name), name)).id);
+    }
     const stall = stalled(a.ctx.storage, fixture(FIXTURES.amen));
     const p = processorOf(a.ctx, stall.storage);
     expect(await p.sweep()).toBe(2);
@@ -205,7 +209,12 @@ describe("a holder that died", () => {
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
     // A's verdict was refused: the track is still B's, unjudged, and its file is kept.
-    expect(await row(track.id)).toMatchObject({ status: "processing", lease_owner: pb.owner, attempts: 2, error: null });
+    expect(await row(track.id)).toMatchObject({
+      status: "processing",
+      lease_owner: pb.owner,
+      attempts: 2,
+      error: null,
+    });
     expect(await a.ctx.storage.stat(track.storage_key!)).not.toBeNull();
 
     stallB.open();
@@ -255,7 +264,10 @@ describe("the idle sweep", () => {
     // Stored after the first pass: only a later, timed pass can find it.
     await new Promise((r) => setTimeout(r, 60));
     const track = await stored(fixture(FIXTURES.mono));
-    await vi.waitFor(async () => expect((await row(track.id)).status, "the sweep to process the track").not.toBe("processing"), WAIT);
+    await vi.waitFor(
+      async () => expect((await row(track.id)).status, "the sweep to process the track").not.toBe("processing"),
+      WAIT,
+    );
     expect(await row(track.id)).toMatchObject({ status: "completed", attempts: 1, duration: 5040 });
   });
 
@@ -267,7 +279,10 @@ describe("the idle sweep", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await row(track.id)).lease_owner).toBe("dead-instance");
     now += LEASE_MS + 1;
-    await vi.waitFor(async () => expect((await row(track.id)).status, "the sweep to take the track over").toBe("completed"), WAIT);
+    await vi.waitFor(
+      async () => expect((await row(track.id)).status, "the sweep to take the track over").toBe("completed"),
+      WAIT,
+    );
   });
 });
 
@@ -282,7 +297,12 @@ describe("shutting down", () => {
     expect((await row(track.id)).lease_owner).toBe(pa.owner);
     // The running job does not end within the drain time.
     await pa.stop(50);
-    expect(await row(track.id)).toMatchObject({ status: "processing", lease_owner: null, lease_until: null, attempts: 1 });
+    expect(await row(track.id)).toMatchObject({
+      status: "processing",
+      lease_owner: null,
+      lease_until: null,
+      attempts: 1,
+    });
 
     // No clock moved: the other instance takes both at once.
     expect(await b.ctx.processor.sweep()).toBe(2);

@@ -5,7 +5,15 @@ import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { openInstance } from "../../testing/second-instance.ts";
 import { createTrack, createUser, signIn, storedTrack } from "../../testing/factories.ts";
-import { allTracks, dirPart, filePart, FIXTURES, fixture, postUpload, storedFiles } from "../../testing/upload-helpers.ts";
+import {
+  allTracks,
+  dirPart,
+  filePart,
+  fixture,
+  FIXTURES,
+  postUpload,
+  storedFiles,
+} from "../../testing/upload-helpers.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
 import { createProcessor } from "./processor.ts";
 
@@ -25,7 +33,6 @@ async function row(app: TestApp, id: number) {
   return r;
 }
 
-
 describe("processing verdicts", () => {
   it("fails a second upload of the same audio by the same person, and does not keep its file", async () => {
     const a = await signedIn();
@@ -36,7 +43,12 @@ describe("processing verdicts", () => {
     const again = await postUpload(t, a.headers, [filePart("Other - Name.mp3"), dirPart("label_koster")]);
     await t.ctx.queue.idle();
     const dup = await row(t, again.body.track_ids[0]);
-    expect(dup).toMatchObject({ status: "failed", error: PROCESSING_ERRORS.duplicate, storage_key: null, duplicate_of: null });
+    expect(dup).toMatchObject({
+      status: "failed",
+      error: PROCESSING_ERRORS.duplicate,
+      storage_key: null,
+      duplicate_of: null,
+    });
     const errors = await (await t.app.request("/api/errors", { headers: a.headers })).json();
     expect(errors).toEqual({ errors: [`Other - Name.mp3: ${PROCESSING_ERRORS.duplicate}`] });
   });
@@ -74,7 +86,16 @@ describe("processing verdicts", () => {
     expect(plain.track.duplicate_of).toBeNull();
 
     // The uploader's every answer about the copy reads like any accepted upload.
-    for (const path of ["/api/tracks", "/api/tracks/history", `/api/status/${copyId}`, "/api/errors", "/api/success", "/api/track_ids"]) {
+    for (
+      const path of [
+        "/api/tracks",
+        "/api/tracks/history",
+        `/api/status/${copyId}`,
+        "/api/errors",
+        "/api/success",
+        "/api/track_ids",
+      ]
+    ) {
       const res = await t.app.request(path, { headers: b.headers });
       expect(res.status, path).toBe(200);
       const text = await res.text();
@@ -86,7 +107,9 @@ describe("processing verdicts", () => {
     expect(await (await t.app.request("/api/errors", { headers: b.headers })).json()).toEqual({ errors: [] });
 
     // Once the original is deleted, staff still learn the copy's origin by number.
-    expect((await t.app.request(`/api/admin/tracks/${originalId}`, { method: "DELETE", headers: staff })).status).toBe(200);
+    expect((await t.app.request(`/api/admin/tracks/${originalId}`, { method: "DELETE", headers: staff })).status).toBe(
+      200,
+    );
     const after = await (await t.app.request(`/api/admin/tracks/${copyId}`, { headers: staff })).json();
     expect(after.track.duplicate_of).toEqual({ id: originalId, username: null, upload_date: null, deleted: true });
   });

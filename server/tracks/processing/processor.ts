@@ -137,7 +137,9 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
    */
   async function letGo(id: number) {
     if (!drop(id)) return;
-    await tracks.releaseLeases(owner, [id]).catch((err) => logger.warn("could not release a processing lease", { trackId: id, err }));
+    await tracks.releaseLeases(owner, [id]).catch((err) =>
+      logger.warn("could not release a processing lease", { trackId: id, err })
+    );
   }
 
   /**

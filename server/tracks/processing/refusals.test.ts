@@ -13,7 +13,7 @@ import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createUser, signIn } from "../../testing/factories.ts";
 import { bytesOf, id3Frame, id3Tag, mpeg25File, tagBomb, utf8Text } from "../../testing/hostile-mp3.ts";
-import { dirPart, filePart, FIXTURES, fixture, postUpload } from "../../testing/upload-helpers.ts";
+import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../../testing/upload-helpers.ts";
 import { analyseTrack } from "./analyse-track.ts";
 import { ID3_LIMITS, ID3_REFUSED_MESSAGE } from "./id3v2.ts";
 
@@ -40,7 +40,10 @@ async function processed(name: string, data: Uint8Array) {
 /** The app's storage with a file stored under a new key, read only through `read`, counting the bytes read. */
 async function counted(data: Uint8Array | { size: number; chunks: () => AsyncGenerator<Uint8Array> }) {
   const key = `tracks/${crypto.randomUUID()}`;
-  await t.ctx.storage.write(key, data instanceof Uint8Array ? ReadableStream.from([data]) : ReadableStream.from(data.chunks()));
+  await t.ctx.storage.write(
+    key,
+    data instanceof Uint8Array ? ReadableStream.from([data]) : ReadableStream.from(data.chunks()),
+  );
   const read = { bytes: 0 };
   const storage: FileStorage = {
     ...t.ctx.storage,
@@ -49,12 +52,14 @@ async function counted(data: Uint8Array | { size: number; chunks: () => AsyncGen
       const r = await t.ctx.storage.read(k, o);
       return {
         ...r,
-        body: r.body.pipeThrough(new TransformStream({
-          transform(chunk, c) {
-            read.bytes += chunk.byteLength;
-            c.enqueue(chunk);
-          },
-        })),
+        body: r.body.pipeThrough(
+          new TransformStream({
+            transform(chunk, c) {
+              read.bytes += chunk.byteLength;
+              c.enqueue(chunk);
+            },
+          }),
+        ),
       };
     },
   };
@@ -93,7 +98,12 @@ describe("an ID3v2 tag over its budget", () => {
     data.set(tag);
     data.set(audio, tag.length);
     const { track } = await processed("Picture - Big.mp3", data);
-    expect(track).toMatchObject({ status: "completed", id3_artist: "Картинка", id3_title: "После обложки", duration: 8046 });
+    expect(track).toMatchObject({
+      status: "completed",
+      id3_artist: "Картинка",
+      id3_title: "После обложки",
+      duration: 8046,
+    });
   });
 });
 
@@ -114,21 +124,33 @@ describe("a track longer than MAX_TRACK_MINUTES", () => {
   it("is refused when its Xing tag declares more than the limit", async () => {
     const file = mpeg25File({ seconds: 10, declaredSeconds: 120 });
     const { storage, key } = await counted(file);
-    expect(await analyseTrack(storage, key, { maxTrackMinutes: 1 })).toMatchObject({ status: "failed", error: trackTooLongMessage(1) });
+    expect(await analyseTrack(storage, key, { maxTrackMinutes: 1 })).toMatchObject({
+      status: "failed",
+      error: trackTooLongMessage(1),
+    });
   });
 
   it("stops a decode that passes the limit when the headers claimed less", async () => {
     // The Xing tag says 30 s; the frames go on for 10 minutes.
     const file = mpeg25File({ seconds: 600, declaredSeconds: 30 });
     const { storage, key, read } = await counted(file);
-    expect(await analyseTrack(storage, key, { maxTrackMinutes: 1 })).toMatchObject({ status: "failed", error: trackTooLongMessage(1) });
+    expect(await analyseTrack(storage, key, { maxTrackMinutes: 1 })).toMatchObject({
+      status: "failed",
+      error: trackTooLongMessage(1),
+    });
     // Stopped about a minute in (8 KB of frames a minute... at 1 kB/s), not at the end.
     expect(read.bytes).toBeLessThan(file.size / 4);
   });
 
   it("takes a track just under the limit", async () => {
     const { track } = await processed("Short - Enough.mp3", await bytesOf(mpeg25File({ seconds: 50 })));
-    expect(track).toMatchObject({ status: "completed", duration: 49968, bitrate: 8000, sample_rate: 8000, channels: 1 });
+    expect(track).toMatchObject({
+      status: "completed",
+      duration: 49968,
+      bitrate: 8000,
+      sample_rate: 8000,
+      channels: 1,
+    });
   });
 });
 

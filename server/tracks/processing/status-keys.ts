@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { type Track, tracks, type TrackStatus } from "../../../db/schema.ts";
-import { KV_KEYS, type StatusStore, StatusStoreUnavailable, STATUS_TTL_S } from "../../status-store/kv.ts";
+import { KV_KEYS, STATUS_TTL_S, type StatusStore, StatusStoreUnavailable } from "../../status-store/kv.ts";
 import type { Logger } from "../../lib/logger.ts";
 
 /**

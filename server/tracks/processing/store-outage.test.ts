@@ -6,7 +6,13 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import { tracks } from "../../../db/schema.ts";
-import { createUpstashStore, KV_KEYS, STORE_COOLDOWN_MS, STORE_DEADLINE_MS, type StatusStore } from "../../status-store/kv.ts";
+import {
+  createUpstashStore,
+  KV_KEYS,
+  type StatusStore,
+  STORE_COOLDOWN_MS,
+  STORE_DEADLINE_MS,
+} from "../../status-store/kv.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../../testing/factories.ts";
 import { findRedisServer, type RedisServer, startRedisServer } from "../../testing/redis-server.ts";
@@ -15,7 +21,9 @@ import { STATUS_COLUMNS } from "./status-keys.ts";
 
 const redisBin = await findRedisServer();
 if (!redisBin) {
-  if (Deno.env.get("CI") === "true") throw new Error("redis-server is not installed; CI=true requires the outage tests");
+  if (Deno.env.get("CI") === "true") {
+    throw new Error("redis-server is not installed; CI=true requires the outage tests");
+  }
   console.warn("NOTICE: redis-server not found: the status-store outage tests are skipped.");
 }
 
@@ -27,7 +35,8 @@ describe.skipIf(!redisBin)("processing calls while the status store is down", ()
   let clock = 0;
   let fetchSpy: MockInstance<typeof fetch>;
   const attempts = () =>
-    fetchSpy.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).startsWith(bridge.url)).length;
+    fetchSpy.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).startsWith(bridge.url))
+      .length;
 
   /**
    * The app on a fresh redis-server. A test that stops the store gets a generous deadline (a refused
@@ -72,7 +81,9 @@ describe.skipIf(!redisBin)("processing calls while the status store is down", ()
     return { user, headers, ids, finish };
   }
 
-  const polls = (ids: number[]) => [`/api/status/${ids[0]}`, `/api/status/${ids[1]}`, "/api/track_ids", "/api/errors", "/api/success"];
+  const polls = (
+    ids: number[],
+  ) => [`/api/status/${ids[0]}`, `/api/status/${ids[1]}`, "/api/track_ids", "/api/errors", "/api/success"];
 
   for (
     const [outage, cut] of [
@@ -137,7 +148,9 @@ describe.skipIf(!redisBin)("processing calls while the status store is down", ()
     for (let i = 0; i < 2; i++) {
       expect((await get(`/api/status/${batch.ids[0]}`, batch.headers)).body.status).toBe("completed");
       expect((await get(`/api/status/${batch.ids[1]}`, batch.headers)).body.status).toBe("completed");
-      expect((await get("/api/success", batch.headers)).body.success).toBe("Все треки успешно загружены и прошли проверку (2).");
+      expect((await get("/api/success", batch.headers)).body.success).toBe(
+        "Все треки успешно загружены и прошли проверку (2).",
+      );
     }
     // The old values are removed from the store, so other instances stop reading them too. Each
     // round is one cooldown later: on a busy machine a probe may miss the deadline, and the next poll
@@ -146,7 +159,10 @@ describe.skipIf(!redisBin)("processing calls while the status store is down", ()
       clock += STORE_COOLDOWN_MS;
       expect((await get(`/api/status/${batch.ids[0]}`, batch.headers)).body.status).toBe("completed");
       await new Promise((r) => setTimeout(r, 20));
-      expect(await kv.mget([KV_KEYS.trackStatus(batch.ids[0]), KV_KEYS.trackStatus(batch.ids[1])])).toEqual([null, null]);
+      expect(await kv.mget([KV_KEYS.trackStatus(batch.ids[0]), KV_KEYS.trackStatus(batch.ids[1])])).toEqual([
+        null,
+        null,
+      ]);
     }, { timeout: 10_000, interval: 50 });
   });
 

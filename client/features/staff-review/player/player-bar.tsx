@@ -11,8 +11,16 @@ const Svg = ({ children }: { children: React.ReactNode }) => (
     {children}
   </svg>
 );
-const PrevIcon = () => <Svg><path d="M6 5h2v14H6zM20 5v14L9 12z" /></Svg>;
-const NextIcon = () => <Svg><path d="M16 5h2v14h-2zM4 5v14l11-7z" /></Svg>;
+const PrevIcon = () => (
+  <Svg>
+    <path d="M6 5h2v14H6zM20 5v14L9 12z" />
+  </Svg>
+);
+const NextIcon = () => (
+  <Svg>
+    <path d="M16 5h2v14h-2zM4 5v14l11-7z" />
+  </Svg>
+);
 
 /**
  * The player bar under a staff track list (issue 12 §2): the one `<audio>`, the track's name, the
@@ -50,7 +58,14 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
                 texts={texts}
               />
               <div className="st-player-controls" role="group" aria-label={texts.region}>
-                <button type="button" className="st-btn st-btn-sm st-icon-btn" aria-label={texts.previous} aria-keyshortcuts="K" title={`${texts.previous} (K)`} onClick={player.previous}>
+                <button
+                  type="button"
+                  className="st-btn st-btn-sm st-icon-btn"
+                  aria-label={texts.previous}
+                  aria-keyshortcuts="K"
+                  title={`${texts.previous} (K)`}
+                  onClick={player.previous}
+                >
                   <PrevIcon />
                 </button>
                 <button
@@ -64,14 +79,33 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
                 >
                   {playing ? <PauseIcon /> : <PlayIcon />}
                 </button>
-                <button type="button" className="st-btn st-btn-sm st-icon-btn" aria-label={texts.next} aria-keyshortcuts="J" title={`${texts.next} (J)`} onClick={player.next}>
+                <button
+                  type="button"
+                  className="st-btn st-btn-sm st-icon-btn"
+                  aria-label={texts.next}
+                  aria-keyshortcuts="J"
+                  title={`${texts.next} (J)`}
+                  onClick={player.next}
+                >
                   <NextIcon />
                 </button>
-                <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="ArrowLeft" title={`${texts.back5} (←)`} onClick={player.back}>
+                <button
+                  type="button"
+                  className="st-btn st-btn-sm"
+                  aria-keyshortcuts="ArrowLeft"
+                  title={`${texts.back5} (←)`}
+                  onClick={player.back}
+                >
                   <span aria-hidden="true">−5 {texts.secondsShort}</span>
                   <span className="visually-hidden">{texts.back5}</span>
                 </button>
-                <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="ArrowRight" title={`${texts.forward5} (→)`} onClick={player.forward}>
+                <button
+                  type="button"
+                  className="st-btn st-btn-sm"
+                  aria-keyshortcuts="ArrowRight"
+                  title={`${texts.forward5} (→)`}
+                  onClick={player.forward}
+                >
                   <span aria-hidden="true">+5 {texts.secondsShort}</span>
                   <span className="visually-hidden">{texts.forward5}</span>
                 </button>

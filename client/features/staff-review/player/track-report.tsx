@@ -8,7 +8,8 @@ export function WarningBadges({ warnings, label }: { warnings: readonly string[]
   if (warnings.length === 0) return null;
   return (
     <ul className="st-badges st-warning-badges" aria-label={label}>
-      {warnings.map((w) => <li key={w} className="st-badge st-badge-warning" data-warning={w}>{audioWarningText(w)}</li>)}
+      {warnings.map((w) => <li key={w} className="st-badge st-badge-warning" data-warning={w}>{audioWarningText(w)}
+      </li>)}
     </ul>
   );
 }

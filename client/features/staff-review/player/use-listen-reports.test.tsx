@@ -51,10 +51,19 @@ function setup() {
   vi.stubGlobal("fetch", (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
     const m = /^\/api\/admin\/tracks\/(\d+)\/listened$/.exec(url.pathname);
-    if (!m || init.method !== "POST") return Promise.resolve(Response.json({ success: false, error: "Не найдено" }, { status: 404 }));
+    if (!m || init.method !== "POST") {
+      return Promise.resolve(Response.json({ success: false, error: "Не найдено" }, { status: 404 }));
+    }
     const { seconds } = JSON.parse(String(init.body));
-    sent.push({ id: Number(m[1]), seconds, auth: new Headers(init.headers).get("Authorization"), keepalive: init.keepalive });
-    return Promise.resolve(Response.json({ success: true, heard_s: seconds, duration_s: 200, heard: false, decisions: [] }));
+    sent.push({
+      id: Number(m[1]),
+      seconds,
+      auth: new Headers(init.headers).get("Authorization"),
+      keepalive: init.keepalive,
+    });
+    return Promise.resolve(
+      Response.json({ success: true, heard_s: seconds, duration_s: 200, heard: false, decisions: [] }),
+    );
   });
   const audio = new FakeAudio();
   const queryClient = new QueryClient();
@@ -62,7 +71,10 @@ function setup() {
     <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
   );
   const hook = renderHook(
-    () => useListenReports(audio as unknown as HTMLAudioElement, { current: () => ({ base: "/admin", tracksKey: ["admin", "tracks"] }) }),
+    () =>
+      useListenReports(audio as unknown as HTMLAudioElement, {
+        current: () => ({ base: "/admin", tracksKey: ["admin", "tracks"] }),
+      }),
     { wrapper },
   );
   const seconds = () => sent.map((s) => Math.round(s.seconds * 100) / 100);

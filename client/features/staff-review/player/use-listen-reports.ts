@@ -26,7 +26,11 @@ export interface ListenReportOptions {
 export function useListenReports(audio: HTMLAudioElement | null, o: ListenReportOptions) {
   const queryClient = useQueryClient();
   /** The track the element plays, what it played since the last report, and where it was last seen playing. */
-  const state = useRef<{ id: number | null; pending: number; last: number | null }>({ id: null, pending: 0, last: null });
+  const state = useRef<{ id: number | null; pending: number; last: number | null }>({
+    id: null,
+    pending: 0,
+    last: null,
+  });
   /** Tracks this page already saw reach «Прослушан»: the lists are refreshed once per track. */
   const heard = useRef(new Set<number>());
   const opts = useRef(o);
@@ -35,10 +39,12 @@ export function useListenReports(audio: HTMLAudioElement | null, o: ListenReport
   const send = useCallback((id: number, seconds: number) => {
     const { base, tracksKey } = opts.current.current();
     // `keepalive` lets the last report outlive the page; it still carries the bearer token.
-    read(panel(base).tracks[":id"].listened.$post(
-      { param: { id: String(id) }, json: { seconds: Math.round(seconds * 1000) / 1000 } },
-      { init: { keepalive: true } },
-    ))
+    read(
+      panel(base).tracks[":id"].listened.$post(
+        { param: { id: String(id) }, json: { seconds: Math.round(seconds * 1000) / 1000 } },
+        { init: { keepalive: true } },
+      ),
+    )
       .then((answer) => {
         if (!answer.heard || heard.current.has(id)) return;
         heard.current.add(id);

@@ -44,7 +44,8 @@ describe("review keys", () => {
   });
 
   it("leaves Space to a focused button or link (it presses it) but takes the letters and arrows there", () => {
-    document.body.innerHTML = `<button id="b">Edit</button><a id="a" href="/x">x</a><div id="w" role="slider" tabindex="0"></div>`;
+    document.body.innerHTML =
+      `<button id="b">Edit</button><a id="a" href="/x">x</a><div id="w" role="slider" tabindex="0"></div>`;
     const button = document.getElementById("b")!;
     expect(press(button, { key: " ", code: "Space" })).toBeNull();
     expect(press(document.getElementById("a")!, { key: " ", code: "Space" })).toBeNull();

@@ -72,7 +72,9 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const moveFocus = useRef(false);
   const latest = useRef({ o, audio, current, listen, loading, error });
   latest.current = { o, audio, current, listen, loading, error };
-  const reports = useListenReports(audio, { current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }) });
+  const reports = useListenReports(audio, {
+    current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }),
+  });
   const reportsRef = useRef(reports);
   reportsRef.current = reports;
 
