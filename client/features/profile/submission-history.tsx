@@ -106,7 +106,7 @@ function SubmissionItem({ t }: { t: Submission }) {
                 </span>
                 {d.message && (
                   <p className="track-message">
-                    <span className="muted">{HISTORY_TEXTS.staffMessage}:</span>
+                    <span className="muted">{`${HISTORY_TEXTS.staffMessage}: `}</span>
                     {d.message}
                   </p>
                 )}
