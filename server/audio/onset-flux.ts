@@ -13,8 +13,24 @@
 /** Onset frames a second. */
 const FRAMES_PER_SECOND = 100;
 const FRAME_SECONDS = 0.023;
-/** Log compression: quiet detail counts, but a bin at the noise floor does not flicker. */
-const GAMMA = 100;
+/**
+ * Log compression, log(1 + γ·|X|) (a full-scale sine's bin is about 100): quiet detail counts, but
+ * the faint skirts of a loud tone (whose level swings as its phase slides under the window) stay
+ * near zero.
+ */
+const GAMMA = 10;
+/**
+ * A bin must rise more than this (about 0.5 dB, in the log's nepers) to count: a steady tone's bins
+ * wobble by less from frame to frame as its phase slides under the window, and would otherwise
+ * make a periodic envelope out of nothing.
+ */
+/**
+ * Bins below this count nothing: a frame of 23 ms is shorter than a period of a sub bass, whose level
+ * in the lowest bins then swings from frame to frame with its phase. Kicks still mark their onset
+ * in the bins above (their attack is broadband).
+ */
+const LOWEST_HZ = 150;
+const DEAD_ZONE = Math.log(10 ** (0.5 / 20));
 
 export interface OnsetFlux {
   /** Mono samples at the rate given to `createOnsetFlux`. */
@@ -74,6 +90,7 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
   const size = 2 ** Math.max(5, Math.round(Math.log2(FRAME_SECONDS * sampleRate)));
   const hop = Math.max(1, Math.round(sampleRate / FRAMES_PER_SECOND));
   const m = size / 2; // a real frame of `size` is one complex FFT of `size / 2` points
+  const lowest = Math.min(m, Math.ceil((LOWEST_HZ * size) / sampleRate));
   const fft = makeFft(m);
   const window = new Float64Array(size);
   for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
@@ -116,10 +133,11 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
     }
     let flux = 0;
     if (!first) {
-      for (let k = 0; k <= m; k++) {
-        const d = cur[k] - prev[k];
+      for (let k = lowest; k <= m; k++) {
+        const d = cur[k] - prev[k] - DEAD_ZONE;
         if (d > 0) flux += d;
       }
+      flux /= m + 1 - lowest;
     }
     first = false;
     prev.set(cur);
