@@ -101,6 +101,7 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
     twi[k] = -Math.sin((Math.PI * k) / m);
   }
   const ring = new Float64Array(size);
+  const lin = new Float64Array(size);
   const re = new Float64Array(m);
   const im = new Float64Array(m);
   const prev = new Float64Array(m + 1);
@@ -113,17 +114,17 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
   let count = 0;
 
   function frame() {
-    // Even samples to re, odd to im, windowed, oldest first.
+    // Oldest first; then even samples to re, odd to im, windowed.
+    lin.set(ring.subarray(write));
+    lin.set(ring.subarray(0, write), size - write);
     for (let j = 0; j < m; j++) {
-      const a = (write + 2 * j) % size;
-      const b = (a + 1) % size;
-      re[j] = ring[a] * window[2 * j];
-      im[j] = ring[b] * window[2 * j + 1];
+      re[j] = lin[2 * j] * window[2 * j];
+      im[j] = lin[2 * j + 1] * window[2 * j + 1];
     }
     fft(re, im);
-    // Split the packed spectrum into the real frame's bins 0..m.
-    for (let k = 0; k <= m; k++) {
-      const k1 = k % m, k2 = (m - k) % m;
+    // Split the packed spectrum into the real frame's bins (those from `lowest` to m).
+    for (let k = lowest; k <= m; k++) {
+      const k1 = k === m ? 0 : k, k2 = k === 0 ? 0 : m - k;
       const er = 0.5 * (re[k1] + re[k2]), ei = 0.5 * (im[k1] - im[k2]);
       const or = 0.5 * (im[k1] + im[k2]), oi = -0.5 * (re[k1] - re[k2]);
       const c = k === m ? -1 : twr[k], s = k === m ? 0 : twi[k];
@@ -152,11 +153,19 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
   return {
     rate: sampleRate / hop,
     push(mono, length) {
-      for (let i = 0; i < length; i++) {
-        ring[write] = mono[i];
-        write = write + 1 === size ? 0 : write + 1;
-        if (filled < size) filled++;
-        if (++sinceFrame >= hop && filled === size) {
+      // Copied into the ring in runs up to the next frame: the first frame when the ring is full,
+      // then one every `hop` samples.
+      let i = 0;
+      while (i < length) {
+        const take = Math.min(filled < size ? size - filled : hop - sinceFrame, length - i);
+        const first = Math.min(take, size - write);
+        ring.set(mono.subarray(i, i + first), write);
+        if (take > first) ring.set(mono.subarray(i + first, i + take), 0);
+        write = (write + take) % size;
+        i += take;
+        if (filled < size) filled += take;
+        else sinceFrame += take;
+        if (filled === size && (sinceFrame === hop || sinceFrame === 0)) {
           sinceFrame = 0;
           frame();
         }

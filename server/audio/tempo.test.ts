@@ -115,6 +115,12 @@ describe("tempo of drum grooves (issue 22)", () => {
     expect(warnings.includes("tempo_outside_dnb")).toBe(expected < 160 || expected > 190);
   });
 
+  it("hears the hats: closed hats alone on the eighths carry the tempo", () => {
+    for (const bpm of [170, 174]) {
+      expect(Math.abs(analyse(drums({ bpm, seconds: 20, sampleRate: FS, hats: 0.4 })).bpm! - bpm)).toBeLessThanOrEqual(1);
+    }
+  });
+
   it("holds the two-step groove under noise and a sub bass from the start", () => {
     const [x] = groove({ pattern: "two-step", bpm: 174, seconds: 20, sampleRate: FS, bassFrom: 0, seed: 9 });
     const noise = noiseSource(21);
