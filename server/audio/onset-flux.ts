@@ -158,9 +158,9 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
       let i = 0;
       while (i < length) {
         const take = Math.min(filled < size ? size - filled : hop - sinceFrame, length - i);
-        const first = Math.min(take, size - write);
-        ring.set(mono.subarray(i, i + first), write);
-        if (take > first) ring.set(mono.subarray(i + first, i + take), 0);
+        const toEnd = Math.min(take, size - write);
+        ring.set(mono.subarray(i, i + toEnd), write);
+        if (take > toEnd) ring.set(mono.subarray(i + toEnd, i + take), 0);
         write = (write + take) % size;
         i += take;
         if (filled < size) filled += take;
