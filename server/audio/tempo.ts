@@ -8,8 +8,8 @@
  * 2. Every period τ from 160 down to 80 BPM (one octave, in steps of a tenth of a frame) is scored
  *    r(τ) + r(2τ) + r(4τ): the beat, the bar and two bars all repeat (for drum and bass the octave
  *    holds its half time, 80–95, where kick and snare mark the beats, rather than the hats' level). The best few
- *    peaks are candidates; each is refined on the autocorrelation peak near its largest multiple
- *    (8, 4 or 2 periods) that fits, with a parabola, so a period read over 8 beats is good to about
+ *    peaks are candidates; each is refined on the autocorrelation peaks near 2, 4 and 8 periods in
+ *    turn (as far as they fit), with a parabola, so a period read over 8 periods is good to about
  *    0.1 BPM although a frame is 10 ms.
  * 3. Each candidate's pulse train (one pulse a period, at the phase that fits best) is laid over the
  *    onsets in 8-second windows; the candidate whose pulses catch the most onset strength wins. A
@@ -30,11 +30,12 @@ const SEARCH_MAX_BPM = 160;
 export const MIN_CONFIDENCE = 0.1;
 const MIN_SECONDS = 4;
 /**
- * An onset envelope (mean rise per bin, onset-flux.ts) that varies less than this, an RMS of 3e-5,
- * is steady sound, not beats: a drum groove peaking at -60 dBFS still varies 4 times as much, the
- * faint residue a -6 dBFS 45 Hz sine leaves varies a fifth as much.
+ * An onset envelope (mean rise per bin, onset-flux.ts) that varies less than this, an RMS of 3e-4,
+ * is steady sound, not beats: a drum groove peaking at -40 dBFS still varies 20 times as much; the
+ * wobble an MP3 encoder leaves on steady -6 dBFS sines (its granules come and go at their own
+ * period) varies a fifth as much, a bare 45 Hz sine's residue a fiftieth.
  */
-const MIN_VARIANCE = 1e-9;
+const MIN_VARIANCE = 1e-7;
 const CANDIDATES = 6;
 const WINDOW_SECONDS = 8;
 
@@ -146,20 +147,25 @@ export function readTempo(onsets: Float32Array, rate: number): TempoReading {
   return { estimate: { bpm: foldToDnb(Math.round(raw * 10) / 10), raw, confidence }, confidence };
 }
 
-/** The period near `tau`, read on the autocorrelation peak near its largest multiple that fits. */
+/**
+ * The period near `tau`, read on the autocorrelation peaks near its multiples 2, 4 and 8 in turn
+ * (each search centred on the period the last one gave, as far as they fit in half the envelope),
+ * with a parabola through the highest lag and its neighbours.
+ */
 function refine(tau: number, r: (lag: number) => number, n: number): number {
-  for (const k of [8, 4, 2, 1]) {
-    const centre = Math.round(k * tau);
-    const reach = Math.max(1, Math.ceil(k / 2));
-    if (centre + reach + 1 > n / 2 && k > 1) continue;
+  let period = tau;
+  for (const k of [1, 2, 4, 8]) {
+    const centre = Math.round(k * period);
+    const reach = 2;
+    if (k > 1 && centre + reach + 1 > n / 2) break;
     let top = centre;
     for (let lag = Math.max(1, centre - reach); lag <= centre + reach; lag++) if (r(lag) > r(top)) top = lag;
     const [a, b, c] = [r(top - 1), r(top), r(top + 1)];
     const denom = a - 2 * b + c;
     const offset = denom < 0 ? (0.5 * (a - c)) / denom : 0;
-    return (top + Math.max(-0.5, Math.min(0.5, offset))) / k;
+    period = (top + Math.max(-0.5, Math.min(0.5, offset))) / k;
   }
-  return tau;
+  return period;
 }
 
 /**
