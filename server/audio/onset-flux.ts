@@ -1,8 +1,9 @@
 /**
  * Onset strength for tempo: full-band log-spectral flux (docs/decisions/0220).
  *
- * The mono mix (band-envelopes.ts hands over its half-rate mix) is cut into Hann-windowed frames of
- * about 23 ms (a power of two: 512 samples at 22.05/24 kHz, 128 at 5.5 kHz), one every 10 ms. Per
+ * The mono mix (band-envelopes.ts hands over its half-rate mix, averaged in pairs once more when
+ * above 16 kHz) is cut into Hann-windowed frames of about 23 ms (a power of two: 256 samples at
+ * 11.025/12 kHz, 128 at 5.5 kHz), one every 10 ms. Per
  * frame each bin's magnitude is compressed as log(1 + γ·|X|) and the onset strength is the sum of
  * the bins' rises over the previous frame (falls count nothing): every drum counts, the hats on the
  * eighths as much as kick and snare, which is what lets the tempo tell the beat from 1.5 or 2.5
@@ -86,7 +87,14 @@ function makeFft(n: number) {
   };
 }
 
-export function createOnsetFlux(sampleRate: number): OnsetFlux {
+export function createOnsetFlux(inputRate: number): OnsetFlux {
+  // Above 16 kHz the input is averaged in pairs once more (what folds down still marks an onset):
+  // half the FFT work for the same 43 Hz bins.
+  const pairs = inputRate > 16000;
+  const sampleRate = pairs ? inputRate / 2 : inputRate;
+  let half = new Float64Array(0);
+  let held = 0;
+  let odd = false;
   const size = 2 ** Math.max(5, Math.round(Math.log2(FRAME_SECONDS * sampleRate)));
   const hop = Math.max(1, Math.round(sampleRate / FRAMES_PER_SECOND));
   const m = size / 2; // a real frame of `size` is one complex FFT of `size / 2` points
@@ -152,7 +160,21 @@ export function createOnsetFlux(sampleRate: number): OnsetFlux {
 
   return {
     rate: sampleRate / hop,
-    push(mono, length) {
+    push(input, inLength) {
+      let mono = input, length = inLength;
+      if (pairs) {
+        if (half.length < inLength / 2 + 1) half = new Float64Array(inLength);
+        let n = 0, pending = +held, isOdd = odd;
+        for (let j = 0; j < inLength; j++) {
+          if (isOdd) half[n++] = (pending + input[j]) * 0.5;
+          else pending = input[j];
+          isOdd = !isOdd;
+        }
+        held = pending;
+        odd = isOdd;
+        mono = half;
+        length = n;
+      }
       // Copied into the ring in runs up to the next frame: the first frame when the ring is full,
       // then one every `hop` samples.
       let i = 0;
