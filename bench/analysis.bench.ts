@@ -11,6 +11,12 @@
  * - Processing: the same 50 MB file through the whole processing pass (server/tracks/processing/
  *   analyse-track.ts: SHA-256, frame count, music-metadata and the analysis from one read), in a
  *   fresh child: time and peak growth. Target: ≤ 64 MB, as for the analysis alone.
+ * - Tempo (issue 22): the synthetic grooves of server/testing/grooves.ts (two-step at 160–180 BPM,
+ *   half time at 85–87, 140 dubstep, 128 house), encoded by ffmpeg (libmp3lame) at 320, 192 and
+ *   128 kbps CBR and V0, at 44.1 and 48 kHz, mono and stereo (the formats alternate per groove), and
+ *   analysed from the MP3: tempo within ±1 BPM of the truth (half time folded) on ≥ 95 %, no reading
+ *   at 2/3, 3/4, 4/3 or 3/2 of it, and the "outside drum and bass" warning for exactly the grooves
+ *   outside 160–190. Skipped (and said so) without ffmpeg.
  * The child is this module run with `--child <file>` (or `--child-processing <file>`): it prints one
  * JSON line.
  */
@@ -19,6 +25,7 @@ import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
 import { createLocalStorage } from "../server/storage/file-storage.ts";
 import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
+import { expectedBpm, groove, type GroovePattern } from "../server/testing/grooves.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
 const MB = 1024 * 1024;
@@ -133,6 +140,101 @@ async function runChild(path: string, pin: boolean, mode = "--child") {
   return { pinned: canPin, ...JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!) };
 }
 
+const TEMPO_GROOVES: [GroovePattern, number][] = [
+  ...[160, 165, 170, 172, 174, 175, 178, 180].map((bpm) => ["two-step", bpm] as [GroovePattern, number]),
+  ["two-step", 85],
+  ["two-step", 86],
+  ["two-step", 87],
+  ["dubstep", 140],
+  ["house", 128],
+];
+const TEMPO_ENCODINGS = [["-b:a", "320k"], ["-b:a", "192k"], ["-b:a", "128k"], ["-q:a", "0"]];
+const TEMPO_FORMATS: [number, 1 | 2][] = [[44100, 2], [48000, 1], [44100, 1], [48000, 2]];
+const TARGET_TEMPO_SHARE = 0.95;
+
+/** Interleaved little-endian float32, as `ffmpeg -f f32le` reads it. */
+function interleave(channels: Float32Array[]): Uint8Array {
+  const n = channels[0].length;
+  const out = new Float32Array(n * channels.length);
+  for (let i = 0; i < n; i++) for (let c = 0; c < channels.length; c++) out[i * channels.length + c] = channels[c][i];
+  return new Uint8Array(out.buffer);
+}
+
+async function tempoCorpus(dir: string) {
+  const hasFfmpeg = await new Deno.Command("ffmpeg", { args: ["-version"], stdout: "null", stderr: "null" })
+    .output().then((o) => o.success).catch(() => false);
+  if (!hasFfmpeg) {
+    console.log("tempo: skipped (no ffmpeg)");
+    return null;
+  }
+  let files = 0, within = 0, thirds = 0, warningsRight = 0;
+  const misses: string[] = [];
+  for (const [g, [pattern, bpm]] of TEMPO_GROOVES.entries()) {
+    for (const [e, encoding] of TEMPO_ENCODINGS.entries()) {
+      const [rate, channels] = TEMPO_FORMATS[(g + e) % TEMPO_FORMATS.length];
+      const pcm = interleave(
+        groove({ pattern, bpm, seconds: 30, sampleRate: rate, channels, bassFrom: 10, seed: g + 1 }),
+      );
+      const mp3 = `${dir}/groove-${g}-${e}.mp3`;
+      const enc = new Deno.Command("ffmpeg", {
+        args: [
+          "-v",
+          "error",
+          "-y",
+          "-f",
+          "f32le",
+          "-ar",
+          `${rate}`,
+          "-ac",
+          `${channels}`,
+          "-i",
+          "pipe:0",
+          "-c:a",
+          "libmp3lame",
+          ...encoding,
+          mp3,
+        ],
+        stdin: "piped",
+        stderr: "inherit",
+      }).spawn();
+      const writer = enc.stdin.getWriter();
+      await writer.write(pcm);
+      await writer.close();
+      if (!(await enc.status).success) throw new Error(`ffmpeg failed on ${mp3}`);
+      const a = await analyseMp3((await Deno.open(mp3)).readable);
+      await Deno.remove(mp3);
+      const truth = expectedBpm({ bpm });
+      files++;
+      const ok = a.bpm !== null && Math.abs(a.bpm - truth) <= 1;
+      if (ok) within++;
+      else misses.push(`${pattern} ${bpm} ${rate} Hz ${channels} ch ${encoding.join(" ")}: ${a.bpm}`);
+      // Tempo octaves aside (× 2 and ½ are what folding is for), a 2:3 or 3:4 reading.
+      const ratio = a.bpm === null ? 1 : a.bpm / truth;
+      if ([2 / 3, 3 / 4, 4 / 3, 3 / 2, 1 / 3, 3].some((r) => [1, 2, 0.5].some((o) => Math.abs(ratio - r * o) < 0.01))) {
+        thirds++;
+      }
+      const outside = truth < 160 || truth > 190;
+      if (a.warnings.includes("tempo_outside_dnb") === outside) warningsRight++;
+    }
+  }
+  const share = within / files;
+  const pass = share >= TARGET_TEMPO_SHARE && thirds === 0 && warningsRight === files;
+  console.log(
+    `tempo: ${within}/${files} grooves within ±1 BPM (target ≥ ${
+      TARGET_TEMPO_SHARE * 100
+    } %), ${thirds} at 2:3 or 3:4 ` +
+      `(target 0), warning right on ${warningsRight}/${files}: ${pass ? "pass" : "FAIL"}`,
+  );
+  for (const m of misses) console.log(`  missed: ${m}`);
+  return {
+    tempo_files: files,
+    tempo_within_1_bpm: within,
+    tempo_two_thirds_errors: thirds,
+    tempo_warning_right: warningsRight,
+    tempo_pass: pass,
+  };
+}
+
 export default async function run() {
   const dir = await Deno.makeTempDir({ prefix: "np-analysis-bench-" });
   try {
@@ -151,6 +253,8 @@ export default async function run() {
 
     const processing = await runChild(memoryFile, false, "--child-processing");
     const processingGrowth = processing.after.hwmMb - processing.before.hwmMb;
+
+    const tempo = await tempoCorpus(dir);
 
     const speedPass = realTime >= TARGET_SPEED;
     const memoryPass = growth <= TARGET_GROWTH_MB;
@@ -193,7 +297,8 @@ export default async function run() {
       processing_x_real_time: +(processing.result.duration_s / processing.cpuSeconds).toFixed(0),
       processing_peak_growth_mb: +processingGrowth.toFixed(1),
       processing_pass: processingPass,
-      pass: speedPass && memoryPass && processingPass,
+      ...tempo,
+      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true),
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

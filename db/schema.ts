@@ -209,6 +209,8 @@ export const trackAnalysis = sqliteTable("track_analysis", {
   true_peak_dbtp: real("true_peak_dbtp"),
   clipped_samples: integer("clipped_samples"),
   bpm: real("bpm"),
+  /** 0–1, how sure the tempo reading is (server/audio/tempo.ts, docs/decisions/0221); null: none read. */
+  bpm_confidence: real("bpm_confidence"),
   drop_s: real("drop_s"),
   /** Comma list of warning codes (server/audio/warnings.ts), empty when none. */
   warnings: text("warnings").notNull().default(""),

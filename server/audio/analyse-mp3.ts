@@ -26,6 +26,11 @@ export interface AudioAnalysis {
   clipped_samples: number;
   /** Tempo folded into 160–190 when half or double; null when none could be found. */
   bpm: number | null;
+  /**
+   * How sure the tempo reading is, 0–1 (server/audio/tempo.ts): under 0.1 there is no `bpm`; null
+   * when nothing could be read (too short, silence, a steady tone). docs/decisions/0221.
+   */
+  bpm_confidence: number | null;
   /** Seconds to the first drop, or null. */
   drop_s: number | null;
   /** About 1,000 [min, max] pairs in -1..1 over equal slices of the track, for a waveform. */
@@ -163,6 +168,7 @@ export async function analyseMp3Frames(
     true_peak_dbtp: facts.true_peak_dbtp,
     clipped_samples: facts.clipped_samples,
     bpm: facts.bpm,
+    bpm_confidence: facts.bpm_confidence,
     drop_s: facts.drop_s,
     peaks: facts.peaks,
   };

@@ -7,7 +7,7 @@ import { createBandEnvelopes } from "./band-envelopes.ts";
 import { createClipCounter } from "./clipping.ts";
 import { findDrop } from "./drop.ts";
 import { createLoudnessMeter } from "./loudness.ts";
-import { estimateTempo } from "./tempo.ts";
+import { readTempo } from "./tempo.ts";
 import { createTruePeakMeter } from "./true-peak.ts";
 import { createPeakCollector } from "./waveform.ts";
 
@@ -20,6 +20,8 @@ export interface PcmFacts {
   true_peak_dbtp: number | null;
   clipped_samples: number;
   bpm: number | null;
+  /** How sure the tempo reading is, 0–1 (three decimals); null when there was nothing to read. */
+  bpm_confidence: number | null;
   drop_s: number | null;
   peaks: [number, number][];
 }
@@ -53,12 +55,14 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
       truePeak.finish();
       const lufs = loudness.integrated();
       const tp = truePeak.peak();
+      const tempo = readTempo(bands.onsets(), bands.onsetRate);
       return {
         samples,
         loudness_lufs: lufs === null ? null : round1(lufs),
         true_peak_dbtp: tp > 0 ? round1(20 * Math.log10(tp)) : null,
         clipped_samples: clips.count(),
-        bpm: estimateTempo(bands.onsets(), bands.onsetRate)?.bpm ?? null,
+        bpm: tempo.estimate?.bpm ?? null,
+        bpm_confidence: tempo.confidence === null ? null : Math.round(tempo.confidence * 1000) / 1000,
         drop_s: findDrop(bands.lowLevels(), bands.segmentRate),
         peaks: peaks.peaks(),
       };

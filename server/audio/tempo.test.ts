@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createPcmAnalyser } from "./pcm-analyser.ts";
 import { type DrumOptions, drums, feed, noiseSource, sine } from "../testing/audio-signals.ts";
 import { estimateTempo, foldToDnb } from "./tempo.ts";
+import { expectedBpm, groove, type GrooveOptions, type GroovePattern } from "../testing/grooves.ts";
+import { warningsFor } from "./warnings.ts";
 
 const FS = 44100;
 
@@ -76,5 +78,72 @@ describe("tempo detection", () => {
     expect(found.bpm).toBeCloseTo(174, 0);
     expect(found.confidence).toBeGreaterThan(0.5);
     expect(estimateTempo(new Float32Array(rate * 20), rate)).toBeNull();
+  });
+});
+
+/**
+ * Issue 22: the standard two-step groove (kick on 1 and the "and" of 3, snare on 2 and 4, hats on
+ * the eighths) read at 2/3 or 0.4 of its tempo, and a 140 BPM dubstep groove at 186.6 with no
+ * warning. Generated PCM goes straight into the analyser, as the decoder hands it over.
+ */
+describe("tempo of drum grooves (issue 22)", () => {
+  const GROOVES: [GroovePattern, number][] = [
+    ...[160, 165, 170, 172, 174, 175, 178, 180].map((bpm) => ["two-step", bpm] as [GroovePattern, number]),
+    ["two-step", 85],
+    ["two-step", 86],
+    ["two-step", 87],
+    ["dubstep", 140],
+    ["house", 128],
+  ];
+  const FORMATS: [number, 1 | 2][] = [[44100, 1], [48000, 2]];
+  const cases = GROOVES.flatMap(([pattern, bpm]) => FORMATS.map(([rate, ch]) => [pattern, bpm, rate, ch] as const));
+
+  function read(o: GrooveOptions) {
+    const a = createPcmAnalyser(o.sampleRate, o.channels ?? 1);
+    feed(a.push, groove(o), 4608);
+    return a.finish();
+  }
+
+  it.each(cases)("%s at %d BPM (%d Hz, %d ch) reads its tempo within 1 BPM", (pattern, bpm, rate, ch) => {
+    const facts = read({ pattern, bpm, seconds: 20, sampleRate: rate, channels: ch, bassFrom: 8 });
+    const expected = expectedBpm({ bpm });
+    expect(facts.bpm).not.toBeNull();
+    expect(Math.abs(facts.bpm! - expected)).toBeLessThanOrEqual(1);
+    expect(facts.bpm_confidence!).toBeGreaterThan(0.3);
+    const warnings = warningsFor({
+      bitrate_kbps: 320,
+      clipped_samples: 0,
+      loudness_lufs: -8,
+      bpm: facts.bpm,
+      duration_s: 20,
+    });
+    // The "outside drum and bass" warning: for 140 and 128, for nothing in 160–190.
+    expect(warnings.includes("tempo_outside_dnb")).toBe(expected < 160 || expected > 190);
+  });
+
+  it("hears the hats: closed hats alone on the eighths carry the tempo", () => {
+    for (const bpm of [170, 174]) {
+      expect(Math.abs(analyse(drums({ bpm, seconds: 20, sampleRate: FS, hats: 0.4 })).bpm! - bpm)).toBeLessThanOrEqual(
+        1,
+      );
+    }
+  });
+
+  it("holds the two-step groove under noise and a sub bass from the start", () => {
+    const [x] = groove({ pattern: "two-step", bpm: 174, seconds: 20, sampleRate: FS, bassFrom: 0, seed: 9 });
+    const noise = noiseSource(21);
+    for (let i = 0; i < x.length; i++) x[i] += 0.05 * noise();
+    expect(Math.abs(analyse(x).bpm! - 174)).toBeLessThanOrEqual(1);
+  });
+
+  it("keeps the confidence it measured, and none when there was nothing to measure", () => {
+    const silence = analyse(new Float32Array(FS * 20));
+    expect(silence.bpm).toBeNull();
+    expect(silence.bpm_confidence).toBeNull();
+    const noise = noiseSource(11);
+    const hiss = analyse(Float32Array.from({ length: FS * 20 }, () => 0.3 * noise()));
+    expect(hiss.bpm).toBeNull();
+    expect(hiss.bpm_confidence).toBeGreaterThanOrEqual(0);
+    expect(hiss.bpm_confidence).toBeLessThan(0.1);
   });
 });

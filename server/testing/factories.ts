@@ -72,6 +72,7 @@ export function analysisReport(over: Partial<AudioAnalysis> = {}): AudioAnalysis
     true_peak_dbtp: -1,
     clipped_samples: 0,
     bpm: 174,
+    bpm_confidence: 0.8,
     drop_s: 30,
     peaks: [],
     warnings: [],

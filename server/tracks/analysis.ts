@@ -162,6 +162,7 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
         true_peak_dbtp: a.true_peak_dbtp,
         clipped_samples: a.clipped_samples,
         bpm: a.bpm,
+        bpm_confidence: a.bpm_confidence,
         drop_s: a.drop_s,
         warnings: a.warnings.join(","),
         peaks: JSON.stringify(a.peaks),

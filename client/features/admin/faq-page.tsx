@@ -75,7 +75,7 @@ export function AdminFaqPage() {
         {faqs.map((f, i) => (
           <li key={f.id} className="st-faq-item" data-faq-id={f.id}>
             <span className="st-faq-order">
-              <span className="visually-hidden">{"Порядок "}</span>
+              <span className="visually-hidden">{`Порядок `}</span>
               {f.order}
             </span>
             <div>

@@ -62,7 +62,7 @@ export function ModeratorFaqPage() {
         {faqs.map((f) => (
           <li key={f.id} className="st-faq-item" data-faq-id={f.id}>
             <span className="st-faq-order">
-              <span className="visually-hidden">{"Order "}</span>#{f.order}
+              <span className="visually-hidden">{`Order `}</span>#{f.order}
             </span>
             <div>
               <p className="st-faq-q">{f.question}</p>

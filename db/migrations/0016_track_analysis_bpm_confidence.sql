@@ -1,0 +1,1 @@
+ALTER TABLE `track_analysis` ADD `bpm_confidence` real;
