@@ -155,7 +155,13 @@ describe("linking Telegram to a VK account", () => {
     await signInAs(vkUser);
     renderPage("/profile", ProfilePage);
     await screen.findByRole("heading", { name: "Привязать Telegram" });
-    const outcome = { ok: false, message: "К вашему аккаунту уже привязан другой Telegram.", at: 1 };
+    // As the pop-up writes it (link-outcome.ts): the provider named, so the VK form leaves it alone.
+    const outcome = {
+      ok: false,
+      message: "К вашему аккаунту уже привязан другой Telegram.",
+      provider: "telegram",
+      at: 1,
+    };
     act(() => {
       globalThis.dispatchEvent(
         new StorageEvent("storage", { key: "oauth_link_result", newValue: JSON.stringify(outcome) }),

@@ -1,7 +1,5 @@
 import { useEffect, useState } from "react";
 import { errorText } from "../../lib/api.ts";
-import { auth } from "../../lib/auth.ts";
-import { flash } from "../../lib/flash.ts";
 import {
   closeIfProviderWindow,
   fetchOauthUrls,
@@ -10,9 +8,9 @@ import {
   telegramLinkAddress,
   tgAuthResultIn,
 } from "../../lib/oauth.ts";
-import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { useLinkAccounts } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
+import { announceLinkOutcome, type LinkOutcome, showLinkOutcome, useLinkOutcome } from "./link-outcome.ts";
 
 /**
  * Linking Telegram to an account made with VK (spec 1 §1, §7 link_vk_to_telegram;
@@ -20,30 +18,7 @@ import { PROFILE_TEXTS } from "./profile-rules.ts";
  * signed result back to /profile, and that page links it with the current account. The window
  * then closes itself and the profile that opened it shows the outcome.
  */
-interface LinkOutcome {
-  ok: boolean;
-  message: string;
-}
-
-/** Delivered in this window as an event, and to the window that opened the provider through storage. */
-const LINK_EVENT = "telegram-link-outcome";
-
 const linkErrorText = (err: unknown) => errorText(err, PROFILE_TEXTS.linkFailed, PROFILE_TEXTS.linkError);
-
-function readOutcome(raw: string | null): LinkOutcome | null {
-  try {
-    const value = JSON.parse(raw ?? "null");
-    return value && typeof value.ok === "boolean" && typeof value.message === "string" ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Shows a finished link where the person is: a flash, and the profile with its new Telegram ID. */
-function showOutcome(outcome: LinkOutcome) {
-  flash(outcome.ok ? "success" : "error", outcome.message);
-  if (outcome.ok) auth.loadUser().catch(() => null);
-}
 
 /**
  * On /profile: a Telegram result in the address (the provider window came back here) is linked when
@@ -58,17 +33,14 @@ export function useTelegramLinkArrival() {
     history.replaceState(history.state, "", location.pathname);
     const start = takeTelegramStart("link");
     if (!start || !result) {
-      showOutcome({ ok: false, message: PROFILE_TEXTS.linkFailed });
+      showLinkOutcome({ ok: false, message: PROFILE_TEXTS.linkFailed });
       return;
     }
     link.mutateAsync({ action: "link_vk_to_telegram", telegram_hash: result }).then(
       (body) => ({ ok: true, message: body.message || PROFILE_TEXTS.telegramLinked }),
       (err) => ({ ok: false, message: linkErrorText(err) }),
     ).then((outcome: LinkOutcome) => {
-      localStorage.setItem(STORAGE_KEYS.oauthLinkResult, JSON.stringify({ ...outcome, at: Date.now() }));
-      if (closeIfProviderWindow(start)) return;
-      showOutcome(outcome);
-      globalThis.dispatchEvent(new CustomEvent(LINK_EVENT, { detail: outcome }));
+      announceLinkOutcome("telegram", outcome, () => closeIfProviderWindow(start));
     });
   }, []);
 }
@@ -79,24 +51,10 @@ export function LinkTelegramForm() {
   const [error, setError] = useState<string | null>(null);
 
   // The outcome, from the provider window (through storage) or from this page's own arrival.
-  useEffect(() => {
-    const settle = (outcome: LinkOutcome | null, fromOtherWindow: boolean) => {
-      if (!outcome) return;
-      setConnecting(false);
-      setError(outcome.ok ? null : outcome.message);
-      if (fromOtherWindow) showOutcome(outcome);
-    };
-    const onStorage = (e: StorageEvent) => {
-      if (e.key === STORAGE_KEYS.oauthLinkResult && e.newValue) settle(readOutcome(e.newValue), true);
-    };
-    const onLocal = (e: Event) => settle((e as CustomEvent<LinkOutcome>).detail, false);
-    globalThis.addEventListener("storage", onStorage);
-    globalThis.addEventListener(LINK_EVENT, onLocal);
-    return () => {
-      globalThis.removeEventListener("storage", onStorage);
-      globalThis.removeEventListener(LINK_EVENT, onLocal);
-    };
-  }, []);
+  useLinkOutcome("telegram", (outcome) => {
+    setConnecting(false);
+    setError(outcome.ok ? null : outcome.message);
+  });
 
   // The provider window is separate: once the person comes back to this one, the button is idle again.
   useEffect(() => {

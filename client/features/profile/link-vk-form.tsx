@@ -3,9 +3,9 @@ import { errorText } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
 import { closeIfProviderWindow, fetchOauthUrls, finishingProvider, openProviderWindow } from "../../lib/oauth.ts";
-import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { useLinkAccounts } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
+import { announceLinkOutcome, type LinkOutcome, useLinkOutcome } from "./link-outcome.ts";
 
 /**
  * Linking a VK account to an account made with Telegram (spec 1 §1, §7 link_telegram_to_vk): the
@@ -14,28 +14,6 @@ import { PROFILE_TEXTS } from "./profile-rules.ts";
  * when VK verified the same phone and it has no account here yet. A claim alone links nothing: a
  * stranger's VK sign-in with that phone gets its own account (decision 0204).
  */
-interface LinkOutcome {
-  ok: boolean;
-  message: string;
-}
-
-const VK_LINK_EVENT = "vk-link-outcome";
-
-function readOutcome(raw: string | null): LinkOutcome | null {
-  try {
-    const value = JSON.parse(raw ?? "null");
-    return value && value.provider === "vk" && typeof value.ok === "boolean" && typeof value.message === "string"
-      ? value
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-function showOutcome(outcome: LinkOutcome) {
-  flash(outcome.ok ? "success" : "error", outcome.message);
-  if (outcome.ok) auth.loadUser().catch(() => null);
-}
 
 /**
  * On /profile: the server's answer to a VK link (`vk_linked=1` or `error`), acted on only in the
@@ -53,10 +31,7 @@ export function useVkLinkArrival() {
     const outcome: LinkOutcome = linked === "1"
       ? { ok: true, message: PROFILE_TEXTS.vkLinked }
       : { ok: false, message: error || PROFILE_TEXTS.linkFailed };
-    localStorage.setItem(STORAGE_KEYS.oauthLinkResult, JSON.stringify({ ...outcome, provider: "vk", at: Date.now() }));
-    if (closeIfProviderWindow()) return;
-    showOutcome(outcome);
-    globalThis.dispatchEvent(new CustomEvent(VK_LINK_EVENT, { detail: outcome }));
+    announceLinkOutcome("vk", outcome, () => closeIfProviderWindow());
   }, []);
 }
 
@@ -69,24 +44,10 @@ export function LinkVkForm() {
   const link = useLinkAccounts();
 
   // The outcome of the VK window, through storage (a pop-up) or from this page's own arrival.
-  useEffect(() => {
-    const settle = (outcome: LinkOutcome | null, fromOtherWindow: boolean) => {
-      if (!outcome) return;
-      setConnecting(false);
-      setError(outcome.ok ? null : outcome.message);
-      if (fromOtherWindow) showOutcome(outcome);
-    };
-    const onStorage = (e: StorageEvent) => {
-      if (e.key === STORAGE_KEYS.oauthLinkResult && e.newValue) settle(readOutcome(e.newValue), true);
-    };
-    const onLocal = (e: Event) => settle((e as CustomEvent<LinkOutcome>).detail, false);
-    globalThis.addEventListener("storage", onStorage);
-    globalThis.addEventListener(VK_LINK_EVENT, onLocal);
-    return () => {
-      globalThis.removeEventListener("storage", onStorage);
-      globalThis.removeEventListener(VK_LINK_EVENT, onLocal);
-    };
-  }, []);
+  useLinkOutcome("vk", (outcome) => {
+    setConnecting(false);
+    setError(outcome.ok ? null : outcome.message);
+  });
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
