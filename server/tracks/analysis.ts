@@ -50,6 +50,15 @@ export const analysisJoin = eq(trackAnalysis.track_id, tracks.id);
 const analysed = sql`(${trackAnalysis.track_id} IS NOT NULL AND ${trackAnalysis.error} IS NULL)`;
 
 /**
+ * A track's length in seconds, the one rule (joined with `analysisJoin`): the audio report's when
+ * there is a usable one, else the length processing counted; null while neither is known. The
+ * listening call shows it and the listening receipts cap played time by it.
+ */
+export const trackLengthS = sql<
+  number | null
+>`(CASE WHEN ${analysed} THEN ${trackAnalysis.duration_s} ELSE ${tracks.duration} / 1000.0 END)`;
+
+/**
  * Tracks without a figure (not analysed yet, no file, undecodable) come last in both directions:
  * a sort by loudness is about the tracks that have one.
  */
@@ -213,9 +222,8 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
           storage_key: tracks.storage_key,
           filename: tracks.filename,
           size: tracks.size,
-          duration_ms: tracks.duration,
           ok: sql<number>`${analysed}`,
-          duration_s: trackAnalysis.duration_s,
+          duration_s: trackLengthS,
           peaks: trackAnalysis.peaks,
         })
         .from(tracks)
@@ -230,7 +238,7 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
         storage_key: row.storage_key,
         filename: row.filename,
         size: row.size,
-        duration_s: ok ? row.duration_s : row.duration_ms === null ? null : row.duration_ms / 1000,
+        duration_s: row.duration_s,
         peaks: ok && row.peaks ? JSON.parse(row.peaks) : null,
       };
     },

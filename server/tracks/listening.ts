@@ -2,6 +2,7 @@ import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { trackAnalysis, trackListens, tracks, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import type { Namer, PersonView } from "./decisions.ts";
+import { analysisJoin, trackLengthS } from "./analysis.ts";
 
 /**
  * Listening receipts (issue 20, docs/decisions/0197): how much of a track each staff member has
@@ -36,12 +37,12 @@ export async function openListen(db: Db, trackId: number, userId: number, at: Da
     });
 }
 
-/** The track's length: its audio report's, else the stored one; null while neither is known. */
+/** The track's length by the one rule (`trackLengthS`); null while it is not known. */
 export async function trackDuration(db: Db, trackId: number): Promise<number | null> {
   const [row] = await db
-    .select({ d: sql<number | null>`coalesce(${trackAnalysis.duration_s}, ${tracks.duration} / 1000.0)` })
+    .select({ d: trackLengthS })
     .from(tracks)
-    .leftJoin(trackAnalysis, eq(trackAnalysis.track_id, tracks.id))
+    .leftJoin(trackAnalysis, analysisJoin)
     .where(eq(tracks.id, trackId))
     .limit(1);
   return row?.d ?? null;
