@@ -35,8 +35,13 @@ export interface LinkClaims extends LinkSigner {
   issuedAtMs: number;
 }
 
-const keyOf = (ctx: Ctx) => new TextEncoder().encode(ctx.config.jwtSecret);
-const nowS = (ctx: Ctx) => Math.floor(ctx.clock.now().getTime() / 1000);
+/** The signing key, made once per configuration: every seek of the player verifies a link. */
+const keys = new WeakMap<object, Uint8Array>();
+function keyOf(ctx: Ctx): Uint8Array {
+  let key = keys.get(ctx.config);
+  if (!key) keys.set(ctx.config, key = new TextEncoder().encode(ctx.config.jwtSecret));
+  return key;
+}
 
 export async function signDownloadToken(
   ctx: Ctx,
@@ -44,13 +49,16 @@ export async function signDownloadToken(
   trackIds: readonly number[],
   typ: LinkTyp = "download",
 ): Promise<string> {
-  return await new SignJWT({ typ, tids: [...trackIds], sid: signer.sessionId, at: ctx.clock.now().getTime() })
+  // One reading of the clock: the issue time, the expiry and `at` (checked against rights changes) agree.
+  const now = ctx.clock.now().getTime();
+  const issuedS = Math.floor(now / 1000);
+  return await new SignJWT({ typ, tids: [...trackIds], sid: signer.sessionId, at: now })
     .setProtectedHeader({ alg: ALG, typ: "JWT" })
     .setSubject(String(signer.userId))
     .setIssuer(ISSUER)
     .setJti(crypto.randomUUID())
-    .setIssuedAt(nowS(ctx))
-    .setExpirationTime(nowS(ctx) + TTL_S[typ])
+    .setIssuedAt(issuedS)
+    .setExpirationTime(issuedS + TTL_S[typ])
     .sign(keyOf(ctx));
 }
 
