@@ -1,28 +1,43 @@
 /**
- * Where the first drop lands: the first large, sustained rise of low-band (under 150 Hz) energy
- * after an intro, from the low band's level every ~100 ms (band-envelopes.ts).
+ * Where the first drop lands: where the sub bass enters (docs/decisions/0214), from the low band's
+ * (under 150 Hz) level every ~25 ms (band-envelopes.ts) and the tempo's beat period.
  *
- * - The track's "full" bass level is the 90th percentile of those levels; under -50 dB there is no
- *   bass to speak of and no drop.
- * - Segment i starts the drop when the median level of the SUSTAIN_S after it is within 6 dB of full
- *   and the median of the (up to) SUSTAIN_S before it is at least RISE_DB below full, and the intro
- *   before it lasts at least MIN_INTRO_S. Medians let kick drums (short, loud) pass for neither a
- *   sustained bass nor a quiet intro.
- * - The first such window is up to half a window early, so the drop is placed at the first segment
- *   inside it that reaches halfway (in dB) between the intro's and the drop's medians and from which
- *   80 % of the next second stays there: a snare's low thump in the intro reaches halfway but does
- *   not hold.
- * A track with bass from the first seconds has no rise and so no drop (null), unless a breakdown
- * later is followed by one.
+ * 1. **Floor.** Every 100 ms block gets the level the low band does not fall under for a beat: the
+ *    second lowest 25 ms frame in a beat-long window around it. A kick (short, loud, even one on every
+ *    beat) leaves a gap in every beat and so no floor; a sustained bass fills it.
+ * 2. **Rise against the loudest sustained section.** A boundary is a candidate where the median floor
+ *    over the SUSTAIN_S after it is at least RISE_DB above the median over the (up to) SUSTAIN_S
+ *    before it, and within NEAR_LOUDEST_DB of the loudest sustained section (the highest such median
+ *    anywhere in the track), after an intro of at least MIN_INTRO_S. Relative to the loudest section,
+ *    not a fixed percentile: a second half louder than the first drop does not hide it, and a quiet
+ *    pad in the intro is not taken for the drop. Under NO_BASS_DB the track has no bass and no drop.
+ * 3. **Novelty (Foote 2000).** In the first run of candidates the boundary is where a checkerboard
+ *    kernel with a Gaussian taper, laid on the self-similarity (−|a − b| dB) of the floors, scores
+ *    highest: the two SUSTAIN_S sides are most alike within and least alike across (for one series
+ *    this is the energy distance of the two sides' levels).
+ * 4. **Landing.** Around that boundary, the drop is the first 25 ms frame where the level rises
+ *    through halfway (in dB) between the sides' medians and then holds for a bar (four beats): at
+ *    least HOLD_SHARE of it above, and no gap under it longer than MAX_GAP_S. The kick before the bass
+ *    rises through halfway too, but falls back for longer than that before the bass comes in.
+ * No drop (null) when the bass is there from the first seconds and never leaves, or is never there.
  */
 
 export const SUSTAIN_S = 4;
 export const MIN_INTRO_S = 2;
 export const RISE_DB = 12;
-const NEAR_FULL_DB = 6;
+export const NEAR_LOUDEST_DB = 12;
 const NO_BASS_DB = -50;
-const HOLD_S = 1;
+const BLOCK_S = 0.1;
+/** The beat assumed when the tempo is not known, and the range a beat is trusted in. */
+const DEFAULT_BEAT_S = 0.5;
+const MIN_BEAT_S = 0.25;
+const MAX_BEAT_S = 0.75;
 const HOLD_SHARE = 0.8;
+const HOLD_BELOW_DB = 10;
+const MAX_DIP_S = 0.08;
+/** How far before and after the novelty peak the landing is looked for. */
+const LOOK_BACK_S = 1;
+const LOOK_AHEAD_S = 0.5;
 
 function median(values: Float32Array, from: number, to: number, scratch: Float64Array): number {
   const n = to - from;
@@ -31,28 +46,110 @@ function median(values: Float32Array, from: number, to: number, scratch: Float64
   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-/** Seconds from the start to the first drop (one decimal), or null. */
-export function findDrop(levels: Float32Array, segmentRate: number): number | null {
-  const n = levels.length;
-  const sustain = Math.round(SUSTAIN_S * segmentRate);
-  const minIntro = Math.round(MIN_INTRO_S * segmentRate);
-  if (n < minIntro + sustain) return null;
-  const full = Float64Array.from(levels).sort()[Math.floor(0.9 * (n - 1))];
-  if (full < NO_BASS_DB) return null;
-  const scratch = new Float64Array(sustain);
-  for (let i = minIntro; i + sustain <= n; i++) {
-    const after = median(levels, i, i + sustain, scratch);
-    if (after < full - NEAR_FULL_DB) continue;
-    const before = median(levels, Math.max(0, i - sustain), i, scratch);
-    if (before > full - RISE_DB) continue;
-    const halfway = (before + after) / 2;
-    const hold = Math.round(HOLD_S * segmentRate);
-    for (let at = i; at < i + sustain; at++) {
-      if (levels[at] < halfway) continue;
-      let held = 0;
-      for (let k = at; k < Math.min(n, at + hold); k++) if (levels[k] >= halfway) held++;
-      if (held >= HOLD_SHARE * hold) return Math.round((at / segmentRate) * 10) / 10;
+/** The second lowest value of `values[from, to)`. */
+function secondLowest(values: Float32Array, from: number, to: number): number {
+  let lo = Infinity, next = Infinity;
+  for (let i = from; i < to; i++) {
+    const v = values[i];
+    if (v < lo) next = lo, lo = v;
+    else if (v < next) next = v;
+  }
+  return next === Infinity ? lo : next;
+}
+
+/**
+ * Foote's novelty at boundary `at` of `x`: the checkerboard kernel (Gaussian taper, `half` values a
+ * side, cut at the ends) over the similarity −|a − b|, each quadrant normalised by its weights.
+ */
+export function novelty(x: Float32Array, at: number, half: number): number {
+  const from = Math.max(0, at - half), to = Math.min(x.length, at + half);
+  const sigma = half / 2;
+  const weight = (i: number) => {
+    const d = (i < at ? at - i - 0.5 : i - at + 0.5) / sigma;
+    return Math.exp(-0.5 * d * d);
+  };
+  let cross = 0, before = 0, after = 0, wBefore = 0, wAfter = 0;
+  for (let i = from; i < to; i++) {
+    const wi = weight(i);
+    if (i < at) wBefore += wi;
+    else wAfter += wi;
+    for (let j = i + 1; j < to; j++) {
+      const wij = wi * weight(j) * Math.abs(x[i] - x[j]);
+      if (i < at && j >= at) cross += wij;
+      else if (j < at) before += wij;
+      else after += wij;
     }
   }
-  return null;
+  if (wBefore === 0 || wAfter === 0) return 0;
+  // Each unordered pair once: the within-side sums count half of the ordered pairs.
+  return (2 * cross) / (wBefore * wAfter) - (2 * before) / (wBefore * wBefore) - (2 * after) / (wAfter * wAfter);
+}
+
+/**
+ * Seconds from the start to the first drop (one decimal), or null. `levels`: the low band's level
+ * in dB per frame, `frameRate` frames a second; `beatS`: the tempo's beat period, when known.
+ */
+export function findDrop(levels: Float32Array, frameRate: number, beatS: number | null = null): number | null {
+  const perBlock = Math.max(1, Math.round(BLOCK_S * frameRate));
+  const blockRate = frameRate / perBlock;
+  const nb = Math.floor(levels.length / perBlock);
+  const sustain = Math.round(SUSTAIN_S * blockRate);
+  const minIntro = Math.round(MIN_INTRO_S * blockRate);
+  if (nb < minIntro + sustain) return null;
+  const beat = beatS !== null && beatS >= MIN_BEAT_S && beatS <= MAX_BEAT_S ? beatS : DEFAULT_BEAT_S;
+
+  // 1. The floor of each block: the second lowest frame in a beat around its middle.
+  const halfBeat = Math.round((beat * frameRate) / 2);
+  const floor = new Float32Array(nb);
+  for (let b = 0; b < nb; b++) {
+    const mid = b * perBlock + (perBlock >> 1);
+    floor[b] = secondLowest(levels, Math.max(0, mid - halfBeat), Math.min(levels.length, mid + halfBeat));
+  }
+
+  // 2. Sustained levels: the median floor over SUSTAIN_S from each block; the loudest of them.
+  const scratch = new Float64Array(sustain);
+  const sustained = new Float32Array(nb - sustain + 1);
+  let loudest = -Infinity;
+  for (let b = 0; b + sustain <= nb; b++) {
+    sustained[b] = median(floor, b, b + sustain, scratch);
+    if (sustained[b] > loudest) loudest = sustained[b];
+  }
+  if (loudest < NO_BASS_DB) return null;
+  const before = (b: number) => b >= sustain ? sustained[b - sustain] : median(floor, 0, b, scratch);
+  const rises = (b: number) => {
+    const after = sustained[b];
+    return after >= loudest - NEAR_LOUDEST_DB && after - before(b) >= RISE_DB;
+  };
+
+  // 3. The first run of candidate boundaries, and its novelty peak.
+  let first = minIntro;
+  while (first + sustain <= nb && !rises(first)) first++;
+  if (first + sustain > nb) return null;
+  let last = first;
+  while (last + 1 + sustain <= nb && last - first < 2 * sustain && rises(last + 1)) last++;
+  let peak = first, best = -Infinity;
+  for (let b = first; b <= last; b++) {
+    const score = novelty(floor, b, sustain);
+    if (score > best) best = score, peak = b;
+  }
+
+  // 4. Landing: the first frame near the peak that rises to the bass's level and holds for a bar.
+  const frames = new Float64Array(sustain * perBlock);
+  const typical = median(levels, peak * perBlock, Math.min(levels.length, (peak + sustain) * perBlock), frames);
+  const gate = (before(peak) + sustained[peak]) / 2;
+  const held = Math.max(gate, typical - HOLD_BELOW_DB);
+  const bar = Math.round(4 * beat * frameRate);
+  const maxDip = Math.round(MAX_DIP_S * frameRate);
+  const end = Math.min(levels.length - bar, peak * perBlock + Math.round(LOOK_AHEAD_S * frameRate));
+  for (let f = Math.max(1, peak * perBlock - Math.round(LOOK_BACK_S * frameRate)); f <= end; f++) {
+    if (levels[f] < held || levels[f - 1] >= held) continue;
+    let above = 0, dip = 0, longest = 0, silent = false;
+    for (let k = f; k < f + bar && !silent; k++) {
+      if (levels[k] >= held) above++, dip = 0;
+      else longest = Math.max(longest, ++dip);
+      silent = levels[k] < gate;
+    }
+    if (!silent && above >= HOLD_SHARE * bar && longest <= maxDip) return Math.round((f / frameRate) * 10) / 10;
+  }
+  return Math.round((peak / blockRate) * 10) / 10;
 }
