@@ -25,16 +25,21 @@
 export const SUSTAIN_S = 4;
 export const MIN_INTRO_S = 2;
 export const RISE_DB = 12;
-export const NEAR_LOUDEST_DB = 12;
+export const NEAR_LOUDEST_DB = 15;
 const NO_BASS_DB = -50;
 const BLOCK_S = 0.1;
 /** The beat assumed when the tempo is not known, and the range a beat is trusted in. */
 const DEFAULT_BEAT_S = 0.5;
 const MIN_BEAT_S = 0.25;
 const MAX_BEAT_S = 0.75;
+/** The floor: the level a quarter of the frames in two beats lie under. */
+const FLOOR_BEATS = 2;
+const FLOOR_SHARE = 0.25;
 const HOLD_SHARE = 0.8;
 const HOLD_BELOW_DB = 10;
-const MAX_DIP_S = 0.08;
+const MAX_DIP_S = 0.15;
+/** A frame this far over the bass's typical level is a hit (a kick over the bass). */
+const HIT_DB = 3;
 /** How far before and after the novelty peak the landing is looked for. */
 const LOOK_BACK_S = 1;
 const LOOK_AHEAD_S = 0.5;
@@ -46,15 +51,11 @@ function median(values: Float32Array, from: number, to: number, scratch: Float64
   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-/** The second lowest value of `values[from, to)`. */
-function secondLowest(values: Float32Array, from: number, to: number): number {
-  let lo = Infinity, next = Infinity;
-  for (let i = from; i < to; i++) {
-    const v = values[i];
-    if (v < lo) next = lo, lo = v;
-    else if (v < next) next = v;
-  }
-  return next === Infinity ? lo : next;
+/** The value a `share` of `values[from, to)` lies under. */
+function quantile(values: Float32Array, from: number, to: number, share: number, scratch: Float64Array): number {
+  const n = to - from;
+  for (let i = 0; i < n; i++) scratch[i] = values[from + i];
+  return scratch.subarray(0, n).sort()[Math.floor(share * (n - 1))];
 }
 
 /**
@@ -99,11 +100,12 @@ export function findDrop(levels: Float32Array, frameRate: number, beatS: number 
   const beat = beatS !== null && beatS >= MIN_BEAT_S && beatS <= MAX_BEAT_S ? beatS : DEFAULT_BEAT_S;
 
   // 1. The floor of each block: the second lowest frame in a beat around its middle.
-  const halfBeat = Math.round((beat * frameRate) / 2);
+  const half = Math.round(FLOOR_BEATS * beat * frameRate / 2);
   const floor = new Float32Array(nb);
+  const window = new Float64Array(2 * half + perBlock);
   for (let b = 0; b < nb; b++) {
     const mid = b * perBlock + (perBlock >> 1);
-    floor[b] = secondLowest(levels, Math.max(0, mid - halfBeat), Math.min(levels.length, mid + halfBeat));
+    floor[b] = quantile(levels, Math.max(0, mid - half), Math.min(levels.length, mid + half), FLOOR_SHARE, window);
   }
 
   // 2. Sustained levels: the median floor over SUSTAIN_S from each block; the loudest of them.
@@ -136,20 +138,27 @@ export function findDrop(levels: Float32Array, frameRate: number, beatS: number 
   // 4. Landing: the first frame near the peak that rises to the bass's level and holds for a bar.
   const frames = new Float64Array(sustain * perBlock);
   const typical = median(levels, peak * perBlock, Math.min(levels.length, (peak + sustain) * perBlock), frames);
-  const gate = (before(peak) + sustained[peak]) / 2;
-  const held = Math.max(gate, typical - HOLD_BELOW_DB);
+  const held = Math.max((before(peak) + sustained[peak]) / 2, typical - HOLD_BELOW_DB);
   const bar = Math.round(4 * beat * frameRate);
   const maxDip = Math.round(MAX_DIP_S * frameRate);
+  const holds = (f: number) => {
+    let above = 0, lastHit = f, dipFrom = -1;
+    for (let k = f; k < f + bar; k++) {
+      const v = levels[k];
+      if (v >= typical + HIT_DB) lastHit = k;
+      if (v >= held) {
+        above++;
+        dipFrom = -1;
+      } else if (dipFrom < 0) dipFrom = k;
+      // Under the bass's level for more than a frame: only just after a hit (a kick beating against
+      // the bass), and briefly. Elsewhere it is the gap between the kick before and the bass.
+      else if (k - dipFrom >= maxDip || dipFrom - lastHit > maxDip) return false;
+    }
+    return above >= HOLD_SHARE * bar;
+  };
   const end = Math.min(levels.length - bar, peak * perBlock + Math.round(LOOK_AHEAD_S * frameRate));
   for (let f = Math.max(1, peak * perBlock - Math.round(LOOK_BACK_S * frameRate)); f <= end; f++) {
-    if (levels[f] < held || levels[f - 1] >= held) continue;
-    let above = 0, dip = 0, longest = 0, silent = false;
-    for (let k = f; k < f + bar && !silent; k++) {
-      if (levels[k] >= held) above++, dip = 0;
-      else longest = Math.max(longest, ++dip);
-      silent = levels[k] < gate;
-    }
-    if (!silent && above >= HOLD_SHARE * bar && longest <= maxDip) return Math.round((f / frameRate) * 10) / 10;
+    if (levels[f] >= held && levels[f - 1] < held && holds(f)) return Math.round((f / frameRate) * 10) / 10;
   }
   return Math.round((peak / blockRate) * 10) / 10;
 }
