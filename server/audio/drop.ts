@@ -2,9 +2,10 @@
  * Where the first drop lands: where the sub bass enters (docs/decisions/0214), from the low band's
  * (under 150 Hz) level every ~25 ms (band-envelopes.ts) and the tempo's beat period.
  *
- * 1. **Floor.** Every 100 ms block gets the level the low band does not fall under for a beat: the
- *    second lowest 25 ms frame in a beat-long window around it. A kick (short, loud, even one on every
- *    beat) leaves a gap in every beat and so no floor; a sustained bass fills it.
+ * 1. **Floor.** Every 100 ms block gets the level a quarter of the 25 ms frames in the two beats
+ *    around it lie under. A kick (short, loud, even one on every beat) leaves gaps in every two beats
+ *    and so no floor; a sustained bass fills them, and a kick beating against the bass for a few
+ *    frames after each hit stays under a quarter.
  * 2. **Rise against the loudest sustained section.** A boundary is a candidate where the median floor
  *    over the SUSTAIN_S after it is at least RISE_DB above the median over the (up to) SUSTAIN_S
  *    before it, and within NEAR_LOUDEST_DB of the loudest sustained section (the highest such median
@@ -15,10 +16,12 @@
  *    kernel with a Gaussian taper, laid on the self-similarity (−|a − b| dB) of the floors, scores
  *    highest: the two SUSTAIN_S sides are most alike within and least alike across (for one series
  *    this is the energy distance of the two sides' levels).
- * 4. **Landing.** Around that boundary, the drop is the first 25 ms frame where the level rises
- *    through halfway (in dB) between the sides' medians and then holds for a bar (four beats): at
- *    least HOLD_SHARE of it above, and no gap under it longer than MAX_GAP_S. The kick before the bass
- *    rises through halfway too, but falls back for longer than that before the bass comes in.
+ * 4. **Landing.** Around that boundary, the drop is the first 25 ms frame that rises to the bass's
+ *    level (HOLD_BELOW_DB under the typical frame after the boundary, and at least halfway in dB
+ *    between the sides' floors) and holds for a bar (four beats): HOLD_SHARE of it above, and any
+ *    stretch under it a single frame, or at most MAX_DIP_S just after a hit. The kick before the bass
+ *    rises as high, but then falls back to the intro's level, away from any hit, before the bass
+ *    comes in. When no frame holds, the boundary itself is the drop.
  * No drop (null) when the bass is there from the first seconds and never leaves, or is never there.
  */
 
