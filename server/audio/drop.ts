@@ -102,7 +102,7 @@ export function findDrop(levels: Float32Array, frameRate: number, beatS: number 
   if (nb < minIntro + sustain) return null;
   const beat = beatS !== null && beatS >= MIN_BEAT_S && beatS <= MAX_BEAT_S ? beatS : DEFAULT_BEAT_S;
 
-  // 1. The floor of each block: the second lowest frame in a beat around its middle.
+  // 1. The floor of each block: the level a quarter of the frames in the two beats around it lie under.
   const half = Math.round(FLOOR_BEATS * beat * frameRate / 2);
   const floor = new Float32Array(nb);
   const window = new Float64Array(2 * half + perBlock);
