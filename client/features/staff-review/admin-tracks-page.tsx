@@ -5,8 +5,8 @@ import { Pagination } from "../../components/ui/pagination.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
-import { TrackFilters } from "./track-filters.tsx";
-import { TrackTable } from "./track-table.tsx";
+import { TrackFiltersPanel } from "./track-filters-panel.tsx";
+import { TrackRows } from "./track-rows.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
 import { errorText } from "../../lib/api.ts";
@@ -50,7 +50,7 @@ export function AdminTracksPage() {
         </div>
       </div>
 
-      <TrackFilters
+      <TrackFiltersPanel
         value={tracks.filters}
         onChange={tracks.setFilters}
         onReset={tracks.resetFilters}
@@ -67,7 +67,7 @@ export function AdminTracksPage() {
 
       {list && (
         <>
-          <TrackTable
+          <TrackRows
             tracks={list.tracks}
             selected={tracks.selected}
             onSelectedChange={tracks.setSelected}

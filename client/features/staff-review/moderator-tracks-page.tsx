@@ -4,8 +4,10 @@ import { Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
-import { TRACK_FILTER_TEXTS_EN, TrackFilters } from "./track-filters.tsx";
-import { TRACK_TABLE_TEXTS_EN, TrackTable } from "./track-table.tsx";
+import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
+import { FILTER_PANEL_TEXTS_EN, TrackFiltersPanel } from "./track-filters-panel.tsx";
+import { TrackRows } from "./track-rows.tsx";
+import { TRACK_TABLE_TEXTS_EN } from "./track-table.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
 import { errorText } from "../../lib/api.ts";
@@ -64,12 +66,13 @@ export function ModeratorTracksPage() {
         </div>
       </div>
 
-      <TrackFilters
+      <TrackFiltersPanel
         value={tracks.filters}
         onChange={tracks.setFilters}
         onReset={tracks.resetFilters}
         directions={directionOptions}
         texts={TRACK_FILTER_TEXTS_EN}
+        panelTexts={FILTER_PANEL_TEXTS_EN}
       />
 
       {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
@@ -112,7 +115,7 @@ export function ModeratorTracksPage() {
 
       {!loadError && list && !noTracksAtAll && (
         <>
-          <TrackTable
+          <TrackRows
             tracks={list.tracks}
             selected={tracks.selected}
             onSelectedChange={tracks.setSelected}

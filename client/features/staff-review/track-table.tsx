@@ -101,7 +101,7 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   locale: "en-US",
 };
 
-interface TrackTableProps {
+export interface TrackTableProps {
   tracks: StaffTrack[];
   selected: ReadonlySet<number>;
   onSelectedChange: (next: Set<number>) => void;

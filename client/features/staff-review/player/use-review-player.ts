@@ -262,7 +262,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   useEffect(() => {
     if (!current) return;
     setNotice("");
-    const row = document.querySelector(`tr[data-track-id="${current.id}"]`);
+    const row = document.querySelector(`[data-track-id="${current.id}"]`);
     row?.scrollIntoView?.({ block: "nearest" });
     if (moveFocus.current) {
       moveFocus.current = false;
