@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { client, read } from "../../lib/api.ts";
+import type { ReviewQueueRow } from "../../components/review-queue.tsx";
 import { moderatorKeys, staffFaqQueries, useStaffFaqWrites } from "../../lib/staff-queries.ts";
 
 export type { Faq } from "../../lib/staff-queries.ts";
@@ -19,6 +20,25 @@ export const moderatorCountsQuery = () =>
         client.moderator.tracks.$get({ query: { downloaded: "true", page: "1", page_size: "10" } }),
       );
       return { tracks: body.total, downloaded: body.filtered };
+    },
+    staleTime: 0,
+  });
+
+/**
+ * The moderator's dashboard answer (issue 23): `review_queue`, per direction in their categories the
+ * new, shortlisted and overdue counts.
+ */
+export const moderatorDashboardQuery = () =>
+  queryOptions({
+    queryKey: [...moderatorKeys.dashboard, "review-queue"] as const,
+    queryFn: async (): Promise<ReviewQueueRow[]> => {
+      // Typed loosely until the moderator's dashboard route is in server/app.ts's types.
+      const dashboard = (client.moderator as unknown as { dashboard: { $get: () => Promise<Response> } }).dashboard;
+      const body = await read(dashboard.$get()) as {
+        review_queue?: ReviewQueueRow[];
+        stats?: { review_queue?: ReviewQueueRow[] };
+      };
+      return body.review_queue ?? body.stats?.review_queue ?? [];
     },
     staleTime: 0,
   });

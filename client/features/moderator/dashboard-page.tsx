@@ -2,8 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { moderatorCountsQuery, moderatorFaqsQuery } from "./api.ts";
-import { categoryNames } from "../../lib/moderator-categories.ts";
+import { moderatorCountsQuery, moderatorDashboardQuery, moderatorFaqsQuery } from "./api.ts";
+import { categoryLabel, categoryNames } from "../../lib/moderator-categories.ts";
+import { REVIEW_QUEUE_TEXTS_EN, ReviewQueue } from "../../components/review-queue.tsx";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
 
 const count = (q: { isPending: boolean; isError: boolean; data?: number }) =>
@@ -15,6 +16,7 @@ export function ModeratorDashboardPage() {
   const { status, username } = useModeratorStatus();
   const counts = useQuery(moderatorCountsQuery());
   const faqs = useQuery(moderatorFaqsQuery());
+  const queue = useQuery(moderatorDashboardQuery());
   const names = status ? categoryNames(status.categories) : [];
 
   return (
@@ -65,6 +67,20 @@ export function ModeratorDashboardPage() {
           <span className="st-card-value" data-testid="count-faq">{count({ ...faqs, data: faqs.data?.length })}</span>
         </div>
       </div>
+
+      {queue.isError && (
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(queue.error, "Failed to load the review queue", "Error loading the review queue")}
+        </div>
+      )}
+      {queue.data && (
+        <ReviewQueue
+          rows={queue.data}
+          tracksPath="/moderator/tracks"
+          directionLabel={categoryLabel}
+          texts={REVIEW_QUEUE_TEXTS_EN}
+        />
+      )}
 
       <div className="st-section">
         <h2>Shortcuts</h2>
