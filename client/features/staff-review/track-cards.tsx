@@ -130,7 +130,11 @@ export function TrackCards(
             </p>
             {warnings.length > 0 && (
               <ul className="st-badges st-card-warnings" aria-label={texts.warnings} data-field="warnings">
-                {warnings.map((w) => <li key={w} className="st-badge st-badge-warning">⚠ {audioWarningText(w)}</li>)}
+                {warnings.map((w) => (
+                  <li key={w} className="st-badge st-badge-warning">
+                    <span aria-hidden="true">⚠</span> {audioWarningText(w)}
+                  </li>
+                ))}
               </ul>
             )}
             <ReviewBadges track={track} directionLabel={directionLabel} locale={texts.locale} />
