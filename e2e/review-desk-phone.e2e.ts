@@ -1,0 +1,159 @@
+/**
+ * Issue 23 on a phone (390×844, touch): the review desk by taps. The artist uploads three tracks of
+ * this run to Костёр; the seeded moderator opens the queue: cards, not a table, and no filter fields
+ * on the first screen; one «Filters» button opens the filters as a panel and then counts them; a tap
+ * on a card's Play starts the track in the compact bar at the bottom of the screen, whose −5/+5 and
+ * drop work by taps. Nothing scrolls sideways at any step (the page's and the list's scroll widths
+ * equal their client widths), and axe finds no serious violation on the queue, the open filters and
+ * the playing bar. Screenshots of the three at 390 px.
+ */
+import { audit } from "./axe-kit.ts";
+import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { apiAs, runArtist, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
+
+const PHONE = { width: 390, height: 844 };
+
+/** Waits until every track has its audio report (written just after processing completes). */
+async function waitAnalysed(t: TestContext, adminToken: string, ids: number[]) {
+  for (const id of ids) {
+    for (let i = 0; i < 100; i++) {
+      const { body } = await apiAs(t, adminToken, `/admin/tracks/${id}`);
+      if (body.track?.analysis) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** A phone: touch, mobile viewport, signed in by login link; closed by the caller. */
+async function phoneAs(t: TestContext, username: string) {
+  const context = await t.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, locale: "ru-RU" });
+  const page = await context.newPage();
+  const { link } = await tokensOf(t, username);
+  const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
+  await page.goto(link);
+  await me;
+  await page.waitForURL((u) => !u.searchParams.has("access_token"));
+  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
+  await page.evaluate(() => localStorage.setItem("cookieConsent", "true"));
+  return { page, close: () => context.close() };
+}
+
+/** Sideways overflow of the page and of the card list (0 when nothing scrolls sideways). */
+const sideways = (page: Page) =>
+  page.evaluate(() => {
+    const doc = document.documentElement;
+    const list = document.querySelector("[data-testid='track-cards']");
+    return {
+      page: doc.scrollWidth - doc.clientWidth,
+      list: list ? list.scrollWidth - list.clientWidth : -1,
+      body: document.body.scrollWidth - document.body.clientWidth,
+    };
+  });
+
+const cardIds = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("li[data-track-id]")].map((c) => Number(c.getAttribute("data-track-id")))
+  );
+
+test("review desk at 390×844: a moderator by taps filters, opens and plays a track; no sideways scroll", async (t) => {
+  const artist = await tokensOf(t, "artist");
+  const admin = await tokensOf(t, "admin");
+  const name = runArtist("Phone");
+  const uploads = await uploadAs(t, artist.access, [
+    { name: `${name} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
+    { name: `${name} - Clipped Drop.mp3`, source: "Synth Artist - Clipped Drop.mp3" },
+    { name: `${name} - Low Rate.mp3`, source: "Low Rate - 128 kbps.mp3" },
+  ], "label_koster");
+  const ids = uploads.map((u) => u.id);
+  await waitCompleted(t, admin.access, ids);
+  await waitAnalysed(t, admin.access, ids);
+  const clipped = uploads[1];
+  const drop = (await apiAs(t, admin.access, `/admin/tracks/${clipped.id}`)).body.track.analysis.drop_s as number;
+  expect(drop).toBeGreaterThan(0);
+
+  const { page, close } = await phoneAs(t, "moderator");
+  const found: string[] = [];
+  try {
+    await page.goto(`${t.server.baseUrl}/moderator/tracks`);
+    await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
+    await page.getByTestId("track-cards").waitFor();
+    // The queue is cards: no table, and no filter field on the first screen, only the one button.
+    expect(await page.locator("table").count()).toBe(0);
+    expect(await page.getByLabel("Track name").count()).toBe(0);
+    const filters = page.getByRole("button", { name: /^Filters/ });
+    expect(await filters.innerText()).toBe("Filters");
+    const firstCard = (await page.locator("li[data-track-id]").first().boundingBox())!;
+    expect(firstCard.y).toBeLessThan(PHONE.height);
+    expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    await t.screenshot(page, "review-desk-phone-queue-390");
+    found.push(...await audit(page, "queue at 390"));
+
+    // Filters by taps: the panel opens, the name narrows the list to this run's three, Done closes it
+    // and the button counts the filter.
+    await filters.tap();
+    expect(await filters.getAttribute("aria-expanded")).toBe("true");
+    await page.getByLabel("Track name").tap();
+    await page.getByLabel("Track name").fill(name);
+    await page.waitForURL((u) => u.searchParams.get("filename") === name);
+    await page.waitForFunction(() => document.querySelectorAll("li[data-track-id]").length === 3);
+    expect([...await cardIds(page)].sort()).toEqual([...ids].sort());
+    expect((await sideways(page)).page).toBe(0);
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    await t.screenshot(page, "review-desk-phone-filters-390");
+    found.push(...await audit(page, "filters panel at 390"));
+    await page.getByRole("button", { name: "Done" }).tap();
+    expect(await filters.getAttribute("aria-expanded")).toBe("false");
+    expect(await filters.innerText()).toBe("Filters · 1");
+    expect(await page.getByLabel("Track name").count()).toBe(0);
+
+    // The card shows what a moderator judges by: title, artist, tempo, warnings, the review state.
+    const card = page.locator(`li[data-track-id="${clipped.id}"]`);
+    const text = await card.innerText();
+    expect(text).toContain("Clipped Drop");
+    expect(text).toContain(name);
+    expect(text).toMatch(/\d+(\.\d)? BPM/);
+    expect(text).toContain("Клиппинг");
+    expect(text).toContain("Новый");
+
+    // Open and play by a tap: the one <audio> runs, the card is marked, the compact bar sits at the
+    // bottom of the screen with every control in the lower half, within thumb reach.
+    await card.getByRole("button", { name: `Play: ${clipped.filename}` }).tap();
+    await page.waitForFunction((id) => {
+      const a = document.querySelector("audio");
+      return a && !a.paused && a.currentTime > 0 &&
+        document.querySelector("li[aria-current='true']")?.getAttribute("data-track-id") === String(id);
+    }, clipped.id);
+    const bar = page.getByRole("region", { name: "Player" });
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height + 1);
+    expect(box.height).toBeLessThan(PHONE.height * 0.3);
+    for (const name of ["Play/pause", "Back 5 seconds", "Forward 5 seconds", "Jump to drop"]) {
+      const b = (await bar.getByRole("button", { name }).boundingBox())!;
+      expect(b.y).toBeGreaterThan(PHONE.height / 2);
+      expect(b.height).toBeGreaterThanOrEqual(40);
+    }
+    expect(await bar.getByRole("region", { name: "Technical report" }).isVisible()).toBe(false);
+
+    await bar.getByRole("button", { name: "Jump to drop" }).tap();
+    await page.waitForFunction((d) => {
+      const a = document.querySelector("audio")!;
+      return a.currentTime >= d - 0.5 && a.currentTime < d + 4;
+    }, drop);
+    const atDrop = await page.evaluate(() => document.querySelector("audio")!.currentTime);
+    await bar.getByRole("button", { name: "Forward 5 seconds" }).tap();
+    await page.waitForFunction((t0) => document.querySelector("audio")!.currentTime >= t0 + 4.5, atDrop);
+    await bar.getByRole("button", { name: "Play/pause" }).tap();
+    await page.waitForFunction(() => document.querySelector("audio")!.paused);
+    expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
+    await t.screenshot(page, "review-desk-phone-player-390");
+    // What the phone's screen shows while listening: the bar at its bottom edge.
+    await page.screenshot({
+      path: new URL("../test-artifacts/screenshots/review-desk-phone-player-390-screen.png", import.meta.url).pathname,
+    });
+    found.push(...await audit(page, "compact player at 390"));
+  } finally {
+    await close();
+  }
+  expect(found, found.join("\n")).toEqual([]);
+}, { timeout: 120_000 });
