@@ -27,7 +27,16 @@ const NextIcon = () => (
  * waveform with elapsed and total time, the controls (each a named button with its key in
  * `aria-keyshortcuts`, so screen-reader users have every key's action) and the technical report.
  */
-export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: PlayerTexts }) {
+export function PlayerBar(
+  { player, texts, dock, fromDrop }: {
+    player: ReviewPlayer;
+    texts: PlayerTexts;
+    /** The decision dock for the track playing (issue 23), under the player. */
+    dock?: React.ReactNode;
+    /** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
+    fromDrop?: { on: boolean; toggle: () => void };
+  },
+) {
   const { current, listen, playing, loading, error, notice } = player;
   const drop = current?.analysis?.drop_s ?? null;
   const live = notice || (current && playing ? texts.nowPlaying(current.filename) : "");
@@ -119,9 +128,22 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
                 >
                   {texts.toDrop}
                 </button>
+                {fromDrop && (
+                  <button
+                    type="button"
+                    role="switch"
+                    className="st-btn st-btn-sm st-from-drop"
+                    aria-checked={fromDrop.on}
+                    title="Следующий трек начинается с дропа"
+                    onClick={fromDrop.toggle}
+                  >
+                    <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>С дропа
+                  </button>
+                )}
               </div>
             </div>
             <TrackReport analysis={current.analysis} texts={texts} />
+            {dock}
           </>
         )}
     </section>
