@@ -85,7 +85,13 @@ export function ModeratorDashboardPage() {
       <div className="st-section">
         <h2>Shortcuts</h2>
         <div className="mod-shortcuts">
-          <Link to="/moderator/tracks" className="st-btn st-btn-primary">Manage Tracks</Link>
+          <Link
+            to="/moderator/tracks"
+            search={{ review: "new", sort: "upload_date" }}
+            className="st-btn st-btn-primary"
+          >
+            Manage Tracks
+          </Link>
           <Link to="/moderator/faq" className="st-btn">Manage FAQ</Link>
           <Link to="/moderator/faq/edit" className="st-btn">Add New FAQ</Link>
         </div>

@@ -72,14 +72,19 @@ export function TrackCards(
         const who = trackUserLabel(track, texts);
         const artist = name?.artist ?? who.main;
         const isCurrent = review?.currentId === track.id;
+        // Decided while the list shows «Новые»: kept in place, greyed, so the cards under it do not jump.
+        const left = review?.left?.(track) ?? false;
         const warnings = track.analysis?.warnings ?? [];
         const key = trackKey(track);
         const bpm = track.analysis?.bpm ?? null;
         return (
           <li
             key={track.id}
-            className={isCurrent ? "st-track-card st-card-playing" : "st-track-card"}
+            className={["st-track-card", isCurrent && "st-card-playing", left && "st-card-left"].filter(Boolean).join(
+              " ",
+            )}
             data-track-id={track.id}
+            data-left={left || undefined}
             aria-current={isCurrent ? "true" : undefined}
           >
             <div className="st-track-card-head">

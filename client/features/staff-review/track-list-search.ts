@@ -62,6 +62,8 @@ export type TrackListSearch = {
   sort?: TrackSort;
   page?: number;
   page_size?: number;
+  /** The track the review player holds (issue 23): Back, a reload or a shared link land on it. */
+  track?: number;
 };
 
 /**
@@ -79,6 +81,7 @@ const READERS: { [K in keyof TrackListSearch]-?: (v: unknown) => TrackListSearch
   sort: (v) => (typeof v === "string" && sortRule.test(v) ? (v as TrackSort) : undefined),
   page: wholeNumber((n) => n >= 1 && n <= MAX_PAGE),
   page_size: wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n)),
+  track: wholeNumber((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER),
 };
 
 function readSearch(input: Record<string, unknown>): TrackListSearch {
@@ -109,6 +112,7 @@ function clean(s: TrackListSearch): TrackListSearch {
   if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
   if (s.page !== undefined && s.page !== 1) out.page = s.page;
   if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;
+  if (s.track !== undefined) out.track = s.track;
   return out;
 }
 

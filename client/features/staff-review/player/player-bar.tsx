@@ -29,14 +29,13 @@ const NextIcon = () => (
  * `aria-keyshortcuts`, so screen-reader users have every key's action) and the technical report.
  */
 export function PlayerBar(
-  { player, texts, decisions }: {
+  { player, texts, dock, fromDrop }: {
     player: ReviewPlayer;
     texts: PlayerTexts;
-    /**
-     * The decision buttons for the track playing (issue 23): under the controls, and on a phone at
-     * the bottom of the compact bar, within thumb reach (player-phone.css).
-     */
-    decisions?: React.ReactNode;
+    /** The decision dock for the track playing (issue 23), under the player. */
+    dock?: React.ReactNode;
+    /** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
+    fromDrop?: { on: boolean; toggle: () => void };
   },
 ) {
   const { current, listen, playing, loading, error, notice } = player;
@@ -130,10 +129,22 @@ export function PlayerBar(
                 >
                   {texts.toDrop}
                 </button>
+                {fromDrop && (
+                  <button
+                    type="button"
+                    role="switch"
+                    className="st-btn st-btn-sm st-from-drop"
+                    aria-checked={fromDrop.on}
+                    title="Следующий трек начинается с дропа"
+                    onClick={fromDrop.toggle}
+                  >
+                    <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>С дропа
+                  </button>
+                )}
               </div>
-              {decisions && <div className="st-player-decide">{decisions}</div>}
             </div>
             <TrackReport analysis={current.analysis} texts={texts} />
+            {dock}
           </>
         )}
     </section>
