@@ -127,13 +127,23 @@ test("review desk at 390×844: a moderator by taps filters, opens and plays a tr
     const bar = page.getByRole("region", { name: "Player" });
     const box = (await bar.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height + 1);
-    expect(box.height).toBeLessThan(PHONE.height * 0.3);
+    expect(box.height).toBeLessThan(PHONE.height * 0.4);
     for (const name of ["Play/pause", "Back 5 seconds", "Forward 5 seconds", "Jump to drop"]) {
       const b = (await bar.getByRole("button", { name }).boundingBox())!;
       expect(b.y).toBeGreaterThan(PHONE.height / 2);
       expect(b.height).toBeGreaterThanOrEqual(40);
     }
     expect(await bar.getByRole("region", { name: "Technical report" }).isVisible()).toBe(false);
+    // The dock's three outcomes are in the bar too, one row of wide buttons under the controls.
+    const outcomes = [];
+    for (const name of ["Принять", "В шорт-лист", "Отклонить"]) {
+      const b = (await bar.getByRole("button", { name, exact: true }).boundingBox())!;
+      expect(b.y).toBeGreaterThan(PHONE.height / 2);
+      expect(b.height).toBeGreaterThanOrEqual(44);
+      outcomes.push(b);
+    }
+    expect(new Set(outcomes.map((b) => Math.round(b.y))).size).toBe(1);
+    console.log(`  compact bar: ${Math.round(box.height)} px high, top at ${Math.round(box.y)} px`);
 
     await bar.getByRole("button", { name: "Jump to drop" }).tap();
     await page.waitForFunction((d) => {
@@ -152,6 +162,20 @@ test("review desk at 390×844: a moderator by taps filters, opens and plays a tr
       path: new URL("../test-artifacts/screenshots/review-desk-phone-player-390-screen.png", import.meta.url).pathname,
     });
     found.push(...await audit(page, "compact player at 390"));
+
+    // The dock's message and note open as a sheet from the bottom (the dock's own part of issue 23).
+    await bar.getByRole("button", { name: "Сообщение и заметка" }).tap();
+    const message = page.getByLabel("Сообщение артисту");
+    await message.waitFor();
+    const sheet = (await page.locator(".dk-sheet[data-open]").boundingBox())!;
+    expect(sheet.y + sheet.height).toBeLessThanOrEqual(PHONE.height + 1);
+    expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
+    await page.screenshot({
+      path: new URL("../test-artifacts/screenshots/review-desk-phone-sheet-390-screen.png", import.meta.url).pathname,
+    });
+    found.push(...await audit(page, "dock sheet at 390"));
+    await page.getByRole("button", { name: "Закрыть" }).tap();
+    expect(await message.isVisible()).toBe(false);
   } finally {
     await close();
   }
