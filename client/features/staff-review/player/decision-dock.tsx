@@ -118,7 +118,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
         </div>
       </div>
 
-      <div className="dk-status" role="status" aria-live="polite">
+      <div className="dk-status" aria-live="polite">
         {desk.holding && desk.last && (
           <span className="dk-hold" data-testid="decision-hold">
             «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
