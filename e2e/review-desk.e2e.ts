@@ -182,8 +182,9 @@ test(
       });
       await instrument(page);
 
-      // Listening starts with Space (not counted as a decision's key).
-      await page.keyboard.press("Space");
+      // Listening starts with J, the first row (not counted as a decision's key; Space would press the
+      // sidebar link the focus is still on).
+      await page.keyboard.press("j");
       await waitPlayingTrack(page, ids[0]);
       await page.getByTestId("decision-dock").waitFor();
       await page.screenshot({ path: new URL("review-desk-dock-1440.png", SCREENSHOTS).pathname });

@@ -94,6 +94,24 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
               </span>
             ))}
         </div>
+        <div className="dk-status" aria-live="polite">
+          {desk.holding && desk.last && (
+            <span className="dk-hold" data-testid="decision-hold">
+              «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
+              <strong>{clock(desk.holdLeft)}</strong>
+              <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
+                Отменить <kbd aria-hidden="true">Z</kbd>
+              </button>
+            </span>
+          )}
+          {!desk.holding && desk.last && (
+            <span className="st-muted st-small">
+              «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()}
+              {desk.last.notifyAt !== null ? ", сообщение ушло в отправку" : ""}
+            </span>
+          )}
+          {desk.sending && <span className="st-muted st-small">{`Сохранение…`}</span>}
+        </div>
         <div className="dk-tools">
           <button
             type="button"
@@ -102,7 +120,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
             aria-controls={`${id}-sheet`}
             onClick={() => desk.setSheet(!desk.sheet)}
           >
-            Сообщение и заметка
+            Сообщение и заметка <kbd aria-hidden="true">M</kbd>
           </button>
           <button
             type="button"
@@ -118,24 +136,6 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
         </div>
       </div>
 
-      <div className="dk-status" aria-live="polite">
-        {desk.holding && desk.last && (
-          <span className="dk-hold" data-testid="decision-hold">
-            «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
-            <strong>{clock(desk.holdLeft)}</strong>
-            <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
-              Отменить <kbd aria-hidden="true">Z</kbd>
-            </button>
-          </span>
-        )}
-        {!desk.holding && desk.last && (
-          <span className="st-muted st-small">
-            «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()}
-            {desk.last.notifyAt !== null ? ", сообщение отправлено" : ""}
-          </span>
-        )}
-        {desk.sending && <span className="st-muted st-small">{`Сохранение…`}</span>}
-      </div>
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
 
       <div id={`${id}-sheet`} className="dk-sheet" data-open={desk.sheet || chooser !== null || undefined}>
