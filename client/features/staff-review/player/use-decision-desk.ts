@@ -69,7 +69,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   const [sending, setSending] = useState(0);
   const patch = usePatchDecisions(tracksKey);
   const templates = useQuery(declineTemplatesQuery(base));
-  const all = (templates.data ?? []) as DeskTemplate[];
+  const all: readonly DeskTemplate[] = templates.data ?? [];
   const messageRef = useRef<HTMLTextAreaElement | null>(null);
   const noteRef = useRef<HTMLTextAreaElement | null>(null);
 
