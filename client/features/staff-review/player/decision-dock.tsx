@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
@@ -58,6 +58,11 @@ export interface DecisionDockProps {
 export function DecisionDock({ desk, label }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
+  const chooserRef = useRef<HTMLDivElement>(null);
+  // The chooser takes the focus: Enter then sends from it, not from a link or button focused before.
+  useEffect(() => {
+    if (chooser) chooserRef.current?.focus({ preventScroll: true });
+  }, [chooser]);
   if (!track) return null;
   /** Esc in a field gives the keys back to the desk. */
   const escape = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
@@ -146,7 +151,14 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
           </button>
         </div>
         {chooser && (
-          <div className="dk-chooser" data-desk-chooser="" role="group" aria-label={CHOOSER_TITLES[chooser]}>
+          <div
+            ref={chooserRef}
+            tabIndex={-1}
+            className="dk-chooser"
+            data-desk-chooser=""
+            role="group"
+            aria-label={CHOOSER_TITLES[chooser]}
+          >
             <p className="dk-chooser-title">{CHOOSER_TITLES[chooser]}</p>
             {desk.templates.length === 0 && (
               <p className="st-muted st-small">Готовых сообщений для этого решения нет</p>

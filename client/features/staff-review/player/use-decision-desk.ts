@@ -142,8 +142,9 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       const answer = await undoDeskDecision(base, undone.id);
       patch(undone.id, answer.decisions);
       setLast(null);
-      // Back to the track taken back: it waits for a decision again.
-      player.ready(undone);
+      // Back to the track taken back, with its pairs as they are now: it waits for a decision again.
+      const by = new Map(answer.decisions.map((d) => [d.direction, d]));
+      player.ready({ ...undone, decisions: (undone.decisions ?? []).map((d) => by.get(d.direction) ?? d) });
     } catch (err) {
       setLast(null);
       setError(`«${undone.filename}»: ${errorText(err, "Не удалось отменить решение")}`);
