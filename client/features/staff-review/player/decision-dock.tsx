@@ -89,6 +89,17 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
               {OUTCOME_LABELS[o]} <kbd aria-hidden="true">{OUTCOME_KEYS[o]}</kbd>
             </button>
           ))}
+          <button
+            type="button"
+            className="st-btn st-btn-sm dk-more"
+            aria-pressed={chooser === "shortlisted"}
+            aria-label="В шорт-лист с готовым сообщением"
+            title="В шорт-лист с готовым сообщением"
+            disabled={!desk.ready}
+            onClick={() => desk.choose("shortlisted", true)}
+          >
+            <span aria-hidden="true">…</span>
+          </button>
         </div>
         <div className="dk-states" aria-label="Состояние по направлениям">
           {pairs.length === 0

@@ -162,10 +162,13 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     pairs,
     ready: Boolean(track) && pairs.length > 0,
     chooser,
-    /** A or X: the chooser of that outcome's templates opens; S sends at once (decision 0226). */
-    choose: (status: DeskOutcome) => {
+    /**
+     * A or X: the chooser of that outcome's templates opens; S sends at once, with the typed message
+     * if any (decision 0226); the shortlist's chooser opens from its own button.
+     */
+    choose: (status: DeskOutcome, withTemplates = false) => {
       if (!track || pairs.length === 0) return;
-      if (status === "shortlisted") return void decide(status);
+      if (status === "shortlisted" && !withTemplates) return void decide(status);
       setChooser(status);
       setSheet(true);
     },
