@@ -145,7 +145,7 @@ describe("review player", () => {
     await settle();
     await key({ key: "j", code: "KeyJ" });
     await settle();
-    expect(router.state.location.search).toEqual({ page: 2 });
+    expect(router.state.location.search).toEqual({ page: 2, track: 11 });
     expect(listCalls.at(-1)?.get("page")).toBe("2");
     expect(playing()).toBe("/api/listen/token-11");
     expect(currentRows()).toEqual(["11"]);

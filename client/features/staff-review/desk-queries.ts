@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../lib/api.ts";
+import { read } from "../../lib/api.ts";
 import type { Direction } from "../../../domain/directions.ts";
-import type { StaffBase, StaffTrack, TrackList } from "../../lib/staff-queries.ts";
+import { panel, type StaffBase, type StaffTrack, type TrackList } from "../../lib/staff-queries.ts";
 import type { DeclineTemplate } from "./decision-queries.ts";
 
 /**
@@ -38,27 +38,18 @@ export interface DeskAnswer {
   notify_at: string | null;
 }
 
-/** A ready-made message and the outcome it is for (the decline templates before issue 23 had none). */
-export type DeskTemplate = DeclineTemplate & { outcome?: DeskOutcome };
+/** A ready-made message and the outcome it is for. */
+export type DeskTemplate = DeclineTemplate;
 
-/** The templates of one outcome, in the listing's order; older rows without an outcome are declines. */
+/** The templates of one outcome, in the listing's order. */
 export const templatesOf = (all: readonly DeskTemplate[], outcome: DeskOutcome) =>
-  all.filter((t) => (t.outcome ?? "declined") === outcome);
+  all.filter((t) => t.outcome === outcome);
 
-async function call<T>(path: string, method: "PUT" | "POST", body: unknown): Promise<T> {
-  const res = await apiFetch()(`/api${path}`, {
-    method,
-    body: JSON.stringify(body),
-    headers: { "Content-Type": "application/json" },
-  });
-  return await res.json() as T;
-}
+export const sendDeskDecision = (base: StaffBase, id: number, body: DeskDecisionBody): Promise<DeskAnswer> =>
+  read(panel(base).tracks[":id"].decision.$put({ param: { id: String(id) }, json: body }));
 
-export const sendDeskDecision = (base: StaffBase, id: number, body: DeskDecisionBody) =>
-  call<DeskAnswer>(`${base}/tracks/${id}/decision`, "PUT", body);
-
-export const undoDeskDecision = (base: StaffBase, id: number) =>
-  call<{ decisions: DeskDecision[] }>(`${base}/tracks/${id}/decision/undo`, "POST", {});
+export const undoDeskDecision = (base: StaffBase, id: number): Promise<{ decisions: DeskDecision[] }> =>
+  read(panel(base).tracks[":id"].decision.undo.$post({ param: { id: String(id) } }));
 
 /**
  * Puts decisions into the cached lists and the track's own entry without reading the list again, so

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
@@ -58,6 +58,11 @@ export interface DecisionDockProps {
 export function DecisionDock({ desk, label }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
+  const chooserRef = useRef<HTMLDivElement>(null);
+  // The chooser takes the focus: Enter then sends from it, not from a link or button focused before.
+  useEffect(() => {
+    if (chooser) chooserRef.current?.focus({ preventScroll: true });
+  }, [chooser]);
   if (!track) return null;
   /** Esc in a field gives the keys back to the desk. */
   const escape = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
@@ -84,6 +89,17 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
               {OUTCOME_LABELS[o]} <kbd aria-hidden="true">{OUTCOME_KEYS[o]}</kbd>
             </button>
           ))}
+          <button
+            type="button"
+            className="st-btn st-btn-sm dk-more"
+            aria-pressed={chooser === "shortlisted"}
+            aria-label="В шорт-лист с готовым сообщением"
+            title="В шорт-лист с готовым сообщением"
+            disabled={!desk.ready}
+            onClick={() => desk.choose("shortlisted", true)}
+          >
+            <span aria-hidden="true">…</span>
+          </button>
         </div>
         <div className="dk-states" aria-label="Состояние по направлениям">
           {pairs.length === 0
@@ -94,6 +110,24 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
               </span>
             ))}
         </div>
+        <div className="dk-status" aria-live="polite">
+          {desk.holding && desk.last && (
+            <span className="dk-hold" data-testid="decision-hold">
+              «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
+              <strong>{clock(desk.holdLeft)}</strong>
+              <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
+                Отменить <kbd aria-hidden="true">Z</kbd>
+              </button>
+            </span>
+          )}
+          {!desk.holding && desk.last && (
+            <span className="st-muted st-small">
+              «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()}
+              {desk.last.notifyAt !== null ? ", сообщение ушло в отправку" : ""}
+            </span>
+          )}
+          {desk.sending && <span className="st-muted st-small">{`Сохранение…`}</span>}
+        </div>
         <div className="dk-tools">
           <button
             type="button"
@@ -102,7 +136,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
             aria-controls={`${id}-sheet`}
             onClick={() => desk.setSheet(!desk.sheet)}
           >
-            Сообщение и заметка
+            Сообщение и заметка <kbd aria-hidden="true">M</kbd>
           </button>
           <button
             type="button"
@@ -118,24 +152,6 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
         </div>
       </div>
 
-      <div className="dk-status" role="status" aria-live="polite">
-        {desk.holding && desk.last && (
-          <span className="dk-hold" data-testid="decision-hold">
-            «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
-            <strong>{clock(desk.holdLeft)}</strong>
-            <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
-              Отменить <kbd aria-hidden="true">Z</kbd>
-            </button>
-          </span>
-        )}
-        {!desk.holding && desk.last && (
-          <span className="st-muted st-small">
-            «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()}
-            {desk.last.notifyAt !== null ? ", сообщение отправлено" : ""}
-          </span>
-        )}
-        {desk.sending && <span className="st-muted st-small">{`Сохранение…`}</span>}
-      </div>
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
 
       <div id={`${id}-sheet`} className="dk-sheet" data-open={desk.sheet || chooser !== null || undefined}>
@@ -146,7 +162,14 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
           </button>
         </div>
         {chooser && (
-          <div className="dk-chooser" data-desk-chooser="" role="group" aria-label={CHOOSER_TITLES[chooser]}>
+          <div
+            ref={chooserRef}
+            tabIndex={-1}
+            className="dk-chooser"
+            data-desk-chooser=""
+            role="group"
+            aria-label={CHOOSER_TITLES[chooser]}
+          >
             <p className="dk-chooser-title">{CHOOSER_TITLES[chooser]}</p>
             {desk.templates.length === 0 && (
               <p className="st-muted st-small">Готовых сообщений для этого решения нет</p>

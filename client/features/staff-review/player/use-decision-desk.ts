@@ -69,7 +69,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   const [sending, setSending] = useState(0);
   const patch = usePatchDecisions(tracksKey);
   const templates = useQuery(declineTemplatesQuery(base));
-  const all = (templates.data ?? []) as DeskTemplate[];
+  const all: readonly DeskTemplate[] = templates.data ?? [];
   const messageRef = useRef<HTMLTextAreaElement | null>(null);
   const noteRef = useRef<HTMLTextAreaElement | null>(null);
 
@@ -142,8 +142,9 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       const answer = await undoDeskDecision(base, undone.id);
       patch(undone.id, answer.decisions);
       setLast(null);
-      // Back to the track taken back: it waits for a decision again.
-      player.ready(undone);
+      // Back to the track taken back, with its pairs as they are now: it waits for a decision again.
+      const by = new Map(answer.decisions.map((d) => [d.direction, d]));
+      player.ready({ ...undone, decisions: (undone.decisions ?? []).map((d) => by.get(d.direction) ?? d) });
     } catch (err) {
       setLast(null);
       setError(`«${undone.filename}»: ${errorText(err, "Не удалось отменить решение")}`);
@@ -161,10 +162,13 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     pairs,
     ready: Boolean(track) && pairs.length > 0,
     chooser,
-    /** A or X: the chooser of that outcome's templates opens; S sends at once (decision 0226). */
-    choose: (status: DeskOutcome) => {
+    /**
+     * A or X: the chooser of that outcome's templates opens; S sends at once, with the typed message
+     * if any (decision 0226); the shortlist's chooser opens from its own button.
+     */
+    choose: (status: DeskOutcome, withTemplates = false) => {
       if (!track || pairs.length === 0) return;
-      if (status === "shortlisted") return void decide(status);
+      if (status === "shortlisted" && !withTemplates) return void decide(status);
       setChooser(status);
       setSheet(true);
     },

@@ -343,10 +343,12 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   }, [current?.id, o.tracks]);
 
   // A refetched list (analysis finished, directions edited) refreshes the playing track's row data.
+  // (An update of the state as it is then: a track started in the same commit is not undone.)
   useEffect(() => {
-    if (!current) return;
-    const fresh = o.tracks.find((t) => t.id === current.id);
-    if (fresh && fresh !== current) setCurrent(fresh);
+    setCurrent((c) => {
+      const fresh = c && o.tracks.find((t) => t.id === c.id);
+      return fresh && fresh !== c ? fresh : c;
+    });
   }, [o.tracks]);
 
   // The played row stays in view, and the focus follows J/K when it was on a row's play button.
