@@ -41,13 +41,12 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
  * Where a figure leads (decision 0228): the track list filtered by the list's own address
  * parameters (features/staff-review/track-list-search.ts). «Новые» is that direction's new tracks,
  * oldest first (the longest wait heads the queue); the shortlist is that direction's shortlisted
- * tracks; the overdue figure opens the same oldest-first «Новые», where the overdue tracks come
- * first and carry their red «Ждёт N дн.» badge: the list has no filter by waiting time.
+ * tracks; the overdue figure opens the tracks still awaiting a decision there (`review=awaiting`:
+ * new or listened), oldest first, so the overdue ones come first with their red «Ждёт N дн.» badge.
  */
 export function reviewQueueSearch(kind: ReviewQueueKind, direction: string) {
-  return kind === "shortlisted"
-    ? { direction, review: "shortlisted" }
-    : { direction, review: "new", sort: "upload_date" };
+  if (kind === "shortlisted") return { direction, review: "shortlisted" };
+  return { direction, review: kind === "new" ? "new" : "awaiting", sort: "upload_date" };
 }
 
 /**

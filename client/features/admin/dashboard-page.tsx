@@ -6,7 +6,7 @@ import { errorText } from "../../lib/api.ts";
 import { adminDashboardQuery, type Period } from "./dashboard-api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 import { ReviewCounts } from "./review-counts.tsx";
-import { REVIEW_QUEUE_TEXTS_RU, ReviewQueue, type ReviewQueueRow } from "../../components/review-queue.tsx";
+import { REVIEW_QUEUE_TEXTS_RU, ReviewQueue } from "../../components/review-queue.tsx";
 
 const PERIODS: Array<{ value: Period; label: string }> = [
   { value: "day", label: "День" },
@@ -19,10 +19,6 @@ const PERIODS: Array<{ value: Period; label: string }> = [
 export const STAGE_START_YEAR = 2000;
 
 const directionLabel = (code: string) => (isDirection(code) ? ADMIN_DIRECTION_LABELS[code] : code);
-
-/** The answer's `review_queue` (issue 23): every direction's new, shortlisted and overdue counts. */
-const reviewQueueOf = (stats: object): readonly ReviewQueueRow[] | undefined =>
-  (stats as { review_queue?: ReviewQueueRow[] }).review_queue;
 
 export function AdminDashboardPage() {
   useDocumentTitle("Панель управления");
@@ -68,9 +64,9 @@ export function AdminDashboardPage() {
             </div>
           </div>
 
-          {reviewQueueOf(stats) && (
+          {stats.review_queue && (
             <ReviewQueue
-              rows={reviewQueueOf(stats)!}
+              rows={stats.review_queue}
               tracksPath="/admin/tracks"
               directionLabel={directionLabel}
               texts={REVIEW_QUEUE_TEXTS_RU}

@@ -1,6 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
 import { client, read } from "../../lib/api.ts";
-import type { ReviewQueueRow } from "../../components/review-queue.tsx";
 import { moderatorKeys, staffFaqQueries, useStaffFaqWrites } from "../../lib/staff-queries.ts";
 
 export type { Faq } from "../../lib/staff-queries.ts";
@@ -31,15 +30,7 @@ export const moderatorCountsQuery = () =>
 export const moderatorDashboardQuery = () =>
   queryOptions({
     queryKey: [...moderatorKeys.dashboard, "review-queue"] as const,
-    queryFn: async (): Promise<ReviewQueueRow[]> => {
-      // Typed loosely until the moderator's dashboard route is in server/app.ts's types.
-      const dashboard = (client.moderator as unknown as { dashboard: { $get: () => Promise<Response> } }).dashboard;
-      const body = await read(dashboard.$get()) as {
-        review_queue?: ReviewQueueRow[];
-        stats?: { review_queue?: ReviewQueueRow[] };
-      };
-      return body.review_queue ?? body.stats?.review_queue ?? [];
-    },
+    queryFn: () => read(client.moderator.dashboard.$get()).then((b) => b.review_queue),
     staleTime: 0,
   });
 

@@ -63,5 +63,6 @@ describe("the moderator dashboard's review queue", () => {
     });
     expect(koster.shortlisted.search).toEqual({ direction: "label_koster", review: "shortlisted" });
     expect(koster.overdue.name).toBe("Костёр Звукозапись, overdue: 2");
+    expect(koster.overdue.search).toEqual({ direction: "label_koster", review: "awaiting", sort: "upload_date" });
   });
 });

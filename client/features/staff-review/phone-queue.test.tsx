@@ -178,6 +178,16 @@ describe("the queue on a phone", () => {
     expect(screen.queryByLabelText("Название трека")).toBeNull();
   });
 
+  it("opens on the dashboard's overdue link with «Ждут решения» chosen and counted", async () => {
+    phone(true);
+    await show("/admin", "?direction=label_koster&review=awaiting&sort=upload_date");
+    const button = screen.getByRole("button", { name: "Фильтры · 2" });
+    fireEvent.click(button);
+    const review = screen.getByLabelText("Рассмотрение") as HTMLSelectElement;
+    expect(review.value).toBe("awaiting");
+    expect(review.selectedOptions[0].textContent).toBe("Ждут решения");
+  });
+
   it("speaks the moderator panel's language", async () => {
     phone(true);
     await show("/moderator", "?direction=label_koster");
