@@ -1,7 +1,7 @@
 /**
  * Issue 23 on a phone (390×844, touch): the review desk by taps. The artist uploads three tracks of
- * this run to Костёр; the seeded moderator opens the queue: cards, not a table, and no filter fields
- * on the first screen; one «Filters» button opens the filters as a panel and then counts them; a tap
+ * this run to Костёр; the seeded moderator taps Костёр's «new» figure on the dashboard and lands on
+ * the queue filtered that way: cards, not a table, and no filter fields on the first screen; one «Filters» button opens the filters as a panel and then counts them; a tap
  * on a card's Play starts the track in the compact bar at the bottom of the screen, whose −5/+5 and
  * drop work by taps; the dock's message sheet opens from the bottom; one tap shortlists and the next
  * undecided track plays, «Отклонить» and a tap on a ready-made message decline it, with no page change. Nothing scrolls sideways at any step (the page's and the list's scroll widths
@@ -77,14 +77,29 @@ test(
     const { page, close } = await phoneAs(t, "moderator");
     const found: string[] = [];
     try {
-      await page.goto(`${t.server.baseUrl}/moderator/tracks`);
+      // The dashboard's queue: a tap on Костёр's «new» figure opens the list filtered that way.
+      await page.goto(`${t.server.baseUrl}/moderator`);
+      await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+      const queue = page.getByRole("region", { name: "Review queue" });
+      await queue.waitFor();
+      const newLink = queue.getByRole("link", { name: /^Костёр Звукозапись, new: \d+$/ });
+      expect(Number((await newLink.getAttribute("aria-label"))!.split(": ")[1])).toBeGreaterThanOrEqual(3);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
+        .toBe(0);
+      await t.screenshot(page, "review-desk-phone-dashboard-390");
+      found.push(...await audit(page, "dashboard at 390"));
+      await newLink.tap();
       await page.getByRole("heading", { level: 1, name: "Manage Tracks" }).waitFor();
+      await page.waitForURL((u) =>
+        u.pathname === "/moderator/tracks" && u.searchParams.get("direction") === "label_koster" &&
+        u.searchParams.get("review") === "new" && u.searchParams.get("sort") === "upload_date"
+      );
       await page.getByTestId("track-cards").waitFor();
       // The queue is cards: no table, and no filter field on the first screen, only the one button.
       expect(await page.locator("table").count()).toBe(0);
       expect(await page.getByLabel("Track name").count()).toBe(0);
       const filters = page.getByRole("button", { name: /^Filters/ });
-      expect(await filters.innerText()).toBe("Filters");
+      expect(await filters.innerText()).toBe("Filters · 2");
       const firstCard = (await page.locator("li[data-track-id]").first().boundingBox())!;
       expect(firstCard.y).toBeLessThan(PHONE.height);
       expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
@@ -107,7 +122,7 @@ test(
       found.push(...await audit(page, "filters panel at 390"));
       await page.getByRole("button", { name: "Done" }).tap();
       expect(await filters.getAttribute("aria-expanded")).toBe("false");
-      expect(await filters.innerText()).toBe("Filters · 1");
+      expect(await filters.innerText()).toBe("Filters · 3");
       expect(await page.getByLabel("Track name").count()).toBe(0);
 
       // The card shows what a moderator judges by: title, artist, tempo, warnings, the review state.
