@@ -63,8 +63,10 @@ const track = {
 };
 
 const templates = [
-  { id: 4, title: "Не подходит по стилю", text: "Спасибо, но трек не подходит по стилю." },
-  { id: 9, title: "Сведение", text: "Доработайте сведение и присылайте снова." },
+  { id: 4, title: "Не подходит по стилю", text: "Спасибо, но трек не подходит по стилю.", outcome: "declined" },
+  { id: 9, title: "Сведение", text: "Доработайте сведение и присылайте снова.", outcome: "declined" },
+  // Another outcome's ready-made message (issue 23): not in the decline menu.
+  { id: 12, title: "Принят", text: "Привет, {artist}!", outcome: "accepted" },
 ];
 
 useSignedInTestSession();
@@ -253,7 +255,7 @@ describe("decision panel", () => {
 describe("decline templates page", () => {
   it("lists, adds, edits and deletes templates", async () => {
     const calls: string[] = [];
-    let list = [...templates];
+    let list = templates.filter((t) => t.outcome === "declined");
     vi.stubGlobal(
       "fetch",
       fakeFetch({
