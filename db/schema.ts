@@ -157,6 +157,9 @@ export const tracks = sqliteTable("tracks", {
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
   index("tracks_upload_date_idx").on(t.upload_date),
+  // The dashboards' overdue count (issue 23, server/tracks/review-queue.ts): the awaiting tracks of
+  // the last 14 days read from the index alone, without a row lookup each.
+  index("tracks_upload_review_idx").on(t.upload_date, t.status, t.directions, t.review),
   index("tracks_downloaded_idx").on(t.downloaded),
   index("tracks_status_idx").on(t.status),
   index("tracks_checksum_idx").on(t.checksum),

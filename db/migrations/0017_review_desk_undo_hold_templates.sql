@@ -3,6 +3,7 @@ ALTER TABLE `track_decision_history` ADD `call_id` text;--> statement-breakpoint
 ALTER TABLE `track_decision_history` ADD `undoes` text;--> statement-breakpoint
 ALTER TABLE `track_decisions` ADD `shown_status` text;--> statement-breakpoint
 ALTER TABLE `track_decisions` ADD `shown_message` text;--> statement-breakpoint
+CREATE INDEX `tracks_upload_review_idx` ON `tracks` (`upload_date`,`status`,`directions`,`review`);--> statement-breakpoint
 -- Ready-made messages for accepting and shortlisting (docs/decisions/0224): written by the migration,
 -- so existing databases get them as new ones do, exactly once (a migration never runs twice).
 INSERT INTO `decline_templates` (`title`, `text`, `outcome`) VALUES

@@ -3,6 +3,8 @@ import { createTrackAnalysisService } from "./analysis.ts";
 import type { Notifications } from "../notifications/notifications.ts";
 import { createStatusKeys } from "./processing/status-keys.ts";
 import type { Config } from "../config.ts";
+import type { Scope } from "../../domain/scope.ts";
+import { reviewQueue } from "./review-queue.ts";
 import { createArtistReads } from "./artist-reads.ts";
 import { keptListWrites } from "./kept-lists.ts";
 import { createLeaseStore } from "./leases.ts";
@@ -67,6 +69,8 @@ export function createTracksService(
     ...createStaffReview(ctx, reports, writes),
     /** The audio reports (written by processing and the start-up pass). */
     analysis,
+    /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */
+    reviewQueue: (scope: Scope) => reviewQueue(ctx.db, scope, ctx.clock.now()),
   };
 }
 

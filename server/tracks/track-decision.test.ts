@@ -353,3 +353,48 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
     expect(await fresh.runOnce()).toMatchObject({ sent: 1 });
   });
 });
+
+describe("the queue: «Новые» within the caller's categories, by upload date both ways", () => {
+  it("lists what the client sends; a decided track leaves «Новые»; no parameters stay newest first", async () => {
+    const db = f.t.ctx.db;
+    const base = nowMs - 30 * 86_400_000;
+    const day = (n: number) => new Date(base + n * 86_400_000);
+    const filename = (n: number) => `Очередь ${n} - Трек.mp3`;
+    const made = [];
+    for (
+      const [n, directions] of [[3, "label_koster"], [1, "label_koster,show_neurogon"], [2, "show_neurogon"], [
+        4,
+        "label_koster",
+      ]] as const
+    ) {
+      made.push(await createTrack(db, { directions, filename: filename(n), upload_date: day(n), status: "completed" }));
+    }
+    const names = async (query: string, headers: Headers = f.as.moderator) => {
+      const r = await f.call(
+        "GET",
+        `/api/${panelOf(headers)}/tracks?filename=%D0%9E%D1%87%D0%B5%D1%80%D0%B5%D0%B4%D1%8C&${query}`,
+        { headers },
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return (r.body.tracks as Array<{ filename: string }>).map((t) => Number(/Очередь (\d+)/.exec(t.filename)![1]));
+    };
+    // The moderator's opening view: new within label_koster, oldest first.
+    expect(await names("review=new&sort=upload_date&order=asc")).toEqual([1, 3, 4]);
+    expect(await names("review=new&sort=upload_date&order=desc")).toEqual([4, 3, 1]);
+    expect(await names("review=new&sort=-upload_date")).toEqual([4, 3, 1]);
+    // Decided: it leaves «Новые» (its show_neurogon pair, outside the caller's categories, does not keep it).
+    const one = made[1];
+    expect((await decideTrack(one.id, { status: "shortlisted" }, f.as.moderator)).status).toBe(200);
+    expect(await names("review=new&sort=upload_date&order=asc")).toEqual([3, 4]);
+    // Still new for the show_neurogon moderator.
+    expect(await names("review=new&sort=upload_date&order=asc", neurogon)).toEqual([1, 2]);
+    // `awaiting`: new or listened, a decision still to make.
+    await f.call("PUT", `/api/admin/tracks/${made[0].id}/decisions/label_koster`, {
+      json: { status: "listened", revision: 0 },
+    });
+    expect(await names("review=new&sort=upload_date&order=asc")).toEqual([4]);
+    expect(await names("review=awaiting&sort=upload_date&order=asc")).toEqual([3, 4]);
+    // No parameters: every track in sight, newest first (spec 2).
+    expect(await names("", f.as.admin)).toEqual([4, 3, 2, 1]);
+  });
+});

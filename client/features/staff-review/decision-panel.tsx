@@ -100,8 +100,8 @@ function DirectionDecision(
   const [done, setDone] = useState<string | null>(null);
   const decide = useDecide(panelBase, tracksKey);
   const templates = useQuery({ ...declineTemplatesQuery(panelBase), enabled: editable });
-  // The decline menu of this form: the ready-made messages of the other outcomes are the dock's (issue 23).
-  const list = (templates.data ?? []).filter((t) => t.outcome === "declined");
+  // «Отклонить с шаблоном» offers the decline templates only (decision 0224).
+  const list = (templates.data ?? []).filter((t) => (t.outcome ?? "declined") === "declined");
   const chosenTemplate = templateId || (list[0] ? String(list[0].id) : "");
   const tooLong = decisionTextTooLong(note.trim()) || decisionTextTooLong(message.trim());
   const edited = status !== base.status || note !== base.note || message !== base.message;
