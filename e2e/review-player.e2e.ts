@@ -153,8 +153,16 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
   await phone.goto(listUrl);
   await phone.waitForFunction((n) => document.querySelectorAll("tbody tr[data-track-id]").length === n, 3);
   expect(await rowIds(phone)).toEqual(order);
-  await phone.locator(`tr[data-track-id="${clipped.id}"]`).getByRole("button", { name: `Play: ${clipped.filename}` })
-    .click();
+  // The address names the track played (issue 23): the link holds it ready, playing if the browser lets it.
+  await phone.waitForFunction(
+    (id) => document.querySelector("tbody tr[aria-current='true']")?.getAttribute("data-track-id") === String(id),
+    clipped.id,
+  );
+  await phone.waitForFunction(() => (document.querySelector("audio")?.getAttribute("src") ?? "") !== "");
+  if (await phone.evaluate(() => document.querySelector("audio")!.paused)) {
+    await phone.locator(`tr[data-track-id="${clipped.id}"]`).getByRole("button", { name: `Play: ${clipped.filename}` })
+      .click();
+  }
   await waitPlaying(phone, clipped.id);
   await phone.waitForFunction(() => (document.querySelector<HTMLCanvasElement>(".st-wave-canvas")?.width ?? 0) > 0);
   expect(await paintedPixels(phone)).toBeGreaterThan(300);
