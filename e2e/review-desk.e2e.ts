@@ -355,4 +355,22 @@ test("review desk: the playing track survives the edit page and Back, a reload a
   await other.goto(address);
   await holds(other, chosen.id, chosen.filename);
   console.log(`      Back, reload and a copied address land on «${chosen.filename}» (${address})`);
+
+  // The same address on a phone: the dock's decline opens the templates as a sheet from the bottom.
+  const phone = await signIn(t, "moderator", { width: 390, height: 844 });
+  await phone.goto(address);
+  await phone.waitForFunction(
+    (id) => document.querySelector("[aria-current='true']")?.getAttribute("data-track-id") === String(id),
+    chosen.id,
+  );
+  await phone.getByTestId("decision-dock").getByRole("button", { name: /Отклонить/ }).click();
+  const sheet = phone.locator(".dk-sheet[data-open]");
+  await sheet.locator("[data-desk-chooser]").waitFor();
+  const box = (await sheet.boundingBox())!;
+  expect(box.x).toBe(0);
+  expect(box.width).toBe(390);
+  expect(Math.round(box.y + box.height)).toBe(844);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
+    .toBeLessThanOrEqual(0);
+  await phone.screenshot({ path: new URL("review-desk-sheet-390.png", SCREENSHOTS).pathname });
 });

@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
+import { fillTemplate } from "../../../../domain/review.ts";
+import { parseTrackName } from "../../../../domain/track-name.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
 import "../decision-panel.css";
@@ -64,6 +66,14 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
     if (chooser) chooserRef.current?.focus({ preventScroll: true });
   }, [chooser]);
   if (!track) return null;
+  // The templates read as the artist will get them (the first direction's name for `{direction}`).
+  const named = parseTrackName(track.filename);
+  const preview = (text: string) =>
+    fillTemplate(text, {
+      artist: named?.artist ?? track.filename,
+      title: named?.title ?? track.filename,
+      direction: pairs[0] ? label(pairs[0].direction as Direction) : "",
+    });
   /** Esc in a field gives the keys back to the desk. */
   const escape = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Escape") {
@@ -185,7 +195,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
                   >
                     <kbd aria-hidden="true">{i + 1}</kbd>
                     <span className="dk-template-title">{t.title}</span>
-                    <span className="dk-template-text">{t.text}</span>
+                    <span className="dk-template-text" title={preview(t.text)}>{preview(t.text)}</span>
                   </button>
                 </li>
               ))}
