@@ -27,9 +27,10 @@ const rowIds = (page: Page) =>
     [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id")))
   );
 
+/** The played track's row (desk) or card (phone). */
 const currentRow = (page: Page) =>
   page.evaluate(() =>
-    Number(document.querySelector("tbody tr[aria-current='true']")?.getAttribute("data-track-id") ?? 0)
+    Number(document.querySelector("[data-track-id][aria-current='true']")?.getAttribute("data-track-id") ?? 0)
   );
 
 /** The page's one <audio>: where it plays from and whether time runs. */
@@ -180,11 +181,7 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
     document.documentElement.scrollWidth - document.documentElement.clientWidth
   );
   expect(overflow).toBeLessThanOrEqual(0);
-  expect(
-    await phone.evaluate(() =>
-      Number(document.querySelector("li[aria-current='true']")?.getAttribute("data-track-id"))
-    ),
-  ).toBe(clipped.id);
+  expect(await currentRow(phone)).toBe(clipped.id);
   await t.screenshot(phone, "review-player-390");
 }, { timeout: 120_000 });
 
