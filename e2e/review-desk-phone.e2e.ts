@@ -4,7 +4,8 @@
  * the queue filtered that way: cards, not a table, and no filter fields on the first screen; one «Filters» button opens the filters as a panel and then counts them; a tap
  * on a card's Play starts the track in the compact bar at the bottom of the screen, whose −5/+5 and
  * drop work by taps; the dock's message sheet opens from the bottom; one tap shortlists and the next
- * undecided track plays, «Отклонить» and a tap on a ready-made message decline it, with no page change. Nothing scrolls sideways at any step (the page's and the list's scroll widths
+ * undecided track plays, «Отклонить» and a tap on a ready-made message decline it (2 taps), «Принять» and
+ * a message accept the third (2 taps), with no page load and no route change. Nothing scrolls sideways at any step (the page's and the list's scroll widths
  * equal their client widths), and axe finds no serious violation on the queue, the open filters, the
  * playing bar, the dock's sheet and the template chooser. Screenshots of them at 390 px.
  */
@@ -57,7 +58,7 @@ const cardIds = (page: Page) =>
   );
 
 test(
-  "review desk at 390×844: a moderator by taps filters, plays, shortlists and declines; no sideways scroll",
+  "review desk at 390×844: a moderator by taps filters, plays, shortlists, declines and accepts; no sideways scroll",
   async (t) => {
     const artist = await tokensOf(t, "artist");
     const admin = await tokensOf(t, "admin");
@@ -196,10 +197,18 @@ test(
       await page.getByRole("button", { name: "Закрыть" }).tap();
       expect(await message.isVisible()).toBe(false);
 
-      // Decide by taps, with no page change: one tap shortlists the track playing and the next
-      // undecided one starts; on that one «Отклонить» opens the ready-made messages in the sheet and a
-      // tap on the first sends the decline.
+      // Decide by taps, with no page load and no route change, counting the taps: one shortlists the
+      // track playing and the next undecided one starts; on that one «Отклонить» opens its ready-made
+      // messages in the sheet and a tap on the first sends the decline (2 taps); the third is accepted
+      // the same way. After each decision the next undecided track plays.
       const path = new URL(page.url()).pathname;
+      let loads = 0;
+      page.on("load", () => loads++);
+      let taps = 0;
+      const tap = async (l: ReturnType<Page["locator"]>) => {
+        taps++;
+        await l.tap();
+      };
       const playingCard = () =>
         page.evaluate(() => Number(document.querySelector("li[aria-current='true']")?.getAttribute("data-track-id")));
       const waitNextPlaying = (previous: number) =>
@@ -208,12 +217,23 @@ test(
           const id = Number(document.querySelector("li[aria-current='true']")?.getAttribute("data-track-id"));
           return a && !a.paused && id !== prev && id > 0;
         }, previous);
+      const decided = (filename: string, outcome: string) =>
+        page.waitForFunction(
+          (text) => document.querySelector(".dk-status")?.textContent?.includes(text) ?? false,
+          `«${filename}»: ${outcome}`,
+        );
+      const nameOf = (id: number) => uploads.find((u) => u.id === id)!.filename;
       await bar.getByRole("button", { name: "Play/pause" }).tap();
-      await bar.getByRole("button", { name: "В шорт-лист", exact: true }).tap();
+      await page.waitForFunction(() => !document.querySelector("audio")!.paused);
+
+      await tap(bar.getByRole("button", { name: "В шорт-лист", exact: true }));
+      expect(taps).toBe(1);
       await waitNextPlaying(clipped.id);
       const second = await playingCard();
       expect(ids).toContain(second);
-      await bar.getByRole("button", { name: "Отклонить", exact: true }).tap();
+
+      taps = 0;
+      await tap(bar.getByRole("button", { name: "Отклонить", exact: true }));
       const chooser = page.getByRole("group", { name: "Отклонить: готовое сообщение" });
       await chooser.waitFor();
       expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
@@ -222,21 +242,32 @@ test(
           new URL("../test-artifacts/screenshots/review-desk-phone-chooser-390-screen.png", import.meta.url).pathname,
       });
       found.push(...await audit(page, "template chooser at 390"));
-      await chooser.locator(".dk-template").first().tap();
-      // Decided: the dock names the decision (the seeded artist has no Telegram, so no hold to count
-      // down) and the chooser is closed.
-      const declined = uploads.find((u) => u.id === second)!.filename;
-      await page.waitForFunction(
-        (text) => document.querySelector(".dk-status")?.textContent?.includes(text) ?? false,
-        `«${declined}»: отклонить`,
-      );
+      await tap(chooser.locator(".dk-template").first());
+      expect(taps).toBe(2);
+      // Decided: the dock names the decision (the seeded artist has no Telegram, so there is no hold to
+      // count down) and the chooser is closed; the third track, the one still undecided, plays.
+      await decided(nameOf(second), "отклонить");
       expect(await chooser.count()).toBe(0);
+      await waitNextPlaying(second);
+      const third = await playingCard();
+      expect([...ids].sort()).toEqual([clipped.id, second, third].sort());
+
+      taps = 0;
+      await tap(bar.getByRole("button", { name: "Принять", exact: true }));
+      const accept = page.getByRole("group", { name: "Принять: готовое сообщение" });
+      await accept.waitFor();
+      await tap(accept.locator(".dk-template").first());
+      expect(taps).toBe(2);
+      await decided(nameOf(third), "принять");
+
+      expect(loads).toBe(0);
       expect(new URL(page.url()).pathname).toBe(path);
       const state = async (id: number) =>
         (await apiAs(t, admin.access, `/admin/tracks/${id}`)).body.track.decisions
           .find((d: { direction: string }) => d.direction === "label_koster")?.status;
       expect(await state(clipped.id)).toBe("shortlisted");
       expect(await state(second)).toBe("declined");
+      expect(await state(third)).toBe("accepted");
       expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
       await page.screenshot({
         path: new URL("../test-artifacts/screenshots/review-desk-phone-decided-390-screen.png", import.meta.url)
