@@ -182,4 +182,19 @@ describe("review desk", () => {
     }]);
     expect(playing()).toBe("/api/listen/token-3");
   });
+
+  it("the upload date column sorts both ways (oldest first, then newest first), through the address and the request", async () => {
+    const { router, listCalls } = await show();
+    fireEvent.click(screen.getByRole("button", { name: "Дата загрузки" }));
+    await settle();
+    expect(router.state.location.search).toMatchObject({ sort: "upload_date" });
+    expect(listCalls.at(-1)?.get("sort")).toBe("upload_date");
+    expect(screen.getByRole("columnheader", { name: /Дата загрузки/ }).getAttribute("aria-sort")).toBe("ascending");
+    fireEvent.click(screen.getByRole("button", { name: /Дата загрузки/ }));
+    await settle();
+    // Newest first is the default, left out of the address.
+    expect(router.state.location.search).not.toHaveProperty("sort");
+    expect(listCalls.at(-1)?.get("sort")).toBe("-upload_date");
+    expect(screen.getByRole("columnheader", { name: /Дата загрузки/ }).getAttribute("aria-sort")).toBe("descending");
+  });
 });
