@@ -17,6 +17,9 @@
  *   analysed from the MP3: tempo within ±1 BPM of the truth (half time folded) on ≥ 95 %, no reading
  *   at 2/3, 3/4, 4/3 or 3/2 of it, and the "outside drum and bass" warning for exactly the grooves
  *   outside 160–190. Skipped (and said so) without ffmpeg.
+ * - Outside references (bench/analysis-references.ts, decision 0219): loudness and true peak against
+ *   ffmpeg's ebur128 per file, and real produced music (the LMMS demo projects, rendered by lmms)
+ *   against the tempo its project states.
  * The child is this module run with `--child <file>` (or `--child-processing <file>`): it prints one
  * JSON line.
  */
@@ -26,6 +29,7 @@ import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
 import { createLocalStorage } from "../server/storage/file-storage.ts";
 import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
 import { expectedBpm, groove, type GroovePattern } from "../server/testing/grooves.ts";
+import { outsideReferences } from "./analysis-references.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
 const MB = 1024 * 1024;
@@ -255,6 +259,7 @@ export default async function run() {
     const processingGrowth = processing.after.hwmMb - processing.before.hwmMb;
 
     const tempo = await tempoCorpus(dir);
+    const references = await outsideReferences(dir);
 
     const speedPass = realTime >= TARGET_SPEED;
     const memoryPass = growth <= TARGET_GROWTH_MB;
@@ -298,7 +303,9 @@ export default async function run() {
       processing_peak_growth_mb: +processingGrowth.toFixed(1),
       processing_pass: processingPass,
       ...tempo,
-      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true),
+      ...references,
+      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) &&
+        (references.references_pass ?? true) === true,
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
