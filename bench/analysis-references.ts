@@ -226,7 +226,7 @@ function judge(read: number | null, stated: number): { verdict: Verdict; note: s
   return { verdict: "wrong", note: `wrong: ${(read / stated).toFixed(3)} × the stated tempo` };
 }
 
-async function realMusic(dir: string) {
+async function realMusic() {
   if (!(await has("lmms", [...(Deno.uid() === 0 ? ["--allowroot"] : []), "--version"]))) {
     console.log(
       "real music: skipped (lmms is not installed; `apt-get install -y lmms lmms-common` adds it and its demo projects)",
@@ -343,10 +343,12 @@ export async function outsideReferences(dir: string): Promise<Record<string, unk
     console.log("outside references: skipped (no ffmpeg; `apt-get install -y ffmpeg`)");
     return {};
   }
-  const real = await realMusic(dir);
+  const real = await realMusic();
   const fixtures: { name: string; path: string }[] = [];
   for await (const e of Deno.readDir(FIXTURES)) {
-    if (e.name.endsWith(".mp3")) fixtures.push({ name: e.name, path: new URL(e.name, FIXTURES).pathname });
+    if (e.name.endsWith(".mp3")) {
+      fixtures.push({ name: e.name, path: decodeURIComponent(new URL(e.name, FIXTURES).pathname) });
+    }
   }
   fixtures.sort((a, b) => a.name.localeCompare(b.name));
   const files = [...fixtures, ...(await grooveFiles(dir)), ...(real?.files ?? [])];
