@@ -6,8 +6,9 @@
  *   synthetic grooves encoded at 320/192/128 kbps CBR and V0 at 44.1/48 kHz mono/stereo, and the
  *   rendered LMMS pieces below) measured by our analysis and by ffmpeg's `ebur128=peak=true` (its
  *   per-frame metadata, three decimals): integrated LUFS and true peak per file, the largest |Δ|, and
- *   pass when every file's loudness is within 0.2 LU (the issue's target) and its true peak within
- *   0.5 dB (two different 4× interpolators; see 0219).
+ *   pass when every file's loudness is within 0.2 LU (the issue's target). The true peak is counted
+ *   within 0.5 dB and printed, not judged (two different 4× interpolators, and ffmpeg's is not run
+ *   past the last sample: a file cut mid-waveform reads higher here; see 0219).
  * - **Real produced music**: the demo projects of Debian's `lmms-common`, rendered by `lmms` (a tool
  *   here: nothing of it is bundled), encoded to 320 kbps MP3 by ffmpeg and analysed. The truth is the
  *   `bpm` attribute of the project's `<head>` (a `.mmpz` is Qt's qCompress: a 4-byte big-endian
@@ -293,6 +294,7 @@ async function realMusic() {
 
 async function loudness(files: { name: string; path: string }[]) {
   let maxLu = 0, maxTp = 0, compared = 0, withinLu = 0, withinTp = 0;
+  let worstTp = "";
   const refused: string[] = [];
   console.log(`loudness against ffmpeg ebur128=peak=true (ours / ffmpeg, Δ), ${files.length} files:`);
   for (const f of files) {
@@ -308,6 +310,7 @@ async function loudness(files: { name: string; path: string }[]) {
     const dLu = ours.loudness_lufs - ref.lufs;
     const dTp = ours.true_peak_dbtp! - ref.dbtp!;
     maxLu = Math.max(maxLu, Math.abs(dLu));
+    if (Math.abs(dTp) > maxTp) worstTp = f.name;
     maxTp = Math.max(maxTp, Math.abs(dTp));
     if (Math.abs(dLu) <= LOUDNESS_TOLERANCE_LU + 1e-9) withinLu++;
     if (Math.abs(dTp) <= TRUE_PEAK_TOLERANCE_DB + 1e-9) withinTp++;
@@ -318,13 +321,17 @@ async function loudness(files: { name: string; path: string }[]) {
     );
   }
   for (const r of refused) console.log(`  not compared: ${r}`);
-  const pass = compared > 0 && withinLu === compared && withinTp === compared;
+  // The issue's target is the loudness; the true peak is reported beside it (0219).
+  const pass = compared > 0 && withinLu === compared;
   console.log(
     `loudness: ${withinLu}/${compared} within ${LOUDNESS_TOLERANCE_LU} LU of ffmpeg (max |Δ| ${
       maxLu.toFixed(2)
-    } LU), ` +
-      `true peak ${withinTp}/${compared} within ${TRUE_PEAK_TOLERANCE_DB} dB (max |Δ| ${maxTp.toFixed(2)} dB): ` +
-      (pass ? "pass" : "FAIL"),
+    } LU; target: every file within ${LOUDNESS_TOLERANCE_LU} LU): ${pass ? "pass" : "FAIL"}`,
+  );
+  console.log(
+    `true peak: ${withinTp}/${compared} within ${TRUE_PEAK_TOLERANCE_DB} dB of ffmpeg (max |Δ| ${
+      maxTp.toFixed(2)
+    } dB, ${worstTp}); reported, not a target`,
   );
   return {
     loudness_files: compared,
@@ -332,6 +339,7 @@ async function loudness(files: { name: string; path: string }[]) {
     loudness_max_abs_delta_lu: +maxLu.toFixed(3),
     true_peak_within_0_5_db: withinTp,
     true_peak_max_abs_delta_db: +maxTp.toFixed(3),
+    true_peak_worst_file: worstTp,
     loudness_not_compared: refused.length,
     loudness_pass: pass,
   };
