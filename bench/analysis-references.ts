@@ -33,8 +33,12 @@ const RENDER_TIMEOUT_S = 300;
 const decoder = new TextDecoder();
 
 async function has(command: string, args: string[]): Promise<boolean> {
-  return await new Deno.Command(command, { args, stdout: "null", stderr: "null" }).output()
-    .then((o) => o.success).catch(() => false);
+  try {
+    // A missing program throws from `output()` itself, not through the promise.
+    return (await new Deno.Command(command, { args, stdout: "null", stderr: "null" }).output()).success;
+  } catch {
+    return false;
+  }
 }
 
 /** ffmpeg's ebur128 (peak=true) of a file: integrated LUFS and the largest channel's true peak, dBTP. */
