@@ -18,6 +18,9 @@
  *   at 2/3, 3/4, 4/3 or 3/2 of it, and the "outside drum and bass" warning for exactly the grooves
  *   outside 160–190. Skipped (and said so) without ffmpeg.
  * - Drop (0214): the same MP3s, whose sub bass enters at DROP_AT_S: the drop within ±1 s on ≥ 95 %.
+ * - Outside references (bench/analysis-references.ts, decision 0219): loudness and true peak against
+ *   ffmpeg's ebur128 per file, and real produced music (the LMMS demo projects, rendered by lmms)
+ *   against the tempo its project states.
  * The child is this module run with `--child <file>` (or `--child-processing <file>`): it prints one
  * JSON line.
  */
@@ -27,6 +30,7 @@ import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
 import { createLocalStorage } from "../server/storage/file-storage.ts";
 import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
 import { expectedBpm, groove, type GroovePattern } from "../server/testing/grooves.ts";
+import { outsideReferences } from "./analysis-references.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
 const MB = 1024 * 1024;
@@ -271,6 +275,7 @@ export default async function run() {
     const processingGrowth = processing.after.hwmMb - processing.before.hwmMb;
 
     const tempo = await tempoCorpus(dir);
+    const references = await outsideReferences(dir);
 
     const speedPass = realTime >= TARGET_SPEED;
     const memoryPass = growth <= TARGET_GROWTH_MB;
@@ -314,7 +319,9 @@ export default async function run() {
       processing_peak_growth_mb: +processingGrowth.toFixed(1),
       processing_pass: processingPass,
       ...tempo,
-      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (tempo?.drop_pass ?? true),
+      ...references,
+      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (tempo?.drop_pass ?? true) &&
+        (references.references_pass ?? true) === true,
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

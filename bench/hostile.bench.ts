@@ -5,7 +5,9 @@
  * - four 47 MB ID3v2 tag bombs in one request, 3.4 million tiny TXXX frames each (music-metadata read
  *   the whole declared tag: 14–30 s of blocked event loop and +1 GB per file, kept);
  * - one 16 MB tag of 1.19 million tiny frames, under the byte budget but over the frame budget;
- * - one 14.3-hour MPEG-2.5 8 kbps file of 49 MiB (27 s of CPU to decode, then accepted).
+ * - one 14.3-hour MPEG-2.5 8 kbps file of 49 MiB (27 s of CPU to decode, then accepted);
+ * - one 48 MiB file of free-format headers every 4 bytes that never confirm one another (0218: the
+ *   search for their frame length has one budget per file).
  *
  * For each run, from the first byte of the upload until every track has left `processing`, it asks
  * `/api/health` every 100 ms from a Worker (health-prober.worker.ts: its own thread, so the bench's
@@ -18,7 +20,7 @@
  */
 import { type ServerProcess, startServer } from "../server/testing/server-process.ts";
 import { postTracks } from "../server/testing/multipart-body.ts";
-import { mpeg25File, tagBomb } from "../server/testing/hostile-mp3.ts";
+import { freeFormatBomb, mpeg25File, tagBomb } from "../server/testing/hostile-mp3.ts";
 import { mpegFrames } from "./upload.bench.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Low%20Rate%20-%20128%20kbps.mp3", import.meta.url);
@@ -145,6 +147,10 @@ export default async function () {
     await run("a 14.3-hour MPEG-2.5 8 kbps file", [{
       name: "Long Artist - Fourteen Hours.mp3",
       ...mpeg25File({ seconds: 14.3 * 3600 }),
+    }]),
+    await run("a 48 MiB free-format header bomb", [{
+      name: "Free Artist - Header Bomb.mp3",
+      ...freeFormatBomb(48 * MB),
     }]),
   ];
   const pass = runs.every((r) =>

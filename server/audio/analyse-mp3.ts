@@ -42,6 +42,8 @@ export const AUDIO_DECODE_ERRORS = {
   empty: "Файл не удалось декодировать как MP3: файл пустой.",
   not_mp3: "Файл не удалось декодировать как MP3: в нём не найдено аудиокадров MPEG.",
   no_audio: "Файл не удалось декодировать как MP3: аудиокадры найдены, но звука в них нет.",
+  free_format:
+    "Файл не удалось декодировать как MP3: кадры со свободным битрейтом (free format) нестандартной длины не поддерживаются. Перекодируйте файл с обычным битрейтом, например 320 кбит/с.",
 } as const;
 
 /** The reason a track over `MAX_TRACK_MINUTES` is refused with (docs/decisions/0193). */
@@ -144,7 +146,7 @@ export async function analyseMp3Frames(
       for (let i = 0; i < chunk.length; i += SLICE) decode(splitter.push(chunk.subarray(i, i + SLICE)));
       // Leaving the loop cancels a ReadableStream source (its iterator's return()).
       if (stats.frames === 0 && !stats.tagFrame && bytes - stats.id3Bytes > MAX_LEADING_JUNK) {
-        throw new AudioDecodeError("not_mp3");
+        throw new AudioDecodeError(stats.unsupportedFreeFormatKbps ? "free_format" : "not_mp3");
       }
     }
     decode(splitter.finish());
@@ -153,7 +155,7 @@ export async function analyseMp3Frames(
   }
 
   if (bytes === 0) throw new AudioDecodeError("empty");
-  if (stats.frames === 0) throw new AudioDecodeError("not_mp3");
+  if (stats.frames === 0) throw new AudioDecodeError(stats.unsupportedFreeFormatKbps ? "free_format" : "not_mp3");
   if (!pcm) throw new AudioDecodeError("no_audio");
   const facts = (pcm as PcmAnalyser).finish();
 

@@ -11,16 +11,20 @@
  * Both series grow with the length (100 + 40 numbers a second: 2 MB an hour as float32), which is
  * the only memory that does.
  */
-import type { Biquad } from "./loudness.ts";
+import { type Biquad, designFrequency } from "./loudness.ts";
 import { createOnsetFlux } from "./onset-flux.ts";
 
 const LOW_CUT_HZ = 150;
 export const HOPS_PER_SEGMENT = 5;
 const FLOOR_DB = -80;
 
-/** RBJ cookbook low- or high-pass biquad (a0 normalised to 1). */
+/**
+ * RBJ cookbook low- or high-pass biquad (a0 normalised to 1), its corner held below the Nyquist
+ * frequency of the rate it runs at (`designFrequency`): a corner above it would give an unstable
+ * filter, not a missing band.
+ */
 export function passFilter(kind: "low" | "high", f0: number, q: number, sampleRate: number): Biquad {
-  const w = (2 * Math.PI * f0) / sampleRate;
+  const w = (2 * Math.PI * designFrequency(f0, sampleRate)) / sampleRate;
   const cos = Math.cos(w);
   const alpha = Math.sin(w) / (2 * q);
   const a0 = 1 + alpha;

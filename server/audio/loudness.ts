@@ -24,13 +24,29 @@ export interface Biquad {
   a2: number;
 }
 
+/**
+ * A biquad's poles lie inside the unit circle (the stability triangle): |a2| < 1 and |a1| < 1 + a2.
+ * A filter designed at or above the Nyquist frequency fails this (issue 22: a 4 kHz band edge at
+ * 5.5 kHz gave a2 = 5.64) and its output grows without bound.
+ */
+export const isStableBiquad = (f: Biquad): boolean => Math.abs(f.a2) < 1 && Math.abs(f.a1) < 1 + f.a2;
+
+/**
+ * Highest frequency a filter is designed at, as a share of the sample rate: every corner or centre
+ * frequency is given relative to the rate it runs at and held below the Nyquist frequency (0.5), where
+ * the bilinear transform's pre-warping and the cookbook's formulas still hold (docs/decisions/0218).
+ * None of today's filters reaches it at the lowest MPEG rate (8 kHz; the bands run at 4 kHz there).
+ */
+export const MAX_DESIGN_SHARE = 0.45;
+export const designFrequency = (f0: number, sampleRate: number): number => Math.min(f0, MAX_DESIGN_SHARE * sampleRate);
+
 // Analog prototypes of the two K-weighting stages, fitted to the standard's 48 kHz coefficients.
 const SHELF = { f0: 1681.974450955533, gainDb: 3.999843853973347, q: 0.7071752369554196 };
 const HIGH_PASS = { f0: 38.13547087602444, q: 0.5003270373238773 };
 
 /** The two K-weighting biquads for a sample rate (a0 normalised to 1). */
 export function kWeightingFilters(sampleRate: number): [Biquad, Biquad] {
-  let k = Math.tan((Math.PI * SHELF.f0) / sampleRate);
+  let k = Math.tan((Math.PI * designFrequency(SHELF.f0, sampleRate)) / sampleRate);
   const vh = 10 ** (SHELF.gainDb / 20);
   // The shelf's mid-band gain: where the prototype sits between 0 dB and the full shelf.
   const vb = vh ** 0.4996667741545416;
@@ -42,7 +58,7 @@ export function kWeightingFilters(sampleRate: number): [Biquad, Biquad] {
     a1: (2 * (k * k - 1)) / a0,
     a2: (1 - k / SHELF.q + k * k) / a0,
   };
-  k = Math.tan((Math.PI * HIGH_PASS.f0) / sampleRate);
+  k = Math.tan((Math.PI * designFrequency(HIGH_PASS.f0, sampleRate)) / sampleRate);
   a0 = 1 + k / HIGH_PASS.q + k * k;
   // The standard's high-pass numerator is 1, -2, 1 (unnormalised: its gain is part of the -0.691).
   const highPass: Biquad = {

@@ -9,6 +9,11 @@
  * must be where the previous frame ends and agree with the run. A broken header drops back to the
  * search. A cut-off last frame is never passed on.
  *
+ * Free format (bitrate index 0, which mpg123 decodes): the frame length is the distance to the next
+ * header of the same kind (`freeFormatLength`), then held to the same rule: two more headers where
+ * that length points. The length found is kept for the rest of the stream, and the searches before
+ * one is found share one budget of bytes (FREE_FORMAT_SEARCH_BUDGET; docs/decisions/0218).
+ *
  * `push` returns the bytes of the frames it could complete (a view into the chunk when they are
  * contiguous, which is the usual case): hand them to the decoder before the next `push`, since a
  * caller may reuse its chunk buffer. At most three frames (under 5 KB) are held between chunks.
@@ -37,20 +42,32 @@ export interface FrameHeader {
   length: number;
   /** Offset of a Xing/Info tag from the frame start (just after the side information). */
   sideInfoEnd: number;
+  /** Bitrate index 0: the length came from the distance to the next header. */
+  freeFormat: boolean;
 }
 
-/** The layer III frame header at `b[at..at+3]`, or null when those bytes are not one. */
-export function parseFrameHeader(b: Uint8Array, at: number): FrameHeader | null {
+/**
+ * The layer III frame header at `b[at..at+3]`, or null when those bytes are not one.
+ *
+ * A free-format header (bitrate index 0) names no bitrate: its frame length is the distance to the
+ * next header (`freeFormatLength`). Given that unpadded length as `freeLength`, such a header is read
+ * with it (the bitrate it implies, rounded to whole kbps); without it, it is null like any non-header.
+ */
+export function parseFrameHeader(b: Uint8Array, at: number, freeLength = 0): FrameHeader | null {
   if (b[at] !== 0xff || (b[at + 1] & 0xe0) !== 0xe0) return null;
   const version = (b[at + 1] >> 3) & 3;
   const layer = (b[at + 1] >> 1) & 3;
   const bitrateIndex = b[at + 2] >> 4;
   const rateIndex = (b[at + 2] >> 2) & 3;
   // Version 1 is reserved; layer 1 (the bits 01) is layer III; index 0 is "free format", 15 is invalid.
-  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return null;
+  if (version === 1 || layer !== 1 || bitrateIndex === 15 || rateIndex === 3) return null;
+  if (bitrateIndex === 0 && freeLength === 0) return null;
   const mpeg1 = version === 3;
-  const bitrateKbps = BITRATES[mpeg1 ? 0 : 1][bitrateIndex];
   const sampleRate = SAMPLE_RATES[version][rateIndex];
+  const coefficient = mpeg1 ? 144 : 72;
+  const bitrateKbps = bitrateIndex === 0
+    ? Math.round((freeLength * sampleRate) / coefficient / 1000)
+    : BITRATES[mpeg1 ? 0 : 1][bitrateIndex];
   const padding = (b[at + 2] >> 1) & 1;
   const mono = b[at + 3] >> 6 === 3;
   return {
@@ -59,13 +76,75 @@ export function parseFrameHeader(b: Uint8Array, at: number): FrameHeader | null 
     sampleRate,
     channels: mono ? 1 : 2,
     samples: mpeg1 ? 1152 : 576,
-    length: Math.floor(((mpeg1 ? 144 : 72) * bitrateKbps * 1000) / sampleRate) + padding,
+    length: (bitrateIndex === 0 ? freeLength : Math.floor((coefficient * bitrateKbps * 1000) / sampleRate)) + padding,
     sideInfoEnd: 4 + (mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17)),
+    freeFormat: bitrateIndex === 0,
   };
 }
 
+/** A header with bitrate index 0 (free format), otherwise a valid layer III header. */
+function isFreeFormat(b: Uint8Array, at: number): boolean {
+  return b[at] === 0xff && (b[at + 1] & 0xe0) === 0xe0 && b[at + 2] >> 4 === 0 && parseFrameHeader(b, at, 1) !== null;
+}
+
+/**
+ * mpg123's largest frame (MAXFRAMESIZE): a free-format frame cannot be longer, whatever the rate.
+ * It also bounds the search for the next header.
+ */
+export const FREE_FORMAT_MAX_LENGTH = 3456;
+/**
+ * Bytes the search for free-format frame lengths may look at in one stream before a length is known
+ * (docs/decisions/0218): a file crafted with free-format headers and nothing that confirms them costs
+ * at most this much scanning, never a search per byte across the whole file.
+ */
+export const FREE_FORMAT_SEARCH_BUDGET = 256 * 1024;
+
+export type FreeFormatSearch =
+  /** The unpadded frame length: the next header of the same kind is that far on. */
+  | { length: number }
+  /** Too few bytes after `at` to tell (wait for more, unless the stream has ended). */
+  | { short: true }
+  /** No header of the same kind within reach. */
+  | null;
+
+/**
+ * The unpadded frame length of the free-format header at `at`, from the distance to the next header
+ * that agrees with it in every field but padding, private bit and mode extension. The shortest length
+ * looked at is the standard's shortest frame at that rate (index 1: 32 kbps for MPEG-1, 8 for 2/2.5),
+ * so a free-format stream has no more frames per byte than a standard one; the longest is mpg123's.
+ * `scanned(n)` is told the bytes looked at (the caller's budget).
+ */
+export function freeFormatLength(b: Uint8Array, at: number, scanned: (n: number) => void): FreeFormatSearch {
+  const h = parseFrameHeader(b, at, 1)!;
+  const padding = (b[at + 2] >> 1) & 1;
+  const shortest = Math.floor(((h.version === 3 ? 144 : 72) * (h.version === 3 ? 32 : 8) * 1000) / h.sampleRate);
+  const from = at + shortest + padding;
+  const to = at + FREE_FORMAT_MAX_LENGTH + padding; // the next header starts at most here
+  const b1 = b[at + 1], b2 = b[at + 2] & 0xfc, b3 = b[at + 3] & 0xcf;
+  const end = Math.min(to, b.length - 4);
+  for (let p = from; p <= end; p++) {
+    if (b[p] === 0xff && b[p + 1] === b1 && (b[p + 2] & 0xfc) === b2 && (b[p + 3] & 0xcf) === b3) {
+      scanned(p - from + 1);
+      return { length: p - at - padding };
+    }
+  }
+  scanned(Math.max(0, end - from + 1));
+  return end < to ? { short: true } : null;
+}
+
+/** The standard bitrate index whose frames at `h`'s rate are `length` bytes unpadded, or 0. */
+function standardIndex(h: FrameHeader, length: number): number {
+  const mpeg1 = h.version === 3;
+  const table = BITRATES[mpeg1 ? 0 : 1];
+  for (let i = 1; i < table.length; i++) {
+    if (Math.floor(((mpeg1 ? 144 : 72) * table[i] * 1000) / h.sampleRate) === length) return i;
+  }
+  return 0;
+}
+
 const agrees = (a: FrameHeader, b: FrameHeader) =>
-  a.version === b.version && a.sampleRate === b.sampleRate && a.channels === b.channels;
+  a.version === b.version && a.sampleRate === b.sampleRate && a.channels === b.channels &&
+  a.freeFormat === b.freeFormat;
 
 /** Headers that must follow a candidate (and agree with it) before a run of frames starts. */
 const CONFIRMING_HEADERS = 2;
@@ -89,6 +168,15 @@ export interface FrameStats {
   id3Bytes: number;
   /** Audio frames the Xing/Info/VBRI tag says the file holds (null without a tag or the figure). */
   declaredFrames: number | null;
+  /**
+   * A run of free-format frames was found whose length no standard bitrate has at its rate (the
+   * bitrate it implies, kbps); such frames are not passed on (docs/decisions/0218). 0 otherwise.
+   */
+  unsupportedFreeFormatKbps: number;
+  /** Bytes looked at in searches for a free-format frame length (at most the budget and one frame). */
+  freeFormatSearchedBytes: number;
+  /** The counted frames are free format (bitrate index 0; docs/decisions/0218). */
+  freeFormat: boolean;
 }
 
 export interface FrameSplitter {
@@ -112,6 +200,9 @@ export function createFrameSplitter(): FrameSplitter {
     tagFrame: false,
     id3Bytes: 0,
     declaredFrames: null,
+    unsupportedFreeFormatKbps: 0,
+    freeFormatSearchedBytes: 0,
+    freeFormat: false,
   };
   let started = false; // the leading ID3v2 check is done
   let skip = 0; // bytes of an ID3v2 tag still to pass over
@@ -125,6 +216,21 @@ export function createFrameSplitter(): FrameSplitter {
   };
   /** The header every frame of the current run agrees with; null while searching. */
   let run: FrameHeader | null = null;
+  /**
+   * The unpadded frame length of free-format frames once a run of them was confirmed (0 before): the
+   * stream's one free-format length (an encoder keeps it), used again after a lost sync.
+   */
+  let freeLength = 0;
+  const addSearched = (n: number) => (stats.freeFormatSearchedBytes += n);
+  /**
+   * The standard bitrate index whose frames are as long as the stream's free-format frames: written
+   * into the headers handed to the decoder (mpg123's WebAssembly build decodes no free format), which
+   * then sees the very same bytes as standard frames. 0 when there is none: nothing more is searched.
+   */
+  let freeIndex = 0;
+  let freeRefused = false;
+  /** Where free-format frames are handed over with their index rewritten (reused, like `joined`). */
+  let rewritten = EMPTY;
   /** The first frame of the stream (which may be a tag) is still to come. */
   let first = true;
 
@@ -151,8 +257,10 @@ export function createFrameSplitter(): FrameSplitter {
         return;
       }
     }
-    if (stats.frames === 0) stats.firstBitrateKbps = h.bitrateKbps;
-    else if (h.bitrateKbps !== stats.firstBitrateKbps) stats.constantBitrate = false;
+    if (stats.frames === 0) {
+      stats.firstBitrateKbps = h.bitrateKbps;
+      stats.freeFormat = h.freeFormat;
+    } else if (h.bitrateKbps !== stats.firstBitrateKbps) stats.constantBitrate = false;
     stats.frames++;
     stats.bytes += h.length;
     stats.samples += h.samples;
@@ -181,7 +289,10 @@ export function createFrameSplitter(): FrameSplitter {
 
     // Accepted frames as [start, end) ranges of buf, merged when contiguous.
     const ranges: number[] = [];
+    /** Offsets in buf of the accepted free-format headers (rewritten in the copy handed over). */
+    const freeHeads: number[] = [];
     const accept = (h: FrameHeader, at: number) => {
+      if (h.freeFormat) freeHeads.push(at);
       count(h, buf, at);
       const end = at + h.length;
       if (ranges.length && ranges[ranges.length - 1] === at) ranges[ranges.length - 1] = end;
@@ -191,7 +302,7 @@ export function createFrameSplitter(): FrameSplitter {
     while (pos < buf.length) {
       if (buf.length - pos < 4) break;
       if (run) {
-        const h = parseFrameHeader(buf, pos);
+        const h = parseFrameHeader(buf, pos, freeLength);
         if (h && agrees(h, run)) {
           if (pos + h.length > buf.length) break; // the rest of this frame is in the next chunk
           accept(h, pos);
@@ -200,7 +311,20 @@ export function createFrameSplitter(): FrameSplitter {
         }
         run = null; // lost sync: junk or a tag between frames
       }
-      const h = buf[pos] === 0xff ? parseFrameHeader(buf, pos) : null;
+      let h = buf[pos] === 0xff ? parseFrameHeader(buf, pos, freeLength) : null;
+      // Free format, its length not yet known: the distance to the next such header, within budget.
+      let candidateFree = freeLength;
+      if (
+        !h && freeLength === 0 && !freeRefused && stats.freeFormatSearchedBytes < FREE_FORMAT_SEARCH_BUDGET &&
+        isFreeFormat(buf, pos)
+      ) {
+        const found = freeFormatLength(buf, pos, addSearched);
+        if (found && "short" in found && !final) break; // decide when more bytes are here
+        if (found && "length" in found) {
+          candidateFree = found.length;
+          h = parseFrameHeader(buf, pos, candidateFree);
+        }
+      }
       if (!h) {
         pos++;
         continue;
@@ -214,7 +338,7 @@ export function createFrameSplitter(): FrameSplitter {
           short = true;
           break;
         }
-        const next = parseFrameHeader(buf, at);
+        const next = parseFrameHeader(buf, at, candidateFree);
         if (!next || !agrees(next, h)) break;
         confirmed++;
         at += next.length;
@@ -228,16 +352,38 @@ export function createFrameSplitter(): FrameSplitter {
       // The stream ends inside the confirmation: the few whole frames left are taken only when
       // earlier frames already proved this is MP3 (two lone "frames" at the end of junk are not).
       if (short && stats.frames === 0 && !stats.tagFrame) break;
+      if (h.freeFormat && freeLength === 0) {
+        freeIndex = standardIndex(h, candidateFree);
+        if (freeIndex === 0) {
+          // Frames mpg123's WebAssembly build cannot decode: refused with their own reason.
+          freeRefused = true;
+          stats.unsupportedFreeFormatKbps = h.bitrateKbps;
+          pos++;
+          continue;
+        }
+        freeLength = candidateFree;
+      }
       run = h;
     }
     carry = final ? EMPTY : keep(buf.subarray(pos));
     if (ranges.length === 0) return EMPTY;
-    if (ranges.length === 2) return buf.subarray(ranges[0], ranges[1]);
+    if (ranges.length === 2 && freeHeads.length === 0) return buf.subarray(ranges[0], ranges[1]);
     let size = 0;
     for (let i = 0; i < ranges.length; i += 2) size += ranges[i + 1] - ranges[i];
-    const out = new Uint8Array(size);
+    let out: Uint8Array;
+    if (freeHeads.length === 0) out = new Uint8Array(size);
+    else {
+      // Never written into the caller's chunk (its bytes are hashed and stored as they came).
+      if (rewritten.length < size) rewritten = new Uint8Array(size + 16 * 1024);
+      out = rewritten.subarray(0, size);
+    }
+    let next = 0; // the next free-format header to rewrite
     for (let i = 0, o = 0; i < ranges.length; i += 2) {
       out.set(buf.subarray(ranges[i], ranges[i + 1]), o);
+      for (; next < freeHeads.length && freeHeads[next] < ranges[i + 1]; next++) {
+        const at = o + freeHeads[next] - ranges[i] + 2;
+        out[at] = (freeIndex << 4) | (out[at] & 0x0f);
+      }
       o += ranges[i + 1] - ranges[i];
     }
     return out;

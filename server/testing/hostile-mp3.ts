@@ -136,3 +136,29 @@ export async function bytesOf(file: { size: number; chunks: () => AsyncGenerator
   }
   return out;
 }
+
+/**
+ * Free-format headers (bitrate index 0) every 4 bytes, each of another kind than the 1,151 before it
+ * (version, CRC bit, sample rate, channel mode, copyright, original and emphasis bits cycle), so no
+ * header of the same kind follows within the longest frame: without a budget, each would scan about
+ * 3.4 KB for its frame length (docs/decisions/0218). As chunks of 64 KiB.
+ */
+export function freeFormatBomb(bytes: number): { size: number; chunks: () => AsyncGenerator<Uint8Array> } {
+  const kinds: number[][] = [];
+  for (const b1 of [0xfb, 0xfa, 0xf3, 0xf2, 0xe3, 0xe2]) {
+    for (const rate of [0, 1, 2]) {
+      for (let b3 = 0; b3 < 256; b3++) if ((b3 & 0x30) === 0) kinds.push([0xff, b1, rate << 2, b3]);
+    }
+  }
+  const block = new Uint8Array(64 * 1024);
+  return {
+    size: bytes,
+    chunks: async function* () {
+      let k = 0;
+      for (let left = bytes; left > 0; left -= block.length) {
+        for (let at = 0; at < block.length; at += 4, k = (k + 1) % kinds.length) block.set(kinds[k], at);
+        yield block.subarray(0, Math.min(left, block.length));
+      }
+    },
+  };
+}

@@ -324,12 +324,19 @@ export async function analyseTrack(
   // Refused before the format is judged: what was read is not a track we take, whatever it is.
   if ("err" in pass.analysis) {
     const err = pass.analysis.err;
-    if (err instanceof Id3TagRefused || (err instanceof AudioDecodeError && err.code === "too_long")) {
+    if (
+      err instanceof Id3TagRefused ||
+      (err instanceof AudioDecodeError && (err.code === "too_long" || err.code === "free_format"))
+    ) {
       return fail(err.message);
     }
   }
 
-  if ("err" in pass.meta) {
+  // Free format (0218): music-metadata takes its headers for ADTS; the frames our splitter confirmed
+  // (each one where the last one's length points) are the proof of MPEG layer III, and the facts
+  // come from them.
+  const freeFormat = "ok" in pass.analysis && pass.analysis.ok.frames.freeFormat;
+  if (!freeFormat && "err" in pass.meta) {
     const err = pass.meta.err;
     if (err instanceof CouldNotDetermineFileTypeError || err instanceof UnsupportedFileTypeError) {
       return fail(PROCESSING_ERRORS.notMp3);
@@ -338,8 +345,8 @@ export async function analyseTrack(
     throw err;
   }
 
-  const { format } = pass.meta.ok;
-  if (format.container !== "MPEG" || !/layer 3/i.test(format.codec ?? "")) {
+  const format: Partial<IAudioMetadata["format"]> = freeFormat || !("ok" in pass.meta) ? {} : pass.meta.ok.format;
+  if (!freeFormat && (format.container !== "MPEG" || !/layer 3/i.test(format.codec ?? ""))) {
     const found = format.codec && format.container === "MPEG" ? format.codec : format.container;
     return fail(
       found ? `${PROCESSING_ERRORS.notMp3.slice(0, -1)} (обнаружен формат ${found}).` : PROCESSING_ERRORS.notMp3,
@@ -365,8 +372,8 @@ export async function analyseTrack(
       bitrate: Math.round(
         analysis.bitrate_mode === "vbr" || format.bitrate === undefined ? (frames.bytes * 8) / seconds : format.bitrate,
       ),
-      sample_rate: format.sampleRate ?? null,
-      channels: format.numberOfChannels ?? null,
+      sample_rate: format.sampleRate ?? (freeFormat ? frames.sampleRate : null),
+      channels: format.numberOfChannels ?? (freeFormat ? frames.channels : null),
       id3_artist: text(pass.id3.artist ?? undefined) ?? text(tag.artist),
       id3_title: text(pass.id3.title ?? undefined) ?? text(tag.title),
     },
