@@ -192,7 +192,7 @@ export function createKeyChroma(inputRate: number): KeyChroma {
       peakEnergy += m * m + mag[k - 1] * mag[k - 1] + mag[k + 1] * mag[k + 1];
     }
     if (peakEnergy >= TONAL_FRAME_SHARE * energy) tonalFrames++;
-    if (sum > 0) for (let i = 0; i < total.length; i++) total[i] += fine[i] / sum;
+    if (sum > 0) { for (let i = 0; i < total.length; i++) total[i] += fine[i] / sum; }
   }
 
   return {
@@ -250,7 +250,7 @@ export function summarise(total: Float64Array, frames: number, tonalFrames: numb
     chroma[(((low + 1) % 12) + 12) % 12] += total[i] * f;
   }
   const sum = chroma.reduce((a, b) => a + b, 0);
-  if (sum > 0) for (let i = 0; i < 12; i++) chroma[i] /= sum;
+  if (sum > 0) { for (let i = 0; i < 12; i++) chroma[i] /= sum; }
   return { chroma, frames, tonalFrames };
 }
 
