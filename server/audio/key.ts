@@ -5,7 +5,8 @@
  * Fed in the one pass with band-envelopes.ts's half-rate mono mix. That mix is low-passed (4th-order
  * Butterworth near 2.2 kHz) and decimated to about 5.5 kHz (a quarter of it at 44.1/48 kHz input,
  * less for lower rates), then cut into Hann-windowed frames of 4096 samples (about 0.7 s, bins of
- * about 1.4 Hz: a semitone is two bins apart at 55 Hz), one after another without overlap. Per frame
+ * about 1.4 Hz: a semitone is two bins apart at 55 Hz); one frame is read and the next passed over
+ * (a key holds for minutes: half the track is plenty, for half the cost). Per frame
  * only spectral peaks count: a bin higher than its two neighbours on each side and than twice the
  * mean around it (a semitone each way), between 65 Hz and 2 kHz. Each peak's frequency (parabolic
  * interpolation) goes, by its amplitude above that mean, into a 120-bin pitch-class histogram (10
@@ -143,6 +144,7 @@ export function createKeyChroma(inputRate: number): KeyChroma {
   const total = new Float64Array(12 * FINE);
   let filled = 0;
   let phase = 0; // input samples since the last kept one
+  let skip = 0; // input samples still to pass over before the next frame
   let frames = 0;
   let tonalFrames = 0;
 
@@ -202,23 +204,32 @@ export function createKeyChroma(inputRate: number): KeyChroma {
       const d0 = s2.b0, d1 = s2.b1, d2 = s2.b2, d3 = s2.a1, d4 = s2.a2;
       let a1 = st[0], a2 = st[1], a3 = st[2], a4 = st[3], b1 = st[4], b2 = st[5], b3 = st[6], b4 = st[7];
       let n = filled | 0, p = phase | 0;
-      const step = factor | 0;
-      for (let j = 0; j < length; j++) {
-        const x = mono[j];
-        if (step === 1) {
+      let j = 0;
+      while (j < length) {
+        // Between two frames read, a frame's worth of input is passed over (the filter picks up
+        // again with a transient of about a millisecond, where the next window is near zero).
+        if (skip > 0) {
+          const pass = Math.min(skip, length - j);
+          skip -= pass;
+          j += pass;
+          continue;
+        }
+        const x = mono[j++];
+        if (factor === 1) {
           frame[n++] = x;
         } else {
           const y1 = c0 * x + c1 * a1 + c2 * a2 - c3 * a3 - c4 * a4;
           a2 = a1, a1 = x, a4 = a3, a3 = y1;
           const y = d0 * y1 + d1 * b1 + d2 * b2 - d3 * b3 - d4 * b4;
           b2 = b1, b1 = y1, b4 = b3, b3 = y;
-          if (++p < step) continue;
+          if (++p < factor) continue;
           p = 0;
           frame[n++] = y;
         }
         if (n === size) {
           analyseFrame();
           n = 0;
+          skip = size * factor;
         }
       }
       filled = n;
