@@ -17,6 +17,7 @@
  *   analysed from the MP3: tempo within ±1 BPM of the truth (half time folded) on ≥ 95 %, no reading
  *   at 2/3, 3/4, 4/3 or 3/2 of it, and the "outside drum and bass" warning for exactly the grooves
  *   outside 160–190. Skipped (and said so) without ffmpeg.
+ * - Drop (0214): the same MP3s, whose sub bass enters at DROP_AT_S: the drop within ±1 s on ≥ 95 %.
  * - Key (issue 22): the chord loops of server/testing/chords.ts in all 24 keys (20 s, tuned up to
  *   25 cents off A = 440 Hz, three in four over the two-step groove), each encoded at 320, 192 and
  *   128 kbps CBR and V0, the format alternating as for tempo (44.1 or 48 kHz, mono or stereo: each
@@ -157,6 +158,9 @@ const TEMPO_GROOVES: [GroovePattern, number][] = [
 const TEMPO_ENCODINGS = [["-b:a", "320k"], ["-b:a", "192k"], ["-b:a", "128k"], ["-q:a", "0"]];
 const TEMPO_FORMATS: [number, 1 | 2][] = [[44100, 2], [48000, 1], [44100, 1], [48000, 2]];
 const TARGET_TEMPO_SHARE = 0.95;
+/** The grooves' sub bass enters here (and the drop should be read within ±1 s of it, on ≥ 95 %: 0214). */
+const DROP_AT_S = 10;
+const TARGET_DROP_SHARE = 0.95;
 
 /** Interleaved little-endian float32, as `ffmpeg -f f32le` reads it. */
 function interleave(channels: Float32Array[]): Uint8Array {
@@ -173,13 +177,13 @@ async function tempoCorpus(dir: string) {
     console.log("tempo: skipped (no ffmpeg)");
     return null;
   }
-  let files = 0, within = 0, thirds = 0, warningsRight = 0;
+  let files = 0, within = 0, thirds = 0, warningsRight = 0, dropWithin = 0, dropEarly = 0;
   const misses: string[] = [];
   for (const [g, [pattern, bpm]] of TEMPO_GROOVES.entries()) {
     for (const [e, encoding] of TEMPO_ENCODINGS.entries()) {
       const [rate, channels] = TEMPO_FORMATS[(g + e) % TEMPO_FORMATS.length];
       const pcm = interleave(
-        groove({ pattern, bpm, seconds: 30, sampleRate: rate, channels, bassFrom: 10, seed: g + 1 }),
+        groove({ pattern, bpm, seconds: 30, sampleRate: rate, channels, bassFrom: DROP_AT_S, seed: g + 1 }),
       );
       const mp3 = `${dir}/groove-${g}-${e}.mp3`;
       const enc = new Deno.Command("ffmpeg", {
@@ -219,6 +223,9 @@ async function tempoCorpus(dir: string) {
       if ([2 / 3, 3 / 4, 4 / 3, 3 / 2, 1 / 3, 3].some((r) => [1, 2, 0.5].some((o) => Math.abs(ratio - r * o) < 0.01))) {
         thirds++;
       }
+      if (a.drop_s !== null && Math.abs(a.drop_s - DROP_AT_S) <= 1) dropWithin++;
+      if (a.drop_s !== null && a.drop_s < DROP_AT_S - 0.4) dropEarly++; // on a kick a beat or more before
+      else misses.push(`drop of ${pattern} ${bpm} ${rate} Hz ${channels} ch ${encoding.join(" ")}: ${a.drop_s}`);
       const outside = truth < 160 || truth > 190;
       if (a.warnings.includes("tempo_outside_dnb") === outside) warningsRight++;
     }
@@ -231,6 +238,12 @@ async function tempoCorpus(dir: string) {
     } %), ${thirds} at 2:3 or 3:4 ` +
       `(target 0), warning right on ${warningsRight}/${files}: ${pass ? "pass" : "FAIL"}`,
   );
+  const dropPass = dropWithin / files >= TARGET_DROP_SHARE;
+  console.log(
+    `drop: ${dropWithin}/${files} grooves within ±1 s of the bass's entry (target ≥ ${
+      TARGET_DROP_SHARE * 100
+    } %), ${dropEarly} over 0.4 s early: ${dropPass ? "pass" : "FAIL"}`,
+  );
   for (const m of misses) console.log(`  missed: ${m}`);
   return {
     tempo_files: files,
@@ -238,6 +251,9 @@ async function tempoCorpus(dir: string) {
     tempo_two_thirds_errors: thirds,
     tempo_warning_right: warningsRight,
     tempo_pass: pass,
+    drop_within_1_s: dropWithin,
+    drop_over_0_4_s_early: dropEarly,
+    drop_pass: dropPass,
   };
 }
 
@@ -368,7 +384,8 @@ export default async function run() {
       processing_pass: processingPass,
       ...tempo,
       ...key,
-      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (key?.key_pass ?? true),
+      pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (tempo?.drop_pass ?? true) &&
+        (key?.key_pass ?? true),
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { REVIEW_STATUSES } from "../domain/review.ts";
+import { REVIEW_STATUSES, TEMPLATE_OUTCOMES } from "../domain/review.ts";
 import { TILE_TYPES } from "../domain/slider.ts";
 
 const timestamps = {
@@ -157,6 +157,9 @@ export const tracks = sqliteTable("tracks", {
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
   index("tracks_upload_date_idx").on(t.upload_date),
+  // The dashboards' overdue count (issue 23, server/tracks/review-queue.ts): the awaiting tracks of
+  // the last 14 days read from the index alone, without a row lookup each.
+  index("tracks_upload_review_idx").on(t.upload_date, t.status, t.directions, t.review),
   index("tracks_downloaded_idx").on(t.downloaded),
   index("tracks_status_idx").on(t.status),
   index("tracks_checksum_idx").on(t.checksum),
@@ -239,6 +242,12 @@ export const trackDecisions = sqliteTable("track_decisions", {
   decided_by: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
   decided_at: integer("decided_at", { mode: "timestamp_ms" }),
   revision: integer("revision").notNull().default(0),
+  /**
+   * What the artist's side shows while the latest change is within the notification hold
+   * (DECISION_NOTIFY_HOLD_S, docs/decisions/0223): the state they last could see. Null: `new`.
+   */
+  shown_status: text("shown_status", { enum: REVIEW_STATUSES }),
+  shown_message: text("shown_message"),
 }, (t) => [
   primaryKey({ columns: [t.track_id, t.direction] }),
   index("track_decisions_direction_status_idx").on(t.direction, t.status),
@@ -257,6 +266,13 @@ export const trackDecisionHistory = sqliteTable("track_decision_history", {
   message: text("message"),
   decided_by: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
   decided_at: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+  /**
+   * The decision call that wrote this entry (one id for every pair one call decided), so the call
+   * can be undone as a whole; null for listening marks (docs/decisions/0222).
+   */
+  call_id: text("call_id"),
+  /** On an undo's entries: the call it undid. */
+  undoes: text("undoes"),
 }, (t) => [uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision)]);
 
 /**
@@ -281,8 +297,10 @@ export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   /** Short name shown in the decision form's menu. */
   title: text("title").notNull(),
-  /** The message the artist gets. */
+  /** The message the artist gets; `{artist}`, `{title}`, `{direction}` are filled in (0224). */
   text: text("text").notNull(),
+  /** The decision it goes with (docs/decisions/0224); the rows from before were all declines. */
+  outcome: text("outcome", { enum: TEMPLATE_OUTCOMES }).notNull().default("declined"),
   ...timestamps,
 });
 

@@ -60,12 +60,16 @@ describe("decisionInputSchema", () => {
     expect(parse({ note: " a " }).data).toEqual({ note: "a" });
   });
 
-  it("takes a template only for a decline, and not with a message", () => {
+  it("takes a template only with an outcome (accept, shortlist, decline), and not with a message", () => {
     expect(parse({ status: "declined", template_id: "7" }).data).toMatchObject({ template_id: 7 });
     expect(parse({ status: "declined", template_id: null, message: "x" }).data).toMatchObject({ message: "x" });
     expect(error({ status: "declined", template_id: 7, message: "x" })).toBe(REVIEW_TEXTS.messageAndTemplate);
     expect(parse({ status: "declined", template_id: 7, message: "" }).success).toBe(true);
-    expect(error({ status: "accepted", template_id: 7 })).toBe(REVIEW_TEXTS.templateOnlyForDecline);
+    // Which outcome the template has is the service's check (templateOtherOutcome, decision 0224).
+    expect(parse({ status: "accepted", template_id: 7 }).success).toBe(true);
+    expect(parse({ status: "shortlisted", template_id: 7 }).success).toBe(true);
+    expect(error({ status: "listened", template_id: 7 })).toBe(REVIEW_TEXTS.templateOnlyForDecline);
+    expect(error({ template_id: 7 })).toBe(REVIEW_TEXTS.templateOnlyForDecline);
     for (const bad of [0, -3, 1.5, "x", "", [], {}]) {
       expect(error({ status: "declined", template_id: bad })).toBe(REVIEW_TEXTS.templateNotFound);
     }
@@ -81,9 +85,21 @@ describe("decisionInputSchema", () => {
 describe("declineTemplateSchemas", () => {
   it("needs both fields to create and either to update", () => {
     const { create, update } = declineTemplateSchemas();
-    expect(create.safeParse({ title: " T ", text: " x " }).data).toEqual({ title: "T", text: "x" });
+    // Left out, the outcome is a decline: scripts written before outcomes keep working (0224).
+    expect(create.safeParse({ title: " T ", text: " x " }).data).toEqual({
+      title: "T",
+      text: "x",
+      outcome: "declined",
+    });
+    expect(create.safeParse({ title: "T", text: "x", outcome: "accepted" }).data?.outcome).toBe("accepted");
+    expect(create.safeParse({ title: "T", text: "x", outcome: "listened" }).error?.issues[0].message)
+      .toBe(REVIEW_TEXTS.unknownOutcome);
+    expect(create.safeParse({ title: "T", text: "{artist}, {title}: {direction}" }).success).toBe(true);
+    expect(create.safeParse({ title: "T", text: "{artsit}" }).error?.issues[0].message)
+      .toBe(REVIEW_TEXTS.unknownPlaceholder("{artsit}"));
     expect(create.safeParse({ title: "T" }).success).toBe(false);
     expect(update.safeParse({}).data).toEqual({});
+    expect(update.safeParse({ outcome: "shortlisted" }).data).toEqual({ outcome: "shortlisted" });
     expect(update.safeParse({ title: "" }).error?.issues[0].message).toBe(REVIEW_TEXTS.templateTitleRequired);
   });
 });

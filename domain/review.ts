@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { charCount } from "./profile.ts";
+import { type Direction, DIRECTIONS } from "./directions.ts";
 import { hasHiddenChars, HIDDEN_CHARS_MESSAGE, hiddenCharsProblem } from "./hidden-chars.ts";
 
 /**
@@ -67,10 +68,49 @@ export function isOverdue(uploadDate: Date | string | number, now: Date): boolea
   return now.getTime() - new Date(uploadDate).getTime() > OVERDUE_AFTER_DAYS * DAY_MS;
 }
 
+/** The outcomes a decision of the review desk sets, each with its own message templates (0224). */
+export const TEMPLATE_OUTCOMES = ["accepted", "shortlisted", "declined"] as const;
+export type TemplateOutcome = (typeof TEMPLATE_OUTCOMES)[number];
+
+export function isTemplateOutcome(value: unknown): value is TemplateOutcome {
+  return typeof value === "string" && (TEMPLATE_OUTCOMES as readonly string[]).includes(value);
+}
+
+/** The admin's labels of the template groups. */
+export const TEMPLATE_OUTCOME_LABELS: Record<TemplateOutcome, string> = {
+  accepted: "Принять",
+  shortlisted: "В шорт-лист",
+  declined: "Отклонить",
+};
+
+/**
+ * What a template's text may hold, filled in on the server when the message is made (0224):
+ * `{artist}` and `{title}` from the track's name («Артист - Название»), `{direction}` the
+ * direction's Russian name. Anything else in braces is refused when a template is saved.
+ */
+export const TEMPLATE_PLACEHOLDERS = ["artist", "title", "direction"] as const;
+export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
+
+/** `{word}` that is not a known placeholder, or null. */
+export function unknownPlaceholder(text: string): string | null {
+  for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(m[1])) return m[0];
+  }
+  return null;
+}
+
+/** The text with its known placeholders filled in; an unknown `{x}` is left as written. */
+export function fillTemplate(text: string, values: Record<TemplatePlaceholder, string>): string {
+  return text.replace(/\{(artist|title|direction)\}/g, (_, name: TemplatePlaceholder) => values[name]);
+}
+
 /** The staff note and the message to the artist: up to 1,000 characters each, as a person counts them. */
 export const DECISION_TEXT_MAX_LENGTH = 1000;
 export const DECLINE_TEMPLATE_TITLE_MAX_LENGTH = 100;
-/** The list is meant to stay short; a runaway script cannot fill the decision form's menu. */
+/**
+ * The list of each outcome is meant to stay short; a runaway script cannot fill the decision form's
+ * menu. Counted per outcome (docs/decisions/0224).
+ */
 export const DECLINE_TEMPLATES_MAX = 50;
 
 export const REVIEW_TEXTS = {
@@ -80,16 +120,25 @@ export const REVIEW_TEXTS = {
   messageTooLong: `Сообщение артисту не должно превышать ${DECISION_TEXT_MAX_LENGTH} символов`,
   notTrackDirection: "У трека нет такого направления",
   outsideCategories: "Решение по этому направлению вне ваших категорий",
-  messageAndTemplate: "Укажите либо сообщение артисту, либо шаблон отказа",
-  templateOnlyForDecline: "Шаблон отказа можно выбрать только при отклонении",
-  templateNotFound: "Шаблон отказа не найден",
+  messageAndTemplate: "Укажите либо сообщение артисту, либо шаблон",
+  templateOnlyForDecline: "Шаблон можно выбрать только вместе с решением: принять, в шорт-лист или отклонить",
+  templateOtherOutcome: "Этот шаблон относится к другому решению",
+  templateNotFound: "Шаблон не найден",
+  unknownOutcome: "Неизвестное решение шаблона: accepted, shortlisted или declined",
+  unknownPlaceholder: (p: string) => `Неизвестная подстановка ${p}: можно использовать {artist}, {title} и {direction}`,
+  trackDecisionStatus: "Решение: accepted, shortlisted или declined",
+  badRevisions: "Некорректные ревизии решений",
+  badOverrides: "Некорректные решения по направлениям",
+  nothingInScope: "У трека нет направлений в ваших категориях",
+  nothingToUndo: "Нечего отменять: у вас нет решения по этому треку",
+  alreadyTold: "Отменить нельзя: артисту уже сообщили о решении",
   decisionChanged: "Решение уже изменено. В форме — текущее решение: проверьте его и сохраните снова",
   badRevision: "Некорректная ревизия решения",
   templateTitleRequired: "Название шаблона обязательно",
   templateTitleTooLong: `Название шаблона не должно превышать ${DECLINE_TEMPLATE_TITLE_MAX_LENGTH} символов`,
   templateTextRequired: "Текст шаблона обязателен",
   templateTextTooLong: `Текст шаблона не должен превышать ${DECISION_TEXT_MAX_LENGTH} символов`,
-  tooManyTemplates: `Шаблонов может быть не больше ${DECLINE_TEMPLATES_MAX}`,
+  tooManyTemplates: `Шаблонов одного решения может быть не больше ${DECLINE_TEMPLATES_MAX}`,
   badHistoryPage: "Некорректный номер страницы",
   badHistoryPageSize: "Размер страницы: от 1 до 100",
 } as const;
@@ -161,13 +210,84 @@ export function decisionInputSchema() {
       if (v.template_id === undefined) return;
       if (v.message !== undefined && v.message !== null) {
         ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.messageAndTemplate });
-      } else if (v.status !== "declined") {
+      } else if (!isTemplateOutcome(v.status)) {
         ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.templateOnlyForDecline });
       }
     });
 }
 
 export type DecisionInput = z.output<ReturnType<typeof decisionInputSchema>>;
+
+/** A whole number ≥ 0 (a revision), as a number or a form's string. */
+const revisionValue = (v: unknown): number | null => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+};
+
+/**
+ * PUT …/tracks/{id}/decision (issue 23, docs/decisions/0222): one decision for every direction of
+ * the track within the caller's categories. `revisions` holds each pair's revision the desk saw (a
+ * pair in scope without one is stale: 409); `overrides` replaces the fields for a direction. Each
+ * pair is then checked with the per-pair call's rules (`decisionInputSchema`).
+ */
+export function trackDecisionInputSchema() {
+  const pair = decisionInputSchema();
+  const status = z.unknown().transform((v, ctx) => {
+    if (!isTemplateOutcome(v)) {
+      ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.trackDecisionStatus });
+      return z.NEVER;
+    }
+    return v;
+  });
+  const fields = z.object({
+    status,
+    template_id: z.unknown().optional(),
+    message: z.unknown().optional(),
+    note: z.unknown().optional(),
+  }).transform((v, ctx) => {
+    const r = pair.safeParse({ ...v, revision: 0 });
+    if (!r.success) {
+      for (const i of r.error.issues) ctx.addIssue({ code: "custom", message: i.message });
+      return z.NEVER;
+    }
+    const { revision: _, ...rest } = r.data;
+    return { ...rest, status: v.status };
+  });
+  const directionKey = (key: string) => (DIRECTIONS as readonly string[]).includes(key);
+  return z.object({
+    revisions: z.record(z.string(), z.unknown(), { message: REVIEW_TEXTS.badRevisions }).transform((v, ctx) => {
+      const out: Partial<Record<Direction, number>> = {};
+      for (const [k, raw] of Object.entries(v)) {
+        const n = revisionValue(raw);
+        if (!directionKey(k) || n === null) {
+          ctx.addIssue({
+            code: "custom",
+            message: directionKey(k) ? REVIEW_TEXTS.badRevision : REVIEW_TEXTS.notTrackDirection,
+          });
+          return z.NEVER;
+        }
+        out[k as Direction] = n;
+      }
+      return out;
+    }),
+    overrides: z.union([z.record(z.string(), fields, { message: REVIEW_TEXTS.badOverrides }), z.null()]).optional()
+      .transform((v, ctx) => {
+        const out: Partial<Record<Direction, z.output<typeof fields>>> = {};
+        for (const [k, o] of Object.entries(v ?? {})) {
+          if (!directionKey(k)) {
+            ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.notTrackDirection });
+            return z.NEVER;
+          }
+          out[k as Direction] = o;
+        }
+        return out;
+      }),
+  }).and(fields);
+}
+
+export type TrackDecisionInput = z.output<ReturnType<typeof trackDecisionInputSchema>>;
+/** The fields of one pair's decision within a whole-track decision. */
+export type PairDecisionFields = Omit<DecisionInput, "revision"> & { status: TemplateOutcome };
 
 /** Why a decline template's title is refused, or null. */
 export function templateTitleProblem(title: string): string | null {
@@ -182,6 +302,8 @@ export function templateTextProblem(text: string): string | null {
   const t = text.trim();
   if (!t) return REVIEW_TEXTS.templateTextRequired;
   if (decisionTextTooLong(t)) return REVIEW_TEXTS.templateTextTooLong;
+  const unknown = unknownPlaceholder(t);
+  if (unknown) return REVIEW_TEXTS.unknownPlaceholder(unknown);
   return hiddenCharsProblem(t);
 }
 
@@ -199,8 +321,22 @@ const checkedText = (problem: (v: string) => string | null, required: string) =>
 export function declineTemplateSchemas() {
   const title = checkedText(templateTitleProblem, REVIEW_TEXTS.templateTitleRequired);
   const text = checkedText(templateTextProblem, REVIEW_TEXTS.templateTextRequired);
+  const outcomeOr = <D extends TemplateOutcome | undefined>(missing: D) =>
+    z.unknown().optional().transform((v, ctx): TemplateOutcome | D => {
+      if (v === undefined) return missing;
+      if (!isTemplateOutcome(v)) {
+        ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownOutcome });
+        return z.NEVER;
+      }
+      return v;
+    });
   return {
-    create: z.object({ title, text }),
-    update: z.object({ title: title.optional(), text: text.optional() }),
+    // Left out: a decline, as every template was before outcomes (scripts written then, 0224).
+    create: z.object({
+      title,
+      text,
+      outcome: outcomeOr("declined" as const),
+    }),
+    update: z.object({ title: title.optional(), text: text.optional(), outcome: outcomeOr(undefined) }),
   };
 }

@@ -26,7 +26,12 @@ test(
   async (t) => {
     const bot = await startTelegramBotDouble({ token: "123456:TEST" });
     try {
-      const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
+      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/tracks/track-decision.test.ts's.
+      const server = await t.startServer({
+        TELEGRAM_BOT_TOKEN: "123456:TEST",
+        TELEGRAM_BOT_API_URL: bot.url,
+        DECISION_NOTIFY_HOLD_S: "0",
+      });
       const s: TestContext = { ...t, server };
 
       // The artist of this test: made by the admin with a Telegram id, so the decision is sent there.
@@ -131,8 +136,8 @@ test("decisions: the admin adds a decline template, declines a track with it in 
 
   const page = await signIn(t, "admin");
   await page.goto(t.server.baseUrl + "/admin");
-  await page.getByRole("link", { name: "Шаблоны отказа" }).click();
-  await page.getByRole("heading", { level: 1, name: "Шаблоны отказа" }).waitFor();
+  await page.getByRole("link", { name: "Шаблоны сообщений" }).click();
+  await page.getByRole("heading", { level: 1, name: "Шаблоны сообщений" }).waitFor();
   const title = runArtist("Шаблон ");
   await page.getByLabel("Название").first().fill(title);
   await page.getByLabel("Текст сообщения артисту").first().fill("Спасибо! В этот раз не подходит для шоу.");
@@ -164,7 +169,12 @@ test(
   async (t) => {
     const bot = await startTelegramBotDouble({ token: "123456:TEST" });
     try {
-      const server = await t.startServer({ TELEGRAM_BOT_TOKEN: "123456:TEST", TELEGRAM_BOT_API_URL: bot.url });
+      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/tracks/track-decision.test.ts's.
+      const server = await t.startServer({
+        TELEGRAM_BOT_TOKEN: "123456:TEST",
+        TELEGRAM_BOT_API_URL: bot.url,
+        DECISION_NOTIFY_HOLD_S: "0",
+      });
       const s: TestContext = { ...t, server };
       const admin = await tokensOf(s, "admin");
       const username = runArtist("declined");

@@ -27,9 +27,10 @@ const rowIds = (page: Page) =>
     [...document.querySelectorAll("tbody tr[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id")))
   );
 
+/** The played track's row (desk) or card (phone). */
 const currentRow = (page: Page) =>
   page.evaluate(() =>
-    Number(document.querySelector("tbody tr[aria-current='true']")?.getAttribute("data-track-id") ?? 0)
+    Number(document.querySelector("[data-track-id][aria-current='true']")?.getAttribute("data-track-id") ?? 0)
   );
 
 /** The page's one <audio>: where it plays from and whether time runs. */
@@ -148,16 +149,32 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
   expect(await rowIds(page)).toEqual(order);
   expect(await page.getByLabel("Track name").inputValue()).toBe(name);
 
-  // The shared link on a phone: same rows; the player fits 390 px.
+  // The shared link on a phone: the same tracks in the same order, as cards (issue 23); the player fits 390 px.
   const phone = await signIn(t, "moderator", PHONE);
   await phone.goto(listUrl);
-  await phone.waitForFunction((n) => document.querySelectorAll("tbody tr[data-track-id]").length === n, 3);
-  expect(await rowIds(phone)).toEqual(order);
-  await phone.locator(`tr[data-track-id="${clipped.id}"]`).getByRole("button", { name: `Play: ${clipped.filename}` })
-    .click();
-  await waitPlaying(phone, clipped.id);
+  await phone.waitForFunction((n) => document.querySelectorAll("li[data-track-id]").length === n, 3);
+  expect(
+    await phone.evaluate(() =>
+      [...document.querySelectorAll("li[data-track-id]")].map((r) => Number(r.getAttribute("data-track-id")))
+    ),
+  ).toEqual(order);
+  // The address names the track played (issue 23): the link holds it ready, playing if the browser lets it.
+  await phone.waitForFunction(
+    (id) => document.querySelector("li[aria-current='true']")?.getAttribute("data-track-id") === String(id),
+    clipped.id,
+  );
+  await phone.waitForFunction(() => (document.querySelector("audio")?.getAttribute("src") ?? "") !== "");
+  if (await phone.evaluate(() => document.querySelector("audio")!.paused)) {
+    await phone.locator(`li[data-track-id="${clipped.id}"]`).getByRole("button", { name: `Play: ${clipped.filename}` })
+      .click();
+  }
+  await phone.waitForFunction((id) => {
+    const a = document.querySelector("audio");
+    const card = document.querySelector("li[aria-current='true']");
+    return a && !a.paused && a.currentTime > 0 && card?.getAttribute("data-track-id") === String(id);
+  }, clipped.id);
   await phone.waitForFunction(() => (document.querySelector<HTMLCanvasElement>(".st-wave-canvas")?.width ?? 0) > 0);
-  expect(await paintedPixels(phone)).toBeGreaterThan(300);
+  expect(await paintedPixels(phone)).toBeGreaterThan(150);
   await phone.keyboard.press("Space");
   await phone.waitForFunction(() => document.querySelector("audio")!.paused);
   const overflow = await phone.evaluate(() =>

@@ -71,6 +71,14 @@ const EnvSchema = z.object({
   TELEGRAM_OAUTH_URL: url("TELEGRAM_OAUTH_URL"),
   TELEGRAM_BOT_API_URL: url("TELEGRAM_BOT_API_URL"),
   TELEGRAM_AUTH_MAX_AGE_S: positiveInt(86400),
+  // How long a decision's message to the artist waits, undoable (docs/decisions/0223); at most a day.
+  DECISION_NOTIFY_HOLD_S: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? "60" : v.trim()))
+    .pipe(z.string().regex(/^\d+$/, { message: "must be a whole number of seconds (0 or more)" }))
+    .transform(Number)
+    .pipe(z.number().int().max(86_400, { message: "must be at most 86400" })),
   AUTH_RATE_LIMIT_PER_MIN: positiveInt(30),
   TRUSTED_PROXY_HOPS: wholeNumber(0),
   MAX_UPLOAD_FILE_MB: positiveInt(50),
@@ -118,6 +126,11 @@ export interface Config {
   vk?: { clientId: string; redirectUri: string; baseUrl: string };
   /** `botApiUrl`: base address of the Bot API the artists' notifications go through (server/notifications/). */
   telegram?: { botToken: string; botId: string; oauthUrl: string; maxAgeS: number; botApiUrl: string };
+  /**
+   * Seconds a decision's Telegram message waits before it is sent; meanwhile the decision may be
+   * undone or replaced, and the artist's site shows the state before it (docs/decisions/0223).
+   */
+  decisionNotifyHoldS: number;
   authRateLimitPerMin: number;
   /** Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
   trustedProxyHops: number;
@@ -219,6 +232,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         botApiUrl: (e.TELEGRAM_BOT_API_URL ?? "https://api.telegram.org").replace(/\/+$/, ""),
       }
       : undefined,
+    decisionNotifyHoldS: e.DECISION_NOTIFY_HOLD_S,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,

@@ -26,6 +26,7 @@ const MARKER = {
   id: 9_001,
   title: "Маркер",
   text: "Текст из единственного экземпляра",
+  outcome: "declined" as const,
   updated_at: "2026-11-25T00:00:00.000Z",
 };
 
@@ -40,7 +41,7 @@ describe("one instance of each service per app", () => {
     const declineTemplates: AppContext["declineTemplates"] = {
       ...t.ctx.declineTemplates,
       list: () => Promise.resolve([MARKER]),
-      textOf: (id) => Promise.resolve(id === MARKER.id ? MARKER.text : null),
+      templateOf: (id) => Promise.resolve(id === MARKER.id ? { text: MARKER.text, outcome: MARKER.outcome } : null),
     };
     const app = createApp({ ...t.ctx, declineTemplates });
     expect((await get(app, "/api/admin/decline-templates", admin)).templates).toEqual([MARKER]);

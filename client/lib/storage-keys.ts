@@ -9,4 +9,6 @@ export const STORAGE_KEYS = {
   oauthStarts: "oauth_starts",
   /** The outcome of a Telegram link finished in a provider window, for the window that opened it. */
   oauthLinkResult: "oauth_link_result",
+  /** The review desk's «С дропа» switch (issue 23): a track the player moves on to starts at its drop. */
+  reviewFromDrop: "reviewFromDrop",
 } as const;

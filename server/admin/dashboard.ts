@@ -163,6 +163,10 @@ const querySchema = z.object({
 export function createAdminDashboardRoutes(ctx: AppContext) {
   return new Hono<AppEnv>().get("/", validate("query", querySchema), async (c) => {
     const q = c.req.valid("query");
-    return c.json({ success: true, stats: await computeDashboard(ctx.db, q.period, ctx.clock.now(), q.tz_offset) });
+    const stats = await computeDashboard(ctx.db, q.period, ctx.clock.now(), q.tz_offset);
+    // The review desk's work per direction (issue 23): every direction for an administrator. Also
+    // inside `stats`, beside the other figures.
+    const review_queue = await ctx.tracks.reviewQueue("*");
+    return c.json({ success: true, stats: { ...stats, review_queue }, review_queue });
   });
 }

@@ -1,28 +1,51 @@
 /**
- * Where the first drop lands: the first large, sustained rise of low-band (under 150 Hz) energy
- * after an intro, from the low band's level every ~100 ms (band-envelopes.ts).
+ * Where the first drop lands: where the sub bass enters (docs/decisions/0214), from the low band's
+ * (under 150 Hz) level every ~25 ms (band-envelopes.ts) and the tempo's beat period.
  *
- * - The track's "full" bass level is the 90th percentile of those levels; under -50 dB there is no
- *   bass to speak of and no drop.
- * - Segment i starts the drop when the median level of the SUSTAIN_S after it is within 6 dB of full
- *   and the median of the (up to) SUSTAIN_S before it is at least RISE_DB below full, and the intro
- *   before it lasts at least MIN_INTRO_S. Medians let kick drums (short, loud) pass for neither a
- *   sustained bass nor a quiet intro.
- * - The first such window is up to half a window early, so the drop is placed at the first segment
- *   inside it that reaches halfway (in dB) between the intro's and the drop's medians and from which
- *   80 % of the next second stays there: a snare's low thump in the intro reaches halfway but does
- *   not hold.
- * A track with bass from the first seconds has no rise and so no drop (null), unless a breakdown
- * later is followed by one.
+ * 1. **Floor.** Every 100 ms block gets the level a quarter of the 25 ms frames in the two beats
+ *    around it lie under. A kick (short, loud, even one on every beat) leaves gaps in every two beats
+ *    and so no floor; a sustained bass fills them, and a kick beating against the bass for a few
+ *    frames after each hit stays under a quarter.
+ * 2. **Rise against the loudest sustained section.** A boundary is a candidate where the median floor
+ *    over the SUSTAIN_S after it is at least RISE_DB above the median over the (up to) SUSTAIN_S
+ *    before it, and within NEAR_LOUDEST_DB of the loudest sustained section (the highest such median
+ *    anywhere in the track), after an intro of at least MIN_INTRO_S. Relative to the loudest section,
+ *    not a fixed percentile: a second half louder than the first drop does not hide it, and a quiet
+ *    pad in the intro is not taken for the drop. Under NO_BASS_DB the track has no bass and no drop.
+ * 3. **Novelty (Foote 2000).** In the first run of candidates the boundary is where a checkerboard
+ *    kernel with a Gaussian taper, laid on the self-similarity (−|a − b| dB) of the floors, scores
+ *    highest: the two SUSTAIN_S sides are most alike within and least alike across (for one series
+ *    this is the energy distance of the two sides' levels).
+ * 4. **Landing.** Around that boundary, the drop is the first 25 ms frame that rises to the bass's
+ *    level (HOLD_BELOW_DB under the typical frame after the boundary, and at least halfway in dB
+ *    between the sides' floors) and holds for a bar (four beats): HOLD_SHARE of it above, and any
+ *    stretch under it a single frame, or at most MAX_DIP_S just after a hit. The kick before the bass
+ *    rises as high, but then falls back to the intro's level, away from any hit, before the bass
+ *    comes in. When no frame holds, the boundary itself is the drop.
+ * No drop (null) when the bass is there from the first seconds and never leaves, or is never there.
  */
 
 export const SUSTAIN_S = 4;
 export const MIN_INTRO_S = 2;
 export const RISE_DB = 12;
-const NEAR_FULL_DB = 6;
+export const NEAR_LOUDEST_DB = 15;
 const NO_BASS_DB = -50;
-const HOLD_S = 1;
+const BLOCK_S = 0.1;
+/** The beat assumed when the tempo is not known, and the range a beat is trusted in. */
+const DEFAULT_BEAT_S = 0.5;
+const MIN_BEAT_S = 0.25;
+const MAX_BEAT_S = 0.75;
+/** The floor: the level a quarter of the frames in two beats lie under. */
+const FLOOR_BEATS = 2;
+const FLOOR_SHARE = 0.25;
 const HOLD_SHARE = 0.8;
+const HOLD_BELOW_DB = 10;
+const MAX_DIP_S = 0.15;
+/** A frame this far over the bass's typical level is a hit (a kick over the bass). */
+const HIT_DB = 3;
+/** How far before and after the novelty peak the landing is looked for. */
+const LOOK_BACK_S = 1;
+const LOOK_AHEAD_S = 0.5;
 
 function median(values: Float32Array, from: number, to: number, scratch: Float64Array): number {
   const n = to - from;
@@ -31,28 +54,114 @@ function median(values: Float32Array, from: number, to: number, scratch: Float64
   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-/** Seconds from the start to the first drop (one decimal), or null. */
-export function findDrop(levels: Float32Array, segmentRate: number): number | null {
-  const n = levels.length;
-  const sustain = Math.round(SUSTAIN_S * segmentRate);
-  const minIntro = Math.round(MIN_INTRO_S * segmentRate);
-  if (n < minIntro + sustain) return null;
-  const full = Float64Array.from(levels).sort()[Math.floor(0.9 * (n - 1))];
-  if (full < NO_BASS_DB) return null;
-  const scratch = new Float64Array(sustain);
-  for (let i = minIntro; i + sustain <= n; i++) {
-    const after = median(levels, i, i + sustain, scratch);
-    if (after < full - NEAR_FULL_DB) continue;
-    const before = median(levels, Math.max(0, i - sustain), i, scratch);
-    if (before > full - RISE_DB) continue;
-    const halfway = (before + after) / 2;
-    const hold = Math.round(HOLD_S * segmentRate);
-    for (let at = i; at < i + sustain; at++) {
-      if (levels[at] < halfway) continue;
-      let held = 0;
-      for (let k = at; k < Math.min(n, at + hold); k++) if (levels[k] >= halfway) held++;
-      if (held >= HOLD_SHARE * hold) return Math.round((at / segmentRate) * 10) / 10;
+/** The value a `share` of `values[from, to)` lies under. */
+function quantile(values: Float32Array, from: number, to: number, share: number, scratch: Float64Array): number {
+  const n = to - from;
+  for (let i = 0; i < n; i++) scratch[i] = values[from + i];
+  return scratch.subarray(0, n).sort()[Math.floor(share * (n - 1))];
+}
+
+/**
+ * Foote's novelty at boundary `at` of `x`: the checkerboard kernel (Gaussian taper, `half` values a
+ * side, cut at the ends) over the similarity −|a − b|, each quadrant normalised by its weights.
+ */
+export function novelty(x: Float32Array, at: number, half: number): number {
+  const from = Math.max(0, at - half), to = Math.min(x.length, at + half);
+  const sigma = half / 2;
+  const weight = (i: number) => {
+    const d = (i < at ? at - i - 0.5 : i - at + 0.5) / sigma;
+    return Math.exp(-0.5 * d * d);
+  };
+  let cross = 0, before = 0, after = 0, wBefore = 0, wAfter = 0;
+  for (let i = from; i < to; i++) {
+    const wi = weight(i);
+    if (i < at) wBefore += wi;
+    else wAfter += wi;
+    for (let j = i + 1; j < to; j++) {
+      const wij = wi * weight(j) * Math.abs(x[i] - x[j]);
+      if (i < at && j >= at) cross += wij;
+      else if (j < at) before += wij;
+      else after += wij;
     }
   }
-  return null;
+  if (wBefore === 0 || wAfter === 0) return 0;
+  // Each unordered pair once: the within-side sums count half of the ordered pairs.
+  return (2 * cross) / (wBefore * wAfter) - (2 * before) / (wBefore * wBefore) - (2 * after) / (wAfter * wAfter);
+}
+
+/**
+ * Seconds from the start to the first drop (one decimal), or null. `levels`: the low band's level
+ * in dB per frame, `frameRate` frames a second; `beatS`: the tempo's beat period, when known.
+ */
+export function findDrop(levels: Float32Array, frameRate: number, beatS: number | null = null): number | null {
+  const perBlock = Math.max(1, Math.round(BLOCK_S * frameRate));
+  const blockRate = frameRate / perBlock;
+  const nb = Math.floor(levels.length / perBlock);
+  const sustain = Math.round(SUSTAIN_S * blockRate);
+  const minIntro = Math.round(MIN_INTRO_S * blockRate);
+  if (nb < minIntro + sustain) return null;
+  const beat = beatS !== null && beatS >= MIN_BEAT_S && beatS <= MAX_BEAT_S ? beatS : DEFAULT_BEAT_S;
+
+  // 1. The floor of each block: the level a quarter of the frames in the two beats around it lie under.
+  const half = Math.round(FLOOR_BEATS * beat * frameRate / 2);
+  const floor = new Float32Array(nb);
+  const window = new Float64Array(2 * half + perBlock);
+  for (let b = 0; b < nb; b++) {
+    const mid = b * perBlock + (perBlock >> 1);
+    floor[b] = quantile(levels, Math.max(0, mid - half), Math.min(levels.length, mid + half), FLOOR_SHARE, window);
+  }
+
+  // 2. Sustained levels: the median floor over SUSTAIN_S from each block; the loudest of them.
+  const scratch = new Float64Array(sustain);
+  const sustained = new Float32Array(nb - sustain + 1);
+  let loudest = -Infinity;
+  for (let b = 0; b + sustain <= nb; b++) {
+    sustained[b] = median(floor, b, b + sustain, scratch);
+    if (sustained[b] > loudest) loudest = sustained[b];
+  }
+  if (loudest < NO_BASS_DB) return null;
+  const before = (b: number) => b >= sustain ? sustained[b - sustain] : median(floor, 0, b, scratch);
+  const rises = (b: number) => {
+    const after = sustained[b];
+    return after >= loudest - NEAR_LOUDEST_DB && after - before(b) >= RISE_DB;
+  };
+
+  // 3. The first run of candidate boundaries, and its novelty peak.
+  let first = minIntro;
+  while (first + sustain <= nb && !rises(first)) first++;
+  if (first + sustain > nb) return null;
+  let last = first;
+  while (last + 1 + sustain <= nb && last - first < 2 * sustain && rises(last + 1)) last++;
+  let peak = first, best = -Infinity;
+  for (let b = first; b <= last; b++) {
+    const score = novelty(floor, b, sustain);
+    if (score > best) best = score, peak = b;
+  }
+
+  // 4. Landing: the first frame near the peak that rises to the bass's level and holds for a bar.
+  const frames = new Float64Array(sustain * perBlock);
+  const typical = median(levels, peak * perBlock, Math.min(levels.length, (peak + sustain) * perBlock), frames);
+  const held = Math.max((before(peak) + sustained[peak]) / 2, typical - HOLD_BELOW_DB);
+  const bar = Math.round(4 * beat * frameRate);
+  const maxDip = Math.round(MAX_DIP_S * frameRate);
+  const holds = (f: number) => {
+    let above = 0, lastHit = f, dipFrom = -1;
+    for (let k = f; k < f + bar; k++) {
+      const v = levels[k];
+      if (v >= typical + HIT_DB) lastHit = k;
+      if (v >= held) {
+        above++;
+        dipFrom = -1;
+      } else if (dipFrom < 0) dipFrom = k;
+      // Under the bass's level for more than a frame: only just after a hit (a kick beating against
+      // the bass), and briefly. Elsewhere it is the gap between the kick before and the bass.
+      else if (k - dipFrom >= maxDip || dipFrom - lastHit > maxDip) return false;
+    }
+    return above >= HOLD_SHARE * bar;
+  };
+  const end = Math.min(levels.length - bar, peak * perBlock + Math.round(LOOK_AHEAD_S * frameRate));
+  for (let f = Math.max(1, peak * perBlock - Math.round(LOOK_BACK_S * frameRate)); f <= end; f++) {
+    if (levels[f] >= held && levels[f - 1] < held && holds(f)) return Math.round((f / frameRate) * 10) / 10;
+  }
+  return Math.round((peak / blockRate) * 10) / 10;
 }

@@ -73,7 +73,8 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
         clipped_samples: clips.count(),
         bpm: tempo.estimate?.bpm ?? null,
         bpm_confidence: tempo.confidence === null ? null : Math.round(tempo.confidence * 1000) / 1000,
-        drop_s: findDrop(bands.lowLevels(), bands.segmentRate),
+        // The beat sets the drop's window for a kick's gap and its bar to hold for (0214).
+        drop_s: findDrop(bands.lowLevels(), bands.segmentRate, tempo.estimate ? 60 / tempo.estimate.bpm : null),
         key: key.key,
         camelot: key.camelot,
         key_confidence: key.confidence,

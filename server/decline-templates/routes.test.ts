@@ -1,7 +1,9 @@
 /**
- * Decline templates (issue 13): administrators keep the list (/api/admin/decline-templates),
- * moderators read it (/api/moderator/decline-templates) for the decision form.
+ * Decline templates (issue 13), message templates of every outcome since issue 23 (decision 0224):
+ * administrators keep the list (/api/admin/decline-templates), moderators read it
+ * (/api/moderator/decline-templates) for the decision form.
  */
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DECLINE_TEMPLATES_MAX, REVIEW_TEXTS } from "../../domain/review.ts";
 import { declineTemplates } from "../../db/schema.ts";
@@ -16,6 +18,39 @@ afterAll(() => f.close());
 const ADMIN = "/api/admin/decline-templates";
 
 describe("/api/admin/decline-templates", () => {
+  it("has Russian defaults for accepting and shortlisting from the migration, once", async () => {
+    const accepted = (await f.call("GET", `${ADMIN}?outcome=accepted`)).body.templates as Array<{ text: string }>;
+    const shortlisted = (await f.call("GET", `${ADMIN}?outcome=shortlisted`)).body.templates as Array<{ text: string }>;
+    expect(accepted.length).toBe(2);
+    expect(shortlisted.length).toBe(2);
+    for (const t of [...accepted, ...shortlisted]) expect(t.text).toMatch(/\{title\}/);
+    const bad = await f.call("GET", `${ADMIN}?outcome=maybe`);
+    expect([bad.status, bad.body]).toEqual([400, { success: false, error: REVIEW_TEXTS.unknownOutcome }]);
+  });
+
+  it("keeps each template's outcome: given on create (a decline when left out), changed on update", async () => {
+    const r = await f.call("POST", ADMIN, {
+      json: { title: "В шорт", text: "{artist}, «{title}» в шорт-листе «{direction}»", outcome: "shortlisted" },
+    });
+    expect(r.status).toBe(201);
+    const id = (r.body.template as { id: number }).id;
+    expect(r.body.template).toMatchObject({ outcome: "shortlisted" });
+    const moved = await f.call("PUT", `${ADMIN}/${id}`, { json: { outcome: "accepted" } });
+    expect(moved.body.template).toMatchObject({ outcome: "accepted", title: "В шорт" });
+    const cases: Array<[string, string, unknown, string]> = [
+      ["POST", ADMIN, { title: "Т", text: "Т", outcome: "listened" }, REVIEW_TEXTS.unknownOutcome],
+      ["POST", ADMIN, { title: "Т", text: "Привет, {artst}" }, REVIEW_TEXTS.unknownPlaceholder("{artst}")],
+      ["PUT", `${ADMIN}/${id}`, { outcome: null }, REVIEW_TEXTS.unknownOutcome],
+    ];
+    for (const [method, path, json, error] of cases) {
+      const res = await f.call(method, path, { json });
+      expect([res.status, res.body], JSON.stringify(json)).toEqual([400, { success: false, error }]);
+    }
+    const mod = await f.call("GET", "/api/moderator/decline-templates?outcome=accepted", { headers: f.as.moderator });
+    expect((mod.body.templates as Array<{ id: number; outcome: string }>).find((t) => t.id === id)?.outcome)
+      .toBe("accepted");
+  });
+
   it("creates, lists, reads, updates and deletes, trimming the texts", async () => {
     const created = await f.call("POST", ADMIN, {
       json: { title: "  Не наш стиль ", text: " Спасибо, но это не наш стиль. " },
@@ -27,12 +62,13 @@ describe("/api/admin/decline-templates", () => {
         id: expect.any(Number),
         title: "Не наш стиль",
         text: "Спасибо, но это не наш стиль.",
+        outcome: "declined",
         updated_at: expect.any(String),
       },
     });
     const id = (created.body.template as { id: number }).id;
     const second = await f.call("POST", ADMIN, { json: { title: "Сведение", text: "Доработайте сведение." } });
-    const list = await f.call("GET", ADMIN);
+    const list = await f.call("GET", `${ADMIN}?outcome=declined`);
     expect(list.body).toEqual({ success: true, templates: [created.body.template, second.body.template] });
     expect((await f.call("GET", `${ADMIN}/${id}`)).body).toEqual({ success: true, template: created.body.template });
 
@@ -74,14 +110,18 @@ describe("/api/admin/decline-templates", () => {
     );
   });
 
-  it("keeps the list short", async () => {
-    const { length } = await f.t.ctx.db.select().from(declineTemplates);
+  it("keeps each outcome's list short", async () => {
+    const { length } = await f.t.ctx.db.select().from(declineTemplates).where(eq(declineTemplates.outcome, "declined"));
     await f.t.ctx.db.insert(declineTemplates).values(
       Array.from({ length: DECLINE_TEMPLATES_MAX - length }, (_, i) => ({ title: `Т${i}`, text: "Текст" })),
     );
     const r = await f.call("POST", ADMIN, { json: { title: "Лишний", text: "Текст" } });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ success: false, error: REVIEW_TEXTS.tooManyTemplates });
+    // Moving one into the full list is refused too; the other outcomes still have room.
+    const [accept] = await f.t.ctx.db.select().from(declineTemplates).where(eq(declineTemplates.outcome, "accepted"));
+    expect((await f.call("PUT", `${ADMIN}/${accept.id}`, { json: { outcome: "declined" } })).status).toBe(400);
+    expect((await f.call("POST", ADMIN, { json: { title: "Да", text: "Да", outcome: "accepted" } })).status).toBe(201);
   });
 
   it("is for administrators only; moderators read the list at /api/moderator/decline-templates", async () => {

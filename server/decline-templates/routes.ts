@@ -1,14 +1,29 @@
 import { Hono } from "hono";
-import { declineTemplateSchemas } from "../../domain/review.ts";
+import { z } from "zod";
+import { declineTemplateSchemas, isTemplateOutcome, REVIEW_TEXTS } from "../../domain/review.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { parseId, validate } from "../lib/validate.ts";
 
-/** /api/admin/decline-templates: the administrators' list of ready-made decline messages. */
+/** `?outcome=accepted|shortlisted|declined` narrows a list to one outcome; left out: all. */
+const listQuery = z.object({
+  outcome: z.string().optional().refine((v) => v === undefined || isTemplateOutcome(v), {
+    message: REVIEW_TEXTS.unknownOutcome,
+  }).transform((v) => v as Parameters<AppContext["declineTemplates"]["list"]>[0]),
+});
+
+/**
+ * /api/admin/decline-templates: the administrators' ready-made messages to artists, each with its
+ * `outcome` (decision 0224; the route keeps its name for the scripts written against it).
+ */
 export function createAdminDeclineTemplateRoutes(ctx: AppContext) {
   const service = ctx.declineTemplates;
   const schemas = declineTemplateSchemas();
   return new Hono<AppEnv>()
-    .get("/", async (c) => c.json({ success: true, templates: await service.list() }))
+    .get(
+      "/",
+      validate("query", listQuery),
+      async (c) => c.json({ success: true, templates: await service.list(c.req.valid("query").outcome) }),
+    )
     .post("/", validate("json", schemas.create), async (c) => {
       return c.json({ success: true, template: await service.create(c.req.valid("json")) }, 201);
     })
@@ -26,5 +41,9 @@ export function createAdminDeclineTemplateRoutes(ctx: AppContext) {
 export function createModeratorDeclineTemplateRoutes(ctx: AppContext) {
   const service = ctx.declineTemplates;
   return new Hono<AppEnv>()
-    .get("/", async (c) => c.json({ success: true, templates: await service.list() }));
+    .get(
+      "/",
+      validate("query", listQuery),
+      async (c) => c.json({ success: true, templates: await service.list(c.req.valid("query").outcome) }),
+    );
 }

@@ -25,6 +25,11 @@ export function createModeratorRoutes(ctx: AppContext) {
       const status: ModeratorStatus = { is_moderator: role.isModerator, categories: role.categories };
       return c.json({ success: true, status });
     })
+    // The moderator's dashboard (issue 23): new, shortlisted and overdue per direction of theirs.
+    .get("/dashboard", async (c) => {
+      const review_queue = await ctx.tracks.reviewQueue(roleOf(c.get("user")).categories);
+      return c.json({ success: true, review_queue });
+    })
     // The scope is read from the user row loaded for this request, so a change of categories by an
     // admin applies to the moderator's very next call.
     .route("/tracks", createModeratorTrackRoutes(ctx))

@@ -23,7 +23,11 @@ let other: Headers;
 
 beforeAll(async () => {
   bot = await startTelegramBotDouble({ now: () => nowMs });
-  f = await staffFixture({ env: { TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_BOT_API_URL: bot.url }, clock });
+  // Coalescing and pacing without the decision hold (the hold: track-decision.test.ts).
+  f = await staffFixture({
+    env: { TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_BOT_API_URL: bot.url, DECISION_NOTIFY_HOLD_S: "0" },
+    clock,
+  });
   other =
     (await signIn(f.t.ctx, await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "*" }))).headers;
 });

@@ -1,4 +1,5 @@
-import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client.ts";
 import { telegramOutbox, users } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
@@ -64,17 +65,35 @@ export interface TelegramOutbox {
   enqueueStatements(notice: DecisionNotice): EnqueueStatements;
   /** The same statements run as a batch of their own; true when a row was written. */
   enqueue(notice: DecisionNotice): Promise<boolean>;
+  /** DECISION_NOTIFY_HOLD_S in ms: how long a new row waits before it may be sent. */
+  readonly holdMs: number;
+  /**
+   * For an undo's batch (0222): the messages of `keys` still waiting are never sent. A row already
+   * being sent is left alone (the undo is refused before that: its hold is over).
+   */
+  cancelStatement(keys: readonly string[]): BatchItem<"sqlite">;
+  /**
+   * For an undo's batch: the messages of `keys` that the undone decision replaced wait again (the
+   * state they announce is the current one once more), with their own send time.
+   */
+  reinstateStatement(keys: readonly string[]): BatchItem<"sqlite">;
 }
 
 export interface OutboxDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "publicUrl" | "telegram">;
+  config: Pick<Config, "publicUrl" | "telegram"> & Partial<Pick<Config, "decisionNotifyHoldS">>;
 }
 
-function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled: boolean, now: Date) {
+/** Why a held message was never sent: its decision was undone within the hold (0222). */
+export const CANCELLED_BY_UNDO = "cancelled: the decision was undone within its hold";
+
+function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled: boolean, now: Date, holdMs: number) {
   const t = telegramOutbox;
   const at = now.getTime();
+  // Not sent before the decision's hold is over (DECISION_NOTIFY_HOLD_S, docs/decisions/0223): the
+  // sender claims only rows whose `next_attempt_at` has come.
+  const sendAt = at + holdMs;
   const subject = subjectOf(notice.key);
   // Waiting, or claimed by a process whose lease ran out: never reached Telegram as far as anyone
   // knows, and the newer message tells the artist the current outcome. A row being sent under a
@@ -103,7 +122,7 @@ function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled:
   },
       ${sql.identifier(t.text.name)}, ${sql.identifier(t.status.name)}, ${sql.identifier(t.next_attempt_at.name)},
       ${sql.identifier(t.last_error.name)}, ${sql.identifier(t.created_at.name)}, ${sql.identifier(t.updated_at.name)})
-    select ${notice.key}, ${users.id}, ${users.telegram_id}, ${text}, ${status}, ${at},
+    select ${notice.key}, ${users.id}, ${users.telegram_id}, ${text}, ${status}, ${sendAt},
       ${reason}, ${at}, ${at}
     from ${users}
     where ${and(eq(users.id, notice.userId), isNotNull(users.telegram_id))}
@@ -114,10 +133,28 @@ function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled:
 export function createTelegramOutbox({ db, clock, config }: OutboxDeps): TelegramOutbox {
   const enabled = Boolean(config.telegram);
   const historyUrl = `${config.publicUrl}${HISTORY_PATH}`;
+  const holdMs = (config.decisionNotifyHoldS ?? 0) * 1000;
   const statements = (notice: DecisionNotice) =>
-    noticeStatements(db, notice, decisionMessageText({ ...notice, historyUrl }), enabled, clock.now());
+    noticeStatements(db, notice, decisionMessageText({ ...notice, historyUrl }), enabled, clock.now(), holdMs);
   return {
     enabled,
+    holdMs,
+    cancelStatement(keys: readonly string[]) {
+      const now = clock.now();
+      return db.update(telegramOutbox)
+        .set({ status: "superseded", last_error: CANCELLED_BY_UNDO, updated_at: now })
+        .where(and(inArray(telegramOutbox.key, [...keys]), eq(telegramOutbox.status, "pending")));
+    },
+    reinstateStatement(keys: readonly string[]) {
+      const now = clock.now();
+      return db.update(telegramOutbox)
+        .set({ status: "pending", last_error: null, updated_at: now })
+        .where(and(
+          inArray(telegramOutbox.key, [...keys]),
+          eq(telegramOutbox.status, "superseded"),
+          eq(telegramOutbox.last_error, SUPERSEDED_BY_NEWER),
+        ));
+    },
     enqueueStatements: statements,
     async enqueue(notice) {
       const [, inserted] = await db.batch([...statements(notice)]);

@@ -24,7 +24,13 @@ let noticeSeq = 0;
 beforeAll(async () => {
   bot = await startTelegramBotDouble();
   t = await createTestApp({
-    env: { TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_BOT_API_URL: bot.url, PUBLIC_URL: "https://np.example" },
+    env: {
+      TELEGRAM_BOT_TOKEN: bot.token,
+      TELEGRAM_BOT_API_URL: bot.url,
+      PUBLIC_URL: "https://np.example",
+      // The sender's own behaviour, without the decision hold (that is track-decision.test.ts).
+      DECISION_NOTIFY_HOLD_S: "0",
+    },
     clock,
   });
 });

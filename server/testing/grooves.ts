@@ -4,7 +4,8 @@
  *
  * Instruments: a kick (a sine sweeping from 150 down to 50 Hz, 150 ms decay), a snare (a noise burst
  * over a 190 Hz tone), closed hats (high-passed 30 ms noise) and an optional sub bass that enters at a
- * known second. Patterns, in beats of a 4/4 bar:
+ * known second (optionally with a quieter bass before it, a breakdown, and a louder second half, for
+ * the drop tests: 0214). Patterns, in beats of a 4/4 bar:
  *
  * - `two-step`: drum and bass's standard groove, kick on 1 and the "and" of 3, snare on 2 and 4, hats
  *   on the eighths (at 160–180 BPM; at 85–87 the same groove is a half-time reading of 170–174);
@@ -24,6 +25,13 @@ export interface GrooveOptions {
   channels?: 1 | 2;
   /** Second at which a 50 Hz sub bass enters; none when absent. */
   bassFrom?: number;
+  /** The sub bass plays before `bassFrom` too, this many dB under its level (a quiet bass in the intro). */
+  introBassDb?: number;
+  /** The sub bass leaves between these two seconds (a breakdown) and comes back. */
+  breakdown?: [number, number];
+  /** From this second the whole groove is `louderDb` louder (a second half louder than the first drop). */
+  louderFrom?: number;
+  louderDb?: number;
   seed?: number;
 }
 
@@ -95,10 +103,17 @@ export function groove(o: GrooveOptions): Float32Array[] {
   }
   if (o.bassFrom !== undefined) {
     const from = Math.round(o.bassFrom * fs);
-    for (let i = from; i < n; i++) {
-      const v = 0.25 * Math.sin((2 * Math.PI * 50 * (i - from)) / fs);
+    const intro = o.introBassDb === undefined ? 0 : 10 ** (o.introBassDb / 20);
+    const [pauseFrom, pauseTo] = (o.breakdown ?? [0, 0]).map((s) => Math.round(s * fs));
+    for (let i = intro > 0 ? 0 : from; i < n; i++) {
+      const gain = i < from ? intro : i >= pauseFrom && i < pauseTo ? 0 : 1;
+      const v = gain * 0.25 * Math.sin((2 * Math.PI * 50 * (i - from)) / fs);
       for (const ch of out) ch[i] += v;
     }
+  }
+  if (o.louderFrom !== undefined) {
+    const gain = 10 ** ((o.louderDb ?? 6) / 20);
+    for (const ch of out) for (let i = Math.round(o.louderFrom * fs); i < n; i++) ch[i] *= gain;
   }
   return out;
 }

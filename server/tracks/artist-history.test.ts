@@ -16,7 +16,8 @@ const ids: Record<string, number> = {};
 const NOTE = "Заметка только для команды";
 
 beforeAll(async () => {
-  f = await staffFixture({ moderatorCategories: "label_koster" });
+  // What the artist sees once told; during the hold: track-decision.test.ts.
+  f = await staffFixture({ moderatorCategories: "label_koster", env: { DECISION_NOTIFY_HOLD_S: "0" } });
   const db = f.t.ctx.db;
   const user = await createUser(db);
   artistId = user.id;

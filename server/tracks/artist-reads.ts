@@ -7,6 +7,7 @@ import { maySeeTrack } from "../../domain/scope.ts";
 import { analysisJoin, ARTIST_ANALYSIS_COLUMNS, artistAnalysis } from "./analysis.ts";
 import { type Answer, SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
+import type { Config } from "../config.ts";
 import { artistDecisionsJson, type ArtistDecisionView, artistDecisionViews, type DecisionJson } from "./decisions.ts";
 import {
   type createStatusKeys,
@@ -71,10 +72,12 @@ export interface ArtistHistory {
 }
 
 export function createArtistReads(
-  ctx: Pick<AppContext, "db" | "clock">,
+  ctx: Pick<AppContext, "db" | "clock"> & { config?: Pick<Config, "decisionNotifyHoldS"> },
   status: ReturnType<typeof createStatusKeys>,
 ) {
   const { db } = ctx;
+  /** Changes after this (ms) are still within their hold: the artist sees the state before (0223). */
+  const shownBefore = () => ctx.clock.now().getTime() - (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
 
   async function statusRow(id: number): Promise<StatusRow | undefined> {
     return (await db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1))[0];
@@ -92,7 +95,7 @@ export function createArtistReads(
       >`json_object('id', ${tracks.id}, 'filename', ${tracks.filename}, 'upload_date', ${tracks.upload_date},
         'downloaded', ${tracks.downloaded}, 'a_ok', ${ARTIST_ANALYSIS_COLUMNS.a_ok}, 'a_dur', ${ARTIST_ANALYSIS_COLUMNS.a_dur},
         'a_kbps', ${ARTIST_ANALYSIS_COLUMNS.a_kbps}, 'a_warn', ${ARTIST_ANALYSIS_COLUMNS.a_warn}, 'd_dirs', ${tracks.directions},
-        'd_status', ${tracks.status}, 'd_json', ${artistDecisionsJson})`,
+        'd_status', ${tracks.status}, 'd_json', ${artistDecisionsJson(sql.placeholder("shownBefore"))})`,
     })
     .from(tracks)
     .leftJoin(trackAnalysis, analysisJoin)
@@ -114,7 +117,7 @@ export function createArtistReads(
 
   async function ownedList(userId: number): Promise<OwnedTrack[]> {
     // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
-    return (await ownedByQuery.all({ userId })).map(({ row }) => {
+    return (await ownedByQuery.all({ userId, shownBefore: shownBefore() })).map(({ row }) => {
       const r = JSON.parse(row) as OwnedRow;
       return {
         id: r.id,
@@ -181,7 +184,7 @@ export function createArtistReads(
           directions: tracks.directions,
           downloaded: tracks.downloaded,
           ...ARTIST_ANALYSIS_COLUMNS,
-          d_json: artistDecisionsJson,
+          d_json: artistDecisionsJson(shownBefore()),
         })
         .from(tracks)
         .leftJoin(trackAnalysis, analysisJoin)

@@ -18,7 +18,8 @@ let wideId: number;
 let artist: Awaited<ReturnType<typeof createUser>>;
 
 beforeAll(async () => {
-  f = await staffFixture({ moderatorCategories: "label_koster" });
+  // Messages written to go at once; the hold is track-decision.test.ts's.
+  f = await staffFixture({ moderatorCategories: "label_koster", env: { DECISION_NOTIFY_HOLD_S: "0" } });
   const w = await createUser(f.t.ctx.db, { is_moderator: true, moderator_categories: "label_koster,show_neurogon" });
   wideId = w.id;
   wide = (await signIn(f.t.ctx, w)).headers;
@@ -339,12 +340,15 @@ describe("decline templates in a decision", () => {
       .toMatchObject({ message: "Другой текст" });
   });
 
-  it("refuses a template with a message, with another status than declined, and an unknown template (400)", async () => {
+  it("refuses a template with a message, of another outcome or status, and an unknown template (400)", async () => {
     const [tpl] = await f.t.ctx.db.insert(declineTemplates).values({ title: "Т", text: "Текст" }).returning();
     const tr = await createTrack(f.t.ctx.db, { directions: "label_koster" });
     const cases: Array<[unknown, string]> = [
       [{ status: "declined", template_id: tpl.id, message: "Своё" }, REVIEW_TEXTS.messageAndTemplate],
-      [{ status: "accepted", template_id: tpl.id }, REVIEW_TEXTS.templateOnlyForDecline],
+      // A decline's template goes with declines only (issue 23, decision 0224).
+      [{ status: "accepted", template_id: tpl.id }, REVIEW_TEXTS.templateOtherOutcome],
+      [{ status: "listened", template_id: tpl.id }, REVIEW_TEXTS.templateOnlyForDecline],
+      [{ template_id: tpl.id }, REVIEW_TEXTS.templateOnlyForDecline],
       [{ status: "declined", template_id: 987_654 }, REVIEW_TEXTS.templateNotFound],
       [{ status: "declined", template_id: "abc" }, REVIEW_TEXTS.templateNotFound],
       [{ status: "declined", template_id: -1 }, REVIEW_TEXTS.templateNotFound],

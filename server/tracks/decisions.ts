@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import {
@@ -93,10 +93,19 @@ export const decisionsJsonField = sql`'decisions', json((SELECT json_group_array
   FROM ${trackDecisions} LEFT JOIN ${users} AS "deciders" ON ${deciders.id} = ${trackDecisions.decided_by}
   WHERE ${trackDecisions.track_id} = ${tracks.id}))`;
 
-/** The artist's side needs neither the note nor the decider. */
-export const artistDecisionsJson = sql<string>`(SELECT json_group_array(json_object(
-  'direction', ${trackDecisions.direction}, 'status', ${trackDecisions.status}, 'message', ${trackDecisions.message}))
+/**
+ * The artist's side needs neither the note nor the decider. A change made after `shownBefore` (the
+ * start of the notification hold, now − DECISION_NOTIFY_HOLD_S, a ms timestamp or a placeholder)
+ * may still be undone, so the artist sees the state before it (docs/decisions/0223).
+ */
+export const artistDecisionsJson = (shownBefore: SQL | number | Placeholder) => {
+  const held = sql`coalesce(${trackDecisions.decided_at} > ${shownBefore}, 0)`;
+  return sql<string>`(SELECT json_group_array(json_object(
+  'direction', ${trackDecisions.direction},
+  'status', CASE WHEN ${held} THEN coalesce(${trackDecisions.shown_status}, 'new') ELSE ${trackDecisions.status} END,
+  'message', CASE WHEN ${held} THEN ${trackDecisions.shown_message} ELSE ${trackDecisions.message} END))
   FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id})`;
+};
 
 const person = (
   r: Pick<DecisionJson, "by_id" | "by_username" | "by_first" | "by_last">,
@@ -257,6 +266,12 @@ export interface PairChange {
   /** The user who made it. */
   by: number;
   at: Date;
+  /** DECISION_NOTIFY_HOLD_S in ms: a change within it of the previous one keeps what the artist sees (0223). */
+  holdMs: number;
+  /** The decision call it belongs to (null: a listening mark or an undo), docs/decisions/0222. */
+  callId?: string | null;
+  /** An undo's change: the call it reverts. */
+  undoes?: string | null;
 }
 
 /**
@@ -278,13 +293,27 @@ export function changeStatements(db: Db, c: PairChange) {
     message: c.after.message,
     decided_by: c.by,
     decided_at: c.at,
+    call_id: c.callId ?? null,
+    undoes: c.undoes ?? null,
   });
+  // What the artist sees during this change's hold: the state they saw before, which is the stored
+  // one unless the stored one is itself still held (docs/decisions/0223).
+  const previousHeld = sql`coalesce(${trackDecisions.decided_at} > ${c.at.getTime() - c.holdMs}, 0)`;
   const pair = db
     .insert(trackDecisions)
     .values({ track_id: c.trackId, direction: c.direction, ...c.after, decided_by: c.by, decided_at: c.at, revision })
     .onConflictDoUpdate({
       target: [trackDecisions.track_id, trackDecisions.direction],
-      set: { ...c.after, decided_by: c.by, decided_at: c.at, revision },
+      set: {
+        ...c.after,
+        decided_by: c.by,
+        decided_at: c.at,
+        revision,
+        shown_status:
+          sql`CASE WHEN ${previousHeld} THEN ${trackDecisions.shown_status} ELSE ${trackDecisions.status} END`,
+        shown_message:
+          sql`CASE WHEN ${previousHeld} THEN ${trackDecisions.shown_message} ELSE ${trackDecisions.message} END`,
+      },
       where: eq(trackDecisions.revision, c.before.revision),
     });
   return [history, pair] as const;

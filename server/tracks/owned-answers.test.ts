@@ -6,7 +6,7 @@ import { analysisReport, createTrack, createUser, signIn } from "../testing/fact
 import { openInstance } from "../testing/second-instance.ts";
 import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 import { ownedAnswers } from "./owned-answers.ts";
-import { decisionInputSchema } from "../../domain/review.ts";
+import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { trackInputSchema, trackUpdateSchema } from "./service.ts";
 import type { User } from "../../db/schema.ts";
 
@@ -160,6 +160,14 @@ describe("GET /api/tracks kept ready", () => {
       revision: 0,
     });
     expect(decided.status).toBe(200);
+    // Within the hold the artist still sees the state before (decision 0223), on the next request too.
+    expect((await list(a.headers))[0].decisions).toEqual([{
+      direction: "label_neuropunk",
+      status: "in_review",
+      message: null,
+    }]);
+    // Once it is over: the decision (the kept list is that old by then: read again).
+    time += t.ctx.config.decisionNotifyHoldS * 1000;
     expect((await list(a.headers))[0].decisions).toEqual([{
       direction: "label_neuropunk",
       status: "declined",
@@ -249,6 +257,11 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     createUser(t.ctx.db, { is_moderator: true, moderator_categories: categories });
   const files = () => [{ key: `xx/${crypto.randomUUID()}`, filename: "Kept - Upload.mp3", size: 10 }];
   const declined = decisionInputSchema().parse({ status: "declined", message: "Не наш формат", revision: 0 });
+  const wholeDecline = trackDecisionInputSchema().parse({
+    status: "declined",
+    message: "Не наш формат",
+    revisions: { label_koster: 0 },
+  });
 
   /** Each write, given its owner (and a second artist for a hand-over): the artists whose lists it touches. */
   const WRITES: Record<string, (a: User, b: User) => Promise<User[]>> = {
@@ -309,6 +322,19 @@ describe("every write of the tracks service drops the owner's kept list", () => 
       await t.ctx.tracks.decide(admin, track.id, "label_koster", declined, () => Promise.resolve(null));
       return [a];
     },
+    decideTrack: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      const admin = await createUser(t.ctx.db, { is_admin: true });
+      await t.ctx.tracks.decideTrack(admin, track.id, wholeDecline, () => Promise.resolve(null));
+      return [a];
+    },
+    undoDecision: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      const admin = await createUser(t.ctx.db, { is_admin: true });
+      await t.ctx.tracks.decideTrack(admin, track.id, wholeDecline, () => Promise.resolve(null));
+      await t.ctx.tracks.undoDecision(admin, track.id);
+      return [a];
+    },
     reportListened: async (a) => {
       const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
       const mod = await moderatorOf("label_koster");
@@ -348,6 +374,7 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     "forArchive",
     "listenSource",
     "analysis",
+    "reviewQueue",
   ];
 
   it("names every call of the service as a write below or as one that leaves the list", () => {

@@ -1,14 +1,17 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
   type Direction,
   DIRECTION_CONFLICT_MESSAGE,
+  DIRECTION_LABELS,
   DIRECTIONS,
   findConflict,
   formatDirections,
   parseDirections,
 } from "../../domain/directions.ts";
-import { tracks } from "../../db/schema.ts";
+import { telegramOutbox, trackDecisionHistory, tracks } from "../../db/schema.ts";
+import type { Config } from "../config.ts";
+import { parseTrackName } from "../../domain/track-name.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../status-store/kv.ts";
@@ -17,7 +20,15 @@ import { scopeSql } from "./scope.ts";
 import type { createTrackAnalysisService } from "./analysis.ts";
 import { addPlayed, listensOf, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";
-import { artistReviewStatus, type DecisionInput, REVIEW_TEXTS, type ReviewStatus } from "../../domain/review.ts";
+import {
+  artistReviewStatus,
+  type DecisionInput,
+  fillTemplate,
+  REVIEW_TEXTS,
+  type ReviewStatus,
+  type TemplateOutcome,
+  type TrackDecisionInput,
+} from "../../domain/review.ts";
 import {
   changeStatements,
   decisionHistory,
@@ -68,17 +79,37 @@ const currentFields = {
 };
 type Current = { id: number; user_id: number | null; directions: string; storage_key: string | null; filename: string };
 
+/** A decision's template as the decision needs it (decline-templates/service.ts `templateOf`). */
+export type TemplateLookup = (templateId: number) => Promise<{ text: string; outcome: TemplateOutcome } | null>;
+
+/** One pair of a decision call: the revision the form was made from, and what to set. */
+interface PairRequest {
+  direction: Direction;
+  revision: number | undefined;
+  fields: Omit<DecisionInput, "revision">;
+}
+
+/** `{artist}` and `{title}` of a track's name; a name outside the rule gives its whole self as the title. */
+function trackNameParts(filename: string): { artist: string; title: string } {
+  const parsed = parseTrackName(filename);
+  if (parsed) return parsed;
+  return { artist: "", title: filename.replace(/\.mp3$/i, "") };
+}
+
 /** Times a decision is computed again after another change of the same pair got in first. */
 const DECISION_ATTEMPTS = 3;
 
 export function createStaffReview(
   ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & {
     notifications?: Pick<Notifications, "outbox" | "sender">;
+    config?: Pick<Config, "decisionNotifyHoldS">;
   },
   analysis: ReturnType<typeof createTrackAnalysisService>,
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
 ) {
   const { db } = ctx;
+  /** DECISION_NOTIFY_HOLD_S in ms (docs/decisions/0223). */
+  const holdMs = (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
 
   async function load(who: StaffCaller, id: number): Promise<Current> {
     const rows = await db.select(currentFields).from(tracks).where(and(eq(tracks.id, id), scopeSql(scopeFor(who))))
@@ -109,6 +140,7 @@ export function createStaffReview(
             after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
             by: who.id,
             at,
+            holdMs,
           })
         );
       const [first, ...rest] = statements;
@@ -182,6 +214,104 @@ export function createStaffReview(
     return await view(scopeFor(who), id);
   }
 
+  /**
+   * The one place a decision is made (decisions 0151, 0199, 0222): the per-pair call and the
+   * whole-track call both come here. Outside the caller's sight the track is 404; a direction the
+   * track does not have is 400; one outside the caller's categories is 403; a template must exist
+   * and belong to the pair's outcome (400); any pair made from another revision than the stored
+   * one refuses the whole call with 409 and writes nothing. The changes, their history entries
+   * (one `call_id`, so the call can be undone as a whole) and the artist's held messages are
+   * one batch. Pairs whose state would not change are not written.
+   */
+  async function decidePairs(
+    who: Viewer,
+    id: number,
+    asked: readonly PairRequest[],
+    templateOf: TemplateLookup,
+    shape: "pair" | "track",
+  ): Promise<{ decisions: DecisionView[]; notify_at: string | null }> {
+    const scope = scopeOf(who);
+    const current = await load(scope, id);
+    const trackDirections = parseDirections(current.directions);
+    for (const a of asked) {
+      if (!trackDirections.includes(a.direction)) throw badRequest(REVIEW_TEXTS.notTrackDirection);
+      if (!inScope(a.direction, scope)) throw forbidden(REVIEW_TEXTS.outsideCategories);
+    }
+    const directions = asked.map((a) => a.direction);
+    const named = trackNameParts(current.filename);
+    const messages = new Map<Direction, string | null | undefined>();
+    for (const a of asked) {
+      let message = a.fields.message;
+      if (a.fields.template_id !== undefined) {
+        const template = await templateOf(a.fields.template_id);
+        if (template === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
+        if (template.outcome !== a.fields.status) throw badRequest(REVIEW_TEXTS.templateOtherOutcome);
+        message = fillTemplate(template.text, { ...named, direction: DIRECTION_LABELS[a.direction] });
+      }
+      messages.set(a.direction, message);
+    }
+    const decisionsNow = async () =>
+      (await view("*", id, scope)).decisions.filter((d) => directions.includes(d.direction));
+    // Made from another state than the stored one (or from none): refused with what is stored, so
+    // the form can show it (decision 0199).
+    const stale = async () => {
+      const decisions = await decisionsNow();
+      return conflict(
+        REVIEW_TEXTS.decisionChanged,
+        shape === "pair" ? { current: decisions[0] } : { current: decisions, decisions },
+      );
+    };
+    const stored = await storedPairs(db, id, directions);
+    if (asked.some((a) => a.revision !== stored.get(a.direction)!.revision)) throw await stale();
+    const at = ctx.clock.now();
+    const callId = crypto.randomUUID();
+    const changes: PairChange[] = [];
+    for (const a of asked) {
+      const before = stored.get(a.direction)!;
+      const message = messages.get(a.direction);
+      // Left out: the status stays (a note alone never changes it); the note stays; the message
+      // stays only with the same status, since a message belongs to the decision it came with
+      // (decision 0151).
+      const status = a.fields.status ?? before.status;
+      const after = {
+        status,
+        note: a.fields.note !== undefined ? a.fields.note : before.note,
+        message: message !== undefined ? message : status === before.status ? before.message : null,
+      };
+      if (after.status === before.status && after.note === before.note && after.message === before.message) continue;
+      changes.push({ trackId: id, direction: a.direction, before, after, by: who.id, at, holdMs, callId });
+    }
+    const notices = changes.map((c) => noticeOf(c, current)).filter((n): n is DecisionNotice => n !== null);
+    const outbox = ctx.notifications?.outbox;
+    const [first, ...rest] = changes.flatMap((c) => changeStatements(db, c));
+    if (first) {
+      try {
+        await afterWrite([current.user_id], () =>
+          db.batch([
+            first,
+            ...rest,
+            syncReviewStatement(db, id),
+            ...(outbox ? notices.flatMap((n) => outbox.enqueueStatements(n)) : []),
+          ]));
+      } catch (err) {
+        // The pair's next revision was taken meanwhile (another instance too): the batch is a
+        // compare-and-set on the revisions, and nothing of it was written.
+        if (!isConcurrentChange(err)) throw err;
+        throw await stale();
+      }
+      if (notices.length > 0) ctx.notifications?.sender.kick();
+    }
+    // When the artist's message leaves: the hold's end, if a message was written to wait.
+    let notifyAt: string | null = null;
+    if (notices.length > 0) {
+      const [waiting] = await db.select({ at: telegramOutbox.next_attempt_at }).from(telegramOutbox)
+        .where(and(inArray(telegramOutbox.key, notices.map((n) => n.key)), eq(telegramOutbox.status, "pending")))
+        .limit(1);
+      notifyAt = waiting ? waiting.at.toISOString() : null;
+    }
+    return { decisions: await decisionsNow(), notify_at: notifyAt };
+  }
+
   return {
     /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
     async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
@@ -201,62 +331,128 @@ export function createStaffReview(
     },
 
     /**
-     * PUT …/tracks/{id}/decisions/{direction} (issue 13, decision 0151). Outside the caller's sight
-     * the track is 404; a direction the track does not have is 400; one of its directions outside
-     * the caller's categories is 403. A change writes the pair, its history entry and, when the
-     * artist is to be told, the outbox message in one batch. Nothing changed, nothing is written.
+     * PUT …/tracks/{id}/decisions/{direction} (issue 13, decision 0151): `decidePairs` for one pair.
+     * A stale revision answers 409 with `current`, the stored decision.
      */
     async decide(
       who: Viewer,
       id: number,
       direction: Direction,
       input: DecisionInput,
-      templateText: (templateId: number) => Promise<string | null>,
+      templateOf: TemplateLookup,
     ): Promise<DecisionView> {
+      const { revision, ...fields } = input;
+      return (await decidePairs(who, id, [{ direction, revision, fields }], templateOf, "pair")).decisions[0];
+    },
+
+    /**
+     * PUT …/tracks/{id}/decision (issue 23, decision 0222): one decision for every direction of the
+     * track within the caller's categories (admins: all), each pair checked with its own revision;
+     * `overrides` replaces the fields of a direction. 403 when none is in scope; 400 for an override
+     * of a direction the track lacks or outside scope.
+     */
+    async decideTrack(who: Viewer, id: number, input: TrackDecisionInput, templateOf: TemplateLookup) {
       const scope = scopeOf(who);
       const current = await load(scope, id);
-      if (!parseDirections(current.directions).includes(direction)) throw badRequest(REVIEW_TEXTS.notTrackDirection);
-      if (!inScope(direction, scope)) throw forbidden(REVIEW_TEXTS.outsideCategories);
-      let message = input.message;
-      if (input.template_id !== undefined) {
-        const text = await templateText(input.template_id);
-        if (text === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
-        message = text;
+      const all = parseDirections(current.directions);
+      const mine = all.filter((d) => inScope(d, scope));
+      for (const d of Object.keys(input.overrides ?? {}) as Direction[]) {
+        if (!all.includes(d)) throw badRequest(REVIEW_TEXTS.notTrackDirection);
+        if (!inScope(d, scope)) throw badRequest(REVIEW_TEXTS.outsideCategories);
       }
-      const decisionNow = async () => (await view("*", id, scope)).decisions.find((d) => d.direction === direction)!;
-      // Made from another state than the stored one (or from none): refused with what is stored, so
-      // the form can show it (decision 0199).
-      const stale = async () => conflict(REVIEW_TEXTS.decisionChanged, { current: await decisionNow() });
-      const before = (await storedPairs(db, id, [direction])).get(direction)!;
-      if (input.revision !== before.revision) throw await stale();
-      // Left out: the status stays (a note alone never changes it); the note stays; the message
-      // stays only with the same status, since a message belongs to the decision it came with
-      // (decision 0151).
-      const status = input.status ?? before.status;
-      const after = {
-        status,
-        note: input.note !== undefined ? input.note : before.note,
-        message: message !== undefined ? message : status === before.status ? before.message : null,
+      if (mine.length === 0) throw forbidden(REVIEW_TEXTS.nothingInScope);
+      const { revisions, overrides, ...base } = input;
+      return await decidePairs(
+        who,
+        id,
+        mine.map((direction) => ({
+          direction,
+          revision: revisions[direction],
+          fields: overrides?.[direction] ?? base,
+        })),
+        templateOf,
+        "track",
+      );
+    },
+
+    /**
+     * POST …/tracks/{id}/decision/undo (decision 0222): the caller's most recent decision call on the
+     * track goes back, every pair it changed to its state before (a new history entry each), and
+     * its messages still held are never sent. 404 when there is nothing to undo; 409 once the hold
+     * is over (the artist has been told) or when someone changed a pair since.
+     */
+    async undoDecision(who: Viewer, id: number): Promise<{ decisions: DecisionView[] }> {
+      const scope = scopeOf(who);
+      const current = await load(scope, id);
+      const h = trackDecisionHistory;
+      const [last] = await db.select({ call_id: h.call_id, decided_at: h.decided_at }).from(h)
+        .where(and(eq(h.track_id, id), eq(h.decided_by, who.id), isNotNull(h.call_id)))
+        .orderBy(desc(h.decided_at), desc(h.id)).limit(1);
+      if (!last?.call_id) throw notFound(REVIEW_TEXTS.nothingToUndo);
+      const callId = last.call_id;
+      const [undone] = await db.select({ id: h.id }).from(h).where(and(eq(h.track_id, id), eq(h.undoes, callId)))
+        .limit(1);
+      if (undone) throw notFound(REVIEW_TEXTS.nothingToUndo);
+      if (last.decided_at.getTime() + holdMs <= ctx.clock.now().getTime()) {
+        throw conflict(REVIEW_TEXTS.alreadyTold);
+      }
+      const entries = (await db.select({ direction: h.direction, revision: h.revision }).from(h)
+        .where(and(eq(h.track_id, id), eq(h.call_id, callId))))
+        .filter((e) => parseDirections(current.directions).includes(e.direction as Direction));
+      const directions = entries.map((e) => e.direction as Direction);
+      if (directions.some((d) => !inScope(d, scope))) throw forbidden(REVIEW_TEXTS.outsideCategories);
+      const decisionsNow = async () =>
+        (await view("*", id, scope)).decisions.filter((d) => directions.includes(d.direction));
+      const stale = async () => {
+        const decisions = await decisionsNow();
+        return conflict(REVIEW_TEXTS.decisionChanged, { current: decisions, decisions });
       };
-      if (after.status !== before.status || after.note !== before.note || after.message !== before.message) {
-        const change: PairChange = { trackId: id, direction, before, after, by: who.id, at: ctx.clock.now() };
-        const notice = noticeOf(change, current);
+      const pairs = await storedPairs(db, id, directions);
+      if (entries.some((e) => pairs.get(e.direction as Direction)!.revision !== e.revision)) throw await stale();
+      // Each pair's state before the call: its history entry one revision earlier (none: `new`).
+      const earlier = entries.filter((e) => e.revision > 1);
+      const previous = earlier.length === 0 ? [] : await db.select({
+        direction: h.direction,
+        to: h.to_status,
+        note: h.note,
+        message: h.message,
+      }).from(h).where(and(
+        eq(h.track_id, id),
+        or(...earlier.map((e) => and(eq(h.direction, e.direction), eq(h.revision, e.revision - 1)))),
+      ));
+      const at = ctx.clock.now();
+      const statements: BatchItem<"sqlite">[] = entries.flatMap((e) => {
+        const direction = e.direction as Direction;
+        const p = previous.find((x) => x.direction === direction);
+        return changeStatements(db, {
+          trackId: id,
+          direction,
+          before: pairs.get(direction)!,
+          after: p ? { status: p.to, note: p.note, message: p.message } : { status: "new", note: null, message: null },
+          by: who.id,
+          at,
+          holdMs,
+          undoes: callId,
+        });
+      });
+      const outbox = ctx.notifications?.outbox;
+      if (outbox) {
+        statements.push(outbox.cancelStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision))));
+        statements.push(
+          outbox.reinstateStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision - 1))),
+        );
+      }
+      const [first, ...rest] = statements;
+      if (first) {
         try {
-          await afterWrite([current.user_id], () =>
-            db.batch([
-              ...changeStatements(db, change),
-              syncReviewStatement(db, id),
-              ...(notice && ctx.notifications ? ctx.notifications.outbox.enqueueStatements(notice) : []),
-            ]));
+          await afterWrite([current.user_id], () => db.batch([first, ...rest, syncReviewStatement(db, id)]));
         } catch (err) {
-          // The pair's next revision was taken meanwhile (another instance too): the batch is a
-          // compare-and-set on the revision, and nothing of it was written.
           if (!isConcurrentChange(err)) throw err;
           throw await stale();
         }
-        if (notice) ctx.notifications?.sender.kick();
+        ctx.notifications?.sender.kick();
       }
-      return await decisionNow();
+      return { decisions: await decisionsNow() };
     },
 
     /**

@@ -136,6 +136,7 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/review.ts",
     "server/tracks/uploads.ts",
     "server/tracks/views.ts",
+    "server/tracks/review-queue.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, status keys.
     "server/tracks/scope.ts",
     "server/tracks/analysis.ts",

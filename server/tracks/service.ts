@@ -2,6 +2,9 @@ import type { AppContext } from "../deps.ts";
 import { createTrackAnalysisService } from "./analysis.ts";
 import type { Notifications } from "../notifications/notifications.ts";
 import { createStatusKeys } from "./processing/status-keys.ts";
+import type { Config } from "../config.ts";
+import type { Scope } from "../../domain/scope.ts";
+import { reviewQueue } from "./review-queue.ts";
 import { createArtistReads } from "./artist-reads.ts";
 import { keptListWrites } from "./kept-lists.ts";
 import { createLeaseStore } from "./leases.ts";
@@ -37,6 +40,8 @@ export function createTracksService(
      * change does; the sender is nudged after the commit and never awaited (decision 0157).
      */
     notifications?: Pick<Notifications, "outbox" | "sender">;
+    /** DECISION_NOTIFY_HOLD_S (docs/decisions/0223); left out (some tests): no hold. */
+    config?: Pick<Config, "decisionNotifyHoldS">;
   },
 ) {
   /** The status store's keys; the one instance of the app (its stale set must be shared). */
@@ -64,6 +69,8 @@ export function createTracksService(
     ...createStaffReview(ctx, reports, writes),
     /** The audio reports (written by processing and the start-up pass). */
     analysis,
+    /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */
+    reviewQueue: (scope: Scope) => reviewQueue(ctx.db, scope, ctx.clock.now()),
   };
 }
 

@@ -11,7 +11,7 @@ import {
 } from "./downloads/token.ts";
 import { parseId, validate } from "../lib/validate.ts";
 import { DIRECTIONS } from "../../domain/directions.ts";
-import { decisionInputSchema } from "../../domain/review.ts";
+import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";
 import { trackInputSchema, trackListQuerySchema, trackModerationSchema, trackUpdateSchema } from "./service.ts";
 
@@ -105,11 +105,26 @@ function createSharedTrackRoutes(ctx: AppContext) {
           parseId(id),
           direction,
           c.req.valid("json"),
-          (templateId) => ctx.declineTemplates.textOf(templateId),
+          ctx.declineTemplates.templateOf,
         );
         return c.json({ success: true as const, decision });
       },
     )
+    .put("/:id/decision", validate("json", trackDecisionInputSchema()), async (c) => {
+      // One decision for the whole track within the caller's categories (issue 23, decision 0222).
+      const result = await service.decideTrack(
+        c.get("user"),
+        parseId(c.req.param("id")),
+        c.req.valid("json"),
+        ctx.declineTemplates.templateOf,
+      );
+      return c.json({ success: true as const, ...result });
+    })
+    .post("/:id/decision/undo", async (c) => {
+      // The caller's most recent decision on the track, while its hold lasts (decision 0222).
+      const result = await service.undoDecision(c.get("user"), parseId(c.req.param("id")));
+      return c.json({ success: true as const, ...result });
+    })
     .get("/:id", async (c) => {
       const track = await service.detail(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true, track });

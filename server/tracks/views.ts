@@ -228,7 +228,13 @@ function filterSql(q: TrackListQuery, scope: Scope): SQL | undefined {
   if (q.downloaded !== undefined) conds.push(eq(tracks.downloaded, q.downloaded));
   if (q.warning) conds.push(warningSql(q.warning));
   if (q.review) {
-    conds.push(reviewFilterSql(q.review, q.direction ? [q.direction] : scope === "*" ? "*" : scopeDirections(scope)));
+    const within = q.direction ? [q.direction] : scope === "*" ? "*" : scopeDirections(scope);
+    // `awaiting`: a pair still waits for a decision, new or listened (issue 23; isAwaitingDecision).
+    conds.push(
+      q.review === "awaiting"
+        ? sql`(${reviewFilterSql("new", within)} OR ${reviewFilterSql("listened", within)})`
+        : reviewFilterSql(q.review, within),
+    );
   }
   return conds.length ? and(...conds) : undefined;
 }

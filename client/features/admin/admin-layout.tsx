@@ -7,7 +7,7 @@ const NAV: StaffNavItem[] = [
   { to: "/admin/faq", label: "FAQ" },
   { to: "/admin/slider", label: "Слайдер" },
   { to: "/admin/users", label: "Пользователи" },
-  { to: "/admin/decline-templates", label: "Шаблоны отказа" },
+  { to: "/admin/decline-templates", label: "Шаблоны сообщений" },
   { to: "/admin/redis", label: "Redis" },
 ];
 

@@ -6,6 +6,7 @@ import { errorText } from "../../lib/api.ts";
 import { adminDashboardQuery, type Period } from "./dashboard-api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 import { ReviewCounts } from "./review-counts.tsx";
+import { REVIEW_QUEUE_TEXTS_RU, ReviewQueue } from "../../components/review-queue.tsx";
 
 const PERIODS: Array<{ value: Period; label: string }> = [
   { value: "day", label: "День" },
@@ -16,6 +17,8 @@ const PERIODS: Array<{ value: Period; label: string }> = [
 
 /** The label started in 2000: the "years on the stage" card counts from then. */
 export const STAGE_START_YEAR = 2000;
+
+const directionLabel = (code: string) => (isDirection(code) ? ADMIN_DIRECTION_LABELS[code] : code);
 
 export function AdminDashboardPage() {
   useDocumentTitle("Панель управления");
@@ -60,6 +63,15 @@ export function AdminDashboardPage() {
               <span className="st-card-value">{new Date().getFullYear() - STAGE_START_YEAR}</span>
             </div>
           </div>
+
+          {stats.review_queue && (
+            <ReviewQueue
+              rows={stats.review_queue}
+              tracksPath="/admin/tracks"
+              directionLabel={directionLabel}
+              texts={REVIEW_QUEUE_TEXTS_RU}
+            />
+          )}
 
           <div className="st-section">
             <div className="st-page-head" style={{ marginBottom: 12 }}>
@@ -115,7 +127,7 @@ export function AdminDashboardPage() {
                 <HorizontalBars
                   scale={Math.max(0, ...stats.directions.data)}
                   rows={stats.directions.labels.map((label, i) => ({
-                    label: isDirection(label) ? ADMIN_DIRECTION_LABELS[label] : label,
+                    label: directionLabel(label),
                     value: stats.directions.data[i] ?? 0,
                   }))}
                 />

@@ -23,6 +23,17 @@ export const moderatorCountsQuery = () =>
     staleTime: 0,
   });
 
+/**
+ * The moderator's dashboard answer (issue 23): `review_queue`, per direction in their categories the
+ * new, shortlisted and overdue counts.
+ */
+export const moderatorDashboardQuery = () =>
+  queryOptions({
+    queryKey: [...moderatorKeys.dashboard, "review-queue"] as const,
+    queryFn: () => read(client.moderator.dashboard.$get()).then((b) => b.review_queue),
+    staleTime: 0,
+  });
+
 const faqQueries = staffFaqQueries("/moderator", moderatorKeys.faq, { retryOne: false });
 export const moderatorFaqsQuery = faqQueries.list;
 export const moderatorFaqQuery = faqQueries.one;

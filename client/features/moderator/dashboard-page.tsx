@@ -2,8 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { moderatorCountsQuery, moderatorFaqsQuery } from "./api.ts";
-import { categoryNames } from "../../lib/moderator-categories.ts";
+import { moderatorCountsQuery, moderatorDashboardQuery, moderatorFaqsQuery } from "./api.ts";
+import { categoryLabel, categoryNames } from "../../lib/moderator-categories.ts";
+import { REVIEW_QUEUE_TEXTS_EN, ReviewQueue } from "../../components/review-queue.tsx";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
 
 const count = (q: { isPending: boolean; isError: boolean; data?: number }) =>
@@ -15,6 +16,7 @@ export function ModeratorDashboardPage() {
   const { status, username } = useModeratorStatus();
   const counts = useQuery(moderatorCountsQuery());
   const faqs = useQuery(moderatorFaqsQuery());
+  const queue = useQuery(moderatorDashboardQuery());
   const names = status ? categoryNames(status.categories) : [];
 
   return (
@@ -66,10 +68,30 @@ export function ModeratorDashboardPage() {
         </div>
       </div>
 
+      {queue.isError && (
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(queue.error, "Failed to load the review queue", "Error loading the review queue")}
+        </div>
+      )}
+      {queue.data && (
+        <ReviewQueue
+          rows={queue.data}
+          tracksPath="/moderator/tracks"
+          directionLabel={categoryLabel}
+          texts={REVIEW_QUEUE_TEXTS_EN}
+        />
+      )}
+
       <div className="st-section">
         <h2>Shortcuts</h2>
         <div className="mod-shortcuts">
-          <Link to="/moderator/tracks" className="st-btn st-btn-primary">Manage Tracks</Link>
+          <Link
+            to="/moderator/tracks"
+            search={{ review: "new", sort: "upload_date" }}
+            className="st-btn st-btn-primary"
+          >
+            Manage Tracks
+          </Link>
           <Link to="/moderator/faq" className="st-btn">Manage FAQ</Link>
           <Link to="/moderator/faq/edit" className="st-btn">Add New FAQ</Link>
         </div>

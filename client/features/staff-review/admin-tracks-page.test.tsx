@@ -145,13 +145,14 @@ describe("review player", () => {
     await settle();
     await key({ key: "j", code: "KeyJ" });
     await settle();
-    expect(router.state.location.search).toEqual({ page: 2 });
+    expect(router.state.location.search).toEqual({ page: 2, track: 11 });
     expect(listCalls.at(-1)?.get("page")).toBe("2");
     expect(playing()).toBe("/api/listen/token-11");
     expect(currentRows()).toEqual(["11"]);
     await key({ key: "k", code: "KeyK" });
     await settle();
-    expect(router.state.location.search).toEqual({});
+    // Back on page 1 (the default, left out of the address), with the playing track named (issue 23).
+    expect(router.state.location.search).toEqual({ track: 10 });
     expect(playing()).toBe("/api/listen/token-10");
   });
 

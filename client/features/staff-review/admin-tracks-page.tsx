@@ -2,11 +2,12 @@ import { Link } from "@tanstack/react-router";
 import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain/directions.ts";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { Pagination } from "../../components/ui/pagination.tsx";
+import { DecisionDock } from "./player/decision-dock.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
-import { TrackFilters } from "./track-filters.tsx";
-import { TrackTable } from "./track-table.tsx";
+import { TrackFiltersPanel } from "./track-filters-panel.tsx";
+import { TrackRows } from "./track-rows.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
 import { errorText } from "../../lib/api.ts";
@@ -31,7 +32,13 @@ export function AdminTracksPage() {
     },
   });
   const { query, list } = tracks;
-  const review = useTrackReview({ base: "/admin", keys: adminKeys, list: tracks, texts: PLAYER_TEXTS_RU });
+  const review = useTrackReview({
+    base: "/admin",
+    keys: adminKeys,
+    list: tracks,
+    texts: PLAYER_TEXTS_RU,
+    canDecide: () => true,
+  });
 
   return (
     <section className="st-page">
@@ -50,7 +57,7 @@ export function AdminTracksPage() {
         </div>
       </div>
 
-      <TrackFilters
+      <TrackFiltersPanel
         value={tracks.filters}
         onChange={tracks.setFilters}
         onReset={tracks.resetFilters}
@@ -67,7 +74,7 @@ export function AdminTracksPage() {
 
       {list && (
         <>
-          <TrackTable
+          <TrackRows
             tracks={list.tracks}
             selected={tracks.selected}
             onSelectedChange={tracks.setSelected}
@@ -87,7 +94,14 @@ export function AdminTracksPage() {
             onPageSizeChange={tracks.setPageSize}
             counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
           />
-          {list.tracks.length > 0 && <PlayerBar player={review.player} texts={PLAYER_TEXTS_RU} />}
+          {(list.tracks.length > 0 || review.player.current) && (
+            <PlayerBar
+              player={review.player}
+              texts={PLAYER_TEXTS_RU}
+              fromDrop={review.fromDrop}
+              dock={<DecisionDock desk={review.desk} label={directionLabel} />}
+            />
+          )}
         </>
       )}
 

@@ -63,8 +63,10 @@ const track = {
 };
 
 const templates = [
-  { id: 4, title: "Не подходит по стилю", text: "Спасибо, но трек не подходит по стилю." },
-  { id: 9, title: "Сведение", text: "Доработайте сведение и присылайте снова." },
+  { id: 4, title: "Не подходит по стилю", text: "Спасибо, но трек не подходит по стилю.", outcome: "declined" },
+  { id: 9, title: "Сведение", text: "Доработайте сведение и присылайте снова.", outcome: "declined" },
+  // Another outcome's template is not offered by «Отклонить с шаблоном» (decision 0224).
+  { id: 12, title: "Берём", text: "Берём, {artist}!", outcome: "accepted" },
 ];
 
 useSignedInTestSession();
@@ -170,6 +172,9 @@ describe("decision panel", () => {
     const puts = await setupTrack();
     const koster = await screen.findByTestId("decision-label_koster");
     await within(koster).findByLabelText("Шаблон отказа");
+    // Only the decline templates are offered (decision 0224).
+    const choices = [...(within(koster).getByLabelText("Шаблон отказа") as HTMLSelectElement).options];
+    expect(choices.map((o) => o.value)).toEqual(["4", "9"]);
     fireEvent.change(within(koster).getByLabelText("Шаблон отказа"), { target: { value: "9" } });
     fireEvent.click(within(koster).getByRole("button", { name: "Отклонить с шаблоном" }));
     await waitFor(() => expect(puts).toHaveLength(1));
@@ -283,7 +288,11 @@ describe("decline templates page", () => {
     );
     await act(() => auth.loadUser());
     renderPage("/admin/decline-templates", AdminDeclineTemplatesPage);
-    expect(await screen.findAllByTestId("decline-template")).toHaveLength(2);
+    expect(await screen.findAllByTestId("decline-template")).toHaveLength(3);
+    // Grouped by outcome, with the placeholders explained (decision 0224).
+    expect(within(screen.getByTestId("templates-accepted")).getByDisplayValue("Берём")).toBeTruthy();
+    expect(within(screen.getByTestId("templates-declined")).getAllByTestId("decline-template")).toHaveLength(2);
+    expect(screen.getByTestId("template-placeholders").textContent).toContain("{artist}");
 
     // Add: both fields are required.
     fireEvent.click(screen.getByRole("button", { name: "Добавить шаблон" }));
@@ -294,21 +303,25 @@ describe("decline templates page", () => {
     fireEvent.change(newText, { target: { value: "Трек слишком короткий." } });
     fireEvent.click(screen.getByRole("button", { name: "Добавить шаблон" }));
     expect(await screen.findByText("Шаблон добавлен")).toBeTruthy();
-    await waitFor(() => expect(screen.getAllByTestId("decline-template")).toHaveLength(3));
-    expect(calls[0]).toBe(`POST ${JSON.stringify({ title: "Длина", text: "Трек слишком короткий." })}`);
+    await waitFor(() => expect(screen.getAllByTestId("decline-template")).toHaveLength(4));
+    expect(calls[0]).toBe(
+      `POST ${JSON.stringify({ title: "Длина", text: "Трек слишком короткий.", outcome: "declined" })}`,
+    );
 
     // Edit in place.
-    const first = screen.getAllByTestId("decline-template")[0];
+    const first = within(screen.getByTestId("templates-declined")).getAllByTestId("decline-template")[0];
     fireEvent.change(within(first).getByLabelText("Текст сообщения артисту"), { target: { value: "Новый текст." } });
     fireEvent.click(within(first).getByRole("button", { name: "Сохранить" }));
     expect(await within(first).findByText("Шаблон сохранён")).toBeTruthy();
-    expect(calls[1]).toBe(`PUT 4 ${JSON.stringify({ title: "Не подходит по стилю", text: "Новый текст." })}`);
+    expect(calls[1]).toBe(
+      `PUT 4 ${JSON.stringify({ title: "Не подходит по стилю", text: "Новый текст.", outcome: "declined" })}`,
+    );
 
     // Delete after the confirmation.
     fireEvent.click(within(first).getByRole("button", { name: "Удалить" }));
     const dialog = await screen.findByRole("dialog");
     fireEvent.click(within(dialog).getByRole("button", { name: "Удалить" }));
-    await waitFor(() => expect(screen.getAllByTestId("decline-template")).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByTestId("decline-template")).toHaveLength(3));
     expect(calls[2]).toBe("DELETE 4");
   });
 });

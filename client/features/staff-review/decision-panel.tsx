@@ -100,7 +100,8 @@ function DirectionDecision(
   const [done, setDone] = useState<string | null>(null);
   const decide = useDecide(panelBase, tracksKey);
   const templates = useQuery({ ...declineTemplatesQuery(panelBase), enabled: editable });
-  const list = templates.data ?? [];
+  // «Отклонить с шаблоном» offers the decline templates only (decision 0224).
+  const list = (templates.data ?? []).filter((t) => (t.outcome ?? "declined") === "declined");
   const chosenTemplate = templateId || (list[0] ? String(list[0].id) : "");
   const tooLong = decisionTextTooLong(note.trim()) || decisionTextTooLong(message.trim());
   const edited = status !== base.status || note !== base.note || message !== base.message;

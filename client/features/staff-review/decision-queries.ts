@@ -22,7 +22,7 @@ export const declineTemplatesKey = (base: StaffBase) => [base, "decline-template
 export const declineTemplatesQuery = (base: StaffBase) =>
   queryOptions({
     queryKey: declineTemplatesKey(base),
-    queryFn: () => read(panel(base)["decline-templates"].$get()).then((b) => b.templates ?? []),
+    queryFn: () => read(panel(base)["decline-templates"].$get({ query: {} })).then((b) => b.templates ?? []),
     staleTime: 30_000,
   });
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { declineTemplatesKey } from "./decision-queries.ts";
 import { client, read } from "../../lib/api.ts";
+import type { TemplateOutcome } from "../../../domain/review.ts";
 
 /**
  * Writes of the admin's decline templates (issue 13, decision 0162). The list itself is the
@@ -10,6 +11,8 @@ import { client, read } from "../../lib/api.ts";
 export interface TemplateInput {
   title: string;
   text: string;
+  /** The decision it goes with (decision 0224). */
+  outcome: TemplateOutcome;
 }
 
 export function useDeclineTemplateWrites() {

@@ -3,6 +3,9 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import {
   DECISION_TEXT_MAX_LENGTH,
   DECLINE_TEMPLATE_TITLE_MAX_LENGTH,
+  TEMPLATE_OUTCOME_LABELS,
+  TEMPLATE_OUTCOMES,
+  type TemplateOutcome,
   templateTextProblem,
   templateTitleProblem,
 } from "../../../domain/review.ts";
@@ -15,11 +18,13 @@ import { errorText } from "../../lib/api.ts";
 import { type TemplateInput, useDeclineTemplateWrites } from "./decline-templates-api.ts";
 
 /**
- * Шаблоны отказа (issue 13, decision 0162): the short list of ready-made decline messages the
- * decision form offers. Add one at the top; each can be edited in place or deleted.
+ * Шаблоны сообщений (issue 13, decision 0162; outcomes since issue 23, decision 0224): the short
+ * lists of ready-made messages to the artist, one per outcome (accept, shortlist, decline), that
+ * the decision form and the review desk offer. Add one at the top; each can be edited in place,
+ * moved to another outcome, or deleted.
  */
 export function AdminDeclineTemplatesPage() {
-  useDocumentTitle("Шаблоны отказа");
+  useDocumentTitle("Шаблоны сообщений");
   const list = useQuery(declineTemplatesQuery("/admin"));
   const writes = useDeclineTemplateWrites();
   const [deleting, setDeleting] = useState<DeclineTemplate | null>(null);
@@ -39,10 +44,15 @@ export function AdminDeclineTemplatesPage() {
   return (
     <section className="st-page">
       <div className="st-page-head">
-        <h1>Шаблоны отказа</h1>
+        <h1>Шаблоны сообщений</h1>
       </div>
       <p className="st-muted">
-        Готовые сообщения артисту для быстрого отказа: форма решения по треку предлагает их в «Отклонить с шаблоном».
+        Готовые сообщения артисту для каждого решения: принять, в шорт-лист, отклонить. Форма решения и пульт
+        прослушивания предлагают шаблоны своего решения.
+      </p>
+      <p className="st-muted" data-testid="template-placeholders">
+        В тексте можно писать подстановки: <code>{"{artist}"}</code> — артист, <code>{"{title}"}</code>{" "}
+        — название трека, <code>{"{direction}"}</code> — направление. При отправке они заменяются данными трека.
       </p>
 
       <div className="st-section">
@@ -62,25 +72,38 @@ export function AdminDeclineTemplatesPage() {
         </div>
       )}
       {list.data && list.data.length === 0 && <p className="st-muted">Шаблонов пока нет</p>}
-      {list.data && list.data.length > 0 && (
-        <ul className="tpl-list" aria-label="Шаблоны отказа">
-          {list.data.map((t) => (
-            <li key={t.id} className="st-section" data-testid="decline-template">
-              <TemplateForm
-                initial={{ title: t.title, text: t.text }}
-                submitLabel="Сохранить"
-                savedLabel="Шаблон сохранён"
-                onSave={(json) => writes.update.mutateAsync({ id: t.id, json })}
-                extra={
-                  <button type="button" className="st-btn st-btn-danger" onClick={() => setDeleting(t)}>
-                    Удалить
-                  </button>
-                }
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      {list.data && list.data.length > 0 && TEMPLATE_OUTCOMES.map((outcome) => {
+        const group = list.data.filter((t) => (t.outcome ?? "declined") === outcome);
+        return (
+          <div key={outcome} className="st-section" data-testid={`templates-${outcome}`}>
+            <h2 className="dp-title" style={{ fontSize: 16 }}>{TEMPLATE_OUTCOME_LABELS[outcome]}</h2>
+            {group.length === 0 && <p className="st-muted">Шаблонов этого решения пока нет</p>}
+            {group.length > 0 && (
+              <ul className="tpl-list" aria-label={`Шаблоны: ${TEMPLATE_OUTCOME_LABELS[outcome]}`}>
+                {group.map((t) => (
+                  <li key={t.id} className="st-section" data-testid="decline-template">
+                    <TemplateForm
+                      initial={{ title: t.title, text: t.text, outcome: t.outcome ?? "declined" }}
+                      submitLabel="Сохранить"
+                      savedLabel="Шаблон сохранён"
+                      onSave={(json) => writes.update.mutateAsync({ id: t.id, json })}
+                      extra={
+                        <button
+                          type="button"
+                          className="st-btn st-btn-danger"
+                          onClick={() => setDeleting(t)}
+                        >
+                          Удалить
+                        </button>
+                      }
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        );
+      })}
 
       <ConfirmDialog
         open={deleting !== null}
@@ -113,13 +136,15 @@ function TemplateForm(
   const fid = useId();
   const [title, setTitle] = useState(initial?.title ?? "");
   const [text, setText] = useState(initial?.text ?? "");
+  const [outcome, setOutcome] = useState<TemplateOutcome>(initial?.outcome ?? "declined");
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const titleProblem = templateTitleProblem(title);
   const textProblem = templateTextProblem(text);
-  const unchanged = initial !== undefined && initial.title === title.trim() && initial.text === text.trim();
+  const unchanged = initial !== undefined && initial.title === title.trim() && initial.text === text.trim() &&
+    initial.outcome === outcome;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -129,7 +154,7 @@ function TemplateForm(
     setError(null);
     setSaved(false);
     try {
-      await onSave({ title: title.trim(), text: text.trim() });
+      await onSave({ title: title.trim(), text: text.trim(), outcome });
       setSaved(true);
       setTouched(false);
       if (resetAfterSave) {
@@ -147,6 +172,20 @@ function TemplateForm(
     <form className="dp-form" onSubmit={submit} noValidate>
       {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
       {saved && <div className="st-alert st-alert-success" role="status">{savedLabel}</div>}
+      <div className="st-field">
+        <label className="st-label" htmlFor={`${fid}-outcome`}>Решение</label>
+        <select
+          id={`${fid}-outcome`}
+          className="st-input"
+          value={outcome}
+          onChange={(e) => {
+            setOutcome(e.target.value as TemplateOutcome);
+            setSaved(false);
+          }}
+        >
+          {TEMPLATE_OUTCOMES.map((o) => <option key={o} value={o}>{TEMPLATE_OUTCOME_LABELS[o]}</option>)}
+        </select>
+      </div>
       <div className="st-field">
         <label className="st-label" htmlFor={`${fid}-title`}>Название</label>
         <input

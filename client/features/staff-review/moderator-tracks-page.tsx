@@ -1,17 +1,20 @@
 import { useMemo } from "react";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.tsx";
+import { DecisionDock } from "./player/decision-dock.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
-import { TRACK_FILTER_TEXTS_EN, TrackFilters } from "./track-filters.tsx";
-import { TRACK_TABLE_TEXTS_EN, TrackTable } from "./track-table.tsx";
+import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
+import { FILTER_PANEL_TEXTS_EN, TrackFiltersPanel } from "./track-filters-panel.tsx";
+import { TrackRows } from "./track-rows.tsx";
+import { TRACK_TABLE_TEXTS_EN } from "./track-table.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
 import { errorText } from "../../lib/api.ts";
 import { MODERATOR_PAGE_SIZE, moderatorTracksQuery } from "./moderator-tracks-api.ts";
 import { moderatorKeys } from "../../lib/staff-queries.ts";
-import { categoryLabel, categoryNames, managedDirections } from "../../lib/moderator-categories.ts";
+import { canManage, categoryLabel, categoryNames, managedDirections } from "../../lib/moderator-categories.ts";
 import { describeLoadError, NO_RESPONSE_TEXT } from "./track-errors.ts";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
 
@@ -37,7 +40,13 @@ export function ModeratorTracksPage() {
     },
   });
   const { query, list } = tracks;
-  const review = useTrackReview({ base: "/moderator", keys: moderatorKeys, list: tracks, texts: PLAYER_TEXTS_EN });
+  const review = useTrackReview({
+    base: "/moderator",
+    keys: moderatorKeys,
+    list: tracks,
+    texts: PLAYER_TEXTS_EN,
+    canDecide: (d) => canManage(d, categories),
+  });
 
   const directionOptions = useMemo(
     () => managedDirections(categories).map((d) => ({ value: d, label: categoryLabel(d) })),
@@ -64,12 +73,13 @@ export function ModeratorTracksPage() {
         </div>
       </div>
 
-      <TrackFilters
+      <TrackFiltersPanel
         value={tracks.filters}
         onChange={tracks.setFilters}
         onReset={tracks.resetFilters}
         directions={directionOptions}
         texts={TRACK_FILTER_TEXTS_EN}
+        panelTexts={FILTER_PANEL_TEXTS_EN}
       />
 
       {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
@@ -112,7 +122,7 @@ export function ModeratorTracksPage() {
 
       {!loadError && list && !noTracksAtAll && (
         <>
-          <TrackTable
+          <TrackRows
             tracks={list.tracks}
             selected={tracks.selected}
             onSelectedChange={tracks.setSelected}
@@ -135,7 +145,14 @@ export function ModeratorTracksPage() {
               texts={PAGINATION_TEXTS_EN}
             />
           )}
-          {list.tracks.length > 0 && <PlayerBar player={review.player} texts={PLAYER_TEXTS_EN} />}
+          {(list.tracks.length > 0 || review.player.current) && (
+            <PlayerBar
+              player={review.player}
+              texts={PLAYER_TEXTS_EN}
+              fromDrop={review.fromDrop}
+              dock={<DecisionDock desk={review.desk} label={categoryLabel} />}
+            />
+          )}
         </>
       )}
 

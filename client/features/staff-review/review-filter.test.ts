@@ -18,4 +18,12 @@ describe("the review filter in the address (issue 13)", () => {
       sort: "upload_date",
     });
   });
+
+  it("keeps the server's `awaiting` (new or listened; issue 23), where the dashboards' overdue figure leads", () => {
+    expect(parseTrackListSearch({ review: "awaiting", direction: "label_koster", sort: "upload_date" })).toEqual({
+      review: "awaiting",
+      direction: "label_koster",
+      sort: "upload_date",
+    });
+  });
 });

@@ -43,6 +43,8 @@ export interface TrackFilterTexts {
   warning: string;
   anyWarning: string;
   review: string;
+  /** `awaiting`: new or listened, a decision still to make (issue 23). */
+  awaiting: string;
   reset: string;
 }
 
@@ -61,6 +63,7 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   warning: "Предупреждение",
   anyWarning: "С предупреждениями",
   review: "Рассмотрение",
+  awaiting: "Ждут решения",
   reset: "Сбросить",
 };
 
@@ -79,6 +82,7 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   warning: "Warning",
   anyWarning: "Any warning",
   review: "Review",
+  awaiting: "Awaiting a decision",
   reset: "Reset",
 };
 
@@ -182,6 +186,7 @@ export function TrackFilters(
           onChange={(e) => set({ review: e.target.value })}
         >
           <option value="">{texts.all}</option>
+          <option value="awaiting">{texts.awaiting}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
         </select>
       </label>

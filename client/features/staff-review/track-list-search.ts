@@ -35,6 +35,12 @@ export type TrackSort = TrackSortField | `-${TrackSortField}`;
  * the public entry chunk and domain/review.ts also holds the zod schemas; review-filter.test keeps them equal.
  */
 export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted", "declined"] as const;
+/**
+ * Besides the states, the server's `awaiting` (issue 23): a pair still waiting for a decision, new or
+ * listened. The dashboards' overdue figure opens it oldest first (decision 0228).
+ */
+export const AWAITING_REVIEW_FILTER = "awaiting";
+const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER] as const;
 
 export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
 export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
@@ -58,10 +64,12 @@ export type TrackListSearch = {
   downloaded?: boolean;
   warning?: TrackWarningFilter;
   /** A review state (issue 13): with `direction`, that pair's state; else any direction in scope. */
-  review?: (typeof TRACK_REVIEW_FILTERS)[number];
+  review?: (typeof REVIEW_FILTERS)[number];
   sort?: TrackSort;
   page?: number;
   page_size?: number;
+  /** The track the review player holds (issue 23): Back, a reload or a shared link land on it. */
+  track?: number;
 };
 
 /**
@@ -75,10 +83,11 @@ const READERS: { [K in keyof TrackListSearch]-?: (v: unknown) => TrackListSearch
   direction: oneOf(DIRECTIONS),
   downloaded: bool,
   warning: oneOf(TRACK_WARNING_FILTERS),
-  review: oneOf(TRACK_REVIEW_FILTERS),
+  review: oneOf(REVIEW_FILTERS),
   sort: (v) => (typeof v === "string" && sortRule.test(v) ? (v as TrackSort) : undefined),
   page: wholeNumber((n) => n >= 1 && n <= MAX_PAGE),
   page_size: wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n)),
+  track: wholeNumber((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER),
 };
 
 function readSearch(input: Record<string, unknown>): TrackListSearch {
@@ -109,6 +118,7 @@ function clean(s: TrackListSearch): TrackListSearch {
   if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
   if (s.page !== undefined && s.page !== 1) out.page = s.page;
   if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;
+  if (s.track !== undefined) out.track = s.track;
   return out;
 }
 

@@ -101,7 +101,7 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   locale: "en-US",
 };
 
-interface TrackTableProps {
+export interface TrackTableProps {
   tracks: StaffTrack[];
   selected: ReadonlySet<number>;
   onSelectedChange: (next: Set<number>) => void;
@@ -113,7 +113,13 @@ interface TrackTableProps {
   busyId?: number | null;
   texts?: TrackTableTexts;
   /** The review player (issue 12): a play button per row with a file, and the played row marked. */
-  review?: { currentId: number | null; playing: boolean; onPlay: (track: StaffTrack) => void };
+  review?: {
+    currentId: number | null;
+    playing: boolean;
+    onPlay: (track: StaffTrack) => void;
+    /** A row that no longer belongs to the filter (decided in «Новые»): kept in place, marked (issue 23). */
+    left?: (track: StaffTrack) => boolean;
+  };
   /** Sorting by the report's figures (issue 12): the current `sort` and where a header click goes. */
   sort?: { value: TrackSort; onChange: (next: TrackSort) => void };
 }
@@ -136,6 +142,43 @@ function figureCell(track: StaffTrack, column: FigureColumn, locale: string): st
     case "bpm":
       return a ? formatBpm(a.bpm, locale) : "—";
   }
+}
+
+/** A header that sorts its column on the server: a first click ascending, the next one flips it. */
+function SortHeader(
+  { column, label, sort, className = "" }: {
+    column: TrackSortField;
+    label: React.ReactNode;
+    sort?: { value: TrackSort; onChange: (next: TrackSort) => void };
+    className?: string;
+  },
+) {
+  const direction = sort?.value === column ? "ascending" : sort?.value === `-${column}` ? "descending" : undefined;
+  return (
+    <th
+      scope="col"
+      className={`${className}${direction ? " st-th-sorted" : ""}`.trim() || undefined}
+      aria-sort={direction}
+    >
+      {sort
+        ? (
+          <button
+            type="button"
+            className="st-sort"
+            data-sort={column}
+            onClick={() => sort.onChange(direction === "ascending" ? `-${column}` : column)}
+          >
+            {label}
+            {direction && (
+              <span className="st-sort-mark" aria-hidden="true">
+                {direction === "ascending" ? "▲" : "▼"}
+              </span>
+            )}
+          </button>
+        )
+        : label}
+    </th>
+  );
 }
 
 /** Who uploaded: the account's name (login underneath), else the guest name, else the unknown mark. */
@@ -206,7 +249,7 @@ export function TrackTable(
             </th>
             <th scope="col">{texts.track}</th>
             <th scope="col">{texts.user}</th>
-            <th scope="col">{texts.date}</th>
+            <SortHeader column="upload_date" label={texts.date} sort={sort} className="st-date-head" />
             <th scope="col">{texts.directions}</th>
             <th scope="col">{texts.status}</th>
             {FIGURE_COLUMNS.map((column) => {
@@ -261,12 +304,15 @@ export function TrackTable(
           {tracks.map((track) => {
             const who = trackUserLabel(track, texts);
             const isCurrent = review?.currentId === track.id;
+            const left = review?.left?.(track) ?? false;
             const warnings = track.analysis?.warnings ?? [];
             return (
               <tr
                 key={track.id}
                 data-track-id={track.id}
-                className={isCurrent ? "st-row-playing" : undefined}
+                className={[isCurrent && "st-row-playing", left && "st-row-left"].filter(Boolean).join(" ") ||
+                  undefined}
+                data-left={left || undefined}
                 aria-current={isCurrent ? "true" : undefined}
               >
                 <td className="st-col-check">

@@ -182,6 +182,10 @@ export function useStaffTrackList<K extends QueryKey>(
   const setPage = (p: number) => go({ ...search, page: p });
   const setPageSize = (n: number) => go({ ...search, page_size: n, page: undefined });
   const setSort = (next: TrackSort) => go({ ...search, sort: next, page: undefined });
+  /** The track the player holds (issue 23): written over the current entry, so Back skips the tracks played. */
+  const setTrack = (id: number | null) => {
+    if ((search.track ?? null) !== id) go({ ...search, track: id ?? undefined }, true);
+  };
 
   const markDownloaded = (ids: number[]) => {
     const set = new Set(ids);
@@ -254,6 +258,7 @@ export function useStaffTrackList<K extends QueryKey>(
     setPageSize,
     sort,
     setSort,
+    setTrack,
     search: search as TrackListSearch,
     query,
     list,

@@ -4,7 +4,10 @@ import type { StaffTrack } from "../../../lib/staff-queries.ts";
 export type TrackAnalysis = NonNullable<StaffTrack["analysis"]>;
 
 /** What the player needs of a row (list rows and single tracks both have it). */
-export type ReviewTrack = Pick<StaffTrack, "id" | "filename" | "status" | "has_file" | "analysis">;
+export type ReviewTrack = Pick<StaffTrack, "id" | "filename" | "status" | "has_file" | "analysis"> & {
+  /** The review state per direction (issue 13): the desk moves on to the next track still waiting. */
+  decisions?: StaffTrack["decisions"];
+};
 
 const formatters = new Map<string, Intl.NumberFormat>();
 function number(locale: string, value: number, digits: number): string {

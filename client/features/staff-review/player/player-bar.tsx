@@ -5,6 +5,7 @@ import type { ReviewPlayer } from "./use-review-player.ts";
 import { Waveform } from "./waveform.tsx";
 import "../../../components/ui/staff.css";
 import "./player.css";
+import "./player-phone.css";
 
 const Svg = ({ children }: { children: React.ReactNode }) => (
   <svg width="18" height="18" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
@@ -27,7 +28,16 @@ const NextIcon = () => (
  * waveform with elapsed and total time, the controls (each a named button with its key in
  * `aria-keyshortcuts`, so screen-reader users have every key's action) and the technical report.
  */
-export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: PlayerTexts }) {
+export function PlayerBar(
+  { player, texts, dock, fromDrop }: {
+    player: ReviewPlayer;
+    texts: PlayerTexts;
+    /** The decision dock for the track playing (issue 23), under the player. */
+    dock?: React.ReactNode;
+    /** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
+    fromDrop?: { on: boolean; toggle: () => void };
+  },
+) {
   const { current, listen, playing, loading, error, notice } = player;
   const drop = current?.analysis?.drop_s ?? null;
   const live = notice || (current && playing ? texts.nowPlaying(current.filename) : "");
@@ -60,7 +70,7 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
               <div className="st-player-controls" role="group" aria-label={texts.region}>
                 <button
                   type="button"
-                  className="st-btn st-btn-sm st-icon-btn"
+                  className="st-btn st-btn-sm st-icon-btn st-player-skip"
                   aria-label={texts.previous}
                   aria-keyshortcuts="K"
                   title={`${texts.previous} (K)`}
@@ -81,7 +91,7 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
                 </button>
                 <button
                   type="button"
-                  className="st-btn st-btn-sm st-icon-btn"
+                  className="st-btn st-btn-sm st-icon-btn st-player-skip"
                   aria-label={texts.next}
                   aria-keyshortcuts="J"
                   title={`${texts.next} (J)`}
@@ -119,9 +129,22 @@ export function PlayerBar({ player, texts }: { player: ReviewPlayer; texts: Play
                 >
                   {texts.toDrop}
                 </button>
+                {fromDrop && (
+                  <button
+                    type="button"
+                    role="switch"
+                    className="st-btn st-btn-sm st-from-drop"
+                    aria-checked={fromDrop.on}
+                    title="Следующий трек начинается с дропа"
+                    onClick={fromDrop.toggle}
+                  >
+                    <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>С дропа
+                  </button>
+                )}
               </div>
             </div>
             <TrackReport analysis={current.analysis} texts={texts} />
+            {dock}
           </>
         )}
     </section>

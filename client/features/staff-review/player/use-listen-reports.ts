@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { read } from "../../../lib/api.ts";
-import { panel, type StaffBase } from "../../../lib/staff-queries.ts";
+import { panel, type StaffBase, type TrackList } from "../../../lib/staff-queries.ts";
 
 /**
  * The player's listening receipts (issue 20, decision 0197): the time the `<audio>` really played,
@@ -48,8 +48,17 @@ export function useListenReports(audio: HTMLAudioElement | null, o: ListenReport
       .then((answer) => {
         if (!answer.heard || heard.current.has(id)) return;
         heard.current.add(id);
-        // The rows' review state changed; the listening links are kept.
-        void queryClient.invalidateQueries({ queryKey: tracksKey, predicate: (q) => !q.queryKey.includes("listen") });
+        // The row reads «Прослушан» in place: the list is not read again, so rows decided at the desk
+        // keep their places (issue 23, decision 0225). The track's own page reads it again.
+        const by = new Map(answer.decisions.map((d) => [d.direction, d]));
+        queryClient.setQueriesData<TrackList>({ queryKey: [...tracksKey, "list"] }, (old) =>
+          old && {
+            ...old,
+            tracks: old.tracks.map((t) =>
+              t.id === id ? { ...t, decisions: t.decisions.map((d) => ({ ...d, ...by.get(d.direction) })) } : t
+            ),
+          });
+        void queryClient.invalidateQueries({ queryKey: [...tracksKey, "one", id] });
       })
       // Bookkeeping never disturbs listening.
       .catch(() => {});

@@ -24,7 +24,44 @@ describe("review keys", () => {
     expect(press(body, { key: "в", code: "KeyD" })).toBe("drop");
     expect(press(body, { key: "ArrowLeft", code: "ArrowLeft" })).toBe("back");
     expect(press(body, { key: "ArrowRight", code: "ArrowRight" })).toBe("forward");
-    expect(press(body, { key: "x", code: "KeyX" })).toBeNull();
+    expect(press(body, { key: "q", code: "KeyQ" })).toBeNull();
+  });
+
+  it("maps the desk's keys (issue 23) by physical key: A/S/X decide, M/N focus, Z undoes, ? shows the legend", () => {
+    const body = document.body;
+    expect(press(body, { key: "ф", code: "KeyA" })).toBe("accept");
+    expect(press(body, { key: "ы", code: "KeyS" })).toBe("shortlist");
+    expect(press(body, { key: "ч", code: "KeyX" })).toBe("decline");
+    expect(press(body, { key: "ь", code: "KeyM" })).toBe("message");
+    expect(press(body, { key: "т", code: "KeyN" })).toBe("note");
+    expect(press(body, { key: "я", code: "KeyZ" })).toBe("undo");
+    expect(press(body, { key: "?", code: "Slash", shiftKey: true })).toBe("legend");
+    expect(press(body, { key: ",", code: "Slash", shiftKey: true })).toBe("legend");
+  });
+
+  it("takes 1–9, Enter and Esc only while the template chooser is open", () => {
+    const body = document.body;
+    expect(press(body, { key: "1", code: "Digit1" })).toBeNull();
+    expect(press(body, { key: "Enter", code: "Enter" })).toBeNull();
+    expect(press(body, { key: "Escape", code: "Escape" })).toBeNull();
+    const choosing = (init: KeyboardEventInit, target: Element = body) => {
+      let action: ReturnType<typeof reviewKeyAction> = null;
+      const listen = (e: Event) => (action = reviewKeyAction(e as KeyboardEvent, { choosing: true }));
+      document.addEventListener("keydown", listen);
+      target.dispatchEvent(new KeyboardEvent("keydown", { bubbles: true, cancelable: true, ...init }));
+      document.removeEventListener("keydown", listen);
+      return action;
+    };
+    expect(choosing({ key: "1", code: "Digit1" })).toBe("pick1");
+    expect(choosing({ key: "9", code: "Numpad9" })).toBe("pick9");
+    expect(choosing({ key: "0", code: "Digit0" })).toBeNull();
+    expect(choosing({ key: "Enter", code: "Enter" })).toBe("send");
+    expect(choosing({ key: "Escape", code: "Escape" })).toBe("close");
+    // Enter on a focused button elsewhere presses that button; a text field keeps every key.
+    document.body.innerHTML = `<button id="b">Edit</button><textarea id="t"></textarea>`;
+    expect(choosing({ key: "Enter", code: "Enter" }, document.getElementById("b")!)).toBeNull();
+    expect(choosing({ key: "1", code: "Digit1" }, document.getElementById("t")!)).toBeNull();
+    expect(choosing({ key: "a", code: "KeyA" }, document.getElementById("t")!)).toBeNull();
   });
 
   it("takes nothing from text fields, selects, text areas, dialogs, or with a modifier held", () => {
@@ -37,6 +74,9 @@ describe("review keys", () => {
       expect(press(el, { key: "j", code: "KeyJ" }), id).toBeNull();
       expect(press(el, { key: " ", code: "Space" }), id).toBeNull();
       expect(press(el, { key: "ArrowRight", code: "ArrowRight" }), id).toBeNull();
+      expect(press(el, { key: "a", code: "KeyA" }), id).toBeNull();
+      expect(press(el, { key: "x", code: "KeyX" }), id).toBeNull();
+      expect(press(el, { key: "z", code: "KeyZ" }), id).toBeNull();
     }
     expect(press(document.body, { key: "j", code: "KeyJ", ctrlKey: true })).toBeNull();
     expect(press(document.body, { key: "d", code: "KeyD", metaKey: true })).toBeNull();

@@ -46,6 +46,12 @@ export interface ReviewPlayerOptions {
   pages: number;
   setPage: (page: number) => void;
   texts: PlayerTexts;
+  /** Whether a row still waits for the caller's decision (the desk moves on to the next such row). */
+  isUndecided?: (track: ReviewTrack) => boolean;
+  /** «С дропа» (issue 23): a track the player moves on to starts at its drop. */
+  fromDrop?: boolean;
+  /** Reads the shown page again (the desk at the end of its rows: decided rows may have left it). */
+  refresh?: () => Promise<unknown>;
 }
 
 export const SEEK_STEP_S = 5;
@@ -68,7 +74,13 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const [notice, setNotice] = useState("");
   const seq = useRef(0);
   const retried = useRef(false);
-  const pending = useRef<"first" | "last" | null>(null);
+  const pending = useRef<"first" | "last" | "undecided" | "refreshing" | "firstUndecided" | null>(null);
+  /** Counts the desk's finished refreshes, so the rows read again are looked at once they are shown. */
+  const [refreshed, setRefreshed] = useState(0);
+  /** The track just decided: after a refresh it is not the next one even if the answer still lists it. */
+  const leaving = useRef<number | null>(null);
+  /** The next track's audio, asked for ahead (decision 0225): detached, so the page keeps one player. */
+  const ahead = useRef<HTMLAudioElement | null>(null);
   const moveFocus = useRef(false);
   const latest = useRef({ o, audio, current, listen, loading, error });
   latest.current = { o, audio, current, listen, loading, error };
@@ -174,14 +186,18 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     if (first) void load(first);
   }, [load, start]);
 
+  /** Where a track the player moves on to starts: its drop when «С дропа» is on and it has one. */
+  const startAt = (track: ReviewTrack) => latest.current.o.fromDrop ? track.analysis?.drop_s ?? 0 : 0;
+  const moveTo = (track: ReviewTrack) => load(track, { at: startAt(track) });
+
   const next = useCallback(() => {
     const list = rows();
     const i = indexOfCurrent();
     noteFocus();
     if (i === -1) {
-      if (list[0]) void load(list[0]);
+      if (list[0]) void moveTo(list[0]);
     } else if (i < list.length - 1) {
-      void load(list[i + 1]);
+      void moveTo(list[i + 1]);
     } else {
       const { page, pages, setPage, texts } = latest.current.o;
       if (page < pages) {
@@ -243,26 +259,103 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     if (audio.paused) void audio.play().catch(() => {});
   }, [seekTo]);
 
+  /** The first row after `from` (or from the top) that still waits for a decision. */
+  const nextUndecided = (list: readonly ReviewTrack[], from: number, skip: number | null) => {
+    const waits = latest.current.o.isUndecided ?? (() => true);
+    for (let j = from + 1; j < list.length; j++) if (list[j].id !== skip && waits(list[j])) return list[j];
+    return undefined;
+  };
+
+  /**
+   * After a decision (issue 23): the next undecided row of the current view starts. Past the last
+   * one, the page is read again (in «Новые» the decided rows leave it and the waiting ones move up);
+   * when it has none either, the next page.
+   */
+  const advance = useCallback((decidedId: number) => {
+    const list = rows();
+    const i = list.findIndex((t) => t.id === decidedId);
+    const found = nextUndecided(list, i, decidedId);
+    if (found) return void moveTo(found);
+    leaving.current = decidedId;
+    const { refresh } = latest.current.o;
+    if (!refresh) return next();
+    pending.current = "refreshing";
+    void refresh().catch(() => {}).finally(() => {
+      if (pending.current !== "refreshing") return;
+      pending.current = "undecided";
+      setRefreshed((n) => n + 1);
+    });
+  }, [load, next]);
+
   // J past the last row (K before the first) turned the page: start there once its rows arrive.
+  // After a refresh (or the page the desk turned to), the first row still waiting starts.
   useEffect(() => {
-    if (!pending.current || o.rowsPage !== o.page || o.tracks.length === 0) return;
+    if (!pending.current || pending.current === "refreshing" || o.rowsPage !== o.page) return;
+    if (pending.current === "undecided") {
+      const found = nextUndecided(o.tracks, -1, leaving.current);
+      if (found) {
+        pending.current = null;
+        return void moveTo(found);
+      }
+      if (o.page < o.pages) {
+        // The next page: its first row still waiting starts once it is shown (the branch below).
+        pending.current = "firstUndecided";
+        o.setPage(o.page + 1);
+      } else {
+        pending.current = null;
+        setNotice(o.texts.endOfList);
+      }
+      return;
+    }
+    if (o.tracks.length === 0) return;
     const which = pending.current;
     pending.current = null;
-    void load(which === "first" ? o.tracks[0] : o.tracks[o.tracks.length - 1]);
-  }, [o.rowsPage, o.page, o.tracks, load]);
+    if (which === "firstUndecided") {
+      // The desk turned the page: the first row there still waiting.
+      const found = nextUndecided(o.tracks, -1, leaving.current);
+      if (found) void moveTo(found);
+      else setNotice(o.texts.endOfList);
+      return;
+    }
+    void moveTo(which === "first" ? o.tracks[0] : o.tracks[o.tracks.length - 1]);
+  }, [o.rowsPage, o.page, o.tracks, load, refreshed]);
+
+  // The next undecided row's listening link and peaks, and the start of its audio, are fetched ahead,
+  // so it starts at once after the decision (decision 0225).
+  useEffect(() => {
+    if (!current || !o.isUndecided) return;
+    const list = o.tracks;
+    const upcoming = nextUndecided(list, list.findIndex((t) => t.id === current.id), current.id);
+    if (!upcoming) return;
+    let gone = false;
+    void queryClient.fetchQuery(listenQuery(o.base, o.tracksKey, upcoming.id)).then((answer) => {
+      if (gone || typeof Audio === "undefined") return;
+      const el = ahead.current ?? (ahead.current = new Audio());
+      el.preload = "auto";
+      el.muted = true;
+      if (el.getAttribute("src") !== answer.stream_url) el.src = answer.stream_url;
+      const at = startAt(upcoming);
+      if (at > 0) el.currentTime = at;
+    }, () => {});
+    return () => {
+      gone = true;
+    };
+  }, [current?.id, o.tracks]);
 
   // A refetched list (analysis finished, directions edited) refreshes the playing track's row data.
+  // (An update of the state as it is then: a track started in the same commit is not undone.)
   useEffect(() => {
-    if (!current) return;
-    const fresh = o.tracks.find((t) => t.id === current.id);
-    if (fresh && fresh !== current) setCurrent(fresh);
+    setCurrent((c) => {
+      const fresh = c && o.tracks.find((t) => t.id === c.id);
+      return fresh && fresh !== c ? fresh : c;
+    });
   }, [o.tracks]);
 
   // The played row stays in view, and the focus follows J/K when it was on a row's play button.
   useEffect(() => {
     if (!current) return;
     setNotice("");
-    const row = document.querySelector(`tr[data-track-id="${current.id}"]`);
+    const row = document.querySelector(`[data-track-id="${current.id}"]`);
     row?.scrollIntoView?.({ block: "nearest" });
     if (moveFocus.current) {
       moveFocus.current = false;
@@ -284,6 +377,9 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     start,
     toggle,
     next,
+    advance,
+    /** Holds `track` ready (the address named it): it plays when the browser lets it, else waits for Play. */
+    ready: useCallback((track: ReviewTrack) => void load(track), [load]),
     previous,
     seekTo,
     back: useCallback(() => seekBy(-SEEK_STEP_S), [seekBy]),

@@ -1,7 +1,11 @@
-import { useMemo } from "react";
-import type { StaffBase, TrackList } from "../../../lib/staff-queries.ts";
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Direction } from "../../../../domain/directions.ts";
+import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
+import { type StaffBase, staffTrackQuery, type TrackList } from "../../../lib/staff-queries.ts";
 import type { ReviewTrack } from "./figures.ts";
 import type { PlayerTexts } from "./player-texts.ts";
+import { useDecisionDesk, waitsFor } from "./use-decision-desk.ts";
 import { useReviewKeys } from "./use-review-keys.ts";
 import { hasAudio, useReviewPlayer } from "./use-review-player.ts";
 
@@ -10,23 +14,40 @@ const NO_ROWS: ReviewTrack[] = [];
 interface TrackReviewOptions {
   base: StaffBase;
   keys: { tracks: readonly string[] };
-  /** What `useStaffTrackList` returns (the list, its page and how to turn it). */
+  /** What `useStaffTrackList` returns (the list, its page and how to turn it, the track in the address). */
   list: {
     list: TrackList | undefined;
-    query: { isPlaceholderData: boolean };
+    query: { isPlaceholderData: boolean; refetch: () => Promise<unknown> };
     page: number;
     setPage: (page: number) => void;
+    search: { track?: number; review?: string };
+    setTrack: (id: number | null) => void;
   };
   texts: PlayerTexts;
+  /** The directions the caller decides (a moderator: their categories; an admin: all). */
+  canDecide: (d: Direction) => boolean;
+}
+
+function readFromDrop(): boolean {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.reviewFromDrop) === "true";
+  } catch {
+    return false;
+  }
 }
 
 /**
- * A staff track list's review: the player over the rows that have audio, the keyboard while the list
- * shows rows, and the props of the table's play buttons.
+ * A staff track list's review: the player over the rows that have audio, the decision desk for the
+ * track it holds (issue 23), the keyboard while the list shows rows, the playing track kept in the
+ * address (`?track=`), and the props of the table's play buttons.
  */
-export function useTrackReview({ base, keys, list: l, texts }: TrackReviewOptions) {
+export function useTrackReview({ base, keys, list: l, texts, canDecide }: TrackReviewOptions) {
   const rows: readonly ReviewTrack[] = l.list?.tracks ?? NO_ROWS;
   const playable = useMemo(() => rows.filter(hasAudio), [rows]);
+  const [fromDrop, setFromDrop] = useState(readFromDrop);
+  const canDecideRef = useRef(canDecide);
+  canDecideRef.current = canDecide;
+  const isUndecided = useCallback((t: ReviewTrack) => waitsFor(t, canDecideRef.current), []);
   const player = useReviewPlayer({
     base,
     tracksKey: keys.tracks,
@@ -36,7 +57,46 @@ export function useTrackReview({ base, keys, list: l, texts }: TrackReviewOption
     pages: l.list?.pages ?? 1,
     setPage: l.setPage,
     texts,
+    isUndecided,
+    fromDrop,
+    refresh: l.query.refetch,
   });
+  const desk = useDecisionDesk({ base, tracksKey: keys.tracks, player, canDecide });
+
+  // The address names the track the player holds; Back, a reload, a shared link and the way back
+  // from the edit page hold it ready again (playing when the browser lets a page start sound).
+  const wanted = useRef(l.search.track ?? null);
+  const single = useQuery({
+    ...staffTrackQuery(base, keys.tracks)(wanted.current ?? 0),
+    enabled: wanted.current !== null && l.list !== undefined && !rows.some((t) => t.id === wanted.current),
+  });
+  useEffect(() => {
+    const id = wanted.current;
+    if (id === null || player.current || !l.list) return;
+    const found = rows.find((t) => t.id === id) ?? (single.data?.id === id ? single.data : undefined);
+    if (found && hasAudio(found)) {
+      wanted.current = null;
+      player.ready(found);
+    } else if (single.isError || (single.data && !hasAudio(single.data))) {
+      wanted.current = null;
+      l.setTrack(null);
+    }
+  }, [l.list, single.data, single.isError]);
+  useEffect(() => {
+    if (player.current && wanted.current === null) l.setTrack(player.current.id);
+  }, [player.current?.id]);
+
+  const toggleFromDrop = () => {
+    setFromDrop((on) => {
+      try {
+        localStorage.setItem(STORAGE_KEYS.reviewFromDrop, String(!on));
+      } catch {
+        // Storage refused: the switch holds for this page only.
+      }
+      return !on;
+    });
+  };
+
   useReviewKeys(
     {
       toggle: player.toggle,
@@ -45,11 +105,38 @@ export function useTrackReview({ base, keys, list: l, texts }: TrackReviewOption
       back: player.back,
       forward: player.forward,
       drop: player.toDrop,
+      accept: () => desk.choose("accepted"),
+      shortlist: () => desk.choose("shortlisted"),
+      decline: () => desk.choose("declined"),
+      send: desk.send,
+      message: desk.focusMessage,
+      note: desk.focusNote,
+      undo: () => void desk.undo(),
+      legend: desk.toggleLegend,
+      close: desk.close,
+      pick1: () => desk.pick(1),
+      pick2: () => desk.pick(2),
+      pick3: () => desk.pick(3),
+      pick4: () => desk.pick(4),
+      pick5: () => desk.pick(5),
+      pick6: () => desk.pick(6),
+      pick7: () => desk.pick(7),
+      pick8: () => desk.pick(8),
+      pick9: () => desk.pick(9),
     },
-    rows.length > 0,
+    rows.length > 0 || player.current !== null,
+    { choosing: desk.chooser !== null, legend: desk.legend },
   );
   return {
     player,
-    table: { currentId: player.current?.id ?? null, playing: player.playing, onPlay: player.start },
+    desk,
+    fromDrop: { on: fromDrop, toggle: toggleFromDrop },
+    table: {
+      currentId: player.current?.id ?? null,
+      playing: player.playing,
+      onPlay: player.start,
+      // In «Новые» a row decided here stays in place, marked, until the list is read again (0225).
+      left: l.search.review === "new" ? (t: ReviewTrack) => !isUndecided(t) : undefined,
+    },
   };
 }

@@ -1,0 +1,96 @@
+import { Link } from "@tanstack/react-router";
+import "./review-queue.css";
+
+/**
+ * One direction's work as the dashboards answer it (issue 23, `review_queue`): tracks nobody has
+ * decided (`new`), tracks held in the shortlist, and tracks waiting more than 14 days (`overdue`).
+ */
+export interface ReviewQueueRow {
+  direction: string;
+  new: number;
+  shortlisted: number;
+  overdue: number;
+}
+
+export type ReviewQueueKind = "new" | "shortlisted" | "overdue";
+const KINDS: readonly ReviewQueueKind[] = ["new", "shortlisted", "overdue"];
+
+export interface ReviewQueueTexts {
+  title: string;
+  empty: string;
+  kinds: Record<ReviewQueueKind, string>;
+  /** The link's full name for screen readers: "Нейро, новые: 12". */
+  link: (direction: string, kind: string, count: number) => string;
+}
+
+export const REVIEW_QUEUE_TEXTS_RU: ReviewQueueTexts = {
+  title: "Очередь рассмотрения",
+  empty: "Нет направлений для рассмотрения",
+  kinds: { new: "Новые", shortlisted: "В шорт-листе", overdue: "Просрочены" },
+  link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+};
+
+export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
+  title: "Review queue",
+  empty: "No directions to review",
+  kinds: { new: "New", shortlisted: "Shortlisted", overdue: "Overdue" },
+  link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+};
+
+/**
+ * Where a figure leads (decision 0228): the track list filtered by the list's own address
+ * parameters (features/staff-review/track-list-search.ts). «Новые» is that direction's new tracks,
+ * oldest first (the longest wait heads the queue); the shortlist is that direction's shortlisted
+ * tracks; the overdue figure opens the tracks still awaiting a decision there (`review=awaiting`:
+ * new or listened), oldest first, so the overdue ones come first with their red «Ждёт N дн.» badge.
+ */
+export function reviewQueueSearch(kind: ReviewQueueKind, direction: string) {
+  if (kind === "shortlisted") return { direction, review: "shortlisted" };
+  return { direction, review: kind === "new" ? "new" : "awaiting", sort: "upload_date" };
+}
+
+/**
+ * The dashboards' work per direction in the caller's scope (issue 23): new, shortlisted and overdue
+ * counts, each a link opening the queue filtered that way.
+ */
+export function ReviewQueue(
+  { rows, tracksPath, directionLabel, texts }: {
+    rows: readonly ReviewQueueRow[];
+    tracksPath: "/admin/tracks" | "/moderator/tracks";
+    directionLabel: (code: string) => string;
+    texts: ReviewQueueTexts;
+  },
+) {
+  return (
+    <section className="st-section" aria-labelledby="review-queue-title" data-testid="review-queue">
+      <h2 id="review-queue-title">{texts.title}</h2>
+      {rows.length === 0 ? <p className="st-empty">{texts.empty}</p> : (
+        <ul className="st-queue">
+          {rows.map((r) => {
+            const label = directionLabel(r.direction);
+            return (
+              <li key={r.direction} className="st-queue-row" data-direction={r.direction}>
+                <h3 className="st-queue-direction">{label}</h3>
+                <div className="st-queue-figures">
+                  {KINDS.map((kind) => (
+                    <Link
+                      key={kind}
+                      to={tracksPath}
+                      search={reviewQueueSearch(kind, r.direction) as never}
+                      className={kind === "overdue" && r.overdue > 0 ? "st-queue-link st-queue-late" : "st-queue-link"}
+                      aria-label={texts.link(label, texts.kinds[kind], r[kind])}
+                      data-kind={kind}
+                    >
+                      <span className="st-queue-count">{r[kind]}</span>
+                      <span className="st-queue-kind">{texts.kinds[kind]}</span>
+                    </Link>
+                  ))}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
+import { AdminDashboardPage } from "./dashboard-page.tsx";
+
+/**
+ * The dashboards' review queue (issue 23, decision 0228): per direction in the caller's scope, new,
+ * shortlisted and overdue counts, each a link to the queue filtered that way.
+ */
+
+const QUEUE = [
+  { direction: "label_koster", new: 12, shortlisted: 3, overdue: 2 },
+  { direction: "show_neurogon", new: 0, shortlisted: 1, overdue: 0 },
+];
+
+const STATS = {
+  total_users: 3,
+  total_tracks: 16,
+  track_downloads: { downloaded: 1, not_downloaded: 15 },
+  top_user: null,
+  user_platforms: { vk: 1, telegram: 1, combined: 1 },
+  track_timeline: { labels: ["a"], data: [1], period: "month" },
+  directions: { labels: ["label_koster"], data: [16] },
+  review: [],
+  review_queue: QUEUE,
+};
+
+function answer(routes: Record<string, unknown>) {
+  vi.stubGlobal("fetch", (input: RequestInfo | URL) => {
+    const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
+    const body = routes[url.pathname];
+    return Promise.resolve(
+      body === undefined
+        ? Response.json({ success: false, error: "Не найдено" }, { status: 404 })
+        : Response.json({ success: true, ...body as object }),
+    );
+  });
+}
+
+/** Each figure's link: its address, read back as the list reads it. */
+function links(direction: string) {
+  const row = document.querySelector<HTMLElement>(`[data-testid="review-queue"] li[data-direction="${direction}"]`)!;
+  return Object.fromEntries(
+    within(row).getAllByRole("link").map((a) => {
+      const url = new URL(a.getAttribute("href")!, "http://localhost");
+      return [a.getAttribute("data-kind"), {
+        path: url.pathname,
+        search: Object.fromEntries(url.searchParams),
+        name: a.getAttribute("aria-label"),
+      }];
+    }),
+  );
+}
+
+useSignedInTestSession();
+
+describe("the admin dashboard's review queue", () => {
+  it("shows new, shortlisted and overdue per direction, each linking to the filtered list", async () => {
+    answer({ "/api/admin/dashboard": { stats: STATS } });
+    renderPage("/admin", AdminDashboardPage);
+    await settle();
+    const section = screen.getByRole("region", { name: "Очередь рассмотрения" });
+    expect(within(section).getAllByRole("heading", { level: 3 }).map((h) => h.textContent)).toEqual([
+      "Лейбл Костер",
+      "Шоу Нейрогон",
+    ]);
+    const koster = links("label_koster");
+    expect(koster.new).toEqual({
+      path: "/admin/tracks",
+      search: { direction: "label_koster", review: "new", sort: "upload_date" },
+      name: "Лейбл Костер, новые: 12",
+    });
+    expect(koster.shortlisted).toEqual({
+      path: "/admin/tracks",
+      search: { direction: "label_koster", review: "shortlisted" },
+      name: "Лейбл Костер, в шорт-листе: 3",
+    });
+    // Overdue: the direction's tracks awaiting a decision, oldest first, so the overdue ones lead.
+    expect(koster.overdue).toEqual({
+      path: "/admin/tracks",
+      search: { direction: "label_koster", review: "awaiting", sort: "upload_date" },
+      name: "Лейбл Костер, просрочены: 2",
+    });
+    expect(links("show_neurogon").shortlisted.name).toBe("Шоу Нейрогон, в шорт-листе: 1");
+  });
+});

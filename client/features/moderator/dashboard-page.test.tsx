@@ -1,0 +1,68 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { renderPage } from "../../components/testing/render-page.tsx";
+import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
+import { ModeratorDashboardPage } from "./dashboard-page.tsx";
+
+/**
+ * The dashboards' review queue (issue 23, decision 0228): per direction in the caller's scope, new,
+ * shortlisted and overdue counts, each a link to the queue filtered that way.
+ */
+
+const QUEUE = [
+  { direction: "label_koster", new: 12, shortlisted: 3, overdue: 2 },
+  { direction: "show_neurogon", new: 0, shortlisted: 1, overdue: 0 },
+];
+
+function answer(routes: Record<string, unknown>) {
+  vi.stubGlobal("fetch", (input: RequestInfo | URL) => {
+    const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
+    const body = routes[url.pathname];
+    return Promise.resolve(
+      body === undefined
+        ? Response.json({ success: false, error: "Не найдено" }, { status: 404 })
+        : Response.json({ success: true, ...body as object }),
+    );
+  });
+}
+
+/** Each figure's link: its address, read back as the list reads it. */
+function links(direction: string) {
+  const row = document.querySelector<HTMLElement>(`[data-testid="review-queue"] li[data-direction="${direction}"]`)!;
+  return Object.fromEntries(
+    within(row).getAllByRole("link").map((a) => {
+      const url = new URL(a.getAttribute("href")!, "http://localhost");
+      return [a.getAttribute("data-kind"), {
+        path: url.pathname,
+        search: Object.fromEntries(url.searchParams),
+        name: a.getAttribute("aria-label"),
+      }];
+    }),
+  );
+}
+
+useSignedInTestSession();
+
+describe("the moderator dashboard's review queue", () => {
+  it("lists their directions in English, linking to the moderator's list", async () => {
+    answer({
+      "/api/moderator/dashboard": { review_queue: QUEUE.slice(0, 1) },
+      "/api/moderator/status": { is_moderator: true, categories: ["label_koster"] },
+      "/api/moderator/tracks": { tracks: [], total: 16, filtered: 1, page: 1, pages: 1, page_size: 10 },
+      "/api/moderator/faq": { faqs: [] },
+    });
+    renderPage("/moderator", ModeratorDashboardPage);
+    await settle();
+    expect(screen.getByRole("region", { name: "Review queue" })).toBeTruthy();
+    const koster = links("label_koster");
+    expect(koster.new).toEqual({
+      path: "/moderator/tracks",
+      search: { direction: "label_koster", review: "new", sort: "upload_date" },
+      name: "Костёр Звукозапись, new: 12",
+    });
+    expect(koster.shortlisted.search).toEqual({ direction: "label_koster", review: "shortlisted" });
+    expect(koster.overdue.name).toBe("Костёр Звукозапись, overdue: 2");
+    expect(koster.overdue.search).toEqual({ direction: "label_koster", review: "awaiting", sort: "upload_date" });
+  });
+});
