@@ -21,6 +21,11 @@
  * - Outside references (bench/analysis-references.ts, decision 0219): loudness and true peak against
  *   ffmpeg's ebur128 per file, and real produced music (the LMMS demo projects, rendered by lmms)
  *   against the tempo its project states.
+ * - Key (issue 22): the chord loops of server/testing/chords.ts in all 24 keys (20 s, tuned up to
+ *   25 cents off A = 440 Hz, three in four over the two-step groove), each encoded at 320, 192 and
+ *   128 kbps CBR and V0, the format alternating as for tempo (44.1 or 48 kHz, mono or stereo: each
+ *   key meets all four), 96 files analysed from the MP3: key right on ≥ 85 %, and the relative key
+ *   or a fifth away on all the rest. Skipped (and said so) without ffmpeg.
  * The child is this module run with `--child <file>` (or `--child-processing <file>`): it prints one
  * JSON line.
  */
@@ -31,12 +36,13 @@ import { createLocalStorage } from "../server/storage/file-storage.ts";
 import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
 import { expectedBpm, groove, type GroovePattern } from "../server/testing/grooves.ts";
 import { outsideReferences } from "./analysis-references.ts";
+import { CHORD_KEYS, chordTrack, keyVerdict } from "../server/testing/chords.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
 const MB = 1024 * 1024;
 const SPEED_SECONDS = 6 * 60;
 const MEMORY_BYTES = 50 * MB;
-const TARGET_SPEED = 100;
+const TARGET_SPEED = 150;
 const TARGET_GROWTH_MB = 64;
 
 /** The fixture's audio frames, back to back: no ID3 tag, no Xing/Info frame. */
@@ -255,6 +261,68 @@ async function tempoCorpus(dir: string) {
   };
 }
 
+const TARGET_KEY_SHARE = 0.85;
+
+/** Issue 22's key figures over the chord corpus, from MP3s made by ffmpeg; null without ffmpeg. */
+async function keyCorpus(dir: string) {
+  const hasFfmpeg = await new Deno.Command("ffmpeg", { args: ["-version"], stdout: "null", stderr: "null" })
+    .output().then((o) => o.success).catch(() => false);
+  if (!hasFfmpeg) {
+    console.log("key: skipped (no ffmpeg)");
+    return null;
+  }
+  const tally = { right: 0, neighbour: 0, other: 0 };
+  const misses: string[] = [];
+  for (const [i, k] of CHORD_KEYS.entries()) {
+    for (const [e, encoding] of TEMPO_ENCODINGS.entries()) {
+      const [rate, channels] = TEMPO_FORMATS[(i + e) % TEMPO_FORMATS.length];
+      const pcm = chordTrack({
+        tonic: k.tonic,
+        mode: k.mode,
+        seconds: 20,
+        sampleRate: rate,
+        channels,
+        drums: (i + e) % 4 !== 3,
+        tuningCents: ((i * 7 + e * 3) % 11) * 5 - 25,
+        seed: i + 1,
+      });
+      const mp3 = `${dir}/key-${i}-${e}.mp3`;
+      const enc = new Deno.Command("ffmpeg", {
+        args: ["-v", "error", "-y", "-f", "f32le", "-ar", `${rate}`, "-ac", `${channels}`, "-i", "pipe:0"]
+          .concat(["-c:a", "libmp3lame", ...encoding, mp3]),
+        stdin: "piped",
+        stderr: "inherit",
+      }).spawn();
+      const writer = enc.stdin.getWriter();
+      await writer.write(interleave(pcm));
+      await writer.close();
+      if (!(await enc.status).success) throw new Error(`ffmpeg failed on ${mp3}`);
+      const a = await analyseMp3((await Deno.open(mp3)).readable);
+      await Deno.remove(mp3);
+      const verdict = keyVerdict(k.camelot, a.camelot);
+      tally[verdict]++;
+      if (verdict !== "right") {
+        misses.push(`${k.key} ${rate} Hz ${channels} ch ${encoding.join(" ")}: ${a.key} (${verdict})`);
+      }
+    }
+  }
+  const files = tally.right + tally.neighbour + tally.other;
+  const share = tally.right / files;
+  const pass = share >= TARGET_KEY_SHARE && tally.other === 0;
+  console.log(
+    `key: right ${tally.right}/${files} (${(share * 100).toFixed(1)} %; target ≥ ${TARGET_KEY_SHARE * 100} %), ` +
+      `relative/fifth ${tally.neighbour}, other ${tally.other} (target 0): ${pass ? "pass" : "FAIL"}`,
+  );
+  for (const m of misses) console.log(`  missed: ${m}`);
+  return {
+    key_files: files,
+    key_right: tally.right,
+    key_relative_or_fifth: tally.neighbour,
+    key_other: tally.other,
+    key_pass: pass,
+  };
+}
+
 export default async function run() {
   const dir = await Deno.makeTempDir({ prefix: "np-analysis-bench-" });
   try {
@@ -276,6 +344,7 @@ export default async function run() {
 
     const tempo = await tempoCorpus(dir);
     const references = await outsideReferences(dir);
+    const key = await keyCorpus(dir);
 
     const speedPass = realTime >= TARGET_SPEED;
     const memoryPass = growth <= TARGET_GROWTH_MB;
@@ -320,8 +389,9 @@ export default async function run() {
       processing_pass: processingPass,
       ...tempo,
       ...references,
+      ...key,
       pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (tempo?.drop_pass ?? true) &&
-        (references.references_pass ?? true) === true,
+        (key?.key_pass ?? true) && (references.references_pass ?? true) === true,
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

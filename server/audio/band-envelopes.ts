@@ -1,5 +1,6 @@
 /**
- * The two envelopes tempo and drop detection work from, taken from the mono mix in the same pass:
+ * The two envelopes tempo and drop detection work from, taken from the mono mix in the same pass (the
+ * mix is also handed to the key's chromagram, key.ts):
  *
  * - onset strength for tempo: full-band log-spectral flux of the mix (onset-flux.ts, 0220), hats
  *   included;
@@ -63,7 +64,15 @@ export interface BandEnvelopes {
 
 const toDb = (meanSquare: number) => Math.max(FLOOR_DB, 10 * Math.log10(meanSquare + 1e-20));
 
-export function createBandEnvelopes(sampleRate: number, channelCount: number): BandEnvelopes {
+/**
+ * `alsoMono`, when given, receives the same half-rate mono mix as the onset flux, chunk by chunk (the
+ * key's chromagram, key.ts): the mix is made once for all of them.
+ */
+export function createBandEnvelopes(
+  sampleRate: number,
+  channelCount: number,
+  alsoMono?: (mono: Float64Array, length: number) => void,
+): BandEnvelopes {
   // The bands work at half the rate: the mono mix is averaged in pairs of samples (a mild
   // anti-alias; what folds down from above the new Nyquist frequency still marks an onset).
   const rate = sampleRate / 2;
@@ -114,6 +123,7 @@ export function createBandEnvelopes(sampleRate: number, channelCount: number): B
       held = pending;
       odd = isOdd;
       flux.push(mono, length);
+      alsoMono?.(mono, length);
       // Read by index, not destructured: values from an iterator may be `undefined` to the optimiser,
       // which then boxes every filter state it stores, six heap numbers a sample (~500 MB/s of
       // garbage, and the young generation grows to its limit: 0104).

@@ -42,7 +42,7 @@ export interface OnsetFlux {
 }
 
 /** In-place radix-2 complex FFT of `n` points (re, im), with tables made once per size. */
-function makeFft(n: number) {
+export function makeFft(n: number) {
   const levels = Math.round(Math.log2(n));
   const rev = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

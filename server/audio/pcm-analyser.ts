@@ -1,11 +1,12 @@
 /**
  * Everything measured on the decoded samples, in one pass over each chunk as it is decoded: the
- * sample count, loudness, true peak, clipping, waveform peaks, and the band envelopes that tempo and
- * drop detection read at the end. Tests feed it generated PCM directly.
+ * sample count, loudness, true peak, clipping, waveform peaks, the band envelopes that tempo and
+ * drop detection read at the end, and the key's chromagram (key.ts). Tests feed it generated PCM directly.
  */
 import { createBandEnvelopes } from "./band-envelopes.ts";
 import { createClipCounter } from "./clipping.ts";
 import { findDrop } from "./drop.ts";
+import { createKeyChroma } from "./key.ts";
 import { createLoudnessMeter } from "./loudness.ts";
 import { readTempo } from "./tempo.ts";
 import { createTruePeakMeter } from "./true-peak.ts";
@@ -23,6 +24,12 @@ export interface PcmFacts {
   /** How sure the tempo reading is, 0–1 (three decimals); null when there was nothing to read. */
   bpm_confidence: number | null;
   drop_s: number | null;
+  /** The musical key, e.g. "F minor" (domain/musical-key.ts); null when nothing tonal was heard. */
+  key: string | null;
+  /** Its Camelot code, e.g. "4A"; null with `key`. */
+  camelot: string | null;
+  /** How sure the key reading is, 0–1 (three decimals); null with `key` (docs/decisions/0215). */
+  key_confidence: number | null;
   peaks: [number, number][];
 }
 
@@ -39,7 +46,9 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
   const truePeak = createTruePeakMeter(channelCount);
   const clips = createClipCounter(channelCount);
   const peaks = createPeakCollector(channelCount);
-  const bands = createBandEnvelopes(sampleRate, channelCount);
+  // The key's chromagram reads the band envelopes' half-rate mono mix.
+  const chroma = createKeyChroma(sampleRate / 2);
+  const bands = createBandEnvelopes(sampleRate, channelCount, chroma.push);
   let samples = 0;
   return {
     push(channels, length) {
@@ -56,6 +65,7 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
       const lufs = loudness.integrated();
       const tp = truePeak.peak();
       const tempo = readTempo(bands.onsets(), bands.onsetRate);
+      const key = chroma.finish();
       return {
         samples,
         loudness_lufs: lufs === null ? null : round1(lufs),
@@ -65,6 +75,9 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
         bpm_confidence: tempo.confidence === null ? null : Math.round(tempo.confidence * 1000) / 1000,
         // The beat sets the drop's window for a kick's gap and its bar to hold for (0214).
         drop_s: findDrop(bands.lowLevels(), bands.segmentRate, tempo.estimate ? 60 / tempo.estimate.bpm : null),
+        key: key.key,
+        camelot: key.camelot,
+        key_confidence: key.confidence,
         peaks: peaks.peaks(),
       };
     },
