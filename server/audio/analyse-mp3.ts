@@ -33,6 +33,12 @@ export interface AudioAnalysis {
   bpm_confidence: number | null;
   /** Seconds to the first drop, or null. */
   drop_s: number | null;
+  /** The musical key, e.g. "F minor"; null when none was read. */
+  key: string | null;
+  /** Its Camelot code, e.g. "4A"; null with `key`. */
+  camelot: string | null;
+  /** How sure the key reading is, 0–1; null when none was read. */
+  key_confidence: number | null;
   /** About 1,000 [min, max] pairs in -1..1 over equal slices of the track, for a waveform. */
   peaks: [number, number][];
   warnings: AudioWarning[];
@@ -170,6 +176,9 @@ export async function analyseMp3Frames(
     bpm: facts.bpm,
     bpm_confidence: facts.bpm_confidence,
     drop_s: facts.drop_s,
+    key: facts.key,
+    camelot: facts.camelot,
+    key_confidence: facts.key_confidence,
     peaks: facts.peaks,
   };
   return { analysis: { ...figures, warnings: warningsFor(figures) }, frames: stats };

@@ -23,6 +23,12 @@ export interface PcmFacts {
   /** How sure the tempo reading is, 0–1 (three decimals); null when there was nothing to read. */
   bpm_confidence: number | null;
   drop_s: number | null;
+  /** The musical key, e.g. "F minor"; null when none was read. */
+  key: string | null;
+  /** Its Camelot code, e.g. "4A". */
+  camelot: string | null;
+  /** How sure the key reading is, 0–1. */
+  key_confidence: number | null;
   peaks: [number, number][];
 }
 
@@ -64,6 +70,10 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
         bpm: tempo.estimate?.bpm ?? null,
         bpm_confidence: tempo.confidence === null ? null : Math.round(tempo.confidence * 1000) / 1000,
         drop_s: findDrop(bands.lowLevels(), bands.segmentRate),
+        // Issue 22's key is read by the key analyser (another branch); none until it is merged.
+        key: null,
+        camelot: null,
+        key_confidence: null,
         peaks: peaks.peaks(),
       };
     },
