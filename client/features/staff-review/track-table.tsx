@@ -150,13 +150,16 @@ function figureCell(track: StaffTrack, column: FigureColumn, locale: string): Re
     case "bpm":
       return a ? formatBpm(a.bpm, locale) : "—";
     case "key":
-      // The Camelot code is what a DJ mixes by (and sorts by); the key's name underneath.
+      // The Camelot code is what a DJ mixes by (and what the column sorts by); the key's name is
+      // on hover, read out with it, and in the player's report («F minor · 4A»): two columns this
+      // narrow fit the 1440 px panel (docs/decisions/0217).
       if (!a?.camelot) return a?.key ?? "—";
+      if (!a.key) return a.camelot;
       return (
-        <>
-          <div>{a.camelot}</div>
-          {a.key && <div className="st-muted st-small st-key-name">{a.key}</div>}
-        </>
+        <span title={a.key}>
+          {a.camelot}
+          <span className="visually-hidden">{`, ${a.key}`}</span>
+        </span>
       );
     case "drop":
       return a ? formatDuration(a.drop_s) : "—";
