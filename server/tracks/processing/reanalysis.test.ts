@@ -19,6 +19,7 @@ import { fixture, FIXTURES } from "../../testing/upload-helpers.ts";
 import { ANALYSIS_VERSION, REANALYSIS_MAX_ATTEMPTS } from "../analysis.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
 import { createReanalysis, REANALYSIS_RETRY_MS } from "./reanalysis.ts";
+import { startS3ServerForTests } from "../../testing/s3-server.ts";
 
 /** The app's clock, moved by the tests (leases and retry pauses are read on it). */
 let nowMs = Date.UTC(2026, 10, 25, 12);
@@ -33,13 +34,17 @@ const report = async (id: number) =>
 const trackRow = async (id: number) => (await f.t.ctx.db.select().from(tracks).where(eq(tracks.id, id)))[0];
 
 /** A completed track with its file and a report written by the previous analyser (version 1). */
-async function olderTrack(file: string = FIXTURES.low, values: Parameters<StaffFixture["trackWithFile"]>[1] = {}) {
-  const track = await f.trackWithFile(file, { directions: "label_koster", ...values });
-  await f.t.ctx.tracks.analysis.save(
+async function olderTrack(
+  file: string = FIXTURES.low,
+  values: Parameters<StaffFixture["trackWithFile"]>[1] = {},
+  on: StaffFixture = f,
+) {
+  const track = await on.trackWithFile(file, { directions: "label_koster", ...values });
+  await on.t.ctx.tracks.analysis.save(
     track.id,
     analysisReport({ bpm: 113.3, drop_s: 1.5, key: null, camelot: null, key_confidence: null, warnings: ["clipping"] }),
   );
-  await f.t.ctx.db.update(trackAnalysis).set({ analysis_version: 1 }).where(eq(trackAnalysis.track_id, track.id));
+  await on.t.ctx.db.update(trackAnalysis).set({ analysis_version: 1 }).where(eq(trackAnalysis.track_id, track.id));
   return track;
 }
 
@@ -336,5 +341,55 @@ describe("re-analysis", () => {
     expect(await f.t.ctx.tracks.analysis.releaseReanalysis(owner)).toBe(1);
     expect(await report(older.id)).toMatchObject({ reanalysis_owner: null, reanalysis_attempts: 0 });
     expect(await drain()).toEqual([older.id]);
+  });
+});
+
+const s3 = await startS3ServerForTests({ bucket: "np-reanalysis" });
+afterAll(async () => await s3?.stop());
+
+describe.skipIf(!s3)("re-analysis with the tracks in a bucket (S3_BUCKET, s3rver)", () => {
+  let g: StaffFixture;
+  beforeAll(async () => {
+    g = await staffFixture({
+      clock,
+      env: {
+        S3_BUCKET: s3!.bucket,
+        S3_ENDPOINT: s3!.endpoint,
+        S3_REGION: s3!.region,
+        S3_ACCESS_KEY_ID: s3!.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3!.secretAccessKey,
+      },
+    });
+  });
+  afterAll(() => g?.close());
+  const stored = async (id: number) =>
+    (await g.t.ctx.db.select().from(trackAnalysis).where(eq(trackAnalysis.track_id, id)))[0];
+
+  it("reads the file from the bucket; a file gone from it keeps the old report", async () => {
+    expect(g.t.ctx.storage.localPath("x")).toBeNull();
+    const older = await olderTrack(FIXTURES.low, {}, g);
+    const gone = await olderTrack(FIXTURES.low, {}, g);
+    await g.t.ctx.storage.delete(
+      (await g.t.ctx.db.select().from(tracks).where(eq(tracks.id, gone.id)))[0].storage_key!,
+    );
+    const done: Array<number | string> = [];
+    for (
+      let step = await g.t.ctx.reanalysis.runOnce();
+      typeof step === "number";
+      step = await g.t.ctx.reanalysis.runOnce()
+    ) {
+      done.push(step);
+    }
+    expect(done.sort()).toEqual([older.id, gone.id].sort());
+    expect(await stored(older.id)).toMatchObject({
+      analysis_version: ANALYSIS_VERSION,
+      bitrate_kbps: 128,
+      warnings: "low_bitrate",
+    });
+    expect(await stored(gone.id)).toMatchObject({
+      analysis_version: 1,
+      bpm: 113.3,
+      reanalysis_error: PROCESSING_ERRORS.missing,
+    });
   });
 });
