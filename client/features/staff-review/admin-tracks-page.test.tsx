@@ -237,7 +237,7 @@ describe("review player", () => {
 });
 
 describe("track table figures and the address", () => {
-  it("shows duration, bitrate, loudness and BPM per row; a failed row has no play or download button", async () => {
+  it("shows duration, bitrate, loudness, BPM, key and drop per row; a failed row has no play or download button", async () => {
     await show();
     const row = document.querySelector("tr[data-track-id='2']")!;
     const cell = (f: string) => row.querySelector(`[data-figure=${f}]`)?.textContent;
@@ -246,10 +246,12 @@ describe("track table figures and the address", () => {
       "192",
       "−8,9",
       "174",
-      "4AF minor",
+      "4A, F minor",
       "1:00",
     ]);
-    expect(row.querySelector("[data-figure=key] .st-key-name")?.textContent).toBe("F minor");
+    // The Camelot code is shown; the key's name is read out with it and shown on hover.
+    expect(row.querySelector("[data-figure=key] .visually-hidden")?.textContent).toBe(", F minor");
+    expect(row.querySelector("[data-figure=key] [title]")?.getAttribute("title")).toBe("F minor");
     expect(screen.getByRole("columnheader", { name: /^Тональность, Тон\./ })).toBeTruthy();
     expect(screen.getByRole("columnheader", { name: /^Время дропа, Дроп/ })).toBeTruthy();
     const noKey = document.querySelector("tr[data-track-id='4']")!;

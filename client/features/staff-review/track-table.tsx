@@ -100,7 +100,7 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   bitrate: "Bitrate",
   loudness: "Loudness",
   bpm: "Tempo",
-  key: "Key",
+  key: "Musical key",
   drop: "Drop time",
   short: { duration: "Length", bitrate: "kbps", loudness: "LUFS", bpm: "BPM", key: "Key", drop: "Drop" },
   warnings: "Warnings",
