@@ -321,10 +321,10 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
     },
 
     /**
-     * Gives up `owner`'s re-analysis leases (shutting down): the attempt is not counted, and any
-     * instance may take the track at once.
+     * Gives up `owner`'s re-analysis leases (shutting down; or one track, given way to an upload):
+     * the attempt is not counted, and any instance may take the track at once.
      */
-    async releaseReanalysis(owner: string): Promise<number> {
+    async releaseReanalysis(owner: string, trackId?: number): Promise<number> {
       const rows = await db
         .update(trackAnalysis)
         .set({
@@ -332,7 +332,12 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
           reanalysis_until: null,
           reanalysis_attempts: sql`max(0, ${trackAnalysis.reanalysis_attempts} - 1)`,
         })
-        .where(eq(trackAnalysis.reanalysis_owner, owner))
+        .where(
+          and(
+            eq(trackAnalysis.reanalysis_owner, owner),
+            trackId === undefined ? undefined : eq(trackAnalysis.track_id, trackId),
+          ),
+        )
         .returning({ id: trackAnalysis.track_id });
       return rows.length;
     },

@@ -225,6 +225,54 @@ describe("re-analysis", () => {
     expect(await drain()).toEqual([older.id]);
   });
 
+  it("an upload queued mid-track: the re-analysis stops, gives the track back uncounted, and ends later", async () => {
+    const older = await olderTrack();
+    const bytes = fixture(FIXTURES.low);
+    let release!: () => void;
+    const uploadJob = new Promise<void>((resolve) => (release = resolve));
+    let chunks = 0;
+    let uploaded = false;
+    // The stored file in small chunks; after the first, an upload's job arrives on the queue.
+    const slow: FileStorage = {
+      ...f.t.ctx.storage,
+      localPath: () => null,
+      read: () =>
+        Promise.resolve({
+          size: bytes.length,
+          body: new ReadableStream<Uint8Array>({
+            pull(c) {
+              const from = chunks * 16_384;
+              if (from >= bytes.length) return c.close();
+              c.enqueue(bytes.slice(from, from + 16_384));
+              chunks++;
+              if (!uploaded) {
+                uploaded = true;
+                f.t.ctx.queue.push(() => uploadJob);
+              }
+            },
+          }),
+        }),
+    };
+    const runner = createReanalysis({ ...f.t.ctx, storage: slow, tracks: f.t.ctx.tracks }, { owner: "gives-way" });
+    expect(await runner.runOnce()).toBe("busy");
+    expect(chunks).toBeLessThan(Math.ceil(bytes.length / 16_384));
+    expect(await report(older.id)).toMatchObject({
+      analysis_version: 1,
+      bpm: 113.3,
+      reanalysis_owner: null,
+      reanalysis_until: null,
+      reanalysis_attempts: 0,
+    });
+    // While the upload's job runs, nothing is taken.
+    expect(await runner.runOnce()).toBe("busy");
+    release();
+    await f.t.ctx.queue.idle();
+    chunks = 0;
+    expect(await runner.runOnce()).toBe(older.id);
+    expect((await report(older.id)).analysis_version).toBe(ANALYSIS_VERSION);
+    await runner.stop();
+  });
+
   it("two instances: each track is analysed once, and the newest goes first", async () => {
     const olders = [await olderTrack(), await olderTrack(), await olderTrack(), await olderTrack()];
     const second = await openInstance(f.t);

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../deps.ts";
 import type { TracksService } from "../service.ts";
 import { AudioDecodeError } from "../../audio/analyse-mp3.ts";
-import { analyseStored, PROCESSING_ERRORS } from "./analyse-track.ts";
+import { analyseStored, AnalysisInterrupted, PROCESSING_ERRORS } from "./analyse-track.ts";
 
 /**
  * Re-analysis in the background (issue 22, docs/decisions/0217): every completed track whose stored
@@ -15,8 +15,9 @@ import { analyseStored, PROCESSING_ERRORS } from "./analyse-track.ts";
  * - **Uploads first**: before each track it looks whether this instance's processing queue has work
  *   (queued or running) or any instance's upload waits unclaimed in the database; then it waits and
  *   looks again. It runs beside the processing queue, not in one of its slots, and the read pass
- *   lets timers and requests in every 8 ms (analyse-track.ts), so an upload arriving meanwhile starts
- *   at once; it shares the CPU with at most one track's re-analysis.
+ *   lets timers and requests in every 8 ms (analyse-track.ts). When this instance's queue gets work
+ *   mid-track, the re-analysis stops at the next chunk and gives the track back (its attempt not
+ *   counted), to be taken again once processing is idle: an upload never shares the CPU with it.
  * - **Only the report**: the new analysis replaces the report's figures (tempo, drop, key, warnings,
  *   peaks, length) and its version; the track's status, review state and the artist's messages are
  *   never touched. A file that is gone or that the decoder refuses keeps the old report, with the
@@ -27,8 +28,9 @@ export interface Reanalysis {
   /** Starts the background loop (does nothing when `REANALYSIS` is off, or twice). */
   start(): void;
   /**
-   * One step: `busy` when processing has work (nothing taken), `none` when no report is due now,
-   * else the id of the track analysed again (its verdict written).
+   * One step: `busy` when processing has work (nothing taken, or the track taken given back when an
+   * upload came mid-way), `none` when no report is due now, else the id of the track analysed again
+   * (its verdict written).
    */
   runOnce(): Promise<"busy" | "none" | number>;
   /**
@@ -64,7 +66,7 @@ export function createReanalysis(
   const owner = opts.owner ?? `reanalysis-${Deno.pid}-${crypto.randomUUID()}`;
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs);
   /** The track being analysed again here, and its run. */
-  let current: Promise<void> | null = null;
+  let current: Promise<boolean> | null = null;
   let started = false;
   let stopped = false;
   let wake: (() => void) | null = null;
@@ -86,7 +88,11 @@ export function createReanalysis(
     return (await tracks.pendingProcessing(1)).ids.length > 0;
   }
 
-  async function analyse(id: number, key: string): Promise<void> {
+  /** This instance's processing queue has work: the re-analysis gives way. */
+  const uploadsWaiting = () => queue.size > 0 || queue.running > 0;
+
+  /** Analyses a claimed track again; false when it gave way to an upload (nothing written). */
+  async function analyse(id: number, key: string): Promise<boolean> {
     const renewTimer = setInterval(() => {
       tracks.analysis.renewReanalysis(id, owner, leaseEnd()).catch((err) =>
         logger.warn("could not renew a re-analysis lease", { trackId: id, err })
@@ -96,25 +102,31 @@ export function createReanalysis(
     try {
       if (!key || !(await storage.stat(key))) {
         await tracks.analysis.failReanalysis(id, owner, PROCESSING_ERRORS.missing, null);
-        return;
+        return true;
       }
       let report;
       try {
-        report = await analyseStored(storage, key);
+        report = await analyseStored(storage, key, { interrupt: uploadsWaiting });
       } catch (err) {
+        if (err instanceof AnalysisInterrupted) {
+          await tracks.analysis.releaseReanalysis(owner, id);
+          return false;
+        }
         if (!(err instanceof AudioDecodeError)) throw err;
         await tracks.analysis.failReanalysis(id, owner, err.message, null);
-        return;
+        return true;
       }
       // Not written when the lease was lost (stopped, or taken over after a stall): that is fine, the
       // holder writes the same report.
       await tracks.analysis.saveReanalysis(id, report, owner);
+      return true;
     } catch (err) {
       logger.warn("could not analyse a track again; its report is kept", { trackId: id, err });
       const message = err instanceof Error ? err.message : String(err);
       await tracks.analysis
         .failReanalysis(id, owner, message, new Date(clock.now().getTime() + REANALYSIS_RETRY_MS))
         .catch((e) => logger.warn("could not record a failed re-analysis", { trackId: id, err: e }));
+      return true;
     } finally {
       clearInterval(renewTimer);
     }
@@ -128,11 +140,10 @@ export function createReanalysis(
     if (!row) return "none";
     current = analyse(row.id, row.storage_key);
     try {
-      await current;
+      return (await current) ? row.id : "busy";
     } finally {
       current = null;
     }
-    return row.id;
   }
 
   async function loop(): Promise<void> {
