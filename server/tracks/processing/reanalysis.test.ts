@@ -382,6 +382,39 @@ describe("re-analysis", () => {
     });
   });
 
+  it("shutting down mid-track stops the analysis and gives the track back uncounted", async () => {
+    const older = await olderTrack();
+    const bytes = fixture(FIXTURES.low);
+    let stopping: Promise<void> | undefined;
+    let sent = 0;
+    const storage: FileStorage = {
+      ...f.t.ctx.storage,
+      localPath: () => null,
+      read: () =>
+        Promise.resolve({
+          size: bytes.length,
+          body: new ReadableStream<Uint8Array>({
+            pull(c) {
+              if (sent >= bytes.length) return c.close();
+              c.enqueue(bytes.slice(sent, sent + 16_384));
+              sent += 16_384;
+              stopping ??= runner.stop(60_000);
+            },
+          }),
+        }),
+    };
+    const runner = createReanalysis({ ...f.t.ctx, storage, tracks: f.t.ctx.tracks }, { owner: "stopping" });
+    expect(await runner.runOnce()).toBe("busy");
+    await stopping;
+    expect(sent).toBeLessThan(bytes.length);
+    expect(await report(older.id)).toMatchObject({
+      analysis_version: 1,
+      reanalysis_owner: null,
+      reanalysis_attempts: 0,
+    });
+    expect(await drain()).toEqual([older.id]);
+  });
+
   it("shutting down gives the lease back without counting the attempt", async () => {
     const older = await olderTrack();
     const owner = f.t.ctx.reanalysis.owner;

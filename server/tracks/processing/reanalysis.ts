@@ -17,7 +17,8 @@ import { analyseStored, AnalysisInterrupted, PROCESSING_ERRORS } from "./analyse
  *   looks again. It runs beside the processing queue, not in one of its slots, and the read pass
  *   lets timers and requests in every 8 ms (analyse-track.ts). When this instance's queue gets work
  *   mid-track, the re-analysis stops at the next chunk and gives the track back (its attempt not
- *   counted), to be taken again once processing is idle: an upload never shares the CPU with it.
+ *   counted), to be taken again once processing is idle: an upload shares the CPU with it for one
+ *   chunk (about 10 ms) at most.
  * - **Only the report**: the new analysis replaces the report's figures (tempo, drop, key, warnings,
  *   peaks, length) and its version; the track's status, review state and the artist's messages are
  *   never touched. A file that is gone or that the decoder refuses keeps the old report, with the
@@ -34,8 +35,9 @@ export interface Reanalysis {
    */
   runOnce(): Promise<"busy" | "none" | number>;
   /**
-   * Shutting down: stops the loop, gives the running track up to `drainMs` to end, then gives up the
-   * leases still held (their attempt not counted), so another instance takes them at once.
+   * Shutting down: stops the loop and the running track (at its next chunk; up to `drainMs` for a
+   * stalled read), then gives up the leases still held (their attempt not counted), so another
+   * instance takes them at once.
    */
   stop(drainMs?: number): Promise<void>;
   /** This instance's name in `track_analysis.reanalysis_owner`. */
@@ -88,8 +90,8 @@ export function createReanalysis(
     return (await tracks.pendingProcessing(1)).ids.length > 0;
   }
 
-  /** This instance's processing queue has work: the re-analysis gives way. */
-  const uploadsWaiting = () => queue.size > 0 || queue.running > 0;
+  /** This instance's processing queue has work, or it is shutting down: the re-analysis gives way. */
+  const giveWay = () => stopped || queue.size > 0 || queue.running > 0;
 
   /** Analyses a claimed track again; false when it gave way to an upload (nothing written). */
   async function analyse(id: number, key: string): Promise<boolean> {
@@ -106,7 +108,7 @@ export function createReanalysis(
       }
       let report;
       try {
-        report = await analyseStored(storage, key, { interrupt: uploadsWaiting });
+        report = await analyseStored(storage, key, { interrupt: giveWay });
       } catch (err) {
         if (err instanceof AnalysisInterrupted) {
           await tracks.analysis.releaseReanalysis(owner, id);
