@@ -3,7 +3,7 @@
  *
  * - Speed: a 6-minute 320 kbps file, built by repeating the MPEG frames of the 8 s fixture (every
  *   frame stands alone; its ID3 tag and Info frame are left out), analysed in a child process pinned
- *   to one core (taskset) after a warm-up on the fixture. Target: ≥ 100× real time, judged on the CPU
+ *   to one core (taskset) after a warm-up on the fixture. Target: ≥ 150× real time, judged on the CPU
  *   time the analysis used (the wall-clock figure is printed too; it is lower on a busy machine).
  * - Memory: a 50 MB file built the same way, read from disk as a stream in a fresh child process;
  *   growth of the peak resident size (VmHWM in /proc/self/status) over the warmed-up process.

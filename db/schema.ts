@@ -215,6 +215,28 @@ export const trackAnalysis = sqliteTable("track_analysis", {
   /** 0–1, how sure the tempo reading is (server/audio/tempo.ts, docs/decisions/0221); null: none read. */
   bpm_confidence: real("bpm_confidence"),
   drop_s: real("drop_s"),
+  /** The musical key, e.g. "F minor" (server/audio, issue 22); null when none was read. */
+  musical_key: text("musical_key"),
+  /** Its Camelot code, e.g. "4A"; the staff lists sort by it (number, then letter). */
+  camelot: text("camelot"),
+  /** 0–1, how sure the key reading is; null: none read. */
+  key_confidence: real("key_confidence"),
+  /**
+   * The analyser that wrote this report (ANALYSIS_VERSION, server/tracks/analysis.ts): reports older
+   * than the current one are analysed again in the background (docs/decisions/0217). Reports from
+   * before versions were counted are 1.
+   */
+  analysis_version: integer("analysis_version").notNull().default(1),
+  /** The re-analysis lease: which instance works on this report, until when (0217). */
+  reanalysis_owner: text("reanalysis_owner"),
+  /** Also the earliest time a failed re-analysis is tried again. */
+  reanalysis_until: integer("reanalysis_until", { mode: "timestamp_ms" }),
+  /** Re-analysis attempts at `reanalysis_version` (counted when claimed, so a crash counts too). */
+  reanalysis_attempts: integer("reanalysis_attempts").notNull().default(0),
+  /** The ANALYSIS_VERSION those attempts were made for. */
+  reanalysis_version: integer("reanalysis_version"),
+  /** Why the last re-analysis did not replace the report (the old report is kept); null after a success. */
+  reanalysis_error: text("reanalysis_error"),
   /** Comma list of warning codes (server/audio/warnings.ts), empty when none. */
   warnings: text("warnings").notNull().default(""),
   /** JSON array of [min, max] pairs in -1..1. */

@@ -210,9 +210,19 @@ test("review player: the admin filters by warning and sees the report in Russian
   await waitPlaying(page, clipped.id);
   const report = page.getByRole("region", { name: "Технический отчёт" });
   const text = await report.innerText();
-  for (const label of ["ДЛИТЕЛЬНОСТЬ", "БИТРЕЙТ", "ГРОМКОСТЬ", "TRUE PEAK", "BPM", "Клиппинг"]) {
+  for (const label of ["ДЛИТЕЛЬНОСТЬ", "БИТРЕЙТ", "ГРОМКОСТЬ", "TRUE PEAK", "BPM", "ТОНАЛЬНОСТЬ", "Клиппинг"]) {
     expect(text).toContain(label);
   }
+  // Issue 22: the row shows BPM, key (Camelot code and name, or "—") and drop; the columns fit the
+  // 1440 px panel without scrolling its frame.
+  expect(await row.locator("[data-figure=bpm]").innerText()).toMatch(/^(\d{2,3}(,\d)?|—)$/);
+  expect(await row.locator("[data-figure=key]").innerText()).toMatch(/^(—|\d{1,2}[AB])$/);
+  expect(await row.locator("[data-figure=drop]").innerText()).toMatch(/^\d+:\d{2}$/);
+  const frame = await page.evaluate(() => {
+    const wrap = document.querySelector(".st-table-wrap")!;
+    return { scroll: wrap.scrollWidth, client: wrap.clientWidth };
+  });
+  expect(frame.scroll).toBeLessThanOrEqual(frame.client);
   await page.keyboard.press("Space");
   await page.waitForFunction(() => document.querySelector("audio")!.paused);
   await page.evaluate(() => globalThis.scrollTo(0, 0));

@@ -24,6 +24,7 @@ import { createFaqService } from "./faq/service.ts";
 import { createSliderService } from "./slider/service.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
 import { createProcessor } from "./tracks/processing/processor.ts";
+import { createReanalysis } from "./tracks/processing/reanalysis.ts";
 import { createTracksService } from "./tracks/service.ts";
 import { createUsersService } from "./users/service.ts";
 import { createProfileRoutes } from "./users/profile-routes.ts";
@@ -50,6 +51,7 @@ export function buildContext(deps: AppDeps): AppContext {
     users,
     tracks,
     processor: createProcessor({ ...deps, tracks }),
+    reanalysis: createReanalysis({ ...deps, tracks }),
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates: createDeclineTemplatesService(deps),

@@ -5,6 +5,12 @@ const bool = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** A switch that is on unless turned off (`false`/`0`). */
+const boolOn = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v !== "false" && v !== "0");
+
 const optionalString = z
   .string()
   .optional()
@@ -93,6 +99,8 @@ const EnvSchema = z.object({
   PROCESSING_MAX_ATTEMPTS: positiveInt(3),
   // At most a day: a lease that long already means a dead instance's track waits a day (decision 0170).
   PROCESSING_LEASE_S: positiveInt(60).pipe(z.number().max(86_400, { message: "must be at most 86400" })),
+  // On by default: older reports are analysed again in the background (docs/decisions/0217).
+  REANALYSIS: boolOn,
   S3_ENDPOINT: url("S3_ENDPOINT"),
   S3_REGION: optionalString.transform((v) => v ?? "us-east-1"),
   S3_BUCKET: optionalString,
@@ -146,6 +154,8 @@ export interface Config {
   processingMaxAttempts: number;
   /** Seconds a claimed processing job stays an instance's before another may take it (renewed while working). */
   processingLeaseS: number;
+  /** Reports of an older analyser are analysed again in the background (`REANALYSIS`, docs/decisions/0217). */
+  reanalysis: boolean;
   /**
    * Object storage for tracks and public uploads (S3-compatible); undefined keeps files on local disk.
    * `endpoint` given: path-style addresses (R2, MinIO, s3rver). `publicUrl`: the bucket's public
@@ -243,6 +253,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     processingConcurrency: e.PROCESSING_CONCURRENCY,
     processingMaxAttempts: e.PROCESSING_MAX_ATTEMPTS,
     processingLeaseS: e.PROCESSING_LEASE_S,
+    reanalysis: e.REANALYSIS,
     s3: e.S3_BUCKET
       ? {
         endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ""),

@@ -12,6 +12,7 @@ import type { TaskQueue } from "./lib/queue.ts";
 import type { FileStorage } from "./storage/file-storage.ts";
 import type { SliderService } from "./slider/service.ts";
 import type { Processor } from "./tracks/processing/processor.ts";
+import type { Reanalysis } from "./tracks/processing/reanalysis.ts";
 import type { TracksService } from "./tracks/service.ts";
 import type { UsersService } from "./users/service.ts";
 
@@ -48,6 +49,8 @@ export interface AppContext extends AppDeps {
   /** Every read and write of `tracks` rows, with who may see a track applied inside. */
   tracks: TracksService;
   processor: Processor;
+  /** Older audio reports analysed again in the background (docs/decisions/0217). */
+  reanalysis: Reanalysis;
   /** Telegram messages to artists: the outbox a decision write enqueues into, and its sender. */
   notifications: Notifications;
   /** The administrators' decline messages, read by the moderators' form and a decision (decision 0156). */

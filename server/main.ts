@@ -56,6 +56,9 @@ export async function main(opts: MainOptions = {}) {
     (n) => n && deps.logger.info("analysing older tracks", { tracks: n }),
     (err) => deps.logger.error("could not list tracks to analyse", { err }),
   );
+  // Reports of an older analyser are analysed again, one track at a time while no upload waits for
+  // processing (docs/decisions/0217); off with REANALYSIS=false.
+  ctx.reanalysis.start();
 
   const server = Deno.serve({
     port: config.port,
@@ -75,6 +78,7 @@ export async function main(opts: MainOptions = {}) {
     await server.shutdown();
     // The message being sent is finished; rows not reached stay pending for the next start.
     await ctx.notifications.sender.stop(5_000);
+    await ctx.reanalysis.stop(5_000);
     await ctx.processor.stop(20_000);
     deps.kv.close?.();
     deps.db.$client.close();

@@ -57,6 +57,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     dir,
     async close() {
       // Closes the queue and gives up the processor's leases.
+      await ctx.reanalysis.stop(5_000);
       await ctx.processor.stop(5_000);
       deps.kv.close?.();
       db.$client.close();

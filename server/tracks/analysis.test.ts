@@ -20,10 +20,12 @@ const REPORT_KEYS = [
   "bitrate_kbps",
   "bitrate_mode",
   "bpm",
+  "camelot",
   "channels",
   "clipped_samples",
   "drop_s",
   "duration_s",
+  "key",
   "loudness_lufs",
   "sample_rate_hz",
   "true_peak_dbtp",
@@ -333,6 +335,82 @@ describe("sorting by the report and filtering by warning", () => {
     expect(await order("sort=-loudness")).toEqual([a, c, none, b]);
     expect(await order("sort=bpm")).toEqual([c, a, b, none]);
     expect(await order("sort=-bpm")).toEqual([a, c, none, b]);
+  });
+
+  it("sorts by key in the Camelot wheel's order (number, then letter) and by drop, both ways", async () => {
+    const db = f.t.ctx.db;
+    const guest = `key-${crypto.randomUUID().slice(0, 8)}`;
+    const keyed: Array<[string | null, string | null, number | null]> = [
+      ["A minor", "8A", 30],
+      ["B major", "1B", 95.5],
+      ["F minor", "4A", null],
+      [null, null, 12],
+      ["E major", "12B", 61],
+      ["C major", "8B", 30],
+      ["G# minor", "1A", 44],
+    ];
+    const ids: number[] = [];
+    for (const [key, camelot, drop_s] of keyed) {
+      const t = await createTrack(db, {
+        filename: `${guest} - ${camelot}.mp3`,
+        guest_username: guest,
+        directions: "label_koster",
+      });
+      await f.t.ctx.tracks.analysis.save(t.id, analysisReport({ key, camelot, drop_s }));
+      ids.push(t.id);
+    }
+    const byCamelot = (ids_: number[]) => ids_.map((id) => keyed[ids.indexOf(id)][1]);
+    const list = async (base: string, query: string, headers = f.as.admin) => {
+      const r = await f.call("GET", `${base}?user=${guest}&page_size=100&${query}`, { headers });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return (r.body.tracks as Array<{ id: number }>).map((t) => t.id);
+    };
+    expect(byCamelot(await list("/api/admin/tracks", "sort=key"))).toEqual(["1A", "1B", "4A", "8A", "8B", "12B", null]);
+    expect(byCamelot(await list("/api/admin/tracks", "sort=-key"))).toEqual([
+      "12B",
+      "8B",
+      "8A",
+      "4A",
+      "1B",
+      "1A",
+      null,
+    ]);
+    expect(byCamelot(await list("/api/admin/tracks", "sort=key&order=desc"))).toEqual(
+      ["12B", "8B", "8A", "4A", "1B", "1A", null],
+    );
+    // The moderator's list (label_koster is theirs) sorts the same way.
+    expect(byCamelot(await list("/api/moderator/tracks", "sort=key", f.as.moderator))).toEqual(
+      ["1A", "1B", "4A", "8A", "8B", "12B", null],
+    );
+    expect(byCamelot(await list("/api/moderator/tracks", "sort=-key", f.as.moderator))).toEqual(
+      ["12B", "8B", "8A", "4A", "1B", "1A", null],
+    );
+    // By drop: ties by id the same way round, no drop last.
+    expect(byCamelot(await list("/api/admin/tracks", "sort=drop"))).toEqual([
+      null,
+      "8A",
+      "8B",
+      "1A",
+      "12B",
+      "1B",
+      "4A",
+    ]);
+    expect(byCamelot(await list("/api/admin/tracks", "sort=-drop"))).toEqual([
+      "1B",
+      "12B",
+      "1A",
+      "8B",
+      "8A",
+      null,
+      "4A",
+    ]);
+    const one = (await f.call("GET", `/api/admin/tracks?user=${guest}&sort=key`)).body.tracks as Array<
+      { analysis: object }
+    >;
+    expect(one[0].analysis).toMatchObject({ key: "G# minor", camelot: "1A" });
+    const bad = await f.call("GET", "/api/admin/tracks?sort=camelot");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ success: false, error: "Некорректное поле сортировки" });
   });
 
   it("keeps the old sort fields and the newest-first default", async () => {

@@ -8,7 +8,8 @@ import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upl
 import { ownedAnswers } from "./owned-answers.ts";
 import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { trackInputSchema, trackUpdateSchema } from "./service.ts";
-import type { User } from "../../db/schema.ts";
+import { trackAnalysis, type User } from "../../db/schema.ts";
+import { eq } from "drizzle-orm";
 
 /**
  * GET /api/tracks is kept ready per artist (decision 0185): every write that changes what the list
@@ -285,6 +286,16 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     "analysis.saveError": async (
       a,
     ) => (await t.ctx.tracks.analysis.saveError((await createTrack(t.ctx.db, { user_id: a.id })).id, "broken"), [a]),
+    // Issue 22's re-analysis: a new report may change the length and warnings the artist sees.
+    "analysis.saveReanalysis": async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, storage_key: `xx/${crypto.randomUUID()}` });
+      await t.ctx.tracks.analysis.save(track.id, analysisReport());
+      await t.ctx.db.update(trackAnalysis).set({ analysis_version: 1 }).where(eq(trackAnalysis.track_id, track.id));
+      expect((await t.ctx.tracks.analysis.claimReanalysis("kept-test", until()))?.id).toBe(track.id);
+      const report = analysisReport({ warnings: ["clipping"] });
+      expect(await t.ctx.tracks.analysis.saveReanalysis(track.id, report, "kept-test")).toBe(true);
+      return [a];
+    },
     create: async (
       a,
     ) => (await t.ctx.tracks.create(

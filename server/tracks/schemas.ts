@@ -23,6 +23,9 @@ export const SORT_FIELDS = [
   "bitrate",
   "loudness",
   "bpm",
+  // Issue 22: the drop, and the key in the Camelot wheel's order (1A, 1B … 12B).
+  "drop",
+  "key",
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 

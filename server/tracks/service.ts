@@ -55,6 +55,9 @@ export function createTracksService(
     ...reports,
     save: (trackId, a) => writes.afterTrackWrite(trackId, () => reports.save(trackId, a)),
     saveError: (trackId, error) => writes.afterTrackWrite(trackId, () => reports.saveError(trackId, error)),
+    // A new report may change the length and warnings the artist sees.
+    saveReanalysis: (trackId, a, owner) =>
+      writes.afterTrackWrite(trackId, () => reports.saveReanalysis(trackId, a, owner)),
   };
 
   return {

@@ -203,6 +203,8 @@ function orderBy(field: SortField, descending: boolean): SQL[] {
     case "bitrate":
     case "loudness":
     case "bpm":
+    case "drop":
+    case "key":
       return analysisOrder(field, descending);
     default:
       return [dir(tracks.upload_date), dir(tracks.id)];

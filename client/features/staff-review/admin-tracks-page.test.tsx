@@ -23,6 +23,9 @@ const analysis = (id: number) => ({
   clipped_samples: id === 2 ? 12 : 0,
   bpm: 174,
   drop_s: 60,
+  // Issue 22: the key; track 4's report has none (written before the key, or none read).
+  key: id === 4 ? null : "F minor",
+  camelot: id === 4 ? null : "4A",
   warnings: id === 2 ? ["low_bitrate", "clipping"] : [],
 });
 
@@ -223,6 +226,7 @@ describe("review player", () => {
       "Громкость: −8,9 LUFS",
       "True peak: −0,3 dBTP",
       "BPM: 174",
+      "Тональность: F minor · 4A",
     ]);
     const warnings = within(report).getByRole("list", { name: "Предупреждения" });
     expect(within(warnings).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
@@ -234,11 +238,32 @@ describe("review player", () => {
 });
 
 describe("track table figures and the address", () => {
-  it("shows duration, bitrate, loudness and BPM per row; a failed row has no play or download button", async () => {
+  it("shows duration, bitrate, loudness, BPM, key and drop per row; a failed row has no play or download button", async () => {
     await show();
     const row = document.querySelector("tr[data-track-id='2']")!;
     const cell = (f: string) => row.querySelector(`[data-figure=${f}]`)?.textContent;
-    expect([cell("duration"), cell("bitrate"), cell("loudness"), cell("bpm")]).toEqual(["3:20", "192", "−8,9", "174"]);
+    expect([cell("duration"), cell("bitrate"), cell("loudness"), cell("bpm"), cell("key"), cell("drop")]).toEqual([
+      "3:20",
+      "192",
+      "−8,9",
+      "174",
+      "4A, F minor",
+      "1:00",
+    ]);
+    // The Camelot code is shown; the key's name is read out with it and shown on hover.
+    expect(row.querySelector("[data-figure=key] .visually-hidden")?.textContent).toBe(", F minor");
+    expect(row.querySelector("[data-figure=key] [title]")?.getAttribute("title")).toBe("F minor");
+    expect(screen.getByRole("columnheader", { name: /^Тональность, Тон\./ })).toBeTruthy();
+    expect(screen.getByRole("columnheader", { name: /^Время дропа, Дроп/ })).toBeTruthy();
+    const noKey = document.querySelector("tr[data-track-id='4']")!;
+    expect(noKey.querySelector("[data-figure=key]")?.textContent).toBe("—");
+    // A track without a report (failed, no file) shows no key and no drop.
+    const bare = document.querySelector("tr[data-track-id='3']")!;
+    expect([
+      bare.querySelector("[data-figure=key]")?.textContent,
+      bare.querySelector("[data-figure=drop]")?.textContent,
+    ])
+      .toEqual(["—", "—"]);
     expect(screen.getByRole("columnheader", { name: "Битрейт, kbps" })).toBeTruthy();
     expect(row.querySelector(".st-row-warnings")?.textContent).toBe(
       "⚠ 2Предупреждения: Битрейт ниже 320 kbps, Клиппинг",
@@ -263,6 +288,20 @@ describe("track table figures and the address", () => {
     await settle();
     expect(router.state.location.search).toEqual({ sort: "-loudness" });
     expect(screen.getByRole("columnheader", { name: /Громкость/ }).getAttribute("aria-sort")).toBe("descending");
+  });
+
+  it("the key header sorts by Camelot code, ascending then descending", async () => {
+    const { router, listCalls } = await show();
+    const header = () => screen.getByRole("columnheader", { name: /Тональность/ });
+    fireEvent.click(within(header()).getByRole("button"));
+    await settle();
+    expect(router.state.location.search).toEqual({ sort: "key" });
+    expect(listCalls.at(-1)?.get("sort")).toBe("key");
+    expect(header().getAttribute("aria-sort")).toBe("ascending");
+    fireEvent.click(within(header()).getByRole("button"));
+    await settle();
+    expect(listCalls.at(-1)?.get("sort")).toBe("-key");
+    expect(header().getAttribute("aria-sort")).toBe("descending");
   });
 
   it("reads filters, sort, page and page size from the address, ignoring what does not parse", async () => {

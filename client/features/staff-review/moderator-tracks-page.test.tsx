@@ -159,6 +159,8 @@ describe("Manage Tracks", () => {
         clipped_samples: 0,
         bpm: null,
         drop_s: null,
+        key: "A minor",
+        camelot: "8A",
         warnings: ["low_bitrate", "too_quiet"],
       },
     };
@@ -187,6 +189,13 @@ describe("Manage Tracks", () => {
     const report = screen.getByRole("region", { name: "Technical report" });
     expect(report.textContent).toContain("256 kbps VBR");
     expect(report.textContent).toContain("−16.2 LUFS");
+    expect(report.textContent).toContain("KeyA minor · 8A");
+    // The row: the key's Camelot code (its name read out), no drop.
+    const row = document.querySelector("tr[data-track-id='1']")!;
+    expect(row.querySelector("[data-figure=key]")?.textContent).toBe("8A, A minor");
+    expect(row.querySelector("[data-figure=key] [title]")?.getAttribute("title")).toBe("A minor");
+    expect(row.querySelector("[data-figure=drop]")?.textContent).toBe("—");
+    expect(screen.getByRole("columnheader", { name: /^Musical key, Key/ })).toBeTruthy();
     expect([...report.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
       "Битрейт ниже 320 kbps",
       "Тихий мастер (ниже −14 LUFS)",

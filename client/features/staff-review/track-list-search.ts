@@ -25,6 +25,8 @@ export const TRACK_SORT_FIELDS = [
   "bitrate",
   "loudness",
   "bpm",
+  "key",
+  "drop",
 ] as const;
 export type TrackSortField = (typeof TRACK_SORT_FIELDS)[number];
 /** `field` ascending or `-field` descending, as the API's `sort` takes it. */

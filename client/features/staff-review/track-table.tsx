@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { ReviewBadges } from "./review-badges.tsx";
 import "./decision-panel.css";
@@ -36,7 +36,10 @@ export interface TrackTableTexts {
   bitrate: string;
   loudness: string;
   bpm: string;
-  short: { duration: string; bitrate: string; loudness: string; bpm: string };
+  // Issue 22: the key (Camelot code, the key's name under it) and the drop's time.
+  key: string;
+  drop: string;
+  short: { duration: string; bitrate: string; loudness: string; bpm: string; key: string; drop: string };
   warnings: string;
   play: (filename: string) => string;
   /** Number formatting of the figures. */
@@ -66,7 +69,9 @@ export const TRACK_TABLE_TEXTS_RU: TrackTableTexts = {
   bitrate: "Битрейт",
   loudness: "Громкость",
   bpm: "Темп",
-  short: { duration: "Длина", bitrate: "kbps", loudness: "LUFS", bpm: "BPM" },
+  key: "Тональность",
+  drop: "Время дропа",
+  short: { duration: "Длина", bitrate: "kbps", loudness: "LUFS", bpm: "BPM", key: "Тон.", drop: "Дроп" },
   warnings: "Предупреждения",
   play: (f) => `Слушать: ${f}`,
   locale: "ru-RU",
@@ -95,7 +100,9 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   bitrate: "Bitrate",
   loudness: "Loudness",
   bpm: "Tempo",
-  short: { duration: "Length", bitrate: "kbps", loudness: "LUFS", bpm: "BPM" },
+  key: "Musical key",
+  drop: "Drop time",
+  short: { duration: "Length", bitrate: "kbps", loudness: "LUFS", bpm: "BPM", key: "Key", drop: "Drop" },
   warnings: "Warnings",
   play: (f) => `Play: ${f}`,
   locale: "en-US",
@@ -125,11 +132,18 @@ export interface TrackTableProps {
 }
 
 /** The figure columns, sortable on the server; a first click sorts ascending, the next one flips it. */
-const FIGURE_COLUMNS = ["duration", "bitrate", "loudness", "bpm"] as const satisfies readonly TrackSortField[];
+const FIGURE_COLUMNS = [
+  "duration",
+  "bitrate",
+  "loudness",
+  "bpm",
+  "key",
+  "drop",
+] as const satisfies readonly TrackSortField[];
 type FigureColumn = (typeof FIGURE_COLUMNS)[number];
 
-/** A figure without its unit (the header names it), so the four columns fit beside the others. */
-function figureCell(track: StaffTrack, column: FigureColumn, locale: string): string {
+/** A figure without its unit (the header names it), so the columns fit beside the others. */
+function figureCell(track: StaffTrack, column: FigureColumn, locale: string): ReactNode {
   const a = track.analysis;
   switch (column) {
     case "duration":
@@ -141,6 +155,20 @@ function figureCell(track: StaffTrack, column: FigureColumn, locale: string): st
       return a ? formatLoudness(a.loudness_lufs, locale).replace(" LUFS", "") : "—";
     case "bpm":
       return a ? formatBpm(a.bpm, locale) : "—";
+    case "key":
+      // The Camelot code is what a DJ mixes by (and what the column sorts by); the key's name is
+      // on hover, read out with it, and in the player's report («F minor · 4A»): two columns this
+      // narrow fit the 1440 px panel (docs/decisions/0217).
+      if (!a?.camelot) return a?.key ?? "—";
+      if (!a.key) return a.camelot;
+      return (
+        <span title={a.key}>
+          {a.camelot}
+          <span className="visually-hidden">{`, ${a.key}`}</span>
+        </span>
+      );
+    case "drop":
+      return a ? formatDuration(a.drop_s) : "—";
   }
 }
 
@@ -196,7 +224,7 @@ export function trackUserLabel(track: StaffTrack, texts: TrackTableTexts): { mai
 /**
  * The staff track table: select (select-all covers the rows shown, i.e. the current page), track
  * (with its play button and warnings), user, upload date, directions, status, duration, bitrate,
- * loudness, BPM, actions (edit, download, delete).
+ * loudness, BPM, key, drop, actions (edit, download, delete).
  */
 export function TrackTable(
   {

@@ -381,7 +381,31 @@ export async function analyseTrack(
   };
 }
 
-/** The audio report alone of a stored file (tracks completed before the analysis existed). */
-export async function analyseStored(storage: FileStorage, key: string): Promise<AudioAnalysis> {
-  return await analyseMp3(storedChunks(storage, key));
+/** `analyseStored` stopped by its `interrupt` (re-analysis giving way to an upload). */
+export class AnalysisInterrupted extends Error {
+  constructor() {
+    super("analysis interrupted");
+    this.name = "AnalysisInterrupted";
+  }
+}
+
+/**
+ * The audio report alone of a stored file (tracks completed before the analysis existed, reports
+ * analysed again). `interrupt` is asked before each chunk: when it says so, the read stops (the
+ * file closed, the bucket's stream cancelled) and AnalysisInterrupted is thrown.
+ */
+export async function analyseStored(
+  storage: FileStorage,
+  key: string,
+  opts: { interrupt?: () => boolean } = {},
+): Promise<AudioAnalysis> {
+  const { interrupt } = opts;
+  if (!interrupt) return await analyseMp3(storedChunks(storage, key));
+  async function* interruptible() {
+    for await (const chunk of storedChunks(storage, key)) {
+      if (interrupt!()) throw new AnalysisInterrupted();
+      yield chunk;
+    }
+  }
+  return await analyseMp3(interruptible());
 }

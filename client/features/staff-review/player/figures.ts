@@ -41,3 +41,9 @@ export function formatBpm(bpm: number | null, locale: string): string {
   const rounded = Math.round(bpm * 10) / 10;
   return number(locale, rounded, Number.isInteger(rounded) ? 0 : 1);
 }
+
+/** "F minor · 4A" (the key's name and its Camelot code, issue 22); "—" when no key was read. */
+export function formatKey(a: Pick<TrackAnalysis, "key" | "camelot">): string {
+  if (!a.key) return a.camelot ?? "—";
+  return a.camelot ? `${a.key} · ${a.camelot}` : a.key;
+}

@@ -34,6 +34,8 @@ export interface PlayerTexts {
   loudness: string;
   truePeak: string;
   bpm: string;
+  /** The key and its Camelot code (issue 22). */
+  key: string;
   warnings: string;
   noWarnings: string;
   sortBy: (column: string) => string;
@@ -68,6 +70,7 @@ export const PLAYER_TEXTS_RU: PlayerTexts = {
   loudness: "Громкость",
   truePeak: "True peak",
   bpm: "BPM",
+  key: "Тональность",
   warnings: "Предупреждения",
   noWarnings: "Без предупреждений",
   sortBy: (c) => `Сортировать: ${c}`,
@@ -102,6 +105,7 @@ export const PLAYER_TEXTS_EN: PlayerTexts = {
   loudness: "Loudness",
   truePeak: "True peak",
   bpm: "BPM",
+  key: "Key",
   warnings: "Warnings",
   noWarnings: "No warnings",
   sortBy: (c) => `Sort by ${c}`,

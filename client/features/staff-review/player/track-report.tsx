@@ -1,6 +1,6 @@
 import { audioWarningText } from "../../../../domain/audio-warnings.ts";
 import { formatDuration } from "../../../lib/format.ts";
-import { formatBitrate, formatBpm, formatLoudness, formatTruePeak, type TrackAnalysis } from "./figures.ts";
+import { formatBitrate, formatBpm, formatKey, formatLoudness, formatTruePeak, type TrackAnalysis } from "./figures.ts";
 import type { PlayerTexts } from "./player-texts.ts";
 
 /** The warnings of a track as badges, with the analysis's Russian texts. */
@@ -14,7 +14,7 @@ export function WarningBadges({ warnings, label }: { warnings: readonly string[]
   );
 }
 
-/** The technical report beside the player: duration, bitrate, LUFS, true peak, BPM, warnings. */
+/** The technical report beside the player: duration, bitrate, LUFS, true peak, BPM, key, warnings. */
 export function TrackReport({ analysis, texts }: { analysis: TrackAnalysis | null; texts: PlayerTexts }) {
   if (!analysis) {
     return (
@@ -29,6 +29,7 @@ export function TrackReport({ analysis, texts }: { analysis: TrackAnalysis | nul
     [texts.loudness, formatLoudness(analysis.loudness_lufs, texts.locale)],
     [texts.truePeak, formatTruePeak(analysis.true_peak_dbtp, texts.locale)],
     [texts.bpm, formatBpm(analysis.bpm, texts.locale)],
+    [texts.key, formatKey(analysis)],
   ];
   return (
     <section className="st-report" aria-label={texts.report}>
