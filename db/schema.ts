@@ -314,6 +314,36 @@ export const trackListens = sqliteTable("track_listens", {
   index("track_listens_user_last_idx").on(t.user_id, t.last_at),
 ]);
 
+/**
+ * Who is to decide a (track, direction) pair (issue 24, docs/decisions/0233): one colleague per pair,
+ * set by an admin or a moderator of the direction. A decision of the pair (its status changed by the
+ * decision call) clears it by writing the call's id into `cleared_call`, so undoing that call brings
+ * the assignment back; a row with `cleared_call` is no assignment. A row outlives its direction being
+ * removed from the track and is ignored meanwhile, like `track_decisions`.
+ */
+export const trackAssignments = sqliteTable("track_assignments", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  assigned_by: integer("assigned_by").references(() => users.id, { onDelete: "set null" }),
+  assigned_at: integer("assigned_at", { mode: "timestamp_ms" }).notNull(),
+  cleared_call: text("cleared_call"),
+}, (t) => [
+  primaryKey({ columns: [t.track_id, t.direction] }),
+  index("track_assignments_user_idx").on(t.user_id),
+]);
+
+/**
+ * Who is listening now (issue 24, docs/decisions/0234): each staff member's last played moment and
+ * the track, one row per person (one hears one track at a time). Written by every listening report,
+ * read by the queues' poll; shared by every instance through the database.
+ */
+export const trackPresence = sqliteTable("track_presence", {
+  user_id: integer("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  at: integer("at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [index("track_presence_track_at_idx").on(t.track_id, t.at)]);
+
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),

@@ -24,6 +24,7 @@ import {
   artistReviewStatus,
   type DecisionInput,
   fillTemplate,
+  isAwaitingDecision,
   REVIEW_TEXTS,
   type ReviewStatus,
   type TemplateOutcome,
@@ -41,6 +42,8 @@ import {
 import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
 import type { Notifications } from "../notifications/notifications.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
+import { clearStatements, restoreStatement } from "./assignment-sql.ts";
+import { presenceOf, recordPresence } from "./presence.ts";
 import type { TrackInput, TrackListQuery, TrackModeration, TrackUpdate } from "./schemas.ts";
 import {
   displayName,
@@ -283,7 +286,15 @@ export function createStaffReview(
     }
     const notices = changes.map((c) => noticeOf(c, current)).filter((n): n is DecisionNotice => n !== null);
     const outbox = ctx.notifications?.outbox;
-    const [first, ...rest] = changes.flatMap((c) => changeStatements(db, c));
+    // A decided pair's assignment ends with the decision, marked with the call so an undo brings it
+    // back (issue 24, decision 0233): decided = its status changed to a decision's outcome.
+    const decided = changes
+      .filter((c) => c.after.status !== c.before.status && !isAwaitingDecision(c.after.status))
+      .map((c) => c.direction);
+    const [first, ...rest] = [
+      ...changes.flatMap((c) => changeStatements(db, c)),
+      ...(changes.length > 0 ? clearStatements(db, id, decided, callId) : []),
+    ];
     if (first) {
       try {
         await afterWrite([current.user_id], () =>
@@ -315,7 +326,9 @@ export function createStaffReview(
   return {
     /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
     async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
-      return await listTracks(db, ctx.clock, scopeFor(who), q);
+      // `assigned=me` needs the caller, not only their scope.
+      const me = typeof who === "object" && who !== null && "id" in who ? (who as Viewer).id : undefined;
+      return await listTracks(db, ctx.clock, scopeFor(who), q, me);
     },
 
     get,
@@ -436,6 +449,8 @@ export function createStaffReview(
         });
       });
       const outbox = ctx.notifications?.outbox;
+      // The assignments the undone call cleared are back (decision 0233).
+      statements.push(restoreStatement(db, id, callId));
       if (outbox) {
         statements.push(outbox.cancelStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision))));
         statements.push(
@@ -472,12 +487,23 @@ export function createStaffReview(
      */
     async reportListened(who: Viewer, id: number, seconds: number) {
       await load(scopeOf(who), id);
+      // Who is listening now (issue 24, decision 0234): every report is a heartbeat. Bookkeeping
+      // never refuses a report.
+      await recordPresence(db, who.id, id, ctx.clock.now()).catch((err) =>
+        ctx.logger.warn("presence not recorded", { id, err })
+      );
       const durationS = await trackDuration(db, id);
       const heardS = await addPlayed(db, { trackId: id, userId: who.id, seconds, at: ctx.clock.now(), durationS });
       const heard = isHeard(heardS, durationS);
       const decisions = heard ? await markListened(who, id) : (await view(scopeOf(who), id)).decisions;
       return { heard_s: Math.floor(heardS * 10) / 10, duration_s: durationS, heard, decisions };
     },
+
+    /** GET …/tracks/presence (decision 0234): who else played one of `ids` within the last 30 s. */
+    async presence(who: Viewer, ids: readonly number[]) {
+      return await presenceOf(db, scopeOf(who), ids, who.id, ctx.clock.now());
+    },
+
     /** Admin: a track record without a file (spec 2 "Admin track edit", add mode). */
     async create(input: TrackInput): Promise<TrackView> {
       const dirs = input.directions ?? [];

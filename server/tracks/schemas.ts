@@ -4,6 +4,7 @@ import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.
 import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
+import { ASSIGN_TEXTS } from "../../domain/assignment.ts";
 import { WARNING_CODES } from "./analysis.ts";
 
 /**
@@ -133,6 +134,18 @@ export const trackListQuerySchema = z.object({
       if (v === "awaiting") return v;
       if (!isReviewStatus(v)) {
         ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownReviewFilter });
+        return z.NEVER;
+      }
+      return v;
+    }),
+  /** `me`: the tracks with a pair assigned to the caller, «Мне назначено» (issue 24, decision 0233). */
+  assigned: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (v !== "me") {
+        ctx.addIssue({ code: "custom", message: ASSIGN_TEXTS.badAssignedFilter });
         return z.NEVER;
       }
       return v;

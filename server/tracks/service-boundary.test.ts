@@ -127,6 +127,8 @@ describe("tracks service: the one boundary over the track tables", () => {
     "trackListens",
     "trackCounts",
     "userTrackCounts",
+    "trackAssignments",
+    "trackPresence",
   ];
   /** The modules behind `ctx.tracks` (service.ts composes them; docs/decisions/0210). */
   const SERVICE_MODULES = [
@@ -137,11 +139,14 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/uploads.ts",
     "server/tracks/views.ts",
     "server/tracks/review-queue.ts",
+    "server/tracks/assignments.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, status keys.
     "server/tracks/scope.ts",
     "server/tracks/analysis.ts",
     "server/tracks/decisions.ts",
     "server/tracks/listening.ts",
+    "server/tracks/assignment-sql.ts",
+    "server/tracks/presence.ts",
     "server/tracks/processing/status-keys.ts",
   ];
   /** Left outside on purpose (decision 0120): read-only aggregates and start-up recovery, and a user's delete. */

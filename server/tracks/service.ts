@@ -10,6 +10,7 @@ import { keptListWrites } from "./kept-lists.ts";
 import { createLeaseStore } from "./leases.ts";
 import { createStaffReview } from "./review.ts";
 import { createUploadRows } from "./uploads.ts";
+import { createAssignments } from "./assignments.ts";
 
 export * from "./schemas.ts";
 export * from "./views.ts";
@@ -31,6 +32,7 @@ export type { CompletedFacts, FailedFacts } from "./leases.ts";
  * - uploads.ts: the hourly quota and an upload's rows;
  * - leases.ts: the processing lease store and the job's verdicts;
  * - review.ts: staff review: the track calls, decisions, listening receipts, edits, downloads;
+ * - assignments.ts: who is to decide which pair (issue 24); presence.ts: who is listening now;
  * - kept-lists.ts: the rule that every write drops the artist's kept list, after the write.
  */
 export function createTracksService(
@@ -72,6 +74,8 @@ export function createTracksService(
     ...createStaffReview(ctx, reports, writes),
     /** The audio reports (written by processing and the start-up pass). */
     analysis,
+    /** Who is to decide which pair (issue 24, docs/decisions/0233). */
+    assignments: createAssignments(ctx),
     /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */
     reviewQueue: (scope: Scope) => reviewQueue(ctx.db, scope, ctx.clock.now()),
   };

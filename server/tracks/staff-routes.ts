@@ -13,6 +13,7 @@ import { parseId, validate } from "../lib/validate.ts";
 import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";
+import { createAssignmentRoutes } from "./assignment-routes.ts";
 import { trackInputSchema, trackListQuerySchema, trackModerationSchema, trackUpdateSchema } from "./service.ts";
 
 const decisionParams = z.object({
@@ -44,6 +45,8 @@ function createSharedTrackRoutes(ctx: AppContext) {
   };
 
   return new Hono<AppEnv>()
+    // Assignment and presence (issue 24): before `/:id`, whose pattern would take their names.
+    .route("/", createAssignmentRoutes(ctx))
     .get("/", validate("query", trackListQuerySchema), async (c) => {
       const list = await service.list(c.get("user"), c.req.valid("query"));
       return c.json({ success: true, ...list });

@@ -29,6 +29,7 @@ import {
 } from "./decisions.ts";
 import type { ListenView } from "./listening.ts";
 import { PAGE_SIZES, type SortField, type TrackListQuery } from "./schemas.ts";
+import { assignedToSql, assigneeFromJson, type AssigneeView, assignmentsJsonField } from "./assignment-sql.ts";
 
 /**
  * Rows to views (docs/decisions/0120): the track object the staff screens read, built by SQLite as
@@ -72,6 +73,11 @@ export interface TrackView {
    * and `upload_date` its upload, both null once that track is deleted (`deleted`).
    */
   duplicate_of: DuplicateOfView | null;
+  /**
+   * Who is to decide the track (issue 24, decision 0233): the colleague assigned to the first of its
+   * directions within the caller's categories that has one; null when none has.
+   */
+  assignee: AssigneeView | null;
 }
 
 export interface DuplicateOfView {
@@ -118,7 +124,7 @@ export const rowJson = sql<string>`json_object(
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
-  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField})`;
+  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${assignmentsJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
 interface JsonRow extends AnalysisJson {
@@ -140,6 +146,7 @@ interface JsonRow extends AnalysisJson {
   decisions: DecisionJson[] | null;
   dup_id: number | null;
   dup: { username: string | null; upload_date: number } | null;
+  asg: unknown;
 }
 
 /** A row of the artist's own list as `ownedByQuery` builds it. */
@@ -183,6 +190,7 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
       upload_date: r.dup ? new Date(r.dup.upload_date).toISOString() : null,
       deleted: r.dup === null,
     },
+    assignee: assigneeFromJson(r.asg, r.directions, viewFor.scope, displayName),
   };
 }
 
@@ -211,8 +219,10 @@ function orderBy(field: SortField, descending: boolean): SQL[] {
   }
 }
 
-function filterSql(q: TrackListQuery, scope: Scope): SQL | undefined {
+function filterSql(q: TrackListQuery, scope: Scope, me: number | undefined): SQL | undefined {
   const conds: SQL[] = [];
+  // «Мне назначено» (issue 24): a pair of the track is assigned to the caller.
+  if (q.assigned === "me") conds.push(me === undefined ? sql`0` : assignedToSql(me));
   if (q.filename) conds.push(containsSql(tracks.filename, q.filename));
   if (q.user) {
     const name = sql`coalesce(${users.first_name}, '') || ' ' || coalesce(${users.last_name}, '')`;
@@ -284,9 +294,15 @@ export async function viewTrack(
 }
 
 /** The staff list: filtered, sorted and (when asked) paged; one count query and one page query. */
-export async function listTracks(db: Db, clock: Clock, scope: Scope, q: TrackListQuery): Promise<TrackList> {
+export async function listTracks(
+  db: Db,
+  clock: Clock,
+  scope: Scope,
+  q: TrackListQuery,
+  me?: number,
+): Promise<TrackList> {
   const visible = scopeSql(scope);
-  const filters = filterSql(q, scope);
+  const filters = filterSql(q, scope, me);
   let countQuery = db
     .select({
       total: sql<number>`count(*)`,

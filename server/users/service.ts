@@ -100,6 +100,13 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
       return (await db.select().from(users).where(eq(column, id)).limit(1))[0];
     },
 
+    /** Administrators and moderators who are not banned, by username: whom work may be assigned to (issue 24). */
+    async staff(): Promise<User[]> {
+      return await db.select().from(users)
+        .where(and(or(eq(users.is_admin, true), eq(users.is_moderator, true)), eq(users.is_banned, false)))
+        .orderBy(asc(users.username));
+    },
+
     /** Filters, counts and (when asked) one page, ordered by id. Roles follow the display priority. */
     async list(q: UserListQuery): Promise<UserList> {
       const conds: SQL[] = [];
