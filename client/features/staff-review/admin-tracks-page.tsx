@@ -10,6 +10,7 @@ import { TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
+import { DeskAssignment, QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
 import { errorText } from "../../lib/api.ts";
 import { adminKeys } from "../../lib/staff-queries.ts";
 import { adminTracksQuery } from "./admin-tracks-api.ts";
@@ -32,6 +33,8 @@ export function AdminTracksPage() {
     },
   });
   const { query, list } = tracks;
+  // Issue 24: who is assigned, who is listening, and the assign actions.
+  const work = useQueueAssignment({ base: "/admin", tracksKey: adminKeys.tracks, rows: list?.tracks ?? [] });
   const review = useTrackReview({
     base: "/admin",
     keys: adminKeys,
@@ -53,6 +56,15 @@ export function AdminTracksPage() {
           >
             Скачать выбранные{tracks.selected.size > 0 ? ` (${tracks.selected.size})` : ""}
           </button>
+          <QueueAssignActions
+            work={work}
+            base="/admin"
+            rows={list?.tracks ?? []}
+            selected={tracks.selected}
+            onAssigned={() => tracks.setSelected(new Set())}
+            label={directionLabel}
+            assignedView={tracks.search.assigned === "me"}
+          />
           <Link to="/admin/tracks/edit" className="st-btn">Добавить трек</Link>
         </div>
       </div>
@@ -85,6 +97,7 @@ export function AdminTracksPage() {
             busyId={tracks.busyId}
             review={review.table}
             sort={{ value: tracks.sort, onChange: tracks.setSort }}
+            rowExtra={work.rowExtra}
           />
           <Pagination
             page={Math.min(tracks.page, Math.max(1, list.pages))}
@@ -99,7 +112,15 @@ export function AdminTracksPage() {
               player={review.player}
               texts={PLAYER_TEXTS_RU}
               fromDrop={review.fromDrop}
-              dock={<DecisionDock desk={review.desk} label={directionLabel} />}
+              dock={
+                <>
+                  <DecisionDock desk={review.desk} label={directionLabel} />
+                  <DeskAssignment
+                    work={work}
+                    track={list.tracks.find((t) => t.id === review.player.current?.id) ?? null}
+                  />
+                </>
+              }
             />
           )}
         </>

@@ -11,6 +11,7 @@ import { TrackRows } from "./track-rows.tsx";
 import { TRACK_TABLE_TEXTS_EN } from "./track-table.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
+import { DeskAssignment, QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
 import { errorText } from "../../lib/api.ts";
 import { MODERATOR_PAGE_SIZE, moderatorTracksQuery } from "./moderator-tracks-api.ts";
 import { moderatorKeys } from "../../lib/staff-queries.ts";
@@ -40,6 +41,8 @@ export function ModeratorTracksPage() {
     },
   });
   const { query, list } = tracks;
+  // Issue 24: who is assigned, who is listening, and the assign actions.
+  const work = useQueueAssignment({ base: "/moderator", tracksKey: moderatorKeys.tracks, rows: list?.tracks ?? [] });
   const review = useTrackReview({
     base: "/moderator",
     keys: moderatorKeys,
@@ -70,6 +73,15 @@ export function ModeratorTracksPage() {
             {tracks.bulkBusy ? "Preparing..." : "Download Selected"}
             {tracks.selected.size > 0 ? ` (${tracks.selected.size})` : ""}
           </button>
+          <QueueAssignActions
+            work={work}
+            base="/moderator"
+            rows={list?.tracks ?? []}
+            selected={tracks.selected}
+            onAssigned={() => tracks.setSelected(new Set())}
+            label={categoryLabel}
+            assignedView={tracks.search.assigned === "me"}
+          />
         </div>
       </div>
 
@@ -134,6 +146,7 @@ export function ModeratorTracksPage() {
             texts={TABLE_TEXTS}
             review={review.table}
             sort={{ value: tracks.sort, onChange: tracks.setSort }}
+            rowExtra={work.rowExtra}
           />
           {list.filtered > MODERATOR_PAGE_SIZE && (
             <Pagination
@@ -150,7 +163,15 @@ export function ModeratorTracksPage() {
               player={review.player}
               texts={PLAYER_TEXTS_EN}
               fromDrop={review.fromDrop}
-              dock={<DecisionDock desk={review.desk} label={categoryLabel} />}
+              dock={
+                <>
+                  <DecisionDock desk={review.desk} label={categoryLabel} />
+                  <DeskAssignment
+                    work={work}
+                    track={list.tracks.find((t) => t.id === review.player.current?.id) ?? null}
+                  />
+                </>
+              }
             />
           )}
         </>

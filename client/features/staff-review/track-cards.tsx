@@ -54,7 +54,19 @@ export function trackKey(track: StaffTrack): string | null {
  * review state per direction; it keeps the row's play button, selection and actions.
  */
 export function TrackCards(
-  { tracks, selected, onSelectedChange, editHref, onDownload, onDelete, directionLabel, busyId, texts, review }:
+  {
+    tracks,
+    selected,
+    onSelectedChange,
+    editHref,
+    onDownload,
+    onDelete,
+    directionLabel,
+    busyId,
+    texts,
+    review,
+    rowExtra,
+  }:
     & Omit<TrackTableProps, "sort" | "texts">
     & { texts: NonNullable<TrackTableProps["texts"]> },
 ) {
@@ -143,6 +155,7 @@ export function TrackCards(
               </ul>
             )}
             <ReviewBadges track={track} directionLabel={directionLabel} locale={texts.locale} />
+            {rowExtra?.(track)}
             <div className="st-actions st-track-card-actions">
               <Link
                 to={editHref(track.id) as "/"}

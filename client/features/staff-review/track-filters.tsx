@@ -16,6 +16,8 @@ export interface TrackFilterValues {
   warning: string;
   /** "" | a review state (domain/review.ts, issue 13). */
   review: string;
+  /** "" | "me": «Мне назначено» (issue 24). */
+  assigned: string;
 }
 
 export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
@@ -26,6 +28,7 @@ export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
   downloaded: "",
   warning: "",
   review: "",
+  assigned: "",
 };
 
 export interface TrackFilterTexts {
@@ -45,6 +48,9 @@ export interface TrackFilterTexts {
   review: string;
   /** `awaiting`: new or listened, a decision still to make (issue 23). */
   awaiting: string;
+  /** Issue 24: the assignment filter and its one value. */
+  assigned: string;
+  assignedToMe: string;
   reset: string;
 }
 
@@ -64,6 +70,8 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   anyWarning: "С предупреждениями",
   review: "Рассмотрение",
   awaiting: "Ждут решения",
+  assigned: "Назначение",
+  assignedToMe: "Мне назначено",
   reset: "Сбросить",
 };
 
@@ -83,6 +91,8 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   anyWarning: "Any warning",
   review: "Review",
   awaiting: "Awaiting a decision",
+  assigned: "Assignment",
+  assignedToMe: "Assigned to me",
   reset: "Reset",
 };
 
@@ -188,6 +198,18 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+        </select>
+      </label>
+      <label className="st-field" htmlFor={`${id}-assigned`}>
+        <span>{texts.assigned}</span>
+        <select
+          id={`${id}-assigned`}
+          className="st-select"
+          value={value.assigned}
+          onChange={(e) => set({ assigned: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          <option value="me">{texts.assignedToMe}</option>
         </select>
       </label>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>

@@ -67,6 +67,8 @@ export type TrackListSearch = {
   warning?: TrackWarningFilter;
   /** A review state (issue 13): with `direction`, that pair's state; else any direction in scope. */
   review?: (typeof REVIEW_FILTERS)[number];
+  /** «Мне назначено» (issue 24): the tracks with a pair assigned to the caller. */
+  assigned?: "me";
   sort?: TrackSort;
   page?: number;
   page_size?: number;
@@ -86,6 +88,7 @@ const READERS: { [K in keyof TrackListSearch]-?: (v: unknown) => TrackListSearch
   downloaded: bool,
   warning: oneOf(TRACK_WARNING_FILTERS),
   review: oneOf(REVIEW_FILTERS),
+  assigned: oneOf(["me"] as const),
   sort: (v) => (typeof v === "string" && sortRule.test(v) ? (v as TrackSort) : undefined),
   page: wholeNumber((n) => n >= 1 && n <= MAX_PAGE),
   page_size: wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n)),
@@ -117,6 +120,7 @@ function clean(s: TrackListSearch): TrackListSearch {
   if (s.downloaded !== undefined) out.downloaded = s.downloaded;
   if (s.warning) out.warning = s.warning;
   if (s.review) out.review = s.review;
+  if (s.assigned) out.assigned = s.assigned;
   if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
   if (s.page !== undefined && s.page !== 1) out.page = s.page;
   if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;

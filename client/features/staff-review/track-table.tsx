@@ -129,6 +129,8 @@ export interface TrackTableProps {
   };
   /** Sorting by the report's figures (issue 12): the current `sort` and where a header click goes. */
   sort?: { value: TrackSort; onChange: (next: TrackSort) => void };
+  /** Marks under a track's name from other parts of the queue (issue 24: assignee, «Слушает @name»). */
+  rowExtra?: (track: StaffTrack) => ReactNode;
 }
 
 /** The figure columns, sortable on the server; a first click sorts ascending, the next one flips it. */
@@ -239,6 +241,7 @@ export function TrackTable(
     texts = TRACK_TABLE_TEXTS_RU,
     review,
     sort,
+    rowExtra,
   }: TrackTableProps,
 ) {
   const allRef = useRef<HTMLInputElement>(null);
@@ -380,6 +383,7 @@ export function TrackTable(
                           </span>
                         </span>
                       )}
+                      {rowExtra?.(track)}
                     </div>
                   </div>
                 </td>
