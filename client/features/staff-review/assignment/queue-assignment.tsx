@@ -31,7 +31,7 @@ export const QUEUE_ASSIGN_TEXTS = {
 
 /** Directions still open to an assignment: not accepted or declined (decision 0233). */
 const openDirections = (track: Pick<StaffTrackRow, "decisions">, mine: ReadonlySet<string>) =>
-  track.decisions.filter((d) => mine.has(d.direction) && d.status !== "accepted" && d.status !== "declined")
+  (track.decisions ?? []).filter((d) => mine.has(d.direction) && d.status !== "accepted" && d.status !== "declined")
     .map((d) => d.direction as string);
 
 export function useQueueAssignment(
