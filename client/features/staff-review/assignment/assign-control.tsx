@@ -23,7 +23,7 @@ export function eligibleStaff(staff: readonly AssignableStaff[], needed: readonl
  * option to clear, and the button that applies it (issue 24). The server checks it all again.
  */
 export function AssignControl(
-  { staff, needed, onAssign, busy, disabled, label = ASSIGN_CONTROL_TEXTS.label, selectedId }: {
+  { staff, needed, onAssign, busy, disabled, label = ASSIGN_CONTROL_TEXTS.label, selectedId, resetOnAssign }: {
     staff: readonly AssignableStaff[];
     needed: readonly string[];
     onAssign: (userId: number | null) => void;
@@ -32,6 +32,8 @@ export function AssignControl(
     label?: string;
     /** The current assignee, preselected. */
     selectedId?: number | null;
+    /** The menu goes back to «Кому назначить…» once applied (the selection's control: the selection ends). */
+    resetOnAssign?: boolean;
   },
 ) {
   const id = useId();
@@ -61,7 +63,10 @@ export function AssignControl(
         type="button"
         className="st-btn st-btn-sm"
         disabled={disabled || busy || choice === ""}
-        onClick={() => onAssign(choice === NOBODY ? null : Number(choice))}
+        onClick={() => {
+          onAssign(choice === NOBODY ? null : Number(choice));
+          if (resetOnAssign) setChoice("");
+        }}
       >
         {busy ? ASSIGN_CONTROL_TEXTS.busy : label}
       </button>

@@ -128,6 +128,7 @@ export function QueueAssignActions(
         disabled={selected.size === 0}
         busy={work.busy}
         label={QUEUE_ASSIGN_TEXTS.selection}
+        resetOnAssign
         onAssign={async (userId) => {
           if (await work.assignMany([...selected], userId)) onAssigned();
         }}
