@@ -330,7 +330,9 @@ export const trackAssignments = sqliteTable("track_assignments", {
   cleared_call: text("cleared_call"),
 }, (t) => [
   primaryKey({ columns: [t.track_id, t.direction] }),
-  index("track_assignments_user_idx").on(t.user_id),
+  // «Мне назначено» (`assigned=me`) asks per track row for the caller's assignment: (user, track)
+  // makes that one seek; on `user_id` alone SQLite read all of the person's rows for every track.
+  index("track_assignments_user_track_idx").on(t.user_id, t.track_id),
 ]);
 
 /**

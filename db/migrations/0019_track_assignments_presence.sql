@@ -11,7 +11,7 @@ CREATE TABLE `track_assignments` (
 	FOREIGN KEY (`assigned_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
-CREATE INDEX `track_assignments_user_idx` ON `track_assignments` (`user_id`);--> statement-breakpoint
+CREATE INDEX `track_assignments_user_track_idx` ON `track_assignments` (`user_id`,`track_id`);--> statement-breakpoint
 CREATE TABLE `track_presence` (
 	`user_id` integer PRIMARY KEY NOT NULL,
 	`track_id` integer NOT NULL,
