@@ -314,6 +314,26 @@ export const trackListens = sqliteTable("track_listens", {
   index("track_listens_user_last_idx").on(t.user_id, t.last_at),
 ]);
 
+/**
+ * Staff votes (issue 24, docs/decisions/0229): one per (track, direction, staff member), +1 / 0 / −1
+ * with an optional short word; voting again replaces it. Staff-only: no artist answer reads this
+ * table. A vote outlives its direction being removed from the track and is ignored meanwhile, as
+ * `track_decisions` rows are.
+ */
+export const trackVotes = sqliteTable("track_votes", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  vote: integer("vote").notNull(),
+  word: text("word"),
+  voted_at: integer("voted_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [
+  // A row's votes, a pair's votes and "has the caller voted on this pair" are prefix reads of the key.
+  primaryKey({ columns: [t.track_id, t.direction, t.user_id] }),
+  // Removing a user removes their votes (the cascade looks them up by user).
+  index("track_votes_user_idx").on(t.user_id),
+]);
+
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),

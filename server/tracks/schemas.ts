@@ -5,6 +5,7 @@ import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { WARNING_CODES } from "./analysis.ts";
+import { VOTE_FILTERS, type VoteFilter } from "../../domain/votes.ts";
 
 /**
  * The HTTP input schemas of the track calls (the admin and moderator routes, the dashboard's time
@@ -26,6 +27,8 @@ export const SORT_FIELDS = [
   // Issue 22: the drop, and the key in the Camelot wheel's order (1A, 1B … 12B).
   "drop",
   "key",
+  // Issue 24: the sum of the votes the caller sees (decision 0230); tracks without one come last.
+  "score",
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -136,6 +139,22 @@ export const trackListQuerySchema = z.object({
         return z.NEVER;
       }
       return v;
+    }),
+  /**
+   * Staff votes (issue 24, decision 0230), within `direction` when given, else the caller's scope:
+   * `second_ear` (a pair not decided with exactly one vote, or both 👍 and 👎), `positive` or
+   * `negative` (the score the caller sees), `none` (nobody has voted). `all` or empty: no filter.
+   */
+  votes: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (!(VOTE_FILTERS as readonly string[]).includes(v)) {
+        ctx.addIssue({ code: "custom", message: "Неизвестный фильтр голосов" });
+        return z.NEVER;
+      }
+      return v as VoteFilter;
     }),
   /** `upload_date`, `-upload_date`, `filename`, ... (a leading minus sorts descending). */
   sort: z
