@@ -125,6 +125,7 @@ describe("tracks service: the one boundary over the track tables", () => {
     "trackDecisions",
     "trackDecisionHistory",
     "trackListens",
+    "trackVotes",
     "trackCounts",
     "userTrackCounts",
   ];
@@ -137,11 +138,12 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/uploads.ts",
     "server/tracks/views.ts",
     "server/tracks/review-queue.ts",
-    // The SQL pieces they share: sight, reports, decisions, listening, status keys.
+    // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",
     "server/tracks/analysis.ts",
     "server/tracks/decisions.ts",
     "server/tracks/listening.ts",
+    "server/tracks/votes.ts",
     "server/tracks/processing/status-keys.ts",
   ];
   /** Left outside on purpose (decision 0120): read-only aggregates and start-up recovery, and a user's delete. */
