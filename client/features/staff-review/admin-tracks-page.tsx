@@ -3,6 +3,7 @@ import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { Pagination } from "../../components/ui/pagination.tsx";
 import { DecisionDock } from "./player/decision-dock.tsx";
+import { TrackVotes } from "./track-votes.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
@@ -99,7 +100,20 @@ export function AdminTracksPage() {
               player={review.player}
               texts={PLAYER_TEXTS_RU}
               fromDrop={review.fromDrop}
-              dock={<DecisionDock desk={review.desk} label={directionLabel} />}
+              dock={
+                <DecisionDock
+                  desk={review.desk}
+                  label={directionLabel}
+                  votes={review.player.current && (
+                    <TrackVotes
+                      base="/admin"
+                      tracksKey={adminKeys.tracks}
+                      trackId={review.player.current.id}
+                      label={directionLabel}
+                    />
+                  )}
+                />
+              }
             />
           )}
         </>

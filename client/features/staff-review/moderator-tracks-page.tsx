@@ -5,6 +5,7 @@ import { DecisionDock } from "./player/decision-dock.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
+import { TrackVotes } from "./track-votes.tsx";
 import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
 import { FILTER_PANEL_TEXTS_EN, TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
@@ -150,7 +151,20 @@ export function ModeratorTracksPage() {
               player={review.player}
               texts={PLAYER_TEXTS_EN}
               fromDrop={review.fromDrop}
-              dock={<DecisionDock desk={review.desk} label={categoryLabel} />}
+              dock={
+                <DecisionDock
+                  desk={review.desk}
+                  label={categoryLabel}
+                  votes={review.player.current && (
+                    <TrackVotes
+                      base="/moderator"
+                      tracksKey={moderatorKeys.tracks}
+                      trackId={review.player.current.id}
+                      label={categoryLabel}
+                    />
+                  )}
+                />
+              }
             />
           )}
         </>

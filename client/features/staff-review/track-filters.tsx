@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
+import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
 import "../../components/ui/staff.css";
 
 /** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
@@ -16,6 +17,8 @@ export interface TrackFilterValues {
   warning: string;
   /** "" | a review state (domain/review.ts, issue 13). */
   review: string;
+  /** "" | a votes filter (issue 24, decision 0230): second_ear, positive, negative, none. */
+  votes: string;
 }
 
 export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
@@ -26,6 +29,7 @@ export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
   downloaded: "",
   warning: "",
   review: "",
+  votes: "",
 };
 
 export interface TrackFilterTexts {
@@ -45,6 +49,9 @@ export interface TrackFilterTexts {
   review: string;
   /** `awaiting`: new or listened, a decision still to make (issue 23). */
   awaiting: string;
+  votes: string;
+  /** The votes filter's choices (decision 0230). */
+  voteFilters: Record<"second_ear" | "positive" | "negative" | "none", string>;
   reset: string;
 }
 
@@ -64,6 +71,13 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   anyWarning: "С предупреждениями",
   review: "Рассмотрение",
   awaiting: "Ждут решения",
+  votes: "Голоса",
+  voteFilters: {
+    second_ear: "Нужно второе мнение",
+    positive: "Оценка выше нуля",
+    negative: "Оценка ниже нуля",
+    none: "Без голосов",
+  },
   reset: "Сбросить",
 };
 
@@ -83,6 +97,13 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   anyWarning: "Any warning",
   review: "Review",
   awaiting: "Awaiting a decision",
+  votes: "Votes",
+  voteFilters: {
+    second_ear: "Needs a second ear",
+    positive: "Score above zero",
+    negative: "Score below zero",
+    none: "No votes",
+  },
   reset: "Reset",
 };
 
@@ -188,6 +209,19 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+        </select>
+      </label>
+      {/* Issue 24: "needs a second ear" and the score (decision 0230). */}
+      <label className="st-field" htmlFor={`${id}-votes`}>
+        <span>{texts.votes}</span>
+        <select
+          id={`${id}-votes`}
+          className="st-select"
+          value={value.votes}
+          onChange={(e) => set({ votes: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          {TRACK_VOTE_FILTERS.map((v) => <option key={v} value={v}>{texts.voteFilters[v]}</option>)}
         </select>
       </label>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>

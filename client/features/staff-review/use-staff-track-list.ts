@@ -103,6 +103,7 @@ export function useStaffTrackList<K extends QueryKey>(
     downloaded: search.downloaded === undefined ? "" : String(search.downloaded),
     warning: search.warning ?? "",
     review: search.review ?? "",
+    votes: search.votes ?? "",
   };
   const params = useMemo(
     (): StaffTrackListParams => ({
@@ -113,6 +114,7 @@ export function useStaffTrackList<K extends QueryKey>(
       downloaded: filters.downloaded,
       warning: filters.warning,
       review: filters.review,
+      votes: filters.votes,
       page,
       page_size: pageSize,
       sort,
@@ -125,6 +127,7 @@ export function useStaffTrackList<K extends QueryKey>(
       filters.downloaded,
       filters.warning,
       filters.review,
+      filters.votes,
       page,
       pageSize,
       sort,
@@ -149,6 +152,7 @@ export function useStaffTrackList<K extends QueryKey>(
     params.downloaded,
     params.warning,
     params.review,
+    params.votes,
   ]);
   useEffect(() => {
     if (clearSelectionOnFilterChange) setSelected((s) => (s.size === 0 ? s : new Set()));
@@ -163,7 +167,8 @@ export function useStaffTrackList<K extends QueryKey>(
   const setFilters = (next: TrackFilterValues) => {
     setText({ filename: next.filename, user: next.user });
     const selectsChanged = next.date !== filters.date || next.direction !== filters.direction ||
-      next.downloaded !== filters.downloaded || next.warning !== filters.warning || next.review !== filters.review;
+      next.downloaded !== filters.downloaded || next.warning !== filters.warning || next.review !== filters.review ||
+      next.votes !== filters.votes;
     if (!selectsChanged) return;
     pushed.current = { filename: next.filename, user: next.user };
     go({

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
 import { fillTemplate } from "../../../../domain/review.ts";
 import { parseTrackName } from "../../../../domain/track-name.ts";
@@ -55,9 +55,11 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2,
 export interface DecisionDockProps {
   desk: DecisionDesk;
   label: (d: Direction) => string;
+  /** The caller's votes on the track playing (issue 24, `TrackVotes`), under the bar. */
+  votes?: ReactNode;
 }
 
-export function DecisionDock({ desk, label }: DecisionDockProps) {
+export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
   const chooserRef = useRef<HTMLDivElement>(null);
@@ -161,6 +163,8 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
           </button>
         </div>
       </div>
+
+      {votes && <div className="dk-votes">{votes}</div>}
 
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
 
