@@ -148,7 +148,6 @@ export function TrackCards(
             <VoteScore
               summary={track.vote_summary}
               label={directionLabel}
-              many={track.vote_summary.length > 1}
               locale={texts.locale}
             />
             <div className="st-actions st-track-card-actions">

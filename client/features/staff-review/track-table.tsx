@@ -413,7 +413,6 @@ export function TrackTable(
                   <VoteScore
                     summary={track.vote_summary}
                     label={directionLabel}
-                    many={track.vote_summary.length > 1}
                     locale={texts.locale}
                   />
                 </td>

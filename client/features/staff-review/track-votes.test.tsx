@@ -116,14 +116,13 @@ describe("the vote buttons", () => {
 describe("the queue's score badge", () => {
   it("shows «?» and the second-ear mark while hidden, the signed sum once seen, nothing without votes", () => {
     const { container, rerender } = render(
-      <VoteScore summary={hiddenTrack.vote_summary} label={(d) => d} many={false} locale="ru-RU" />,
+      <VoteScore summary={hiddenTrack.vote_summary} label={(d) => d} locale="ru-RU" />,
     );
     expect(container.textContent).toBe("?· 1второе мнение, оценка скрыта до вашего голоса, голосов: 1");
     rerender(
       <VoteScore
         summary={[{ direction: "label_koster", count: 3, score: -2, second_ear: false, my_vote: -1 }]}
         label={(d) => d}
-        many={false}
         locale="ru-RU"
       />,
     );
@@ -133,7 +132,6 @@ describe("the queue's score badge", () => {
       <VoteScore
         summary={[{ direction: "label_koster", count: 0, score: null, second_ear: false, my_vote: null }]}
         label={(d) => d}
-        many={false}
         locale="ru-RU"
       />,
     );

@@ -32,7 +32,7 @@ export function TrackVotes(
     setError(null);
   }, [trackId]);
   const track = query.data;
-  if (!track || track.vote_summary.length === 0) return null;
+  if (!track?.vote_summary?.length) return null;
   const many = track.vote_summary.length > 1;
 
   const cast = (direction: Direction, vote: VoteChoice | null, word: string) => {
@@ -47,7 +47,7 @@ export function TrackVotes(
     <section className="tv-votes" aria-label="Голоса сотрудников" data-testid="track-votes">
       {track.vote_summary.map((s) => {
         const direction = s.direction as Direction;
-        const pairVotes = track.votes.filter((v) => v.direction === s.direction);
+        const pairVotes = (track.votes ?? []).filter((v) => v.direction === s.direction);
         const mine = pairVotes.find((v) => s.my_vote !== null && v.vote === s.my_vote);
         const word = words[s.direction] ?? (s.my_vote !== null ? mine?.word ?? "" : "");
         const wordId = `${id}-${s.direction}-word`;

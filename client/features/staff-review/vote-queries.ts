@@ -36,8 +36,8 @@ type WithVotes = { id: number; votes: TrackVote[]; vote_summary: VoteSummary[] }
 export function withPairVotes<T extends WithVotes>(track: T, direction: string, answer: VoteAnswer): T {
   return {
     ...track,
-    votes: [...track.votes.filter((v) => v.direction !== direction), ...answer.votes],
-    vote_summary: track.vote_summary.map((s) => (s.direction === direction ? answer.vote_summary : s)),
+    votes: [...(track.votes ?? []).filter((v) => v.direction !== direction), ...answer.votes],
+    vote_summary: (track.vote_summary ?? []).map((s) => (s.direction === direction ? answer.vote_summary : s)),
   };
 }
 

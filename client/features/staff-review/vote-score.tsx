@@ -7,15 +7,16 @@ import type { VoteSummary } from "./vote-queries.ts";
  * nobody has voted.
  */
 export function VoteScore(
-  { summary, label, many, locale }: {
-    summary: readonly VoteSummary[];
+  { summary = [], label, locale }: {
+    /** Left out by an older answer (a cached row from before the votes): nothing to show. */
+    summary?: readonly VoteSummary[];
     label: (d: string) => string;
-    /** The track has several directions in the caller's scope: each badge names its direction. */
-    many: boolean;
     locale: string;
   },
 ) {
   const ru = locale.startsWith("ru");
+  // Several directions in the caller's scope: each badge names its direction.
+  const many = summary.length > 1;
   const voted = summary.filter((s) => s.count > 0);
   if (voted.length === 0) return null;
   return (
