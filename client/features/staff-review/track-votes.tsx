@@ -54,6 +54,7 @@ export function TrackVotes(
         return (
           <div key={s.direction} className="tv-pair" data-direction={s.direction}>
             <div className="tv-row" role="group" aria-label={`Ваш голос${many ? `: ${label(direction)}` : ""}`}>
+              <span className="tv-caption" aria-hidden="true">Ваш голос</span>
               {many && <span className="tv-direction">{label(direction)}</span>}
               {VOTE_VALUES.map((v) => (
                 <button

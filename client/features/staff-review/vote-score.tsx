@@ -28,17 +28,20 @@ export function VoteScore(
           ? (ru ? "оценка скрыта до вашего голоса" : "score hidden until you vote")
           : (ru ? `оценка ${score}` : `score ${score}`);
         return (
-          <span
-            key={s.direction}
-            className={`st-badge st-vote-score${tone}`}
-            data-score={s.score ?? ""}
-            title={`${many ? `${label(s.direction)}: ` : ""}${hidden}, ${ru ? "голосов" : "votes"}: ${s.count}`}
-          >
-            {many && <span>{label(s.direction)}</span>}
-            <strong>{score}</strong>
-            <span className="st-muted">{`· ${s.count}`}</span>
-            {s.second_ear && <span className="st-vote-ear">{ru ? "второе мнение" : "second ear"}</span>}
-            <span className="visually-hidden">{`, ${hidden}, ${ru ? "голосов" : "votes"}: ${s.count}`}</span>
+          <span key={s.direction} className="st-vote-pair">
+            <span
+              className={`st-badge st-vote-score${tone}`}
+              data-score={s.score ?? ""}
+              title={`${many ? `${label(s.direction)}: ` : ""}${hidden}, ${ru ? "голосов" : "votes"}: ${s.count}`}
+            >
+              {many && <span>{label(s.direction)}</span>}
+              <strong>{score}</strong>
+              <span className="st-muted">{`· ${s.count}`}</span>
+              <span className="visually-hidden">{`, ${hidden}, ${ru ? "голосов" : "votes"}: ${s.count}`}</span>
+            </span>
+            {s.second_ear && (
+              <span className="st-badge st-badge-warning st-vote-ear">{ru ? "второе мнение" : "second ear"}</span>
+            )}
           </span>
         );
       })}
