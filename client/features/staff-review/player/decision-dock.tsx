@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
 import { fillTemplate } from "../../../../domain/review.ts";
+import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
 import { parseTrackName } from "../../../../domain/track-name.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
@@ -63,6 +64,8 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
   const chooserRef = useRef<HTMLDivElement>(null);
+  // On a phone the votes open with the sheet, so the bar keeps its one row of controls (0227).
+  const phone = useMediaQuery(PHONE_QUERY);
   // The chooser takes the focus: Enter then sends from it, not from a link or button focused before.
   useEffect(() => {
     if (chooser) chooserRef.current?.focus({ preventScroll: true });
@@ -148,7 +151,7 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             aria-controls={`${id}-sheet`}
             onClick={() => desk.setSheet(!desk.sheet)}
           >
-            Сообщение и заметка <kbd aria-hidden="true">M</kbd>
+            {votes && phone ? "Голос, сообщение и заметка" : "Сообщение и заметка"} <kbd aria-hidden="true">M</kbd>
           </button>
           <button
             type="button"
@@ -164,7 +167,7 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
         </div>
       </div>
 
-      {votes && <div className="dk-votes">{votes}</div>}
+      {votes && !phone && <div className="dk-votes">{votes}</div>}
 
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
 
@@ -175,6 +178,7 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             Закрыть <kbd aria-hidden="true">Esc</kbd>
           </button>
         </div>
+        {votes && phone && <div className="dk-votes">{votes}</div>}
         {chooser && (
           <div
             ref={chooserRef}
