@@ -137,9 +137,16 @@ describe("casting a vote", () => {
     expect(long.body.error).toBe(VOTE_TEXTS.wordTooLong);
     const exact = await vote(t.id, "label_koster", { vote: 1, word: "я".repeat(VOTE_WORD_MAX_LENGTH) }, second);
     expect(exact.status).toBe(200);
-    const hidden = await vote(t.id, "label_koster", { vote: 1, word: "ок\u202eзаб" }, second);
-    expect(hidden.status).toBe(400);
-    expect(hidden.body.error).toBe(HIDDEN_CHARS_MESSAGE);
+    // One character from each edge of each refused range (decision 0205).
+    for (const c of ["\u0080", "\u009f", "\u200b", "\u200f", "\u202a", "\u202e", "\u2066", "\u2069"]) {
+      const hidden = await vote(t.id, "label_koster", { vote: 1, word: `ок${c}заб` }, second);
+      expect(hidden.status).toBe(400);
+      expect(hidden.body.error).toBe(HIDDEN_CHARS_MESSAGE);
+    }
+    // An emoji joined by U+200D hides nothing and is a word like any other.
+    const family = await vote(t.id, "label_koster", { vote: 1, word: "👨\u200d👩\u200d👧" }, second);
+    expect(family.status).toBe(200);
+    expect((family.body.votes as Vote[])[0].word).toBe("👨\u200d👩\u200d👧");
     const notText = await vote(t.id, "label_koster", { vote: 1, word: 5 }, second);
     expect(notText.status).toBe(400);
     const unknown = await vote(t.id, "nowhere", { vote: 1 }, second);

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from "react";
 import type { Direction } from "../../../domain/directions.ts";
 import { VOTE_EMOJI, VOTE_LABELS, VOTE_VALUES, VOTE_WORD_MAX_LENGTH } from "../../../domain/votes.ts";
 import { errorText } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth.ts";
 import { type StaffBase, staffTrackQuery } from "../../lib/staff-queries.ts";
 import { useVote, type VoteChoice } from "./vote-queries.ts";
 import "./track-votes.css";
@@ -24,6 +25,7 @@ export function TrackVotes(
 ) {
   const id = useId();
   const query = useQuery(staffTrackQuery(base, tracksKey)(trackId));
+  const me = useAuth().user?.id;
   const mutation = useVote(base, tracksKey);
   const [words, setWords] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +50,7 @@ export function TrackVotes(
       {track.vote_summary.map((s) => {
         const direction = s.direction as Direction;
         const pairVotes = (track.votes ?? []).filter((v) => v.direction === s.direction);
-        const mine = pairVotes.find((v) => s.my_vote !== null && v.vote === s.my_vote);
+        const mine = pairVotes.find((v) => v.user_id === me);
         const word = words[s.direction] ?? (s.my_vote !== null ? mine?.word ?? "" : "");
         const wordId = `${id}-${s.direction}-word`;
         return (
