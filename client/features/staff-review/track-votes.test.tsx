@@ -27,7 +27,7 @@ const hiddenTrack = {
   filename: "Artist - Title.mp3",
   directions: "label_koster",
   votes: [],
-  vote_summary: [{ direction: "label_koster", count: 1, score: null, second_ear: true, my_vote: null }],
+  vote_summary: [{ direction: "label_koster" as const, count: 1, score: null, second_ear: true, my_vote: null }],
 };
 
 const theirs = {
