@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /**
  * The waveform drawing shared by the staff player and the artist's history (issue 24): bars from
@@ -97,4 +97,36 @@ export function useAudioTime(audio: HTMLAudioElement | null): number {
     };
   }, [audio]);
   return time;
+}
+
+/**
+ * A box and its <canvas>, the waveform drawn at the box's width (followed on resize) and the
+ * device's pixel ratio; drawn again when `d` changes.
+ */
+export function useWaveCanvas(d: Omit<WaveDrawing, "width" | "height">) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    setWidth(box.clientWidth);
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => setWidth(box.clientWidth));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas || width === 0) return;
+    const height = canvas.clientHeight || 56;
+    const ratio = globalThis.devicePixelRatio || 1;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    drawWaveform(ctx, { width, height, ...d });
+  }, [width, d.peaks, d.progress, d.drop]);
+  return { boxRef, canvasRef };
 }

@@ -7,6 +7,7 @@ import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/r
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
+import { CommentPlayer } from "./comment-player.tsx";
 import "./submission-history.css";
 
 /** The artist's texts of the submission history (issue 13). */
@@ -113,6 +114,10 @@ function SubmissionItem({ t }: { t: Submission }) {
               </li>
             ))}
           </ul>
+        )}
+        {/* Issue 24: the label's shared comments on the waveform, with the artist's own file. */}
+        {t.comments.length > 0 && !failed && (
+          <CommentPlayer trackId={t.id} comments={t.comments} durationS={t.analysis?.duration_s ?? null} />
         )}
       </div>
       {failed
