@@ -116,7 +116,7 @@ function SubmissionItem({ t }: { t: Submission }) {
           </ul>
         )}
         {/* Issue 24: the label's shared comments on the waveform, with the artist's own file. */}
-        {t.comments.length > 0 && !failed && (
+        {(t.comments ?? []).length > 0 && !failed && (
           <CommentPlayer trackId={t.id} comments={t.comments} durationS={t.analysis?.duration_s ?? null} />
         )}
       </div>
