@@ -115,16 +115,16 @@ function SubmissionItem({ t }: { t: Submission }) {
             ))}
           </ul>
         )}
-        {/* Issue 24: the label's shared comments on the waveform, with the artist's own file. */}
-        {(t.comments ?? []).length > 0 && !failed && (
-          <CommentPlayer trackId={t.id} comments={t.comments} durationS={t.analysis?.duration_s ?? null} />
-        )}
       </div>
       {failed
         ? <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>
         : t.downloaded
         ? <span className="badge badge-success">{PROFILE_TEXTS.downloaded}</span>
         : <span className="badge badge-warning">{PROFILE_TEXTS.processing}</span>}
+      {/* Issue 24: the label's shared comments on the waveform, with the artist's own file, full width. */}
+      {(t.comments ?? []).length > 0 && !failed && (
+        <CommentPlayer trackId={t.id} comments={t.comments} durationS={t.analysis?.duration_s ?? null} />
+      )}
     </li>
   );
 }

@@ -149,11 +149,9 @@ export function PlayerBar(
                   </button>
                 )}
               </div>
-            </div>
-            <div className="st-player-side">
-              <TrackReport analysis={current.analysis} texts={texts} />
               {comments && <CommentsPanel state={comments.state} texts={comments.texts} />}
             </div>
+            <TrackReport analysis={current.analysis} texts={texts} />
             {dock}
           </>
         )}
