@@ -8,7 +8,7 @@ import { formatDuration } from "../../../lib/format.ts";
 export interface CommentTexts {
   heading: string;
   empty: string;
-  keyHint: string;
+  add: string;
   marker: (at: number, end: number | null, text: string) => string;
   placeholder: string;
   newAt: (at: number, end: number | null) => string;
@@ -30,7 +30,7 @@ export const span = (at: number, end: number | null) =>
 export const COMMENT_TEXTS_RU: CommentTexts = {
   heading: "Комментарии",
   empty: "Комментариев нет. C — комментарий к текущему моменту, протяните по волне — к отрезку.",
-  keyHint: "клавиша C",
+  add: "Комментарий",
   marker: (at, end, text) => `Комментарий на ${span(at, end)}: ${text}`,
   placeholder: "Что слышно в этот момент",
   newAt: (at, end) => `Новый комментарий на ${span(at, end)}`,
@@ -49,7 +49,7 @@ export const COMMENT_TEXTS_RU: CommentTexts = {
 export const COMMENT_TEXTS_EN: CommentTexts = {
   heading: "Comments",
   empty: "No comments. C comments on the current moment; drag across the waveform for a range.",
-  keyHint: "key C",
+  add: "Comment",
   marker: (at, end, text) => `Comment at ${span(at, end)}: ${text}`,
   placeholder: "What you hear at this moment",
   newAt: (at, end) => `New comment at ${span(at, end)}`,

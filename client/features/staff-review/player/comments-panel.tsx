@@ -33,9 +33,18 @@ export function CommentsPanel({ state, texts }: { state: TrackCommentsState; tex
 
   return (
     <section className="st-comments" aria-label={texts.heading}>
-      <h3 className="st-comments-title">
-        {texts.heading} <span className="st-muted st-small">{texts.keyHint}</span>
-      </h3>
+      <div className="st-comments-head">
+        <h3 className="st-comments-title">{texts.heading}</h3>
+        <button
+          type="button"
+          className="st-btn st-btn-xs"
+          aria-keyshortcuts="C"
+          title={`${texts.add} (C)`}
+          onClick={state.startAtNow}
+        >
+          {texts.add} <kbd>C</kbd>
+        </button>
+      </div>
       {d && (
         <form
           className="st-comment-form"
