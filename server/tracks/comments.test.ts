@@ -238,6 +238,24 @@ describe("what the artist sees", () => {
     expect(await texts()).toEqual([SHARED]);
   });
 
+  it("a change of a shared comment drops the artist's kept answers; a staff-only one leaves them", async () => {
+    const kept = () => Promise.resolve(f.t.ctx.tracks.ownedAnswer(artist.id));
+    const first = await kept();
+    expect(await kept()).toBe(first);
+    const made = await post(t.id, { at_s: 5, text: "Пока только для команды" });
+    expect(await kept()).toBe(first);
+    const id = (made.body.comment as { id: number }).id;
+    const url = `/api/moderator/tracks/${t.id}/comments/${id}`;
+    await f.call("PATCH", url, { headers: f.as.moderator, json: { shared: true } });
+    const afterShare = await kept();
+    expect(afterShare).not.toBe(first);
+    await f.call("PATCH", url, { headers: f.as.moderator, json: { text: "Уже видно артисту" } });
+    const afterEdit = await kept();
+    expect(afterEdit).not.toBe(afterShare);
+    await f.call("DELETE", url, { headers: f.as.moderator });
+    expect(await kept()).not.toBe(afterEdit);
+  });
+
   it("the artist listens to their own file through their own signed link, with the stored peaks", async () => {
     const r = await f.call("GET", `/api/tracks/${t.id}/listen`, { headers: artistHeaders });
     expect(r.status).toBe(200);
