@@ -142,4 +142,32 @@ describe("comments on the waveform", () => {
     expect(posts).toEqual([{ at_s: 12.3, end_s: null, text: "Кик клиппует", shared: true }]);
     expect(screen.queryByRole("textbox", { name: /Новый комментарий/ })).toBeNull();
   });
+
+  it("a press dragged across the waveform opens a comment over that range; the button opens one at the moment", async () => {
+    const { posts } = await show();
+    const audio = document.querySelector("audio")!;
+    audio.currentTime = 5;
+    const wave = document.querySelector<HTMLElement>(".st-wave")!;
+    wave.getBoundingClientRect = () =>
+      ({ left: 0, width: 1000, top: 0, height: 56, right: 1000, bottom: 56 }) as DOMRect;
+    fireEvent.pointerDown(wave, { clientX: 200, button: 0 });
+    fireEvent.pointerMove(wave, { clientX: 260 });
+    fireEvent.pointerMove(wave, { clientX: 300 });
+    fireEvent.pointerUp(wave, { clientX: 300 });
+    fireEvent.click(wave, { clientX: 300 });
+    await settle();
+    // The drag did not seek.
+    expect(audio.currentTime).toBe(5);
+    const field = screen.getByLabelText("Новый комментарий на 0:20–0:30") as HTMLTextAreaElement;
+    fireEvent.change(field, { target: { value: "Отрезок" } });
+    await key({ key: "Enter", code: "Enter" }, field);
+    await settle();
+    expect(posts).toEqual([{ at_s: 20, end_s: 30, text: "Отрезок", shared: false }]);
+
+    const button = screen.getByRole("button", { name: "Комментарий C" });
+    expect(button.getAttribute("aria-keyshortcuts")).toBe("C");
+    fireEvent.click(button);
+    await settle();
+    expect(screen.getByLabelText("Новый комментарий на 0:05")).toBeTruthy();
+  });
 });
