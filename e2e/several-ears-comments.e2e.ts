@@ -6,6 +6,7 @@
  * staff player with its markers at 1440 px, the artist's history at 390 px.
  */
 import { expect, test } from "./harness.ts";
+import { audit } from "./axe-kit.ts";
 import { apiAs, newUser, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
 const SHARED = "Бас расходится с бочкой — послушайте здесь";
@@ -65,6 +66,7 @@ test(
     await staff.locator(".st-wave-marker").nth(1).click();
     await staff.waitForFunction(() => Math.abs(document.querySelector("audio")!.currentTime - 30) < 0.5);
     await t.screenshot(staff, "comments-staff-player-1440");
+    expect(await audit(staff, "staff player with comments @1440")).toEqual([]);
 
     const detail = await apiAs(t, admin.access, `/admin/tracks/${track.id}`);
     expect(
@@ -107,6 +109,7 @@ test(
     // The history is what the screenshot is about; at the top the sticky header stays out of it.
     await phone.evaluate(() => scrollTo(0, 0));
     await t.screenshot(phone, "comments-artist-history-390");
+    expect(await audit(phone, "artist's history with a shared comment @390")).toEqual([]);
   },
   { timeout: 180_000 },
 );

@@ -82,40 +82,47 @@ export function CommentPlayer(
           {formatDuration(time)} / {formatDuration(length || null)}
         </span>
       </div>
-      <div
-        ref={boxRef}
-        className="comment-wave"
-        role="slider"
-        tabIndex={0}
-        aria-label={COMMENT_PLAYER_TEXTS.position}
-        aria-valuemin={0}
-        aria-valuemax={Math.round(length)}
-        aria-valuenow={Math.round(Math.min(time, length))}
-        aria-valuetext={`${formatDuration(time)} из ${formatDuration(length || null)}`}
-        onClick={(e) => {
-          const rect = e.currentTarget.getBoundingClientRect();
-          if (rect.width > 0 && length) playFrom(((e.clientX - rect.left) / rect.width) * length);
-        }}
-      >
-        <canvas ref={canvasRef} className="comment-wave-canvas" />
-        {length > 0 && comments.map((c, i) => (
-          <button
-            key={i}
-            type="button"
-            className="comment-marker"
-            data-at={c.at_s}
-            style={{
-              left: pct(c.at_s),
-              ...(c.end_s !== null ? { width: `calc(${pct(c.end_s)} - ${pct(c.at_s)})` } : {}),
-            }}
-            aria-label={COMMENT_PLAYER_TEXTS.marker(span(c), c.text)}
-            title={c.text}
-            onClick={(e) => {
-              e.stopPropagation();
-              playFrom(c.at_s);
-            }}
-          />
-        ))}
+      <div className="comment-wave-stack">
+        <div
+          ref={boxRef}
+          className="comment-wave"
+          role="slider"
+          tabIndex={0}
+          aria-label={COMMENT_PLAYER_TEXTS.position}
+          aria-valuemin={0}
+          aria-valuemax={Math.round(length)}
+          aria-valuenow={Math.round(Math.min(time, length))}
+          aria-valuetext={`${formatDuration(time)} из ${formatDuration(length || null)}`}
+          onClick={(e) => {
+            const rect = e.currentTarget.getBoundingClientRect();
+            if (rect.width > 0 && length) playFrom(((e.clientX - rect.left) / rect.width) * length);
+          }}
+        >
+          <canvas ref={canvasRef} className="comment-wave-canvas" />
+        </div>
+        {/* Beside the slider, not in it: a slider's children are presentational (ARIA), buttons are not. */}
+        {length > 0 && (
+          <div className="comment-markers">
+            {comments.map((c, i) => (
+              <button
+                key={i}
+                type="button"
+                className="comment-marker"
+                data-at={c.at_s}
+                style={{
+                  left: pct(c.at_s),
+                  ...(c.end_s !== null ? { width: `calc(${pct(c.end_s)} - ${pct(c.at_s)})` } : {}),
+                }}
+                aria-label={COMMENT_PLAYER_TEXTS.marker(span(c), c.text)}
+                title={c.text}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  playFrom(c.at_s);
+                }}
+              />
+            ))}
+          </div>
+        )}
       </div>
       {listen.isError && <p className="track-failure" role="alert">{COMMENT_PLAYER_TEXTS.failed}</p>}
       <ol className="comment-items">

@@ -112,7 +112,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
             <span aria-hidden="true">…</span>
           </button>
         </div>
-        <div className="dk-states" aria-label="Состояние по направлениям">
+        <div className="dk-states" role="group" aria-label="Состояние по направлениям">
           {pairs.length === 0
             ? <span className="st-muted st-small">Направления трека вне ваших категорий</span>
             : pairs.map((d) => (

@@ -98,86 +98,93 @@ export function Waveform({ audio, peaks, duration, drop, onSeek, texts, markers,
   return (
     <div className="st-wave-row">
       <span className="st-time" aria-hidden="true">{formatDuration(time)}</span>
-      <div
-        ref={boxRef}
-        className="st-wave"
-        role="slider"
-        tabIndex={0}
-        aria-label={texts.position}
-        aria-valuemin={0}
-        aria-valuemax={Math.round(length)}
-        aria-valuenow={Math.round(Math.min(time, length))}
-        aria-valuetext={valueText}
-        data-peaks={peaks?.length ?? 0}
-        onClick={(e) => {
-          if (drag.current?.moved) {
+      <div className="st-wave-stack">
+        <div
+          ref={boxRef}
+          className="st-wave"
+          role="slider"
+          tabIndex={0}
+          aria-label={texts.position}
+          aria-valuemin={0}
+          aria-valuemax={Math.round(length)}
+          aria-valuenow={Math.round(Math.min(time, length))}
+          aria-valuetext={valueText}
+          data-peaks={peaks?.length ?? 0}
+          onClick={(e) => {
+            if (drag.current?.moved) {
+              drag.current = null;
+              return;
+            }
             drag.current = null;
-            return;
-          }
-          drag.current = null;
-          seekAt(e.clientX);
-        }}
-        onPointerDown={onRange
-          ? (e) => {
-            if (e.button !== 0 || (e.target as Element).closest("button")) return;
-            drag.current = { x: e.clientX, moved: false };
-          }
-          : undefined}
-        onPointerMove={onRange
-          ? (e) => {
-            const d = drag.current;
-            if (!d || (!d.moved && Math.abs(e.clientX - d.x) < DRAG_PX)) return;
-            d.moved = true;
-            const a = secondsAt(d.x);
-            const b = secondsAt(e.clientX);
-            if (a !== null && b !== null) setBand({ from: Math.min(a, b), to: Math.max(a, b) });
-          }
-          : undefined}
-        onPointerUp={onRange
-          ? () => {
-            if (drag.current?.moved && band && band.to > band.from) onRange(band.from, band.to);
-            if (!drag.current?.moved) drag.current = null;
-            setBand(null);
-          }
-          : undefined}
-        onKeyDown={(e) => {
-          if (e.key === "Home") onSeek(0);
-          else if (e.key === "End" && length) onSeek(length);
-          else return;
-          e.preventDefault();
-        }}
-      >
-        <canvas ref={canvasRef} className="st-wave-canvas" />
-        {band && (
-          <span
-            className="st-wave-band st-wave-band-live"
-            style={{ left: pct(band.from), width: `calc(${pct(band.to)} - ${pct(band.from)})` }}
-            aria-hidden="true"
-          />
-        )}
-        {length > 0 && markers?.map((m) => (
-          <button
-            key={m.id}
-            type="button"
-            className="st-wave-marker"
-            data-shared={m.shared || undefined}
-            data-at={m.at_s}
-            style={{
-              left: pct(m.at_s),
-              ...(m.end_s !== null ? { width: `calc(${pct(m.end_s)} - ${pct(m.at_s)})` } : {}),
-            }}
-            title={m.label}
-            aria-label={m.label}
-            onClick={(e) => {
-              e.stopPropagation();
-              onSeek(m.at_s);
-            }}
-          />
-        ))}
-        {dropAt !== null && (
-          <span className="st-wave-drop" style={{ left: `${dropAt * 100}%` }} aria-hidden="true">
-            {texts.drop}
-          </span>
+            seekAt(e.clientX);
+          }}
+          onPointerDown={onRange
+            ? (e) => {
+              if (e.button !== 0 || (e.target as Element).closest("button")) return;
+              drag.current = { x: e.clientX, moved: false };
+            }
+            : undefined}
+          onPointerMove={onRange
+            ? (e) => {
+              const d = drag.current;
+              if (!d || (!d.moved && Math.abs(e.clientX - d.x) < DRAG_PX)) return;
+              d.moved = true;
+              const a = secondsAt(d.x);
+              const b = secondsAt(e.clientX);
+              if (a !== null && b !== null) setBand({ from: Math.min(a, b), to: Math.max(a, b) });
+            }
+            : undefined}
+          onPointerUp={onRange
+            ? () => {
+              if (drag.current?.moved && band && band.to > band.from) onRange(band.from, band.to);
+              if (!drag.current?.moved) drag.current = null;
+              setBand(null);
+            }
+            : undefined}
+          onKeyDown={(e) => {
+            if (e.key === "Home") onSeek(0);
+            else if (e.key === "End" && length) onSeek(length);
+            else return;
+            e.preventDefault();
+          }}
+        >
+          <canvas ref={canvasRef} className="st-wave-canvas" />
+          {band && (
+            <span
+              className="st-wave-band st-wave-band-live"
+              style={{ left: pct(band.from), width: `calc(${pct(band.to)} - ${pct(band.from)})` }}
+              aria-hidden="true"
+            />
+          )}
+          {dropAt !== null && (
+            <span className="st-wave-drop" style={{ left: `${dropAt * 100}%` }} aria-hidden="true">
+              {texts.drop}
+            </span>
+          )}
+        </div>
+        {/* Beside the slider, not in it: a slider's children are presentational (ARIA), buttons are not. */}
+        {length > 0 && markers && markers.length > 0 && (
+          <div className="st-wave-markers">
+            {markers.map((m) => (
+              <button
+                key={m.id}
+                type="button"
+                className="st-wave-marker"
+                data-shared={m.shared || undefined}
+                data-at={m.at_s}
+                style={{
+                  left: pct(m.at_s),
+                  ...(m.end_s !== null ? { width: `calc(${pct(m.end_s)} - ${pct(m.at_s)})` } : {}),
+                }}
+                title={m.label}
+                aria-label={m.label}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onSeek(m.at_s);
+                }}
+              />
+            ))}
+          </div>
         )}
       </div>
       <span className="st-time" aria-hidden="true">{formatDuration(length || null)}</span>
