@@ -14,7 +14,7 @@ export interface SharedComment {
 }
 
 export const COMMENT_PLAYER_TEXTS = {
-  region: "Комментарии к треку",
+  region: "Комментарии команды лейбла к треку",
   play: "Слушать",
   pause: "Пауза",
   position: "Позиция воспроизведения",
@@ -68,6 +68,7 @@ export function CommentPlayer(
         onPause={() => setPlaying(false)}
         onEnded={() => setPlaying(false)}
       />
+      <p className="comment-player-title">{COMMENT_PLAYER_TEXTS.region}</p>
       <div className="comment-player-row">
         <button
           type="button"
