@@ -103,4 +103,4 @@ export function commentPatchSchema() {
 }
 
 export type CommentInput = z.output<ReturnType<typeof commentInputSchema>>;
-export type CommentPatch = z.output<ReturnType<typeof commentPatchSchema>>;
+export type CommentPatch = Partial<z.output<ReturnType<typeof commentPatchSchema>>>;
