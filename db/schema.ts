@@ -334,6 +334,22 @@ export const trackVotes = sqliteTable("track_votes", {
   index("track_votes_user_idx").on(t.user_id),
 ]);
 
+/**
+ * Staff comments pinned to a moment (or a range) of a track's audio (issue 24, decision 0231):
+ * staff-only unless `shared`, then the artist reads the text (never the author) in their history
+ * (decision 0232). The author may be gone (their row deleted): the comment stays, unsigned.
+ */
+export const trackComments = sqliteTable("track_comments", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  author_id: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+  at_s: real("at_s").notNull(),
+  end_s: real("end_s"),
+  text: text("text").notNull(),
+  shared: integer("shared", { mode: "boolean" }).notNull().default(false),
+  ...timestamps,
+}, (t) => [index("track_comments_track_at_idx").on(t.track_id, t.at_s)]);
+
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -417,6 +433,7 @@ export type Track = typeof tracks.$inferSelect;
 export type NewTrack = typeof tracks.$inferInsert;
 export type TrackAnalysisRow = typeof trackAnalysis.$inferSelect;
 export type TrackDecisionRow = typeof trackDecisions.$inferSelect;
+export type TrackCommentRow = typeof trackComments.$inferSelect;
 export type DeclineTemplate = typeof declineTemplates.$inferSelect;
 export type Faq = typeof faqs.$inferSelect;
 export type SliderTile = typeof sliderTiles.$inferSelect;

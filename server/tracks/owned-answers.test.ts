@@ -359,6 +359,15 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     markDownloaded: async (
       a,
     ) => (await t.ctx.tracks.markDownloaded([(await createTrack(t.ctx.db, { user_id: a.id })).id]), [a]),
+    // Comments are not in the list, but a shared one's writes drop it like every other (decision 0232).
+    "comments (a shared comment made, changed, deleted)": async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      const admin = await createUser(t.ctx.db, { is_admin: true });
+      const c = await t.ctx.tracks.comments.create(admin, track.id, { at_s: 1, end_s: null, text: "x", shared: true });
+      await t.ctx.tracks.comments.update(admin, track.id, c.id, { text: "y" });
+      await t.ctx.tracks.comments.remove(admin, track.id, c.id);
+      return [a];
+    },
   };
 
   /** Calls of `ctx.tracks` that write nothing an artist's list shows (reads, leases, attempts, listening clocks). */
@@ -368,6 +377,7 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     "statusFor",
     "ownedBy",
     "ownedAnswer",
+    "ownListenSource",
     "historyOf",
     "countOwnedBy",
     "uploadQuota",

@@ -41,6 +41,7 @@ import {
 import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
 import type { Notifications } from "../notifications/notifications.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
+import type { TrackComments } from "./comments.ts";
 import type { TrackInput, TrackListQuery, TrackModeration, TrackUpdate } from "./schemas.ts";
 import { castVote, type VoteSummary, type VoteView, withdrawVote } from "./votes.ts";
 import { VOTE_TEXTS, type VoteInput } from "../../domain/votes.ts";
@@ -109,6 +110,7 @@ export function createStaffReview(
   },
   analysis: ReturnType<typeof createTrackAnalysisService>,
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
+  comments?: Pick<TrackComments, "sharedCount">,
 ) {
   const { db } = ctx;
   /** DECISION_NOTIFY_HOLD_S in ms (docs/decisions/0223). */
@@ -162,7 +164,7 @@ export function createStaffReview(
    * The artist is told when a pair becomes accepted or declined, or the decision carries a new
    * message (issue 13); never about a guest track.
    */
-  function noticeOf(c: PairChange, track: Current): DecisionNotice | null {
+  function noticeOf(c: PairChange, track: Current, sharedComments: number): DecisionNotice | null {
     if (track.user_id === null) return null;
     const decided = c.after.status !== c.before.status &&
       (c.after.status === "accepted" || c.after.status === "declined");
@@ -175,6 +177,7 @@ export function createStaffReview(
       direction: c.direction,
       outcome: artistReviewStatus(c.after.status),
       message: c.after.message,
+      sharedComments,
     };
   }
 
@@ -312,7 +315,9 @@ export function createStaffReview(
       if (after.status === before.status && after.note === before.note && after.message === before.message) continue;
       changes.push({ trackId: id, direction: a.direction, before, after, by: who.id, at, holdMs, callId });
     }
-    const notices = changes.map((c) => noticeOf(c, current)).filter((n): n is DecisionNotice => n !== null);
+    // The message mentions the comments shared with the artist when it is made (decision 0232).
+    const shared = changes.length > 0 && current.user_id !== null ? (await comments?.sharedCount(id)) ?? 0 : 0;
+    const notices = changes.map((c) => noticeOf(c, current, shared)).filter((n): n is DecisionNotice => n !== null);
     const outbox = ctx.notifications?.outbox;
     const [first, ...rest] = changes.flatMap((c) => changeStatements(db, c));
     if (first) {

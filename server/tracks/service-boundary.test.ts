@@ -126,12 +126,14 @@ describe("tracks service: the one boundary over the track tables", () => {
     "trackDecisionHistory",
     "trackListens",
     "trackVotes",
+    "trackComments",
     "trackCounts",
     "userTrackCounts",
   ];
   /** The modules behind `ctx.tracks` (service.ts composes them; docs/decisions/0210). */
   const SERVICE_MODULES = [
     "server/tracks/artist-reads.ts",
+    "server/tracks/comments.ts",
     "server/tracks/kept-lists.ts",
     "server/tracks/leases.ts",
     "server/tracks/review.ts",

@@ -14,6 +14,7 @@ import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";
 import { voteInputSchema } from "../../domain/votes.ts";
+import { createCommentRoutes } from "./comment-routes.ts";
 import { trackInputSchema, trackListQuerySchema, trackModerationSchema, trackUpdateSchema } from "./service.ts";
 
 const decisionParams = z.object({
@@ -142,6 +143,8 @@ function createSharedTrackRoutes(ctx: AppContext) {
       const result = await service.undoDecision(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true as const, ...result });
     })
+    // Comments pinned to a moment of the audio (issue 24).
+    .route("/", createCommentRoutes(ctx))
     .get("/:id", async (c) => {
       const track = await service.detail(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true, track });

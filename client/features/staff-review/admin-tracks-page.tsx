@@ -6,6 +6,7 @@ import { DecisionDock } from "./player/decision-dock.tsx";
 import { TrackVotes } from "./track-votes.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
+import { COMMENT_TEXTS_RU } from "./player/comment-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
 import { TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
@@ -38,6 +39,7 @@ export function AdminTracksPage() {
     keys: adminKeys,
     list: tracks,
     texts: PLAYER_TEXTS_RU,
+    commentTexts: COMMENT_TEXTS_RU,
     canDecide: () => true,
   });
 
@@ -99,6 +101,7 @@ export function AdminTracksPage() {
             <PlayerBar
               player={review.player}
               texts={PLAYER_TEXTS_RU}
+              comments={review.comments}
               fromDrop={review.fromDrop}
               dock={
                 <DecisionDock

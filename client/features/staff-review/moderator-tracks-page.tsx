@@ -4,6 +4,7 @@ import { Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.
 import { DecisionDock } from "./player/decision-dock.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
+import { COMMENT_TEXTS_EN } from "./player/comment-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
 import { TrackVotes } from "./track-votes.tsx";
 import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
@@ -46,6 +47,7 @@ export function ModeratorTracksPage() {
     keys: moderatorKeys,
     list: tracks,
     texts: PLAYER_TEXTS_EN,
+    commentTexts: COMMENT_TEXTS_EN,
     canDecide: (d) => canManage(d, categories),
   });
 
@@ -150,6 +152,7 @@ export function ModeratorTracksPage() {
             <PlayerBar
               player={review.player}
               texts={PLAYER_TEXTS_EN}
+              comments={review.comments}
               fromDrop={review.fromDrop}
               dock={
                 <DecisionDock

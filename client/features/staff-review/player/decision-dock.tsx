@@ -47,6 +47,7 @@ export const DESK_KEYS: readonly [string, string][] = [
   ["M", "сообщение артисту"],
   ["N", "заметка для сотрудников"],
   ["Z", "отменить последнее решение, пока сообщение не ушло"],
+  ["C", "комментарий к текущему моменту (протяните по волне — к отрезку)"],
   ["Esc", "закрыть выбор шаблона / подсказку; из поля — вернуть клавиши"],
   ["?", "эта подсказка"],
 ];
@@ -116,7 +117,7 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             <span aria-hidden="true">…</span>
           </button>
         </div>
-        <div className="dk-states" aria-label="Состояние по направлениям">
+        <div className="dk-states" role="group" aria-label="Состояние по направлениям">
           {pairs.length === 0
             ? <span className="st-muted st-small">Направления трека вне ваших категорий</span>
             : pairs.map((d) => (
