@@ -179,6 +179,11 @@ export function createAdminDashboardRoutes(ctx: AppContext) {
       figuresWindow(q.period, ctx.clock.now(), q.tz_offset),
       "all",
     );
-    return c.json({ success: true, stats: { ...stats, review_queue }, review_queue, response_figures });
+    return c.json({
+      success: true,
+      stats: { ...stats, review_queue, response_figures },
+      review_queue,
+      response_figures,
+    });
   });
 }

@@ -77,10 +77,10 @@ describe("the admin dashboard's review queue", () => {
       search: { direction: "label_koster", review: "shortlisted" },
       name: "Лейбл Костер, в шорт-листе: 3",
     });
-    // Overdue: the direction's tracks awaiting a decision, oldest first, so the overdue ones lead.
+    // Overdue: exactly the tracks it counts (review=overdue, issue 24), oldest first.
     expect(koster.overdue).toEqual({
       path: "/admin/tracks",
-      search: { direction: "label_koster", review: "awaiting", sort: "upload_date" },
+      search: { direction: "label_koster", review: "overdue", sort: "upload_date" },
       name: "Лейбл Костер, просрочены: 2",
     });
     expect(links("show_neurogon").shortlisted.name).toBe("Шоу Нейрогон, в шорт-листе: 1");

@@ -45,6 +45,8 @@ export interface TrackFilterTexts {
   review: string;
   /** `awaiting`: new or listened, a decision still to make (issue 23). */
   awaiting: string;
+  /** `overdue`: awaiting for more than 14 days (issue 24). */
+  overdue: string;
   reset: string;
 }
 
@@ -64,6 +66,7 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   anyWarning: "С предупреждениями",
   review: "Рассмотрение",
   awaiting: "Ждут решения",
+  overdue: "Просрочены (больше 14 дней)",
   reset: "Сбросить",
 };
 
@@ -83,6 +86,7 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   anyWarning: "Any warning",
   review: "Review",
   awaiting: "Awaiting a decision",
+  overdue: "Overdue (over 14 days)",
   reset: "Reset",
 };
 
@@ -187,6 +191,7 @@ export function TrackFilters(
         >
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
+          <option value="overdue">{texts.overdue}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
         </select>
       </label>

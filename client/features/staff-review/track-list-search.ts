@@ -42,7 +42,12 @@ export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted
  * listened. The dashboards' overdue figure opens it oldest first (decision 0228).
  */
 export const AWAITING_REVIEW_FILTER = "awaiting";
-const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER] as const;
+/**
+ * The server's `overdue` (issue 24): awaiting a decision and uploaded more than OVERDUE_AFTER_DAYS
+ * ago, the tracks the dashboards' overdue figure counts and opens (decision 0228).
+ */
+export const OVERDUE_REVIEW_FILTER = "overdue";
+const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER, OVERDUE_REVIEW_FILTER] as const;
 
 export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
 export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
