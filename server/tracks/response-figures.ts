@@ -161,7 +161,7 @@ export async function responseFigures(
       )
       SELECT 'd' AS kind, direction AS k, count(*) AS a, count(listen_ms) AS b, count(decide_ms) AS c,
         coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS d,
-        coalesce(sum(decide_ms IS NOT NULL OR up <= ${settled}), 0) AS e
+        coalesce(sum(decide_ms IS NOT NULL OR up < ${settled}), 0) AS e
       FROM facts GROUP BY direction
       UNION ALL
       SELECT 'uh', listen_by, NULL, count(*), NULL, NULL, NULL FROM facts WHERE listen_by IS NOT NULL GROUP BY listen_by
