@@ -126,14 +126,15 @@ export const trackListQuerySchema = z.object({
   /**
    * A review state (issue 13): tracks with a direction in that state, within `direction` when it
    * is given, else within the caller's scope. `all` or empty means no filter. `awaiting` (issue 23):
-   * new or listened, a decision still to make.
+   * new or listened, a decision still to make. `overdue` (issue 24, decision 0228): awaiting and
+   * uploaded more than OVERDUE_AFTER_DAYS ago, as the dashboards' overdue count counts.
    */
   review: z
     .string()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === "" || v === "all") return undefined;
-      if (v === "awaiting") return v;
+      if (v === "awaiting" || v === "overdue") return v;
       if (!isReviewStatus(v)) {
         ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownReviewFilter });
         return z.NEVER;

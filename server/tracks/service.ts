@@ -5,6 +5,7 @@ import { createStatusKeys } from "./processing/status-keys.ts";
 import type { Config } from "../config.ts";
 import type { Scope } from "../../domain/scope.ts";
 import { reviewQueue } from "./review-queue.ts";
+import { type FiguresWindow, responseFigures } from "./response-figures.ts";
 import { createArtistReads } from "./artist-reads.ts";
 import { keptListWrites } from "./kept-lists.ts";
 import { createLeaseStore } from "./leases.ts";
@@ -87,6 +88,9 @@ export function createTracksService(
     analysis,
     /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */
     reviewQueue: (scope: Scope) => reviewQueue(ctx.db, scope, ctx.clock.now()),
+    /** The dashboards' response figures for the tracks uploaded in the window (issue 24, 0235). */
+    responseFigures: (scope: Scope, window: FiguresWindow, staff: "all" | number) =>
+      responseFigures(ctx.db, scope, window, ctx.clock.now(), staff),
   };
 }
 

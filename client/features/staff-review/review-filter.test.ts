@@ -20,7 +20,15 @@ describe("the review filter in the address (issue 13)", () => {
     });
   });
 
-  it("keeps the server's `awaiting` (new or listened; issue 23), where the dashboards' overdue figure leads", () => {
+  it("keeps the server's `overdue` (issue 24), where the dashboards' overdue figure leads", () => {
+    expect(parseTrackListSearch({ review: "overdue", direction: "label_koster", sort: "upload_date" })).toEqual({
+      review: "overdue",
+      direction: "label_koster",
+      sort: "upload_date",
+    });
+  });
+
+  it("keeps the server's `awaiting` (new or listened; issue 23)", () => {
     expect(parseTrackListSearch({ review: "awaiting", direction: "label_koster", sort: "upload_date" })).toEqual({
       review: "awaiting",
       direction: "label_koster",

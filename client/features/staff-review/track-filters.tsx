@@ -52,6 +52,8 @@ export interface TrackFilterTexts {
   votes: string;
   /** The votes filter's choices (decision 0230). */
   voteFilters: Record<"second_ear" | "positive" | "negative" | "none", string>;
+  /** `overdue`: awaiting for more than 14 days (issue 24). */
+  overdue: string;
   reset: string;
 }
 
@@ -78,6 +80,7 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
     negative: "Оценка ниже нуля",
     none: "Без голосов",
   },
+  overdue: "Просрочены (больше 14 дней)",
   reset: "Сбросить",
 };
 
@@ -104,6 +107,7 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
     negative: "Score below zero",
     none: "No votes",
   },
+  overdue: "Overdue (over 14 days)",
   reset: "Reset",
 };
 
@@ -208,6 +212,7 @@ export function TrackFilters(
         >
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
+          <option value="overdue">{texts.overdue}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
         </select>
       </label>

@@ -44,7 +44,12 @@ export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted
  * listened. The dashboards' overdue figure opens it oldest first (decision 0228).
  */
 export const AWAITING_REVIEW_FILTER = "awaiting";
-const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER] as const;
+/**
+ * The server's `overdue` (issue 24): awaiting a decision and uploaded more than OVERDUE_AFTER_DAYS
+ * ago, the tracks the dashboards' overdue figure counts and opens (decision 0228).
+ */
+export const OVERDUE_REVIEW_FILTER = "overdue";
+const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER, OVERDUE_REVIEW_FILTER] as const;
 
 /** The list's `votes` filter (domain/votes.ts VOTE_FILTERS, decision 0230); review-filter.test keeps them equal. */
 export const TRACK_VOTE_FILTERS = ["second_ear", "positive", "negative", "none"] as const;
