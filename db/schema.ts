@@ -315,6 +315,42 @@ export const trackListens = sqliteTable("track_listens", {
 ]);
 
 /**
+ * Staff votes (issue 24, docs/decisions/0229): one per (track, direction, staff member), +1 / 0 / −1
+ * with an optional short word; voting again replaces it. Staff-only: no artist answer reads this
+ * table. A vote outlives its direction being removed from the track and is ignored meanwhile, as
+ * `track_decisions` rows are.
+ */
+export const trackVotes = sqliteTable("track_votes", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  vote: integer("vote").notNull(),
+  word: text("word"),
+  voted_at: integer("voted_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [
+  // A row's votes, a pair's votes and "has the caller voted on this pair" are prefix reads of the key.
+  primaryKey({ columns: [t.track_id, t.direction, t.user_id] }),
+  // Removing a user removes their votes (the cascade looks them up by user).
+  index("track_votes_user_idx").on(t.user_id),
+]);
+
+/**
+ * Staff comments pinned to a moment (or a range) of a track's audio (issue 24, decision 0231):
+ * staff-only unless `shared`, then the artist reads the text (never the author) in their history
+ * (decision 0232). The author may be gone (their row deleted): the comment stays, unsigned.
+ */
+export const trackComments = sqliteTable("track_comments", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  author_id: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+  at_s: real("at_s").notNull(),
+  end_s: real("end_s"),
+  text: text("text").notNull(),
+  shared: integer("shared", { mode: "boolean" }).notNull().default(false),
+  ...timestamps,
+}, (t) => [index("track_comments_track_at_idx").on(t.track_id, t.at_s)]);
+
+/**
  * Who is to decide a (track, direction) pair (issue 24, docs/decisions/0233): one colleague per pair,
  * set by an admin or a moderator of the direction. A decision of the pair (its status changed by the
  * decision call) clears it by writing the call's id into `cleared_call`, so undoing that call brings
@@ -429,6 +465,7 @@ export type Track = typeof tracks.$inferSelect;
 export type NewTrack = typeof tracks.$inferInsert;
 export type TrackAnalysisRow = typeof trackAnalysis.$inferSelect;
 export type TrackDecisionRow = typeof trackDecisions.$inferSelect;
+export type TrackCommentRow = typeof trackComments.$inferSelect;
 export type DeclineTemplate = typeof declineTemplates.$inferSelect;
 export type Faq = typeof faqs.$inferSelect;
 export type SliderTile = typeof sliderTiles.$inferSelect;

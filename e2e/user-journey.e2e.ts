@@ -218,8 +218,9 @@ for (const width of [1280, 390]) {
       source: VALID,
     }], "label_neuropunk");
     const profile = new FormData();
-    profile.append("first_name", "Алекс");
-    profile.append("last_name", "Басс");
+    // A long name without spaces, as a person may have: it wraps on a phone, it does not widen the page.
+    profile.append("first_name", "Александрина");
+    profile.append("last_name", "Константинопольская-Басс");
     profile.append("city", "Санкт-Петербург");
     profile.append("bio", "Пишу нейрофанк и джангл с 2012 года.");
     expect((await apiAs(t, artist.access, "/profile/update", { method: "POST", body: profile })).status).toBe(200);

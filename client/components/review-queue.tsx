@@ -41,12 +41,12 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
  * Where a figure leads (decision 0228): the track list filtered by the list's own address
  * parameters (features/staff-review/track-list-search.ts). «Новые» is that direction's new tracks,
  * oldest first (the longest wait heads the queue); the shortlist is that direction's shortlisted
- * tracks; the overdue figure opens the tracks still awaiting a decision there (`review=awaiting`:
- * new or listened), oldest first, so the overdue ones come first with their red «Ждёт N дн.» badge.
+ * tracks; the overdue figure opens exactly the tracks it counts (`review=overdue`: awaiting a
+ * decision, new or listened, and uploaded more than 14 days ago; issue 24), oldest first.
  */
 export function reviewQueueSearch(kind: ReviewQueueKind, direction: string) {
   if (kind === "shortlisted") return { direction, review: "shortlisted" };
-  return { direction, review: kind === "new" ? "new" : "awaiting", sort: "upload_date" };
+  return { direction, review: kind === "new" ? "new" : "overdue", sort: "upload_date" };
 }
 
 /**

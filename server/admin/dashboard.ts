@@ -76,6 +76,12 @@ export function timelineBuckets(period: Period, now: Date, tzOffset: number) {
   return { keys, labels, start: edges[0], end: edges[count], edges };
 }
 
+/** The response figures' window: the period the timeline shows (decision 0235). */
+export function figuresWindow(period: Period, now: Date, tzOffset: number) {
+  const b = timelineBuckets(period, now, tzOffset);
+  return { name: period, from: new Date(b.start), to: new Date(b.end) };
+}
+
 export async function computeDashboard(db: Db, period: Period, now: Date, tzOffset = 0): Promise<DashboardStats> {
   // The running counts kept by triggers on `tracks` (decision 0190): one row per direction set,
   // review copy, downloaded and failed flag — a few hundred rows at most, whatever the number of
@@ -152,7 +158,7 @@ export async function computeDashboard(db: Db, period: Period, now: Date, tzOffs
   };
 }
 
-const querySchema = z.object({
+export const dashboardQuerySchema = z.object({
   period: z
     .enum([...PERIODS, ""], { message: "Период: day, week, month или year" })
     .optional()
@@ -161,12 +167,23 @@ const querySchema = z.object({
 });
 
 export function createAdminDashboardRoutes(ctx: AppContext) {
-  return new Hono<AppEnv>().get("/", validate("query", querySchema), async (c) => {
+  return new Hono<AppEnv>().get("/", validate("query", dashboardQuerySchema), async (c) => {
     const q = c.req.valid("query");
     const stats = await computeDashboard(ctx.db, q.period, ctx.clock.now(), q.tz_offset);
     // The review desk's work per direction (issue 23): every direction for an administrator. Also
     // inside `stats`, beside the other figures.
     const review_queue = await ctx.tracks.reviewQueue("*");
-    return c.json({ success: true, stats: { ...stats, review_queue }, review_queue });
+    // How fast the staff answer (issue 24, decision 0235): the tracks uploaded in the period.
+    const response_figures = await ctx.tracks.responseFigures(
+      "*",
+      figuresWindow(q.period, ctx.clock.now(), q.tz_offset),
+      "all",
+    );
+    return c.json({
+      success: true,
+      stats: { ...stats, review_queue, response_figures },
+      review_queue,
+      response_figures,
+    });
   });
 }

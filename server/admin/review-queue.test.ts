@@ -56,6 +56,7 @@ describe("review_queue on the dashboards", () => {
     expect(mod.body).toEqual({
       success: true,
       review_queue: [byDirection.label_koster, byDirection.show_neurogon],
+      response_figures: expect.any(Object),
     });
     expect((await f.call("GET", "/api/moderator/dashboard", { headers: f.as.plain })).status).toBe(403);
     expect((await f.call("GET", "/api/moderator/dashboard", { headers: f.as.anonymous })).status).toBe(401);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DIRECTION_LABELS } from "../../domain/directions.ts";
-import { decisionMessageText, escapeWithin, TELEGRAM_TEXT_LIMIT } from "./message-text.ts";
+import { COMMENTS_MENTION, decisionMessageText, escapeWithin, TELEGRAM_TEXT_LIMIT } from "./message-text.ts";
 
 const base = {
   trackName: "Noisia - Stigma.mp3",
@@ -18,6 +18,14 @@ describe("decisionMessageText", () => {
     expect(text).toContain("Статус: <b>Принят</b>");
     expect(text).toContain("Сообщение:\nВыйдет в мартовском релизе.");
     expect(text).toContain("История ваших треков: https://neuropunk.example/profile");
+  });
+
+  it("mentions comments shared with the artist just before the history link, within the limit (issue 24)", () => {
+    const text = decisionMessageText({ ...base, sharedComments: 2, message: "я".repeat(5000) });
+    expect(text).toContain(`${COMMENTS_MENTION}\nИстория ваших треков: https://neuropunk.example/profile`);
+    expect(text.length).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
+    expect(decisionMessageText({ ...base, sharedComments: 0 })).not.toContain(COMMENTS_MENTION);
+    expect(decisionMessageText(base)).not.toContain(COMMENTS_MENTION);
   });
 
   it("says declined, and leaves the message part out when there is none", () => {

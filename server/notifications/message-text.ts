@@ -18,9 +18,15 @@ export interface DecisionMessage {
   outcome: ArtistReviewStatus | "pending";
   /** The staff's message to the artist, when there is one. */
   message?: string | null;
+  /** Comments the label shared with the artist on this track when the message was made (decision 0232). */
+  sharedComments?: number;
   /** Address of the artist's history, e.g. `https://site/profile`. */
   historyUrl: string;
 }
+
+/** The line of a message about a track with comments shared with the artist (decision 0232). */
+export const COMMENTS_MENTION =
+  "К треку есть комментарии команды лейбла с отметками на волне — послушайте их в истории.";
 
 /** Most characters a `sendMessage` text may hold. */
 export const TELEGRAM_TEXT_LIMIT = 4096;
@@ -59,7 +65,9 @@ export function decisionMessageText(m: DecisionMessage): string {
   const head = `Трек <b>${escapeWithin(name, TRACK_NAME_LIMIT)}</b>\n` +
     `Направление: ${escapeHtml(DIRECTION_LABELS[m.direction] ?? String(m.direction))}\n` +
     `Статус: <b>${escapeHtml(outcomeLabel(m.outcome))}</b>`;
-  const tail = `История ваших треков: ${escapeHtml(m.historyUrl)}`;
+  const tail = (m.sharedComments ?? 0) > 0
+    ? `${COMMENTS_MENTION}\nИстория ваших треков: ${escapeHtml(m.historyUrl)}`
+    : `История ваших треков: ${escapeHtml(m.historyUrl)}`;
   const message = m.message?.trim();
   if (!message) return `${head}\n\n${tail}`;
   const label = "\n\nСообщение:\n";

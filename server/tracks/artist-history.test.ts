@@ -104,7 +104,18 @@ describe("GET /api/tracks/history", () => {
     ]);
     const [declined, processing, failed, reviewed] = body.tracks;
     expect(Object.keys(reviewed).sort()).toEqual(
-      ["analysis", "decisions", "directions", "downloaded", "error", "filename", "id", "status", "upload_date"],
+      [
+        "analysis",
+        "comments",
+        "decisions",
+        "directions",
+        "downloaded",
+        "error",
+        "filename",
+        "id",
+        "status",
+        "upload_date",
+      ],
     );
     expect(reviewed).toMatchObject({
       status: "completed",

@@ -4,7 +4,7 @@ import { type Track, trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { maySeeTrack } from "../../domain/scope.ts";
-import { analysisJoin, ARTIST_ANALYSIS_COLUMNS, artistAnalysis } from "./analysis.ts";
+import { analysisJoin, ARTIST_ANALYSIS_COLUMNS, artistAnalysis, type TrackAnalysisService } from "./analysis.ts";
 import { type Answer, SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
 import type { Config } from "../config.ts";
@@ -16,7 +16,8 @@ import {
   statusValue,
   type TrackStatusValue,
 } from "./processing/status-keys.ts";
-import { TRACK_NOT_FOUND, type Viewer } from "./views.ts";
+import { TRACK_FILE_NOT_FOUND, TRACK_NOT_FOUND, type Viewer } from "./views.ts";
+import type { SharedComment, TrackComments } from "./comments.ts";
 
 /**
  * The artist's reads (docs/decisions/0022, 0092, 0154, 0185): the status poll (GET /api/status/{id})
@@ -61,6 +62,8 @@ export interface ArtistHistoryItem {
   analysis: ReturnType<typeof artistAnalysis>;
   /** One per direction; empty for a failed upload, which was never reviewed. */
   decisions: ArtistDecisionView[];
+  /** The comments the label shared on this track, by moment; never staff-only ones, never who wrote them (0232). */
+  comments: SharedComment[];
 }
 
 export interface ArtistHistory {
@@ -74,6 +77,8 @@ export interface ArtistHistory {
 export function createArtistReads(
   ctx: Pick<AppContext, "db" | "clock"> & { config?: Pick<Config, "decisionNotifyHoldS"> },
   status: ReturnType<typeof createStatusKeys>,
+  comments: Pick<TrackComments, "sharedOf">,
+  reports: Pick<TrackAnalysisService, "listenSource">,
 ) {
   const { db } = ctx;
   /** Changes after this (ms) are still within their hold: the artist sees the state before (0223). */
@@ -192,6 +197,7 @@ export function createArtistReads(
         .orderBy(desc(tracks.upload_date), desc(tracks.id))
         .limit(q.page_size)
         .offset((page - 1) * q.page_size);
+      const shared = await comments.sharedOf(rows.map((r) => r.id));
       return {
         tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
           id: t.id,
@@ -204,12 +210,23 @@ export function createArtistReads(
           downloaded: t.downloaded,
           analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
           decisions: artistDecisionViews(t.directions, t.status, d_json),
+          comments: shared.get(t.id) ?? [],
         })),
         total,
         page,
         pages,
         page_size: q.page_size,
       };
+    },
+
+    /**
+     * The artist's own listening call (GET /api/tracks/{id}/listen, decision 0232): the owner's track
+     * with a stored file, else 404 like a missing id (a staff member is an artist here too).
+     */
+    async ownListenSource(userId: number, id: number) {
+      const [row] = await db.select({ user_id: tracks.user_id }).from(tracks).where(eq(tracks.id, id)).limit(1);
+      if (!row || row.user_id !== userId) throw notFound(TRACK_NOT_FOUND);
+      return await reports.listenSource("*", id, (filename) => `${TRACK_FILE_NOT_FOUND}: ${filename}`);
     },
 
     async countOwnedBy(userId: number): Promise<number> {

@@ -10,6 +10,7 @@ import { sendJsonAnswer } from "../http/public-answer.ts";
 import { KeptAnswers } from "../http/kept-answers.ts";
 import type { OwnedTrack } from "./service.ts";
 import { statusAnswer, type TrackStatusValue } from "./processing/status-keys.ts";
+import { LISTEN_TOKEN_TTL_S, listenUrl, signDownloadToken } from "./downloads/token.ts";
 
 const pageNumber = (message: string, fallback: number, max: number) =>
   z
@@ -143,6 +144,25 @@ export function createTrackRoutes(ctx: AppContext) {
       return c.json({
         success: true as const,
         ...(await ctx.tracks.historyOf(c.get("user").id, c.req.valid("query"))),
+      });
+    })
+    // The artist's own file for the history's player (issue 24, decision 0232): a signed listening
+    // link like the staff player's, opening only their own tracks.
+    .get("/tracks/:id/listen", ctx.guards.user, async (c) => {
+      const user = c.get("user");
+      const track = await ctx.tracks.ownListenSource(user.id, parseId(c.req.param("id")));
+      const token = await signDownloadToken(
+        ctx,
+        { userId: user.id, sessionId: c.get("sessionId") },
+        [track.id],
+        "own-listen",
+      );
+      return c.json({
+        success: true as const,
+        stream_url: listenUrl(token),
+        expires_in: LISTEN_TOKEN_TTL_S,
+        peaks: track.peaks,
+        duration_s: track.duration_s,
       });
     })
     .get("/errors", ctx.guards.user, async (c) => {

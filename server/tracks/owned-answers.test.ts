@@ -359,15 +359,25 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     markDownloaded: async (
       a,
     ) => (await t.ctx.tracks.markDownloaded([(await createTrack(t.ctx.db, { user_id: a.id })).id]), [a]),
+    // Comments are not in the list, but a shared one's writes drop it like every other (decision 0232).
+    "comments (a shared comment made, changed, deleted)": async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      const admin = await createUser(t.ctx.db, { is_admin: true });
+      const c = await t.ctx.tracks.comments.create(admin, track.id, { at_s: 1, end_s: null, text: "x", shared: true });
+      await t.ctx.tracks.comments.update(admin, track.id, c.id, { text: "y" });
+      await t.ctx.tracks.comments.remove(admin, track.id, c.id);
+      return [a];
+    },
   };
 
-  /** Calls of `ctx.tracks` that write nothing an artist's list shows (reads, leases, attempts, listening clocks). */
+  /** Calls of `ctx.tracks` that write nothing an artist's list shows (reads, leases, attempts, listening clocks, votes). */
   const LEAVE_THE_LIST = [
     "status",
     "statusRow",
     "statusFor",
     "ownedBy",
     "ownedAnswer",
+    "ownListenSource",
     "historyOf",
     "countOwnedBy",
     "uploadQuota",
@@ -386,6 +396,13 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     "listenSource",
     "analysis",
     "reviewQueue",
+    // Staff votes never reach the artist (issue 24, decision 0229): nothing of theirs changes.
+    "vote",
+    "withdrawVote",
+    // Assignment and presence are staff-only (issue 24, decisions 0233, 0234); the response figures are reads.
+    "assignments",
+    "presence",
+    "responseFigures",
   ];
 
   it("names every call of the service as a write below or as one that leaves the list", () => {

@@ -44,7 +44,10 @@ import type { Notifications } from "../notifications/notifications.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
 import { clearStatements, restoreStatement } from "./assignment-sql.ts";
 import { presenceOf, recordPresence } from "./presence.ts";
+import type { TrackComments } from "./comments.ts";
 import type { TrackInput, TrackListQuery, TrackModeration, TrackUpdate } from "./schemas.ts";
+import { castVote, type VoteSummary, type VoteView, withdrawVote } from "./votes.ts";
+import { VOTE_TEXTS, type VoteInput } from "../../domain/votes.ts";
 import {
   displayName,
   listTracks,
@@ -58,6 +61,7 @@ import {
   type TrackView,
   type Viewer,
   viewTrack,
+  voterFor,
 } from "./views.ts";
 
 /**
@@ -109,6 +113,7 @@ export function createStaffReview(
   },
   analysis: ReturnType<typeof createTrackAnalysisService>,
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
+  comments?: Pick<TrackComments, "sharedCount">,
 ) {
   const { db } = ctx;
   /** DECISION_NOTIFY_HOLD_S in ms (docs/decisions/0223). */
@@ -162,7 +167,7 @@ export function createStaffReview(
    * The artist is told when a pair becomes accepted or declined, or the decision carries a new
    * message (issue 13); never about a guest track.
    */
-  function noticeOf(c: PairChange, track: Current): DecisionNotice | null {
+  function noticeOf(c: PairChange, track: Current, sharedComments: number): DecisionNotice | null {
     if (track.user_id === null) return null;
     const decided = c.after.status !== c.before.status &&
       (c.after.status === "accepted" || c.after.status === "declined");
@@ -175,11 +180,13 @@ export function createStaffReview(
       direction: c.direction,
       outcome: artistReviewStatus(c.after.status),
       message: c.after.message,
+      sharedComments,
     };
   }
 
   /** A track seen with `scope` (views.ts `viewTrack`). */
-  const view = (scope: Scope, id: number, waitingFor: Scope = scope) => viewTrack(db, ctx.clock, scope, id, waitingFor);
+  const view = (scope: Scope, id: number, waitingFor: Scope = scope, who?: StaffCaller) =>
+    viewTrack(db, ctx.clock, scope, id, waitingFor, who === undefined ? undefined : voterFor(who));
 
   /**
    * The status key carries the owner and the directions of the moment it was written, and the status
@@ -214,7 +221,34 @@ export function createStaffReview(
 
   /** A track by id as staff see it (404 outside the caller's sight). */
   async function get(who: StaffCaller, id: number): Promise<TrackView> {
-    return await view(scopeFor(who), id);
+    return await view(scopeFor(who), id, scopeFor(who), who);
+  }
+
+  /**
+   * The caller's vote on a pair (issue 24, decision 0229): the track within sight (else 404), the
+   * direction the track's (else 400) and within the caller's categories (else 403), as for a
+   * decision. `vote` null withdraws it. Answers the pair's votes as the caller now sees them.
+   */
+  async function votePair(
+    who: Viewer,
+    id: number,
+    direction: Direction,
+    input: VoteInput | null,
+  ): Promise<{ votes: VoteView[]; vote_summary: VoteSummary }> {
+    const scope = scopeOf(who);
+    const current = await load(scope, id);
+    if (!parseDirections(current.directions).includes(direction)) throw badRequest(REVIEW_TEXTS.notTrackDirection);
+    if (!inScope(direction, scope)) throw forbidden(VOTE_TEXTS.outsideCategories);
+    if (input) {
+      await castVote(db, { trackId: id, direction, userId: who.id, ...input, at: ctx.clock.now() });
+    } else {
+      await withdrawVote(db, id, direction, who.id);
+    }
+    const track = await view(scope, id, scope, who);
+    return {
+      votes: track.votes.filter((v) => v.direction === direction),
+      vote_summary: track.vote_summary.find((s) => s.direction === direction)!,
+    };
   }
 
   /**
@@ -284,7 +318,9 @@ export function createStaffReview(
       if (after.status === before.status && after.note === before.note && after.message === before.message) continue;
       changes.push({ trackId: id, direction: a.direction, before, after, by: who.id, at, holdMs, callId });
     }
-    const notices = changes.map((c) => noticeOf(c, current)).filter((n): n is DecisionNotice => n !== null);
+    // The message mentions the comments shared with the artist when it is made (decision 0232).
+    const shared = changes.length > 0 && current.user_id !== null ? (await comments?.sharedCount(id)) ?? 0 : 0;
+    const notices = changes.map((c) => noticeOf(c, current, shared)).filter((n): n is DecisionNotice => n !== null);
     const outbox = ctx.notifications?.outbox;
     // A decided pair's assignment ends with the decision, marked with the call so an undo brings it
     // back (issue 24, decision 0233): decided = its status changed to a decision's outcome.
@@ -326,16 +362,20 @@ export function createStaffReview(
   return {
     /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
     async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
-      // `assigned=me` needs the caller, not only their scope.
-      const me = typeof who === "object" && who !== null && "id" in who ? (who as Viewer).id : undefined;
-      return await listTracks(db, ctx.clock, scopeFor(who), q, me);
+      return await listTracks(db, ctx.clock, scopeFor(who), q, voterFor(who));
     },
 
     get,
 
+    /** PUT …/tracks/{id}/votes/{direction} (issue 24): the caller's vote, replacing their earlier one. */
+    vote: (who: Viewer, id: number, direction: Direction, input: VoteInput) => votePair(who, id, direction, input),
+
+    /** DELETE …/tracks/{id}/votes/{direction}: the caller's vote withdrawn (none: nothing changes). */
+    withdrawVote: (who: Viewer, id: number, direction: Direction) => votePair(who, id, direction, null),
+
     /** The track detail: the track and the history of its decisions (issue 13). */
     async detail(who: StaffCaller, id: number): Promise<TrackDetailView> {
-      const track = await view(scopeFor(who), id);
+      const track = await get(who, id);
       return {
         ...track,
         decision_history: await decisionHistory(db, id, displayName),
@@ -548,7 +588,7 @@ export function createStaffReview(
         () => db.batch([db.update(tracks).set(set).where(eq(tracks.id, id)), syncReviewStatement(db, id)]),
       );
       await forgetStatus(id);
-      return await get("*", id);
+      return await view("*", id, "*", who);
     },
 
     /**
@@ -576,7 +616,7 @@ export function createStaffReview(
       await forgetStatus(id);
       // Unscoped read: removing their last direction takes the track out of the caller's sight,
       // but the change they just made is still theirs to see.
-      return await view("*", id, scope);
+      return await view("*", id, scope, who);
     },
 
     /**

@@ -6,6 +6,7 @@ import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { ASSIGN_TEXTS } from "../../domain/assignment.ts";
 import { WARNING_CODES } from "./analysis.ts";
+import { VOTE_FILTERS, type VoteFilter } from "../../domain/votes.ts";
 
 /**
  * The HTTP input schemas of the track calls (the admin and moderator routes, the dashboard's time
@@ -27,6 +28,8 @@ export const SORT_FIELDS = [
   // Issue 22: the drop, and the key in the Camelot wheel's order (1A, 1B … 12B).
   "drop",
   "key",
+  // Issue 24: the sum of the votes the caller sees (decision 0230); tracks without one come last.
+  "score",
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -124,14 +127,15 @@ export const trackListQuerySchema = z.object({
   /**
    * A review state (issue 13): tracks with a direction in that state, within `direction` when it
    * is given, else within the caller's scope. `all` or empty means no filter. `awaiting` (issue 23):
-   * new or listened, a decision still to make.
+   * new or listened, a decision still to make. `overdue` (issue 24, decision 0228): awaiting and
+   * uploaded more than OVERDUE_AFTER_DAYS ago, as the dashboards' overdue count counts.
    */
   review: z
     .string()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === "" || v === "all") return undefined;
-      if (v === "awaiting") return v;
+      if (v === "awaiting" || v === "overdue") return v;
       if (!isReviewStatus(v)) {
         ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.unknownReviewFilter });
         return z.NEVER;
@@ -149,6 +153,22 @@ export const trackListQuerySchema = z.object({
         return z.NEVER;
       }
       return v;
+    }),
+  /**
+   * Staff votes (issue 24, decision 0230), within `direction` when given, else the caller's scope:
+   * `second_ear` (a pair not decided with exactly one vote, or both 👍 and 👎), `positive` or
+   * `negative` (the score the caller sees), `none` (nobody has voted). `all` or empty: no filter.
+   */
+  votes: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (!(VOTE_FILTERS as readonly string[]).includes(v)) {
+        ctx.addIssue({ code: "custom", message: "Неизвестный фильтр голосов" });
+        return z.NEVER;
+      }
+      return v as VoteFilter;
     }),
   /** `upload_date`, `-upload_date`, `filename`, ... (a leading minus sorts descending). */
   sort: z

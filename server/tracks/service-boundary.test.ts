@@ -125,6 +125,8 @@ describe("tracks service: the one boundary over the track tables", () => {
     "trackDecisions",
     "trackDecisionHistory",
     "trackListens",
+    "trackVotes",
+    "trackComments",
     "trackCounts",
     "userTrackCounts",
     "trackAssignments",
@@ -133,6 +135,7 @@ describe("tracks service: the one boundary over the track tables", () => {
   /** The modules behind `ctx.tracks` (service.ts composes them; docs/decisions/0210). */
   const SERVICE_MODULES = [
     "server/tracks/artist-reads.ts",
+    "server/tracks/comments.ts",
     "server/tracks/kept-lists.ts",
     "server/tracks/leases.ts",
     "server/tracks/review.ts",
@@ -140,13 +143,14 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/views.ts",
     "server/tracks/review-queue.ts",
     "server/tracks/assignments.ts",
-    // The SQL pieces they share: sight, reports, decisions, listening, status keys.
+    // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",
     "server/tracks/analysis.ts",
     "server/tracks/decisions.ts",
     "server/tracks/listening.ts",
     "server/tracks/assignment-sql.ts",
     "server/tracks/presence.ts",
+    "server/tracks/votes.ts",
     "server/tracks/processing/status-keys.ts",
   ];
   /** Left outside on purpose (decision 0120): read-only aggregates and start-up recovery, and a user's delete. */

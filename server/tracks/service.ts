@@ -5,17 +5,20 @@ import { createStatusKeys } from "./processing/status-keys.ts";
 import type { Config } from "../config.ts";
 import type { Scope } from "../../domain/scope.ts";
 import { reviewQueue } from "./review-queue.ts";
+import { type FiguresWindow, responseFigures } from "./response-figures.ts";
 import { createArtistReads } from "./artist-reads.ts";
 import { keptListWrites } from "./kept-lists.ts";
 import { createLeaseStore } from "./leases.ts";
 import { createStaffReview } from "./review.ts";
 import { createUploadRows } from "./uploads.ts";
 import { createAssignments } from "./assignments.ts";
+import { createTrackComments } from "./comments.ts";
 
 export * from "./schemas.ts";
 export * from "./views.ts";
 export type { ArtistHistory, ArtistHistoryItem, OwnedTrack } from "./artist-reads.ts";
 export type { CompletedFacts, FailedFacts } from "./leases.ts";
+export type { CommentView, SharedComment } from "./comments.ts";
 
 /**
  * The one way to read and write `tracks` rows (docs/decisions/0120-service-boundaries.md): the
@@ -32,8 +35,9 @@ export type { CompletedFacts, FailedFacts } from "./leases.ts";
  * - uploads.ts: the hourly quota and an upload's rows;
  * - leases.ts: the processing lease store and the job's verdicts;
  * - review.ts: staff review: the track calls, decisions, listening receipts, edits, downloads;
- * - assignments.ts: who is to decide which pair (issue 24); presence.ts: who is listening now;
- * - kept-lists.ts: the rule that every write drops the artist's kept list, after the write.
+ * - kept-lists.ts: the rule that every write drops the artist's kept list, after the write;
+ * - comments.ts: staff comments pinned to a moment of the audio, shared ones read by the artist;
+ * - assignments.ts: who is to decide which pair (issue 24); presence.ts: who is listening now.
  */
 export function createTracksService(
   ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & {
@@ -49,8 +53,11 @@ export function createTracksService(
   /** The status store's keys; the one instance of the app (its stale set must be shared). */
   const status = createStatusKeys(ctx);
   const reports = createTrackAnalysisService(ctx);
-  const artist = createArtistReads(ctx, status);
-  const writes = keptListWrites(ctx.db, artist.keptLists);
+  const writes = keptListWrites(ctx.db, { forget: (...ids) => artist.keptLists.forget(...ids) });
+  const comments = createTrackComments(ctx, writes);
+  const artist = createArtistReads(ctx, status, comments, reports);
+
+  const review = createStaffReview(ctx, reports, writes, comments);
 
   /** The audio reports; a saved report (or its error) shows in the owner's list. */
   const analysis: typeof reports = {
@@ -71,13 +78,23 @@ export function createTracksService(
     // The processing job (leases: docs/decisions/0170).
     ...createLeaseStore(ctx, writes),
     // The staff screens.
-    ...createStaffReview(ctx, reports, writes),
+    ...review,
+    /** The staff track detail carries the track's comments, by moment (issue 24). */
+    async detail(...args: Parameters<typeof review.detail>) {
+      const track = await review.detail(...args);
+      return { ...track, comments: await comments.ofTrack(track.id) };
+    },
+    /** Comments pinned to a moment of the audio (issue 24, decisions 0231, 0232). */
+    comments,
     /** The audio reports (written by processing and the start-up pass). */
     analysis,
     /** Who is to decide which pair (issue 24, docs/decisions/0233). */
     assignments: createAssignments(ctx),
     /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */
     reviewQueue: (scope: Scope) => reviewQueue(ctx.db, scope, ctx.clock.now()),
+    /** The dashboards' response figures for the tracks uploaded in the window (issue 24, 0235). */
+    responseFigures: (scope: Scope, window: FiguresWindow, staff: "all" | number) =>
+      responseFigures(ctx.db, scope, window, ctx.clock.now(), staff),
   };
 }
 

@@ -14,6 +14,8 @@ import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";
 import { createAssignmentRoutes } from "./assignment-routes.ts";
+import { voteInputSchema } from "../../domain/votes.ts";
+import { createCommentRoutes } from "./comment-routes.ts";
 import { trackInputSchema, trackListQuerySchema, trackModerationSchema, trackUpdateSchema } from "./service.ts";
 
 const decisionParams = z.object({
@@ -113,6 +115,22 @@ function createSharedTrackRoutes(ctx: AppContext) {
         return c.json({ success: true as const, decision });
       },
     )
+    .put(
+      "/:id/votes/:direction",
+      validate("param", decisionParams),
+      validate("json", voteInputSchema()),
+      async (c) => {
+        // A staff member's vote on a pair (issue 24, decision 0229); voting again replaces it.
+        const { id, direction } = c.req.valid("param");
+        const result = await service.vote(c.get("user"), parseId(id), direction, c.req.valid("json"));
+        return c.json({ success: true as const, ...result });
+      },
+    )
+    .delete("/:id/votes/:direction", validate("param", decisionParams), async (c) => {
+      const { id, direction } = c.req.valid("param");
+      const result = await service.withdrawVote(c.get("user"), parseId(id), direction);
+      return c.json({ success: true as const, ...result });
+    })
     .put("/:id/decision", validate("json", trackDecisionInputSchema()), async (c) => {
       // One decision for the whole track within the caller's categories (issue 23, decision 0222).
       const result = await service.decideTrack(
@@ -128,6 +146,8 @@ function createSharedTrackRoutes(ctx: AppContext) {
       const result = await service.undoDecision(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true as const, ...result });
     })
+    // Comments pinned to a moment of the audio (issue 24).
+    .route("/", createCommentRoutes(ctx))
     .get("/:id", async (c) => {
       const track = await service.detail(c.get("user"), parseId(c.req.param("id")));
       return c.json({ success: true, track });

@@ -17,7 +17,7 @@ import {
   type TrackAnalysisView,
   warningSql,
 } from "./analysis.ts";
-import { daysSince, isOverdue } from "../../domain/review.ts";
+import { daysSince, isOverdue, OVERDUE_AFTER_DAYS } from "../../domain/review.ts";
 import {
   awaitsCaller,
   type DecisionHistoryEntry,
@@ -28,6 +28,16 @@ import {
   reviewFilterSql,
 } from "./decisions.ts";
 import type { ListenView } from "./listening.ts";
+import {
+  visibleScores,
+  voteFilterSql,
+  type VoteJson,
+  type Voter,
+  votesJsonField,
+  type VoteSummary,
+  type VoteView,
+  voteViews,
+} from "./votes.ts";
 import { PAGE_SIZES, type SortField, type TrackListQuery } from "./schemas.ts";
 import { assignedToSql, assigneeFromJson, type AssigneeView, assignmentsJsonField } from "./assignment-sql.ts";
 
@@ -78,6 +88,14 @@ export interface TrackView {
    * directions within the caller's categories that has one; null when none has.
    */
   assignee: AssigneeView | null;
+  /**
+   * Staff votes (issue 24, decision 0229), never in an artist's answer: for each direction of the
+   * track within the caller's scope, the votes of the pairs the caller may see (an admin: all; anyone
+   * else: the pairs they voted on, and decided ones), oldest first.
+   */
+  votes: VoteView[];
+  /** Per direction within the caller's scope: count, score (null while hidden), second ear, own vote. */
+  vote_summary: VoteSummary[];
 }
 
 export interface DuplicateOfView {
@@ -124,7 +142,7 @@ export const rowJson = sql<string>`json_object(
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
-  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${assignmentsJsonField})`;
+  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${votesJsonField}, ${assignmentsJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
 interface JsonRow extends AnalysisJson {
@@ -147,6 +165,7 @@ interface JsonRow extends AnalysisJson {
   dup_id: number | null;
   dup: { username: string | null; upload_date: number } | null;
   asg: unknown;
+  votes: VoteJson[] | null;
 }
 
 /** A row of the artist's own list as `ownedByQuery` builds it. */
@@ -154,6 +173,8 @@ interface JsonRow extends AnalysisJson {
 interface ViewFor {
   scope: Scope;
   now: Date;
+  /** Whose votes are whose (decision 0229); left out for internal reads: counts only. */
+  voter?: Voter;
 }
 
 function fromJson(text: string, viewFor: ViewFor): TrackView {
@@ -191,6 +212,7 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
       deleted: r.dup === null,
     },
     assignee: assigneeFromJson(r.asg, r.directions, viewFor.scope, displayName),
+    ...voteViews(r.directions, decisions, r.votes, viewFor.scope, viewFor.voter, displayName),
   };
 }
 
@@ -219,10 +241,14 @@ function orderBy(field: SortField, descending: boolean): SQL[] {
   }
 }
 
-function filterSql(q: TrackListQuery, scope: Scope, me: number | undefined): SQL | undefined {
+/** The directions a review or votes filter looks at: `direction` when given, else the scope's. */
+const filterWithin = (q: TrackListQuery, scope: Scope) =>
+  q.direction ? [q.direction] : scope === "*" ? "*" as const : scopeDirections(scope);
+
+function filterSql(q: TrackListQuery, scope: Scope, voter: Voter | undefined, now: Date): SQL | undefined {
   const conds: SQL[] = [];
   // «Мне назначено» (issue 24): a pair of the track is assigned to the caller.
-  if (q.assigned === "me") conds.push(me === undefined ? sql`0` : assignedToSql(me));
+  if (q.assigned === "me") conds.push(voter === undefined ? sql`0` : assignedToSql(voter.id));
   if (q.filename) conds.push(containsSql(tracks.filename, q.filename));
   if (q.user) {
     const name = sql`coalesce(${users.first_name}, '') || ' ' || coalesce(${users.last_name}, '')`;
@@ -242,12 +268,20 @@ function filterSql(q: TrackListQuery, scope: Scope, me: number | undefined): SQL
   if (q.review) {
     const within = q.direction ? [q.direction] : scope === "*" ? "*" : scopeDirections(scope);
     // `awaiting`: a pair still waits for a decision, new or listened (issue 23; isAwaitingDecision).
+    // `overdue`: awaiting and uploaded more than OVERDUE_AFTER_DAYS ago (isOverdue, to the
+    // millisecond), failed uploads left out: the dashboards' overdue count (review-queue.ts; 0228).
+    const awaiting = sql`(${reviewFilterSql("new", within)} OR ${reviewFilterSql("listened", within)})`;
     conds.push(
       q.review === "awaiting"
-        ? sql`(${reviewFilterSql("new", within)} OR ${reviewFilterSql("listened", within)})`
+        ? awaiting
+        : q.review === "overdue"
+        ? sql`(${awaiting} AND ${tracks.upload_date} < ${
+          now.getTime() - OVERDUE_AFTER_DAYS * 86_400_000
+        } AND ${tracks.status} <> 'failed')`
         : reviewFilterSql(q.review, within),
     );
   }
+  if (q.votes) conds.push(voteFilterSql(q.votes, voter, filterWithin(q, scope)));
   return conds.length ? and(...conds) : undefined;
 }
 
@@ -266,10 +300,17 @@ export interface TrackList {
 export type Viewer = Pick<User, "id" | "is_admin" | "is_moderator" | "moderator_categories">;
 
 /** A staff caller: the signed-in user (their current scope is derived here) or a scope itself. */
-export type StaffCaller = Scope | Pick<User, "is_admin" | "is_moderator" | "moderator_categories">;
+export type StaffCaller = Scope | Pick<User, "is_admin" | "is_moderator" | "moderator_categories"> & { id?: number };
 
 export const scopeFor = (who: StaffCaller): Scope =>
   typeof who === "string" || Array.isArray(who) ? who as Scope : scopeOf(who as Viewer);
+
+/** The caller as a voter (decision 0229); a bare scope has none. */
+export const voterFor = (who: StaffCaller): Voter | undefined => {
+  if (typeof who === "string" || Array.isArray(who)) return undefined;
+  const u = who as { id?: number; is_admin: boolean };
+  return u.id === undefined ? undefined : { id: u.id, is_admin: u.is_admin };
+};
 
 /**
  * A track seen with `scope` (404 outside it); `waitingFor` is whose waiting it reports, the same
@@ -281,6 +322,7 @@ export async function viewTrack(
   scope: Scope,
   id: number,
   waitingFor: Scope = scope,
+  voter?: Voter,
 ): Promise<TrackView> {
   const [row] = await db
     .select({ j: rowJson })
@@ -290,7 +332,7 @@ export async function viewTrack(
     .where(and(eq(tracks.id, id), scopeSql(scope)))
     .limit(1);
   if (!row) throw notFound(TRACK_NOT_FOUND);
-  return fromJson(row.j, { scope: waitingFor, now: clock.now() });
+  return fromJson(row.j, { scope: waitingFor, now: clock.now(), voter });
 }
 
 /** The staff list: filtered, sorted and (when asked) paged; one count query and one page query. */
@@ -299,10 +341,10 @@ export async function listTracks(
   clock: Clock,
   scope: Scope,
   q: TrackListQuery,
-  me?: number,
+  voter?: Voter,
 ): Promise<TrackList> {
   const visible = scopeSql(scope);
-  const filters = filterSql(q, scope, me);
+  const filters = filterSql(q, scope, voter, clock.now());
   let countQuery = db
     .select({
       total: sql<number>`count(*)`,
@@ -328,10 +370,25 @@ export async function listTracks(
     .leftJoin(users, eq(users.id, tracks.user_id))
     .leftJoin(trackAnalysis, analysisJoin)
     .where(and(visible, filters))
-    .orderBy(...orderBy(sortField, descending))
     .$dynamic();
+  if (sortField === "score") {
+    // The score the caller sees (decision 0230), summed over the votes table alone and joined once;
+    // tracks without a seen vote come last either way, then the newest first.
+    const scores = visibleScores(db, voter ?? { id: 0, is_admin: false }, filterWithin(q, scope));
+    const dir = descending ? desc : asc;
+    query = query.leftJoin(scores, eq(scores.track_id, tracks.id))
+      .orderBy(
+        sql`${scores.score} IS NULL`,
+        dir(scores.score),
+        dir(scores.n),
+        desc(tracks.upload_date),
+        desc(tracks.id),
+      );
+  } else {
+    query = query.orderBy(...orderBy(sortField, descending));
+  }
   if (pageSize) query = query.limit(pageSize).offset((page - 1) * pageSize);
   const rows = await query;
-  const viewFor = { scope, now: clock.now() };
+  const viewFor = { scope, now: clock.now(), voter };
   return { tracks: rows.map((r) => fromJson(r.j, viewFor)), total, filtered, page, pages, page_size: pageSize };
 }

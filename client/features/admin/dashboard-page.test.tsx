@@ -25,6 +25,20 @@ const STATS = {
   directions: { labels: ["label_koster"], data: [16] },
   review: [],
   review_queue: QUEUE,
+  response_figures: {
+    period: { name: "month", from: "2026-10-27T00:00:00.000Z", to: "2026-11-26T00:00:00.000Z" },
+    promise_days: 14,
+    by_direction: [{
+      direction: "label_koster",
+      received: 4,
+      heard: 3,
+      decided: 2,
+      to_listen: { median_s: 3600, p90_s: 7200 },
+      to_decision: { median_s: 86400 * 2, p90_s: 86400 * 20 },
+      within_promise: { kept: 1, due: 2, share: 0.5 },
+    }],
+    by_staff: [],
+  },
 };
 
 function answer(routes: Record<string, unknown>) {
@@ -77,12 +91,30 @@ describe("the admin dashboard's review queue", () => {
       search: { direction: "label_koster", review: "shortlisted" },
       name: "Лейбл Костер, в шорт-листе: 3",
     });
-    // Overdue: the direction's tracks awaiting a decision, oldest first, so the overdue ones lead.
+    // Overdue: exactly the tracks it counts (review=overdue, issue 24), oldest first.
     expect(koster.overdue).toEqual({
       path: "/admin/tracks",
-      search: { direction: "label_koster", review: "awaiting", sort: "upload_date" },
+      search: { direction: "label_koster", review: "overdue", sort: "upload_date" },
       name: "Лейбл Костер, просрочены: 2",
     });
     expect(links("show_neurogon").shortlisted.name).toBe("Шоу Нейрогон, в шорт-листе: 1");
+  });
+
+  it("shows the response figures of the period (issue 24) in Russian", async () => {
+    answer({ "/api/admin/dashboard": { stats: STATS } });
+    renderPage("/admin", AdminDashboardPage);
+    await settle();
+    const section = screen.getByRole("region", { name: "Скорость ответа" });
+    const tr = section.querySelector<HTMLElement>('[data-testid="figures-label_koster"]')!;
+    expect(within(tr).getByRole("rowheader").textContent).toBe("Лейбл Костер");
+    expect([...tr.querySelectorAll("td")].map((td) => td.textContent)).toEqual([
+      "4",
+      "3",
+      "2",
+      "1 ч / 2 ч",
+      "2 дн / 20 дн",
+      "50% (1/2)",
+    ]);
+    expect(within(section).getByText("Нет сотрудников")).toBeTruthy();
   });
 });

@@ -7,6 +7,7 @@ import { adminDashboardQuery, type Period } from "./dashboard-api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 import { ReviewCounts } from "./review-counts.tsx";
 import { REVIEW_QUEUE_TEXTS_RU, ReviewQueue } from "../../components/review-queue.tsx";
+import { RESPONSE_FIGURES_TEXTS_RU, ResponseFigures } from "../../components/response-figures.tsx";
 
 const PERIODS: Array<{ value: Period; label: string }> = [
   { value: "day", label: "День" },
@@ -134,6 +135,18 @@ export function AdminDashboardPage() {
               )}
           </div>
           {stats.review && <ReviewCounts rows={stats.review} />}
+          {stats.response_figures && (
+            <ResponseFigures
+              figures={stats.response_figures}
+              directionLabel={directionLabel}
+              texts={RESPONSE_FIGURES_TEXTS_RU}
+              periodPicker={
+                <p className="st-muted" style={{ margin: 0 }}>
+                  {`Период: ${PERIODS.find((p) => p.value === period)?.label.toLowerCase()} (переключатель выше)`}
+                </p>
+              }
+            />
+          )}
         </>
       )}
     </section>

@@ -1,6 +1,6 @@
-import { queryOptions } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { client, read } from "../../lib/api.ts";
-import { moderatorKeys, staffFaqQueries, useStaffFaqWrites } from "../../lib/staff-queries.ts";
+import { moderatorKeys, staffFaqQueries, tzOffset, useStaffFaqWrites } from "../../lib/staff-queries.ts";
 
 export type { Faq } from "../../lib/staff-queries.ts";
 
@@ -27,12 +27,20 @@ export const moderatorCountsQuery = () =>
  * The moderator's dashboard answer (issue 23): `review_queue`, per direction in their categories the
  * new, shortlisted and overdue counts.
  */
-export const moderatorDashboardQuery = () =>
+/**
+ * The moderator's dashboard answer: `review_queue` (issue 23), per direction in their categories the
+ * new, shortlisted and overdue counts; and `response_figures` (issue 24, decision 0235) of the
+ * period, their directions' and their own.
+ */
+export const moderatorDashboardQuery = (period: FiguresPeriod = "month") =>
   queryOptions({
-    queryKey: [...moderatorKeys.dashboard, "review-queue"] as const,
-    queryFn: () => read(client.moderator.dashboard.$get()).then((b) => b.review_queue),
+    queryKey: [...moderatorKeys.dashboard, "review-queue", period] as const,
+    queryFn: () => read(client.moderator.dashboard.$get({ query: { period, tz_offset: String(tzOffset()) } })),
+    placeholderData: keepPreviousData,
     staleTime: 0,
   });
+
+export type FiguresPeriod = "day" | "week" | "month" | "year";
 
 const faqQueries = staffFaqQueries("/moderator", moderatorKeys.faq, { retryOne: false });
 export const moderatorFaqsQuery = faqQueries.list;

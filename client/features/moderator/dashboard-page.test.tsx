@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { renderPage } from "../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
@@ -63,6 +63,48 @@ describe("the moderator dashboard's review queue", () => {
     });
     expect(koster.shortlisted.search).toEqual({ direction: "label_koster", review: "shortlisted" });
     expect(koster.overdue.name).toBe("Костёр Звукозапись, overdue: 2");
-    expect(koster.overdue.search).toEqual({ direction: "label_koster", review: "awaiting", sort: "upload_date" });
+    expect(koster.overdue.search).toEqual({ direction: "label_koster", review: "overdue", sort: "upload_date" });
+  });
+
+  it("shows their response figures and asks for the period chosen (issue 24)", async () => {
+    const periods: string[] = [];
+    const figures = (received: number) => ({
+      period: { name: "month", from: "2026-10-27T00:00:00.000Z", to: "2026-11-26T00:00:00.000Z" },
+      promise_days: 14,
+      by_direction: [{
+        direction: "label_koster",
+        received,
+        heard: 1,
+        decided: 1,
+        to_listen: { median_s: 7200, p90_s: 7200 },
+        to_decision: { median_s: 86400 * 3, p90_s: 86400 * 3 },
+        within_promise: { kept: 1, due: 1, share: 1 },
+      }],
+      by_staff: [],
+    });
+    vi.stubGlobal("fetch", (input: RequestInfo | URL) => {
+      const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
+      const ok = (body: object) => Promise.resolve(Response.json({ success: true, ...body }));
+      if (url.pathname === "/api/moderator/dashboard") {
+        const period = url.searchParams.get("period") ?? "";
+        periods.push(period);
+        return ok({ review_queue: QUEUE.slice(0, 1), response_figures: figures(period === "week" ? 2 : 9) });
+      }
+      if (url.pathname === "/api/moderator/status") return ok({ is_moderator: true, categories: ["label_koster"] });
+      if (url.pathname === "/api/moderator/faq") return ok({ faqs: [] });
+      return ok({ tracks: [], total: 16, filtered: 1, page: 1, pages: 1, page_size: 10 });
+    });
+    renderPage("/moderator", ModeratorDashboardPage);
+    await settle();
+    const section = screen.getByRole("region", { name: "Response times" });
+    const received = () =>
+      section.querySelector<HTMLElement>('[data-testid="figures-label_koster"] td[data-col="received"]')!.textContent;
+    expect(received()).toBe("9");
+    expect(within(section).getByText("3 d / 3 d")).toBeTruthy();
+    expect(periods).toEqual(["month"]);
+    fireEvent.click(within(section).getByRole("button", { name: "Week" }));
+    await settle();
+    expect(periods).toContain("week");
+    expect(received()).toBe("2");
   });
 });

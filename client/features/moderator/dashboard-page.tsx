@@ -1,11 +1,21 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { moderatorCountsQuery, moderatorDashboardQuery, moderatorFaqsQuery } from "./api.ts";
+import { type FiguresPeriod, moderatorCountsQuery, moderatorDashboardQuery, moderatorFaqsQuery } from "./api.ts";
 import { categoryLabel, categoryNames } from "../../lib/moderator-categories.ts";
 import { REVIEW_QUEUE_TEXTS_EN, ReviewQueue } from "../../components/review-queue.tsx";
+import { RESPONSE_FIGURES_TEXTS_EN, ResponseFigures } from "../../components/response-figures.tsx";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
+
+/** The admin dashboard's periods (issue 24): the response figures cover the tracks uploaded in it. */
+const FIGURES_PERIODS: Array<{ value: FiguresPeriod; label: string }> = [
+  { value: "day", label: "Day" },
+  { value: "week", label: "Week" },
+  { value: "month", label: "Month" },
+  { value: "year", label: "Year" },
+];
 
 const count = (q: { isPending: boolean; isError: boolean; data?: number }) =>
   q.isPending ? "…" : q.isError ? "—" : String(q.data ?? 0);
@@ -16,7 +26,10 @@ export function ModeratorDashboardPage() {
   const { status, username } = useModeratorStatus();
   const counts = useQuery(moderatorCountsQuery());
   const faqs = useQuery(moderatorFaqsQuery());
-  const queue = useQuery(moderatorDashboardQuery());
+  const [period, setPeriod] = useState<FiguresPeriod>("month");
+  const dashboard = useQuery(moderatorDashboardQuery(period));
+  const queue = { ...dashboard, data: dashboard.data?.review_queue };
+  const figures = { ...dashboard, data: dashboard.data?.response_figures };
   const names = status ? categoryNames(status.categories) : [];
 
   return (
@@ -79,6 +92,29 @@ export function ModeratorDashboardPage() {
           tracksPath="/moderator/tracks"
           directionLabel={categoryLabel}
           texts={REVIEW_QUEUE_TEXTS_EN}
+        />
+      )}
+
+      {figures.data && (
+        <ResponseFigures
+          figures={figures.data}
+          directionLabel={categoryLabel}
+          texts={RESPONSE_FIGURES_TEXTS_EN}
+          periodPicker={
+            <div className="st-periods" role="group" aria-label="Period">
+              {FIGURES_PERIODS.map((p) => (
+                <button
+                  key={p.value}
+                  type="button"
+                  className="st-period"
+                  aria-pressed={period === p.value}
+                  onClick={() => setPeriod(p.value)}
+                >
+                  {p.label}
+                </button>
+              ))}
+            </div>
+          }
         />
       )}
 

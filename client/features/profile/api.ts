@@ -46,3 +46,26 @@ export const submissionHistoryQuery = (page: number) =>
       read(client.tracks.history.$get({ query: { page: String(page), page_size: String(HISTORY_PAGE_SIZE) } })),
     staleTime: 10_000,
   });
+
+/** Listening links live 30 minutes on the server; one younger than 20 is used again. */
+const OWN_LISTEN_FRESH_MS = 20 * 60_000;
+
+/**
+ * GET /api/tracks/{id}/listen: the artist's own signed listening link and the stored peaks, for the
+ * history's player of a track with comments shared by the label (issue 24, decision 0232).
+ */
+export const ownListenQuery = (id: number) =>
+  queryOptions({
+    queryKey: ["my-tracks", "listen", id],
+    queryFn: async () => {
+      const body = await read(client.tracks[":id"].listen.$get({ param: { id: String(id) } }));
+      return {
+        stream_url: body.stream_url,
+        peaks: body.peaks as ReadonlyArray<readonly [number, number]> | null,
+        duration_s: body.duration_s,
+      };
+    },
+    staleTime: OWN_LISTEN_FRESH_MS,
+    gcTime: OWN_LISTEN_FRESH_MS,
+    retry: false,
+  });

@@ -43,6 +43,7 @@ async function signInWith(tracks: unknown[] | Response) {
             directions: [],
             decisions: [],
             analysis: null,
+            comments: [],
             ...(t as object),
           })),
           total: tracks.length,

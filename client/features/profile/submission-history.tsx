@@ -7,6 +7,7 @@ import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/r
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
+import { CommentPlayer } from "./comment-player.tsx";
 import "./submission-history.css";
 
 /** The artist's texts of the submission history (issue 13). */
@@ -120,6 +121,10 @@ function SubmissionItem({ t }: { t: Submission }) {
         : t.downloaded
         ? <span className="badge badge-success">{PROFILE_TEXTS.downloaded}</span>
         : <span className="badge badge-warning">{PROFILE_TEXTS.processing}</span>}
+      {/* Issue 24: the label's shared comments on the waveform, with the artist's own file, full width. */}
+      {(t.comments ?? []).length > 0 && !failed && (
+        <CommentPlayer trackId={t.id} comments={t.comments} durationS={t.analysis?.duration_s ?? null} />
+      )}
     </li>
   );
 }

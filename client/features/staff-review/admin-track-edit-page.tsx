@@ -14,6 +14,7 @@ import { trackListPlace } from "./track-list-search.ts";
 import { errorText } from "../../lib/api.ts";
 import { toDate, toDateTimeLocal } from "../../lib/format.ts";
 import { adminKeys } from "../../lib/staff-queries.ts";
+import { TrackVotes } from "./track-votes.tsx";
 import { adminTrackQuery, useSaveAdminTrack } from "./admin-tracks-api.ts";
 import { DecisionPanel } from "./decision-panel.tsx";
 
@@ -209,6 +210,14 @@ export function AdminTrackEditPage() {
             </button>
           </div>
         </form>
+      )}
+      {!isNew && query.data && (
+        <TrackVotes
+          base="/admin"
+          tracksKey={adminKeys.tracks}
+          trackId={query.data.id}
+          label={(d) => ADMIN_DIRECTION_LABELS[d]}
+        />
       )}
       {!isNew && query.data && (
         <DecisionPanel

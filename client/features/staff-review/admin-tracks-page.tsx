@@ -3,8 +3,10 @@ import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { Pagination } from "../../components/ui/pagination.tsx";
 import { DecisionDock } from "./player/decision-dock.tsx";
+import { TrackVotes } from "./track-votes.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
+import { COMMENT_TEXTS_RU } from "./player/comment-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
 import { TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
@@ -40,6 +42,7 @@ export function AdminTracksPage() {
     keys: adminKeys,
     list: tracks,
     texts: PLAYER_TEXTS_RU,
+    commentTexts: COMMENT_TEXTS_RU,
     canDecide: () => true,
   });
 
@@ -111,10 +114,22 @@ export function AdminTracksPage() {
             <PlayerBar
               player={review.player}
               texts={PLAYER_TEXTS_RU}
+              comments={review.comments}
               fromDrop={review.fromDrop}
               dock={
                 <>
-                  <DecisionDock desk={review.desk} label={directionLabel} />
+                  <DecisionDock
+                    desk={review.desk}
+                    label={directionLabel}
+                    votes={review.player.current && (
+                      <TrackVotes
+                        base="/admin"
+                        tracksKey={adminKeys.tracks}
+                        trackId={review.player.current.id}
+                        label={directionLabel}
+                      />
+                    )}
+                  />
                   <DeskAssignment
                     work={work}
                     track={list.tracks.find((t) => t.id === review.player.current?.id) ?? null}

@@ -9,6 +9,7 @@ import { trackListPlace } from "./track-list-search.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { moderatorKeys } from "../../lib/staff-queries.ts";
+import { TrackVotes } from "./track-votes.tsx";
 import { moderatorTrackQuery, useModerateTrack } from "./moderator-tracks-api.ts";
 import { DecisionPanel } from "./decision-panel.tsx";
 import { canManage, categoryLabel } from "../../lib/moderator-categories.ts";
@@ -156,6 +157,9 @@ export function ModeratorTrackEditPage() {
             </button>
           </div>
         </form>
+      )}
+      {track && (
+        <TrackVotes base="/moderator" tracksKey={moderatorKeys.tracks} trackId={track.id} label={categoryLabel} />
       )}
       {track && (
         <DecisionPanel

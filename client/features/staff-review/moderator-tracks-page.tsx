@@ -4,7 +4,9 @@ import { Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.
 import { DecisionDock } from "./player/decision-dock.tsx";
 import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
+import { COMMENT_TEXTS_EN } from "./player/comment-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
+import { TrackVotes } from "./track-votes.tsx";
 import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
 import { FILTER_PANEL_TEXTS_EN, TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
@@ -48,6 +50,7 @@ export function ModeratorTracksPage() {
     keys: moderatorKeys,
     list: tracks,
     texts: PLAYER_TEXTS_EN,
+    commentTexts: COMMENT_TEXTS_EN,
     canDecide: (d) => canManage(d, categories),
   });
 
@@ -162,10 +165,22 @@ export function ModeratorTracksPage() {
             <PlayerBar
               player={review.player}
               texts={PLAYER_TEXTS_EN}
+              comments={review.comments}
               fromDrop={review.fromDrop}
               dock={
                 <>
-                  <DecisionDock desk={review.desk} label={categoryLabel} />
+                  <DecisionDock
+                    desk={review.desk}
+                    label={categoryLabel}
+                    votes={review.player.current && (
+                      <TrackVotes
+                        base="/moderator"
+                        tracksKey={moderatorKeys.tracks}
+                        trackId={review.player.current.id}
+                        label={categoryLabel}
+                      />
+                    )}
+                  />
                   <DeskAssignment
                     work={work}
                     track={list.tracks.find((t) => t.id === review.player.current?.id) ?? null}

@@ -6,6 +6,8 @@ import type { StaffTrackRow as StaffTrack } from "../../lib/staff-queries.ts";
 import { formatBpm } from "./player/figures.ts";
 import { hasAudio, PLAY_BUTTON_ATTR } from "./player/use-review-player.ts";
 import { ReviewBadges } from "./review-badges.tsx";
+import { VoteScore } from "./vote-score.tsx";
+import "./track-votes.css";
 import { type TrackTableProps, trackUserLabel } from "./track-table.tsx";
 import "./track-cards.css";
 
@@ -155,6 +157,11 @@ export function TrackCards(
               </ul>
             )}
             <ReviewBadges track={track} directionLabel={directionLabel} locale={texts.locale} />
+            <VoteScore
+              summary={track.vote_summary}
+              label={directionLabel}
+              locale={texts.locale}
+            />
             {rowExtra?.(track)}
             <div className="st-actions st-track-card-actions">
               <Link

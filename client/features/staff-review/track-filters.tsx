@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
+import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
 import "../../components/ui/staff.css";
 
 /** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
@@ -18,6 +19,8 @@ export interface TrackFilterValues {
   review: string;
   /** "" | "me": «Мне назначено» (issue 24). */
   assigned: string;
+  /** "" | a votes filter (issue 24, decision 0230): second_ear, positive, negative, none. */
+  votes: string;
 }
 
 export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
@@ -29,6 +32,7 @@ export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
   warning: "",
   review: "",
   assigned: "",
+  votes: "",
 };
 
 export interface TrackFilterTexts {
@@ -51,6 +55,11 @@ export interface TrackFilterTexts {
   /** Issue 24: the assignment filter and its one value. */
   assigned: string;
   assignedToMe: string;
+  votes: string;
+  /** The votes filter's choices (decision 0230). */
+  voteFilters: Record<"second_ear" | "positive" | "negative" | "none", string>;
+  /** `overdue`: awaiting for more than 14 days (issue 24). */
+  overdue: string;
   reset: string;
 }
 
@@ -72,6 +81,14 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
   awaiting: "Ждут решения",
   assigned: "Назначение",
   assignedToMe: "Мне назначено",
+  votes: "Голоса",
+  voteFilters: {
+    second_ear: "Нужно второе мнение",
+    positive: "Оценка выше нуля",
+    negative: "Оценка ниже нуля",
+    none: "Без голосов",
+  },
+  overdue: "Просрочены (больше 14 дней)",
   reset: "Сбросить",
 };
 
@@ -93,6 +110,14 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
   awaiting: "Awaiting a decision",
   assigned: "Assignment",
   assignedToMe: "Assigned to me",
+  votes: "Votes",
+  voteFilters: {
+    second_ear: "Needs a second ear",
+    positive: "Score above zero",
+    negative: "Score below zero",
+    none: "No votes",
+  },
+  overdue: "Overdue (over 14 days)",
   reset: "Reset",
 };
 
@@ -197,6 +222,7 @@ export function TrackFilters(
         >
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
+          <option value="overdue">{texts.overdue}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
         </select>
       </label>
@@ -210,6 +236,19 @@ export function TrackFilters(
         >
           <option value="">{texts.all}</option>
           <option value="me">{texts.assignedToMe}</option>
+        </select>
+      </label>
+      {/* Issue 24: "needs a second ear" and the score (decision 0230). */}
+      <label className="st-field" htmlFor={`${id}-votes`}>
+        <span>{texts.votes}</span>
+        <select
+          id={`${id}-votes`}
+          className="st-select"
+          value={value.votes}
+          onChange={(e) => set({ votes: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          {TRACK_VOTE_FILTERS.map((v) => <option key={v} value={v}>{texts.voteFilters[v]}</option>)}
         </select>
       </label>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>

@@ -27,6 +27,8 @@ export const TRACK_SORT_FIELDS = [
   "bpm",
   "key",
   "drop",
+  // Issue 24: the sum of the votes the caller sees (decision 0230).
+  "score",
 ] as const;
 export type TrackSortField = (typeof TRACK_SORT_FIELDS)[number];
 /** `field` ascending or `-field` descending, as the API's `sort` takes it. */
@@ -42,7 +44,15 @@ export const TRACK_REVIEW_FILTERS = ["new", "listened", "shortlisted", "accepted
  * listened. The dashboards' overdue figure opens it oldest first (decision 0228).
  */
 export const AWAITING_REVIEW_FILTER = "awaiting";
-const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER] as const;
+/**
+ * The server's `overdue` (issue 24): awaiting a decision and uploaded more than OVERDUE_AFTER_DAYS
+ * ago, the tracks the dashboards' overdue figure counts and opens (decision 0228).
+ */
+export const OVERDUE_REVIEW_FILTER = "overdue";
+const REVIEW_FILTERS = [...TRACK_REVIEW_FILTERS, AWAITING_REVIEW_FILTER, OVERDUE_REVIEW_FILTER] as const;
+
+/** The list's `votes` filter (domain/votes.ts VOTE_FILTERS, decision 0230); review-filter.test keeps them equal. */
+export const TRACK_VOTE_FILTERS = ["second_ear", "positive", "negative", "none"] as const;
 
 export const TRACK_WARNING_FILTERS = ["any", ...AUDIO_WARNINGS] as const;
 export type TrackWarningFilter = (typeof TRACK_WARNING_FILTERS)[number];
@@ -69,6 +79,8 @@ export type TrackListSearch = {
   review?: (typeof REVIEW_FILTERS)[number];
   /** «Мне назначено» (issue 24): the tracks with a pair assigned to the caller. */
   assigned?: "me";
+  /** Staff votes (issue 24): `second_ear`, `positive`, `negative`, `none`. */
+  votes?: (typeof TRACK_VOTE_FILTERS)[number];
   sort?: TrackSort;
   page?: number;
   page_size?: number;
@@ -89,6 +101,7 @@ const READERS: { [K in keyof TrackListSearch]-?: (v: unknown) => TrackListSearch
   warning: oneOf(TRACK_WARNING_FILTERS),
   review: oneOf(REVIEW_FILTERS),
   assigned: oneOf(["me"] as const),
+  votes: oneOf(TRACK_VOTE_FILTERS),
   sort: (v) => (typeof v === "string" && sortRule.test(v) ? (v as TrackSort) : undefined),
   page: wholeNumber((n) => n >= 1 && n <= MAX_PAGE),
   page_size: wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n)),
@@ -121,6 +134,7 @@ function clean(s: TrackListSearch): TrackListSearch {
   if (s.warning) out.warning = s.warning;
   if (s.review) out.review = s.review;
   if (s.assigned) out.assigned = s.assigned;
+  if (s.votes) out.votes = s.votes;
   if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
   if (s.page !== undefined && s.page !== 1) out.page = s.page;
   if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;

@@ -2,6 +2,8 @@ import { Link } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useRef } from "react";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { ReviewBadges } from "./review-badges.tsx";
+import { VoteScore } from "./vote-score.tsx";
+import "./track-votes.css";
 import "./decision-panel.css";
 import { PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
@@ -41,6 +43,8 @@ export interface TrackTableTexts {
   drop: string;
   short: { duration: string; bitrate: string; loudness: string; bpm: string; key: string; drop: string };
   warnings: string;
+  /** Issue 24: the votes' score column (decision 0230). */
+  votes: string;
   play: (filename: string) => string;
   /** Number formatting of the figures. */
   locale: string;
@@ -73,6 +77,7 @@ export const TRACK_TABLE_TEXTS_RU: TrackTableTexts = {
   drop: "Время дропа",
   short: { duration: "Длина", bitrate: "kbps", loudness: "LUFS", bpm: "BPM", key: "Тон.", drop: "Дроп" },
   warnings: "Предупреждения",
+  votes: "Голоса",
   play: (f) => `Слушать: ${f}`,
   locale: "ru-RU",
 };
@@ -104,6 +109,7 @@ export const TRACK_TABLE_TEXTS_EN: TrackTableTexts = {
   drop: "Drop time",
   short: { duration: "Length", bitrate: "kbps", loudness: "LUFS", bpm: "BPM", key: "Key", drop: "Drop" },
   warnings: "Warnings",
+  votes: "Votes",
   play: (f) => `Play: ${f}`,
   locale: "en-US",
 };
@@ -283,6 +289,7 @@ export function TrackTable(
             <SortHeader column="upload_date" label={texts.date} sort={sort} className="st-date-head" />
             <th scope="col">{texts.directions}</th>
             <th scope="col">{texts.status}</th>
+            <SortHeader column="score" label={texts.votes} sort={sort} className="st-votes-head" />
             {FIGURE_COLUMNS.map((column) => {
               // Shown short ("kbps"), named in full for screen readers ("Битрейт, kbps").
               const label = (
@@ -329,7 +336,7 @@ export function TrackTable(
         <tbody>
           {tracks.length === 0 && (
             <tr>
-              <td colSpan={7 + FIGURE_COLUMNS.length} className="st-empty">{texts.empty}</td>
+              <td colSpan={8 + FIGURE_COLUMNS.length} className="st-empty">{texts.empty}</td>
             </tr>
           )}
           {tracks.map((track) => {
@@ -405,6 +412,13 @@ export function TrackTable(
                     )}
                     {track.status === "failed" && <span className="st-badge st-badge-danger">{texts.failed}</span>}
                   </span>
+                </td>
+                <td className="st-votes">
+                  <VoteScore
+                    summary={track.vote_summary}
+                    label={directionLabel}
+                    locale={texts.locale}
+                  />
                 </td>
                 {FIGURE_COLUMNS.map((column) => (
                   <td key={column} className="st-num" data-figure={column}>

@@ -104,6 +104,7 @@ export function useStaffTrackList<K extends QueryKey>(
     warning: search.warning ?? "",
     review: search.review ?? "",
     assigned: search.assigned ?? "",
+    votes: search.votes ?? "",
   };
   const params = useMemo(
     (): StaffTrackListParams => ({
@@ -115,6 +116,7 @@ export function useStaffTrackList<K extends QueryKey>(
       warning: filters.warning,
       review: filters.review,
       assigned: filters.assigned,
+      votes: filters.votes,
       page,
       page_size: pageSize,
       sort,
@@ -128,6 +130,7 @@ export function useStaffTrackList<K extends QueryKey>(
       filters.warning,
       filters.review,
       filters.assigned,
+      filters.votes,
       page,
       pageSize,
       sort,
@@ -153,6 +156,7 @@ export function useStaffTrackList<K extends QueryKey>(
     params.warning,
     params.review,
     params.assigned,
+    params.votes,
   ]);
   useEffect(() => {
     if (clearSelectionOnFilterChange) setSelected((s) => (s.size === 0 ? s : new Set()));
@@ -168,7 +172,7 @@ export function useStaffTrackList<K extends QueryKey>(
     setText({ filename: next.filename, user: next.user });
     const selectsChanged = next.date !== filters.date || next.direction !== filters.direction ||
       next.downloaded !== filters.downloaded || next.warning !== filters.warning || next.review !== filters.review ||
-      next.assigned !== filters.assigned;
+      next.assigned !== filters.assigned || next.votes !== filters.votes;
     if (!selectsChanged) return;
     pushed.current = { filename: next.filename, user: next.user };
     go({

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../../deps.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
 import { TRACK_FILE_NOT_FOUND } from "../service.ts";
-import { linkSigner, verifyDownloadToken } from "./token.ts";
+import { linkSigner, ownLinkSigner, verifyDownloadToken } from "./token.ts";
 
 export const BAD_LISTEN_LINK = "Ссылка для прослушивания недействительна или устарела";
 export const BAD_RANGE = "Запрошенный диапазон байтов вне файла";
@@ -49,11 +49,17 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
  */
 export function createListenRoutes(ctx: AppContext) {
   return new Hono<AppEnv>().get("/:token", async (c) => {
-    const claims = await verifyDownloadToken(ctx, c.req.param("token"), "listen");
+    const token = c.req.param("token");
+    const staff = await verifyDownloadToken(ctx, token, "listen");
+    // An artist's link to their own file (decision 0232): the same checks, the owner's tracks only.
+    const own = staff ? null : await verifyDownloadToken(ctx, token, "own-listen");
+    const claims = staff ?? own;
     if (!claims || claims.trackIds.length !== 1) throw unauthorized(BAD_LISTEN_LINK);
-    const signer = await linkSigner(ctx, claims);
+    const signer = staff ? await linkSigner(ctx, claims) : await ownLinkSigner(ctx, claims);
     if (!signer) throw forbidden(BAD_LISTEN_LINK);
-    const track = await ctx.tracks.listenSource(signer, claims.trackIds[0]);
+    const track = staff
+      ? await ctx.tracks.listenSource(signer, claims.trackIds[0])
+      : await ctx.tracks.ownListenSource(signer.id, claims.trackIds[0]);
 
     const missing = () => notFound(`${TRACK_FILE_NOT_FOUND}: ${track.filename}`);
     const headOnly = c.req.method === "HEAD";

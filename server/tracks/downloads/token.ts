@@ -18,8 +18,16 @@ export const DOWNLOAD_TOKEN_TTL_S = 5 * 60;
 export const LISTEN_TOKEN_TTL_S = 30 * 60;
 const ALG = "HS256";
 const ISSUER = "neuropunk-demo";
-type LinkTyp = "download" | "listen";
-const TTL_S: Record<LinkTyp, number> = { download: DOWNLOAD_TOKEN_TTL_S, listen: LISTEN_TOKEN_TTL_S };
+/**
+ * `own-listen`: an artist's link to their own file (the history's player, decision 0232), made and
+ * checked like a staff listening link but opening only the signer's own tracks.
+ */
+type LinkTyp = "download" | "listen" | "own-listen";
+const TTL_S: Record<LinkTyp, number> = {
+  download: DOWNLOAD_TOKEN_TTL_S,
+  listen: LISTEN_TOKEN_TTL_S,
+  "own-listen": LISTEN_TOKEN_TTL_S,
+};
 
 type Ctx = Pick<AppContext, "config" | "clock">;
 
@@ -100,6 +108,17 @@ export async function linkSigner(ctx: Pick<AppContext, "tokens">, claims: LinkCl
   if (!signer || signer.id !== claims.userId || signer.is_banned || !(signer.is_admin || signer.is_moderator)) {
     return null;
   }
+  if (signer.rights_changed_at && signer.rights_changed_at.getTime() >= claims.issuedAtMs) return null;
+  return signer;
+}
+
+/**
+ * The signer of an artist's own listening link as they are now, or null: the same rules as
+ * `linkSigner` without the staff role (the track's owner is checked when the file is read).
+ */
+export async function ownLinkSigner(ctx: Pick<AppContext, "tokens">, claims: LinkClaims): Promise<User | null> {
+  const signer = await ctx.tokens.sessionUser(claims.sessionId);
+  if (!signer || signer.id !== claims.userId || signer.is_banned) return null;
   if (signer.rights_changed_at && signer.rights_changed_at.getTime() >= claims.issuedAtMs) return null;
   return signer;
 }

@@ -146,7 +146,7 @@ describe("assignment and presence in the queue", () => {
 
     // The poll repeats on its own; the list is not read again for it.
     const listsBefore = lists.length;
-    await act(async () => {
+    act(() => {
       vi.advanceTimersByTime(PRESENCE_POLL_MS + 100);
     });
     await settle();

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
 import { fillTemplate } from "../../../../domain/review.ts";
+import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
 import { parseTrackName } from "../../../../domain/track-name.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
@@ -46,6 +47,7 @@ export const DESK_KEYS: readonly [string, string][] = [
   ["M", "сообщение артисту"],
   ["N", "заметка для сотрудников"],
   ["Z", "отменить последнее решение, пока сообщение не ушло"],
+  ["C", "комментарий к текущему моменту (протяните по волне — к отрезку)"],
   ["Esc", "закрыть выбор шаблона / подсказку; из поля — вернуть клавиши"],
   ["?", "эта подсказка"],
 ];
@@ -55,12 +57,16 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2,
 export interface DecisionDockProps {
   desk: DecisionDesk;
   label: (d: Direction) => string;
+  /** The caller's votes on the track playing (issue 24, `TrackVotes`), under the bar. */
+  votes?: ReactNode;
 }
 
-export function DecisionDock({ desk, label }: DecisionDockProps) {
+export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
   const chooserRef = useRef<HTMLDivElement>(null);
+  // On a phone the votes open with the sheet, so the bar keeps its one row of controls (0227).
+  const phone = useMediaQuery(PHONE_QUERY);
   // The chooser takes the focus: Enter then sends from it, not from a link or button focused before.
   useEffect(() => {
     if (chooser) chooserRef.current?.focus({ preventScroll: true });
@@ -111,7 +117,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
             <span aria-hidden="true">…</span>
           </button>
         </div>
-        <div className="dk-states" aria-label="Состояние по направлениям">
+        <div className="dk-states" role="group" aria-label="Состояние по направлениям">
           {pairs.length === 0
             ? <span className="st-muted st-small">Направления трека вне ваших категорий</span>
             : pairs.map((d) => (
@@ -146,7 +152,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
             aria-controls={`${id}-sheet`}
             onClick={() => desk.setSheet(!desk.sheet)}
           >
-            Сообщение и заметка <kbd aria-hidden="true">M</kbd>
+            {votes && phone ? "Голос, сообщение и заметка" : "Сообщение и заметка"} <kbd aria-hidden="true">M</kbd>
           </button>
           <button
             type="button"
@@ -162,6 +168,8 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
         </div>
       </div>
 
+      {votes && !phone && <div className="dk-votes">{votes}</div>}
+
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
 
       <div id={`${id}-sheet`} className="dk-sheet" data-open={desk.sheet || chooser !== null || undefined}>
@@ -171,6 +179,7 @@ export function DecisionDock({ desk, label }: DecisionDockProps) {
             Закрыть <kbd aria-hidden="true">Esc</kbd>
           </button>
         </div>
+        {votes && phone && <div className="dk-votes">{votes}</div>}
         {chooser && (
           <div
             ref={chooserRef}

@@ -3,6 +3,9 @@ import type { PlayerTexts } from "./player-texts.ts";
 import { TrackReport } from "./track-report.tsx";
 import type { ReviewPlayer } from "./use-review-player.ts";
 import { Waveform } from "./waveform.tsx";
+import { commentMarkers, CommentsPanel } from "./comments-panel.tsx";
+import type { CommentTexts } from "./comment-texts.ts";
+import type { TrackCommentsState } from "./use-track-comments.ts";
 import "../../../components/ui/staff.css";
 import "./player.css";
 import "./player-phone.css";
@@ -29,13 +32,15 @@ const NextIcon = () => (
  * `aria-keyshortcuts`, so screen-reader users have every key's action) and the technical report.
  */
 export function PlayerBar(
-  { player, texts, dock, fromDrop }: {
+  { player, texts, dock, fromDrop, comments }: {
     player: ReviewPlayer;
     texts: PlayerTexts;
     /** The decision dock for the track playing (issue 23), under the player. */
     dock?: React.ReactNode;
     /** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
     fromDrop?: { on: boolean; toggle: () => void };
+    /** The comments on the waveform (issue 24): markers, a dragged range, the list beside the report. */
+    comments?: { state: TrackCommentsState; texts: CommentTexts };
   },
 ) {
   const { current, listen, playing, loading, error, notice } = player;
@@ -66,6 +71,8 @@ export function PlayerBar(
                 drop={drop}
                 onSeek={player.seekTo}
                 texts={texts}
+                markers={comments ? commentMarkers(comments.state, comments.texts) : undefined}
+                onRange={comments?.state.startRange}
               />
               <div className="st-player-controls" role="group" aria-label={texts.region}>
                 <button
@@ -142,6 +149,7 @@ export function PlayerBar(
                   </button>
                 )}
               </div>
+              {comments && <CommentsPanel state={comments.state} texts={comments.texts} />}
             </div>
             <TrackReport analysis={current.analysis} texts={texts} />
             {dock}

@@ -6,7 +6,7 @@ import { useEffect, useRef } from "react";
  * the drop; A accepts, S shortlists, X declines, and after A or X the template chooser takes 1–9
  * (that template, sent at once) and Enter (sent without a ready-made message); M and N focus the
  * message and the note, Z undoes the last decision while its hold lasts, ? shows the legend, Esc
- * closes the chooser or the legend. Letters are read by their physical key (`code`), so they work
+ * closes the chooser or the legend; C comments on the current moment (issue 24, decision 0231). Letters are read by their physical key (`code`), so they work
  * on a Russian layout too (J is «О» there, A is «Ф»). Nothing is taken while focus is in a text
  * field, a select or a dialog, or with Ctrl/Alt/Meta held (browser shortcuts). Space and Enter on a
  * focused button, link or checkbox keep their own meaning: they press that control.
@@ -27,6 +27,7 @@ export type ReviewKeyAction =
   | "undo"
   | "legend"
   | "close"
+  | "comment"
   | `pick${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
 
 const TEXT_ENTRY = "input, select, textarea, [contenteditable]:not([contenteditable='false'])";
@@ -44,6 +45,8 @@ const LETTERS: Record<string, ReviewKeyAction> = {
   KeyM: "message",
   KeyN: "note",
   KeyZ: "undo",
+  // A comment at the current moment (issue 24, decision 0231).
+  KeyC: "comment",
 };
 /** Where a browser reports no `code` (some virtual keyboards): the Latin letter itself. */
 const LETTER_KEYS: Record<string, ReviewKeyAction> = {
@@ -56,6 +59,7 @@ const LETTER_KEYS: Record<string, ReviewKeyAction> = {
   m: "message",
   n: "note",
   z: "undo",
+  c: "comment",
 };
 
 export interface ReviewKeyState {

@@ -8,6 +8,8 @@ import type { PlayerTexts } from "./player-texts.ts";
 import { useDecisionDesk, waitsFor } from "./use-decision-desk.ts";
 import { useReviewKeys } from "./use-review-keys.ts";
 import { hasAudio, useReviewPlayer } from "./use-review-player.ts";
+import { useTrackComments } from "./use-track-comments.ts";
+import type { CommentTexts } from "./comment-texts.ts";
 
 const NO_ROWS: ReviewTrack[] = [];
 
@@ -26,6 +28,8 @@ interface TrackReviewOptions {
   texts: PlayerTexts;
   /** The directions the caller decides (a moderator: their categories; an admin: all). */
   canDecide: (d: Direction) => boolean;
+  /** The words of the comments on the waveform (issue 24). */
+  commentTexts: CommentTexts;
 }
 
 function readFromDrop(): boolean {
@@ -41,7 +45,7 @@ function readFromDrop(): boolean {
  * track it holds (issue 23), the keyboard while the list shows rows, the playing track kept in the
  * address (`?track=`), and the props of the table's play buttons.
  */
-export function useTrackReview({ base, keys, list: l, texts, canDecide }: TrackReviewOptions) {
+export function useTrackReview({ base, keys, list: l, texts, canDecide, commentTexts }: TrackReviewOptions) {
   const rows: readonly ReviewTrack[] = l.list?.tracks ?? NO_ROWS;
   const playable = useMemo(() => rows.filter(hasAudio), [rows]);
   const [fromDrop, setFromDrop] = useState(readFromDrop);
@@ -62,6 +66,7 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide }: TrackR
     refresh: l.query.refetch,
   });
   const desk = useDecisionDesk({ base, tracksKey: keys.tracks, player, canDecide });
+  const comments = useTrackComments({ base, tracksKey: keys.tracks, player, texts: commentTexts });
 
   // The address names the track the player holds; Back, a reload, a shared link and the way back
   // from the edit page hold it ready again (playing when the browser lets a page start sound).
@@ -123,6 +128,7 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide }: TrackR
       pick7: () => desk.pick(7),
       pick8: () => desk.pick(8),
       pick9: () => desk.pick(9),
+      comment: comments.startAtNow,
     },
     rows.length > 0 || player.current !== null,
     { choosing: desk.chooser !== null, legend: desk.legend },
@@ -131,6 +137,7 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide }: TrackR
     player,
     desk,
     fromDrop: { on: fromDrop, toggle: toggleFromDrop },
+    comments: { state: comments, texts: commentTexts },
     table: {
       currentId: player.current?.id ?? null,
       playing: player.playing,

@@ -1,6 +1,15 @@
 import { useEffect, useRef, useState } from "react";
 import { formatDuration } from "../../../lib/format.ts";
+import { drawWaveform, type Peaks, useAudioTime } from "../../../components/ui/wave-drawing.ts";
 import type { PlayerTexts } from "./player-texts.ts";
+
+export {
+  drawWaveform,
+  type Peaks,
+  useAudioTime,
+  WAVE_COLORS,
+  type WaveDrawing,
+} from "../../../components/ui/wave-drawing.ts";
 
 /**
  * The waveform of the playing track, drawn on a <canvas> from the peaks the server stored (about
@@ -8,99 +17,6 @@ import type { PlayerTexts } from "./player-texts.ts";
  * instead of wavesurfer.js or peaks.js). A click seeks; the drop is marked; as a `slider` it tells
  * screen readers the position, and Home/End jump to either end (the arrows are the page's ←/→).
  */
-
-export type Peaks = ReadonlyArray<readonly [number, number]>;
-
-export const WAVE_COLORS = { played: "#c6ff00", rest: "#4d4d63", drop: "#ffb020" };
-const BAR_PX = 2;
-const GAP_PX = 1;
-
-export interface WaveDrawing {
-  width: number;
-  height: number;
-  peaks: Peaks | null;
-  /** 0..1 of the track played. */
-  progress: number;
-  /** 0..1 where the drop is, or null. */
-  drop: number | null;
-}
-
-/**
- * Draws bars of BAR_PX with GAP_PX between them, each the extent of the peaks under it, the played
- * share in the accent. Without peaks (not analysed yet) a thin line shows the progress.
- */
-export function drawWaveform(ctx: CanvasRenderingContext2D, d: WaveDrawing) {
-  const { width, height, peaks } = d;
-  ctx.clearRect(0, 0, width, height);
-  const mid = height / 2;
-  const playedTo = d.progress * width;
-  if (!peaks || peaks.length === 0) {
-    ctx.fillStyle = WAVE_COLORS.rest;
-    ctx.fillRect(0, mid - 1, width, 2);
-    ctx.fillStyle = WAVE_COLORS.played;
-    ctx.fillRect(0, mid - 1, playedTo, 2);
-  } else {
-    const step = BAR_PX + GAP_PX;
-    const bars = Math.max(1, Math.floor(width / step));
-    for (let b = 0; b < bars; b++) {
-      const from = Math.floor((b / bars) * peaks.length);
-      const to = Math.max(from + 1, Math.floor(((b + 1) / bars) * peaks.length));
-      let lo = 0;
-      let hi = 0;
-      for (let i = from; i < to && i < peaks.length; i++) {
-        if (peaks[i][0] < lo) lo = peaks[i][0];
-        if (peaks[i][1] > hi) hi = peaks[i][1];
-      }
-      const top = mid - Math.min(1, hi) * mid;
-      const bottom = mid - Math.max(-1, lo) * mid;
-      const x = b * step;
-      ctx.fillStyle = x < playedTo ? WAVE_COLORS.played : WAVE_COLORS.rest;
-      ctx.fillRect(x, top, BAR_PX, Math.max(1, bottom - top));
-    }
-  }
-  if (d.drop !== null) {
-    ctx.fillStyle = WAVE_COLORS.drop;
-    ctx.fillRect(Math.min(width - 2, Math.round(d.drop * width)), 0, 2, height);
-  }
-}
-
-/** The element's position, followed on every frame while it plays and on each seek. */
-export function useAudioTime(audio: HTMLAudioElement | null): number {
-  const [time, setTime] = useState(0);
-  useEffect(() => {
-    if (!audio) return;
-    let frame = 0;
-    const read = () => setTime(audio.currentTime || 0);
-    const loop = () => {
-      read();
-      frame = requestAnimationFrame(loop);
-    };
-    const onPlay = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(loop);
-    };
-    const onStop = () => {
-      cancelAnimationFrame(frame);
-      read();
-    };
-    const events: Array<[string, () => void]> = [
-      ["playing", onPlay],
-      ["pause", onStop],
-      ["ended", onStop],
-      ["seeked", read],
-      ["timeupdate", read],
-      ["emptied", read],
-    ];
-    for (const [e, f] of events) audio.addEventListener(e, f);
-    read();
-    if (!audio.paused) onPlay();
-    return () => {
-      cancelAnimationFrame(frame);
-      for (const [e, f] of events) audio.removeEventListener(e, f);
-    };
-  }, [audio]);
-  return time;
-}
 
 interface WaveformProps {
   audio: HTMLAudioElement | null;
@@ -110,9 +26,26 @@ interface WaveformProps {
   drop: number | null;
   onSeek: (seconds: number) => void;
   texts: PlayerTexts;
+  /** Comments pinned to moments (issue 24): a marker each, a band for a range; a click seeks there. */
+  markers?: readonly WaveMarker[];
+  /** A range dragged across the waveform (issue 24): a comment over it is started. */
+  onRange?: (from: number, to: number) => void;
 }
 
-export function Waveform({ audio, peaks, duration, drop, onSeek, texts }: WaveformProps) {
+/** A comment on the waveform. */
+export interface WaveMarker {
+  id: number;
+  at_s: number;
+  end_s: number | null;
+  /** The marker's accessible name and title, e.g. «Комментарий на 0:20: …». */
+  label: string;
+  shared: boolean;
+}
+
+/** Pixels a pointer must travel across the waveform before a press is a range rather than a click. */
+const DRAG_PX = 6;
+
+export function Waveform({ audio, peaks, duration, drop, onSeek, texts, markers, onRange }: WaveformProps) {
   const time = useAudioTime(audio);
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -144,42 +77,114 @@ export function Waveform({ audio, peaks, duration, drop, onSeek, texts }: Wavefo
     drawWaveform(ctx, { width, height, peaks, progress, drop: dropAt });
   }, [width, peaks, progress, dropAt]);
 
-  const seekAt = (clientX: number) => {
+  /** Seconds under a pointer at `clientX`, or null without a length. */
+  const secondsAt = (clientX: number): number | null => {
     const box = boxRef.current;
-    if (!box || !length) return;
+    if (!box || !length) return null;
     const rect = box.getBoundingClientRect();
-    if (rect.width <= 0) return;
-    onSeek(Math.min(1, Math.max(0, (clientX - rect.left) / rect.width)) * length);
+    if (rect.width <= 0) return null;
+    return Math.min(1, Math.max(0, (clientX - rect.left) / rect.width)) * length;
   };
+  const seekAt = (clientX: number) => {
+    const at = secondsAt(clientX);
+    if (at !== null) onSeek(at);
+  };
+  // A press dragged across the waveform selects a range; the click that ends it does not seek.
+  const drag = useRef<{ x: number; moved: boolean } | null>(null);
+  const [band, setBand] = useState<{ from: number; to: number } | null>(null);
+  const pct = (s: number) => `${(Math.min(length, Math.max(0, s)) / (length || 1)) * 100}%`;
 
   const valueText = `${formatDuration(time)} ${texts.of} ${formatDuration(length || null)}`;
   return (
     <div className="st-wave-row">
       <span className="st-time" aria-hidden="true">{formatDuration(time)}</span>
-      <div
-        ref={boxRef}
-        className="st-wave"
-        role="slider"
-        tabIndex={0}
-        aria-label={texts.position}
-        aria-valuemin={0}
-        aria-valuemax={Math.round(length)}
-        aria-valuenow={Math.round(Math.min(time, length))}
-        aria-valuetext={valueText}
-        data-peaks={peaks?.length ?? 0}
-        onClick={(e) => seekAt(e.clientX)}
-        onKeyDown={(e) => {
-          if (e.key === "Home") onSeek(0);
-          else if (e.key === "End" && length) onSeek(length);
-          else return;
-          e.preventDefault();
-        }}
-      >
-        <canvas ref={canvasRef} className="st-wave-canvas" />
-        {dropAt !== null && (
-          <span className="st-wave-drop" style={{ left: `${dropAt * 100}%` }} aria-hidden="true">
-            {texts.drop}
-          </span>
+      <div className="st-wave-stack">
+        <div
+          ref={boxRef}
+          className="st-wave"
+          role="slider"
+          tabIndex={0}
+          aria-label={texts.position}
+          aria-valuemin={0}
+          aria-valuemax={Math.round(length)}
+          aria-valuenow={Math.round(Math.min(time, length))}
+          aria-valuetext={valueText}
+          data-peaks={peaks?.length ?? 0}
+          onClick={(e) => {
+            if (drag.current?.moved) {
+              drag.current = null;
+              return;
+            }
+            drag.current = null;
+            seekAt(e.clientX);
+          }}
+          onPointerDown={onRange
+            ? (e) => {
+              if (e.button !== 0 || (e.target as Element).closest("button")) return;
+              drag.current = { x: e.clientX, moved: false };
+            }
+            : undefined}
+          onPointerMove={onRange
+            ? (e) => {
+              const d = drag.current;
+              if (!d || (!d.moved && Math.abs(e.clientX - d.x) < DRAG_PX)) return;
+              d.moved = true;
+              const a = secondsAt(d.x);
+              const b = secondsAt(e.clientX);
+              if (a !== null && b !== null) setBand({ from: Math.min(a, b), to: Math.max(a, b) });
+            }
+            : undefined}
+          onPointerUp={onRange
+            ? () => {
+              if (drag.current?.moved && band && band.to > band.from) onRange(band.from, band.to);
+              if (!drag.current?.moved) drag.current = null;
+              setBand(null);
+            }
+            : undefined}
+          onKeyDown={(e) => {
+            if (e.key === "Home") onSeek(0);
+            else if (e.key === "End" && length) onSeek(length);
+            else return;
+            e.preventDefault();
+          }}
+        >
+          <canvas ref={canvasRef} className="st-wave-canvas" />
+          {band && (
+            <span
+              className="st-wave-band st-wave-band-live"
+              style={{ left: pct(band.from), width: `calc(${pct(band.to)} - ${pct(band.from)})` }}
+              aria-hidden="true"
+            />
+          )}
+          {dropAt !== null && (
+            <span className="st-wave-drop" style={{ left: `${dropAt * 100}%` }} aria-hidden="true">
+              {texts.drop}
+            </span>
+          )}
+        </div>
+        {/* Beside the slider, not in it: a slider's children are presentational (ARIA), buttons are not. */}
+        {length > 0 && markers && markers.length > 0 && (
+          <div className="st-wave-markers">
+            {markers.map((m) => (
+              <button
+                key={m.id}
+                type="button"
+                className="st-wave-marker"
+                data-shared={m.shared || undefined}
+                data-at={m.at_s}
+                style={{
+                  left: pct(m.at_s),
+                  ...(m.end_s !== null ? { width: `calc(${pct(m.end_s)} - ${pct(m.at_s)})` } : {}),
+                }}
+                title={m.label}
+                aria-label={m.label}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onSeek(m.at_s);
+                }}
+              />
+            ))}
+          </div>
         )}
       </div>
       <span className="st-time" aria-hidden="true">{formatDuration(length || null)}</span>
