@@ -41,8 +41,10 @@ async function phoneAs(t: TestContext, username: string) {
 }
 
 /** Sideways overflow of the page and of the card list (0 when nothing scrolls sideways). */
-const sideways = (page: Page) =>
-  page.evaluate(() => {
+const sideways = async (page: Page) => {
+  // Measured with the card list on screen (it is read again after a page's last decision).
+  await page.locator("[data-testid='track-cards']").waitFor();
+  return await page.evaluate(() => {
     const doc = document.documentElement;
     const list = document.querySelector("[data-testid='track-cards']");
     return {
@@ -51,6 +53,7 @@ const sideways = (page: Page) =>
       body: document.body.scrollWidth - document.body.clientWidth,
     };
   });
+};
 
 const cardIds = (page: Page) =>
   page.evaluate(() =>

@@ -197,7 +197,7 @@ describe("assignment and presence in the queue", () => {
     expect(page.router.state.location.search).toMatchObject({ assigned: "me" });
     expect(lists.at(-1)?.get("assigned")).toBe("me");
     expect((screen.getByLabelText("Назначение") as HTMLSelectElement).value).toBe("me");
-    expect(screen.getByTestId("assigned-to-me").getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("assigned-to-me").getAttribute("aria-current")).toBe("page");
   });
 
   it("the desk shows the playing track's listener and assigns it from its menu", async () => {

@@ -140,7 +140,7 @@ export function QueueAssignActions(
         to={`${base}/tracks` as "/"}
         search={(assignedView ? {} : { assigned: "me" }) as never}
         className={assignedView ? "st-btn st-btn-primary" : "st-btn"}
-        aria-pressed={assignedView}
+        aria-current={assignedView ? "page" : undefined}
         data-testid="assigned-to-me"
       >
         {QUEUE_ASSIGN_TEXTS.assignedToMe}
