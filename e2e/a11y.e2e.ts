@@ -6,6 +6,7 @@
  * confirm modal, each with a visible focus ring.
  */
 import { Buffer } from "node:buffer";
+import { audit } from "./axe-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import {
   apiAs,
@@ -17,88 +18,8 @@ import {
   waitCompleted,
 } from "./staff-kit.ts";
 
-const AXE_SOURCE = await Deno.readTextFile(new URL("../node_modules/axe-core/axe.min.js", import.meta.url));
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-interface Finding {
-  id: string;
-  impact: string;
-  help: string;
-  targets: string[];
-}
-
-/**
- * Runs axe on the current document. The page's CSP allows only 'self' scripts, so an injected
- * <script> would be blocked; evaluating the source through the DevTools protocol is not subject to it.
- */
-async function audit(page: Page, label: string): Promise<string[]> {
-  await page.waitForLoadState("networkidle");
-  // Entry animations (flash, cookie bar) must end, or contrast is measured mid-fade. The cookie bar
-  // comes a second after start unless accepted: on a busy machine that is after a fixed pause, so
-  // wait for the bar itself (the catch is for a page that shows none).
-  await page.waitForTimeout(100);
-  await page.waitForFunction(
-    () => localStorage.getItem("cookieConsent") === "true" || document.querySelector(".cookie-bar") !== null,
-    undefined,
-    { timeout: 5_000 },
-  ).catch(() => {});
-  await page.evaluate(() =>
-    Promise.all(
-      document.getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => {})),
-    )
-  );
-  // The body's faint radial glows make axe give up on contrast ("background gradient") for all text
-  // placed on the page background; audit against the flat --bg they fade into (the glows are at most
-  // 7 % lime, which only lightens the background and so cannot lower contrast of light text much).
-  await page.evaluate(() => document.body.style.setProperty("background-image", "none"));
-  const loaded = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe !== "undefined");
-  if (!loaded) await page.evaluate(AXE_SOURCE);
-  const findings = await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const axe = (globalThis as any).axe;
-    const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
-    // deno-lint-ignore no-explicit-any
-    (globalThis as any).__axeLast = result;
-    // axe files a prohibited aria-label on an element with text under "incomplete", yet assistive
-    // technology ignores it all the same: count it.
-    // deno-lint-ignore no-explicit-any
-    const unsure = result.incomplete.filter((v: any) => v.id === "aria-prohibited-attr");
-    // deno-lint-ignore no-explicit-any
-    return [...result.violations, ...unsure].map((v: any) => ({
-      id: v.id,
-      impact: v.impact ?? "",
-      help: v.help,
-      // deno-lint-ignore no-explicit-any
-      targets: v.nodes.map((n: any) =>
-        `${n.target.join(" ")} ${n.html.slice(0, 120)} [${
-          n.failureSummary?.split("\n").slice(1).join(" ").slice(0, 200)
-        }]`
-      ),
-    }));
-  }) as Finding[];
-  if (Deno.env.get("A11Y_DEBUG")) {
-    const extra = await page.evaluate(() => {
-      // deno-lint-ignore no-explicit-any
-      const r = (globalThis as any).__axeLast;
-      type AxeNode = { target: string[]; any: { message?: string }[] };
-      return {
-        passes: r.passes.length,
-        incomplete: r.incomplete.map((v: { id: string; nodes: AxeNode[] }) => [
-          v.id,
-          v.nodes.length,
-          v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " :: " + (n.any[0]?.message ?? "")),
-        ]),
-      };
-    });
-    console.log(label, JSON.stringify(findings.map((f) => [f.id, f.impact, f.targets])), JSON.stringify(extra));
-  }
-  return findings
-    .filter((f) => f.impact === "serious" || f.impact === "critical")
-    .map((f) => `${label}: ${f.id} (${f.impact}) ${f.help} → ${f.targets.join(" | ")}`);
-}
 
 async function openPage(page: Page, url: string) {
   await page.goto(url);

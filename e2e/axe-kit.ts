@@ -1,6 +1,6 @@
 /**
  * axe-core in Chromium (WCAG 2 A and AA rules) for the e2e files that audit their own screens: the
- * same audit as e2e/a11y.e2e.ts (whose copy stays there until that file is moved onto this kit).
+ * audit e2e/a11y.e2e.ts and the desk's e2e files run.
  * A "serious" or "critical" finding is returned as a line naming the rule and the elements.
  */
 import type { Page } from "./harness.ts";
