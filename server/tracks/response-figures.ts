@@ -115,64 +115,44 @@ export async function responseFigures(
   };
 
   if (mine.length > 0) {
-    const dirs = sql.join(mine.map((d) => sql`(${d})`), sql`, `);
+    const dirs = sql.join(mine.map((d) => sql`${d}`), sql`, `);
     const from = window.from.getTime();
     const to = window.to.getTime();
     const settled = now.getTime() - PROMISE_MS;
-    // Ranks of the nearest-rank percentiles within a group of n: ⌈n/2⌉ and ⌈9n/10⌉.
-    const pct = (kind: string, key: string, value: string) =>
-      sql.raw(`SELECT '${kind}' AS kind, k, v AS a, rn AS b, n AS c, NULL AS d, NULL AS e FROM (
-        SELECT ${key} AS k, ${value} AS v,
-          row_number() OVER (PARTITION BY ${key} ORDER BY ${value}) AS rn,
-          count(*) OVER (PARTITION BY ${key}) AS n
-        FROM facts WHERE ${value} IS NOT NULL AND ${key} IS NOT NULL)
-      WHERE rn = (n + 1) / 2 OR rn = (9 * n + 9) / 10`);
-    const query = sql`
-      WITH dirs(d) AS (VALUES ${dirs}),
-      pairs AS MATERIALIZED (
-        SELECT t.id AS track_id, dirs.d AS direction, t.upload_date AS up
-        FROM tracks t JOIN dirs ON instr(',' || t.directions || ',', ',' || dirs.d || ',') > 0
-        WHERE t.upload_date >= ${from} AND t.upload_date < ${to} AND t.status <> 'failed'
-      ),
-      -- The pairs first, then each pair's entries through the (track_id, direction, revision) index:
-      -- left alone, the planner scans the whole history (decision 0236).
-      ev AS MATERIALIZED (
-        SELECT h.track_id, h.direction, h.revision, h.to_status, h.decided_by, h.decided_at
-        FROM pairs p CROSS JOIN track_decision_history h ON h.track_id = p.track_id AND h.direction = p.direction
-        WHERE h.undoes IS NULL AND h.to_status <> 'new' AND (h.call_id IS NULL OR NOT EXISTS (
-          SELECT 1 FROM track_decision_history u
-          WHERE u.track_id = h.track_id AND u.direction = h.direction AND u.undoes = h.call_id))
-      ),
-      heard AS (
-        SELECT track_id, direction, min(revision) AS r, decided_at AS at, decided_by AS who
-        FROM ev GROUP BY track_id, direction
-      ),
-      decided AS (
-        SELECT track_id, direction, min(revision) AS r, decided_at AS at, decided_by AS who
-        FROM ev WHERE to_status IN ('accepted', 'declined') GROUP BY track_id, direction
-      ),
-      facts AS MATERIALIZED (
-        SELECT p.direction AS direction, p.up AS up,
-          hd.at - p.up AS listen_ms, hd.who AS listen_by,
-          dc.at - p.up AS decide_ms, dc.who AS decide_by
-        FROM pairs p
-        LEFT JOIN heard hd ON hd.track_id = p.track_id AND hd.direction = p.direction
-        LEFT JOIN decided dc ON dc.track_id = p.track_id AND dc.direction = p.direction
-      )
+    const period = sql`upload_date >= ${from} AND upload_date < ${to} AND direction IN (${dirs})`;
+    const who = (column: string) =>
+      staff === "all" ? sql.raw(`${column} IS NOT NULL`) : sql`${sql.raw(column)} = ${staff}`;
+    // The counts: one pass over the period's pairs per grouping (decision 0237).
+    const rows = await db.all<Row>(sql`
       SELECT 'd' AS kind, direction AS k, count(*) AS a, count(listen_ms) AS b, count(decide_ms) AS c,
         coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS d,
-        coalesce(sum(decide_ms IS NOT NULL OR up < ${settled}), 0) AS e
-      FROM facts GROUP BY direction
+        coalesce(sum(decide_ms IS NOT NULL OR upload_date < ${settled}), 0) AS e
+      FROM track_pair_facts INDEXED BY track_pair_facts_direction_upload_idx WHERE ${period} GROUP BY direction
       UNION ALL
-      SELECT 'uh', listen_by, NULL, count(*), NULL, NULL, NULL FROM facts WHERE listen_by IS NOT NULL GROUP BY listen_by
+      SELECT 'uh', listen_by, NULL, count(*), NULL, NULL, NULL
+      FROM track_pair_facts INDEXED BY track_pair_facts_listen_by_idx
+      WHERE ${who("listen_by")} AND listen_ms IS NOT NULL AND ${period} GROUP BY listen_by
       UNION ALL
       SELECT 'uc', decide_by, NULL, NULL, count(*), coalesce(sum(decide_ms <= ${PROMISE_MS}), 0), count(*)
-      FROM facts WHERE decide_by IS NOT NULL GROUP BY decide_by
-      UNION ALL ${pct("pdl", "direction", "listen_ms")}
-      UNION ALL ${pct("pdd", "direction", "decide_ms")}
-      UNION ALL ${pct("pul", "listen_by", "listen_ms")}
-      UNION ALL ${pct("pud", "decide_by", "decide_ms")}`;
-    const rows = await db.all<Row>(query);
+      FROM track_pair_facts INDEXED BY track_pair_facts_decide_by_idx
+      WHERE ${who("decide_by")} AND decide_ms IS NOT NULL AND ${period} GROUP BY decide_by`);
+
+    // The percentiles: nearest rank, the value at rank ⌈p·n⌉ of the group's n sorted times, read by
+    // walking the group's (…, time) index from the nearer end: ⌈n/2⌉ from below, ⌈9n/10⌉ from above.
+    const walks: ReturnType<typeof sql>[] = [];
+    const walk = (f: Figures, key: ReturnType<typeof sql>, index: string, time: string, n: number, into: string) => {
+      if (n <= 0) return;
+      const median = Math.floor((n + 1) / 2);
+      const p90 = Math.floor((9 * n + 9) / 10);
+      const one = (order: string, offset: number) =>
+        sql`(SELECT ${sql.raw(time)} FROM track_pair_facts INDEXED BY ${sql.raw(index)}
+          WHERE ${key} AND ${sql.raw(time)} IS NOT NULL AND ${period}
+          ORDER BY ${sql.raw(time)} ${sql.raw(order)} LIMIT 1 OFFSET ${offset})`;
+      const i = targets.length;
+      targets.push(f[into as "to_listen" | "to_decision"]);
+      walks.push(sql`SELECT ${i} AS i, ${one("ASC", median - 1)} AS m, ${one("DESC", n - p90)} AS p`);
+    };
+    const targets: Percentiles[] = [];
 
     for (const r of rows) {
       const f = figuresOf(r.kind, r.k);
@@ -182,17 +162,27 @@ export async function responseFigures(
         f.heard = Number(r.b);
         f.decided = Number(r.c);
         f.within_promise = { kept: Number(r.d), due: Number(r.e), share: null };
+        const d = sql`direction = ${r.k}`;
+        walk(f, d, "track_pair_facts_direction_listen_idx", "listen_ms", f.heard, "to_listen");
+        walk(f, d, "track_pair_facts_direction_decide_idx", "decide_ms", f.decided, "to_decision");
       } else if (r.kind === "uh") {
         f.heard = Number(r.b);
+        const u = sql`listen_by = ${Number(r.k)}`;
+        walk(f, u, "track_pair_facts_listen_by_idx", "listen_ms", f.heard, "to_listen");
       } else if (r.kind === "uc") {
         f.decided = Number(r.c);
         f.within_promise = { kept: Number(r.d), due: Number(r.e), share: null };
-      } else {
-        const target = r.kind.endsWith("l") ? f.to_listen : f.to_decision;
-        const n = Number(r.c);
-        const rn = Number(r.b);
-        if (rn === Math.floor((n + 1) / 2)) target.median_s = seconds(r.a);
-        if (rn === Math.floor((9 * n + 9) / 10)) target.p90_s = seconds(r.a);
+        const u = sql`decide_by = ${Number(r.k)}`;
+        walk(f, u, "track_pair_facts_decide_by_idx", "decide_ms", f.decided, "to_decision");
+      }
+    }
+    if (walks.length > 0) {
+      const found = await db.all<{ i: number; m: number | null; p: number | null }>(
+        sql.join(walks, sql` UNION ALL `),
+      );
+      for (const w of found) {
+        targets[Number(w.i)].median_s = seconds(w.m);
+        targets[Number(w.i)].p90_s = seconds(w.p);
       }
     }
   }
