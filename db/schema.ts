@@ -214,14 +214,20 @@ export const trackPairFacts = sqliteTable("track_pair_facts", {
   decide_by: integer("decide_by"),
 }, (t) => [
   primaryKey({ columns: [t.track_id, t.direction] }),
-  index("track_pair_facts_direction_upload_idx").on(
+  // The counts: one pass over the period grouped by direction and the two people (decision 0237).
+  index("track_pair_facts_groups_idx").on(
     t.direction,
+    t.listen_by,
+    t.decide_by,
     t.upload_date,
     t.listen_ms,
     t.decide_ms,
-    t.listen_by,
-    t.decide_by,
   ),
+  // The percentiles of a short period: the period's pairs of a group, sorted.
+  index("track_pair_facts_direction_upload_idx").on(t.direction, t.upload_date, t.listen_ms, t.decide_ms),
+  index("track_pair_facts_listen_by_upload_idx").on(t.listen_by, t.upload_date, t.listen_ms, t.direction),
+  index("track_pair_facts_decide_by_upload_idx").on(t.decide_by, t.upload_date, t.decide_ms, t.direction),
+  // The percentiles of a long period: a group's times in order, walked to the rank.
   index("track_pair_facts_direction_listen_idx").on(t.direction, t.listen_ms, t.upload_date),
   index("track_pair_facts_direction_decide_idx").on(t.direction, t.decide_ms, t.upload_date),
   index("track_pair_facts_listen_by_idx").on(t.listen_by, t.listen_ms, t.upload_date, t.direction),

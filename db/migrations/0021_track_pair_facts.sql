@@ -10,7 +10,10 @@ CREATE TABLE `track_pair_facts` (
 	FOREIGN KEY (`track_id`) REFERENCES `tracks`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `track_pair_facts_direction_upload_idx` ON `track_pair_facts` (`direction`,`upload_date`,`listen_ms`,`decide_ms`,`listen_by`,`decide_by`);--> statement-breakpoint
+CREATE INDEX `track_pair_facts_groups_idx` ON `track_pair_facts` (`direction`,`listen_by`,`decide_by`,`upload_date`,`listen_ms`,`decide_ms`);--> statement-breakpoint
+CREATE INDEX `track_pair_facts_direction_upload_idx` ON `track_pair_facts` (`direction`,`upload_date`,`listen_ms`,`decide_ms`);--> statement-breakpoint
+CREATE INDEX `track_pair_facts_listen_by_upload_idx` ON `track_pair_facts` (`listen_by`,`upload_date`,`listen_ms`,`direction`);--> statement-breakpoint
+CREATE INDEX `track_pair_facts_decide_by_upload_idx` ON `track_pair_facts` (`decide_by`,`upload_date`,`decide_ms`,`direction`);--> statement-breakpoint
 CREATE INDEX `track_pair_facts_direction_listen_idx` ON `track_pair_facts` (`direction`,`listen_ms`,`upload_date`);--> statement-breakpoint
 CREATE INDEX `track_pair_facts_direction_decide_idx` ON `track_pair_facts` (`direction`,`decide_ms`,`upload_date`);--> statement-breakpoint
 CREATE INDEX `track_pair_facts_listen_by_idx` ON `track_pair_facts` (`listen_by`,`listen_ms`,`upload_date`,`direction`);--> statement-breakpoint

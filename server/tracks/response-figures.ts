@@ -82,14 +82,15 @@ const empty = (): Figures => ({
 
 const seconds = (ms: unknown) => (ms === null || ms === undefined ? null : Math.round(Number(ms) / 1000));
 
-interface Row {
-  kind: string;
-  k: string | number;
-  a: number | null;
-  b: number | null;
-  c: number | null;
-  d: number | null;
-  e: number | null;
+interface Group {
+  direction: string;
+  listen_by: number | null;
+  decide_by: number | null;
+  n: number;
+  heard: number;
+  decided: number;
+  kept: number;
+  due: number;
 }
 
 /**
@@ -106,8 +107,7 @@ export async function responseFigures(
   const mine = DIRECTIONS.filter((d) => inScope(d, scope));
   const byDirection = new Map<Direction, Figures>(mine.map((d) => [d, empty()]));
   const byUser = new Map<number, Figures>();
-  const figuresOf = (kind: string, k: string | number): Figures | undefined => {
-    if (kind === "d" || kind.startsWith("pd")) return byDirection.get(k as Direction);
+  const personOf = (k: number): Figures | undefined => {
     const id = Number(k);
     if (staff !== "all" && id !== staff) return undefined;
     if (!byUser.has(id)) byUser.set(id, empty());
@@ -120,27 +120,42 @@ export async function responseFigures(
     const to = window.to.getTime();
     const settled = now.getTime() - PROMISE_MS;
     const period = sql`upload_date >= ${from} AND upload_date < ${to} AND direction IN (${dirs})`;
-    const who = (column: string) =>
-      staff === "all" ? sql.raw(`${column} IS NOT NULL`) : sql`${sql.raw(column)} = ${staff}`;
-    // The counts: one pass over the period's pairs per grouping (decision 0237).
-    const rows = await db.all<Row>(sql`
-      SELECT 'd' AS kind, direction AS k, count(*) AS a, count(listen_ms) AS b, count(decide_ms) AS c,
-        coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS d,
-        coalesce(sum(decide_ms IS NOT NULL OR upload_date < ${settled}), 0) AS e
-      FROM track_pair_facts INDEXED BY track_pair_facts_direction_upload_idx WHERE ${period} GROUP BY direction
-      UNION ALL
-      SELECT 'uh', listen_by, NULL, count(*), NULL, NULL, NULL
-      FROM track_pair_facts INDEXED BY track_pair_facts_listen_by_idx
-      WHERE ${who("listen_by")} AND listen_ms IS NOT NULL AND ${period} GROUP BY listen_by
-      UNION ALL
-      SELECT 'uc', decide_by, NULL, NULL, count(*), coalesce(sum(decide_ms <= ${PROMISE_MS}), 0), count(*)
-      FROM track_pair_facts INDEXED BY track_pair_facts_decide_by_idx
-      WHERE ${who("decide_by")} AND decide_ms IS NOT NULL AND ${period} GROUP BY decide_by`);
+    // The counts: one pass over the period's pairs grouped by direction and the two people, summed
+    // here per direction and per person (a few hundred groups at most).
+    const groups = await db.all<Group>(sql`
+      SELECT direction, listen_by, decide_by, count(*) AS n, count(listen_ms) AS heard,
+        count(decide_ms) AS decided, coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS kept,
+        coalesce(sum(decide_ms IS NOT NULL OR upload_date < ${settled}), 0) AS due
+      FROM track_pair_facts INDEXED BY track_pair_facts_groups_idx WHERE ${period}
+      GROUP BY direction, listen_by, decide_by`);
+    let received = 0;
+    for (const g of groups) {
+      const d = byDirection.get(g.direction as Direction);
+      if (!d) continue;
+      received += Number(g.n);
+      d.received += Number(g.n);
+      d.heard += Number(g.heard);
+      d.decided += Number(g.decided);
+      d.within_promise.kept += Number(g.kept);
+      d.within_promise.due += Number(g.due);
+      const listener = g.listen_by === null ? undefined : personOf(g.listen_by);
+      if (listener) listener.heard += Number(g.heard);
+      const decider = g.decide_by === null ? undefined : personOf(g.decide_by);
+      if (decider) {
+        decider.decided += Number(g.decided);
+        decider.within_promise.kept += Number(g.kept);
+        decider.within_promise.due += Number(g.decided);
+      }
+    }
 
-    // The percentiles: nearest rank, the value at rank ⌈p·n⌉ of the group's n sorted times, read by
-    // walking the group's (…, time) index from the nearer end: ⌈n/2⌉ from below, ⌈9n/10⌉ from above.
+    // The percentiles: nearest rank, the value at rank ⌈p·n⌉ of a group's n sorted times. A short
+    // period sorts its pairs of the group; a long one (a tenth of all pairs or more) walks the
+    // group's (…, time) index from the nearer end instead: ⌈n/2⌉ from below, ⌈9n/10⌉ from above.
+    const all = Number((await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM track_pair_facts`))[0]?.n ?? 0);
+    const long = received * 10 >= all;
     const walks: ReturnType<typeof sql>[] = [];
-    const walk = (f: Figures, key: ReturnType<typeof sql>, index: string, time: string, n: number, into: string) => {
+    const targets: Percentiles[] = [];
+    const walk = (target: Percentiles, key: ReturnType<typeof sql>, index: string, time: string, n: number) => {
       if (n <= 0) return;
       const median = Math.floor((n + 1) / 2);
       const p90 = Math.floor((9 * n + 9) / 10);
@@ -148,33 +163,18 @@ export async function responseFigures(
         sql`(SELECT ${sql.raw(time)} FROM track_pair_facts INDEXED BY ${sql.raw(index)}
           WHERE ${key} AND ${sql.raw(time)} IS NOT NULL AND ${period}
           ORDER BY ${sql.raw(time)} ${sql.raw(order)} LIMIT 1 OFFSET ${offset})`;
-      const i = targets.length;
-      targets.push(f[into as "to_listen" | "to_decision"]);
-      walks.push(sql`SELECT ${i} AS i, ${one("ASC", median - 1)} AS m, ${one("DESC", n - p90)} AS p`);
+      walks.push(sql`SELECT ${targets.length} AS i, ${one("ASC", median - 1)} AS m, ${one("DESC", n - p90)} AS p`);
+      targets.push(target);
     };
-    const targets: Percentiles[] = [];
-
-    for (const r of rows) {
-      const f = figuresOf(r.kind, r.k);
-      if (!f) continue;
-      if (r.kind === "d") {
-        f.received = Number(r.a);
-        f.heard = Number(r.b);
-        f.decided = Number(r.c);
-        f.within_promise = { kept: Number(r.d), due: Number(r.e), share: null };
-        const d = sql`direction = ${r.k}`;
-        walk(f, d, "track_pair_facts_direction_listen_idx", "listen_ms", f.heard, "to_listen");
-        walk(f, d, "track_pair_facts_direction_decide_idx", "decide_ms", f.decided, "to_decision");
-      } else if (r.kind === "uh") {
-        f.heard = Number(r.b);
-        const u = sql`listen_by = ${Number(r.k)}`;
-        walk(f, u, "track_pair_facts_listen_by_idx", "listen_ms", f.heard, "to_listen");
-      } else if (r.kind === "uc") {
-        f.decided = Number(r.c);
-        f.within_promise = { kept: Number(r.d), due: Number(r.e), share: null };
-        const u = sql`decide_by = ${Number(r.k)}`;
-        walk(f, u, "track_pair_facts_decide_by_idx", "decide_ms", f.decided, "to_decision");
-      }
+    const index = (short: string, walked: string) => `track_pair_facts_${long ? walked : short}_idx`;
+    for (const [d, f] of byDirection) {
+      const key = sql`direction = ${d}`;
+      walk(f.to_listen, key, index("direction_upload", "direction_listen"), "listen_ms", f.heard);
+      walk(f.to_decision, key, index("direction_upload", "direction_decide"), "decide_ms", f.decided);
+    }
+    for (const [id, f] of byUser) {
+      walk(f.to_listen, sql`listen_by = ${id}`, index("listen_by_upload", "listen_by"), "listen_ms", f.heard);
+      walk(f.to_decision, sql`decide_by = ${id}`, index("decide_by_upload", "decide_by"), "decide_ms", f.decided);
     }
     if (walks.length > 0) {
       const found = await db.all<{ i: number; m: number | null; p: number | null }>(
