@@ -9,7 +9,9 @@ import { trackDecisionHistory } from "../../db/schema.ts";
 import type { ReviewStatus } from "../../domain/review.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import type { ResponseFigures } from "./response-figures.ts";
+import type { Scope } from "../../domain/scope.ts";
+import { figuresWindow } from "../admin/dashboard.ts";
+import { type ResponseFigures, responseFigures } from "./response-figures.ts";
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -172,6 +174,18 @@ describe("response figures", () => {
       const r = await f.call("GET", `${path}?period=decade`, { headers: headers as Record<string, string> });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ success: false, error: "Период: day, week, month или year" });
+    }
+  });
+
+  it("the percentiles found by sorting a period's pairs equal those found by walking the index (0237)", async () => {
+    for (const period of ["week", "month", "year"] as const) {
+      const window = figuresWindow(period, new Date(), 0);
+      for (const [scope, staff] of [["*", "all"], [["label_koster"], f.moderator.id]] as [Scope, "all" | number][]) {
+        const [sorted, walked] = await Promise.all(
+          (["sort", "walk"] as const).map((how) => responseFigures(f.t.ctx.db, scope, window, new Date(), staff, how)),
+        );
+        expect(walked).toEqual(sorted);
+      }
     }
   });
 });

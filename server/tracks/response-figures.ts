@@ -103,6 +103,8 @@ export async function responseFigures(
   window: FiguresWindow,
   now: Date,
   staff: "all" | number,
+  /** How the percentiles are found (tests compare both); by the period's share of all pairs otherwise. */
+  percentiles?: "sort" | "walk",
 ): Promise<ResponseFigures> {
   const mine = DIRECTIONS.filter((d) => inScope(d, scope));
   const byDirection = new Map<Direction, Figures>(mine.map((d) => [d, empty()]));
@@ -152,7 +154,7 @@ export async function responseFigures(
     // period sorts its pairs of the group; a long one (a tenth of all pairs or more) walks the
     // group's (…, time) index from the nearer end instead: ⌈n/2⌉ from below, ⌈9n/10⌉ from above.
     const all = Number((await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM track_pair_facts`))[0]?.n ?? 0);
-    const long = received * 10 >= all;
+    const long = percentiles ? percentiles === "walk" : received * 10 >= all;
     const walks: ReturnType<typeof sql>[] = [];
     const targets: Percentiles[] = [];
     const walk = (target: Percentiles, key: ReturnType<typeof sql>, index: string, time: string, n: number) => {
