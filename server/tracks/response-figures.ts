@@ -22,9 +22,11 @@ import { displayName } from "./views.ts";
  * - per staff member: heard by whoever made the first counted entry, decided by whoever made the
  *   first decision; their `received` is the pairs of their directions.
  *
- * Everything is one SQL statement: the pairs' facts once (a materialized CTE), grouped per
- * direction and per person, percentiles by `row_number()` over each group's sorted times (nearest
- * rank: the value at rank ⌈p·n⌉), so only a few dozen rows come back whatever the history's size.
+ * Everything is read from `track_pair_facts` (decision 0237), one row per pair with its upload date
+ * and its first heard and first decided (time, who), kept by triggers from the history in the same
+ * transaction as every write: the counts in one grouped pass over the period's pairs, then each
+ * percentile by one indexed query (`ORDER BY time LIMIT 1 OFFSET rank`), so only a few dozen rows
+ * come back whatever the history's size.
  */
 
 const DAY_MS = 86_400_000;
