@@ -123,19 +123,27 @@ export async function responseFigures(
     const from = window.from.getTime();
     const to = window.to.getTime();
     const settled = now.getTime() - PROMISE_MS;
-    const period = sql`upload_date >= ${from} AND upload_date < ${to} AND direction IN (${dirs})`;
+    const uploaded = sql`upload_date >= ${from} AND upload_date < ${to}`;
+    const scoped = sql`${uploaded} AND direction IN (${dirs})`;
+    // An administrator's scope is every direction: the direction filter is left out where no pair of
+    // the period has another (a direction code no longer known), which halves the people's walks.
+    const everyDirection = mine.length === DIRECTIONS.length;
     // The counts: one pass over the period's pairs grouped by direction and the two people, summed
     // here per direction and per person (a few hundred groups at most).
     const groups = await db.all<Group>(sql`
       SELECT direction, listen_by, decide_by, count(*) AS n, count(listen_ms) AS heard,
         count(decide_ms) AS decided, coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS kept,
         coalesce(sum(decide_ms IS NOT NULL OR upload_date < ${settled}), 0) AS due
-      FROM track_pair_facts INDEXED BY track_pair_facts_groups_idx WHERE ${period}
+      FROM track_pair_facts INDEXED BY track_pair_facts_groups_idx WHERE ${everyDirection ? uploaded : scoped}
       GROUP BY direction, listen_by, decide_by`);
     let received = 0;
+    let stray = false;
     for (const g of groups) {
       const d = byDirection.get(g.direction as Direction);
-      if (!d) continue;
+      if (!d) {
+        stray = true;
+        continue;
+      }
       received += Number(g.n);
       d.received += Number(g.n);
       d.heard += Number(g.heard);
@@ -159,6 +167,7 @@ export async function responseFigures(
     const long = percentiles ? percentiles === "walk" : received * 10 >= all;
     const walks: ReturnType<typeof sql>[] = [];
     const targets: Percentiles[] = [];
+    const period = everyDirection && !stray ? uploaded : scoped;
     const walk = (target: Percentiles, key: ReturnType<typeof sql>, index: string, time: string, n: number) => {
       if (n <= 0) return;
       const median = Math.floor((n + 1) / 2);
