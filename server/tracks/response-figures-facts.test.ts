@@ -3,10 +3,12 @@
  * decision and listen history, so after every kind of write (a listening receipt, a decision, its
  * undo, a re-decision, a change of directions, a failed upload) it must equal a recomputation from
  * the history (the view `track_pair_facts_source`, the definitions of 0235), and the figures read
- * from it must follow. The migration's backfill fills it from what was there before.
+ * from it must follow. Migration 0022 fills it from the tracks and history already there.
  */
 import { eq, sql } from "drizzle-orm";
+import { migrate } from "drizzle-orm/libsql/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDb, openDb } from "../../db/client.ts";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
 import { createUser } from "../testing/factories.ts";
 import { responseFigures } from "./response-figures.ts";
@@ -144,16 +146,73 @@ describe("track_pair_facts follows the history", () => {
     await f.t.ctx.db.update(tracks).set({ status: "completed" }).where(eq(tracks.id, tr.id));
     expect((await mine())[0]).toMatchObject({ listen_by: f.moderator.id, decide_by: f.moderator.id });
   });
+});
 
-  it("the migration's backfill fills the table from the tracks and history already there", async () => {
-    const before = await expectInStep();
-    await f.t.ctx.db.run(sql`DELETE FROM track_pair_facts`);
-    const migration = await Deno.readTextFile(
-      new URL("../../db/migrations/0022_track_pair_facts_triggers.sql", import.meta.url),
-    );
-    const backfill = migration.split("--> statement-breakpoint").map((s) => s.trim()).at(-1)!;
-    expect(backfill).toContain("INSERT OR REPLACE INTO `track_pair_facts`");
-    await f.t.ctx.db.run(sql.raw(backfill));
-    expect(await facts()).toEqual(before);
+describe("migration 0022", () => {
+  it("fills the facts from the tracks and history already there, and the triggers go on from there", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "np-facts-" });
+    const db = await openDb({ url: `file:${dir}/app.db` });
+    const all = (q: string) => db.$client.execute(q).then((r) => r.rows.map((row) => ({ ...row })));
+    try {
+      // The migrations before the facts, from a copy of the folder whose journal stops at 0020.
+      const source = new URL("../../db/migrations/", import.meta.url).pathname;
+      await Deno.mkdir(`${dir}/migrations/meta`, { recursive: true });
+      for (const e of Deno.readDirSync(source)) {
+        if (e.isFile) await Deno.copyFile(`${source}${e.name}`, `${dir}/migrations/${e.name}`);
+      }
+      const journal = JSON.parse(await Deno.readTextFile(`${source}meta/_journal.json`));
+      journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < "0021");
+      await Deno.writeTextFile(`${dir}/migrations/meta/_journal.json`, JSON.stringify(journal));
+      await migrate(db, { migrationsFolder: `${dir}/migrations` });
+      expect(await all("SELECT count(*) AS n FROM sqlite_master WHERE name = 'track_pair_facts'")).toEqual([{ n: 0 }]);
+
+      await db.$client.execute("INSERT INTO users (username) VALUES ('a'), ('b')");
+      await db.$client.execute(
+        `INSERT INTO tracks (id, filename, directions, upload_date, status) VALUES
+        (1, 'a', 'label_koster,podcast_koster', 1000, 'completed'), (2, 'b', 'show_neurogon', 2000, 'completed'),
+        (3, 'c', 'label_koster', 3000, 'failed')`,
+      );
+      await db.$client.execute(
+        `INSERT INTO track_decision_history (track_id, direction, revision, from_status, to_status, decided_by, decided_at, call_id, undoes) VALUES
+        (1, 'label_koster', 1, 'new', 'listened', 1, 61000, NULL, NULL),
+        (1, 'label_koster', 2, 'listened', 'accepted', 2, 121000, 'c1', NULL),
+        (1, 'label_koster', 3, 'accepted', 'listened', 2, 122000, NULL, 'c1'),
+        (1, 'label_koster', 4, 'listened', 'shortlisted', 2, 181000, 'c2', NULL),
+        (1, 'label_koster', 5, 'shortlisted', 'declined', 1, 241000, 'c3', NULL),
+        (1, 'podcast_koster', 1, 'new', 'accepted', 2, 301000, 'c4', NULL),
+        (2, 'show_neurogon', 1, 'new', 'accepted', 1, 5000, 'c5', NULL),
+        (2, 'show_neurogon', 2, 'accepted', 'new', 1, 6000, NULL, 'c5'),
+        (3, 'label_koster', 1, 'new', 'accepted', 1, 9000, 'c6', NULL)`,
+      );
+
+      await migrateDb(db);
+      const facts = () => all("SELECT * FROM track_pair_facts ORDER BY track_id, direction");
+      const F = (track_id: number, direction: string, upload_date: number, rest: (number | null)[]) => ({
+        track_id,
+        direction,
+        upload_date,
+        listen_ms: rest[0],
+        listen_by: rest[1],
+        decide_ms: rest[2],
+        decide_by: rest[3],
+      });
+      // The undone acceptance never counts, the shortlist is no decision, the failed upload is out.
+      expect(await facts()).toEqual([
+        F(1, "label_koster", 1000, [60000, 1, 240000, 1]),
+        F(1, "podcast_koster", 1000, [300000, 2, 300000, 2]),
+        F(2, "show_neurogon", 2000, [null, null, null, null]),
+      ]);
+      expect(await facts()).toEqual(await all("SELECT * FROM track_pair_facts_source ORDER BY track_id, direction"));
+
+      // The triggers from there on: a listen of track 2 counts.
+      await db.$client.execute(
+        `INSERT INTO track_decision_history (track_id, direction, revision, from_status, to_status, decided_by, decided_at)
+        VALUES (2, 'show_neurogon', 3, 'new', 'listened', 2, 9000)`,
+      );
+      expect((await facts())[2]).toEqual(F(2, "show_neurogon", 2000, [7000, 2, null, null]));
+    } finally {
+      db.$client.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
   });
 });
