@@ -9,10 +9,10 @@ import { displayName } from "./views.ts";
 
 /**
  * The dashboards' response figures (issue 24; definitions: docs/decisions/0235, the SQL and its
- * cost: 0236). For the (track, direction) pairs of the tracks uploaded in the period (failed
- * uploads are never under review): how many were received, heard, decided; the median and the 90th
- * percentile of the time from the upload to the first listen and to the decision; and the share of
- * pairs decided within the promise of OVERDUE_AFTER_DAYS.
+ * cost: 0237, superseding 0236). For the (track, direction) pairs of the tracks uploaded in the
+ * period (failed uploads are never under review): how many were received, heard, decided; the
+ * median and the 90th percentile of the time from the upload to the first listen and to the
+ * decision; and the share of pairs decided within the promise of OVERDUE_AFTER_DAYS.
  *
  * - **heard** at the pair's first counted history entry to any state but `new`: a listening mark
  *   (20 s played, 0197) or a decision, shortlisting included (a decided pair was heard);
