@@ -195,6 +195,46 @@ export const userTrackCounts = sqliteTable("user_track_counts", {
 }, (t) => [index("user_track_counts_n_user_idx").on(t.n, t.user_id)]);
 
 /**
+ * The response figures' facts (docs/decisions/0235, 0237): one row per (track, direction) pair of
+ * every track that is not a failed upload, with its upload date and, from its counted history
+ * (0235: no undo's entry, no entry of an undone call), the time from the upload to the first entry
+ * to any state but `new` (heard) and to the first `accepted`/`declined` entry (decided), and who
+ * made them. Written only by the SQLite triggers of migration 0023_track_pair_facts_triggers, in the
+ * same transaction as every history entry and every change of a track's directions, status or
+ * upload date, by recomputing the touched pairs from the history (the view
+ * `track_pair_facts_source`), so an undo is as exact as a decision.
+ */
+export const trackPairFacts = sqliteTable("track_pair_facts", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  upload_date: integer("upload_date").notNull(),
+  listen_ms: integer("listen_ms"),
+  listen_by: integer("listen_by"),
+  decide_ms: integer("decide_ms"),
+  decide_by: integer("decide_by"),
+}, (t) => [
+  primaryKey({ columns: [t.track_id, t.direction] }),
+  // The counts: one pass over the period grouped by direction and the two people (decision 0237).
+  index("track_pair_facts_groups_idx").on(
+    t.direction,
+    t.listen_by,
+    t.decide_by,
+    t.upload_date,
+    t.listen_ms,
+    t.decide_ms,
+  ),
+  // The percentiles of a short period: the period's pairs of a group, sorted.
+  index("track_pair_facts_direction_upload_idx").on(t.direction, t.upload_date, t.listen_ms, t.decide_ms),
+  index("track_pair_facts_listen_by_upload_idx").on(t.listen_by, t.upload_date, t.listen_ms, t.direction),
+  index("track_pair_facts_decide_by_upload_idx").on(t.decide_by, t.upload_date, t.decide_ms, t.direction),
+  // The percentiles of a long period: a group's times in order, walked to the rank.
+  index("track_pair_facts_direction_listen_idx").on(t.direction, t.listen_ms, t.upload_date),
+  index("track_pair_facts_direction_decide_idx").on(t.direction, t.decide_ms, t.upload_date),
+  index("track_pair_facts_listen_by_idx").on(t.listen_by, t.listen_ms, t.upload_date, t.direction),
+  index("track_pair_facts_decide_by_idx").on(t.decide_by, t.decide_ms, t.upload_date, t.direction),
+]);
+
+/**
  * The technical report of a track's audio (server/audio/analyse-mp3.ts), one row per analysed track,
  * written by processing and by the start-up pass over older tracks. Kept apart from `tracks` so the
  * list queries never carry the ~15 KB of waveform peaks (docs/decisions/0101-track-analysis.md).

@@ -33,6 +33,7 @@ const ENDPOINTS: Array<[string, string, unknown?]> = [
   ["POST", "/api/admin/users/1/ban"],
   ["POST", "/api/admin/users/1/unban"],
   ["GET", "/api/admin/dashboard?period=month"],
+  ["GET", "/api/admin/dashboard/response-figures?period=month"],
   ["GET", "/api/admin/redis-data"],
   ["DELETE", "/api/admin/redis-key/track_ids:1"],
   ["POST", "/api/admin/cleanup-redis", { key_type: "all" }],

@@ -206,6 +206,8 @@ describe("dashboard running counts kept by the triggers on tracks", () => {
     ))
       .map((r) => r.name);
     expect(names).toEqual([
+      "track_pair_facts_track_insert",
+      "track_pair_facts_track_update",
       "tracks_counts_delete",
       "tracks_counts_insert",
       "tracks_counts_update",

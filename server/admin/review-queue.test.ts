@@ -43,6 +43,9 @@ describe("review_queue on the dashboards", () => {
     expect(admin.status).toBe(200);
     const queue = admin.body.review_queue as Entry[];
     expect((admin.body.stats as { review_queue: Entry[] }).review_queue).toEqual(queue);
+    // The response figures are a call of their own (decision 0237), never part of this answer.
+    expect(admin.body).not.toHaveProperty("response_figures");
+    expect(admin.body.stats).not.toHaveProperty("response_figures");
     expect(queue.map((e) => e.direction)).toEqual([...DIRECTIONS]);
     const byDirection = Object.fromEntries(queue.map((e) => [e.direction, e]));
     // label_koster: c and the recent one are new; b shortlisted; only c is overdue (a decided, b parked).
@@ -56,9 +59,11 @@ describe("review_queue on the dashboards", () => {
     expect(mod.body).toEqual({
       success: true,
       review_queue: [byDirection.label_koster, byDirection.show_neurogon],
-      response_figures: expect.any(Object),
     });
     expect((await f.call("GET", "/api/moderator/dashboard", { headers: f.as.plain })).status).toBe(403);
     expect((await f.call("GET", "/api/moderator/dashboard", { headers: f.as.anonymous })).status).toBe(401);
+    const figures = "/api/moderator/dashboard/response-figures";
+    expect((await f.call("GET", figures, { headers: f.as.plain })).status).toBe(403);
+    expect((await f.call("GET", figures, { headers: f.as.anonymous })).status).toBe(401);
   });
 });

@@ -27,17 +27,19 @@ export function createModeratorRoutes(ctx: AppContext) {
       const status: ModeratorStatus = { is_moderator: role.isModerator, categories: role.categories };
       return c.json({ success: true, status });
     })
-    // The moderator's dashboard (issue 23): new, shortlisted and overdue per direction of theirs;
-    // and (issue 24, decision 0235) the response figures of their directions and their own, for the
-    // period of `?period=day|week|month|year` (month when left out), as the admin's dashboard.
-    .get("/dashboard", validate("query", dashboardQuerySchema), async (c) => {
+    // The moderator's dashboard (issue 23): new, shortlisted and overdue per direction of theirs.
+    .get("/dashboard", async (c) => {
+      const review_queue = await ctx.tracks.reviewQueue(roleOf(c.get("user")).categories);
+      return c.json({ success: true, review_queue });
+    })
+    // Their response figures (issue 24, decisions 0235, 0237): their directions' and their own, for
+    // the period of `?period=day|week|month|year` (month when left out), as the admin's.
+    .get("/dashboard/response-figures", validate("query", dashboardQuerySchema), async (c) => {
       const q = c.req.valid("query");
       const user = c.get("user");
-      const scope = roleOf(user).categories;
-      const review_queue = await ctx.tracks.reviewQueue(scope);
       const window = figuresWindow(q.period, ctx.clock.now(), q.tz_offset);
-      const response_figures = await ctx.tracks.responseFigures(scope, window, user.id);
-      return c.json({ success: true, review_queue, response_figures });
+      const response_figures = await ctx.tracks.responseFigures(roleOf(user).categories, window, user.id);
+      return c.json({ success: true, response_figures });
     })
     // The scope is read from the user row loaded for this request, so a change of categories by an
     // admin applies to the moderator's very next call.

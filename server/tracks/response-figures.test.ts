@@ -9,7 +9,9 @@ import { trackDecisionHistory } from "../../db/schema.ts";
 import type { ReviewStatus } from "../../domain/review.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import type { ResponseFigures } from "./response-figures.ts";
+import type { Scope } from "../../domain/scope.ts";
+import { figuresWindow } from "../admin/dashboard.ts";
+import { type ResponseFigures, responseFigures } from "./response-figures.ts";
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -99,7 +101,7 @@ const s = (ms: number) => Math.round(ms / 1000);
 
 describe("response figures", () => {
   it("the admin's dashboard: per direction and per staff member, over the period's uploads", async () => {
-    const r = await f.call("GET", "/api/admin/dashboard?period=month");
+    const r = await f.call("GET", "/api/admin/dashboard/response-figures?period=month");
     expect(r.status).toBe(200);
     const figures = r.body.response_figures as ResponseFigures;
     expect(figures.period.name).toBe("month");
@@ -149,14 +151,16 @@ describe("response figures", () => {
   });
 
   it("a shorter period leaves the older uploads out", async () => {
-    const r = await f.call("GET", "/api/admin/dashboard?period=week");
+    const r = await f.call("GET", "/api/admin/dashboard/response-figures?period=week");
     const figures = r.body.response_figures as ResponseFigures;
     const koster = figures.by_direction.find((d) => d.direction === "label_koster")!;
     expect(koster).toMatchObject({ received: 1, heard: 1, decided: 0, within_promise: { due: 0, share: null } });
   });
 
   it("the moderator's dashboard: their directions and their own row only", async () => {
-    const r = await f.call("GET", "/api/moderator/dashboard?period=month", { headers: f.as.moderator });
+    const r = await f.call("GET", "/api/moderator/dashboard/response-figures?period=month", {
+      headers: f.as.moderator,
+    });
     expect(r.status).toBe(200);
     const figures = r.body.response_figures as ResponseFigures;
     expect(figures.by_direction.map((d) => d.direction)).toEqual(["label_koster"]);
@@ -165,13 +169,28 @@ describe("response figures", () => {
     expect(figures.by_staff[0]).toMatchObject({ received: 5, heard: 3, decided: 1 });
   });
 
-  it("a bad period is a 400 with a Russian message on both dashboards", async () => {
+  it("a bad period is a 400 with a Russian message on both figures calls", async () => {
     for (
-      const [path, headers] of [["/api/admin/dashboard", f.as.admin], ["/api/moderator/dashboard", f.as.moderator]]
+      const [path, headers] of [["/api/admin/dashboard/response-figures", f.as.admin], [
+        "/api/moderator/dashboard/response-figures",
+        f.as.moderator,
+      ]]
     ) {
       const r = await f.call("GET", `${path}?period=decade`, { headers: headers as Record<string, string> });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ success: false, error: "Период: day, week, month или year" });
+    }
+  });
+
+  it("the percentiles found by sorting a period's pairs equal those found by walking the index (0237)", async () => {
+    for (const period of ["week", "month", "year"] as const) {
+      const window = figuresWindow(period, new Date(), 0);
+      for (const [scope, staff] of [["*", "all"], [["label_koster"], f.moderator.id]] as [Scope, "all" | number][]) {
+        const [sorted, walked] = await Promise.all(
+          (["sort", "walk"] as const).map((how) => responseFigures(f.t.ctx.db, scope, window, new Date(), staff, how)),
+        );
+        expect(walked).toEqual(sorted);
+      }
     }
   });
 });

@@ -9,10 +9,10 @@ import { displayName } from "./views.ts";
 
 /**
  * The dashboards' response figures (issue 24; definitions: docs/decisions/0235, the SQL and its
- * cost: 0236). For the (track, direction) pairs of the tracks uploaded in the period (failed
- * uploads are never under review): how many were received, heard, decided; the median and the 90th
- * percentile of the time from the upload to the first listen and to the decision; and the share of
- * pairs decided within the promise of OVERDUE_AFTER_DAYS.
+ * cost: 0237, superseding 0236). For the (track, direction) pairs of the tracks uploaded in the
+ * period (failed uploads are never under review): how many were received, heard, decided; the
+ * median and the 90th percentile of the time from the upload to the first listen and to the
+ * decision; and the share of pairs decided within the promise of OVERDUE_AFTER_DAYS.
  *
  * - **heard** at the pair's first counted history entry to any state but `new`: a listening mark
  *   (20 s played, 0197) or a decision, shortlisting included (a decided pair was heard);
@@ -22,9 +22,11 @@ import { displayName } from "./views.ts";
  * - per staff member: heard by whoever made the first counted entry, decided by whoever made the
  *   first decision; their `received` is the pairs of their directions.
  *
- * Everything is one SQL statement: the pairs' facts once (a materialized CTE), grouped per
- * direction and per person, percentiles by `row_number()` over each group's sorted times (nearest
- * rank: the value at rank ⌈p·n⌉), so only a few dozen rows come back whatever the history's size.
+ * Everything is read from `track_pair_facts` (decision 0237), one row per pair with its upload date
+ * and its first heard and first decided (time, who), kept by triggers from the history in the same
+ * transaction as every write: the counts in one grouped pass over the period's pairs, then each
+ * percentile by one indexed query (`ORDER BY time LIMIT 1 OFFSET rank`), so only a few dozen rows
+ * come back whatever the history's size.
  */
 
 const DAY_MS = 86_400_000;
@@ -82,14 +84,15 @@ const empty = (): Figures => ({
 
 const seconds = (ms: unknown) => (ms === null || ms === undefined ? null : Math.round(Number(ms) / 1000));
 
-interface Row {
-  kind: string;
-  k: string | number;
-  a: number | null;
-  b: number | null;
-  c: number | null;
-  d: number | null;
-  e: number | null;
+interface Group {
+  direction: string;
+  listen_by: number | null;
+  decide_by: number | null;
+  n: number;
+  heard: number;
+  decided: number;
+  kept: number;
+  due: number;
 }
 
 /**
@@ -102,12 +105,13 @@ export async function responseFigures(
   window: FiguresWindow,
   now: Date,
   staff: "all" | number,
+  /** How the percentiles are found (tests compare both); by the period's share of all pairs otherwise. */
+  percentiles?: "sort" | "walk",
 ): Promise<ResponseFigures> {
   const mine = DIRECTIONS.filter((d) => inScope(d, scope));
   const byDirection = new Map<Direction, Figures>(mine.map((d) => [d, empty()]));
   const byUser = new Map<number, Figures>();
-  const figuresOf = (kind: string, k: string | number): Figures | undefined => {
-    if (kind === "d" || kind.startsWith("pd")) return byDirection.get(k as Direction);
+  const personOf = (k: number): Figures | undefined => {
     const id = Number(k);
     if (staff !== "all" && id !== staff) return undefined;
     if (!byUser.has(id)) byUser.set(id, empty());
@@ -115,84 +119,83 @@ export async function responseFigures(
   };
 
   if (mine.length > 0) {
-    const dirs = sql.join(mine.map((d) => sql`(${d})`), sql`, `);
+    const dirs = sql.join(mine.map((d) => sql`${d}`), sql`, `);
     const from = window.from.getTime();
     const to = window.to.getTime();
     const settled = now.getTime() - PROMISE_MS;
-    // Ranks of the nearest-rank percentiles within a group of n: ⌈n/2⌉ and ⌈9n/10⌉.
-    const pct = (kind: string, key: string, value: string) =>
-      sql.raw(`SELECT '${kind}' AS kind, k, v AS a, rn AS b, n AS c, NULL AS d, NULL AS e FROM (
-        SELECT ${key} AS k, ${value} AS v,
-          row_number() OVER (PARTITION BY ${key} ORDER BY ${value}) AS rn,
-          count(*) OVER (PARTITION BY ${key}) AS n
-        FROM facts WHERE ${value} IS NOT NULL AND ${key} IS NOT NULL)
-      WHERE rn = (n + 1) / 2 OR rn = (9 * n + 9) / 10`);
-    const query = sql`
-      WITH dirs(d) AS (VALUES ${dirs}),
-      pairs AS MATERIALIZED (
-        SELECT t.id AS track_id, dirs.d AS direction, t.upload_date AS up
-        FROM tracks t JOIN dirs ON instr(',' || t.directions || ',', ',' || dirs.d || ',') > 0
-        WHERE t.upload_date >= ${from} AND t.upload_date < ${to} AND t.status <> 'failed'
-      ),
-      -- The pairs first, then each pair's entries through the (track_id, direction, revision) index:
-      -- left alone, the planner scans the whole history (decision 0236).
-      ev AS MATERIALIZED (
-        SELECT h.track_id, h.direction, h.revision, h.to_status, h.decided_by, h.decided_at
-        FROM pairs p CROSS JOIN track_decision_history h ON h.track_id = p.track_id AND h.direction = p.direction
-        WHERE h.undoes IS NULL AND h.to_status <> 'new' AND (h.call_id IS NULL OR NOT EXISTS (
-          SELECT 1 FROM track_decision_history u
-          WHERE u.track_id = h.track_id AND u.direction = h.direction AND u.undoes = h.call_id))
-      ),
-      heard AS (
-        SELECT track_id, direction, min(revision) AS r, decided_at AS at, decided_by AS who
-        FROM ev GROUP BY track_id, direction
-      ),
-      decided AS (
-        SELECT track_id, direction, min(revision) AS r, decided_at AS at, decided_by AS who
-        FROM ev WHERE to_status IN ('accepted', 'declined') GROUP BY track_id, direction
-      ),
-      facts AS MATERIALIZED (
-        SELECT p.direction AS direction, p.up AS up,
-          hd.at - p.up AS listen_ms, hd.who AS listen_by,
-          dc.at - p.up AS decide_ms, dc.who AS decide_by
-        FROM pairs p
-        LEFT JOIN heard hd ON hd.track_id = p.track_id AND hd.direction = p.direction
-        LEFT JOIN decided dc ON dc.track_id = p.track_id AND dc.direction = p.direction
-      )
-      SELECT 'd' AS kind, direction AS k, count(*) AS a, count(listen_ms) AS b, count(decide_ms) AS c,
-        coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS d,
-        coalesce(sum(decide_ms IS NOT NULL OR up < ${settled}), 0) AS e
-      FROM facts GROUP BY direction
-      UNION ALL
-      SELECT 'uh', listen_by, NULL, count(*), NULL, NULL, NULL FROM facts WHERE listen_by IS NOT NULL GROUP BY listen_by
-      UNION ALL
-      SELECT 'uc', decide_by, NULL, NULL, count(*), coalesce(sum(decide_ms <= ${PROMISE_MS}), 0), count(*)
-      FROM facts WHERE decide_by IS NOT NULL GROUP BY decide_by
-      UNION ALL ${pct("pdl", "direction", "listen_ms")}
-      UNION ALL ${pct("pdd", "direction", "decide_ms")}
-      UNION ALL ${pct("pul", "listen_by", "listen_ms")}
-      UNION ALL ${pct("pud", "decide_by", "decide_ms")}`;
-    const rows = await db.all<Row>(query);
+    const uploaded = sql`upload_date >= ${from} AND upload_date < ${to}`;
+    const scoped = sql`${uploaded} AND direction IN (${dirs})`;
+    // An administrator's scope is every direction: the direction filter is left out where no pair of
+    // the period has another (a direction code no longer known), which halves the people's walks.
+    const everyDirection = mine.length === DIRECTIONS.length;
+    // The counts: one pass over the period's pairs grouped by direction and the two people, summed
+    // here per direction and per person (a few hundred groups at most).
+    const groups = await db.all<Group>(sql`
+      SELECT direction, listen_by, decide_by, count(*) AS n, count(listen_ms) AS heard,
+        count(decide_ms) AS decided, coalesce(sum(decide_ms <= ${PROMISE_MS}), 0) AS kept,
+        coalesce(sum(decide_ms IS NOT NULL OR upload_date < ${settled}), 0) AS due
+      FROM track_pair_facts INDEXED BY track_pair_facts_groups_idx WHERE ${everyDirection ? uploaded : scoped}
+      GROUP BY direction, listen_by, decide_by`);
+    let received = 0;
+    let stray = false;
+    for (const g of groups) {
+      const d = byDirection.get(g.direction as Direction);
+      if (!d) {
+        stray = true;
+        continue;
+      }
+      received += Number(g.n);
+      d.received += Number(g.n);
+      d.heard += Number(g.heard);
+      d.decided += Number(g.decided);
+      d.within_promise.kept += Number(g.kept);
+      d.within_promise.due += Number(g.due);
+      const listener = g.listen_by === null ? undefined : personOf(g.listen_by);
+      if (listener) listener.heard += Number(g.heard);
+      const decider = g.decide_by === null ? undefined : personOf(g.decide_by);
+      if (decider) {
+        decider.decided += Number(g.decided);
+        decider.within_promise.kept += Number(g.kept);
+        decider.within_promise.due += Number(g.decided);
+      }
+    }
 
-    for (const r of rows) {
-      const f = figuresOf(r.kind, r.k);
-      if (!f) continue;
-      if (r.kind === "d") {
-        f.received = Number(r.a);
-        f.heard = Number(r.b);
-        f.decided = Number(r.c);
-        f.within_promise = { kept: Number(r.d), due: Number(r.e), share: null };
-      } else if (r.kind === "uh") {
-        f.heard = Number(r.b);
-      } else if (r.kind === "uc") {
-        f.decided = Number(r.c);
-        f.within_promise = { kept: Number(r.d), due: Number(r.e), share: null };
-      } else {
-        const target = r.kind.endsWith("l") ? f.to_listen : f.to_decision;
-        const n = Number(r.c);
-        const rn = Number(r.b);
-        if (rn === Math.floor((n + 1) / 2)) target.median_s = seconds(r.a);
-        if (rn === Math.floor((9 * n + 9) / 10)) target.p90_s = seconds(r.a);
+    // The percentiles: nearest rank, the value at rank ⌈p·n⌉ of a group's n sorted times. A short
+    // period sorts its pairs of the group; a long one (a tenth of all pairs or more) walks the
+    // group's (…, time) index from the nearer end instead: ⌈n/2⌉ from below, ⌈9n/10⌉ from above.
+    const all = Number((await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM track_pair_facts`))[0]?.n ?? 0);
+    const long = percentiles ? percentiles === "walk" : received * 10 >= all;
+    const walks: ReturnType<typeof sql>[] = [];
+    const targets: Percentiles[] = [];
+    const period = everyDirection && !stray ? uploaded : scoped;
+    const walk = (target: Percentiles, key: ReturnType<typeof sql>, index: string, time: string, n: number) => {
+      if (n <= 0) return;
+      const median = Math.floor((n + 1) / 2);
+      const p90 = Math.floor((9 * n + 9) / 10);
+      const one = (order: string, offset: number) =>
+        sql`(SELECT ${sql.raw(time)} FROM track_pair_facts INDEXED BY ${sql.raw(index)}
+          WHERE ${key} AND ${sql.raw(time)} IS NOT NULL AND ${period}
+          ORDER BY ${sql.raw(time)} ${sql.raw(order)} LIMIT 1 OFFSET ${offset})`;
+      walks.push(sql`SELECT ${targets.length} AS i, ${one("ASC", median - 1)} AS m, ${one("DESC", n - p90)} AS p`);
+      targets.push(target);
+    };
+    const index = (short: string, walked: string) => `track_pair_facts_${long ? walked : short}_idx`;
+    for (const [d, f] of byDirection) {
+      const key = sql`direction = ${d}`;
+      walk(f.to_listen, key, index("direction_upload", "direction_listen"), "listen_ms", f.heard);
+      walk(f.to_decision, key, index("direction_upload", "direction_decide"), "decide_ms", f.decided);
+    }
+    for (const [id, f] of byUser) {
+      walk(f.to_listen, sql`listen_by = ${id}`, index("listen_by_upload", "listen_by"), "listen_ms", f.heard);
+      walk(f.to_decision, sql`decide_by = ${id}`, index("decide_by_upload", "decide_by"), "decide_ms", f.decided);
+    }
+    if (walks.length > 0) {
+      const found = await db.all<{ i: number; m: number | null; p: number | null }>(
+        sql.join(walks, sql` UNION ALL `),
+      );
+      for (const w of found) {
+        targets[Number(w.i)].median_s = seconds(w.m);
+        targets[Number(w.i)].p90_s = seconds(w.p);
       }
     }
   }

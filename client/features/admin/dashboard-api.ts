@@ -21,3 +21,18 @@ export const adminDashboardQuery = (period: Period) =>
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
+
+/**
+ * The response figures of the period (issue 24, decisions 0235, 0237): a call of its own, fetched
+ * beside the dashboard's, so the dashboard never waits for them.
+ */
+export const adminResponseFiguresQuery = (period: Period) =>
+  queryOptions({
+    queryKey: [...adminKeys.dashboard, "response-figures", period] as const,
+    queryFn: () =>
+      read(admin.dashboard["response-figures"].$get({ query: { period, tz_offset: String(tzOffset()) } })).then((b) =>
+        b.response_figures
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { adminDashboardQuery, type Period } from "./dashboard-api.ts";
+import { adminDashboardQuery, adminResponseFiguresQuery, type Period } from "./dashboard-api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 import { ReviewCounts } from "./review-counts.tsx";
 import { REVIEW_QUEUE_TEXTS_RU, ReviewQueue } from "../../components/review-queue.tsx";
@@ -25,6 +25,7 @@ export function AdminDashboardPage() {
   useDocumentTitle("Панель управления");
   const [period, setPeriod] = useState<Period>("month");
   const query = useQuery(adminDashboardQuery(period));
+  const figures = useQuery(adminResponseFiguresQuery(period));
   const stats = query.data;
 
   return (
@@ -135,9 +136,9 @@ export function AdminDashboardPage() {
               )}
           </div>
           {stats.review && <ReviewCounts rows={stats.review} />}
-          {stats.response_figures && (
+          {figures.data && (
             <ResponseFigures
-              figures={stats.response_figures}
+              figures={figures.data}
               directionLabel={directionLabel}
               texts={RESPONSE_FIGURES_TEXTS_RU}
               periodPicker={

@@ -27,15 +27,23 @@ export const moderatorCountsQuery = () =>
  * The moderator's dashboard answer (issue 23): `review_queue`, per direction in their categories the
  * new, shortlisted and overdue counts.
  */
-/**
- * The moderator's dashboard answer: `review_queue` (issue 23), per direction in their categories the
- * new, shortlisted and overdue counts; and `response_figures` (issue 24, decision 0235) of the
- * period, their directions' and their own.
- */
-export const moderatorDashboardQuery = (period: FiguresPeriod = "month") =>
+export const moderatorDashboardQuery = () =>
   queryOptions({
-    queryKey: [...moderatorKeys.dashboard, "review-queue", period] as const,
-    queryFn: () => read(client.moderator.dashboard.$get({ query: { period, tz_offset: String(tzOffset()) } })),
+    queryKey: [...moderatorKeys.dashboard, "review-queue"] as const,
+    queryFn: () => read(client.moderator.dashboard.$get()),
+    staleTime: 0,
+  });
+
+/**
+ * The moderator's response figures of the period (issue 24, decisions 0235, 0237): their directions'
+ * and their own, a call of its own beside the dashboard's.
+ */
+export const moderatorResponseFiguresQuery = (period: FiguresPeriod = "month") =>
+  queryOptions({
+    queryKey: [...moderatorKeys.dashboard, "response-figures", period] as const,
+    queryFn: () =>
+      read(client.moderator.dashboard["response-figures"].$get({ query: { period, tz_offset: String(tzOffset()) } }))
+        .then((b) => b.response_figures),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

@@ -85,10 +85,11 @@ describe("the moderator dashboard's review queue", () => {
     vi.stubGlobal("fetch", (input: RequestInfo | URL) => {
       const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
       const ok = (body: object) => Promise.resolve(Response.json({ success: true, ...body }));
-      if (url.pathname === "/api/moderator/dashboard") {
+      if (url.pathname === "/api/moderator/dashboard") return ok({ review_queue: QUEUE.slice(0, 1) });
+      if (url.pathname === "/api/moderator/dashboard/response-figures") {
         const period = url.searchParams.get("period") ?? "";
         periods.push(period);
-        return ok({ review_queue: QUEUE.slice(0, 1), response_figures: figures(period === "week" ? 2 : 9) });
+        return ok({ response_figures: figures(period === "week" ? 2 : 9) });
       }
       if (url.pathname === "/api/moderator/status") return ok({ is_moderator: true, categories: ["label_koster"] });
       if (url.pathname === "/api/moderator/faq") return ok({ faqs: [] });

@@ -3,7 +3,13 @@ import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { type FiguresPeriod, moderatorCountsQuery, moderatorDashboardQuery, moderatorFaqsQuery } from "./api.ts";
+import {
+  type FiguresPeriod,
+  moderatorCountsQuery,
+  moderatorDashboardQuery,
+  moderatorFaqsQuery,
+  moderatorResponseFiguresQuery,
+} from "./api.ts";
 import { categoryLabel, categoryNames } from "../../lib/moderator-categories.ts";
 import { REVIEW_QUEUE_TEXTS_EN, ReviewQueue } from "../../components/review-queue.tsx";
 import { RESPONSE_FIGURES_TEXTS_EN, ResponseFigures } from "../../components/response-figures.tsx";
@@ -27,9 +33,9 @@ export function ModeratorDashboardPage() {
   const counts = useQuery(moderatorCountsQuery());
   const faqs = useQuery(moderatorFaqsQuery());
   const [period, setPeriod] = useState<FiguresPeriod>("month");
-  const dashboard = useQuery(moderatorDashboardQuery(period));
+  const dashboard = useQuery(moderatorDashboardQuery());
   const queue = { ...dashboard, data: dashboard.data?.review_queue };
-  const figures = { ...dashboard, data: dashboard.data?.response_figures };
+  const figures = useQuery(moderatorResponseFiguresQuery(period));
   const names = status ? categoryNames(status.categories) : [];
 
   return (
