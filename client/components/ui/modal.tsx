@@ -56,9 +56,24 @@ export function Modal(
       }
     };
     document.addEventListener("keydown", onKey);
+    // Focus goes back to what opened the dialog. A list read again meanwhile may have drawn that
+    // control anew: then its namesake (same accessible label) takes the focus, now and after the next
+    // frame if the page left it on the body.
+    const label = previous?.getAttribute("aria-label");
+    const restore = () => {
+      const target = previous?.isConnected
+        ? previous
+        : label
+        ? document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`)
+        : null;
+      target?.focus?.();
+    };
     return () => {
       document.removeEventListener("keydown", onKey);
-      previous?.focus?.();
+      restore();
+      requestAnimationFrame(() => {
+        if (document.activeElement === null || document.activeElement === document.body) restore();
+      });
     };
   }, [open]);
 
