@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { formatDuration } from "../../../lib/format.ts";
-import { drawWaveform, type Peaks, useAudioTime } from "../../../components/ui/wave-drawing.ts";
+import { type Peaks, useAudioTime, useWaveCanvas } from "../../../components/ui/wave-drawing.ts";
 import type { PlayerTexts } from "./player-texts.ts";
 
 export {
@@ -47,35 +47,11 @@ const DRAG_PX = 6;
 
 export function Waveform({ audio, peaks, duration, drop, onSeek, texts, markers, onRange }: WaveformProps) {
   const time = useAudioTime(audio);
-  const boxRef = useRef<HTMLDivElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(0);
   const length = duration && duration > 0 ? duration : 0;
   const progress = length ? Math.min(1, time / length) : 0;
   const dropAt = length && drop !== null ? Math.min(1, drop / length) : null;
 
-  useEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    setWidth(box.clientWidth);
-    if (typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => setWidth(box.clientWidth));
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas || width === 0) return;
-    const height = canvas.clientHeight || 56;
-    const ratio = globalThis.devicePixelRatio || 1;
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    const ctx = canvas.getContext("2d");
-    if (!ctx) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawWaveform(ctx, { width, height, peaks, progress, drop: dropAt });
-  }, [width, peaks, progress, dropAt]);
+  const { boxRef, canvasRef } = useWaveCanvas({ peaks, progress, drop: dropAt });
 
   /** Seconds under a pointer at `clientX`, or null without a length. */
   const secondsAt = (clientX: number): number | null => {
