@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { parseTrackName } from "../../../domain/track-name.ts";
 import { PauseIcon, PlayIcon } from "../../components/icons.tsx";
@@ -8,7 +7,7 @@ import { hasAudio, PLAY_BUTTON_ATTR } from "./player/use-review-player.ts";
 import { ReviewBadges } from "./review-badges.tsx";
 import { VoteScore } from "./vote-score.tsx";
 import "./track-votes.css";
-import { type TrackTableProps, trackUserLabel } from "./track-table.tsx";
+import { TrackActions, type TrackTableProps, trackUserLabel } from "./track-table.tsx";
 import "./track-cards.css";
 
 /** The card's own words; the rest are the table's (`TrackTableTexts`), picked by the table's locale. */
@@ -163,34 +162,15 @@ export function TrackCards(
               locale={texts.locale}
             />
             {rowExtra?.(track)}
-            <div className="st-actions st-track-card-actions">
-              <Link
-                to={editHref(track.id) as "/"}
-                className="st-btn st-btn-sm"
-                aria-label={`${texts.edit}: ${track.filename}`}
-              >
-                {texts.edit}
-              </Link>
-              {hasAudio(track) && (
-                <button
-                  type="button"
-                  className="st-btn st-btn-sm"
-                  aria-label={`${texts.download}: ${track.filename}`}
-                  disabled={busyId === track.id}
-                  onClick={() => onDownload(track)}
-                >
-                  {texts.download}
-                </button>
-              )}
-              <button
-                type="button"
-                className="st-btn st-btn-sm st-btn-danger"
-                aria-label={`${texts.delete}: ${track.filename}`}
-                onClick={() => onDelete(track)}
-              >
-                {texts.delete}
-              </button>
-            </div>
+            <TrackActions
+              track={track}
+              texts={texts}
+              editHref={editHref}
+              busyId={busyId}
+              onDownload={onDownload}
+              onDelete={onDelete}
+              className="st-actions st-track-card-actions"
+            />
           </li>
         );
       })}

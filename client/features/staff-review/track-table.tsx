@@ -217,6 +217,40 @@ function SortHeader(
   );
 }
 
+/** A track's Edit, Download and Delete: the same in the table's row and on the phone's card. */
+export function TrackActions(
+  { track, texts, editHref, busyId, onDownload, onDelete, className = "st-actions" }:
+    & Pick<TrackTableProps, "editHref" | "busyId" | "onDownload" | "onDelete">
+    & { track: StaffTrack; texts: TrackTableTexts; className?: string },
+) {
+  return (
+    <span className={className}>
+      <Link to={editHref(track.id) as "/"} className="st-btn st-btn-sm" aria-label={`${texts.edit}: ${track.filename}`}>
+        {texts.edit}
+      </Link>
+      {hasAudio(track) && (
+        <button
+          type="button"
+          className="st-btn st-btn-sm"
+          aria-label={`${texts.download}: ${track.filename}`}
+          disabled={busyId === track.id}
+          onClick={() => onDownload(track)}
+        >
+          {texts.download}
+        </button>
+      )}
+      <button
+        type="button"
+        className="st-btn st-btn-sm st-btn-danger"
+        aria-label={`${texts.delete}: ${track.filename}`}
+        onClick={() => onDelete(track)}
+      >
+        {texts.delete}
+      </button>
+    </span>
+  );
+}
+
 /** Who uploaded: the account's name (login underneath), else the guest name, else the unknown mark. */
 export function trackUserLabel(track: StaffTrack, texts: TrackTableTexts): { main: string; sub?: string } {
   if (track.user_info) {
@@ -290,46 +324,21 @@ export function TrackTable(
             <th scope="col">{texts.directions}</th>
             <th scope="col">{texts.status}</th>
             <SortHeader column="score" label={texts.votes} sort={sort} className="st-votes-head" />
-            {FIGURE_COLUMNS.map((column) => {
-              // Shown short ("kbps"), named in full for screen readers ("Битрейт, kbps").
-              const label = (
-                <>
-                  <span className="visually-hidden">{`${texts[column]}, `}</span>
-                  {texts.short[column]}
-                </>
-              );
-              const direction = sort?.value === column
-                ? "ascending"
-                : sort?.value === `-${column}`
-                ? "descending"
-                : undefined;
-              return (
-                <th
-                  key={column}
-                  scope="col"
-                  className={direction ? "st-num st-th-sorted" : "st-num"}
-                  aria-sort={direction}
-                >
-                  {sort
-                    ? (
-                      <button
-                        type="button"
-                        className="st-sort"
-                        data-sort={column}
-                        onClick={() => sort.onChange(direction === "ascending" ? `-${column}` : column)}
-                      >
-                        {label}
-                        {direction && (
-                          <span className="st-sort-mark" aria-hidden="true">
-                            {direction === "ascending" ? "▲" : "▼"}
-                          </span>
-                        )}
-                      </button>
-                    )
-                    : label}
-                </th>
-              );
-            })}
+            {FIGURE_COLUMNS.map((column) => (
+              <SortHeader
+                key={column}
+                column={column}
+                sort={sort}
+                className="st-num"
+                // Shown short ("kbps"), named in full for screen readers ("Битрейт, kbps").
+                label={
+                  <>
+                    <span className="visually-hidden">{`${texts[column]}, `}</span>
+                    {texts.short[column]}
+                  </>
+                }
+              />
+            ))}
             <th scope="col" className="st-col-actions">{texts.actions}</th>
           </tr>
         </thead>
@@ -426,34 +435,14 @@ export function TrackTable(
                   </td>
                 ))}
                 <td className="st-col-actions">
-                  <span className="st-actions">
-                    <Link
-                      to={editHref(track.id) as "/"}
-                      className="st-btn st-btn-sm"
-                      aria-label={`${texts.edit}: ${track.filename}`}
-                    >
-                      {texts.edit}
-                    </Link>
-                    {hasAudio(track) && (
-                      <button
-                        type="button"
-                        className="st-btn st-btn-sm"
-                        aria-label={`${texts.download}: ${track.filename}`}
-                        disabled={busyId === track.id}
-                        onClick={() => onDownload(track)}
-                      >
-                        {texts.download}
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      className="st-btn st-btn-sm st-btn-danger"
-                      aria-label={`${texts.delete}: ${track.filename}`}
-                      onClick={() => onDelete(track)}
-                    >
-                      {texts.delete}
-                    </button>
-                  </span>
+                  <TrackActions
+                    track={track}
+                    texts={texts}
+                    editHref={editHref}
+                    busyId={busyId}
+                    onDownload={onDownload}
+                    onDelete={onDelete}
+                  />
                 </td>
               </tr>
             );
