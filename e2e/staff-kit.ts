@@ -81,11 +81,30 @@ export async function uploadAs(
 /** Waits until processing has ended for each track, and checks it completed (a failed check removes the file). */
 /** Waits until the review player plays track `id` (audio running, its row marked as the one playing). */
 export async function waitPlaying(page: Page, id: number) {
-  await page.waitForFunction((id) => {
-    const a = document.querySelector("audio");
-    const row = document.querySelector("tbody tr[aria-current='true']");
-    return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
-  }, id);
+  try {
+    await page.waitForFunction((id) => {
+      const a = document.querySelector("audio");
+      const row = document.querySelector("tbody tr[aria-current='true']");
+      return a && !a.paused && a.currentTime > 0 && row?.getAttribute("data-track-id") === String(id);
+    }, id);
+  } catch (err) {
+    // What the player was doing when it did not play: a failure in CI says why.
+    const state = await page.evaluate(() => {
+      const a = document.querySelector("audio");
+      return {
+        row: document.querySelector("tbody tr[aria-current='true']")?.getAttribute("data-track-id") ?? null,
+        src: a?.getAttribute("src") ?? null,
+        paused: a?.paused,
+        currentTime: a?.currentTime,
+        readyState: a?.readyState,
+        networkState: a?.networkState,
+        error: a?.error ? `${a.error.code} ${a.error.message}` : null,
+        bar: document.querySelector("[role='region'][aria-label*='layer'], .st-player")?.textContent?.slice(0, 200) ??
+          null,
+      };
+    }).catch(() => null);
+    throw new Error(`track ${id} did not play: ${JSON.stringify(state)}`, { cause: err });
+  }
 }
 
 export async function waitCompleted(t: TestContext, adminToken: string, ids: number[]) {
