@@ -153,6 +153,12 @@ export const tracks = sqliteTable("tracks", {
    * when that track is deleted, so staff still learn it was a copy (ids are never reused).
    */
   duplicate_of: integer("duplicate_of"),
+  /**
+   * The artist's answer to «Использовался ли ИИ при создании трека?» (issue 25), asked once per
+   * upload batch: `no`, `partly` or `yes`; null for tracks uploaded before the question existed or
+   * created by staff. Staff-only badge and filter; nothing is guessed by a model.
+   */
+  ai_use: text("ai_use", { enum: ["no", "partly", "yes"] }),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -335,6 +341,12 @@ export const trackDecisionHistory = sqliteTable("track_decision_history", {
   call_id: text("call_id"),
   /** On an undo's entries: the call it undid. */
   undoes: text("undoes"),
+  /**
+   * Written by the response promise's sweep, not by a person (issue 25): the pair passed its
+   * direction's promise plus the grace undecided and was declined with the «не успели послушать»
+   * message. Shown as automatic in the artist's history and on the dashboards.
+   */
+  automatic: integer("automatic", { mode: "boolean" }).notNull().default(false),
 }, (t) => [uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision)]);
 
 /**
@@ -423,6 +435,28 @@ export const trackPresence = sqliteTable("track_presence", {
 }, (t) => [index("track_presence_track_at_idx").on(t.track_id, t.at)]);
 
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
+/**
+ * Intake rules per direction (issue 25), kept by admins on «Приём треков»: one row per direction
+ * whose rules were ever saved; a direction without a row has the defaults (open, no cap, no
+ * cooldown, tempo 160–190 flagged, a 14-day promise, declined 7 days after it). `staff_chat_id` is
+ * the Telegram chat that gets the direction's track cards (issue 27); null: no cards.
+ */
+export const directionIntake = sqliteTable("direction_intake", {
+  direction: text("direction").primaryKey(),
+  open: integer("open", { mode: "boolean" }).notNull().default(true),
+  pause_message: text("pause_message"),
+  cap_per_30_days: integer("cap_per_30_days"),
+  cooldown_hours: integer("cooldown_hours"),
+  tempo_min: real("tempo_min").notNull().default(160),
+  tempo_max: real("tempo_max").notNull().default(190),
+  tempo_mode: text("tempo_mode", { enum: ["flag", "refuse"] }).notNull().default("flag"),
+  promise_days: integer("promise_days").notNull().default(14),
+  auto_decline_after_days: integer("auto_decline_after_days").notNull().default(7),
+  staff_chat_id: text("staff_chat_id"),
+  updated_by: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   /** Short name shown in the decision form's menu. */
