@@ -341,6 +341,31 @@ describe("the promise", () => {
       headers: f.as.moderator,
     });
     expect((list.body.tracks as Array<{ id: number }>).map((t) => t.id)).toEqual([older.id, newer.id]);
+    // Paged: the overdue range first, then the others, across the page boundary.
+    const late = await createTrack(db, {
+      directions: "label_koster",
+      upload_date: new Date(T0 - 11 * DAY),
+      filename: "Paging - Late.mp3",
+    });
+    const recent: number[] = [];
+    for (let i = 1; i <= 10; i++) {
+      recent.push(
+        (await createTrack(db, {
+          directions: "label_koster",
+          upload_date: new Date(T0 - i * HOUR),
+          filename: `Paging - Recent ${i}.mp3`,
+        })).id,
+      );
+    }
+    const pageOf = async (page: number) => {
+      const r = await f.call("GET", `/api/moderator/tracks?filename=Paging&page=${page}&page_size=10`, {
+        headers: f.as.moderator,
+      });
+      expect(r.body).toMatchObject({ filtered: 11, pages: 2, page });
+      return (r.body.tracks as Array<{ id: number }>).map((t) => t.id);
+    };
+    expect(await pageOf(1)).toEqual([late.id, ...recent.slice(0, 9)]);
+    expect(await pageOf(2)).toEqual([recent[9]]);
     const asc = await f.call("GET", "/api/moderator/tracks?sort=upload_date&filename=Promise", {
       headers: f.as.moderator,
     });

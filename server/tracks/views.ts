@@ -377,10 +377,20 @@ export async function listTracks(
   const now = clock.now();
   const promise = await promiseDays(db);
   const filters = filterSql(q, scope, voter, now, promise);
+  const sortField = q.sort?.field ?? "upload_date";
+  const descending = q.sort?.desc ?? (q.order ? q.order === "desc" : sortField === "upload_date" || sortField === "id");
+  // The queue's default order (newest first, the desk's too) puts the tracks with a pair of the
+  // caller's past its promise and undecided first (issue 25, docs/decisions/0239). Read as two
+  // ranges of the upload-date order, the overdue ones then the others, each walking the index as
+  // the plain order does, rather than one ORDER BY an expression, which sorts every visible row.
+  const overdue = sortField === "upload_date" && descending ? overdueSql(filterWithin(q, scope), promise, now) : null;
   let countQuery = db
     .select({
       total: sql<number>`count(*)`,
       filtered: filters ? sql<number>`coalesce(sum(case when ${filters} then 1 else 0 end), 0)` : sql<number>`count(*)`,
+      overdue: overdue
+        ? sql<number>`coalesce(sum(case when ${and(filters, overdue)} then 1 else 0 end), 0)`
+        : sql<number>`0`,
     })
     .from(tracks)
     .leftJoin(users, eq(users.id, tracks.user_id))
@@ -394,8 +404,33 @@ export async function listTracks(
   const pageSize = paged ? q.page_size ?? PAGE_SIZES[0] : null;
   const pages = pageSize ? Math.max(1, Math.ceil(filtered / pageSize)) : 1;
   const page = Math.min(q.page ?? 1, pages);
-  const sortField = q.sort?.field ?? "upload_date";
-  const descending = q.sort?.desc ?? (q.order ? q.order === "desc" : sortField === "upload_date" || sortField === "id");
+  const viewFor = { scope, now, voter, promise };
+  const answer = (rows: { j: string }[]) => ({
+    tracks: rows.map((r) => fromJson(r.j, viewFor)),
+    total,
+    filtered,
+    page,
+    pages,
+    page_size: pageSize,
+  });
+  if (overdue) {
+    const first = Number(counts?.overdue ?? 0);
+    const offset = pageSize ? (page - 1) * pageSize : 0;
+    const range = (cond: SQL, skip: number, take: number | null) => {
+      let rq = db.select({ j: rowJson }).from(tracks)
+        .leftJoin(users, eq(users.id, tracks.user_id))
+        .leftJoin(trackAnalysis, analysisJoin)
+        .where(and(visible, filters, cond))
+        .orderBy(...orderBy("upload_date", true))
+        .$dynamic();
+      if (take !== null) rq = rq.limit(take).offset(skip);
+      return rq;
+    };
+    const late = offset < first ? await range(overdue, offset, pageSize) : [];
+    const room = pageSize === null ? null : pageSize - late.length;
+    const rest = room === null || room > 0 ? await range(sql`NOT ${overdue}`, Math.max(0, offset - first), room) : [];
+    return answer([...late, ...rest]);
+  }
   let query = db
     .select({ j: rowJson })
     .from(tracks)
@@ -416,15 +451,9 @@ export async function listTracks(
         desc(tracks.upload_date),
         desc(tracks.id),
       );
-  } else if (sortField === "upload_date" && descending) {
-    // The queue's default order (newest first, the desk's too): the tracks with a pair of the
-    // caller's past its promise and undecided come first (issue 25, docs/decisions/0239).
-    query = query.orderBy(sql`${overdueSql(filterWithin(q, scope), promise, now)} DESC`, ...orderBy(sortField, true));
   } else {
     query = query.orderBy(...orderBy(sortField, descending));
   }
   if (pageSize) query = query.limit(pageSize).offset((page - 1) * pageSize);
-  const rows = await query;
-  const viewFor = { scope, now, voter, promise };
-  return { tracks: rows.map((r) => fromJson(r.j, viewFor)), total, filtered, page, pages, page_size: pageSize };
+  return answer(await query);
 }
