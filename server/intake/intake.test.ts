@@ -232,6 +232,7 @@ describe("the rules at the door (POST /api/upload)", () => {
       retry_after_s: 3600,
     });
     expect(early.body.error).toMatch(/не чаще раза в 24 ч/);
+    expect(early.res.headers.get("Retry-After")).toBe("3600");
     now = T0 + HOUR + 1;
     const later = await postUpload(f.t, a.headers, [dirPart("radio_k_profit"), filePart("Artist - Next.mp3")]);
     expect(later.res.status, JSON.stringify(later.body)).toBe(200);

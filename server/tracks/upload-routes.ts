@@ -53,6 +53,11 @@ export function createUploadRoutes(ctx: AppContext) {
       idleTimeoutMs: ctx.config.uploadIdleTimeoutS * 1000,
       newKey: newTrackKey,
       checkSubmission: gate?.check,
+    }).catch((err) => {
+      // A cap or a cooldown says when to come back, as the hourly limit does.
+      const retry = err instanceof ApiError && err.status === 429 ? err.extra?.retry_after_s : undefined;
+      if (typeof retry === "number") c.header("Retry-After", String(retry));
+      throw err;
     });
 
     let rows;
