@@ -87,6 +87,12 @@ describe("the rules' calls", () => {
       open: false,
       staff_chat_id: "@neuropunk_staff",
     });
+    const one = await f.call("GET", "/api/admin/intake/label_koster");
+    expect(one.body).toEqual({
+      success: true,
+      rule: expect.objectContaining({ open: false, direction: "label_koster" }),
+    });
+    expect((await f.call("GET", "/api/admin/intake/label_mars")).status).toBe(400);
     const all = (await f.call("GET", "/api/admin/intake")).body.intake as Rule[];
     expect(all.find((x) => x.direction === "label_koster")).toMatchObject({ open: false });
     const config = await f.t.app.request("/api/config");

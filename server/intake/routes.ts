@@ -15,11 +15,15 @@ function directionParam(value: string) {
 
 /**
  * /api/admin/intake (issue 25): every direction's rules, in DIRECTIONS order (defaults for a direction
- * never saved), and the change of one direction's (any subset of the writable fields).
+ * never saved), one direction's (`/{direction}`), and its change (any subset of the writable fields).
  */
 export function createAdminIntakeRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .get("/", async (c) => c.json({ success: true as const, intake: await ruleList(ctx.db) }))
+    .get("/:direction", async (c) => {
+      const direction = directionParam(c.req.param("direction"));
+      return c.json({ success: true as const, rule: (await ruleList(ctx.db, [direction]))[0] });
+    })
     .put("/:direction", validate("json", intakeUpdateSchema), async (c) => {
       const direction = directionParam(c.req.param("direction"));
       const rule = await saveRule(ctx.db, direction, c.req.valid("json"), c.get("user").id, ctx.clock.now());
