@@ -268,7 +268,9 @@ export function overdueSql(
     sql`(${tracks.upload_date} < ${now.getTime() - promise[d] * DAY_MS} AND (${reviewFilterSql("new", [d])} OR ${
       reviewFilterSql("listened", [d])
     }))`;
-  return sql`(${sql.join(list.map(pair), sql` OR `)})`;
+  // The shortest promise bounds them all: a range the upload-date index can read.
+  const newest = now.getTime() - Math.min(...list.map((d) => promise[d])) * DAY_MS;
+  return sql`(${tracks.upload_date} < ${newest} AND (${sql.join(list.map(pair), sql` OR `)}))`;
 }
 
 function filterSql(
@@ -388,9 +390,6 @@ export async function listTracks(
     .select({
       total: sql<number>`count(*)`,
       filtered: filters ? sql<number>`coalesce(sum(case when ${filters} then 1 else 0 end), 0)` : sql<number>`count(*)`,
-      overdue: overdue
-        ? sql<number>`coalesce(sum(case when ${and(filters, overdue)} then 1 else 0 end), 0)`
-        : sql<number>`0`,
     })
     .from(tracks)
     .leftJoin(users, eq(users.id, tracks.user_id))
@@ -405,6 +404,13 @@ export async function listTracks(
   const pages = pageSize ? Math.max(1, Math.ceil(filtered / pageSize)) : 1;
   const page = Math.min(q.page ?? 1, pages);
   const viewFor = { scope, now, voter, promise };
+  const countWhere = async (where: SQL | undefined) => {
+    let cq = db.select({ n: sql<number>`count(*)` }).from(tracks).leftJoin(users, eq(users.id, tracks.user_id))
+      .$dynamic();
+    if (q.warning) cq = cq.leftJoin(trackAnalysis, analysisJoin);
+    const [row] = await cq.where(where);
+    return Number(row?.n ?? 0);
+  };
   const answer = (rows: { j: string }[]) => ({
     tracks: rows.map((r) => fromJson(r.j, viewFor)),
     total,
@@ -414,7 +420,6 @@ export async function listTracks(
     page_size: pageSize,
   });
   if (overdue) {
-    const first = Number(counts?.overdue ?? 0);
     const offset = pageSize ? (page - 1) * pageSize : 0;
     const range = (cond: SQL, skip: number, take: number | null) => {
       let rq = db.select({ j: rowJson }).from(tracks)
@@ -426,10 +431,13 @@ export async function listTracks(
       if (take !== null) rq = rq.limit(take).offset(skip);
       return rq;
     };
-    const late = offset < first ? await range(overdue, offset, pageSize) : [];
-    const room = pageSize === null ? null : pageSize - late.length;
-    const rest = room === null || room > 0 ? await range(sql`NOT ${overdue}`, Math.max(0, offset - first), room) : [];
-    return answer([...late, ...rest]);
+    const late = await range(overdue, offset, pageSize);
+    if (pageSize === null) return answer([...late, ...await range(sql`NOT ${overdue}`, 0, null)]);
+    if (late.length === pageSize) return answer(late);
+    // The page reaches past the overdue ones: how many there are is where the others start. A
+    // page holding some of them says it; a page past them all counts them.
+    const first = late.length > 0 ? offset + late.length : await countWhere(and(visible, filters, overdue));
+    return answer([...late, ...await range(sql`NOT ${overdue}`, Math.max(0, offset - first), pageSize - late.length)]);
   }
   let query = db
     .select({ j: rowJson })
