@@ -16,7 +16,8 @@ function newTrackKey(): string {
 }
 
 /**
- * Streamed uploads: POST /api/upload (multipart: repeated `files`, repeated `directions`).
+ * Streamed uploads: POST /api/upload (multipart: repeated `files`, repeated `directions`, and the
+ * AI question's `ai_use`, kept on every track of the batch).
  * The body is not run through `validate()`: a zod validator needs the parsed form, which would hold
  * every file in memory. `receiveUpload` checks the same rules part by part instead.
  */
@@ -42,7 +43,7 @@ export function createUploadRoutes(ctx: AppContext) {
       const quota = await ctx.tracks.uploadQuota(user.id, maxUploadsPerHour, 1);
       if (quota.retryAfterS > 0) throw overLimit(c, quota);
     }
-    const { files, directions, discard } = await receiveUpload(c.req.raw, {
+    const { files, directions, aiUse, discard } = await receiveUpload(c.req.raw, {
       storage: ctx.storage,
       maxFiles: maxUploadFiles,
       maxFileBytes: maxUploadFileBytes,
@@ -53,8 +54,8 @@ export function createUploadRoutes(ctx: AppContext) {
     let rows;
     try {
       rows = limited
-        ? await ctx.tracks.addUploadsWithin(maxUploadsPerHour, user.id, files, directions)
-        : await ctx.tracks.addUploads(user.id, files, directions);
+        ? await ctx.tracks.addUploadsWithin(maxUploadsPerHour, user.id, files, directions, aiUse)
+        : await ctx.tracks.addUploads(user.id, files, directions, aiUse);
     } catch (err) {
       await discard();
       throw err;

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { type Direction, formatDirections } from "../../domain/directions.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
 import { tracks } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
@@ -25,6 +26,7 @@ export function createUploadRows(
     userId: number,
     files: ReadonlyArray<{ key: string; filename: string; size: number }>,
     directions: readonly Direction[],
+    aiUse: AiUse | null,
     hourlyLimit?: number,
   ): Promise<StatusRow[] | null> {
     const now = ctx.clock.now();
@@ -36,6 +38,7 @@ export function createUploadRows(
       storage_key: f.key,
       size: f.size,
       status: "processing" as const,
+      ai_use: aiUse,
     }));
     const rows = await afterWrite([userId], async (): Promise<StatusRow[] | null> => {
       if (hourlyLimit === undefined) return await db.insert(tracks).values(values).returning(STATUS_COLUMNS);
@@ -43,9 +46,9 @@ export function createUploadRows(
       const since = now.getTime() - UPLOAD_WINDOW_MS;
       const list = JSON.stringify(files.map((f) => [f.filename, f.key, f.size]));
       const added = await db.all<{ id: number }>(sql`
-        INSERT INTO ${tracks} (user_id, filename, directions, upload_date, storage_key, size, status)
+        INSERT INTO ${tracks} (user_id, filename, directions, upload_date, storage_key, size, status, ai_use)
         SELECT ${userId}, json_extract(f.value, '$[0]'), ${values[0]?.directions ?? ""}, ${now.getTime()},
-               json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), 'processing'
+               json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), 'processing', ${aiUse}
         FROM json_each(${list}) AS f
         WHERE (SELECT count(*) FROM ${tracks} WHERE user_id = ${userId} AND upload_date > ${since}) + ${files.length} <= ${hourlyLimit}
         ORDER BY f.key
@@ -86,13 +89,17 @@ export function createUploadRows(
       return { used, retryAfterS: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
     },
 
-    /** Adds the rows of an upload (the files are stored already), queued for processing. */
+    /**
+     * Adds the rows of an upload (the files are stored already), queued for processing; `aiUse` is
+     * the batch's answer to the AI question, kept on every row (null: not answered).
+     */
     async addUploads(
       userId: number,
       files: ReadonlyArray<{ key: string; filename: string; size: number }>,
       directions: readonly Direction[],
+      aiUse: AiUse | null = null,
     ): Promise<StatusRow[]> {
-      return (await insertUploads(userId, files, directions))!;
+      return (await insertUploads(userId, files, directions, aiUse))!;
     },
 
     /**
@@ -105,8 +112,9 @@ export function createUploadRows(
       userId: number,
       files: ReadonlyArray<{ key: string; filename: string; size: number }>,
       directions: readonly Direction[],
+      aiUse: AiUse | null = null,
     ): Promise<StatusRow[] | null> {
-      return await insertUploads(userId, files, directions, hourlyLimit);
+      return await insertUploads(userId, files, directions, aiUse, hourlyLimit);
     },
   };
 }
