@@ -62,6 +62,10 @@ function actAndSettle(step: () => void): Promise<void> {
 
 const submitButton = () => screen.getByRole("button", { name: /Загрузить|Загрузка|Успешно|Войти/ });
 
+/** Answers the AI question (issue 25), required before a batch goes. */
+const answerAi = (label: "Нет" | "Частично" | "Да" = "Нет") =>
+  fireEvent.click(screen.getByRole("radio", { name: label }));
+
 beforeEach(() => {
   localStorage.clear();
   FakeXhr.last = null;
@@ -92,6 +96,9 @@ describe("upload form", () => {
     fireEvent.click(within(rows[1]).getByRole("button", { name: "Удалить NoSeparator.mp3" }));
     expect(screen.getAllByTestId("file-row")).toHaveLength(1);
     expect(submitButton().textContent).toBe("Загрузить трек");
+    // Still waiting for the AI question's answer.
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(true);
+    answerAi();
     expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -121,8 +128,10 @@ describe("upload form", () => {
       fireEvent.click(submitButton());
       fireEvent.click(screen.getByRole("button", { name: /Войдите, чтобы отправить трек/ }));
       fireEvent.click(screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }));
-      expect(onNeedAuth).toHaveBeenCalledTimes(3);
+      answerAi("Частично");
+      expect(onNeedAuth).toHaveBeenCalledTimes(4);
       expect((screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }) as HTMLInputElement).checked).toBe(false);
+      expect((screen.getByRole("radio", { name: "Частично" }) as HTMLInputElement).checked).toBe(false);
     } finally {
       globalThis.removeEventListener("need-auth", onNeedAuth);
     }
@@ -137,12 +146,14 @@ describe("upload form", () => {
     addFiles([mp3("A - 1.mp3", 100), mp3("B - 2.mp3", 300)]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Подкаст Нейропанк" }));
+    answerAi("Частично");
     await actAndSettle(() => fireEvent.click(submitButton()));
     const xhr = FakeXhr.last!;
     expect(xhr.headers.Authorization).toBe("Bearer acc");
     expect(xhr.timeout).toBe(600_000);
     expect(xhr.body!.getAll("files").map((f) => (f as File).name)).toEqual(["A - 1.mp3", "B - 2.mp3"]);
     expect(xhr.body!.getAll("directions")).toEqual(["label_neuropunk", "podcast_neuropunk"]);
+    expect(xhr.body!.getAll("ai_use")).toEqual(["partly"]);
     expect(submitButton().textContent).toBe("Загрузка...");
 
     act(() => xhr.upload.onprogress!({ lengthComputable: true, loaded: 250, total: 400 }));
@@ -158,6 +169,8 @@ describe("upload form", () => {
     expect(onNavigate).toHaveBeenCalledWith("/processing");
     expect(screen.queryAllByTestId("file-row")).toHaveLength(0);
     expect((screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }) as HTMLInputElement).checked).toBe(false);
+    // The next batch is asked again.
+    expect((screen.getByRole("radio", { name: "Частично" }) as HTMLInputElement).checked).toBe(false);
   });
 
   it("shows the server's ban text and sends the user to /login after 3 s", async () => {
@@ -166,6 +179,7 @@ describe("upload form", () => {
     render(<UploadForm signedIn onNavigate={onNavigate} />);
     addFiles([mp3("A - 1.mp3")]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
     await actAndSettle(() => FakeXhr.last!.respond(403, { success: false, error: "Аккаунт заблокирован: спам" }));
     expect(screen.getByText("Аккаунт заблокирован: спам")).toBeTruthy();
@@ -183,6 +197,7 @@ describe("upload form", () => {
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles([mp3("A - 1.mp3")]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
     await actAndSettle(() => FakeXhr.last!.respond(500, { success: false, error: "boom" }));
     expect(screen.getByText("Ошибка загрузки треков. Пожалуйста, попробуйте позже.")).toBeTruthy();
@@ -199,6 +214,7 @@ describe("upload form", () => {
     addFiles([mp3("A - 1.mp3"), mp3("bad.mp3")]);
     fireEvent.click(screen.getByRole("button", { name: "Удалить bad.mp3" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
     expect(readFailedFiles()).toEqual([{ filename: "bad.mp3", error: "Неверный формат имени файла" }]);
   });

@@ -7,6 +7,7 @@ import { UploadIcon } from "../../components/icons.tsx";
 import { requestSignIn } from "../../components/need-auth.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
+import { AiQuestion, useAiAnswer } from "./ai-question.tsx";
 import { DirectionsPicker } from "./directions-picker.tsx";
 import { FileRow, type UploadItem } from "./file-row.tsx";
 import { RequirementsBox } from "./requirements-box.tsx";
@@ -35,6 +36,7 @@ let nextId = 1;
 export function UploadForm({ signedIn, onNavigate }: Props) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [directions, setDirections] = useState<Direction[]>([]);
+  const ai = useAiAnswer();
   const [phase, setPhase] = useState<UploadPhase>("idle");
   const [error, setError] = useState<string | null>(null);
   const [playingId, setPlayingId] = useState<string | null>(null);
@@ -74,6 +76,9 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
     invalidCount: invalid.length,
     directionCount: directions.length,
   });
+  // The AI question (issue 25) must be answered, and «Да» confirmed, before a signed-in batch goes.
+  const aiMissing = signedIn && !busy && !ai.ready;
+  const sendDisabled = button.disabled || aiMissing;
 
   const later = (fn: () => void, ms: number) => {
     timers.current.push(setTimeout(fn, ms) as unknown as number);
@@ -122,7 +127,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
   const submit = async (e?: React.FormEvent) => {
     e?.preventDefault();
     if (!signedIn) return requestSignIn();
-    if (button.disabled) return;
+    if (sendDisabled) return;
     // The failed-files list starts afresh with each submit: it holds this batch's refused names.
     writeFailedFiles(rejectedRef.current.map((filename) => ({ filename, error: INVALID_NAME_RECORD })));
     rejectedRef.current = [];
@@ -135,6 +140,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
     const outcome = await uploadTracks(
       sending.map((i) => i.file),
       directions,
+      ai.answer.value,
       (loaded, total) => {
         const progress = fileProgress(sizes, loaded, total);
         setItems((prev) =>
@@ -153,6 +159,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
           for (const it of itemsRef.current) URL.revokeObjectURL(it.audioUrl);
           setItems([]);
           setDirections([]);
+          ai.reset();
           setPhase("idle");
           onNavigate("/processing");
         }, POST_UPLOAD_REDIRECT_MS);
@@ -252,6 +259,13 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
         )}
 
         <DirectionsPicker selected={directions} disabled={busy} onToggle={onDirection} />
+        <AiQuestion
+          answer={ai.answer}
+          onChoose={(v) => (signedIn ? ai.choose(v) : requestSignIn())}
+          onConfirm={ai.confirm}
+          disabled={busy}
+          prompt={signedIn && items.length > 0 && directions.length > 0}
+        />
         <RequirementsBox />
       </div>
       <div className="upload-footer">
@@ -259,7 +273,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
         <button
           type="submit"
           className={phase === "success" ? "btn btn-success btn-lg btn-block" : "btn btn-primary btn-lg btn-block"}
-          disabled={button.disabled}
+          disabled={sendDisabled}
           aria-busy={phase === "uploading"}
         >
           {button.label}

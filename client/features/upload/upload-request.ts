@@ -1,4 +1,5 @@
 import type { Direction } from "../../../domain/directions.ts";
+import type { AiUse } from "../../../domain/ai-use.ts";
 import type { InferResponseType } from "hono/client";
 import { type client, refreshSession, tokens } from "../../lib/api.ts";
 import { DEFAULT_BAN_MESSAGE } from "../../../domain/ban.ts";
@@ -93,10 +94,14 @@ export function interpretUpload(answer: RawAnswer): UploadOutcome {
 export async function uploadTracks(
   files: readonly File[],
   directions: readonly Direction[],
+  /** The batch's answer to the AI question (issue 25), sent as `ai_use`; null sends no field. */
+  aiUse: AiUse | null,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<UploadOutcome> {
   const form = new FormData();
+  // The answer goes before the files, so the server can refuse a bad value before storing any.
+  if (aiUse !== null) form.append("ai_use", aiUse);
   for (const f of files) form.append("files", f, f.name);
   for (const d of directions) form.append("directions", d);
   let answer = await sendOnce(form, onProgress, signal);
