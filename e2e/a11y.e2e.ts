@@ -138,7 +138,11 @@ test("axe: artist pages (profile, edit, processing after an upload)", async (t) 
   });
   await page.getByTestId("file-row").first().waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).check();
+  // The AI question's «Да» shows the rule and its confirmation: audited open, then answered «Нет».
+  await page.getByRole("radio", { name: "Да", exact: true }).check();
+  await page.getByRole("note").filter({ hasText: "Правило сайта" }).waitFor();
   found.push(...await audit(page, "/ with a file"));
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
   const upload = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   expect((await upload).status()).toBe(200);
@@ -327,6 +331,13 @@ test("keyboard: the upload page, with a focus ring on every stop", async (t) => 
   ]);
   await page.keyboard.press("Space");
   expect(await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).isChecked()).toBe(true);
+  // The AI question (issue 25): the group's first answer is the next stop while none is chosen;
+  // the arrows move the choice, and the button is reached once the question is answered.
+  await tabTo(page, /^Нет$/);
+  await page.keyboard.press("Space");
+  expect(await page.getByRole("radio", { name: "Нет", exact: true }).isChecked()).toBe(true);
+  await page.keyboard.press("ArrowRight");
+  expect(await page.getByRole("radio", { name: "Частично" }).isChecked()).toBe(true);
   await tabTo(page, /^Загрузить трек$/);
 });
 

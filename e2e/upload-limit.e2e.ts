@@ -35,6 +35,7 @@ test("an artist past MAX_UPLOADS_PER_HOUR sees the hourly limit's text on the up
   });
   await page.getByTestId("file-row").first().waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   const res = await answer;
