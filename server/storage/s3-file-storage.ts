@@ -168,7 +168,9 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     uploadId: string,
     list: ReadonlyArray<{ n: number; etag: string }>,
   ): Promise<void> {
-    const parts = list.map(({ n, etag }) => `<Part><PartNumber>${n}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`);
+    const parts = list.map(({ n, etag }) =>
+      `<Part><PartNumber>${n}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`
+    );
     const body = `<CompleteMultipartUpload>${parts.join("")}</CompleteMultipartUpload>`;
     const res = await request("POST", url(full, { uploadId }), key, {
       headers: { "content-type": "application/xml" },
@@ -236,7 +238,9 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       }
       if (xmlText(xml, "IsTruncated") !== "true") break;
       marker = xmlText(xml, "NextPartNumberMarker") ?? undefined;
-      if (!marker) throw new S3Error(res.status, "MalformedResponse", "ListParts truncated without NextPartNumberMarker");
+      if (!marker) {
+        throw new S3Error(res.status, "MalformedResponse", "ListParts truncated without NextPartNumberMarker");
+      }
     }
     return parts.sort((a, b) => a.n - b.n);
   }

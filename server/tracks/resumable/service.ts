@@ -31,7 +31,8 @@ const FINISHED_KEEP_MS = 24 * 3_600_000;
 const MAX_PARTS = 10_000;
 
 export const UPLOAD_NOT_FOUND = "Загрузка не найдена: она завершена, отменена или устарела. Выберите файл ещё раз.";
-export const S3_PARTS_ELSEWHERE = "Части этой загрузки отправляются прямо в хранилище по выданным адресам, а не на сервер.";
+export const S3_PARTS_ELSEWHERE =
+  "Части этой загрузки отправляются прямо в хранилище по выданным адресам, а не на сервер.";
 export const COMPLETING_MESSAGE = "Загрузка уже завершается.";
 export const SHORT_PART_MESSAGE = "Часть файла получена не полностью: отправьте её ещё раз.";
 export const EMPTY_FILE_MESSAGE = "Файл пустой.";
@@ -233,7 +234,9 @@ export function createResumableUploads(ctx: AppContext) {
       const row = await live(userId, id);
       if (row.mode === "s3") throw conflict(S3_PARTS_ELSEWHERE);
       if (row.state !== "open") throw conflict(COMPLETING_MESSAGE);
-      if (!Number.isSafeInteger(n) || n < 1 || n > row.part_count) throw badRequest(badPartNumberMessage(row.part_count));
+      if (!Number.isSafeInteger(n) || n < 1 || n > row.part_count) {
+        throw badRequest(badPartNumberMessage(row.part_count));
+      }
       const expected = expectedPartSize(row, n);
       if (declaredLength !== null && declaredLength > expected) throw tooLarge(partTooLargeMessage(n, expected));
       if (!body) throw badRequest(SHORT_PART_MESSAGE);
@@ -290,7 +293,11 @@ export function createResumableUploads(ctx: AppContext) {
         }
 
         if (row.mode === "s3") {
-          await s3!.multipart.complete(row.storage_key, row.s3_upload_id!, done.map((p) => ({ n: p.n, etag: p.etag! })));
+          await s3!.multipart.complete(
+            row.storage_key,
+            row.s3_upload_id!,
+            done.map((p) => ({ n: p.n, etag: p.etag! })),
+          );
         } else {
           await ctx.storage.write(row.storage_key, parts.concat(row.id, row.part_count), { maxBytes });
         }
@@ -302,7 +309,9 @@ export function createResumableUploads(ctx: AppContext) {
         );
         await setState(row.id, "completing", "completed");
         if (row.mode === "local") {
-          await parts.remove(row.id).catch((err) => ctx.logger.warn("could not remove upload parts", { id: row.id, err }));
+          await parts.remove(row.id).catch((err) =>
+            ctx.logger.warn("could not remove upload parts", { id: row.id, err })
+          );
         }
         ctx.processor.enqueue(track.id);
         ctx.logger.info("resumable upload completed", { userId, trackId: track.id, mode: row.mode });
@@ -318,7 +327,9 @@ export function createResumableUploads(ctx: AppContext) {
     async abort(userId: number, id: string): Promise<void> {
       const row = await live(userId, id);
       const [taken] = await db.update(uploadSessions).set({ state: "aborted", claimed_until: null })
-        .where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "open"))).returning({ id: uploadSessions.id });
+        .where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "open"))).returning({
+          id: uploadSessions.id,
+        });
       if (!taken) throw conflict(COMPLETING_MESSAGE);
       await freeParts(row);
     },
