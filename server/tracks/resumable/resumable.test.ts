@@ -94,7 +94,7 @@ describe("resumable uploads on local disk", () => {
     now = Date.UTC(2026, 0, 10, 12);
     t = await createTestApp({
       clock,
-      env: { UPLOAD_PART_MB: "5", MAX_UPLOAD_FILE_MB: "20", MAX_UPLOADS_PER_HOUR: "3" },
+      env: { UPLOAD_PART_MB: "5", MAX_UPLOAD_FILE_MB: "20", MAX_UPLOADS_PER_HOUR: "3", UPLOAD_IDLE_TIMEOUT_S: "1" },
     });
     artist = await createUser(t.ctx.db);
     api = client(t, (await signIn(t.ctx, artist)).headers);
@@ -275,6 +275,30 @@ describe("resumable uploads on local disk", () => {
       const status = await t.app.request(`/api/status/${mine.id}`, { headers: (await signIn(t.ctx, artist)).headers });
       expect(status.status).toBe(200);
     }
+  });
+
+  it("cuts off a part whose sender goes silent with 408 (UPLOAD_IDLE_TIMEOUT_S) and keeps nothing of it", async () => {
+    const data = noise(6 * MiB);
+    const u: Upload =
+      (await api.start({ filename: "Artist - Stall.mp3", size: data.byteLength, directions: "label_neuropunk" }))
+        .body.upload;
+    let sent = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        if (sent) return new Promise(() => {});
+        sent = true;
+        ctrl.enqueue(partOf(data, u, 1).slice(0, 64 * 1024));
+      },
+    }, { highWaterMark: 0 });
+    const res = await t.app.request(`/api/upload/resumable/${u.id}/parts/1`, {
+      method: "PUT",
+      headers: { ...(await signIn(t.ctx, artist)).headers, "content-type": "application/octet-stream" },
+      body: stalled,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(408);
+    expect((await res.json()).error).toMatch(/^Загрузка прервана: данные не поступали 1 секунду\./);
+    expect((await api.get(u.id)).body.upload.parts_done).toEqual([]);
   });
 
   it("answers 404 for another user's upload, and a cancel removes the parts", async () => {

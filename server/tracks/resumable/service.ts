@@ -408,14 +408,12 @@ function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): Readable
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
-      let idle = false;
-      const timer = setTimeout(() => {
-        idle = true;
-        reader.cancel().catch(() => {});
-      }, idleMs);
+      let timer = 0;
+      const silence = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(idleTooLong(idleMs)), idleMs);
+      });
       try {
-        const r = await reader.read();
-        if (idle) throw idleTooLong(idleMs);
+        const r = await Promise.race([reader.read(), silence]);
         if (r.done) ctrl.close();
         else {
           // The collector paced as for POST /api/upload's body (server/lib/gc-pacer.ts).
@@ -423,7 +421,8 @@ function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): Readable
           ctrl.enqueue(r.value);
         }
       } catch (err) {
-        throw idle ? idleTooLong(idleMs) : err;
+        reader.cancel(err).catch(() => {});
+        throw err;
       } finally {
         clearTimeout(timer);
       }
