@@ -408,7 +408,7 @@ function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): Readable
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
-      let timer = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const silence = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(idleTooLong(idleMs)), idleMs);
       });
