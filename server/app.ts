@@ -31,6 +31,7 @@ import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes, sliderLane } from "./slider/public-routes.ts";
 import { createTrackRoutes, statusLane, tracksLane } from "./tracks/artist-routes.ts";
 import { createUploadRoutes } from "./tracks/upload-routes.ts";
+import { createResumableRoutes, isResumablePartPath } from "./tracks/resumable/routes.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -88,6 +89,7 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/auth", createAuthRoutes(ctx))
     .route("/profile", createProfileRoutes(ctx))
     .route("/", createUploadRoutes(ctx))
+    .route("/", createResumableRoutes(ctx))
     .route("/", createTrackRoutes(ctx))
     .route("/faq", createFaqRoutes(ctx))
     .route("/slider", createSliderRoutes(ctx))
@@ -152,6 +154,8 @@ export function createApp(deps: AppDeps | AppContext) {
   const limit: MiddlewareHandler<AppEnv> = (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
+    // A resumable upload's part: its route caps the body at the part's size (issue 26).
+    if (c.req.method === "PUT" && isResumablePartPath(c.req.path)) return next();
     return jsonLimit(c, next);
   };
   app.use("/api/*", limit);

@@ -10,9 +10,23 @@ import { tooManyUploadsMessage } from "./upload-rules.ts";
  * No extension: music-metadata picks its parser by a path's extension, and the processing job wants
  * the content to decide (a WAV renamed to .mp3 must not be read as MPEG).
  */
-function newTrackKey(): string {
+export function newTrackKey(): string {
   const id = crypto.randomUUID();
   return `${id.slice(0, 2)}/${id}`;
+}
+
+/** The 429 of MAX_UPLOADS_PER_HOUR, with Retry-After (docs/decisions/0196); also the resumable start's. */
+export function overHourlyLimit(
+  c: Context<AppEnv>,
+  maxUploadsPerHour: number,
+  quota: { used: number; retryAfterS: number },
+): ApiError {
+  const retryAfterS = Math.max(1, quota.retryAfterS);
+  c.header("Retry-After", String(retryAfterS));
+  return new ApiError(
+    429,
+    tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)),
+  );
 }
 
 /**
@@ -23,15 +37,8 @@ function newTrackKey(): string {
 export function createUploadRoutes(ctx: AppContext) {
   const { maxUploadFiles, maxUploadFileBytes, maxUploadsPerHour } = ctx.config;
 
-  /** The 429 of MAX_UPLOADS_PER_HOUR, with Retry-After (docs/decisions/0196). */
-  function overLimit(c: Context<AppEnv>, quota: { used: number; retryAfterS: number }): ApiError {
-    const retryAfterS = Math.max(1, quota.retryAfterS);
-    c.header("Retry-After", String(retryAfterS));
-    return new ApiError(
-      429,
-      tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)),
-    );
-  }
+  const overLimit = (c: Context<AppEnv>, quota: { used: number; retryAfterS: number }) =>
+    overHourlyLimit(c, maxUploadsPerHour, quota);
 
   return new Hono<AppEnv>().post("/upload", ctx.guards.user, async (c) => {
     const user = c.get("user");
