@@ -214,7 +214,9 @@ interface Prepared {
 function isRetryable(status: number, mode: ResumableUpload["mode"]) {
   return status === 0 || status === 408 || status === 429 || status >= 500 ||
     // A presigned address that has run out (or a clock skew): fresh addresses come with the status.
-    (mode === "s3" && status === 403);
+    (mode === "s3" && status === 403) ||
+    // The part endpoint got the part short (the connection broke inside it): "send it again".
+    (mode === "local" && status === 400);
 }
 
 /**
