@@ -81,10 +81,11 @@ async function artistPage(t: TestContext, site: Site, prefix: string): Promise<{
   const artist = await newUser(site.on, prefix);
   expect(new URL(artist.link).origin).toBe(site.proxy.url);
   const page = await t.page(PHONE);
+  // The cookie notice would cover the lower part of the screenshots.
+  await page.addInitScript(() => localStorage.setItem("cookieConsent", "true"));
   await page.goto(artist.link);
   await page.getByText("Авторизация успешно завершена!").waitFor();
   await page.waitForURL((url) => !url.search.includes("access_token"));
-  await page.evaluate(() => localStorage.setItem("cookieConsent", "true"));
   return { page, access: artist.access };
 }
 
@@ -129,6 +130,8 @@ async function sendThroughPage(t: TestContext, page: Page, site: Site, path: str
       undefined,
       { timeout: 120_000 },
     );
+    // The sticky header would sit where the page was scrolled to in a full-page picture.
+    await page.evaluate(() => scrollTo(0, 0));
     await t.screenshot(page, shot);
   }
   await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 180_000 });
@@ -226,9 +229,11 @@ test(
       expect(site.proxy.dropped.length).toBeGreaterThanOrEqual(2);
       expect(site.proxy.partsAccepted()).toEqual([1, 2, 3]);
 
-      cut = false;
+      // The reload ends the page's tries; only then does the connection come back.
       await page.reload();
       await page.getByTestId("file-input").waitFor({ state: "attached" });
+      cut = false;
+      expect(site.proxy.partsAccepted()).toEqual([1, 2, 3]);
       await page.getByTestId("file-input").setInputFiles(file.path);
       const row = page.getByTestId("file-row").first();
       const resume = row.getByRole("button", { name: `Продолжить: ${filename}` });
@@ -236,6 +241,7 @@ test(
       // The bar shows the share already on the server: 3 × 8 MiB of the file.
       const share = String(Math.floor(((3 * 8 * MIB) / bytes.length) * 100));
       expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(share);
+      await page.evaluate(() => scrollTo(0, 0));
       await t.screenshot(page, "resumable-upload-continue-390");
 
       await resume.click();
