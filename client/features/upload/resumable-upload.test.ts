@@ -105,7 +105,7 @@ function fakeServer(
   };
 }
 
-const noWait = { sleep: vi.fn(() => Promise.resolve()) };
+const noWait = { sleep: vi.fn((_ms: number) => Promise.resolve()) };
 const partsSent = () => FakeXhr.sent.filter((r) => r.method === "PUT");
 
 beforeEach(() => {
