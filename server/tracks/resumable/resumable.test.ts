@@ -64,7 +64,7 @@ function client(t: TestApp, headers: Record<string, string>) {
         await t.app.request(`/api/upload/resumable/${id}/parts/${n}`, {
           method: "PUT",
           headers: { ...headers, "content-type": "application/octet-stream" },
-          body: bytes,
+          body: bytes as Uint8Array<ArrayBuffer>,
         }),
       ),
     complete: async (id: string) =>
@@ -350,7 +350,11 @@ describe.skipIf(!s3)("resumable uploads into a bucket (S3_BUCKET set, s3rver)", 
 
   /** A PUT straight to the bucket, as the browser does, from another origin. */
   const putTo = async (url: string, bytes: Uint8Array) => {
-    const res = await fetch(url, { method: "PUT", body: bytes, headers: { origin: "https://demo.example" } });
+    const res = await fetch(url, {
+      method: "PUT",
+      body: bytes as Uint8Array<ArrayBuffer>,
+      headers: { origin: "https://demo.example" },
+    });
     await res.body?.cancel();
     return res;
   };
