@@ -116,7 +116,7 @@ async function myTrack(site: Site, access: string, filename: string): Promise<nu
 /** Picks the file, one direction, sends it; returns once the page is on /processing. */
 async function sendThroughPage(t: TestContext, page: Page, site: Site, path: string, filename: string, shot?: string) {
   await page.getByTestId("file-input").setInputFiles(path);
-  await page.getByTestId("file-row").first().waitFor();
+  await page.getByTestId("file-row").filter({ hasText: filename }).waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   if (shot) {
