@@ -490,6 +490,8 @@ export const uploadSessions = sqliteTable("upload_sessions", {
   state: text("state", { enum: UPLOAD_SESSION_STATES }).notNull().default("open"),
   /** Until when a `completing` claim holds; a completion cut off mid-way is taken again after it. */
   claimed_until: integer("claimed_until", { mode: "timestamp_ms" }),
+  /** The track a `completed` upload became: a completion asked again (its answer lost) gets it again. */
+  track_id: integer("track_id"),
 }, (t) => [
   index("upload_sessions_user_created_idx").on(t.user_id, t.created_at),
   index("upload_sessions_state_expires_idx").on(t.state, t.expires_at),

@@ -15,6 +15,7 @@ CREATE TABLE `upload_sessions` (
 	`expires_at` integer NOT NULL,
 	`state` text DEFAULT 'open' NOT NULL,
 	`claimed_until` integer,
+	`track_id` integer,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

@@ -1,3 +1,4 @@
+import { paceStreamed } from "../lib/gc-pacer.ts";
 import { TooLargeError } from "./file-storage.ts";
 
 /**
@@ -94,7 +95,11 @@ export function createLocalPartStore(root: string): PartStore {
               reader = file.readable.getReader();
             }
             const { done, value } = await reader.read();
-            if (!done) return controller.enqueue(value);
+            if (!done) {
+              // Each chunk is a fresh buffer: the collector is paced as for upload bodies (gc-pacer.ts).
+              paceStreamed(value.byteLength);
+              return controller.enqueue(value);
+            }
             reader = null;
           }
         },

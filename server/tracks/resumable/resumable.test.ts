@@ -233,9 +233,11 @@ describe("resumable uploads on local disk", () => {
     });
     expect(sha(await storedBytes(t, track.storage_key!))).toBe(sha(data));
     expect(await partDirExists(t, u.id)).toBe(false);
-    // Completed: the id answers 404 from now on.
+    // Completed: the id answers 404 from now on, but a completion asked again (its answer lost on
+    // the way) gets the same track rather than a second one or an error.
     expect((await api.get(u.id)).status).toBe(404);
-    expect((await api.complete(u.id)).status).toBe(404);
+    expect((await api.complete(u.id)).body).toEqual({ success: true, track_id: done.body.track_id });
+    expect(await t.ctx.db.select().from(tracks)).toHaveLength(1);
   });
 
   it("processes the completed track exactly as a POST /api/upload track: same status and failed-file text", async () => {

@@ -4,6 +4,7 @@ import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../deps.ts";
 import { badRequest, conflict, notFound, tooLarge } from "../../lib/http-error.ts";
 import { idleTooLong } from "../../http/multipart.ts";
+import { paceStreamed } from "../../lib/gc-pacer.ts";
 import { TooLargeError } from "../../storage/file-storage.ts";
 import { createLocalPartStore, type PartStore, ShortPartError } from "../../storage/part-store.ts";
 import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
@@ -197,7 +198,7 @@ export function createResumableUploads(ctx: AppContext) {
           RETURNING id`);
         if (added.length === 0) return null;
       }
-      let row: UploadSession = { ...values, claimed_until: null };
+      let row: UploadSession = { ...values, claimed_until: null, track_id: null };
       if (s3) {
         try {
           const uploadId = await s3.multipart.create(values.storage_key);
@@ -255,6 +256,10 @@ export function createResumableUploads(ctx: AppContext) {
      * open to be continued, an over-size file is aborted and its parts removed.
      */
     async complete(userId: number, id: string): Promise<number> {
+      // Asked again after its answer was lost on a bad connection: the same track, not a 404.
+      const [done] = await db.select({ state: uploadSessions.state, track_id: uploadSessions.track_id })
+        .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
+      if (done?.state === "completed" && done.track_id !== null) return done.track_id;
       await live(userId, id);
       const at = now();
       const [row] = await db.update(uploadSessions)
@@ -307,7 +312,9 @@ export function createResumableUploads(ctx: AppContext) {
           parseDirections(row.directions),
           row.ai_use,
         );
-        await setState(row.id, "completing", "completed");
+        await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
+          and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
+        );
         if (row.mode === "local") {
           await parts.remove(row.id).catch((err) =>
             ctx.logger.warn("could not remove upload parts", { id: row.id, err })
@@ -381,7 +388,7 @@ export type ResumableUploads = ReturnType<typeof createResumableUploads>;
 
 /**
  * A part's body, failed with 408 when the client sends nothing for `idleMs` (UPLOAD_IDLE_TIMEOUT_S,
- * as for POST /api/upload's body).
+ * as for POST /api/upload's body), pacing the collector as that body does.
  */
 function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
   const reader = body.getReader();
@@ -396,7 +403,11 @@ function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): Readable
         const r = await reader.read();
         if (idle) throw idleTooLong(idleMs);
         if (r.done) ctrl.close();
-        else ctrl.enqueue(r.value);
+        else {
+          // The collector paced as for POST /api/upload's body (server/lib/gc-pacer.ts).
+          paceStreamed(r.value.byteLength);
+          ctrl.enqueue(r.value);
+        }
       } catch (err) {
         throw idle ? idleTooLong(idleMs) : err;
       } finally {
