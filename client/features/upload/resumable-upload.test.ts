@@ -289,6 +289,17 @@ describe("resumable upload", () => {
     expect(FakeXhr.sent.some((r) => r.method === "GET" && r.url === "/api/upload/resumable/up1")).toBe(true);
   });
 
+  it("asks for the completion again when its answer was lost", async () => {
+    const server = fakeServer("local");
+    let lost = 1;
+    FakeXhr.reset((req) => (req.url.endsWith("/complete") && lost-- > 0 ? "network" : server.handle(req)));
+    const file = mp3("A - 1.mp3", 15);
+    const outcome = await uploadResumable([file], ["label_koster"], { onProgress: () => {} }, { deps: noWait });
+    expect(outcome).toEqual({ kind: "success", trackIds: [100] });
+    expect(FakeXhr.sent.filter((r) => r.url.endsWith("/complete"))).toHaveLength(2);
+    expect(storedUpload(file)).toBeNull();
+  });
+
   it("a completion refused as too large shows the server's text and forgets the upload", async () => {
     const server = fakeServer("local");
     const error = "Файл слишком большой: не больше 50 МБ";

@@ -375,7 +375,13 @@ async function sendFile(
       show(0);
     }
 
-    const call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
+    // Asking again is safe (a completed upload answers the same track), so a lost answer is asked again.
+    let call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
+    for (let tries = 0; !call.ok && isRetryable(call.answer.status, "s3") && call.answer.status !== 403; tries++) {
+      if (tries >= PART_RETRY_DELAYS_MS.length || signal?.aborted) break;
+      await deps.sleep(PART_RETRY_DELAYS_MS[tries]);
+      call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
+    }
     if (call.ok) {
       forgetUpload(file);
       const id = call.body.track_id;
