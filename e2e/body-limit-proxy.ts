@@ -9,6 +9,8 @@
 export interface ProxiedRequest {
   method: string;
   path: string;
+  /** The query string, `?…` or "". */
+  search: string;
   /** Content-Length of the body (0 when none was declared). */
   bytes: number;
 }
@@ -26,12 +28,23 @@ export interface BodyLimitProxy {
   dropped: ProxiedRequest[];
   /** Decides per request whether its connection is cut instead of passed on. */
   drop: (req: ProxiedRequest) => boolean;
-  /** Part numbers of the resumable upload's parts the server accepted, in order. */
+  /**
+   * Part numbers of the resumable upload's parts accepted behind the proxy, in order: by the server's
+   * part endpoint, or (a proxy in front of the bucket) by S3's UploadPart (`?partNumber=n&uploadId=…`).
+   */
   partsAccepted(): number[];
   stop(): Promise<void>;
 }
 
 const PART_PATH = /^\/api\/upload\/resumable\/[^/]+\/parts\/(\d+)$/;
+
+/** The part number a request sends, or 0 when it sends none. */
+export function partNumber(r: Pick<ProxiedRequest, "path" | "search">): number {
+  const endpoint = PART_PATH.exec(r.path);
+  if (endpoint) return Number(endpoint[1]);
+  const query = new URLSearchParams(r.search);
+  return query.has("uploadId") ? Number(query.get("partNumber") ?? 0) : 0;
+}
 
 export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitProxy {
   const ac = new AbortController();
@@ -43,9 +56,7 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
     dropped: [],
     drop: () => false,
     partsAccepted: () =>
-      proxy.passed.filter((r) => r.method === "PUT" && r.status === 200 && PART_PATH.test(r.path)).map((r) =>
-        Number(PART_PATH.exec(r.path)![1])
-      ),
+      proxy.passed.filter((r) => r.method === "PUT" && r.status === 200).map(partNumber).filter((n) => n > 0),
     stop: async () => {
       ac.abort();
       await server.finished;
@@ -54,7 +65,7 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     const declared = Number(req.headers.get("content-length") ?? "0");
-    const seen: ProxiedRequest = { method: req.method, path: url.pathname, bytes: declared };
+    const seen: ProxiedRequest = { method: req.method, path: url.pathname, search: url.search, bytes: declared };
     if (declared > opts.maxBodyBytes) {
       proxy.refused.push(seen);
       await req.body?.cancel().catch(() => {});

@@ -5,15 +5,16 @@
  *   (a) A 50 MB MP3 goes through it, on local disk (its parts through the proxy to the part
  *       endpoint) and with S3 (its parts straight to the bucket, none through the proxy); the old
  *       single-request upload of the same file is refused by the proxy.
- *   (b) The connection is cut after 3 of the file's 7 parts; the page is reloaded and the same file
- *       picked again: it offers «Продолжить» at the share already sent, only the 4 missing parts are
- *       sent, and the stored file is the original byte for byte.
+ *   (b) The connection is cut after 3 of the file's 7 parts (at the site's proxy on local disk, at a
+ *       proxy in front of the bucket with S3); the page is reloaded and the same file picked again:
+ *       it offers «Продолжить» at the share already sent, only the 4 missing parts are sent, and the
+ *       stored file is the original byte for byte.
  *   (c) Screenshots at 390 px: per-file progress while sending, and «Продолжить».
  * The 50 MB file is the Amen Study fixture's MPEG frames repeated (a real, decodable MP3 of about
  * 22 minutes), made in the test.
  */
 import { startS3Server } from "../server/testing/s3-server.ts";
-import { type BodyLimitProxy, startBodyLimitProxy } from "./body-limit-proxy.ts";
+import { type BodyLimitProxy, partNumber, startBodyLimitProxy } from "./body-limit-proxy.ts";
 import { expect, type ExtraServer, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, FIXTURES, newUser, runArtist, tokensOf, uniqueMp3, waitCompleted } from "./staff-kit.ts";
 
@@ -207,56 +208,90 @@ test(
   { timeout: 300_000 },
 );
 
+/**
+ * (b): `parts` is the proxy the parts pass (the site's, or the bucket's): every part after the third
+ * loses its connection there until the page is reloaded; then the same file is picked again.
+ */
+async function cutReloadResume(t: TestContext, site: Site, parts: BodyLimitProxy, prefix: string, shot?: string) {
+  const { page, access } = await artistPage(t, site, prefix);
+  const filename = `${runArtist(prefix)} - Cut Connection.mp3`;
+  const bytes = await bigMp3(BIG_BYTES, prefix);
+  const file = await writeTemp(filename, bytes);
+
+  let cut = true;
+  parts.drop = (r) => cut && r.method === "PUT" && partNumber(r) > 0 && parts.partsAccepted().length >= 3;
+  await page.getByTestId("file-input").setInputFiles(file.path);
+  await page.getByTestId("file-row").filter({ hasText: filename }).waitFor();
+  await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+  await page.getByRole("button", { name: "Загрузить трек" }).click();
+  for (let i = 0; i < 1200 && parts.dropped.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  // The part was tried again after a wait (back-off), and was cut again.
+  expect(parts.dropped.length).toBeGreaterThanOrEqual(2);
+  expect(parts.dropped.every((r) => partNumber(r) === 4)).toBe(true);
+  expect(parts.partsAccepted()).toEqual([1, 2, 3]);
+
+  // The reload ends the page's tries; only then does the connection come back.
+  await page.reload();
+  await page.getByTestId("file-input").waitFor({ state: "attached" });
+  cut = false;
+  expect(parts.partsAccepted()).toEqual([1, 2, 3]);
+  await page.getByTestId("file-input").setInputFiles(file.path);
+  const row = page.getByTestId("file-row").filter({ hasText: filename });
+  const resume = row.getByRole("button", { name: `Продолжить: ${filename}` });
+  await resume.waitFor();
+  // The bar shows the share already sent: 3 × 8 MiB of the file.
+  const share = String(Math.floor(((3 * 8 * MIB) / bytes.length) * 100));
+  expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(share);
+  if (shot) {
+    await page.evaluate(() => scrollTo(0, 0));
+    await t.screenshot(page, shot);
+  }
+
+  await resume.click();
+  await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 180_000 });
+  await page.waitForURL(`${site.proxy.url}/processing`);
+  // Only the four missing parts were sent after the reload.
+  expect(parts.partsAccepted()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  // One start: the upload went on, it did not begin again.
+  expect(site.proxy.passed.filter((r) => r.method === "POST" && r.path === "/api/upload/resumable")).toHaveLength(1);
+  expect(await page.evaluate(() => localStorage.getItem("resumableUploads"))).toBeNull();
+  await expectStored(site, await myTrack(site, access, filename), bytes);
+  await Deno.remove(file.dir, { recursive: true });
+}
+
 test(
-  "(b) cut after 3 of 7 parts, reloaded, the same file picked again: «Продолжить» sends only the 4 missing parts",
+  "(b) local disk: cut after 3 of 7 parts, reloaded, the same file picked again: «Продолжить» sends only the 4 missing parts",
   async (t) => {
     const site = await siteBehindProxy(t);
     try {
-      const { page, access } = await artistPage(t, site, "Resumed");
-      const filename = `${runArtist("Resumed")} - Cut Connection.mp3`;
-      const bytes = await bigMp3(BIG_BYTES, "resumed");
-      const file = await writeTemp(filename, bytes);
-
-      // Every part after the third loses its connection until the page is reloaded.
-      let cut = true;
-      site.proxy.drop = (r) => cut && /\/parts\/\d+$/.test(r.path) && site.proxy.partsAccepted().length >= 3;
-      await page.getByTestId("file-input").setInputFiles(file.path);
-      await page.getByTestId("file-row").first().waitFor();
-      await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
-      await page.getByRole("button", { name: "Загрузить трек" }).click();
-      for (let i = 0; i < 1200 && site.proxy.dropped.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-      // The part was tried again after a wait (back-off), and was cut again.
-      expect(site.proxy.dropped.length).toBeGreaterThanOrEqual(2);
-      expect(site.proxy.partsAccepted()).toEqual([1, 2, 3]);
-
-      // The reload ends the page's tries; only then does the connection come back.
-      await page.reload();
-      await page.getByTestId("file-input").waitFor({ state: "attached" });
-      cut = false;
-      expect(site.proxy.partsAccepted()).toEqual([1, 2, 3]);
-      await page.getByTestId("file-input").setInputFiles(file.path);
-      const row = page.getByTestId("file-row").first();
-      const resume = row.getByRole("button", { name: `Продолжить: ${filename}` });
-      await resume.waitFor();
-      // The bar shows the share already on the server: 3 × 8 MiB of the file.
-      const share = String(Math.floor(((3 * 8 * MIB) / bytes.length) * 100));
-      expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(share);
-      await page.evaluate(() => scrollTo(0, 0));
-      await t.screenshot(page, "resumable-upload-continue-390");
-
-      await resume.click();
-      await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 180_000 });
-      await page.waitForURL(`${site.proxy.url}/processing`);
-      expect(site.proxy.partsAccepted()).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      // One start: the upload went on, it did not begin again.
-      expect(site.proxy.passed.filter((r) => r.method === "POST" && r.path === "/api/upload/resumable")).toHaveLength(
-        1,
-      );
-      expect(await page.evaluate(() => localStorage.getItem("resumableUploads"))).toBeNull();
-      await expectStored(site, await myTrack(site, access, filename), bytes);
-      await Deno.remove(file.dir, { recursive: true });
+      await cutReloadResume(t, site, site.proxy, "Resumed", "resumable-upload-continue-390");
     } finally {
       await site.proxy.stop();
+    }
+  },
+  { timeout: 300_000 },
+);
+
+test(
+  "(b) S3: cut at the bucket after 3 of 7 parts, reloaded, picked again: only the 4 missing parts reach the bucket",
+  async (t) => {
+    const s3 = await startS3Server({ bucket: "np-e2e-resumed" });
+    // The bucket is reached through a proxy of its own, where the parts are counted and cut.
+    const bucket = startBodyLimitProxy({ maxBodyBytes: PROXY_LIMIT });
+    bucket.target = s3.endpoint;
+    const site = await siteBehindProxy(t, {
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: bucket.url,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+    try {
+      await cutReloadResume(t, site, bucket, "Rebucketed");
+      expect(site.proxy.partsAccepted()).toEqual([]);
+    } finally {
+      await site.proxy.stop();
+      await bucket.stop();
+      await s3.stop();
     }
   },
   { timeout: 300_000 },
