@@ -43,7 +43,7 @@ export async function main(opts: MainOptions = {}) {
   const resumable = createResumableUploads(ctx);
   const sweepUploads = () =>
     resumable.sweep().then(
-      (r) => (r.aborted || r.deleted) && deps.logger.info("swept resumable uploads", { ...r }),
+      (r) => (r.aborted || r.deleted || r.orphans) && deps.logger.info("swept resumable uploads", { ...r }),
       (err) => deps.logger.error("resumable upload sweep failed", { err }),
     );
   // In the background: it lists every stored file, and leftovers are invisible meanwhile, so

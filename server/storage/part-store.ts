@@ -20,6 +20,8 @@ export interface PartStore {
   concat(uploadId: string, count: number): ReadableStream<Uint8Array>;
   /** Removes the upload's parts; an upload with none is not an error. */
   remove(uploadId: string): Promise<void>;
+  /** Every upload that has a part folder, with when it last changed (for the sweep of orphans). */
+  uploads(): AsyncIterable<{ id: string; modifiedAt: Date }>;
 }
 
 export class ShortPartError extends Error {
@@ -113,6 +115,21 @@ export function createLocalPartStore(root: string): PartStore {
       await Deno.remove(dirOf(id), { recursive: true }).catch((err) => {
         if (!(err instanceof Deno.errors.NotFound)) throw err;
       });
+    },
+
+    async *uploads() {
+      let entries: Deno.DirEntry[];
+      try {
+        entries = await Array.fromAsync(Deno.readDir(root));
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) return;
+        throw err;
+      }
+      for (const e of entries) {
+        if (!e.isDirectory || !SAFE_ID.test(e.name)) continue;
+        const info = await Deno.stat(`${root}/${e.name}`).catch(() => null);
+        if (info) yield { id: e.name, modifiedAt: info.mtime ?? new Date(0) };
+      }
     },
   };
 }

@@ -347,7 +347,7 @@ export function createResumableUploads(ctx: AppContext) {
      * never both abort it; freeing parts is idempotent, so a sweep cut off mid-way is finished by the
      * next one, which frees the parts of every finished row again before deleting it a day later.
      */
-    async sweep(): Promise<{ aborted: number; deleted: number }> {
+    async sweep(): Promise<{ aborted: number; deleted: number; orphans: number }> {
       const at = now();
       const expired = await db.select().from(uploadSessions).where(or(
         and(eq(uploadSessions.state, "open"), lte(uploadSessions.expires_at, at)),
@@ -379,7 +379,21 @@ export function createResumableUploads(ctx: AppContext) {
         await db.delete(uploadSessions).where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, row.state)));
         deleted++;
       }
-      return { aborted, deleted };
+      // Part folders no live upload owns (its row deleted with its user, or removed by hand), a day
+      // old: nothing can complete them. Only on local disk; the bucket's lifecycle rule covers S3.
+      let orphans = 0;
+      if (!s3) {
+        for await (const folder of parts.uploads()) {
+          if (folder.modifiedAt.getTime() > at.getTime() - UPLOAD_SESSION_TTL_MS) continue;
+          const [owner] = await db.select({ state: uploadSessions.state }).from(uploadSessions).where(
+            eq(uploadSessions.id, folder.id),
+          );
+          if (owner?.state === "open" || owner?.state === "completing") continue;
+          await parts.remove(folder.id);
+          orphans++;
+        }
+      }
+      return { aborted, deleted, orphans };
     },
   };
 }
