@@ -143,7 +143,10 @@ test("axe: artist pages (profile, edit, processing after an upload)", async (t) 
   await page.getByRole("note").filter({ hasText: "Правило сайта" }).waitFor();
   found.push(...await audit(page, "/ with a file"));
   await page.getByRole("radio", { name: "Нет", exact: true }).check();
-  const upload = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
+  // The page sends the file in resumable parts (issue 26); its completion makes the track.
+  const upload = page.waitForResponse((r) =>
+    /^\/api\/upload\/resumable\/[^/]+\/complete$/.test(new URL(r.url()).pathname)
+  );
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   expect((await upload).status()).toBe(200);
   await page.waitForURL((u) => u.pathname === "/processing", { timeout: 15_000 });

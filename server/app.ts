@@ -14,7 +14,7 @@ import { ApiError } from "./lib/http-error.ts";
 import { type FrontMiddleware, type Lane, readyAnswer, withLanes } from "./http/lanes.ts";
 import { edgeHeaders } from "./http/edge-middleware.ts";
 import { securityHeaderSet } from "./http/security-headers.ts";
-import { publicUploadOrigins, servePublicFile } from "./http/public-static.ts";
+import { bucketOrigins, publicUploadOrigins, servePublicFile } from "./http/public-static.ts";
 import { fileAnswer } from "./http/client-build.ts";
 import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
@@ -113,7 +113,8 @@ export function createApp(deps: AppDeps | AppContext) {
   const app = new Hono<AppEnv>();
   const shell = fileAnswer(ctx.clientDistDir, "index.html", "no-cache");
   // Images may also come from the bucket's public address (S3_PUBLIC_URL, decision 0113).
-  const security = securityHeaderSet(publicUploadOrigins(ctx.config));
+  // The upload page sends resumable parts straight to the bucket (issue 26).
+  const security = securityHeaderSet(publicUploadOrigins(ctx.config), bucketOrigins(ctx.config));
   // Request id, security headers, no-store for credentials, gzip of long JSON: one middleware, its
   // headers computed once (issue 15, docs/decisions/0180-hot-paths.md).
   const edge = edgeHeaders(security);
