@@ -17,6 +17,7 @@ import {
 } from "../upload-rules.ts";
 import { overHourlyLimit } from "../upload-routes.ts";
 import { createResumableUploads, EMPTY_FILE_MESSAGE, UPLOAD_NOT_FOUND } from "./service.ts";
+import { aiUseInput } from "../schemas.ts";
 
 /**
  * The resumable upload protocol (issue 26; the contract in docs/decisions/0250):
@@ -39,7 +40,8 @@ const startSchema = z.object({
   directions: z.union([z.string().max(4096), z.array(z.string().max(4096)).max(64)], {
     error: NO_DIRECTIONS_MESSAGE,
   }).optional(),
-  ai_use: z.enum(["no", "partly", "yes"], { error: "Некорректное значение поля ai_use" }).nullish(),
+  // The AI question's answer, read as POST /api/upload reads its `ai_use` field (one text, one rule).
+  ai_use: aiUseInput.optional(),
 });
 
 /** Upload ids are 32 base64url characters; anything else cannot exist. */
