@@ -4,7 +4,7 @@
  *
  *   npx -y deno@2 run -A scripts/make-fingerprint-fixtures.ts
  *
- * Needs `lame` (3.100) and `ffmpeg` (Debian). The source is 12 s of F minor at 174 BPM over the
+ * Needs `lame` (3.100) and `ffmpeg` (Debian). The source is 12 s of G minor at 172 BPM over the
  * two-step groove (server/testing/chords.ts), 44.1 kHz stereo, written as a 16-bit WAV master. Then:
  *
  * - `Print Artist - Original.mp3`: the master at 320 kbps CBR (`lame -b 320`);
@@ -16,7 +16,7 @@
  * - `… - Copy Late.mp3`: the 320 kbps MP3 with 2 s of silence in front (`-af adelay=2000:all=1`, 192 kbps);
  * - `Someone Else - Renamed.mp3`: the 320 kbps MP3's frames as they are under another name and other
  *   tags (`ffmpeg -c copy -metadata …`): other bytes, the same audio;
- * - `Print Artist - Other Groove.mp3`: another groove at the same tempo and key: F minor at 174 BPM,
+ * - `Print Artist - Other Groove.mp3`: another groove at the same tempo and key: G minor at 172 BPM,
  *   the half-time drums (kick on 1, snare on 3) and another loop of chords (i – iv – v – VI), 320 kbps.
  */
 import { chordTrack } from "../server/testing/chords.ts";
@@ -59,7 +59,7 @@ async function run(cmd: string, args: string[]) {
 const master = await Deno.makeTempFile({ suffix: ".wav" });
 const other = await Deno.makeTempFile({ suffix: ".wav" });
 try {
-  const common = { tonic: 5, mode: "minor" as const, seconds: SECONDS, sampleRate: FS, channels: 2 as const, bpm: 174 };
+  const common = { tonic: 7, mode: "minor" as const, seconds: SECONDS, sampleRate: FS, channels: 2 as const, bpm: 172 };
   await Deno.writeFile(master, wav(chordTrack({ ...common, drums: true, seed: 5 }), FS));
   await Deno.writeFile(
     other,

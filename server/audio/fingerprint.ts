@@ -217,9 +217,9 @@ export const FINGERPRINT_VERSION = 1;
  * bits differ (docs/decisions/0247: re-encodes measured at 0–7 %, another groove in the same key and
  * tempo at 35 %, unrelated audio near 50 %)…
  */
-export const MATCH_MAX_BER = 0.2;
-/** …over at least this many codes with sound on both sides (5 s)… */
-export const MATCH_MIN_CODES = 40;
+export const MATCH_MAX_BER = 0.15;
+/** …over at least this many codes with sound on both sides (7.4 s)… */
+export const MATCH_MIN_CODES = 60;
 /** …and at least this share of the shorter one's codes with sound (not just a shared intro). */
 export const MATCH_MIN_SHARE = 0.5;
 /** Positions of a fingerprint the segment index keeps (spread evenly over it). */
