@@ -79,7 +79,19 @@ try {
   await run("lame", ["--quiet", "-b", "128", master, `${dir}Print Artist - Copy 128.mp3`]);
   await run("lame", ["--quiet", "-V", "0", master, `${dir}Print Artist - Copy V0.mp3`]);
   const ff = (args: string[], file: string) =>
-    run("ffmpeg", ["-y", "-loglevel", "error", "-i", original, ...args, "-c:a", "libmp3lame", "-b:a", "192k", `${dir}${file}`]);
+    run("ffmpeg", [
+      "-y",
+      "-loglevel",
+      "error",
+      "-i",
+      original,
+      ...args,
+      "-c:a",
+      "libmp3lame",
+      "-b:a",
+      "192k",
+      `${dir}${file}`,
+    ]);
   await ff(["-ar", "48000"], "Print Artist - Copy 48k.mp3");
   await ff(["-af", "volume=-1dB"], "Print Artist - Copy Quieter.mp3");
   await ff(["-af", "adelay=2000:all=1"], "Print Artist - Copy Late.mp3");

@@ -5,10 +5,10 @@ import {
   codesFromBytes,
   codesToBytes,
   createFingerprinter,
-  indexedPositions,
   INDEXED_POSITIONS,
-  matchAt,
+  indexedPositions,
   MATCH_MAX_BER,
+  matchAt,
   MAX_CODES,
   segmentHash,
 } from "./fingerprint.ts";

@@ -85,7 +85,14 @@ export function chordTrack(o: ChordTrackOptions): Float32Array[] {
   }
   const channelCount = o.channels ?? 1;
   const drums = o.drums
-    ? groove({ pattern: o.drumPattern ?? "two-step", bpm, seconds: o.seconds, sampleRate: fs, channels: channelCount, seed: o.seed })
+    ? groove({
+      pattern: o.drumPattern ?? "two-step",
+      bpm,
+      seconds: o.seconds,
+      sampleRate: fs,
+      channels: channelCount,
+      seed: o.seed,
+    })
     : null;
   return Array.from({ length: channelCount }, (_, c) => {
     const out = new Float32Array(n);

@@ -51,9 +51,15 @@ export function createFingerprints(ctx: { db: Db }) {
       }
       if (positions.size === 0) return none;
       const rows = await db
-        .select({ hash: fingerprintSegments.hash, track: fingerprintSegments.track_id, at: fingerprintSegments.position })
+        .select({
+          hash: fingerprintSegments.hash,
+          track: fingerprintSegments.track_id,
+          at: fingerprintSegments.position,
+        })
         .from(fingerprintSegments)
-        .where(sql`${fingerprintSegments.hash} IN (SELECT value FROM json_each(${JSON.stringify([...positions.keys()])}))`)
+        .where(
+          sql`${fingerprintSegments.hash} IN (SELECT value FROM json_each(${JSON.stringify([...positions.keys()])}))`,
+        )
         .limit(MAX_ROWS);
       // Votes per track and offset (stored position minus query position).
       const votes = new Map<number, Map<number, number>>();
