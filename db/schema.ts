@@ -310,7 +310,7 @@ export const trackFingerprints = sqliteTable("track_fingerprints", {
 });
 
 /**
- * The segment index over `track_fingerprints` (docs/decisions/0247): for at most about 64 positions
+ * The segment index over `track_fingerprints` (docs/decisions/0247): for about one position in 16
  * of each fingerprint, the hash of the sub-fingerprint there (its 24 steadiest bits) and its position.
  * A lookup reads the rows of the query's hashes and keeps the tracks hit at one consistent offset:
  * never a scan of the fingerprints.

@@ -7,6 +7,7 @@ import {
   codesToBytes,
   FINGERPRINT_VERSION,
   indexedPositions,
+  isSegment,
   matchAt,
   segmentHash,
 } from "../audio/fingerprint.ts";
@@ -40,10 +41,10 @@ export function createFingerprints(ctx: { db: Db }) {
      */
     async matches(trackId: number, codes: Uint32Array): Promise<AudioMatches> {
       const none = { sameOwner: null, otherOwner: null };
-      // Query positions by hash: every code with sound is looked up.
+      // Query positions by hash: the codes that are segments (as on the stored side) are looked up.
       const positions = new Map<number, number[]>();
       for (let j = 0; j < codes.length; j++) {
-        if (codes[j] === 0) continue;
+        if (!isSegment(codes[j])) continue;
         const h = segmentHash(codes[j]);
         const list = positions.get(h);
         if (list) list.push(j);
