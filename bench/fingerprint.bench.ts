@@ -76,7 +76,7 @@ const cpuMs = () => {
 async function cost() {
   const file = longFile(TRACK_SECONDS);
   await analyseMp3(chunksOf(longFile(10))); // warm-up
-  let wall = performance.now(), cpu = cpuMs();
+  const wall = performance.now(), cpu = cpuMs();
   const report = await analyseMp3(chunksOf(file));
   const analysisMs = performance.now() - wall, analysisCpuMs = cpuMs() - cpu;
   const seconds = report.duration_s;
