@@ -187,7 +187,7 @@ async function lookup() {
       }
       await tx.commit();
     }
-    // The migration's indexes, as db/migrations/0025 creates them.
+    // The migration's indexes, as db/migrations/0026 creates them.
     await client.execute(
       "CREATE INDEX fingerprint_segments_hash_idx ON fingerprint_segments (hash, track_id, position)",
     );

@@ -492,6 +492,46 @@ export const directionIntake = sqliteTable("direction_intake", {
   updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 
+/**
+ * Resumable uploads (issue 26, server/tracks/resumable/): one row per file an artist has started and
+ * not yet completed, its parts either in an S3 multipart upload (`mode` `s3`, `s3_upload_id`) or in
+ * the server's part store under DATA_DIR (`local`). `id` is random and unguessable (it is the only
+ * handle the browser keeps). An `open` row counts towards MAX_UPLOADS_PER_HOUR from `created_at`
+ * (docs/decisions/0251); past `expires_at` (24 h) the sweep aborts it. `completing` while one
+ * request turns it into a track; `completed` and `aborted` rows are kept for the count's history
+ * and removed by the sweep a day later.
+ */
+export const UPLOAD_SESSION_STATES = ["open", "completing", "completed", "aborted"] as const;
+
+export const uploadSessions = sqliteTable("upload_sessions", {
+  id: text("id").primaryKey(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** The name as it will be kept (NFC), checked by the upload rules at start. */
+  filename: text("filename").notNull(),
+  size: integer("size").notNull(),
+  /** The file's modification time the browser gave (ms), so a page can match a file picked again. */
+  last_modified: integer("last_modified"),
+  /** Comma list of direction codes, as `tracks.directions`. */
+  directions: text("directions").notNull(),
+  ai_use: text("ai_use", { enum: ["no", "partly", "yes"] }),
+  mode: text("mode", { enum: ["s3", "local"] }).notNull(),
+  part_size: integer("part_size").notNull(),
+  part_count: integer("part_count").notNull(),
+  s3_upload_id: text("s3_upload_id"),
+  /** The generated key the file gets in private storage (never the file name). */
+  storage_key: text("storage_key").notNull(),
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  state: text("state", { enum: UPLOAD_SESSION_STATES }).notNull().default("open"),
+  /** Until when a `completing` claim holds; a completion cut off mid-way is taken again after it. */
+  claimed_until: integer("claimed_until", { mode: "timestamp_ms" }),
+  /** The track a `completed` upload became: a completion asked again (its answer lost) gets it again. */
+  track_id: integer("track_id"),
+}, (t) => [
+  index("upload_sessions_user_created_idx").on(t.user_id, t.created_at),
+  index("upload_sessions_state_expires_idx").on(t.state, t.expires_at),
+]);
+
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   /** Short name shown in the decision form's menu. */
@@ -572,6 +612,7 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;
 export type NewTrack = typeof tracks.$inferInsert;
+export type UploadSession = typeof uploadSessions.$inferSelect;
 export type TrackAnalysisRow = typeof trackAnalysis.$inferSelect;
 export type TrackDecisionRow = typeof trackDecisions.$inferSelect;
 export type TrackCommentRow = typeof trackComments.$inferSelect;

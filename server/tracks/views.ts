@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { formatDirections, parseDirections } from "../../domain/directions.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
 import { type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../deps.ts";
@@ -103,6 +104,12 @@ export interface TrackView {
   votes: VoteView[];
   /** Per direction within the caller's scope: count, score (null while hidden), second ear, own vote. */
   vote_summary: VoteSummary[];
+  /**
+   * Staff only (issue 25, decision 0245): the artist's answer to «Использовался ли ИИ при создании
+   * трека?» for the batch, null when the track has none (uploaded before the question, by a script
+   * that leaves the field out, or created by staff).
+   */
+  ai_use: AiUse | null;
 }
 
 export interface DuplicateOfView {
@@ -164,7 +171,8 @@ export const rowJson = sql<string>`json_object(
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
-  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${sameAudioJsonField}, ${votesJsonField}, ${assignmentsJsonField})`;
+  'ai_use', ${tracks.ai_use}, ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${sameAudioJsonField},
+  ${votesJsonField}, ${assignmentsJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
 interface JsonRow extends AnalysisJson {
@@ -190,6 +198,7 @@ interface JsonRow extends AnalysisJson {
   same: { username: string | null; upload_date: number } | null;
   asg: unknown;
   votes: VoteJson[] | null;
+  ai_use: AiUse | null;
 }
 
 /** A row of the artist's own list as `ownedByQuery` builds it. */
@@ -242,6 +251,7 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
     },
     assignee: assigneeFromJson(r.asg, r.directions, viewFor.scope, displayName),
     ...voteViews(r.directions, decisions, r.votes, viewFor.scope, viewFor.voter, displayName),
+    ai_use: r.ai_use ?? null,
   };
 }
 
@@ -311,6 +321,8 @@ function filterSql(q: TrackListQuery, scope: Scope, voter: Voter | undefined, no
     );
   }
   if (q.votes) conds.push(voteFilterSql(q.votes, voter, filterWithin(q, scope)));
+  // The AI question's answer (issue 25); `none`: tracks without one.
+  if (q.ai_use) conds.push(q.ai_use === "none" ? sql`${tracks.ai_use} IS NULL` : eq(tracks.ai_use, q.ai_use));
   return conds.length ? and(...conds) : undefined;
 }
 

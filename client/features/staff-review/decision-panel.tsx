@@ -15,6 +15,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
 import { ListeningList } from "./listening-list.tsx";
 import { DuplicateNote, SameAudioNote } from "./duplicate-note.tsx";
+import { AiUseBadge } from "./ai-use-badge.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
 
@@ -47,6 +48,9 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
       <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
       <DuplicateNote of={track.duplicate_of} />
       <SameAudioNote of={track.same_audio_as} />
+      <p className="dp-ai-use">
+        <AiUseBadge value={track.ai_use} detail />
+      </p>
       <div className="dp-list">
         {directions.map((d) => (
           <DirectionDecision
