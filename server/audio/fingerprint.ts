@@ -216,8 +216,8 @@ export function bitErrorRate(a: Uint32Array, b: Uint32Array, offset: number): { 
 export const FINGERPRINT_VERSION = 1;
 /**
  * Two fingerprints are of one recording when, laid at their best offset, at most this share of the
- * bits differ (docs/decisions/0247: re-encodes measured at 0–7 %, another groove in the same key and
- * tempo at 35 %, unrelated audio near 50 %)…
+ * bits differ (docs/decisions/0247: re-encodes measured at 0–6 %, another groove in the same key and
+ * tempo at 25 % or more at every offset, unrelated fixtures 22 % or more)…
  */
 export const MATCH_MAX_BER = 0.15;
 /** …over at least this many codes with sound on both sides (7.4 s)… */
