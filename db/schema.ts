@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { REVIEW_STATUSES, TEMPLATE_OUTCOMES } from "../domain/review.ts";
 import { TILE_TYPES } from "../domain/slider.ts";
 
@@ -159,6 +159,12 @@ export const tracks = sqliteTable("tracks", {
    * created by staff. Staff-only badge and filter; nothing is guessed by a model.
    */
   ai_use: text("ai_use", { enum: ["no", "partly", "yes"] }),
+  /**
+   * The earliest completed track of another owner whose audio fingerprint this one's matches (issue
+   * 25, docs/decisions/0248): the same recording, however re-encoded. Staff-only, like
+   * `duplicate_of`, and not a foreign key for the same reason.
+   */
+  same_audio_as: integer("same_audio_as"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -290,6 +296,35 @@ export const trackAnalysis = sqliteTable("track_analysis", {
   error: text("error"),
   analysed_at: integer("analysed_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * A completed track's audio fingerprint (server/audio/fingerprint.ts, issue 25, docs/decisions/0247):
+ * its sub-fingerprints, one every 0.124 s over the first 120 s from the first sound, as little-endian
+ * 32-bit numbers (at most 3.9 KB). Read only for the few candidates the segment index names.
+ */
+export const trackFingerprints = sqliteTable("track_fingerprints", {
+  track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
+  codes: blob("codes", { mode: "buffer" }).notNull(),
+  /** FINGERPRINT_VERSION of the code that made it: codes of another version are never compared. */
+  version: integer("version").notNull(),
+});
+
+/**
+ * The segment index over `track_fingerprints` (docs/decisions/0247): for about one position in 16
+ * of each fingerprint, the hash of the sub-fingerprint there (its 24 steadiest bits) and its position.
+ * A lookup reads the rows of the query's hashes and keeps the tracks hit at one consistent offset:
+ * never a scan of the fingerprints.
+ */
+export const fingerprintSegments = sqliteTable("fingerprint_segments", {
+  hash: integer("hash").notNull(),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  /** The sub-fingerprint's position in the track's fingerprint. */
+  position: integer("position").notNull(),
+}, (t) => [
+  index("fingerprint_segments_hash_idx").on(t.hash, t.track_id, t.position),
+  // A track's delete cascades here: without this index each delete would scan the table.
+  index("fingerprint_segments_track_idx").on(t.track_id),
+]);
 
 /**
  * The review state of one (track, direction) pair (issue 13; docs/decisions/0150). No row means
