@@ -6,10 +6,16 @@
  * buffers come from the process's pool (decision 0112); processing then reads every object
  * back from the bucket. Target as for local storage, whose bench sends the uploads one after
  * another: growth over the idle server ≤ 64 MB. The parallel run is reported beside it.
- * With `BENCH_S3_ONLY=parallel` or `=sequential`, only that run.
+ *
+ * Since issue 26 the default is the resumable protocol's section (bench/resumable-upload.ts): ten
+ * 50 MB uploads at once through it, into the bucket (the parts PUT to presigned addresses: growth
+ * ≤ 16 MB) and on local disk (the part endpoint: growth ≤ 64 MB), each beside the old multipart
+ * path's throughput on loopback. The multipart runs with processing described above are run with
+ * `BENCH_S3_ONLY=parallel` or `=sequential` (only that run) or `=multipart` (both).
  */
 import { startS3Server } from "../server/testing/s3-server.ts";
 import { run } from "./upload.bench.ts";
+import { runPath } from "./resumable-upload.ts";
 
 export default async function () {
   const s3 = await startS3Server({ bucket: "np-bench" });
@@ -22,6 +28,19 @@ export default async function () {
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     };
     const only = Deno.env.get("BENCH_S3_ONLY");
+    if (!only) {
+      const s3Resumable = await runPath("resumable", env);
+      const s3Multipart = await runPath("multipart", env);
+      const localResumable = await runPath("resumable", {});
+      const localMultipart = await runPath("multipart", {});
+      return {
+        s3: { resumable: s3Resumable, multipart_post: s3Multipart },
+        local: { resumable: localResumable, multipart_post: localMultipart },
+        target:
+          "10 × 50 MB resumable uploads at once: growth ≤ 16 MB with S3 (no audio byte passes the server), ≤ 64 MB on local disk",
+        pass: s3Resumable.growth_mb <= 16 && localResumable.growth_mb <= 64,
+      };
+    }
     const result: Record<string, unknown> = {};
     if (only !== "parallel") {
       const sequential = await run(50, 10, { env });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { REVIEW_STATUSES, TEMPLATE_OUTCOMES } from "../domain/review.ts";
 import { TILE_TYPES } from "../domain/slider.ts";
 
@@ -159,6 +159,12 @@ export const tracks = sqliteTable("tracks", {
    * created by staff. Staff-only badge and filter; nothing is guessed by a model.
    */
   ai_use: text("ai_use", { enum: ["no", "partly", "yes"] }),
+  /**
+   * The earliest completed track of another owner whose audio fingerprint this one's matches (issue
+   * 25, docs/decisions/0248): the same recording, however re-encoded. Staff-only, like
+   * `duplicate_of`, and not a foreign key for the same reason.
+   */
+  same_audio_as: integer("same_audio_as"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -290,6 +296,35 @@ export const trackAnalysis = sqliteTable("track_analysis", {
   error: text("error"),
   analysed_at: integer("analysed_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * A completed track's audio fingerprint (server/audio/fingerprint.ts, issue 25, docs/decisions/0247):
+ * its sub-fingerprints, one every 0.124 s over the first 120 s from the first sound, as little-endian
+ * 32-bit numbers (at most 3.9 KB). Read only for the few candidates the segment index names.
+ */
+export const trackFingerprints = sqliteTable("track_fingerprints", {
+  track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
+  codes: blob("codes", { mode: "buffer" }).notNull(),
+  /** FINGERPRINT_VERSION of the code that made it: codes of another version are never compared. */
+  version: integer("version").notNull(),
+});
+
+/**
+ * The segment index over `track_fingerprints` (docs/decisions/0247): for about one position in 16
+ * of each fingerprint, the hash of the sub-fingerprint there (its 24 steadiest bits) and its position.
+ * A lookup reads the rows of the query's hashes and keeps the tracks hit at one consistent offset:
+ * never a scan of the fingerprints.
+ */
+export const fingerprintSegments = sqliteTable("fingerprint_segments", {
+  hash: integer("hash").notNull(),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  /** The sub-fingerprint's position in the track's fingerprint. */
+  position: integer("position").notNull(),
+}, (t) => [
+  index("fingerprint_segments_hash_idx").on(t.hash, t.track_id, t.position),
+  // A track's delete cascades here: without this index each delete would scan the table.
+  index("fingerprint_segments_track_idx").on(t.track_id),
+]);
 
 /**
  * The review state of one (track, direction) pair (issue 13; docs/decisions/0150). No row means
@@ -475,6 +510,46 @@ export const directionIntake = sqliteTable("direction_intake", {
   updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 
+/**
+ * Resumable uploads (issue 26, server/tracks/resumable/): one row per file an artist has started and
+ * not yet completed, its parts either in an S3 multipart upload (`mode` `s3`, `s3_upload_id`) or in
+ * the server's part store under DATA_DIR (`local`). `id` is random and unguessable (it is the only
+ * handle the browser keeps). An `open` row counts towards MAX_UPLOADS_PER_HOUR from `created_at`
+ * (docs/decisions/0251); past `expires_at` (24 h) the sweep aborts it. `completing` while one
+ * request turns it into a track; `completed` and `aborted` rows are kept for the count's history
+ * and removed by the sweep a day later.
+ */
+export const UPLOAD_SESSION_STATES = ["open", "completing", "completed", "aborted"] as const;
+
+export const uploadSessions = sqliteTable("upload_sessions", {
+  id: text("id").primaryKey(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** The name as it will be kept (NFC), checked by the upload rules at start. */
+  filename: text("filename").notNull(),
+  size: integer("size").notNull(),
+  /** The file's modification time the browser gave (ms), so a page can match a file picked again. */
+  last_modified: integer("last_modified"),
+  /** Comma list of direction codes, as `tracks.directions`. */
+  directions: text("directions").notNull(),
+  ai_use: text("ai_use", { enum: ["no", "partly", "yes"] }),
+  mode: text("mode", { enum: ["s3", "local"] }).notNull(),
+  part_size: integer("part_size").notNull(),
+  part_count: integer("part_count").notNull(),
+  s3_upload_id: text("s3_upload_id"),
+  /** The generated key the file gets in private storage (never the file name). */
+  storage_key: text("storage_key").notNull(),
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  expires_at: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  state: text("state", { enum: UPLOAD_SESSION_STATES }).notNull().default("open"),
+  /** Until when a `completing` claim holds; a completion cut off mid-way is taken again after it. */
+  claimed_until: integer("claimed_until", { mode: "timestamp_ms" }),
+  /** The track a `completed` upload became: a completion asked again (its answer lost) gets it again. */
+  track_id: integer("track_id"),
+}, (t) => [
+  index("upload_sessions_user_created_idx").on(t.user_id, t.created_at),
+  index("upload_sessions_state_expires_idx").on(t.state, t.expires_at),
+]);
+
 /** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -556,6 +631,7 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;
 export type NewTrack = typeof tracks.$inferInsert;
+export type UploadSession = typeof uploadSessions.$inferSelect;
 export type TrackAnalysisRow = typeof trackAnalysis.$inferSelect;
 export type TrackDecisionRow = typeof trackDecisions.$inferSelect;
 export type TrackCommentRow = typeof trackComments.$inferSelect;

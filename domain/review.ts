@@ -25,16 +25,10 @@ export const REVIEW_STATUS_LABELS: Record<ReviewStatus, string> = {
   declined: "Отклонён",
 };
 
-/** What the artist sees: the staff's working states are folded (`new` → `in_review`, `shortlisted` → `listened`). */
-export const ARTIST_REVIEW_STATUSES = ["in_review", "listened", "accepted", "declined"] as const;
-export type ArtistReviewStatus = (typeof ARTIST_REVIEW_STATUSES)[number];
-
-export const ARTIST_REVIEW_LABELS: Record<ArtistReviewStatus, string> = {
-  in_review: "На рассмотрении",
-  listened: "Прослушан",
-  accepted: "Принят",
-  declined: "Отклонён",
-};
+// What the artist sees lives in its own module, so the artist's history page does not carry this
+// one's staff rules into the public bundle (decision 0266).
+import type { ArtistReviewStatus } from "./artist-review.ts";
+export { ARTIST_REVIEW_LABELS, ARTIST_REVIEW_STATUSES, type ArtistReviewStatus } from "./artist-review.ts";
 
 export function artistReviewStatus(status: ReviewStatus): ArtistReviewStatus {
   if (status === "new") return "in_review";

@@ -39,14 +39,17 @@ export function commentTextProblem(text: string): string | null {
   return null;
 }
 
-const text = z.unknown().transform((v, ctx) => {
-  const problem = typeof v === "string" ? commentTextProblem(v) : COMMENT_TEXTS.textRequired;
-  if (problem) {
-    ctx.addIssue({ code: "custom", message: problem });
-    return z.NEVER;
-  }
-  return (v as string).trim();
-});
+// Built inside functions (like domain/review.ts), so a screen importing only the texts above, such as
+// the artist's history with COMMENT_SIGNATURE, does not bundle zod into the public pages.
+const text = () =>
+  z.unknown().transform((v, ctx) => {
+    const problem = typeof v === "string" ? commentTextProblem(v) : COMMENT_TEXTS.textRequired;
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return (v as string).trim();
+  });
 
 /** Seconds from the start, to a millisecond. */
 const seconds = (message: string) =>
@@ -58,28 +61,30 @@ const seconds = (message: string) =>
     return Math.round(v * 1000) / 1000;
   });
 
-const end = z.unknown().optional().transform((v, ctx) => {
-  if (v === undefined || v === null) return v as null | undefined;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 24 * 3600) {
-    ctx.addIssue({ code: "custom", message: COMMENT_TEXTS.badEnd });
-    return z.NEVER;
-  }
-  return Math.round(v * 1000) / 1000;
-});
+const end = () =>
+  z.unknown().optional().transform((v, ctx) => {
+    if (v === undefined || v === null) return v as null | undefined;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 24 * 3600) {
+      ctx.addIssue({ code: "custom", message: COMMENT_TEXTS.badEnd });
+      return z.NEVER;
+    }
+    return Math.round(v * 1000) / 1000;
+  });
 
-const shared = z.unknown().optional().transform((v, ctx) => {
-  if (v === undefined) return undefined;
-  if (typeof v !== "boolean") {
-    ctx.addIssue({ code: "custom", message: COMMENT_TEXTS.badShared });
-    return z.NEVER;
-  }
-  return v;
-});
+const shared = () =>
+  z.unknown().optional().transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    if (typeof v !== "boolean") {
+      ctx.addIssue({ code: "custom", message: COMMENT_TEXTS.badShared });
+      return z.NEVER;
+    }
+    return v;
+  });
 
 /** POST …/tracks/{id}/comments: `{ at_s, end_s?, text, shared? }`; `shared` is false when left out. */
 export function commentInputSchema() {
   return z
-    .object({ at_s: seconds(COMMENT_TEXTS.badAt), end_s: end, text, shared })
+    .object({ at_s: seconds(COMMENT_TEXTS.badAt), end_s: end(), text: text(), shared: shared() })
     .transform((v) => ({ at_s: v.at_s, end_s: v.end_s ?? null, text: v.text, shared: v.shared ?? false }))
     .superRefine((v, ctx) => {
       if (v.end_s !== null && v.end_s <= v.at_s) ctx.addIssue({ code: "custom", message: COMMENT_TEXTS.badEnd });
@@ -91,9 +96,9 @@ export function commentPatchSchema() {
   return z
     .object({
       at_s: seconds(COMMENT_TEXTS.badAt).optional(),
-      end_s: end,
-      text: text.optional(),
-      shared,
+      end_s: end(),
+      text: text().optional(),
+      shared: shared(),
     })
     .superRefine((v, ctx) => {
       if (Object.values(v).every((x) => x === undefined)) {

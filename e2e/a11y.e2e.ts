@@ -138,8 +138,15 @@ test("axe: artist pages (profile, edit, processing after an upload)", async (t) 
   });
   await page.getByTestId("file-row").first().waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).check();
+  // The AI question's «Да» shows the rule and its confirmation: audited open, then answered «Нет».
+  await page.getByRole("radio", { name: "Да", exact: true }).check();
+  await page.getByRole("note").filter({ hasText: "Правило сайта" }).waitFor();
   found.push(...await audit(page, "/ with a file"));
-  const upload = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
+  // The page sends the file in resumable parts (issue 26); its completion makes the track.
+  const upload = page.waitForResponse((r) =>
+    /^\/api\/upload\/resumable\/[^/]+\/complete$/.test(new URL(r.url()).pathname)
+  );
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   expect((await upload).status()).toBe(200);
   await page.waitForURL((u) => u.pathname === "/processing", { timeout: 15_000 });
@@ -327,6 +334,13 @@ test("keyboard: the upload page, with a focus ring on every stop", async (t) => 
   ]);
   await page.keyboard.press("Space");
   expect(await page.getByRole("checkbox", { name: "Лейбл Нейропанк" }).isChecked()).toBe(true);
+  // The AI question (issue 25): the group's first answer is the next stop while none is chosen;
+  // the arrows move the choice, and the button is reached once the question is answered.
+  await tabTo(page, /^Нет$/);
+  await page.keyboard.press("Space");
+  expect(await page.getByRole("radio", { name: "Нет", exact: true }).isChecked()).toBe(true);
+  await page.keyboard.press("ArrowRight");
+  expect(await page.getByRole("radio", { name: "Частично" }).isChecked()).toBe(true);
   await tabTo(page, /^Загрузить трек$/);
 });
 

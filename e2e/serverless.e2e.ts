@@ -82,6 +82,7 @@ test(
       await page.getByTestId("file-input").setInputFiles(`${tmp}/${filename}`);
       await page.getByTestId("file-row").first().waitFor();
       await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+      await page.getByRole("radio", { name: "Нет", exact: true }).check();
       await page.getByRole("button", { name: "Загрузить трек" }).click();
       await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 30_000 });
       await page.waitForURL(`${a.baseUrl}/processing`);

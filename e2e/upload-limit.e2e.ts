@@ -1,7 +1,7 @@
 /**
  * Issue 20, MAX_UPLOADS_PER_HOUR (docs/decisions/0196): an artist whose hour is used up sends a
- * track from the upload page. The server answers 429 before reading the body, and the page shows
- * its Russian text (the browser receives an answer sent while it is still sending the file).
+ * track from the upload page. The server answers the resumable upload's start with 429 before any
+ * byte of the file moves (issue 26), and the page shows its Russian text.
  */
 import { Buffer } from "node:buffer";
 import { test, type TestContext } from "./harness.ts";
@@ -35,10 +35,13 @@ test("an artist past MAX_UPLOADS_PER_HOUR sees the hourly limit's text on the up
   });
   await page.getByTestId("file-row").first().waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
-  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload/resumable");
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   const res = await answer;
   if (res.status() !== 429) throw new Error(`expected 429, got ${res.status()}`);
+  const sent = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+  if (sent.some((u) => u.includes("/parts/"))) throw new Error("a part was sent after the start was refused");
   await page
     .getByRole("alert")
     .filter({ hasText: /^Слишком много загрузок за час: не больше 1 файла\. Попробуйте позже: через \d+ мин\.$/ })

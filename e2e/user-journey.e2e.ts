@@ -83,6 +83,10 @@ test("artist journey: sign in, upload with progress, processing, profile, avatar
   expect(await page.getByText("Это направление нельзя выбрать вместе с уже выбранными направлениями.").isVisible())
     .toBe(true);
   await page.getByRole("checkbox", { name: "Подкаст Нейропанк" }).check();
+  // The AI question (issue 25): the batch waits for its answer.
+  expect(await submit.isDisabled()).toBe(true);
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
+  expect(await submit.isDisabled()).toBe(false);
   await t.screenshot(page, "journey-ready-1280");
 
   // Upload over a slowed-down connection so the progress can be watched.

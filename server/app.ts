@@ -14,7 +14,7 @@ import { ApiError } from "./lib/http-error.ts";
 import { type FrontMiddleware, type Lane, readyAnswer, withLanes } from "./http/lanes.ts";
 import { edgeHeaders } from "./http/edge-middleware.ts";
 import { securityHeaderSet } from "./http/security-headers.ts";
-import { publicUploadOrigins, servePublicFile } from "./http/public-static.ts";
+import { bucketOrigins, publicUploadOrigins, servePublicFile } from "./http/public-static.ts";
 import { fileAnswer } from "./http/client-build.ts";
 import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
@@ -31,6 +31,7 @@ import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes, sliderLane } from "./slider/public-routes.ts";
 import { createTrackRoutes, statusLane, tracksLane } from "./tracks/artist-routes.ts";
 import { createUploadRoutes } from "./tracks/upload-routes.ts";
+import { createResumableRoutes, isResumablePartPath } from "./tracks/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
@@ -90,6 +91,7 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/auth", createAuthRoutes(ctx))
     .route("/profile", createProfileRoutes(ctx))
     .route("/", createUploadRoutes(ctx))
+    .route("/", createResumableRoutes(ctx))
     .route("/", createTrackRoutes(ctx))
     .route("/faq", createFaqRoutes(ctx))
     .route("/slider", createSliderRoutes(ctx))
@@ -113,7 +115,8 @@ export function createApp(deps: AppDeps | AppContext) {
   const app = new Hono<AppEnv>();
   const shell = fileAnswer(ctx.clientDistDir, "index.html", "no-cache");
   // Images may also come from the bucket's public address (S3_PUBLIC_URL, decision 0113).
-  const security = securityHeaderSet(publicUploadOrigins(ctx.config));
+  // The upload page sends resumable parts straight to the bucket (issue 26).
+  const security = securityHeaderSet(publicUploadOrigins(ctx.config), bucketOrigins(ctx.config));
   // Request id, security headers, no-store for credentials, gzip of long JSON: one middleware, its
   // headers computed once (issue 15, docs/decisions/0180-hot-paths.md).
   const edge = edgeHeaders(security);
@@ -154,6 +157,8 @@ export function createApp(deps: AppDeps | AppContext) {
   const limit: MiddlewareHandler<AppEnv> = (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
+    // A resumable upload's part: its route caps the body at the part's size (issue 26).
+    if (c.req.method === "PUT" && isResumablePartPath(c.req.path)) return next();
     return jsonLimit(c, next);
   };
   app.use("/api/*", limit);

@@ -97,6 +97,12 @@ const EnvSchema = z.object({
   MAX_TRACK_MINUTES: positiveInt(30),
   // At most the whole-request limit (30 min, decision 0115): a longer idle time could never be reached.
   UPLOAD_IDLE_TIMEOUT_S: positiveInt(60).pipe(z.number().max(1800, { message: "must be at most 1800" })),
+  // The resumable upload's part (issue 26): S3 wants at least 5 MiB for every part but the last, and
+  // 64 MiB stays well under every host's body limit that matters (Cloud Run's 32 MiB is the
+  // exception: keep the default there). docs/decisions/0250.
+  UPLOAD_PART_MB: positiveInt(8).pipe(
+    z.number().min(5, { message: "must be at least 5" }).max(64, { message: "must be at most 64" }),
+  ),
   PROCESSING_CONCURRENCY: positiveInt(2),
   PROCESSING_MAX_ATTEMPTS: positiveInt(3),
   // At most a day: a lease that long already means a dead instance's track waits a day (decision 0170).
@@ -154,6 +160,8 @@ export interface Config {
   maxTrackMinutes: number;
   /** Seconds an upload's body may send nothing before it is cut off with 408 (docs/decisions/0115). */
   uploadIdleTimeoutS: number;
+  /** Bytes per part of a resumable upload (`UPLOAD_PART_MB`, issue 26, docs/decisions/0250). */
+  uploadPartBytes: number;
   processingConcurrency: number;
   processingMaxAttempts: number;
   /** Seconds a claimed processing job stays an instance's before another may take it (renewed while working). */
@@ -255,6 +263,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxUploadsPerHour: e.MAX_UPLOADS_PER_HOUR,
     maxTrackMinutes: e.MAX_TRACK_MINUTES,
     uploadIdleTimeoutS: e.UPLOAD_IDLE_TIMEOUT_S,
+    uploadPartBytes: e.UPLOAD_PART_MB * 1024 * 1024,
     processingConcurrency: e.PROCESSING_CONCURRENCY,
     processingMaxAttempts: e.PROCESSING_MAX_ATTEMPTS,
     processingLeaseS: e.PROCESSING_LEASE_S,

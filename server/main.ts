@@ -3,6 +3,7 @@ import { ConfigError, configFromEnvOrExit } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
 import { recoverStorage, RECOVERY_MIN_AGE_MS } from "./storage/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
+import { createResumableUploads } from "./tracks/resumable/service.ts";
 
 export interface MainOptions {
   /**
@@ -37,10 +38,22 @@ export async function main(opts: MainOptions = {}) {
       (r) => (r.partials || r.orphans) && deps.logger.info("removed interrupted uploads", { ...r }),
       (err) => deps.logger.error("storage recovery failed", { err }),
     );
+  // Resumable uploads left unfinished for 24 h are aborted, their parts removed; safe on several
+  // instances at once (issue 26, docs/decisions/0252).
+  const resumable = createResumableUploads(ctx);
+  const sweepUploads = () =>
+    resumable.sweep().then(
+      (r) => (r.aborted || r.deleted || r.orphans) && deps.logger.info("swept resumable uploads", { ...r }),
+      (err) => deps.logger.error("resumable upload sweep failed", { err }),
+    );
   // In the background: it lists every stored file, and leftovers are invisible meanwhile, so
   // start-up does not wait for it.
   void recover();
-  const recoveryTimer = setInterval(recover, RECOVERY_MIN_AGE_MS);
+  void sweepUploads();
+  const recoveryTimer = setInterval(() => {
+    void recover();
+    void sweepUploads();
+  }, RECOVERY_MIN_AGE_MS);
   Deno.unrefTimer(recoveryTimer);
   // Sends the Telegram outbox's pending rows, those left by the last run included, and then every
   // row a decision enqueues (docs/decisions/0157). Without TELEGRAM_BOT_TOKEN it does nothing.

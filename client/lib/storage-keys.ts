@@ -11,4 +11,6 @@ export const STORAGE_KEYS = {
   oauthLinkResult: "oauth_link_result",
   /** The review desk's «С дропа» switch (issue 23): a track the player moves on to starts at its drop. */
   reviewFromDrop: "reviewFromDrop",
+  /** Unfinished resumable uploads by file (name, size, modification time), issue 26. */
+  resumableUploads: "resumableUploads",
 } as const;

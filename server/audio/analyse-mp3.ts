@@ -110,13 +110,13 @@ function declaredSeconds(stats: FrameStats, totalBytes: number | undefined): num
 }
 
 /**
- * `analyseMp3`, with the frame splitter's counts: the confirmed frames (server/audio/mpeg-frames.ts)
+ * `analyseMp3`, with the frame splitter's counts and the audio fingerprint (fingerprint.ts): the confirmed frames (server/audio/mpeg-frames.ts)
  * are the one rule for a track's length and average bitrate (issue 20).
  */
 export async function analyseMp3Frames(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   opts: AnalyseOptions = {},
-): Promise<{ analysis: AudioAnalysis; frames: FrameStats }> {
+): Promise<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Uint32Array }> {
   const splitter = createFrameSplitter();
   const stats = splitter.stats;
   const decoder = await acquireDecoder();
@@ -186,5 +186,10 @@ export async function analyseMp3Frames(
     key_confidence: facts.key_confidence,
     peaks: facts.peaks,
   };
-  return { analysis: { ...figures, warnings: warningsFor(figures) }, frames: stats };
+  return {
+    analysis: { ...figures, warnings: warningsFor(figures) },
+    frames: stats,
+    // Kept apart from the report: it is stored in its own tables (server/tracks/fingerprints.ts).
+    fingerprint: facts.fingerprint,
+  };
 }

@@ -1,11 +1,13 @@
 /**
  * Everything measured on the decoded samples, in one pass over each chunk as it is decoded: the
  * sample count, loudness, true peak, clipping, waveform peaks, the band envelopes that tempo and
- * drop detection read at the end, and the key's chromagram (key.ts). Tests feed it generated PCM directly.
+ * drop detection read at the end, the key's chromagram (key.ts) and the audio fingerprint
+ * (fingerprint.ts). Tests feed it generated PCM directly.
  */
 import { createBandEnvelopes } from "./band-envelopes.ts";
 import { createClipCounter } from "./clipping.ts";
 import { findDrop } from "./drop.ts";
+import { createFingerprinter } from "./fingerprint.ts";
 import { createKeyChroma } from "./key.ts";
 import { createLoudnessMeter } from "./loudness.ts";
 import { readTempo } from "./tempo.ts";
@@ -31,6 +33,8 @@ export interface PcmFacts {
   /** How sure the key reading is, 0–1 (three decimals); null with `key` (docs/decisions/0215). */
   key_confidence: number | null;
   peaks: [number, number][];
+  /** The audio fingerprint's sub-fingerprints (fingerprint.ts); kept apart from the report. */
+  fingerprint: Uint32Array;
 }
 
 export interface PcmAnalyser {
@@ -46,9 +50,13 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
   const truePeak = createTruePeakMeter(channelCount);
   const clips = createClipCounter(channelCount);
   const peaks = createPeakCollector(channelCount);
-  // The key's chromagram reads the band envelopes' half-rate mono mix.
+  // The key's chromagram and the fingerprint read the band envelopes' half-rate mono mix.
   const chroma = createKeyChroma(sampleRate / 2);
-  const bands = createBandEnvelopes(sampleRate, channelCount, chroma.push);
+  const print = createFingerprinter(sampleRate / 2);
+  const bands = createBandEnvelopes(sampleRate, channelCount, (mono, length) => {
+    chroma.push(mono, length);
+    print.push(mono, length);
+  });
   let samples = 0;
   return {
     push(channels, length) {
@@ -79,6 +87,7 @@ export function createPcmAnalyser(sampleRate: number, channelCount: number): Pcm
         camelot: key.camelot,
         key_confidence: key.confidence,
         peaks: peaks.peaks(),
+        fingerprint: print.finish(),
       };
     },
   };

@@ -287,7 +287,7 @@ function watchIdle(body: ReadableStream<Uint8Array>, idleMs: number, onIdle: () 
 }
 
 /** 408: the client sent nothing for `idleMs`. */
-function idleTooLong(idleMs: number): ApiError {
+export function idleTooLong(idleMs: number): ApiError {
   const s = Math.max(1, Math.round(idleMs / 1000));
   return new ApiError(
     408,

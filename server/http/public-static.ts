@@ -103,3 +103,16 @@ export function publicUploadOrigins(config: { s3?: { publicUrl?: string } }): st
   const url = config.s3?.publicUrl;
   return url ? [new URL(url).origin] : [];
 }
+
+/**
+ * The origin the upload page sends resumable parts to (presigned addresses, issue 26): the
+ * endpoint's (path-style) or AWS's virtual-hosted one, as `server/storage/s3-client.ts` builds them.
+ * The page's `connect-src` must allow it.
+ */
+export function bucketOrigins(config: { s3?: { endpoint?: string; bucket: string; region: string } }): string[] {
+  const s3 = config.s3;
+  if (!s3) return [];
+  return [
+    s3.endpoint ? new URL(s3.endpoint).origin : `https://${s3.bucket}.s3.${s3.region || "us-east-1"}.amazonaws.com`,
+  ];
+}

@@ -177,6 +177,28 @@ describe("the headers every answer gets", () => {
     expect(data.headers.get("permissions-policy")).toBeNull();
   });
 
+  it("a page may send resumable upload parts to the bucket's origin (connect-src), and only with S3", async () => {
+    const { Hono } = await import("hono");
+    const { edgeHeaders } = await import("./edge-middleware.ts");
+    const { securityHeaderSet } = await import("./security-headers.ts");
+    const { bucketOrigins } = await import("./public-static.ts");
+    const csp = async (s3?: { endpoint?: string; bucket: string; region: string }) => {
+      const app = new Hono().use(edgeHeaders(securityHeaderSet([], bucketOrigins({ s3 })))).get(
+        "/",
+        (c) => c.html("<p/>"),
+      );
+      const res = await app.request("/");
+      return /connect-src ([^;]*)/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    };
+    expect(await csp()).toBe("'self'");
+    expect(await csp({ endpoint: "https://acc.r2.cloudflarestorage.com/", bucket: "b", region: "auto" })).toBe(
+      "'self' https://acc.r2.cloudflarestorage.com",
+    );
+    expect(await csp({ bucket: "np-tracks", region: "eu-central-1" })).toBe(
+      "'self' https://np-tracks.s3.eu-central-1.amazonaws.com",
+    );
+  });
+
   it("carry a request id: the caller's when it is safe, a new one otherwise", async () => {
     const given = await t.app.request("/api/config", { headers: { "X-Request-Id": "abc-123" } });
     expect(given.headers.get("x-request-id")).toBe("abc-123");

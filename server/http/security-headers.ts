@@ -60,8 +60,15 @@ const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").toLow
  * compares the two), built once: the middleware spent a fifth of a small answer's time rebuilding
  * its per-request state (issue 15).
  */
-function securityHeaders(extraImgSrc: readonly string[] = []): readonly (readonly [string, string])[] {
-  const csp: Record<string, readonly string[]> = { ...CSP, imgSrc: [...CSP.imgSrc, ...extraImgSrc] };
+function securityHeaders(
+  extraImgSrc: readonly string[] = [],
+  extraConnectSrc: readonly string[] = [],
+): readonly (readonly [string, string])[] {
+  const csp: Record<string, readonly string[]> = {
+    ...CSP,
+    imgSrc: [...CSP.imgSrc, ...extraImgSrc],
+    connectSrc: [...CSP.connectSrc, ...extraConnectSrc],
+  };
   return [
     ["Cross-Origin-Resource-Policy", "same-origin"],
     ["Cross-Origin-Opener-Policy", "same-origin"],
@@ -114,7 +121,8 @@ export const API_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
 
 /**
  * One deployment's security headers: the page's set (`securityHeaders` with the extra image origins,
- * the bucket's public address, decision 0113), for pages, the client's files and public images, and
+ * the bucket's public address, decision 0113, and the bucket's own origin the upload page sends
+ * resumable parts to, issue 26), for pages, the client's files and public images, and
  * the API's set for `/api` answers that are not HTML (decision 0189).
  */
 export interface SecurityHeaderSet {
@@ -122,8 +130,14 @@ export interface SecurityHeaderSet {
   readonly api: HeaderList;
 }
 
-export function securityHeaderSet(extraImgSrc: readonly string[]): SecurityHeaderSet {
-  return { document: headerList(securityHeaders(extraImgSrc)), api: headerList(API_SECURITY_HEADERS) };
+export function securityHeaderSet(
+  extraImgSrc: readonly string[],
+  extraConnectSrc: readonly string[] = [],
+): SecurityHeaderSet {
+  return {
+    document: headerList(securityHeaders(extraImgSrc, extraConnectSrc)),
+    api: headerList(API_SECURITY_HEADERS),
+  };
 }
 
 /**

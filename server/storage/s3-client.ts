@@ -47,6 +47,12 @@ export interface S3Client {
   send(method: string, target: string, init?: S3RequestInit): Promise<Response>;
   /** `send`, with an error answer thrown (`errorOf`: `S3Error`, or `StorageNotFoundError` for a missing key). */
   request(method: string, target: string, key: string | undefined, init?: S3RequestInit): Promise<Response>;
+  /**
+   * A presigned address (query-string SigV4, UNSIGNED-PAYLOAD) that lets whoever holds it send one
+   * `method` request to `target` for `expiresS` seconds without credentials: the browser's part PUTs
+   * (issue 26). AWS: "Authenticating Requests: Using Query Parameters (AWS Signature Version 4)".
+   */
+  presign(method: string, target: string, expiresS: number): Promise<string>;
 }
 
 export interface S3ObjectInfo {
@@ -201,7 +207,26 @@ export function createS3Client(opts: S3ClientOptions): S3Client {
     return res;
   }
 
-  return { url, send, request };
+  async function presign(method: string, target: string, expiresS: number): Promise<string> {
+    const address = new URL(target);
+    // S3 allows at most 7 days.
+    address.searchParams.set("X-Amz-Expires", String(Math.max(1, Math.min(604_800, Math.floor(expiresS)))));
+    const signed = await new AwsV4Signer({
+      url: address.toString(),
+      method,
+      accessKeyId: opts.accessKeyId,
+      secretAccessKey: opts.secretAccessKey,
+      sessionToken: opts.sessionToken,
+      service: "s3",
+      region,
+      cache: signingKeys,
+      datetime: datetime(),
+      signQuery: true,
+    }).sign();
+    return signed.url.toString();
+  }
+
+  return { url, send, request, presign };
 }
 
 function backOff(attempt: number): Promise<void> {

@@ -77,6 +77,31 @@ export interface S3Storage extends FileStorage {
   listKeys(prefix?: string): AsyncIterable<S3ListedObject>;
   /** The public address of a key, or null when no `publicUrl` is configured. */
   publicUrl(key: string): string | null;
+  /** Multipart uploads whose parts someone else sends (the browser's resumable upload, issue 26). */
+  multipart: S3MultipartUploads;
+}
+
+/** One part S3 holds of an unfinished multipart upload (ListParts). */
+export interface S3UploadedPart {
+  n: number;
+  size: number;
+  etag: string;
+}
+
+/**
+ * The multipart calls, by key (relative to the store's prefix) and UploadId, for uploads whose parts
+ * are sent to presigned addresses (AWS S3 API reference: CreateMultipartUpload, UploadPart with a
+ * presigned URL, ListParts, CompleteMultipartUpload, AbortMultipartUpload).
+ */
+export interface S3MultipartUploads {
+  create(key: string, contentType?: string): Promise<string>;
+  /** A presigned PUT address of part `n` (1-based), valid `expiresS` seconds. */
+  partUrl(key: string, uploadId: string, n: number, expiresS: number): Promise<string>;
+  /** The parts S3 holds, by number; null when the upload is gone (completed, aborted: NoSuchUpload). */
+  listParts(key: string, uploadId: string): Promise<S3UploadedPart[] | null>;
+  complete(key: string, uploadId: string, parts: ReadonlyArray<{ n: number; etag: string }>): Promise<void>;
+  /** Frees the parts; an upload already gone is not an error. */
+  abort(key: string, uploadId: string): Promise<void>;
 }
 
 /** A write keeps its first bytes in a buffer of its own up to this size: an avatar never waits for the pool. */
@@ -103,7 +128,7 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   const pageSize = opts.listPageSize ?? 1000;
   const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? opts.partPool?.partSize ?? MIN_PART_SIZE);
   const pool = opts.partPool ?? createPartPool({ size: S3_PART_BUFFERS, partSize: basePartSize });
-  const { url, send, request } = createS3Client(opts);
+  const { url, send, request, presign } = createS3Client(opts);
   const publicBase = opts.publicUrl ? opts.publicUrl.replace(/\/+$/, "") : null;
 
   const toFull = (key: string) => {
@@ -134,8 +159,17 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
   }
 
   async function completeUpload(full: string, key: string, uploadId: string, etags: string[]): Promise<void> {
-    const parts = etags.map((etag, i) =>
-      `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`
+    await completeParts(full, key, uploadId, etags.map((etag, i) => ({ n: i + 1, etag })));
+  }
+
+  async function completeParts(
+    full: string,
+    key: string,
+    uploadId: string,
+    list: ReadonlyArray<{ n: number; etag: string }>,
+  ): Promise<void> {
+    const parts = list.map(({ n, etag }) =>
+      `<Part><PartNumber>${n}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`
     );
     const body = `<CompleteMultipartUpload>${parts.join("")}</CompleteMultipartUpload>`;
     const res = await request("POST", url(full, { uploadId }), key, {
@@ -185,7 +219,43 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     }
   }
 
+  async function listParts(full: string, key: string, uploadId: string): Promise<S3UploadedPart[] | null> {
+    const parts: S3UploadedPart[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const res = await send("GET", url(full, { uploadId, "part-number-marker": marker }));
+      if (res.status === 404) {
+        await res.body?.cancel();
+        return null;
+      }
+      if (!res.ok) throw await errorOf(res, key);
+      const xml = await res.text();
+      for (const block of xmlElements(xml, "Part")) {
+        const n = Number(xmlText(block, "PartNumber"));
+        const etag = xmlText(block, "ETag");
+        if (!Number.isSafeInteger(n) || n < 1 || !etag) continue;
+        parts.push({ n, size: Number(xmlText(block, "Size") ?? 0), etag });
+      }
+      if (xmlText(xml, "IsTruncated") !== "true") break;
+      marker = xmlText(xml, "NextPartNumberMarker") ?? undefined;
+      if (!marker) {
+        throw new S3Error(res.status, "MalformedResponse", "ListParts truncated without NextPartNumberMarker");
+      }
+    }
+    return parts.sort((a, b) => a.n - b.n);
+  }
+
+  const multipart: S3MultipartUploads = {
+    create: (key, contentType = "application/octet-stream") => createUpload(toFull(key), key, contentType),
+    partUrl: (key, uploadId, n, expiresS) =>
+      presign("PUT", url(toFull(key), { partNumber: String(n), uploadId }), expiresS),
+    listParts: (key, uploadId) => listParts(toFull(key), key, uploadId),
+    complete: (key, uploadId, parts) => completeParts(toFull(key), key, uploadId, parts),
+    abort: (key, uploadId) => abortUpload(toFull(key), key, uploadId),
+  };
+
   const storage: S3Storage = {
+    multipart,
     async write(key, body, wopts) {
       const full = toFull(key);
       const limit = wopts?.maxBytes;

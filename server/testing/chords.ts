@@ -14,10 +14,10 @@
  * groove of grooves.ts when `drums` is set.
  */
 import { camelotOf, type KeyMode, keyName } from "../../domain/musical-key.ts";
-import { groove } from "./grooves.ts";
+import { groove, type GroovePattern } from "./grooves.ts";
 
 /** A chord: its root in semitones above the tonic, and whether its third is minor. */
-type Chord = [number, "maj" | "min"];
+export type Chord = [number, "maj" | "min"];
 
 const PROGRESSIONS: Record<KeyMode, Chord[]> = {
   minor: [[0, "min"], [8, "maj"], [3, "maj"], [10, "maj"], [0, "min"], [5, "min"], [10, "maj"], [0, "min"]],
@@ -34,6 +34,10 @@ export interface ChordTrackOptions {
   bpm?: number;
   /** Lay the two-step groove (drums only, no bass) under the chords. */
   drums?: boolean;
+  /** The drums' pattern (grooves.ts) when `drums` is set; two-step by default. */
+  drumPattern?: GroovePattern;
+  /** Another loop of chords in the key than the mode's own (the fingerprint fixtures' second groove). */
+  progression?: Chord[];
   /** Offset of the whole track from A = 440 Hz, in cents. */
   tuningCents?: number;
   seed?: number;
@@ -71,7 +75,7 @@ export function chordTrack(o: ChordTrackOptions): Float32Array[] {
   const cents = o.tuningCents ?? 0;
   const bar = Math.round(((60 * 4) / bpm) * fs);
   const music = new Float32Array(n);
-  const loop = PROGRESSIONS[o.mode];
+  const loop = o.progression ?? PROGRESSIONS[o.mode];
   for (let b = 0; b * bar < n; b++) {
     const [step, quality] = loop[b % loop.length];
     const root = (o.tonic + step) % 12;
@@ -81,7 +85,14 @@ export function chordTrack(o: ChordTrackOptions): Float32Array[] {
   }
   const channelCount = o.channels ?? 1;
   const drums = o.drums
-    ? groove({ pattern: "two-step", bpm, seconds: o.seconds, sampleRate: fs, channels: channelCount, seed: o.seed })
+    ? groove({
+      pattern: o.drumPattern ?? "two-step",
+      bpm,
+      seconds: o.seconds,
+      sampleRate: fs,
+      channels: channelCount,
+      seed: o.seed,
+    })
     : null;
   return Array.from({ length: channelCount }, (_, c) => {
     const out = new Float32Array(n);

@@ -7,8 +7,11 @@
  * keeps in its legacy provider; without it every truncated listing answers 500.
  *
  * s3rver is a stand-in, not S3: it does not check V4 signatures (only that the access key id is its
- * own, `S3RVER`), nor the 5 MiB minimum part size, and it answers AbortMultipartUpload with 405 and
- * ListMultipartUploads with 501. See docs/decisions/0110-s3-object-storage.md.
+ * own, `S3RVER`), nor the 5 MiB minimum part size, and it answers ListMultipartUploads with 501 and
+ * has no lifecycle rules. See docs/decisions/0110-s3-object-storage.md. ListParts and
+ * AbortMultipartUpload, which it lacks too, are added by `s3rver-multipart-extras.cjs` (preloaded),
+ * and the bucket gets the CORS rule of `s3rver-cors.xml`, so a browser can PUT parts to presigned
+ * addresses (issue 26, docs/decisions/0253).
  */
 
 /** The credentials s3rver knows: any other access key id gets InvalidAccessKeyId. */
@@ -107,6 +110,8 @@ export async function startS3Server(opts: { bucket?: string; timeoutMs?: number 
   const child = new Deno.Command(node, {
     args: [
       "--openssl-legacy-provider",
+      "--require",
+      new URL("./s3rver-multipart-extras.cjs", import.meta.url).pathname,
       script,
       "--directory",
       dir,
@@ -117,6 +122,7 @@ export async function startS3Server(opts: { bucket?: string; timeoutMs?: number 
       "--silent",
       "--configure-bucket",
       bucket,
+      new URL("./s3rver-cors.xml", import.meta.url).pathname,
     ],
     cwd: REPO_ROOT,
     stdin: "null",

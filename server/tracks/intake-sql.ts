@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
-import { tracks } from "../../db/schema.ts";
+import { tracks, uploadSessions } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { reviewFilterSql } from "./decisions.ts";
 
@@ -10,12 +10,25 @@ import { reviewFilterSql } from "./decisions.ts";
  * response promise's sweep declines.
  */
 
-/** The artist's tracks uploaded after `since`, failed uploads left out (never submitted). */
+/**
+ * The artist's submissions after `since`: their tracks, failed uploads left out (never submitted),
+ * and their resumable uploads started and not yet finished (issue 26: a batch starts every file
+ * before any byte moves, so each start counts as the track it will become).
+ */
 export async function recentSubmissions(db: Db, userId: number, since: Date) {
-  return await db
+  const made = await db
     .select({ directions: tracks.directions, at: tracks.upload_date })
     .from(tracks)
     .where(and(eq(tracks.user_id, userId), gt(tracks.upload_date, since), ne(tracks.status, "failed")));
+  const started = await db
+    .select({ directions: uploadSessions.directions, at: uploadSessions.created_at })
+    .from(uploadSessions)
+    .where(and(
+      eq(uploadSessions.user_id, userId),
+      gt(uploadSessions.created_at, since),
+      inArray(uploadSessions.state, ["open", "completing"]),
+    ));
+  return [...made, ...started];
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Direction } from "../../domain/directions.ts";
+import { AI_USE_TEXTS, type AiUse } from "../../domain/ai-use.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { type MultipartForm, receiveMultipart } from "../http/multipart.ts";
 import {
+  addAiUse,
   addDirections,
   checkFilePart,
   emptyFaults,
@@ -47,7 +49,7 @@ export const ABORTED_MESSAGE = "Загрузка прервана или зап�
 const PART_OVERHEAD = 64 * 1024;
 
 /**
- * Reads a track upload (repeated `files`, repeated `directions`) with the shared multipart reader:
+ * Reads a track upload (repeated `files`, repeated `directions`, the batch's `ai_use`) with the shared multipart reader:
  * each `files` part goes straight into storage, so memory stays flat whatever the sizes. Every rule
  * is checked as parts arrive; `directions` may come after the files, so the final verdict waits for
  * the end of the body. On any failure every file of the request is deleted before the error is
@@ -56,10 +58,12 @@ const PART_OVERHEAD = 64 * 1024;
 export async function receiveUpload(
   req: Request,
   opts: ReceiveOptions,
-): Promise<{ files: ReceivedFile[]; directions: Direction[]; discard: () => Promise<void> }> {
+): Promise<{ files: ReceivedFile[]; directions: Direction[]; aiUse: AiUse | null; discard: () => Promise<void> }> {
   const faults = emptyFaults();
   const seen = new Set<string>();
   const directions: Direction[] = [];
+  // The AI question's answer (issue 25, decision 0245): null when the field is left out.
+  let aiUse: AiUse | null = null;
   const names = new Map<string, string>();
   let fileCount = 0;
   const maxBody = opts.maxFiles * (opts.maxFileBytes + PART_OVERHEAD) + PART_OVERHEAD;
@@ -91,6 +95,12 @@ export async function receiveUpload(
       },
     },
     onField(name, value, { truncated }) {
+      if (name === "ai_use") {
+        const answer = truncated ? { error: AI_USE_TEXTS.invalid } : addAiUse(aiUse, value);
+        if ("error" in answer) throw badRequest(answer.error);
+        aiUse = answer.value;
+        return;
+      }
       if (name !== "directions") return;
       if (truncated) throw badRequest("Некорректное значение поля directions.");
       const error = addDirections(directions, value);
@@ -126,5 +136,5 @@ export async function receiveUpload(
     throw failure;
   }
   const files = form.files.map((f) => ({ key: f.key, filename: names.get(f.key)!, size: f.size }));
-  return { files, directions, discard: form.discard };
+  return { files, directions, aiUse, discard: form.discard };
 }

@@ -7,6 +7,7 @@ import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { ASSIGN_TEXTS } from "../../domain/assignment.ts";
 import { WARNING_CODES } from "./analysis.ts";
 import { VOTE_FILTERS, type VoteFilter } from "../../domain/votes.ts";
+import { AI_USE_FILTERS, AI_USE_TEXTS, type AiUseFilter, parseAiUse } from "../../domain/ai-use.ts";
 
 /**
  * The HTTP input schemas of the track calls (the admin and moderator routes, the dashboard's time
@@ -170,6 +171,21 @@ export const trackListQuerySchema = z.object({
       }
       return v as VoteFilter;
     }),
+  /**
+   * The artist's answer to the AI question (issue 25, decision 0245): `no`, `partly`, `yes`, or
+   * `none` for tracks without an answer. `all` or empty: no filter.
+   */
+  ai_use: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "all") return undefined;
+      if (!(AI_USE_FILTERS as readonly string[]).includes(v)) {
+        ctx.addIssue({ code: "custom", message: AI_USE_TEXTS.badFilter });
+        return z.NEVER;
+      }
+      return v as AiUseFilter;
+    }),
   /** `upload_date`, `-upload_date`, `filename`, ... (a leading minus sorts descending). */
   sort: z
     .string()
@@ -203,6 +219,19 @@ export const trackListQuerySchema = z.object({
 });
 
 export type TrackListQuery = z.output<typeof trackListQuerySchema>;
+
+/**
+ * The AI question's answer in a JSON body (the resumable start of issue 26): absent or null is no
+ * answer, `no` `partly` `yes` exactly, anything else a 400 with the upload's own message.
+ */
+export const aiUseInput = z.unknown().transform((v, ctx) => {
+  const parsed = parseAiUse(v);
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: parsed.error });
+    return z.NEVER;
+  }
+  return parsed.value;
+});
 
 /** Directions as a comma string (or an array) of known codes; conflicts are refused. */
 export const directionsInput = z

@@ -13,6 +13,7 @@ import { createStaffReview } from "./review.ts";
 import { createUploadRows } from "./uploads.ts";
 import { createAssignments } from "./assignments.ts";
 import { createTrackComments } from "./comments.ts";
+import { createFingerprints } from "./fingerprints.ts";
 
 export * from "./schemas.ts";
 export * from "./views.ts";
@@ -88,6 +89,8 @@ export function createTracksService(
     comments,
     /** The audio reports (written by processing and the start-up pass). */
     analysis,
+    /** The audio fingerprints and their segment index (issue 25, docs/decisions/0247). */
+    fingerprints: createFingerprints(ctx),
     /** Who is to decide which pair (issue 24, docs/decisions/0233). */
     assignments: createAssignments(ctx),
     /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */

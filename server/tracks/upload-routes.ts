@@ -11,28 +11,36 @@ import { intakeGate } from "../intake/check.ts";
  * No extension: music-metadata picks its parser by a path's extension, and the processing job wants
  * the content to decide (a WAV renamed to .mp3 must not be read as MPEG).
  */
-function newTrackKey(): string {
+export function newTrackKey(): string {
   const id = crypto.randomUUID();
   return `${id.slice(0, 2)}/${id}`;
 }
 
+/** The 429 of MAX_UPLOADS_PER_HOUR, with Retry-After (docs/decisions/0196); also the resumable start's. */
+export function overHourlyLimit(
+  c: Context<AppEnv>,
+  maxUploadsPerHour: number,
+  quota: { used: number; retryAfterS: number },
+): ApiError {
+  const retryAfterS = Math.max(1, quota.retryAfterS);
+  c.header("Retry-After", String(retryAfterS));
+  return new ApiError(
+    429,
+    tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)),
+  );
+}
+
 /**
- * Streamed uploads: POST /api/upload (multipart: repeated `files`, repeated `directions`).
+ * Streamed uploads: POST /api/upload (multipart: repeated `files`, repeated `directions`, and the
+ * AI question's `ai_use`, kept on every track of the batch).
  * The body is not run through `validate()`: a zod validator needs the parsed form, which would hold
  * every file in memory. `receiveUpload` checks the same rules part by part instead.
  */
 export function createUploadRoutes(ctx: AppContext) {
   const { maxUploadFiles, maxUploadFileBytes, maxUploadsPerHour } = ctx.config;
 
-  /** The 429 of MAX_UPLOADS_PER_HOUR, with Retry-After (docs/decisions/0196). */
-  function overLimit(c: Context<AppEnv>, quota: { used: number; retryAfterS: number }): ApiError {
-    const retryAfterS = Math.max(1, quota.retryAfterS);
-    c.header("Retry-After", String(retryAfterS));
-    return new ApiError(
-      429,
-      tooManyUploadsMessage(maxUploadsPerHour, retryAfterS, Math.max(0, maxUploadsPerHour - quota.used)),
-    );
-  }
+  const overLimit = (c: Context<AppEnv>, quota: { used: number; retryAfterS: number }) =>
+    overHourlyLimit(c, maxUploadsPerHour, quota);
 
   return new Hono<AppEnv>().post("/upload", ctx.guards.user, async (c) => {
     const user = c.get("user");
@@ -46,7 +54,7 @@ export function createUploadRoutes(ctx: AppContext) {
     // The intake rules (issue 25): read before the body, asked as its parts arrive. Staff are not
     // held by them, as by the hourly limit (docs/decisions/0238).
     const gate = limited ? await intakeGate(ctx.db, { userId: user.id, now: ctx.clock.now() }) : null;
-    const { files, directions, discard } = await receiveUpload(c.req.raw, {
+    const { files, directions, aiUse, discard } = await receiveUpload(c.req.raw, {
       storage: ctx.storage,
       maxFiles: maxUploadFiles,
       maxFileBytes: maxUploadFileBytes,
@@ -63,8 +71,8 @@ export function createUploadRoutes(ctx: AppContext) {
     let rows;
     try {
       rows = limited
-        ? await ctx.tracks.addUploadsWithin(maxUploadsPerHour, user.id, files, directions)
-        : await ctx.tracks.addUploads(user.id, files, directions);
+        ? await ctx.tracks.addUploadsWithin(maxUploadsPerHour, user.id, files, directions, aiUse)
+        : await ctx.tracks.addUploads(user.id, files, directions, aiUse);
     } catch (err) {
       await discard();
       throw err;

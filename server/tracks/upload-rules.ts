@@ -8,6 +8,7 @@ import {
 } from "../../domain/directions.ts";
 import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE, parseTrackName } from "../../domain/track-name.ts";
 import { revealHiddenChars } from "../../domain/hidden-chars.ts";
+import { AI_USE_TEXTS, type AiUse, parseAiUse } from "../../domain/ai-use.ts";
 
 /**
  * The upload rules the page enforces (spec 1 §5), repeated on the server. Pure functions so that the
@@ -118,6 +119,18 @@ export function addDirections(selected: Direction[], value: string): string | nu
     return `${DIRECTION_CONFLICT_MESSAGE.slice(0, -1)}: «${DIRECTION_LABELS[a]}» и «${DIRECTION_LABELS[b]}».`;
   }
   return null;
+}
+
+/**
+ * The batch's answer to the AI question after one more `ai_use` field (issue 25, decision 0245):
+ * `no`, `partly` or `yes` exactly; an empty or other value, or a second field that says otherwise,
+ * is the 400's message. A request without the field keeps `null` (older scripts still work).
+ */
+export function addAiUse(current: AiUse | null, value: string): { value: AiUse } | { error: string } {
+  const parsed = parseAiUse(value);
+  if (!parsed.ok || parsed.value === null) return { error: AI_USE_TEXTS.invalid };
+  if (current !== null && current !== parsed.value) return { error: AI_USE_TEXTS.conflicting };
+  return { value: parsed.value };
 }
 
 export function tooManyFilesMessage(max: number): string {

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections } from "../../domain/directions.ts";
-import { tracks } from "../../db/schema.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
+import { tracks, uploadSessions } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
 import { type createStatusKeys, STATUS_COLUMNS, type StatusRow } from "./processing/status-keys.ts";
@@ -11,7 +12,24 @@ import { type createStatusKeys, STATUS_COLUMNS, type StatusRow } from "./process
  */
 
 /** The hour MAX_UPLOADS_PER_HOUR counts over, sliding (docs/decisions/0196). */
-const UPLOAD_WINDOW_MS = 3_600_000;
+export const UPLOAD_WINDOW_MS = 3_600_000;
+
+/**
+ * When each upload of `userId` counted by MAX_UPLOADS_PER_HOUR began, after `since` (ms): its tracks
+ * by upload date, and its resumable uploads started and not yet a track or cancelled (issue 26: a
+ * started upload counts, docs/decisions/0251). One `at` column.
+ */
+function countedUploadsSql(userId: number, since: number): SQL {
+  return sql`SELECT upload_date AS at FROM ${tracks} WHERE user_id = ${userId} AND upload_date > ${since}
+    UNION ALL
+    SELECT created_at AS at FROM ${uploadSessions}
+    WHERE user_id = ${userId} AND state IN ('open', 'completing') AND created_at > ${since}`;
+}
+
+/** How many uploads of `userId` MAX_UPLOADS_PER_HOUR counts now (`countedUploadsSql`), as SQL. */
+export function countedUploadsNowSql(userId: number, now: number): SQL {
+  return sql`(SELECT count(*) FROM (${countedUploadsSql(userId, now - UPLOAD_WINDOW_MS)}))`;
+}
 
 export function createUploadRows(
   ctx: Pick<AppContext, "db" | "clock">,
@@ -25,6 +43,7 @@ export function createUploadRows(
     userId: number,
     files: ReadonlyArray<{ key: string; filename: string; size: number }>,
     directions: readonly Direction[],
+    aiUse: AiUse | null,
     hourlyLimit?: number,
   ): Promise<StatusRow[] | null> {
     const now = ctx.clock.now();
@@ -36,18 +55,18 @@ export function createUploadRows(
       storage_key: f.key,
       size: f.size,
       status: "processing" as const,
+      ai_use: aiUse ?? null,
     }));
     const rows = await afterWrite([userId], async (): Promise<StatusRow[] | null> => {
       if (hourlyLimit === undefined) return await db.insert(tracks).values(values).returning(STATUS_COLUMNS);
       // INSERT … SELECT over the files as a JSON array, guarded by the count of the last hour.
-      const since = now.getTime() - UPLOAD_WINDOW_MS;
       const list = JSON.stringify(files.map((f) => [f.filename, f.key, f.size]));
       const added = await db.all<{ id: number }>(sql`
-        INSERT INTO ${tracks} (user_id, filename, directions, upload_date, storage_key, size, status)
+        INSERT INTO ${tracks} (user_id, filename, directions, upload_date, storage_key, size, status, ai_use)
         SELECT ${userId}, json_extract(f.value, '$[0]'), ${values[0]?.directions ?? ""}, ${now.getTime()},
-               json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), 'processing'
+               json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), 'processing', ${aiUse}
         FROM json_each(${list}) AS f
-        WHERE (SELECT count(*) FROM ${tracks} WHERE user_id = ${userId} AND upload_date > ${since}) + ${files.length} <= ${hourlyLimit}
+        WHERE ${countedUploadsNowSql(userId, now.getTime())} + ${files.length} <= ${hourlyLimit}
         ORDER BY f.key
         RETURNING id`);
       if (added.length === 0 && files.length > 0) return null;
@@ -68,31 +87,30 @@ export function createUploadRows(
      */
     async uploadQuota(userId: number, limit: number, more: number): Promise<{ used: number; retryAfterS: number }> {
       const now = ctx.clock.now().getTime();
-      const since = new Date(now - UPLOAD_WINDOW_MS);
-      const inWindow = and(eq(tracks.user_id, userId), gt(tracks.upload_date, since));
-      const [{ used }] = await db.select({ used: count() }).from(tracks).where(inWindow);
-      const leaving = used + more - limit;
-      if (leaving <= 0) return { used, retryAfterS: 0 };
+      const counted = countedUploadsSql(userId, now - UPLOAD_WINDOW_MS);
+      const [{ used }] = await db.all<{ used: number }>(sql`SELECT count(*) AS used FROM (${counted})`);
+      const leaving = Number(used) + more - limit;
+      if (leaving <= 0) return { used: Number(used), retryAfterS: 0 };
       // More than the limit in one request never fits: a full hour.
-      if (leaving > used) return { used, retryAfterS: UPLOAD_WINDOW_MS / 1000 };
-      const [oldest] = await db
-        .select({ at: tracks.upload_date })
-        .from(tracks)
-        .where(inWindow)
-        .orderBy(asc(tracks.upload_date), asc(tracks.id))
-        .limit(1)
-        .offset(leaving - 1);
-      const freeAt = (oldest?.at.getTime() ?? now) + UPLOAD_WINDOW_MS;
-      return { used, retryAfterS: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
+      if (leaving > used) return { used: Number(used), retryAfterS: UPLOAD_WINDOW_MS / 1000 };
+      const [oldest] = await db.all<{ at: number }>(
+        sql`SELECT at FROM (${counted}) ORDER BY at LIMIT 1 OFFSET ${leaving - 1}`,
+      );
+      const freeAt = Number(oldest?.at ?? now) + UPLOAD_WINDOW_MS;
+      return { used: Number(used), retryAfterS: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
     },
 
-    /** Adds the rows of an upload (the files are stored already), queued for processing. */
+    /**
+     * Adds the rows of an upload (the files are stored already), queued for processing; `aiUse` is
+     * the batch's answer to the AI question, kept on every row (null: not answered).
+     */
     async addUploads(
       userId: number,
       files: ReadonlyArray<{ key: string; filename: string; size: number }>,
       directions: readonly Direction[],
+      aiUse: AiUse | null = null,
     ): Promise<StatusRow[]> {
-      return (await insertUploads(userId, files, directions))!;
+      return (await insertUploads(userId, files, directions, aiUse))!;
     },
 
     /**
@@ -105,8 +123,9 @@ export function createUploadRows(
       userId: number,
       files: ReadonlyArray<{ key: string; filename: string; size: number }>,
       directions: readonly Direction[],
+      aiUse: AiUse | null = null,
     ): Promise<StatusRow[] | null> {
-      return await insertUploads(userId, files, directions, hourlyLimit);
+      return await insertUploads(userId, files, directions, aiUse, hourlyLimit);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, formatDirections, parseDirections } from "../../domain/directions.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
 import { type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../deps.ts";
@@ -88,6 +89,13 @@ export interface TrackView {
    */
   duplicate_of: DuplicateOfView | null;
   /**
+   * Staff only, never in an artist's answer (issue 25, decision 0248): the earliest completed track
+   * of another person whose audio fingerprint matches this one's (the same recording, re-encoded or
+   * not). `username` is its owner (or guest name) and `upload_date` its upload, both null once that
+   * track is deleted.
+   */
+  same_audio_as: SameAudioView | null;
+  /**
    * Who is to decide the track (issue 24, decision 0233): the colleague assigned to the first of its
    * directions within the caller's categories that has one; null when none has.
    */
@@ -100,6 +108,12 @@ export interface TrackView {
   votes: VoteView[];
   /** Per direction within the caller's scope: count, score (null while hidden), second ear, own vote. */
   vote_summary: VoteSummary[];
+  /**
+   * Staff only (issue 25, decision 0245): the artist's answer to «Использовался ли ИИ при создании
+   * трека?» for the batch, null when the track has none (uploaded before the question, by a script
+   * that leaves the field out, or created by staff).
+   */
+  ai_use: AiUse | null;
 }
 
 export interface DuplicateOfView {
@@ -108,6 +122,13 @@ export interface DuplicateOfView {
   /** ISO 8601. */
   upload_date: string | null;
   deleted: boolean;
+}
+
+export interface SameAudioView {
+  track_id: number;
+  username: string | null;
+  /** ISO 8601. */
+  upload_date: string | null;
 }
 
 /** The track detail: a track, every change of its decisions, oldest first, and who listened how long. */
@@ -136,6 +157,14 @@ const duplicateJsonField =
   FROM ${tracks} AS "originals" LEFT JOIN ${users} AS "original_owners" ON ${originalOwners.id} = ${originals.user_id}
   WHERE ${originals.id} = ${tracks.duplicate_of})) END`;
 
+/** The track whose audio this one's is (decision 0248), read as `duplicateJsonField`. */
+const sameAudioJsonField =
+  sql`'same_id', ${tracks.same_audio_as}, 'same', CASE WHEN ${tracks.same_audio_as} IS NULL THEN NULL
+  ELSE json((SELECT json_object('username', coalesce(${originalOwners.username}, ${originals.guest_username}),
+    'upload_date', ${originals.upload_date})
+  FROM ${tracks} AS "originals" LEFT JOIN ${users} AS "original_owners" ON ${originalOwners.id} = ${originals.user_id}
+  WHERE ${originals.id} = ${tracks.same_audio_as})) END`;
+
 /**
  * One JSON object per row, built by SQLite: with thousands of rows this is several times faster
  * than materialising fifteen columns per row in the driver and the ORM.
@@ -146,7 +175,8 @@ export const rowJson = sql<string>`json_object(
   'directions', ${tracks.directions}, 'downloaded', ${tracks.downloaded}, 'status', ${tracks.status},
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
-  ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${votesJsonField}, ${assignmentsJsonField})`;
+  'ai_use', ${tracks.ai_use}, ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${sameAudioJsonField},
+  ${votesJsonField}, ${assignmentsJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
 interface JsonRow extends AnalysisJson {
@@ -168,8 +198,11 @@ interface JsonRow extends AnalysisJson {
   decisions: DecisionJson[] | null;
   dup_id: number | null;
   dup: { username: string | null; upload_date: number } | null;
+  same_id: number | null;
+  same: { username: string | null; upload_date: number } | null;
   asg: unknown;
   votes: VoteJson[] | null;
+  ai_use: AiUse | null;
 }
 
 /** A row of the artist's own list as `ownedByQuery` builds it. */
@@ -218,8 +251,14 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
       upload_date: r.dup ? new Date(r.dup.upload_date).toISOString() : null,
       deleted: r.dup === null,
     },
+    same_audio_as: r.same_id === null ? null : {
+      track_id: r.same_id,
+      username: r.same?.username ?? null,
+      upload_date: r.same ? new Date(r.same.upload_date).toISOString() : null,
+    },
     assignee: assigneeFromJson(r.asg, r.directions, viewFor.scope, displayName),
     ...voteViews(r.directions, decisions, r.votes, viewFor.scope, viewFor.voter, displayName),
+    ai_use: r.ai_use ?? null,
   };
 }
 
@@ -314,6 +353,8 @@ function filterSql(
     );
   }
   if (q.votes) conds.push(voteFilterSql(q.votes, voter, filterWithin(q, scope)));
+  // The AI question's answer (issue 25); `none`: tracks without one.
+  if (q.ai_use) conds.push(q.ai_use === "none" ? sql`${tracks.ai_use} IS NULL` : eq(tracks.ai_use, q.ai_use));
   return conds.length ? and(...conds) : undefined;
 }
 

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
-import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/review.ts";
+import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/artist-review.ts";
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";

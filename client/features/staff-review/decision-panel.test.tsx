@@ -157,6 +157,28 @@ describe("decision panel", () => {
     expect(document.body.textContent).not.toContain("тот же файл");
   });
 
+  it("tells staff which earlier track of another person is the same recording (issue 25)", async () => {
+    const uploaded = "2025-03-04T10:15:00.000Z";
+    await setupTrack(echo, {
+      ...track,
+      same_audio_as: { track_id: 77, username: "first_artist", upload_date: uploaded },
+    });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe(
+      `та же запись, что трек #77 от @first_artist, ${formatDateTime(uploaded)}`,
+    );
+    cleanup();
+
+    await setupTrack(echo, { ...track, same_audio_as: { track_id: 77, username: null, upload_date: null } });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe("та же запись, что трек #77 (трек удалён)");
+    cleanup();
+
+    await setupTrack(echo, { ...track, same_audio_as: null });
+    await screen.findByTestId("decision-label_koster");
+    expect(document.body.textContent).not.toContain("та же запись");
+  });
+
   it("sends status, note and message; an empty message is sent as none", async () => {
     const puts = await setupTrack();
     const koster = await screen.findByTestId("decision-label_koster");

@@ -14,7 +14,8 @@ import { ApiError, errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
 import { ListeningList } from "./listening-list.tsx";
-import { DuplicateNote } from "./duplicate-note.tsx";
+import { DuplicateNote, SameAudioNote } from "./duplicate-note.tsx";
+import { AiUseBadge } from "./ai-use-badge.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
 
@@ -46,6 +47,10 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
     <section className="st-section dp-panel" aria-labelledby={headingId}>
       <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
       <DuplicateNote of={track.duplicate_of} />
+      <SameAudioNote of={track.same_audio_as} />
+      <p className="dp-ai-use">
+        <AiUseBadge value={track.ai_use} detail />
+      </p>
       <div className="dp-list">
         {directions.map((d) => (
           <DirectionDecision

@@ -29,6 +29,7 @@ function listQuery(p: TrackListParams) {
     review: p.review,
     assigned: p.assigned,
     votes: p.votes,
+    ai_use: p.ai_use,
     sort: p.sort,
     // The server reads a bare `upload_date` as newest first; ascending needs the order said (0163).
     order: p.sort === "upload_date" ? "asc" as const : undefined,

@@ -5,6 +5,7 @@ import type { StaffTrackRow as StaffTrack } from "../../lib/staff-queries.ts";
 import { formatBpm } from "./player/figures.ts";
 import { hasAudio, PLAY_BUTTON_ATTR } from "./player/use-review-player.ts";
 import { ReviewBadges } from "./review-badges.tsx";
+import { AiUseBadge } from "./ai-use-badge.tsx";
 import { VoteScore } from "./vote-score.tsx";
 import "./track-votes.css";
 import { TrackActions, type TrackTableProps, trackUserLabel } from "./track-table.tsx";
@@ -145,6 +146,7 @@ export function TrackCards(
               )}
               {track.status === "processing" && <span className="st-badge st-badge-info">{texts.processing}</span>}
               {track.status === "failed" && <span className="st-badge st-badge-danger">{texts.failed}</span>}
+              <AiUseBadge value={track.ai_use} />
             </p>
             {warnings.length > 0 && (
               <ul className="st-badges st-card-warnings" aria-label={texts.warnings} data-field="warnings">

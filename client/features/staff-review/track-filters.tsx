@@ -2,6 +2,7 @@ import { useId } from "react";
 import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
 import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
+import { AI_USE_FILTERS, type AiUseFilter } from "../../../domain/ai-use.ts";
 import "../../components/ui/staff.css";
 
 /** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
@@ -21,6 +22,8 @@ export interface TrackFilterValues {
   assigned: string;
   /** "" | a votes filter (issue 24, decision 0230): second_ear, positive, negative, none. */
   votes: string;
+  /** "" | the AI question's answer (issue 25): no, partly, yes, or none (no answer). */
+  ai_use: string;
 }
 
 export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
@@ -33,6 +36,7 @@ export const EMPTY_TRACK_FILTERS: TrackFilterValues = {
   review: "",
   assigned: "",
   votes: "",
+  ai_use: "",
 };
 
 export interface TrackFilterTexts {
@@ -60,6 +64,9 @@ export interface TrackFilterTexts {
   voteFilters: Record<"second_ear" | "positive" | "negative" | "none", string>;
   /** `overdue`: awaiting for more than 14 days (issue 24). */
   overdue: string;
+  /** Issue 25: the AI question's answer and its choices. */
+  aiUse: string;
+  aiUseFilters: Record<AiUseFilter, string>;
   reset: string;
 }
 
@@ -89,6 +96,8 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
     none: "Без голосов",
   },
   overdue: "Просрочены (больше 14 дней)",
+  aiUse: "ИИ",
+  aiUseFilters: { no: "Нет", partly: "Частично", yes: "Да", none: "Без ответа" },
   reset: "Сбросить",
 };
 
@@ -118,6 +127,8 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
     none: "No votes",
   },
   overdue: "Overdue (over 14 days)",
+  aiUse: "AI",
+  aiUseFilters: { no: "No", partly: "Partly", yes: "Yes", none: "No answer" },
   reset: "Reset",
 };
 
@@ -249,6 +260,19 @@ export function TrackFilters(
         >
           <option value="">{texts.all}</option>
           {TRACK_VOTE_FILTERS.map((v) => <option key={v} value={v}>{texts.voteFilters[v]}</option>)}
+        </select>
+      </label>
+      {/* Issue 25: the artist's answer to the AI question. */}
+      <label className="st-field" htmlFor={`${id}-ai-use`}>
+        <span>{texts.aiUse}</span>
+        <select
+          id={`${id}-ai-use`}
+          className="st-select"
+          value={value.ai_use}
+          onChange={(e) => set({ ai_use: e.target.value })}
+        >
+          <option value="">{texts.all}</option>
+          {AI_USE_FILTERS.map((v) => <option key={v} value={v}>{texts.aiUseFilters[v]}</option>)}
         </select>
       </label>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>

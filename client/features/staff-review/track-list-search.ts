@@ -1,5 +1,6 @@
 import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
+import { AI_USE_FILTERS } from "../../../domain/ai-use.ts";
 import { MAX_PAGE, oneOf, text as textUpTo, wholeNumber } from "../../lib/search-params.ts";
 
 /**
@@ -81,6 +82,8 @@ export type TrackListSearch = {
   assigned?: "me";
   /** Staff votes (issue 24): `second_ear`, `positive`, `negative`, `none`. */
   votes?: (typeof TRACK_VOTE_FILTERS)[number];
+  /** The AI question's answer (issue 25): `no`, `partly`, `yes`, or `none` (no answer). */
+  ai_use?: (typeof AI_USE_FILTERS)[number];
   sort?: TrackSort;
   page?: number;
   page_size?: number;
@@ -102,6 +105,7 @@ const READERS: { [K in keyof TrackListSearch]-?: (v: unknown) => TrackListSearch
   review: oneOf(REVIEW_FILTERS),
   assigned: oneOf(["me"] as const),
   votes: oneOf(TRACK_VOTE_FILTERS),
+  ai_use: oneOf(AI_USE_FILTERS),
   sort: (v) => (typeof v === "string" && sortRule.test(v) ? (v as TrackSort) : undefined),
   page: wholeNumber((n) => n >= 1 && n <= MAX_PAGE),
   page_size: wholeNumber((n) => (TRACK_PAGE_SIZES as readonly number[]).includes(n)),
@@ -135,6 +139,7 @@ function clean(s: TrackListSearch): TrackListSearch {
   if (s.review) out.review = s.review;
   if (s.assigned) out.assigned = s.assigned;
   if (s.votes) out.votes = s.votes;
+  if (s.ai_use) out.ai_use = s.ai_use;
   if (s.sort && s.sort !== "-upload_date") out.sort = s.sort;
   if (s.page !== undefined && s.page !== 1) out.page = s.page;
   if (s.page_size !== undefined && s.page_size !== DEFAULT_PAGE_SIZE) out.page_size = s.page_size;

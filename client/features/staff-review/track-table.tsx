@@ -2,6 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useRef } from "react";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { ReviewBadges } from "./review-badges.tsx";
+import { AiUseBadge } from "./ai-use-badge.tsx";
 import { VoteScore } from "./vote-score.tsx";
 import "./track-votes.css";
 import "./decision-panel.css";
@@ -399,6 +400,7 @@ export function TrackTable(
                           </span>
                         </span>
                       )}
+                      <AiUseBadge value={track.ai_use} />
                       {rowExtra?.(track)}
                     </div>
                   </div>

@@ -105,6 +105,7 @@ export function useStaffTrackList<K extends QueryKey>(
     review: search.review ?? "",
     assigned: search.assigned ?? "",
     votes: search.votes ?? "",
+    ai_use: search.ai_use ?? "",
   };
   const params = useMemo(
     (): StaffTrackListParams => ({
@@ -117,6 +118,7 @@ export function useStaffTrackList<K extends QueryKey>(
       review: filters.review,
       assigned: filters.assigned,
       votes: filters.votes,
+      ai_use: filters.ai_use,
       page,
       page_size: pageSize,
       sort,
@@ -131,6 +133,7 @@ export function useStaffTrackList<K extends QueryKey>(
       filters.review,
       filters.assigned,
       filters.votes,
+      filters.ai_use,
       page,
       pageSize,
       sort,
@@ -157,6 +160,7 @@ export function useStaffTrackList<K extends QueryKey>(
     params.review,
     params.assigned,
     params.votes,
+    params.ai_use,
   ]);
   useEffect(() => {
     if (clearSelectionOnFilterChange) setSelected((s) => (s.size === 0 ? s : new Set()));
@@ -172,7 +176,7 @@ export function useStaffTrackList<K extends QueryKey>(
     setText({ filename: next.filename, user: next.user });
     const selectsChanged = next.date !== filters.date || next.direction !== filters.direction ||
       next.downloaded !== filters.downloaded || next.warning !== filters.warning || next.review !== filters.review ||
-      next.assigned !== filters.assigned || next.votes !== filters.votes;
+      next.assigned !== filters.assigned || next.votes !== filters.votes || next.ai_use !== filters.ai_use;
     if (!selectsChanged) return;
     pushed.current = { filename: next.filename, user: next.user };
     go({

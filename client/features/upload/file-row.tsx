@@ -10,6 +10,11 @@ export interface UploadItem {
   valid: boolean;
   progress: number;
   audioUrl: string;
+  /**
+   * The share (0–100) an unfinished upload of this very file already holds on the server (issue 26):
+   * the row offers «Продолжить» from there. `null`: nothing to resume.
+   */
+  resume: number | null;
 }
 
 interface Props {
@@ -20,10 +25,12 @@ interface Props {
   onPlay(): void;
   onStop(): void;
   onRemove(): void;
+  /** Continues this file's stored upload. */
+  onResume(): void;
 }
 
 /** One row: validity mark, name, remove button, preview player and, while sending, progress. */
-export function FileRow({ item, playing, showProgress, locked, onPlay, onStop, onRemove }: Props) {
+export function FileRow({ item, playing, showProgress, locked, onPlay, onStop, onRemove, onResume }: Props) {
   const audioRef = useRef<HTMLAudioElement>(null);
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(0);
@@ -53,6 +60,8 @@ export function FileRow({ item, playing, showProgress, locked, onPlay, onStop, o
   };
 
   const errorId = `${item.id}-error`;
+  // While sending, the live share; otherwise what a stored upload already holds.
+  const shown = locked ? item.progress : (item.resume ?? item.progress);
   return (
     <li
       className={item.valid ? "file-row" : "file-row file-row-invalid"}
@@ -127,11 +136,21 @@ export function FileRow({ item, playing, showProgress, locked, onPlay, onStop, o
             aria-label={`Загрузка: ${item.name}`}
             aria-valuemin={0}
             aria-valuemax={100}
-            aria-valuenow={item.progress}
+            aria-valuenow={shown}
           >
-            <div className="progress-bar" style={{ width: `${item.progress}%` }} />
+            <div className="progress-bar" style={{ width: `${shown}%` }} />
           </div>
-          <span className="progress-value">{item.progress}%</span>
+          <span className="progress-value">{shown}%</span>
+          {!locked && item.resume !== null && (
+            <button
+              type="button"
+              className="btn btn-primary btn-resume"
+              aria-label={`Продолжить: ${item.name}`}
+              onClick={onResume}
+            >
+              Продолжить
+            </button>
+          )}
         </div>
       )}
     </li>

@@ -3,44 +3,55 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../../domain/directions.ts";
 import { readFailedFiles } from "../../components/failed-files.ts";
+import { type FakeAnswer, FakeXhr, type SentRequest } from "../../../server/testing/fake-xhr.ts";
+import { fileKey } from "./resumable-upload.ts";
 import { UploadForm } from "./upload-form.tsx";
 
-/** A stand-in for XMLHttpRequest that the test answers by hand. */
-class FakeXhr {
-  static last: FakeXhr | null = null;
-  static sent: FakeXhr[] = [];
-  status = 0;
-  responseText = "";
-  timeout = 0;
-  withCredentials = false;
-  headers: Record<string, string> = {};
-  body: FormData | null = null;
-  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-    onprogress: null,
+const LATER = new Date(Date.now() + 86_400_000).toISOString();
+
+/** The contract's `Upload` for a started file of `size` bytes in parts of 10. */
+function upload(id: string, size: number, partsDone: number[] = []) {
+  return {
+    id,
+    filename: "x.mp3",
+    size,
+    mode: "local",
+    part_size: 10,
+    part_count: Math.ceil(size / 10),
+    parts_done: partsDone,
+    part_urls: {},
+    expires_at: LATER,
   };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  ontimeout: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  open() {}
-  setRequestHeader(k: string, v: string) {
-    this.headers[k] = v;
-  }
-  send(body: FormData) {
-    this.body = body;
-    FakeXhr.last = this;
-    FakeXhr.sent.push(this);
-  }
-  abort() {}
-  respond(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
+}
+
+/** Answers the resumable calls: starts get ids up1, up2…; parts wait when `holdParts`; completes give tracks 1, 2… */
+function serve(opts: { holdParts?: boolean; start?: (req: SentRequest) => FakeAnswer | null } = {}) {
+  let starts = 0;
+  let tracks = 0;
+  FakeXhr.reset((req) => {
+    if (req.method === "POST" && req.url === "/api/upload/resumable") {
+      const refused = opts.start?.(req);
+      if (refused) return refused;
+      const { size } = JSON.parse(req.body as string);
+      return { status: 201, body: { success: true, upload: upload(`up${++starts}`, size) } };
+    }
+    if (req.method === "PUT") return opts.holdParts ? "hold" : { status: 200, body: { success: true } };
+    if (req.url.endsWith("/complete")) return { status: 200, body: { success: true, track_id: ++tracks } };
+    const m = /\/api\/upload\/resumable\/(\w+)$/.exec(req.url);
+    if (req.method === "GET" && m) return { status: 200, body: { success: true, upload: upload(m[1], 30, [1]) } };
+    return { status: 500, body: { success: false, error: "?" } };
+  });
 }
 
 function mp3(name: string, bytes = 1000) {
-  return new File([new Uint8Array(bytes)], name, { type: "audio/mpeg" });
+  return new File([new Uint8Array(bytes)], name, { type: "audio/mpeg", lastModified: 1_700_000_000_000 });
+}
+
+/** Lets the chain of fake answers (each a microtask away) run to its end inside act. */
+function settle(): Promise<void> {
+  return act(async () => {
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+  });
 }
 
 function addFiles(files: File[]) {
@@ -62,10 +73,13 @@ function actAndSettle(step: () => void): Promise<void> {
 
 const submitButton = () => screen.getByRole("button", { name: /Загрузить|Загрузка|Успешно|Войти/ });
 
+/** Answers the AI question (issue 25), required before a batch goes. */
+const answerAi = (label: "Нет" | "Частично" | "Да" = "Нет") =>
+  fireEvent.click(screen.getByRole("radio", { name: label }));
+
 beforeEach(() => {
   localStorage.clear();
-  FakeXhr.last = null;
-  FakeXhr.sent = [];
+  serve();
   vi.stubGlobal("XMLHttpRequest", FakeXhr);
 });
 afterEach(() => {
@@ -92,6 +106,9 @@ describe("upload form", () => {
     fireEvent.click(within(rows[1]).getByRole("button", { name: "Удалить NoSeparator.mp3" }));
     expect(screen.getAllByTestId("file-row")).toHaveLength(1);
     expect(submitButton().textContent).toBe("Загрузить трек");
+    // Still waiting for the AI question's answer.
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(true);
+    answerAi();
     expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -121,35 +138,69 @@ describe("upload form", () => {
       fireEvent.click(submitButton());
       fireEvent.click(screen.getByRole("button", { name: /Войдите, чтобы отправить трек/ }));
       fireEvent.click(screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }));
-      expect(onNeedAuth).toHaveBeenCalledTimes(3);
+      answerAi("Частично");
+      expect(onNeedAuth).toHaveBeenCalledTimes(4);
       expect((screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }) as HTMLInputElement).checked).toBe(false);
+      expect((screen.getByRole("radio", { name: "Частично" }) as HTMLInputElement).checked).toBe(false);
     } finally {
       globalThis.removeEventListener("need-auth", onNeedAuth);
     }
   });
 
-  it("uploads with progress, then clears the form and goes to processing after 1 s", async () => {
+  it("uploads each file in parts with per-file progress, then clears the form and goes to processing after 1 s", async () => {
     vi.useFakeTimers();
     localStorage.setItem("accessToken", "acc");
     localStorage.setItem("refreshToken", "ref");
+    serve({ holdParts: true });
     const onNavigate = vi.fn();
     render(<UploadForm signedIn onNavigate={onNavigate} />);
-    addFiles([mp3("A - 1.mp3", 100), mp3("B - 2.mp3", 300)]);
+    addFiles([mp3("A - 1.mp3", 20), mp3("B - 2.mp3", 30)]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Подкаст Нейропанк" }));
+    answerAi("Частично");
     await actAndSettle(() => fireEvent.click(submitButton()));
-    const xhr = FakeXhr.last!;
-    expect(xhr.headers.Authorization).toBe("Bearer acc");
-    expect(xhr.timeout).toBe(600_000);
-    expect(xhr.body!.getAll("files").map((f) => (f as File).name)).toEqual(["A - 1.mp3", "B - 2.mp3"]);
-    expect(xhr.body!.getAll("directions")).toEqual(["label_neuropunk", "podcast_neuropunk"]);
+    await settle();
+    // Both files were checked by the server before any byte moved.
+    const starts = FakeXhr.sent.filter((r) => r.method === "POST");
+    expect(starts.map((r) => JSON.parse(r.body as string))).toEqual([
+      {
+        filename: "A - 1.mp3",
+        size: 20,
+        last_modified: 1_700_000_000_000,
+        directions: "label_neuropunk,podcast_neuropunk",
+        ai_use: "partly",
+      },
+      {
+        filename: "B - 2.mp3",
+        size: 30,
+        last_modified: 1_700_000_000_000,
+        directions: "label_neuropunk,podcast_neuropunk",
+        ai_use: "partly",
+      },
+    ]);
+    expect(starts[0].headers.Authorization).toBe("Bearer acc");
     expect(submitButton().textContent).toBe("Загрузка...");
 
-    act(() => xhr.upload.onprogress!({ lengthComputable: true, loaded: 250, total: 400 }));
-    const bars = screen.getAllByRole("progressbar");
-    expect(bars.map((b) => b.getAttribute("aria-valuenow"))).toEqual(["100", "50"]);
-
-    await actAndSettle(() => xhr.respond(200, { success: true, track_ids: [1, 2] }));
+    const part = FakeXhr.held.shift()!;
+    expect(part.url).toBe("/api/upload/resumable/up1/parts/1");
+    act(() => part.progress(5, 10));
+    expect(screen.getAllByRole("progressbar").map((b) => b.getAttribute("aria-valuenow"))).toEqual(["25", "0"]);
+    await actAndSettle(() => part.respond(200, { success: true }));
+    await settle();
+    // The rest of the parts go through one by one.
+    while (FakeXhr.held.length > 0) {
+      const next = FakeXhr.held.shift()!;
+      await actAndSettle(() => next.respond(200, { success: true }));
+      await settle();
+    }
+    expect(FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url)).toEqual([
+      "/api/upload/resumable/up1/parts/1",
+      "/api/upload/resumable/up1/parts/2",
+      "/api/upload/resumable/up2/parts/1",
+      "/api/upload/resumable/up2/parts/2",
+      "/api/upload/resumable/up2/parts/3",
+    ]);
+    expect(FakeXhr.sent.filter((r) => r.url.endsWith("/complete"))).toHaveLength(2);
     expect(submitButton().textContent).toBe("Успешно загружено!");
     expect(onNavigate).not.toHaveBeenCalled();
     act(() => {
@@ -158,16 +209,20 @@ describe("upload form", () => {
     expect(onNavigate).toHaveBeenCalledWith("/processing");
     expect(screen.queryAllByTestId("file-row")).toHaveLength(0);
     expect((screen.getByRole("checkbox", { name: "Лейбл Нейропанк" }) as HTMLInputElement).checked).toBe(false);
+    // The next batch is asked again.
+    expect((screen.getByRole("radio", { name: "Частично" }) as HTMLInputElement).checked).toBe(false);
   });
 
   it("shows the server's ban text and sends the user to /login after 3 s", async () => {
     vi.useFakeTimers();
+    serve({ start: () => ({ status: 403, body: { success: false, error: "Аккаунт заблокирован: спам" } }) });
     const onNavigate = vi.fn();
     render(<UploadForm signedIn onNavigate={onNavigate} />);
     addFiles([mp3("A - 1.mp3")]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await actAndSettle(() => FakeXhr.last!.respond(403, { success: false, error: "Аккаунт заблокирован: спам" }));
+    await settle();
     expect(screen.getByText("Аккаунт заблокирован: спам")).toBeTruthy();
     act(() => {
       vi.advanceTimersByTime(2999);
@@ -180,14 +235,56 @@ describe("upload form", () => {
   });
 
   it("keeps the list after a failed upload and shows the error", async () => {
+    serve({ start: () => ({ status: 500, body: { success: false, error: "boom" } }) });
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles([mp3("A - 1.mp3")]);
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await actAndSettle(() => FakeXhr.last!.respond(500, { success: false, error: "boom" }));
+    await settle();
     expect(screen.getByText("Ошибка загрузки треков. Пожалуйста, попробуйте позже.")).toBeTruthy();
     expect(screen.getAllByTestId("file-row")).toHaveLength(1);
     expect(submitButton().textContent).toBe("Загрузить трек");
+  });
+
+  it("a file with a stored unfinished upload shows «Продолжить» and its share, and continues with only the missing parts", async () => {
+    const file = mp3("A - 1.mp3", 30);
+    localStorage.setItem(
+      "resumableUploads",
+      JSON.stringify({ [fileKey(file)]: { id: "old", size: 30, part_size: 10, parts_done: [1], expires_at: LATER } }),
+    );
+    const onNavigate = vi.fn();
+    render(<UploadForm signedIn onNavigate={onNavigate} />);
+    addFiles([file]);
+    await settle();
+    const row = screen.getByTestId("file-row");
+    expect(within(row).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("33");
+    // Its directions were given when it started: none are needed to go on.
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
+    await actAndSettle(() => fireEvent.click(within(row).getByRole("button", { name: "Продолжить: A - 1.mp3" })));
+    await settle();
+    expect(FakeXhr.sent.filter((r) => r.method === "POST" && r.url === "/api/upload/resumable")).toHaveLength(0);
+    expect(FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url)).toEqual([
+      "/api/upload/resumable/old/parts/2",
+      "/api/upload/resumable/old/parts/3",
+    ]);
+    expect(submitButton().textContent).toBe("Успешно загружено!");
+    expect(localStorage.getItem("resumableUploads")).toBeNull();
+  });
+
+  it("a file whose stored upload the server no longer has shows no «Продолжить»", async () => {
+    const file = mp3("A - 1.mp3", 30);
+    localStorage.setItem(
+      "resumableUploads",
+      JSON.stringify({ [fileKey(file)]: { id: "old", size: 30, part_size: 10, parts_done: [1], expires_at: LATER } }),
+    );
+    FakeXhr.reset(() => ({ status: 404, body: { success: false, error: "Загрузка не найдена" } }));
+    render(<UploadForm signedIn onNavigate={() => {}} />);
+    addFiles([file]);
+    await settle();
+    expect(screen.queryByRole("button", { name: /Продолжить/ })).toBeNull();
+    expect(screen.queryByRole("progressbar")).toBeNull();
+    expect(localStorage.getItem("resumableUploads")).toBeNull();
   });
 
   it("starts the failed-files list afresh at each submit", async () => {
@@ -199,6 +296,7 @@ describe("upload form", () => {
     addFiles([mp3("A - 1.mp3"), mp3("bad.mp3")]);
     fireEvent.click(screen.getByRole("button", { name: "Удалить bad.mp3" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
     expect(readFailedFiles()).toEqual([{ filename: "bad.mp3", error: "Неверный формат имени файла" }]);
   });

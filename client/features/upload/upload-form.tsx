@@ -7,14 +7,14 @@ import { UploadIcon } from "../../components/icons.tsx";
 import { requestSignIn } from "../../components/need-auth.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
+import { AiQuestion, useAiAnswer } from "./ai-question.tsx";
 import { DirectionsPicker } from "./directions-picker.tsx";
 import { FileRow, type UploadItem } from "./file-row.tsx";
 import { RequirementsBox } from "./requirements-box.tsx";
-import { uploadTracks } from "./upload-request.ts";
+import { checkStored, doneShare, storedUpload, uploadResumable } from "./resumable-upload.ts";
 import {
   BAN_REDIRECT_MS,
   duplicateWarning,
-  fileProgress,
   isValidTrackName,
   POST_UPLOAD_REDIRECT_MS,
   sortIncoming,
@@ -35,6 +35,7 @@ let nextId = 1;
 export function UploadForm({ signedIn, onNavigate }: Props) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [directions, setDirections] = useState<Direction[]>([]);
+  const ai = useAiAnswer();
   const [phase, setPhase] = useState<UploadPhase>("idle");
   const [error, setError] = useState<string | null>(null);
   const [playingId, setPlayingId] = useState<string | null>(null);
@@ -73,7 +74,13 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
     fileCount: items.length,
     invalidCount: invalid.length,
     directionCount: directions.length,
+    // A resumed upload keeps the directions it was started with.
+    needsDirections: items.some((i) => i.resume === null),
   });
+  // The AI question (issue 25) must be answered, and «Да» confirmed, before a signed-in batch goes.
+  // A resumed upload keeps the answer it was started with (issue 26), so only new files need one.
+  const aiMissing = signedIn && !busy && !ai.ready && items.some((i) => i.resume === null);
+  const sendDisabled = button.disabled || aiMissing;
 
   const later = (fn: () => void, ms: number) => {
     timers.current.push(setTimeout(fn, ms) as unknown as number);
@@ -85,14 +92,20 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
     const warning = duplicateWarning(duplicates);
     if (warning) flash("warning", warning);
     if (accepted.length === 0) return;
-    const added: UploadItem[] = accepted.map((file) => ({
-      id: `file-${nextId++}`,
-      file,
-      name: file.name,
-      valid: isValidTrackName(file.name),
-      progress: 0,
-      audioUrl: URL.createObjectURL(file),
-    }));
+    const added: UploadItem[] = accepted.map((file) => {
+      const stored = storedUpload(file);
+      return {
+        id: `file-${nextId++}`,
+        file,
+        name: file.name,
+        valid: isValidTrackName(file.name),
+        progress: 0,
+        audioUrl: URL.createObjectURL(file),
+        resume: stored ? doneShare(file.size, stored.part_size, stored.parts_done) : null,
+      };
+    });
+    // A stored upload the server no longer has (expired, 404) is dropped and the file starts anew.
+    if (signedIn) { for (const item of added) if (item.resume !== null) void refreshResume(item.id, item.file); }
     const bad = added.filter((a) => !a.valid).map((a) => a.name);
     if (bad.length > 0) {
       rejectedRef.current = [...new Set([...rejectedRef.current, ...bad])];
@@ -100,6 +113,12 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
     }
     setError(null);
     setItems((prev) => [...prev, ...added]);
+  };
+
+  const refreshResume = async (id: string, file: File) => {
+    const stored = await checkStored(file);
+    const resume = stored ? doneShare(file.size, stored.part_size, stored.parts_done) : null;
+    setItems((prev) => prev.map((i) => (i.id === id ? { ...i, resume } : i)));
   };
 
   const removeItem = (id: string) => {
@@ -119,44 +138,66 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
     setDirections((prev) => toggleDirection(prev, code));
   };
 
-  const submit = async (e?: React.FormEvent) => {
+  /** Sends every file in the list, or only `onlyId` (a row's «Продолжить»). */
+  const submit = async (e?: React.FormEvent, onlyId?: string) => {
     e?.preventDefault();
     if (!signedIn) return requestSignIn();
-    if (button.disabled) return;
+    if (onlyId ? busy : sendDisabled) return;
     // The failed-files list starts afresh with each submit: it holds this batch's refused names.
     writeFailedFiles(rejectedRef.current.map((filename) => ({ filename, error: INVALID_NAME_RECORD })));
     rejectedRef.current = [];
     setPlayingId(null);
     setError(null);
     setPhase("uploading");
-    const sending = itemsRef.current;
-    const sizes = sending.map((i) => i.file.size);
-    setItems((prev) => prev.map((i) => ({ ...i, progress: 0 })));
-    const outcome = await uploadTracks(
+    const sending = itemsRef.current.filter((i) => !onlyId || i.id === onlyId);
+    const sentIds = new Set(sending.map((i) => i.id));
+    setItems((prev) => prev.map((i) => (sentIds.has(i.id) ? { ...i, progress: i.resume ?? 0 } : i)));
+    const finished = new Set<string>();
+    const outcome = await uploadResumable(
       sending.map((i) => i.file),
       directions,
-      (loaded, total) => {
-        const progress = fileProgress(sizes, loaded, total);
-        setItems((prev) =>
-          prev.map((i) => {
-            const at = sending.findIndex((s) => s.id === i.id);
-            return at >= 0 ? { ...i, progress: progress[at] } : i;
-          })
-        );
+      {
+        onProgress: (index, percent) => {
+          const id = sending[index].id;
+          setItems((prev) => prev.map((i) => (i.id === id ? { ...i, progress: percent } : i)));
+        },
+        onDone: (index) => {
+          finished.add(sending[index].id);
+        },
       },
+      // The batch's answer to the AI question (issue 25) goes with each upload's start.
+      { aiUse: ai.answer.value ?? undefined },
     );
+    // What the server holds of each file not finished: the row offers «Продолжить» from there.
+    const leftOver = () =>
+      setItems((prev) =>
+        prev.filter((i) => !finished.has(i.id)).map((i) => {
+          if (!sentIds.has(i.id)) return i;
+          const stored = storedUpload(i.file);
+          return { ...i, resume: stored ? doneShare(i.file.size, stored.part_size, stored.parts_done) : null };
+        })
+      );
     switch (outcome.kind) {
-      case "success":
-        setItems((prev) => prev.map((i) => ({ ...i, progress: 100 })));
+      case "success": {
+        if (itemsRef.current.some((i) => !sentIds.has(i.id))) {
+          // A row's «Продолжить» finished its file; the rest of the list waits for the button.
+          for (const it of sending) URL.revokeObjectURL(it.audioUrl);
+          leftOver();
+          setPhase("idle");
+          return;
+        }
+        setItems((prev) => prev.map((i) => ({ ...i, progress: 100, resume: null })));
         setPhase("success");
         later(() => {
           for (const it of itemsRef.current) URL.revokeObjectURL(it.audioUrl);
           setItems([]);
           setDirections([]);
+          ai.reset();
           setPhase("idle");
           onNavigate("/processing");
         }, POST_UPLOAD_REDIRECT_MS);
         return;
+      }
       case "banned":
         setError(outcome.message);
         setPhase("idle");
@@ -166,11 +207,13 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
         }, BAN_REDIRECT_MS);
         return;
       case "expired":
+        leftOver();
         setPhase("idle");
         auth.clear();
         requestSignIn();
         return;
       case "error":
+        leftOver();
         setError(outcome.message);
         setPhase("idle");
         return;
@@ -232,8 +275,9 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
                 key={item.id}
                 item={item}
                 playing={playingId === item.id}
-                showProgress={phase !== "idle"}
+                showProgress={phase !== "idle" || item.resume !== null}
                 locked={busy}
+                onResume={() => submit(undefined, item.id)}
                 onPlay={() => setPlayingId(item.id)}
                 onStop={() => setPlayingId((id) => (id === item.id ? null : id))}
                 onRemove={() => removeItem(item.id)}
@@ -252,6 +296,13 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
         )}
 
         <DirectionsPicker selected={directions} disabled={busy} onToggle={onDirection} />
+        <AiQuestion
+          answer={ai.answer}
+          onChoose={(v) => (signedIn ? ai.choose(v) : requestSignIn())}
+          onConfirm={ai.confirm}
+          disabled={busy}
+          prompt={signedIn && items.length > 0 && directions.length > 0}
+        />
         <RequirementsBox />
       </div>
       <div className="upload-footer">
@@ -259,7 +310,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
         <button
           type="submit"
           className={phase === "success" ? "btn btn-success btn-lg btn-block" : "btn btn-primary btn-lg btn-block"}
-          disabled={button.disabled}
+          disabled={sendDisabled}
           aria-busy={phase === "uploading"}
         >
           {button.label}

@@ -1,13 +1,13 @@
-import type { Direction } from "../../../domain/directions.ts";
 import type { InferResponseType } from "hono/client";
-import { type client, refreshSession, tokens } from "../../lib/api.ts";
+import type { client } from "../../lib/api.ts";
+import { tokens } from "../../lib/api.ts";
 import { DEFAULT_BAN_MESSAGE } from "../../../domain/ban.ts";
-import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
+import { UPLOAD_TEXTS } from "./upload-rules.ts";
 
 /**
- * POST /api/upload with XMLHttpRequest: unlike fetch, it reports upload progress, so this call stays
- * outside the typed client (docs/decisions/0135). It mirrors the client's session rules: bearer
- * token, one refresh-and-retry on a 401.
+ * The upload's requests go through XMLHttpRequest: unlike fetch, it reports upload progress, so
+ * these calls stay outside the typed client (docs/decisions/0135). `xhrSend` mirrors the client's
+ * session rules for the site's own API (bearer token); the caller does the refresh-and-retry.
  */
 export type UploadOutcome =
   | { kind: "success"; trackIds: number[] }
@@ -15,7 +15,7 @@ export type UploadOutcome =
   | { kind: "expired" }
   | { kind: "error"; message: string };
 
-interface RawAnswer {
+export interface RawAnswer {
   status: number;
   body: Record<string, unknown> | null;
   /** True when the answer was not JSON at all. */
@@ -23,21 +23,50 @@ interface RawAnswer {
   timedOut: boolean;
 }
 
-function sendOnce(
-  form: FormData,
-  onProgress: (loaded: number, total: number) => void,
-  signal?: AbortSignal,
-): Promise<RawAnswer> {
+export interface XhrRequest {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  url: string;
+  /** A string is sent as JSON. */
+  body?: Blob | string | null;
+  /** Sends the site's bearer token and cookies; off for a presigned bucket address. */
+  site: boolean;
+  onProgress?: (loaded: number) => void;
+  signal?: AbortSignal;
+  /** Whole request, ms. */
+  timeoutMs: number;
+  /** The request is cut when its body sends nothing for this long (a dead connection), ms. */
+  idleMs?: number;
+}
+
+/** One request; never rejects: no answer is status 0. */
+export function xhrSend(req: XhrRequest): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/upload");
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
-    xhr.withCredentials = true;
-    xhr.setRequestHeader("Accept", "application/json");
-    const access = tokens.access;
-    if (access) xhr.setRequestHeader("Authorization", `Bearer ${access}`);
+    xhr.open(req.method, req.url);
+    xhr.timeout = req.timeoutMs;
+    xhr.withCredentials = req.site;
+    if (req.site) {
+      xhr.setRequestHeader("Accept", "application/json");
+      const access = tokens.access;
+      if (access) xhr.setRequestHeader("Authorization", `Bearer ${access}`);
+      if (typeof req.body === "string") xhr.setRequestHeader("Content-Type", "application/json");
+    }
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      if (!req.idleMs) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => xhr.abort(), req.idleMs);
+    };
+    let done = false;
+    const finish = (answer: RawAnswer) => {
+      if (done) return;
+      done = true;
+      clearTimeout(idle);
+      resolve(answer);
+    };
     xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(e.loaded, e.total);
+      watch();
+      if (e.lengthComputable) req.onProgress?.(e.loaded);
     };
     xhr.onload = () => {
       let body: Record<string, unknown> | null = null;
@@ -49,13 +78,14 @@ function sendOnce(
       } catch {
         unparsable = true;
       }
-      resolve({ status: xhr.status, body, unparsable, timedOut: false });
+      finish({ status: xhr.status, body, unparsable, timedOut: false });
     };
-    xhr.ontimeout = () => resolve({ status: 0, body: null, unparsable: true, timedOut: true });
-    xhr.onerror = () => resolve({ status: 0, body: null, unparsable: true, timedOut: false });
-    xhr.onabort = () => resolve({ status: 0, body: null, unparsable: true, timedOut: false });
-    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
-    xhr.send(form);
+    xhr.ontimeout = () => finish({ status: 0, body: null, unparsable: true, timedOut: true });
+    xhr.onerror = () => finish({ status: 0, body: null, unparsable: true, timedOut: false });
+    xhr.onabort = () => finish({ status: 0, body: null, unparsable: true, timedOut: false });
+    req.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    watch();
+    xhr.send(req.body ?? null);
   });
 }
 
@@ -88,26 +118,4 @@ export function interpretUpload(answer: RawAnswer): UploadOutcome {
   // worth reading; server failures and gateways get the generic text.
   if (status >= 400 && status < 500 && serverText && !answer.unparsable) return { kind: "error", message: serverText };
   return { kind: "error", message: UPLOAD_TEXTS.failed };
-}
-
-export async function uploadTracks(
-  files: readonly File[],
-  directions: readonly Direction[],
-  onProgress: (loaded: number, total: number) => void,
-  signal?: AbortSignal,
-): Promise<UploadOutcome> {
-  const form = new FormData();
-  // Directions first: the server then refuses a paused or capped direction before storing a byte.
-  for (const d of directions) form.append("directions", d);
-  for (const f of files) form.append("files", f, f.name);
-  let answer = await sendOnce(form, onProgress, signal);
-  if (answer.status === 401) {
-    const outcome = tokens.refresh ? await refreshSession() : "refused";
-    // No answer to the refresh is a failed upload, not the end of the session.
-    if (outcome === "unreachable") return { kind: "error", message: UPLOAD_TEXTS.failed };
-    if (outcome === "refused") return { kind: "expired" };
-    answer = await sendOnce(form, onProgress, signal);
-    if (answer.status === 401) return { kind: "expired" };
-  }
-  return interpretUpload(answer);
 }

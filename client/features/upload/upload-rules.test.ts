@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { blockedDirections, DIRECTIONS } from "../../../domain/directions.ts";
 import {
   duplicateWarning,
-  fileProgress,
   formatClock,
   isMp3,
   isValidTrackName,
@@ -128,19 +127,7 @@ describe("direction conflicts", () => {
   });
 });
 
-describe("progress", () => {
-  it("credits the bytes sent to each file in turn", () => {
-    expect(fileProgress([100, 300], 0, 400)).toEqual([0, 0]);
-    expect(fileProgress([100, 300], 50, 400)).toEqual([50, 0]);
-    expect(fileProgress([100, 300], 250, 400)).toEqual([100, 50]);
-    expect(fileProgress([100, 300], 400, 400)).toEqual([100, 100]);
-  });
-
-  it("scales by the total, which includes the multipart framing", () => {
-    expect(fileProgress([100], 110, 110)).toEqual([100]);
-    expect(fileProgress([100], 55, 110)).toEqual([50]);
-  });
-
+describe("player clock", () => {
   it("formats the player's clock", () => {
     expect(formatClock(0)).toBe("0:00");
     expect(formatClock(65.9)).toBe("1:05");

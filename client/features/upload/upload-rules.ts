@@ -74,12 +74,15 @@ export function submitButton(opts: {
   fileCount: number;
   invalidCount: number;
   directionCount: number;
+  /** False when every file continues a stored upload, whose directions the server already has. */
+  needsDirections?: boolean;
 }): ButtonState {
   if (!opts.signedIn) return { label: UPLOAD_TEXTS.signInPrompt, disabled: false };
   if (opts.phase === "uploading") return { label: UPLOAD_TEXTS.uploading, disabled: true };
   if (opts.phase === "success") return { label: UPLOAD_TEXTS.uploaded, disabled: true };
   const label = opts.fileCount > 1 ? `Загрузить треки (${opts.fileCount})` : "Загрузить трек";
-  const disabled = opts.fileCount === 0 || opts.directionCount === 0 || opts.invalidCount > 0;
+  const disabled = opts.fileCount === 0 || (opts.directionCount === 0 && opts.needsDirections !== false) ||
+    opts.invalidCount > 0;
   return { label, disabled };
 }
 
@@ -88,22 +91,6 @@ export function toggleDirection(selected: readonly Direction[], code: Direction)
   if (selected.includes(code)) return selected.filter((d) => d !== code);
   if (blockedDirections(selected).has(code)) return [...selected];
   return DIRECTIONS.filter((d) => d === code || selected.includes(d));
-}
-
-/**
- * Per-file progress from the request's overall upload progress. The multipart body carries the
- * files in list order, so bytes sent are credited to each file in turn.
- */
-export function fileProgress(sizes: readonly number[], loaded: number, total: number): number[] {
-  const sum = sizes.reduce((a, b) => a + b, 0);
-  // Scale to the file bytes: the multipart framing makes `total` a little larger than the files.
-  const sent = total > 0 ? (loaded / total) * sum : 0;
-  let before = 0;
-  return sizes.map((size) => {
-    const part = size === 0 ? (sent >= before ? 100 : 0) : ((sent - before) / size) * 100;
-    before += size;
-    return Math.max(0, Math.min(100, Math.floor(part)));
-  });
 }
 
 /** "1:05" for 65 s; "0:00" for anything unknown. */

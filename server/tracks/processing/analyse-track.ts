@@ -28,7 +28,13 @@ export interface TrackFacts {
 }
 
 export type Verdict =
-  | { status: "completed"; facts: TrackFacts; analysis: AudioAnalysis }
+  | {
+    status: "completed";
+    facts: TrackFacts;
+    analysis: AudioAnalysis;
+    /** The audio fingerprint (server/audio/fingerprint.ts), looked up and stored by the processor. */
+    fingerprint: Uint32Array;
+  }
   | {
     status: "failed";
     error: string;
@@ -69,7 +75,7 @@ interface Pass {
   tail: Uint8Array;
   meta: Outcome<IAudioMetadata>;
   /** The analysis and the confirmed frames it counted; a refusal (tag over budget, too long, undecodable). */
-  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats }>;
+  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Uint32Array }>;
 }
 
 /**
@@ -354,7 +360,7 @@ export async function analyseTrack(
   }
   // What the decoder could not make sound of is no track to listen to (issue 12): its Russian reason.
   if ("err" in pass.analysis) return fail((pass.analysis.err as AudioDecodeError).message);
-  const { analysis, frames } = pass.analysis.ok;
+  const { analysis, frames, fingerprint } = pass.analysis.ok;
   // The length is the confirmed frames' (the frame splitter's rule, the one the decoder is fed by):
   // headers in junk that no next header confirms are not audio (issue 20).
   const seconds = frames.samples / frames.sampleRate;
@@ -378,6 +384,7 @@ export async function analyseTrack(
       id3_title: text(pass.id3.title ?? undefined) ?? text(tag.title),
     },
     analysis,
+    fingerprint,
   };
 }
 

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { tracks } from "../../../db/schema.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
@@ -28,10 +28,116 @@ async function signedIn(app: TestApp = t) {
   return { user, headers: (await signIn(app.ctx, user)).headers };
 }
 
+/** The fingerprint fixtures (scripts/make-fingerprint-fixtures.ts). */
+const printFixture = (name: string) => fixture(`fingerprint/${name}`);
+
 async function row(app: TestApp, id: number) {
   const [r] = await app.ctx.db.select().from(tracks).where(eq(tracks.id, id));
   return r;
 }
+
+describe("the same recording, however re-encoded (issue 25)", () => {
+  // A database per test: the earliest matching track is the one named.
+  let f: TestApp;
+  beforeEach(async () => {
+    f = await createTestApp();
+  });
+  afterEach(() => f.close());
+
+  it("fails the same person's re-encode of their earlier track as a duplicate (the fingerprint, issue 25)", async () => {
+    const a = await signedIn(f);
+    const first = await postUpload(f, a.headers, [
+      filePart("Print Artist - Original.mp3", printFixture("Print Artist - Original.mp3")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    expect((await row(f, first.body.track_ids[0])).status).toBe("completed");
+
+    // Other bytes (128 kbps, another name), the same recording.
+    const again = await postUpload(f, a.headers, [
+      filePart("Print Artist - Remaster.mp3", printFixture("Print Artist - Copy 128.mp3")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    expect(await row(f, again.body.track_ids[0])).toMatchObject({
+      status: "failed",
+      error: PROCESSING_ERRORS.duplicate,
+      storage_key: null,
+      same_audio_as: null,
+    });
+    const errors = await (await f.app.request("/api/errors", { headers: a.headers })).json();
+    expect(errors).toEqual({ errors: [`Print Artist - Remaster.mp3: ${PROCESSING_ERRORS.duplicate}`] });
+
+    // Another groove of theirs at the same tempo and key is a new track.
+    const groove = await postUpload(f, a.headers, [
+      filePart("Print Artist - Other Groove.mp3", printFixture("Print Artist - Other Groove.mp3")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    expect(await row(f, groove.body.track_ids[0])).toMatchObject({ status: "completed", same_audio_as: null });
+  });
+
+  it("accepts another person's re-encode of a track and tells only staff whose recording it is", async () => {
+    const a = await signedIn(f);
+    const first = await postUpload(f, a.headers, [
+      filePart("Print Artist - Original.mp3", printFixture("Print Artist - Original.mp3")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    const originalId = first.body.track_ids[0] as number;
+
+    const b = await signedIn(f);
+    const again = await postUpload(f, b.headers, [
+      filePart("Someone Else - Renamed.mp3", printFixture("Print Artist - Copy V0.mp3")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    const copyId = again.body.track_ids[0] as number;
+    expect(await row(f, copyId)).toMatchObject({ status: "completed", error: null, same_audio_as: originalId });
+
+    const admin = await createUser(f.ctx.db, { is_admin: true });
+    const staff = (await signIn(f.ctx, admin)).headers;
+    const original = await row(f, originalId);
+    const detail = await (await f.app.request(`/api/admin/tracks/${copyId}`, { headers: staff })).json();
+    expect(detail.track.same_audio_as).toEqual({
+      track_id: originalId,
+      username: a.user.username,
+      upload_date: original.upload_date.toISOString(),
+    });
+    // Not a byte copy: the identical-bytes note stays empty.
+    expect(detail.track.duplicate_of).toBeNull();
+    const list = await (await f.app.request(`/api/admin/tracks?search=Renamed`, { headers: staff })).json();
+    expect(list.tracks.find((x: { id: number }) => x.id === copyId).same_audio_as.track_id).toBe(originalId);
+    const plain = await (await f.app.request(`/api/admin/tracks/${originalId}`, { headers: staff })).json();
+    expect(plain.track.same_audio_as).toBeNull();
+
+    // None of the uploader's answers carries it.
+    for (
+      const path of [
+        "/api/tracks",
+        "/api/tracks/history",
+        `/api/status/${copyId}`,
+        "/api/errors",
+        "/api/success",
+        "/api/track_ids",
+      ]
+    ) {
+      const res = await f.app.request(path, { headers: b.headers });
+      expect(res.status, path).toBe(200);
+      const text = await res.text();
+      expect(text, path).not.toContain("same_audio");
+      expect(text, path).not.toContain(a.user.username);
+      expect(text, path).not.toContain("Print Artist - Original");
+    }
+
+    // Once the original is deleted, staff keep its number.
+    expect((await f.app.request(`/api/admin/tracks/${originalId}`, { method: "DELETE", headers: staff })).status).toBe(
+      200,
+    );
+    const after = await (await f.app.request(`/api/admin/tracks/${copyId}`, { headers: staff })).json();
+    expect(after.track.same_audio_as).toEqual({ track_id: originalId, username: null, upload_date: null });
+  });
+});
 
 describe("processing verdicts", () => {
   it("fails a second upload of the same audio by the same person, and does not keep its file", async () => {

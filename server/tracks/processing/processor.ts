@@ -151,17 +151,29 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
   async function record(id: number, storageKey: string | null, verdict: Verdict): Promise<void> {
     if (verdict.status === "completed") {
       const f = verdict.facts;
-      const completed = await tracks.complete(id, f, owner);
+      // The same recording however re-encoded (issue 25, docs/decisions/0248): the same person's
+      // earlier track fails this one with the identical-bytes message; another person's is noted for
+      // staff only. Checked before the completion (the identical-bytes check stays inside it).
+      const audio = await tracks.fingerprints.matches(id, verdict.fingerprint);
+      const completed = audio.sameOwner === null
+        ? await tracks.complete(id, { ...f, same_audio_as: audio.otherOwner }, owner)
+        : undefined;
       if (completed) {
         drop(id);
+        // Should this write fail, the track stays completed without a fingerprint: later copies of
+        // it are then not recognised, which is no reason to fail this one.
+        await tracks.fingerprints.save(id, verdict.fingerprint).catch((err) =>
+          logger.warn("could not store an audio fingerprint", { trackId: id, err })
+        );
         // After the completion: a duplicate never gets a report. Should this write fail, the
         // start-up pass (`analyseOlder`) gives the track its report later.
         await tracks.analysis.save(id, verdict.analysis);
         await status.trackFinished(completed);
         return;
       }
-      // Not written: a copy of the same person's completed track, or the track left `processing` (deleted,
-      // ended) or its lease is another's, and then `fail` below writes nothing either.
+      // Not written: a copy of the same person's completed track (the same bytes, or the same audio),
+      // or the track left `processing` (deleted, ended) or its lease is another's, and then `fail`
+      // below writes nothing either.
       verdict = {
         status: "failed",
         error: PROCESSING_ERRORS.duplicate,
