@@ -246,6 +246,28 @@ describe("the rules at the door (POST /api/upload)", () => {
     now = T0;
     await resetRules();
   });
+
+  it("the resumable start (issue 26) is refused the same way, and a started upload counts", async () => {
+    now = T0;
+    const a = await artist();
+    const start = (directions: string, filename = "Artist - Resumed.mp3") =>
+      f.call("POST", "/api/upload/resumable", {
+        headers: a.headers,
+        json: { filename, size: 1000, directions },
+      });
+    await put("podcast_koster", { open: false, pause_message: "Пауза" });
+    const paused = await start("podcast_koster");
+    expect(paused.status).toBe(409);
+    expect(paused.body).toMatchObject({ success: false, reason: "paused", direction: "podcast_koster" });
+    await put("label_koster", { cap_per_30_days: 1 });
+    expect((await start("label_koster")).status).toBe(201);
+    // The first start is not a track yet, but it is counted: the cap is reached.
+    const second = await start("label_koster", "Artist - Second.mp3");
+    expect(second.status).toBe(429);
+    expect(second.body.reason).toBe("cap");
+    expect(second.res.headers.get("Retry-After")).not.toBeNull();
+    await resetRules();
+  });
 });
 
 describe("the tempo window at processing", () => {
