@@ -472,12 +472,14 @@ export async function listTracks(
       if (take !== null) rq = rq.limit(take).offset(skip);
       return rq;
     };
-    const late = await range(overdue, offset, pageSize);
+    // How many are overdue is where the others start. The first page (the desk's) does not count
+    // them unless it reaches past them; a later page counts them first, so it never walks a long
+    // overdue range only to find it has gone past its end.
+    let first = offset > 0 ? await countWhere(and(visible, filters, overdue)) : null;
+    const late = first === null || offset < first ? await range(overdue, offset, pageSize) : [];
     if (pageSize === null) return answer([...late, ...await range(sql`NOT ${overdue}`, 0, null)]);
     if (late.length === pageSize) return answer(late);
-    // The page reaches past the overdue ones: how many there are is where the others start. A
-    // page holding some of them says it; a page past them all counts them.
-    const first = late.length > 0 ? offset + late.length : await countWhere(and(visible, filters, overdue));
+    first ??= late.length > 0 ? offset + late.length : await countWhere(and(visible, filters, overdue));
     return answer([...late, ...await range(sql`NOT ${overdue}`, Math.max(0, offset - first), pageSize - late.length)]);
   }
   let query = db
