@@ -63,13 +63,18 @@ function publicConfigOf(ctx: Pick<AppContext, "config">, rules: IntakeRules) {
 
 /** One answer per read of the rules (the same read is shared while it is kept). */
 const configAnswers = new WeakMap<Promise<IntakeRules>, Promise<Answer>>();
+/** The same, once made: the lane then answers without a promise (a hot path, decision 0180). */
+const madeAnswers = new WeakMap<Promise<IntakeRules>, Answer>();
 
 /** GET /api/config's answer (the route and the ready-answer lane share it). */
-export function publicConfigAnswer(ctx: Pick<AppContext, "config" | "db">): Promise<Answer> {
+export function publicConfigAnswer(ctx: Pick<AppContext, "config" | "db">): Answer | Promise<Answer> {
   const rules = readRules(ctx.db);
+  const ready = madeAnswers.get(rules);
+  if (ready) return ready;
   let made = configAnswers.get(rules);
   if (!made) {
     made = rules.then((r) => makeAnswer(JSON.stringify(publicConfigOf(ctx, r)), "application/json"));
+    made.then((a) => madeAnswers.set(rules, a), () => {});
     configAnswers.set(rules, made);
   }
   return made;
