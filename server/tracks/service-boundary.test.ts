@@ -143,6 +143,7 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/views.ts",
     "server/tracks/review-queue.ts",
     "server/tracks/assignments.ts",
+    "server/tracks/fingerprints.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",
     "server/tracks/analysis.ts",
