@@ -533,6 +533,22 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
   index("telegram_outbox_chat_attempted_idx").on(t.chat_id, t.attempted_at),
 ]);
 
+/**
+ * Who receives the bot's updates by `getUpdates` long polling (issue 27, docs/decisions/0262): one
+ * row per bot, held by one instance at a time until `lease_until` (renewed while it polls; another
+ * instance takes it once it has run out), and the next `update_id` to ask for, so an update handled
+ * by one holder is not handled again by the next.
+ */
+export const telegramUpdatesLease = sqliteTable("telegram_updates_lease", {
+  /** The bot's id (the token's number). */
+  bot_id: text("bot_id").primaryKey(),
+  holder: text("holder").notNull(),
+  lease_until: integer("lease_until", { mode: "timestamp_ms" }).notNull(),
+  /** `offset` of the next `getUpdates`: the last handled `update_id` + 1. */
+  next_offset: integer("next_offset").notNull().default(0),
+  updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;

@@ -6,6 +6,8 @@
  * Test tooling only.
  */
 
+import { type BotUpdates, createBotUpdates } from "./telegram-bot-updates.ts";
+
 export type BotFailure =
   /** A server error (500 unless `status` says otherwise). */
   | { kind: "server"; status?: number }
@@ -26,7 +28,7 @@ export interface BotCall {
   method: string;
   body: Record<string, unknown>;
   /** How the double answered this call. */
-  answer: "ok" | BotFailure["kind"] | "unauthorized" | "unknown-method";
+  answer: "ok" | BotFailure["kind"] | "unauthorized" | "unknown-method" | "conflict";
   /** When the call arrived (ms), by the double's clock: a test's own clock when it gives one. */
   at: number;
 }
@@ -41,6 +43,8 @@ export interface TelegramBotDouble {
   readonly delivered: BotCall[];
   /** Makes the next calls fail, one failure per call, in the order given. */
   failNext(...failures: BotFailure[]): void;
+  /** The receiving side (issue 27): queued updates, presses, the webhook (telegram-bot-updates.ts). */
+  updates: BotUpdates;
   stop(): Promise<void>;
 }
 
@@ -58,6 +62,7 @@ export function startTelegramBotDouble(
   const calls: BotCall[] = [];
   const failures: BotFailure[] = [];
   let messageId = 0;
+  const updates = createBotUpdates();
 
   const handler = async (req: Request): Promise<Response> => {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url).pathname);
@@ -75,6 +80,12 @@ export function startTelegramBotDouble(
     if (callToken !== token) {
       call.answer = "unauthorized";
       return failed(401, "Unauthorized");
+    }
+    // getUpdates, setWebhook, deleteWebhook, answerCallbackQuery: never failed by `failNext`.
+    const received = await updates.handle(method, body, req.signal);
+    if (received) {
+      call.answer = received.kind;
+      return json(received.status, received.body);
     }
     if (method !== "sendMessage") {
       call.answer = "unknown-method";
@@ -146,7 +157,11 @@ export function startTelegramBotDouble(
             return calls.filter((c) => c.answer === "ok" && c.method === "sendMessage");
           },
           failNext: (...f) => void failures.push(...f),
-          stop: () => server.shutdown(),
+          updates: updates.api,
+          stop: () => {
+            updates.close();
+            return server.shutdown();
+          },
         });
       },
     }, handler);
