@@ -5,7 +5,7 @@ import { VOTE_EMOJI, type VoteValue } from "../../../domain/votes.ts";
 import type { AppContext } from "../../deps.ts";
 import { ApiError } from "../../lib/http-error.ts";
 import { type CallbackAction, decodeCallback } from "../telegram-desk/callback-data.ts";
-import type { BotCaller } from "./bot-call.ts";
+import { type BotCaller, chatIdValue } from "./bot-call.ts";
 
 /**
  * A press of a staff card's button (issue 27, docs/decisions/0263). Every press is answered with
@@ -114,7 +114,7 @@ export function createPressHandler(deps: PressDeps) {
       const markup = await deps.declineMarkup(card);
       if (!markup || card.message_id === null) return { text: PRESS_TEXTS.noTemplates, outcome: "unchanged" };
       const edited = await bot("editMessageReplyMarkup", {
-        chat_id: Number(card.chat_id),
+        chat_id: chatIdValue(card.chat_id),
         message_id: card.message_id,
         reply_markup: markup,
       });
@@ -129,7 +129,8 @@ export function createPressHandler(deps: PressDeps) {
       user,
       card.track_id,
       card.direction,
-      { revision: pair.revision, status: wanted, ...(templateId !== undefined ? { template_id: templateId } : {}) },
+      // Note and message left as they are (undefined); the artist gets the template's text or the default one.
+      { revision: pair.revision, status: wanted, template_id: templateId, note: undefined, message: undefined },
       ctx.declineTemplates.templateOf,
     );
     return { text: PRESS_TEXTS.decided(wanted, holdS), outcome: "decided" };
