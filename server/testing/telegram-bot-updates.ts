@@ -156,7 +156,13 @@ export function createBotUpdates() {
     // Another poll open now is ended with 409, as Telegram ends the older of two pollers.
     for (const poll of [...open]) {
       conflicts++;
-      poll.finish(refused(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running", "conflict"));
+      poll.finish(
+        refused(
+          409,
+          "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+          "conflict",
+        ),
+      );
     }
     const limit = Math.min(100, Math.max(1, Number(body.limit ?? 100) || 100));
     if (queue.length > 0) return ok(queue.slice(0, limit));
@@ -206,7 +212,9 @@ export function createBotUpdates() {
           allowed_updates: Array.isArray(body.allowed_updates) ? body.allowed_updates as string[] : undefined,
         };
         // Open polls end: the webhook takes the updates from now on.
-        for (const poll of [...open]) poll.finish(refused(409, "Conflict: terminated by setWebhook request", "conflict"));
+        for (const poll of [...open]) {
+          poll.finish(refused(409, "Conflict: terminated by setWebhook request", "conflict"));
+        }
         return ok(true);
       }
       case "deleteWebhook":
@@ -215,7 +223,11 @@ export function createBotUpdates() {
         return ok(true);
       case "answerCallbackQuery": {
         if (typeof body.callback_query_id !== "string" || !body.callback_query_id) {
-          return refused(400, "Bad Request: query is too old and response timeout expired or query ID is invalid", "bad-request");
+          return refused(
+            400,
+            "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            "bad-request",
+          );
         }
         if (typeof body.text === "string" && body.text.length > 200) {
           return refused(400, "Bad Request: MESSAGE_TOO_LONG", "bad-request");

@@ -26,7 +26,11 @@ export function botCaller(
   defaultTimeoutMs = 15_000,
 ): BotCaller {
   const redact = (text: string) => text.replaceAll(bot.botToken, "<token>");
-  return async <T>(method: string, body: Record<string, unknown>, opts: { timeoutMs?: number; signal?: AbortSignal } = {}) => {
+  return async <T>(
+    method: string,
+    body: Record<string, unknown>,
+    opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ) => {
     const timeout = AbortSignal.timeout(opts.timeoutMs ?? defaultTimeoutMs);
     try {
       const res = await fetchFn(`${bot.botApiUrl}/bot${bot.botToken}/${method}`, {

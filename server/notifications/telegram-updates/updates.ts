@@ -129,9 +129,7 @@ export function createTelegramUpdates(
     return { inline_keyboard: [...rows.slice(0, 1), ...templateRows, ...rows.slice(1)] };
   }
 
-  const handlePress = call
-    ? createPressHandler({ ctx: deps, bot: call, secret, card, declineMarkup })
-    : null;
+  const handlePress = call ? createPressHandler({ ctx: deps, bot: call, secret, card, declineMarkup }) : null;
 
   /** One update: a press is handled and answered; anything else is ignored. */
   async function handleUpdate(update: TelegramUpdate): Promise<PressResult | null> {
