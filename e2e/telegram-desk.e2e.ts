@@ -15,7 +15,10 @@ import { apiAs, FIXTURES, open, runArtist, signIn, tokensOf } from "./staff-kit.
 const CHAT = -1009876543210;
 const SOURCE = "Test Artist - Amen Study.mp3";
 
-async function until<T>(what: string, read: () => T | null | undefined | false | Promise<T | null | undefined | false>) {
+async function until<T>(
+  what: string,
+  read: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+) {
   for (let i = 0; i < 300; i++) {
     const v = await read();
     if (v) return v;
@@ -76,7 +79,7 @@ test(
       const tmp = await Deno.makeTempDir({ prefix: "np-e2e-desk-" });
       await Deno.copyFile(new URL(SOURCE, FIXTURES), `${tmp}/${filename}`);
       const page = await signIn(s, username, { width: 1280, height: 900 });
-      await open(page, s, "/upload", /.+/);
+      await open(page, s, "/", /.+/);
       await page.getByTestId("file-input").setInputFiles([`${tmp}/${filename}`]);
       await page.getByTestId("file-row").first().waitFor();
       await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
@@ -87,8 +90,10 @@ test(
         .waitFor({ timeout: 30_000 });
 
       // The staff chat got one card, with the clip as audio and the buttons.
-      const card = await until("the card", () =>
-        bot.messages.find((m) => m.chat_id === String(CHAT) && m.text.includes(artistName)));
+      const card = await until(
+        "the card",
+        () => bot.messages.find((m) => m.chat_id === String(CHAT) && m.text.includes(artistName)),
+      );
       expect(card.audio).not.toBeNull();
       expect(card.audio!.bytes.length).toBeGreaterThan(10_000);
       const send = bot.calls.find((c) => c.method === "sendAudio" && c.answer === "ok");
@@ -103,10 +108,13 @@ test(
         messageId: card.message_id,
         data: accept!.callback_data!,
       });
-      const answer = await until("the press's answer", () =>
-        bot.calls.find((c) =>
-          c.method === "answerCallbackQuery" && c.body.callback_query_id === press.callback_query!.id
-        ));
+      const answer = await until(
+        "the press's answer",
+        () =>
+          bot.calls.find((c) =>
+            c.method === "answerCallbackQuery" && c.body.callback_query_id === press.callback_query!.id
+          ),
+      );
       expect(String(answer.body.text)).toMatch(/^Принят/);
 
       // The artist's history: «Принят».
