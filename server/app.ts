@@ -44,13 +44,15 @@ export function buildContext(deps: AppDeps): AppContext {
   // Built before the services, so a decision write can enqueue its message in the same batch.
   const notifications = createNotifications(deps);
   const tracks = createTracksService({ ...deps, users, notifications });
+  // The staff cards read their tracks through the tracks service (issue 27).
+  notifications.desk.connect(tracks);
   return {
     ...deps,
     tokens,
     guards: createGuards(tokens, users),
     users,
     tracks,
-    processor: createProcessor({ ...deps, tracks }),
+    processor: createProcessor({ ...deps, tracks, desk: notifications.desk, sender: notifications.sender }),
     reanalysis: createReanalysis({ ...deps, tracks }),
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
