@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalStorage, type FileStorage } from "../storage/file-storage.ts";
 import { ClipError, clipStart, cutClip, id3Tag, mainDataBegin } from "./clip.ts";
 import { parseFrameHeader } from "./mpeg-frames.ts";
+import { clipFirstFrameIndex, FRAME_S, frameOffsets, probeMp3 as probe, sweepMp3 } from "../testing/clip-checks.ts";
 
 const FIXTURES = new URL("../../test/fixtures/audio/", import.meta.url);
-const FRAME_S = 1152 / 44100;
 
 let dir: string;
 let storage: FileStorage;
+let sweepBytes: Uint8Array;
 
 async function store(name: string, key: string) {
   const bytes = await Deno.readFile(new URL(name, FIXTURES));
@@ -15,78 +16,10 @@ async function store(name: string, key: string) {
   return bytes;
 }
 
-/** What ffprobe reads of a file: its length and its title and artist tags. */
-async function probe(bytes: Uint8Array) {
-  const path = `${dir}/probe-${crypto.randomUUID()}.mp3`;
-  await Deno.writeFile(path, bytes);
-  const out = await new Deno.Command("ffprobe", {
-    args: ["-v", "error", "-show_entries", "format=duration:format_tags=title,artist", "-of", "json", path],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  expect(out.code, new TextDecoder().decode(out.stderr)).toBe(0);
-  const json = JSON.parse(new TextDecoder().decode(out.stdout));
-  return { duration: Number(json.format.duration), tags: json.format.tags ?? {} };
-}
-
-/** Start offsets of the audio frames of a CBR file (its ID3 tag and LAME Info frame left out). */
-function frameOffsets(file: Uint8Array): number[] {
-  const offsets: number[] = [];
-  let pos = file[0] === 0x49 ? 10 + ((file[6] << 21) | (file[7] << 14) | (file[8] << 7) | file[9]) : 0;
-  while (file[pos] !== 0xff) pos++;
-  while (pos + 4 <= file.length) {
-    const h = parseFrameHeader(file, pos);
-    if (!h) break;
-    const word = new TextDecoder().decode(file.subarray(pos + h.sideInfoEnd, pos + h.sideInfoEnd + 4));
-    if (offsets.length > 0 || (word !== "Info" && word !== "Xing")) offsets.push(pos);
-    pos += h.length;
-  }
-  return offsets;
-}
-
-/** The index in `file` of the frame whose bytes the clip's first audio frame (after the tag and Info frame) is. */
-function firstFrameIndex(file: Uint8Array, clip: Uint8Array): number {
-  const tagSize = 10 + ((clip[6] << 21) | (clip[7] << 14) | (clip[8] << 7) | clip[9]);
-  const info = parseFrameHeader(clip, tagSize)!;
-  const first = tagSize + info.length;
-  // Eight kilobytes: a few frames in a row, since one frame of silence may repeat in the track.
-  const bytes = clip.subarray(first, first + 8192);
-  const offsets = frameOffsets(file);
-  const matches = offsets.filter((o) => file.subarray(o, o + bytes.length).every((b, i) => b === bytes[i]));
-  expect(matches).toHaveLength(1);
-  return offsets.indexOf(matches[0]);
-}
-
-/**
- * A 45 s rising sweep at 320 kbps CBR, made with ffmpeg's LAME: no two stretches of it are alike, so
- * the clip's first frame is found at one place only (the looped fixtures repeat byte for byte).
- */
-async function sweep(): Promise<Uint8Array> {
-  const path = `${dir}/sweep.mp3`;
-  const out = await new Deno.Command("ffmpeg", {
-    args: [
-      ...[
-        "-v",
-        "error",
-        "-f",
-        "lavfi",
-        "-i",
-        "aevalsrc=0.5*sin(2*PI*(200+40*t)*t)|0.5*sin(2*PI*(300+30*t)*t):s=44100:d=45",
-      ],
-      ...["-c:a", "libmp3lame", "-b:a", "320k", "-y", path],
-    ],
-    stderr: "piped",
-  }).output();
-  expect(out.code, new TextDecoder().decode(out.stderr)).toBe(0);
-  return await Deno.readFile(path);
-}
-
-let sweepBytes: Uint8Array;
-
 beforeAll(async () => {
   dir = await Deno.makeTempDir({ prefix: "clip-test-" });
   storage = createLocalStorage(dir);
-  sweepBytes = await sweep();
+  sweepBytes = await sweepMp3();
   await storage.write("sweep.mp3", ReadableStream.from([sweepBytes]));
 });
 afterAll(() => Deno.remove(dir, { recursive: true }));
@@ -105,7 +38,9 @@ describe("the staff card's clip (issue 27)", () => {
       expect(Math.abs(probed.duration - 30)).toBeLessThanOrEqual(FRAME_S);
       expect(probed.tags).toMatchObject({ title: "Forty Seconds", artist: "Long Artist" });
       // The clip's first frame is the original's frame that starts within one frame of the drop.
-      const startS = firstFrameIndex(file, clip.bytes) * FRAME_S;
+      const index = clipFirstFrameIndex(file, clip.bytes);
+      expect(index).not.toBeNull();
+      const startS = index! * FRAME_S;
       expect(startS).toBeCloseTo(clip.startS, 6);
       expect(Math.abs(startS - dropS)).toBeLessThanOrEqual(FRAME_S);
       // …and the drop's own frame (from which the audio decodes whole) starts within a frame after it.
