@@ -46,6 +46,8 @@ export function buildContext(deps: AppDeps): AppContext {
   // Built before the services, so a decision write can enqueue its message in the same batch.
   const notifications = createNotifications(deps);
   const tracks = createTracksService({ ...deps, users, notifications });
+  // The staff cards read their tracks through the tracks service (issue 27).
+  notifications.desk.connect(tracks);
   const declineTemplates = createDeclineTemplatesService(deps);
   return {
     ...deps,
@@ -53,7 +55,7 @@ export function buildContext(deps: AppDeps): AppContext {
     guards: createGuards(tokens, users),
     users,
     tracks,
-    processor: createProcessor({ ...deps, tracks }),
+    processor: createProcessor({ ...deps, tracks, desk: notifications.desk, sender: notifications.sender }),
     reanalysis: createReanalysis({ ...deps, tracks }),
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
