@@ -1,7 +1,7 @@
 /**
  * Issue 27 in Chromium: the staff desk in Telegram. On a server of its own wired to the Bot API
- * double (http PUBLIC_URL: the server long-polls getUpdates), with a staff chat for Костёр
- * Звукозапись: an artist uploads a track on the upload page; the double receives the card with the
+ * double (http PUBLIC_URL: the server long-polls getUpdates), with a staff chat for Лейбл Костёр
+ * : an artist uploads a track on the upload page; the double receives the card with the
  * clip (sendAudio) in that chat; a press of Принять from the linked moderator's Telegram id
  * (queued for getUpdates, as Telegram would) is answered and accepts the track; the artist's
  * history shows «Принят», and the card is edited to show the outcome without buttons.
@@ -52,7 +52,7 @@ test(
         db.$client.close();
       }
 
-      // A moderator of Костёр Звукозапись whose account is linked to a Telegram id, and an artist.
+      // A moderator of Лейбл Костёр whose account is linked to a Telegram id, and an artist.
       const admin = await tokensOf(s, "admin");
       const moderatorTg = 800_000_000 + Math.floor(Math.random() * 1_000_000);
       const modName = runArtist("deskmod");

@@ -6,7 +6,7 @@
  * nothing; Отклонить shows the decline templates as a second row and a template's button declines
  * with it; 👍 🤔 👎 vote. Every press is answered with answerCallbackQuery.
  */
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   declineTemplates,
@@ -22,6 +22,7 @@ import { createTrack, createUser } from "../../testing/factories.ts";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../../testing/telegram-bot-double.ts";
 import { type BotUpdate, pressUpdate } from "../../testing/telegram-bot-updates.ts";
 import { type CallbackAction, callbackSecret, encodeCallback } from "../telegram-desk/callback-data.ts";
+import { REVIEW_TEXTS } from "../../../domain/review.ts";
 import { PRESS_TEXTS } from "./presses.ts";
 import { parseUpdate } from "./updates.ts";
 
@@ -72,7 +73,7 @@ beforeEach(() => {
   nowMs += 10 * 60_000;
 });
 
-/** A completed track of the artist's in Костёр Звукозапись with its card sent to the staff chat. */
+/** A completed track of the artist's in Лейбл Костёр with its card sent to the staff chat. */
 async function cardedTrack() {
   const track = await createTrack(t.ctx.db, {
     directions: "label_koster,podcast_koster",
@@ -80,25 +81,34 @@ async function cardedTrack() {
     filename: "Арт Истов - Ночной рейс.mp3",
     status: "completed",
   });
+  const markup = {
+    inline_keyboard: [
+      [{ text: "Принять", callback_data: "x" }, { text: "Отклонить", callback_data: "y" }],
+      [{ text: "👍", callback_data: "z" }],
+    ],
+  };
+  // The card as the chat shows it: sent through the double, so its edits find it.
+  const sent = await fetch(`${bot.url}/bot${bot.token}/sendMessage`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ chat_id: CHAT, text: "Карточка", reply_markup: markup }),
+  });
+  const messageId = (await sent.json()).result.message_id as number;
+  bot.calls.length = 0;
   const [card] = await t.ctx.db.insert(telegramCards).values({
     track_id: track.id,
     direction: "label_koster",
     chat_id: String(CHAT),
-    message_id: 4242,
-    has_audio: true,
+    message_id: messageId,
+    has_audio: false,
     state: "sent",
-    shown_markup: JSON.stringify({
-      inline_keyboard: [
-        [{ text: "Принять", callback_data: "x" }, { text: "Отклонить", callback_data: "y" }],
-        [{ text: "👍", callback_data: "z" }],
-      ],
-    }),
+    shown_markup: JSON.stringify(markup),
   }).returning();
   return { track, card };
 }
 
 async function press(fromId: number, data: string, chatId = CHAT) {
-  const update = { ...pressUpdate({ fromId, chatId, messageId: 4242, data }), update_id: updateId++ } as BotUpdate;
+  const update = { ...pressUpdate({ fromId, chatId, messageId: 1, data }), update_id: updateId++ } as BotUpdate;
   const parsed = parseUpdate(update);
   expect(parsed).not.toBeNull();
   return await t.ctx.telegramUpdates.handleUpdate(parsed!);
@@ -116,8 +126,9 @@ async function stateOf(trackId: number) {
       .orderBy(asc(trackDecisions.direction)),
     history: await db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, trackId)),
     votes: await db.select().from(trackVotes).where(eq(trackVotes.track_id, trackId)),
+    // The artist's messages about this track (the cards' own rows have no user).
     messages: await db.select().from(telegramOutbox).where(
-      and(eq(telegramOutbox.user_id, artist.id), isNotNull(telegramOutbox.id)),
+      and(eq(telegramOutbox.user_id, artist.id), like(telegramOutbox.key, `decision:${trackId}:%`)),
     ),
   };
 }
@@ -221,7 +232,8 @@ describe("a press on a staff card", () => {
     ]).returning();
     expect((await press(MOD_TG, data(card.id, "x")))?.outcome).toBe("templates");
     const edit = bot.calls.find((c) => c.method === "editMessageReplyMarkup");
-    expect(edit?.body).toMatchObject({ chat_id: CHAT, message_id: 4242 });
+    expect(edit?.body).toMatchObject({ chat_id: CHAT, message_id: card.message_id });
+    expect(edit?.answer).toBe("ok");
     const rows = (edit!.body.reply_markup as { inline_keyboard: { text: string; callback_data: string }[][] })
       .inline_keyboard;
     // The card's own first row stays first; the decline templates (only those) are the second.
@@ -236,14 +248,15 @@ describe("a press on a staff card", () => {
     const { pairs, messages } = await stateOf(track.id);
     expect(pairs.find((p) => p.direction === "label_koster")).toMatchObject({
       status: "declined",
-      message: "Спасибо, Арт Истов, но «Ночной рейс» не для Костёр Звукозапись",
+      message: "Спасибо, Арт Истов, но «Ночной рейс» не для Лейбл Костёр",
     });
     expect(messages).toHaveLength(1);
+    expect(answers()).toHaveLength(2);
     // A template of another outcome, signed properly, is refused by the decision service.
     const other = await cardedTrack();
     expect((await press(MOD_TG, data(other.card.id, `t${templates[2].id}`)))?.outcome).toBe("refused");
     expect((await stateOf(other.track.id)).history).toHaveLength(0);
-    expect(answers()).toHaveLength(3);
+    expect(answers().map((a) => a.text)).toEqual([REVIEW_TEXTS.templateOtherOutcome]);
     await t.ctx.db.delete(declineTemplates).where(isNotNull(declineTemplates.id));
   });
 
