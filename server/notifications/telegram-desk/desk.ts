@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { directionIntake, telegramCards, telegramOutbox } from "../../../db/schema.ts";
 import type { Direction } from "../../../domain/directions.ts";
@@ -59,6 +59,11 @@ export interface TelegramDesk extends CardDelivery {
   refresh(trackId: number, directions: readonly string[]): Promise<void>;
   /** A card by id (the presses' handler looks the pair up by it). */
   card(cardId: number): Promise<typeof telegramCards.$inferSelect | null>;
+  /**
+   * The press handler edited the card's buttons itself (the decline templates' row after
+   * «Отклонить»): what the chat shows now, so the next edit compares with it (docs/decisions/0260).
+   */
+  noteShownMarkup(cardId: number, keyboard: InlineKeyboard | null): Promise<void>;
   /** The card's buttons as they are now, or with the decline templates' row (after «Отклонить»). */
   keyboard(
     cardId: number,
@@ -275,6 +280,11 @@ export function createTelegramDesk(deps: DeskDeps): TelegramDesk {
       if (!enabled) return;
       const [first, ...rest] = cardRefreshStatements(db, trackId, directions, clock.now());
       if (first) await db.batch([first, ...rest]);
+    },
+
+    async noteShownMarkup(cardId, keyboard) {
+      const markup = keyboard && keyboard.inline_keyboard.length > 0 ? JSON.stringify(keyboard) : null;
+      await markCard(cardId, { shown_markup: markup });
     },
 
     async keyboard(cardId, declineTemplates) {
