@@ -61,7 +61,7 @@ export function buildContext(deps: AppDeps): AppContext {
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates,
     // The staff cards' presses arrive here and go through `tracks` like the web's (issue 27).
-    telegramUpdates: createTelegramUpdates({ ...deps, users, tracks, declineTemplates }),
+    telegramUpdates: createTelegramUpdates({ ...deps, users, tracks, declineTemplates, desk: notifications.desk }),
     faq: createFaqService(deps),
     slider: createSliderService(deps),
   };

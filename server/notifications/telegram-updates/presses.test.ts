@@ -236,11 +236,17 @@ describe("a press on a staff card", () => {
     expect(edit?.answer).toBe("ok");
     const rows = (edit!.body.reply_markup as { inline_keyboard: { text: string; callback_data: string }[][] })
       .inline_keyboard;
-    // The card's own first row stays first; the decline templates (only those) are the second.
-    expect(rows[0].map((b) => b.text)).toEqual(["Принять", "Отклонить"]);
-    expect(rows[1].map((b) => b.text)).toEqual(["Не наш стиль", "Сведение"]);
+    // The card's decisions first, then the decline templates (only those), then the votes.
+    expect(rows.map((r) => r.map((b) => b.text))).toEqual([
+      ["Принять", "В шорт-лист", "Отклонить"],
+      ["Не наш стиль", "Сведение"],
+      ["👍 0", "🤔 0", "👎 0"],
+    ]);
     expect(rows[1][0].callback_data).toBe(data(card.id, `t${templates[0].id}`));
-    expect(rows[2].map((b) => b.text)).toEqual(["👍"]);
+    // The card's record knows what the chat shows now.
+    const [shown] = await t.ctx.db.select({ markup: telegramCards.shown_markup }).from(telegramCards)
+      .where(eq(telegramCards.id, card.id));
+    expect(JSON.parse(shown.markup!)).toEqual(edit!.body.reply_markup);
     // Nothing decided yet.
     expect((await stateOf(track.id)).history).toHaveLength(0);
 

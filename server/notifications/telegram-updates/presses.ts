@@ -5,6 +5,7 @@ import { VOTE_EMOJI, type VoteValue } from "../../../domain/votes.ts";
 import type { AppContext } from "../../deps.ts";
 import { ApiError } from "../../lib/http-error.ts";
 import { type CallbackAction, decodeCallback } from "../telegram-desk/callback-data.ts";
+import type { InlineKeyboard } from "../telegram-desk/card-text.ts";
 import { type BotCaller, chatIdValue } from "./bot-call.ts";
 
 /**
@@ -44,7 +45,9 @@ export interface PressDeps {
    * The card's buttons with the direction's decline templates as a second row (the cards' module),
    * or null when there are none.
    */
-  declineMarkup(card: PressedCard): Promise<unknown | null>;
+  declineMarkup(card: PressedCard): Promise<InlineKeyboard | null>;
+  /** Records the keyboard the press handler put on the card itself. */
+  shownMarkup(card: PressedCard, markup: InlineKeyboard): Promise<void>;
 }
 
 /** The answers a presser sees (Telegram shows them as a short notice; at most 200 characters). */
@@ -122,6 +125,7 @@ export function createPressHandler(deps: PressDeps) {
         ctx.logger.warn("telegram card: templates row not shown", { card: card.id, error: edited.description });
         return { text: PRESS_TEXTS.failed, outcome: "failed" };
       }
+      await deps.shownMarkup(card, markup);
       return { text: PRESS_TEXTS.chooseTemplate, outcome: "templates" };
     }
     const templateId = action.startsWith("t") ? Number(action.slice(1)) : undefined;

@@ -7,7 +7,9 @@ import type { AppDeps } from "../../deps.ts";
 import type { DeclineTemplatesService } from "../../decline-templates/service.ts";
 import type { TracksService } from "../../tracks/service.ts";
 import type { UsersService } from "../../users/service.ts";
-import { callbackSecret, decodeCallback, encodeCallback } from "../telegram-desk/callback-data.ts";
+import { callbackSecret } from "../telegram-desk/callback-data.ts";
+import type { InlineKeyboard } from "../telegram-desk/card-text.ts";
+import type { TelegramDesk } from "../telegram-desk/desk.ts";
 import { botCaller } from "./bot-call.ts";
 import { createUpdatesLease } from "./lease.ts";
 import { createPressHandler, type PressedCard, type PressResult } from "./presses.ts";
@@ -81,6 +83,7 @@ export function createTelegramUpdates(
     users: UsersService;
     tracks: TracksService;
     declineTemplates: DeclineTemplatesService;
+    desk: Pick<TelegramDesk, "keyboard" | "noteShownMarkup">;
   },
   options: UpdatesOptions = {},
 ) {
@@ -104,32 +107,26 @@ export function createTelegramUpdates(
   }
 
   /**
-   * The card's keyboard as the chat shows it, with the decline templates as the row after the
-   * first (at most 8 buttons a row, Telegram's limit); a templates row already there is replaced.
+   * The card's buttons with the decline templates after the first row, as the cards' module draws
+   * them (telegram-desk/card-text.ts); null without a decline template.
    */
-  async function declineMarkup(c: PressedCard): Promise<unknown | null> {
+  async function declineMarkup(c: PressedCard): Promise<InlineKeyboard | null> {
     const templates = await deps.declineTemplates.list("declined");
     if (templates.length === 0) return null;
-    const [row] = await db.select({ markup: telegramCards.shown_markup }).from(telegramCards)
-      .where(eq(telegramCards.id, c.id)).limit(1);
-    type Button = { text: string; callback_data?: string };
-    let rows: Button[][] = [];
-    try {
-      const shown = row?.markup ? JSON.parse(row.markup) : null;
-      if (Array.isArray(shown?.inline_keyboard)) rows = shown.inline_keyboard;
-    } catch { /* an unreadable keyboard: the templates alone */ }
-    const isTemplate = (b: Button) => decodeCallback(secret, b.callback_data)?.action.startsWith("t") ?? false;
-    rows = rows.filter((r) => !r.every(isTemplate));
-    const buttons = templates.map((t) => ({
-      text: t.title.length > 40 ? `${t.title.slice(0, 39)}…` : t.title,
-      callback_data: encodeCallback(secret, c.id, `t${t.id}`),
-    }));
-    const templateRows: Button[][] = [];
-    for (let i = 0; i < buttons.length; i += 8) templateRows.push(buttons.slice(i, i + 8));
-    return { inline_keyboard: [...rows.slice(0, 1), ...templateRows, ...rows.slice(1)] };
+    return await deps.desk.keyboard(c.id, templates);
   }
 
-  const handlePress = call ? createPressHandler({ ctx: deps, bot: call, secret, card, declineMarkup }) : null;
+  const handlePress = call
+    ? createPressHandler({
+      ctx: deps,
+      bot: call,
+      secret,
+      card,
+      declineMarkup,
+      // What the chat shows now, so the card's next edit compares with it (decision 0260).
+      shownMarkup: (c, markup) => deps.desk.noteShownMarkup(c.id, markup),
+    })
+    : null;
 
   /** One update: a press is handled and answered; anything else is ignored. */
   async function handleUpdate(update: TelegramUpdate): Promise<PressResult | null> {
