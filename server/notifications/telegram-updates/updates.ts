@@ -151,10 +151,18 @@ export function createTelegramUpdates(
     const lost = new AbortController();
     const signal = AbortSignal.any([stop, lost.signal]);
     let offset = from;
-    // Renewed on its own timer, so a long poll or a slow press never lets the lease run out.
-    const renew = setInterval(async () => {
-      const still = await lease!.acquire(holder, clock.now(), leaseMs).catch(() => null);
-      if (!still) lost.abort();
+    // Renewed on its own timer, so a long poll or a slow press never lets the lease run out; one
+    // renewal at a time, and none left running once polling ends (a late one would take the lease
+    // back after a stop gave it up).
+    let renewing: Promise<void> | null = null;
+    const renew = setInterval(() => {
+      if (renewing || signal.aborted) return;
+      renewing = (async () => {
+        const still = await lease!.acquire(holder, clock.now(), leaseMs).catch(() => null);
+        if (!still) lost.abort();
+      })().finally(() => {
+        renewing = null;
+      });
     }, checkMs);
     try {
       while (!signal.aborted) {
@@ -188,6 +196,7 @@ export function createTelegramUpdates(
       }
     } finally {
       clearInterval(renew);
+      await renewing;
     }
   }
 
