@@ -115,7 +115,7 @@ export function startTelegramBotDouble(
       return failed(401, "Unauthorized");
     }
     // getUpdates, setWebhook, deleteWebhook, answerCallbackQuery: never failed by `failNext`.
-    const received = await updates.handle(method, body, req.signal);
+    const received = await updates.handle(method, body, () => req.signal);
     if (received) {
       call.answer = received.kind;
       return json(received.status, received.body);

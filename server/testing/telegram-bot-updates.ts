@@ -188,11 +188,12 @@ export function createBotUpdates() {
   async function handle(
     method: string,
     body: Record<string, unknown>,
-    signal: AbortSignal,
+    /** The request's signal, read only by a long poll (it ends when the poller goes away). */
+    signal: () => AbortSignal,
   ): Promise<Answer | null> {
     switch (method) {
       case "getUpdates":
-        return await getUpdates(body, signal);
+        return await getUpdates(body, signal());
       case "setWebhook": {
         const url = typeof body.url === "string" ? body.url : "";
         if (!url) {
