@@ -247,6 +247,8 @@ describe("a press on a staff card", () => {
     const [shown] = await t.ctx.db.select({ markup: telegramCards.shown_markup }).from(telegramCards)
       .where(eq(telegramCards.id, card.id));
     expect(JSON.parse(shown.markup!)).toEqual(edit!.body.reply_markup);
+    // Pressed again while the row is shown: the same answer (Telegram refuses the unchanged edit).
+    expect((await press(MOD_TG, data(card.id, "x")))?.outcome).toBe("templates");
     // Nothing decided yet.
     expect((await stateOf(track.id)).history).toHaveLength(0);
 
@@ -257,7 +259,11 @@ describe("a press on a staff card", () => {
       message: "Спасибо, Арт Истов, но «Ночной рейс» не для Лейбл Костёр",
     });
     expect(messages).toHaveLength(1);
-    expect(answers()).toHaveLength(2);
+    expect(answers().map((a) => a.text)).toEqual([
+      PRESS_TEXTS.chooseTemplate,
+      PRESS_TEXTS.chooseTemplate,
+      PRESS_TEXTS.decided("declined", HOLD_S),
+    ]);
     // A template of another outcome, signed properly, is refused by the decision service.
     const other = await cardedTrack();
     expect((await press(MOD_TG, data(other.card.id, `t${templates[2].id}`)))?.outcome).toBe("refused");

@@ -121,7 +121,8 @@ export function createPressHandler(deps: PressDeps) {
         message_id: card.message_id,
         reply_markup: markup,
       });
-      if (!edited.ok) {
+      // Pressed again while the row is shown: Telegram refuses an edit that changes nothing.
+      if (!edited.ok && !/message is not modified/i.test(edited.description ?? "")) {
         ctx.logger.warn("telegram card: templates row not shown", { card: card.id, error: edited.description });
         return { text: PRESS_TEXTS.failed, outcome: "failed" };
       }
