@@ -3,6 +3,8 @@ import type { TracksService } from "../service.ts";
 import { AudioDecodeError } from "../../audio/analyse-mp3.ts";
 import { analyseStored, analyseTrack, PROCESSING_ERRORS, type Verdict } from "./analyse-track.ts";
 import type { StatusKeys } from "./status-keys.ts";
+import type { TelegramDesk } from "../../notifications/telegram-desk/desk.ts";
+import type { TelegramSender } from "../../notifications/sender.ts";
 
 /**
  * Track processing on the deferred task queue: each stored upload is checked (really MPEG layer III,
@@ -71,7 +73,16 @@ export interface ProcessorOptions {
   sweepIntervalMs?: number;
 }
 
-export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts: ProcessorOptions = {}): Processor {
+export function createProcessor(
+  deps: AppDeps & {
+    tracks: TracksService;
+    /** The staff cards in Telegram (issue 27): a completed track's cards are queued. */
+    desk?: Pick<TelegramDesk, "trackCompleted">;
+    /** Nudged once cards are queued. */
+    sender?: Pick<TelegramSender, "kick">;
+  },
+  opts: ProcessorOptions = {},
+): Processor {
   const { tracks, storage, queue, logger, clock } = deps;
   const maxAttempts = deps.config.processingMaxAttempts;
   const concurrency = deps.config.processingConcurrency;
@@ -167,6 +178,15 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
         // start-up pass (`analyseOlder`) gives the track its report later.
         await tracks.analysis.save(id, verdict.analysis);
         await status.trackFinished(completed);
+        // With its report saved, so the cards show its tempo, key and loudness and the clip starts
+        // at its drop. A failure here costs the cards, never the track.
+        if (deps.desk) {
+          try {
+            if (await deps.desk.trackCompleted(id)) deps.sender?.kick();
+          } catch (err) {
+            logger.warn("could not queue the track's staff cards", { trackId: id, err });
+          }
+        }
         return;
       }
       // Not written: a copy of the same person's completed track (the same bytes, or the same audio),
