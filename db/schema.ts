@@ -596,6 +596,44 @@ export const TELEGRAM_OUTBOX_STATUSES = [
 ] as const;
 export type TelegramOutboxStatus = (typeof TELEGRAM_OUTBOX_STATUSES)[number];
 
+/** Methods of the outbox's rows: messages to artists, and the staff cards and their edits (issue 27). */
+export const TELEGRAM_OUTBOX_METHODS = [
+  "sendMessage",
+  "sendAudio",
+  "editMessageText",
+  "editMessageCaption",
+  "editMessageReplyMarkup",
+] as const;
+export type TelegramOutboxMethod = (typeof TELEGRAM_OUTBOX_METHODS)[number];
+
+/** `queued`: not sent yet; `sent`: `message_id` holds it; `failed`/`blocked`: it never reached the chat. */
+export const TELEGRAM_CARD_STATES = ["queued", "sent", "failed", "blocked"] as const;
+export type TelegramCardState = (typeof TELEGRAM_CARD_STATES)[number];
+
+/**
+ * The staff cards in Telegram (issue 27, server/notifications/telegram-desk/): one per track and
+ * direction, posted to the direction's `direction_intake.staff_chat_id` when the track completes
+ * processing. Its text and buttons are rendered when it is sent or edited, from the track's state
+ * then; `shown_text` is what the chat shows now (an edit that changes only the buttons sends only
+ * them). A button's callback data names the card's `id`, signed (callback-data.ts).
+ */
+export const telegramCards = sqliteTable("telegram_cards", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  chat_id: text("chat_id").notNull(),
+  message_id: integer("message_id"),
+  /** Sent with `sendAudio` (the clip): its text is a caption, edited with `editMessageCaption`. */
+  has_audio: integer("has_audio", { mode: "boolean" }).notNull().default(false),
+  state: text("state", { enum: TELEGRAM_CARD_STATES }).notNull().default("queued"),
+  shown_text: text("shown_text"),
+  /** The inline keyboard the chat shows now (JSON), or null when it has none. */
+  shown_markup: text("shown_markup"),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex("telegram_cards_track_direction_idx").on(t.track_id, t.direction),
+]);
+
 /**
  * Telegram messages to artists (server/notifications/), written in the same batch as the change
  * they announce and sent afterwards by the sender. `key` is unique per change, so a change is
@@ -608,6 +646,13 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
   user_id: integer("user_id").references(() => users.id, { onDelete: "set null" }),
   chat_id: text("chat_id").notNull(),
   text: text("text").notNull(),
+  /**
+   * The Bot API method (issue 27): `sendMessage` for the artists' messages; a staff card's rows are
+   * `sendAudio`/`sendMessage` (the card) and its edits, rendered from `card_id` when they are sent.
+   */
+  method: text("method", { enum: TELEGRAM_OUTBOX_METHODS }).notNull().default("sendMessage"),
+  /** Not a foreign key (SQLite cannot add one with ON DELETE to a table): a row whose card is gone is dropped. */
+  card_id: integer("card_id"),
   status: text("status", { enum: TELEGRAM_OUTBOX_STATUSES }).notNull().default("pending"),
   attempts: integer("attempts").notNull().default(0),
   next_attempt_at: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
@@ -627,6 +672,23 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
   index("telegram_outbox_chat_attempted_idx").on(t.chat_id, t.attempted_at),
 ]);
 
+/**
+ * Who receives the bot's updates by `getUpdates` long polling (issue 27, docs/decisions/0262): one
+ * row per bot, held by one instance at a time until `lease_until` (renewed while it polls; another
+ * instance takes it once it has run out), and the next `update_id` to ask for, so an update handled
+ * by one holder is not handled again by the next.
+ */
+export const telegramUpdatesLease = sqliteTable("telegram_updates_lease", {
+  /** The bot's id (the token's number). */
+  bot_id: text("bot_id").primaryKey(),
+  holder: text("holder").notNull(),
+  lease_until: integer("lease_until", { mode: "timestamp_ms" }).notNull(),
+  /** `offset` of the next `getUpdates`: the last handled `update_id` + 1. */
+  next_offset: integer("next_offset").notNull().default(0),
+  updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export type TelegramCard = typeof telegramCards.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Track = typeof tracks.$inferSelect;

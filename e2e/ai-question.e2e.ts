@@ -49,7 +49,10 @@ test("the artist answers «Частично»; the moderator's queue shows the b
   await rule.waitFor({ state: "detached" });
   expect(await submit.isDisabled()).toBe(false);
   await t.screenshot(page, "ai-question-partly-1440");
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/upload");
+  // The page sends the file in resumable parts (issue 26); its completion makes the track.
+  const answered = page.waitForResponse((r) =>
+    /^\/api\/upload\/resumable\/[^/]+\/complete$/.test(new URL(r.url()).pathname)
+  );
   await submit.click();
   expect((await answered).status()).toBe(200);
   await page.waitForURL((u) => u.pathname === "/processing", { timeout: 15_000 });

@@ -119,6 +119,7 @@ async function sendThroughPage(t: TestContext, page: Page, site: Site, path: str
   await page.getByTestId("file-input").setInputFiles(path);
   await page.getByTestId("file-row").filter({ hasText: filename }).waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   if (shot) {
     // Per-file progress part-way through (c).
@@ -223,6 +224,7 @@ async function cutReloadResume(t: TestContext, site: Site, parts: BodyLimitProxy
   await page.getByTestId("file-input").setInputFiles(file.path);
   await page.getByTestId("file-row").filter({ hasText: filename }).waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+  await page.getByRole("radio", { name: "Нет", exact: true }).check();
   await page.getByRole("button", { name: "Загрузить трек" }).click();
   for (let i = 0; i < 1200 && parts.dropped.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
   // The part was tried again after a wait (back-off), and was cut again.

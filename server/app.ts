@@ -19,6 +19,8 @@ import { fileAnswer } from "./http/client-build.ts";
 import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
+import { createTelegramUpdates } from "./notifications/telegram-updates/updates.ts";
+import { createTelegramWebhookRoutes } from "./notifications/telegram-updates/webhook-routes.ts";
 import { createDeclineTemplatesService } from "./decline-templates/service.ts";
 import { createFaqService } from "./faq/service.ts";
 import { createSliderService } from "./slider/service.ts";
@@ -46,18 +48,23 @@ export function buildContext(deps: AppDeps): AppContext {
   // Built before the services, so a decision write can enqueue its message in the same batch.
   const notifications = createNotifications(deps);
   const tracks = createTracksService({ ...deps, users, notifications });
+  // The staff cards read their tracks through the tracks service (issue 27).
+  notifications.desk.connect(tracks);
+  const declineTemplates = createDeclineTemplatesService(deps);
   return {
     ...deps,
     tokens,
     guards: createGuards(tokens, users),
     users,
     tracks,
-    processor: createProcessor({ ...deps, tracks }),
+    processor: createProcessor({ ...deps, tracks, desk: notifications.desk, sender: notifications.sender }),
     reanalysis: createReanalysis({ ...deps, tracks }),
     promiseSweep: createPromiseSweep({ ...deps, tracks }),
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
-    declineTemplates: createDeclineTemplatesService(deps),
+    declineTemplates,
+    // The staff cards' presses arrive here and go through `tracks` like the web's (issue 27).
+    telegramUpdates: createTelegramUpdates({ ...deps, users, tracks, declineTemplates, desk: notifications.desk }),
     faq: createFaqService(deps),
     slider: createSliderService(deps),
   };
@@ -98,7 +105,8 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/admin", createAdminRoutes(ctx))
     .route("/moderator", createModeratorRoutes(ctx))
     .route("/downloads", createDownloadRoutes(ctx))
-    .route("/listen", createListenRoutes(ctx));
+    .route("/listen", createListenRoutes(ctx))
+    .route("/", createTelegramWebhookRoutes(ctx));
 }
 
 /** The /api routes as the client sees them (import with `import type` only). */

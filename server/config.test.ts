@@ -179,6 +179,15 @@ describe("object storage and processing leases", () => {
     expect(parseConfig({ PROCESSING_LEASE_S: "86400" }).processingLeaseS).toBe(86_400);
   });
 
+  it("holds Telegram polling 30 s unrenewed by default (TELEGRAM_POLL_LEASE_S, 1–3600)", () => {
+    const bot = { TELEGRAM_BOT_TOKEN: "123:abc" };
+    expect(parseConfig(bot).telegram?.pollLeaseS).toBe(30);
+    expect(parseConfig({ ...bot, TELEGRAM_POLL_LEASE_S: "5" }).telegram?.pollLeaseS).toBe(5);
+    for (const bad of ["0", "3601", "1.5", "abc"]) {
+      expect(errorOf({ ...bot, TELEGRAM_POLL_LEASE_S: bad })).toContain("TELEGRAM_POLL_LEASE_S");
+    }
+  });
+
   it("refuses tracks longer than 30 minutes by default (MAX_TRACK_MINUTES)", () => {
     expect(parseConfig({}).maxTrackMinutes).toBe(30);
     expect(parseConfig({ MAX_TRACK_MINUTES: "90" }).maxTrackMinutes).toBe(90);

@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   TELEGRAM_OAUTH_URL: url("TELEGRAM_OAUTH_URL"),
   TELEGRAM_BOT_API_URL: url("TELEGRAM_BOT_API_URL"),
   TELEGRAM_AUTH_MAX_AGE_S: positiveInt(86400),
+  // How long one instance holds `getUpdates` polling without renewing it (docs/decisions/0262).
+  TELEGRAM_POLL_LEASE_S: positiveInt(30).pipe(z.number().max(3600, { message: "must be at most 3600" })),
   // How long a decision's message to the artist waits, undoable (docs/decisions/0223); at most a day.
   DECISION_NOTIFY_HOLD_S: z
     .string()
@@ -141,7 +143,15 @@ export interface Config {
   refreshTokenTtlS: number;
   vk?: { clientId: string; redirectUri: string; baseUrl: string };
   /** `botApiUrl`: base address of the Bot API the artists' notifications go through (server/notifications/). */
-  telegram?: { botToken: string; botId: string; oauthUrl: string; maxAgeS: number; botApiUrl: string };
+  telegram?: {
+    botToken: string;
+    botId: string;
+    oauthUrl: string;
+    maxAgeS: number;
+    botApiUrl: string;
+    /** Seconds one instance's hold on `getUpdates` polling lasts unrenewed (issue 27, docs/decisions/0262). */
+    pollLeaseS: number;
+  };
   /**
    * Seconds a decision's Telegram message waits before it is sent; meanwhile the decision may be
    * undone or replaced, and the artist's site shows the state before it (docs/decisions/0223).
@@ -252,6 +262,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         oauthUrl: (e.TELEGRAM_OAUTH_URL ?? "https://oauth.telegram.org").replace(/\/+$/, ""),
         maxAgeS: e.TELEGRAM_AUTH_MAX_AGE_S,
         botApiUrl: (e.TELEGRAM_BOT_API_URL ?? "https://api.telegram.org").replace(/\/+$/, ""),
+        pollLeaseS: e.TELEGRAM_POLL_LEASE_S,
       }
       : undefined,
     decisionNotifyHoldS: e.DECISION_NOTIFY_HOLD_S,

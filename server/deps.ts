@@ -8,6 +8,7 @@ import type { FaqService } from "./faq/service.ts";
 import type { StatusStore } from "./status-store/kv.ts";
 import type { Logger } from "./lib/logger.ts";
 import type { Notifications } from "./notifications/notifications.ts";
+import type { TelegramUpdates } from "./notifications/telegram-updates/updates.ts";
 import type { TaskQueue } from "./lib/queue.ts";
 import type { FileStorage } from "./storage/file-storage.ts";
 import type { SliderService } from "./slider/service.ts";
@@ -56,6 +57,8 @@ export interface AppContext extends AppDeps {
   promiseSweep: PromiseSweep;
   /** Telegram messages to artists: the outbox a decision write enqueues into, and its sender. */
   notifications: Notifications;
+  /** The bot's updates (staff cards' presses, issue 27): webhook or leased polling (decision 0262). */
+  telegramUpdates: TelegramUpdates;
   /** The administrators' decline messages, read by the moderators' form and a decision (decision 0156). */
   declineTemplates: DeclineTemplatesService;
   /** The FAQ entries (both staff panels' calls; GET /api/faq's kept answer reads through it). */

@@ -58,6 +58,9 @@ export async function main(opts: MainOptions = {}) {
   // Sends the Telegram outbox's pending rows, those left by the last run included, and then every
   // row a decision enqueues (docs/decisions/0157). Without TELEGRAM_BOT_TOKEN it does nothing.
   ctx.notifications.sender.start();
+  // The staff cards' presses (issue 27): the webhook is set, or this instance competes for the
+  // polling lease (docs/decisions/0262). Without TELEGRAM_BOT_TOKEN it does nothing.
+  ctx.telegramUpdates.start();
   // Tracks left `processing` that no instance holds (a lease held by an instance that died is taken
   // once it has ended); then the idle sweep keeps looking, so no track waits for an upload to come
   // through this instance (docs/decisions/0170).
@@ -92,6 +95,8 @@ export async function main(opts: MainOptions = {}) {
     clearInterval(recoveryTimer);
     await server.shutdown();
     // The message being sent is finished; rows not reached stay pending for the next start.
+    // The poll ends and its lease is given up, so another instance polls at once.
+    await ctx.telegramUpdates.stop(5_000);
     await ctx.notifications.sender.stop(5_000);
     await ctx.reanalysis.stop(5_000);
     await ctx.promiseSweep.stop();

@@ -28,6 +28,11 @@ export interface SenderOptions {
   pollIntervalMs?: number;
   /** Least time between two tries to the same chat, across processes (Telegram: one a second). */
   chatSpacingMs?: number;
+  /**
+   * Least time between two tries to the same group or channel (a chat id starting with `-`): Telegram
+   * lets a bot post about 20 messages a minute to a group (the staff cards' chats; docs/decisions/0261).
+   */
+  groupSpacingMs?: number;
   /** 0 ≤ x < 1; jitter source (tests pass a constant). */
   random?: () => number;
 }
@@ -38,6 +43,24 @@ export interface SenderDeps {
   logger: Logger;
   fetch: typeof fetch;
   config: Pick<Config, "telegram">;
+  /** Sends and edits the staff cards' rows (those with a `card_id`; issue 27, telegram-desk/). */
+  cards?: CardDelivery;
+}
+
+/** A Bot API call's outcome and, when it succeeded, its `result`. */
+export interface BotReply {
+  outcome: Outcome;
+  result?: unknown;
+  /** Telegram's description of a refusal (e.g. "Bad Request: message is not modified"). */
+  description?: string;
+}
+
+/** Calls a Bot API method with a JSON body, or a multipart one (a file). */
+export type BotCaller = (method: string, body: Record<string, unknown> | FormData) => Promise<BotReply>;
+
+/** Delivers one staff card row (the card, or an edit of it), rendered from the card's track now. */
+export interface CardDelivery {
+  deliver(row: typeof telegramOutbox.$inferSelect, call: BotCaller): Promise<Outcome>;
 }
 
 export interface SendRound {
@@ -60,10 +83,13 @@ export interface TelegramSender {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-type Outcome =
+export type Outcome =
   | { kind: "sent" }
-  /** Not to be tried again: blocked by the person (403) or refused as such (400). */
-  | { kind: "final"; status: "blocked" | "failed"; error: string }
+  /**
+   * Not to be tried again: blocked by the person (403) or refused as such (400); `superseded`: a
+   * card's edit with nothing left to do (the card is sent with its current state anyway).
+   */
+  | { kind: "final"; status: "blocked" | "failed" | "superseded"; error: string }
   | { kind: "retry"; error: string; retryAfterMs?: number };
 
 interface BotAnswer {
@@ -83,12 +109,18 @@ const DEFAULTS = {
   requestTimeoutMs: 15_000,
   pollIntervalMs: 30_000,
   chatSpacingMs: 1_000,
+  groupSpacingMs: 3_000,
 };
 
 /** Delay before try `attempt + 1` after `attempt` failed tries: doubling, capped, half of it random. */
 export function backoffDelayMs(attempt: number, base: number, cap: number, random: () => number): number {
   const full = Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
   return Math.round(full / 2 + (full / 2) * random());
+}
+
+/** A user's id as the number it is (ids fit in 52 bits); anything else as Telegram accepts it, a string. */
+export function chatIdValue(chatId: string): string | number {
+  return /^-?\d+$/.test(chatId) && Number.isSafeInteger(Number(chatId)) ? Number(chatId) : chatId;
 }
 
 export function createTelegramSender(deps: SenderDeps, options: SenderOptions = {}): TelegramSender {
@@ -109,20 +141,25 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   /** The token appears in the address, and fetch's errors quote the address. */
   const redact = (text: string) => (bot ? text.replaceAll(bot.botToken, "<token>") : text);
 
-  async function send(chatId: string, text: string): Promise<Outcome> {
+  function send(chatId: string, text: string): Promise<Outcome> {
+    return callBot("sendMessage", {
+      chat_id: chatIdValue(chatId),
+      text,
+      parse_mode: "HTML",
+      link_preview_options: { is_disabled: true },
+    }).then((r) => r.outcome);
+  }
+
+  /** One Bot API call; the answer read as an outcome (network errors included, never thrown). */
+  async function callBot(method: string, payload: Record<string, unknown> | FormData): Promise<BotReply> {
     let res: Response;
-    let answer: BotAnswer | null = null;
+    let answer: (BotAnswer & { result?: unknown }) | null = null;
     try {
-      res = await deps.fetch(`${bot!.botApiUrl}/bot${bot!.botToken}/sendMessage`, {
+      const multipart = payload instanceof FormData;
+      res = await deps.fetch(`${bot!.botApiUrl}/bot${bot!.botToken}/${method}`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          // A user's id as the number it is (ids fit in 52 bits); anything else as Telegram accepts it, a string.
-          chat_id: /^-?\d+$/.test(chatId) && Number.isSafeInteger(Number(chatId)) ? Number(chatId) : chatId,
-          text,
-          parse_mode: "HTML",
-          link_preview_options: { is_disabled: true },
-        }),
+        ...(multipart ? {} : { headers: { "content-type": "application/json" } }),
+        body: multipart ? payload : JSON.stringify(payload),
         signal: AbortSignal.timeout(opts.requestTimeoutMs),
       });
       const body = await res.text();
@@ -133,21 +170,25 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
       }
     } catch (err) {
       // Refused, reset, timed out or cut mid-answer: Telegram may have delivered it (decision 0157).
-      return { kind: "retry", error: redact(`network: ${(err as Error)?.message ?? String(err)}`) };
+      return { outcome: { kind: "retry", error: redact(`network: ${(err as Error)?.message ?? String(err)}`) } };
     }
-    if (res.ok && answer?.ok) return { kind: "sent" };
+    if (res.ok && answer?.ok) return { outcome: { kind: "sent" }, result: answer.result };
     const code = answer?.error_code ?? res.status;
-    const error = redact(`${code}: ${answer?.description ?? (res.statusText || "no description")}`);
-    if (code === 403) return { kind: "final", status: "blocked", error };
+    const description = answer?.description;
+    const error = redact(`${code}: ${description ?? (res.statusText || "no description")}`);
+    if (code === 403) return { outcome: { kind: "final", status: "blocked", error }, description };
     // "chat not found", "message is too long": the same request would be refused again.
-    if (code === 400) return { kind: "final", status: "failed", error };
+    if (code === 400) return { outcome: { kind: "final", status: "failed", error }, description };
     if (code === 429) {
       const s = Number(answer?.parameters?.retry_after);
       // At least a second, so a `retry_after: 0` cannot turn into a tight loop.
-      return { kind: "retry", error, retryAfterMs: Math.max(1, Number.isFinite(s) ? s : 1) * 1000 };
+      return {
+        outcome: { kind: "retry", error, retryAfterMs: Math.max(1, Number.isFinite(s) ? s : 1) * 1000 },
+        description,
+      };
     }
     // 5xx, and anything else (401 while a token is being replaced, an unexpected answer): back off.
-    return { kind: "retry", error };
+    return { outcome: { kind: "retry", error }, description };
   }
 
   async function claim(now: Date) {
@@ -157,8 +198,10 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
     const col = (c: { name: string }) => sql`${o}.${sql.identifier(c.name)}`;
     // The row's chat had no try in the last `chatSpacingMs` and has no message being sent under a
     // live lease (by any process): one message a second per chat, one after the other (0201).
+    const spacing =
+      sql`CASE WHEN substr(${t.chat_id}, 1, 1) = '-' THEN ${opts.groupSpacingMs} ELSE ${opts.chatSpacingMs} END`;
     const chatFree = sql`NOT EXISTS (SELECT 1 FROM ${t} AS ${o} WHERE ${col(t.chat_id)} = ${t.chat_id} AND (
-      ${col(t.attempted_at)} > ${at - opts.chatSpacingMs}
+      ${col(t.attempted_at)} > ${at} - ${spacing}
       OR (${col(t.status)} = 'sending' AND ${col(t.lease_until)} > ${at})))`;
     const due = and(
       or(
@@ -203,8 +246,10 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
       return;
     }
     if (outcome.kind === "final") {
-      tally[outcome.status]++;
-      logger.warn("telegram message not delivered", { id, status: outcome.status, error: outcome.error });
+      if (outcome.status !== "superseded") {
+        tally[outcome.status]++;
+        logger.warn("telegram message not delivered", { id, status: outcome.status, error: outcome.error });
+      }
       await db.update(t).set({ ...released, status: outcome.status, last_error: outcome.error }).where(ours);
       return;
     }
@@ -241,7 +286,11 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
       while (!stopped) {
         const row = await claim(clock.now());
         if (!row) break;
-        const outcome = await send(row.chat_id, row.text);
+        const outcome = row.card_id === null
+          ? await send(row.chat_id, row.text)
+          : deps.cards
+          ? await deps.cards.deliver(row, callBot)
+          : { kind: "final" as const, status: "failed" as const, error: "no staff desk to render the card" };
         await record(row.id, row.key, row.claim_id!, row.attempts, outcome, tally);
         if (stopped) break;
       }

@@ -56,7 +56,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ctx,
     dir,
     async close() {
-      // Closes the queue and gives up the processor's leases.
+      // Closes the queue and gives up the processor's leases (and the Telegram polling lease).
+      await ctx.telegramUpdates.stop(5_000);
       await ctx.reanalysis.stop(5_000);
       await ctx.processor.stop(5_000);
       deps.kv.close?.();

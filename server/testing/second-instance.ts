@@ -44,6 +44,7 @@ export async function openInstance(base: TestApp, opts: InstanceOptions = {}): P
     ctx,
     app: createApp(ctx),
     async close() {
+      await ctx.telegramUpdates.stop(5_000);
       await ctx.reanalysis.stop(5_000);
       await ctx.processor.stop(5_000);
       if (!opts.kv) kv.close?.();

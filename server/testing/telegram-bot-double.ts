@@ -1,10 +1,14 @@
 /**
  * A local stand-in for the Telegram Bot API's `sendMessage` (docs/protocols.md, "Telegram Bot
- * API"): `POST /bot<token>/sendMessage` with a JSON body answers `{"ok":true,"result":Message}`;
+ * API"), and for the staff cards (issue 27) `sendAudio` (multipart/form-data; the file's bytes are
+ * recorded), `editMessageText`, `editMessageCaption` and `editMessageReplyMarkup` over the messages
+ * it has sent (`messages`): `POST /bot<token>/sendMessage` with a JSON body answers `{"ok":true,"result":Message}`;
  * failures answer `{"ok":false,"error_code":N,"description":"…","parameters"?:{"retry_after":S}}`
  * with the same HTTP status, as Telegram does. Every call is recorded, failed ones included.
  * Test tooling only.
  */
+
+import { type BotUpdates, createBotUpdates } from "./telegram-bot-updates.ts";
 
 export type BotFailure =
   /** A server error (500 unless `status` says otherwise). */
@@ -21,12 +25,35 @@ export type BotFailure =
    */
   | { kind: "drop" };
 
+/** A file sent in a multipart call (`sendAudio`'s `audio`). */
+export interface BotFile {
+  filename: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** A message as the chat shows it now (after any edits). */
+export interface BotMessage {
+  chat_id: string;
+  message_id: number;
+  /** The text of a text message, the caption of an audio one. */
+  text: string;
+  /** The inline keyboard, or null when it has none. */
+  reply_markup: { inline_keyboard: { text: string; callback_data?: string; url?: string }[][] } | null;
+  audio: BotFile | null;
+  /** How many times it was edited. */
+  edits: number;
+}
+
 export interface BotCall {
   token: string;
   method: string;
+  /** The JSON body, or a multipart call's fields as strings. */
   body: Record<string, unknown>;
+  /** A multipart call's files by field name. */
+  files?: Record<string, BotFile>;
   /** How the double answered this call. */
-  answer: "ok" | BotFailure["kind"] | "unauthorized" | "unknown-method";
+  answer: "ok" | BotFailure["kind"] | "unauthorized" | "unknown-method" | "conflict";
   /** When the call arrived (ms), by the double's clock: a test's own clock when it gives one. */
   at: number;
 }
@@ -39,8 +66,12 @@ export interface TelegramBotDouble {
   calls: BotCall[];
   /** Messages answered with ok (what a person would have received). */
   readonly delivered: BotCall[];
+  /** Every message sent with ok (`sendMessage`, `sendAudio`), as edited since, in order. */
+  readonly messages: BotMessage[];
   /** Makes the next calls fail, one failure per call, in the order given. */
   failNext(...failures: BotFailure[]): void;
+  /** The receiving side (issue 27): queued updates, presses, the webhook (telegram-bot-updates.ts). */
+  updates: BotUpdates;
   stop(): Promise<void>;
 }
 
@@ -58,25 +89,38 @@ export function startTelegramBotDouble(
   const calls: BotCall[] = [];
   const failures: BotFailure[] = [];
   let messageId = 0;
+  const messages: BotMessage[] = [];
+  const updates = createBotUpdates();
 
   const handler = async (req: Request): Promise<Response> => {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url).pathname);
     if (!match) return failed(404, "Not Found");
     const [, callToken, method] = match;
     let body: Record<string, unknown> = {};
+    let files: Record<string, BotFile> | undefined;
     try {
-      const text = await req.text();
-      body = text ? JSON.parse(text) : {};
+      if ((req.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
+        ({ body, files } = await readMultipart(req));
+      } else {
+        const text = await req.text();
+        body = text ? JSON.parse(text) : {};
+      }
     } catch {
       return failed(400, "Bad Request: can't parse JSON");
     }
-    const call: BotCall = { token: callToken, method, body, answer: "ok", at: now() };
+    const call: BotCall = { token: callToken, method, body, ...(files ? { files } : {}), answer: "ok", at: now() };
     calls.push(call);
     if (callToken !== token) {
       call.answer = "unauthorized";
       return failed(401, "Unauthorized");
     }
-    if (method !== "sendMessage") {
+    // getUpdates, setWebhook, deleteWebhook, answerCallbackQuery: never failed by `failNext`.
+    const received = await updates.handle(method, body, () => req.signal);
+    if (received) {
+      call.answer = received.kind;
+      return json(received.status, received.body);
+    }
+    if (method !== "sendMessage" && !(method in CARD_METHODS)) {
       call.answer = "unknown-method";
       return failed(404, "Not Found: method not found");
     }
@@ -109,6 +153,11 @@ export function startTelegramBotDouble(
         }
       }
     }
+    if (method in CARD_METHODS) {
+      const answer = cardMethod(method as keyof typeof CARD_METHODS, body, files, messages, () => ++messageId);
+      if (!answer.ok) call.answer = "bad-request";
+      return answer;
+    }
     const chatId = body.chat_id;
     const text = typeof body.text === "string" ? body.text : "";
     const refusal = chatId === undefined || chatId === ""
@@ -122,6 +171,14 @@ export function startTelegramBotDouble(
       call.answer = "bad-request";
       return failed(400, refusal);
     }
+    messages.push({
+      chat_id: String(chatId),
+      message_id: messageId + 1,
+      text,
+      reply_markup: markupOf(body.reply_markup),
+      audio: null,
+      edits: 0,
+    });
     return json(200, {
       ok: true,
       result: {
@@ -145,10 +202,119 @@ export function startTelegramBotDouble(
           get delivered() {
             return calls.filter((c) => c.answer === "ok" && c.method === "sendMessage");
           },
+          get messages() {
+            return messages;
+          },
           failNext: (...f) => void failures.push(...f),
-          stop: () => server.shutdown(),
+          updates: updates.api,
+          stop: () => {
+            updates.close();
+            return server.shutdown();
+          },
         });
       },
     }, handler);
+  });
+}
+
+// The staff cards' methods (issue 27).
+
+const CARD_METHODS = {
+  sendAudio: true,
+  editMessageText: true,
+  editMessageCaption: true,
+  editMessageReplyMarkup: true,
+} as const;
+
+/** Telegram's limits: a caption is at most 1024 characters, a text 4096. */
+const CAPTION_MAX = 1024;
+const TEXT_MAX = 4096;
+
+async function readMultipart(req: Request): Promise<{ body: Record<string, unknown>; files: Record<string, BotFile> }> {
+  const form = await req.formData();
+  const body: Record<string, unknown> = {};
+  const files: Record<string, BotFile> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string") body[name] = value;
+    else files[name] = { filename: value.name, type: value.type, bytes: new Uint8Array(await value.arrayBuffer()) };
+  }
+  return { body, files };
+}
+
+function markupOf(value: unknown): BotMessage["reply_markup"] {
+  const parsed = typeof value === "string" ? JSON.parse(value) : value;
+  return parsed && typeof parsed === "object" && "inline_keyboard" in parsed
+    ? parsed as BotMessage["reply_markup"]
+    : null;
+}
+
+function cardMethod(
+  method: keyof typeof CARD_METHODS,
+  body: Record<string, unknown>,
+  files: Record<string, BotFile> | undefined,
+  messages: BotMessage[],
+  nextId: () => number,
+): Response {
+  const chatId = body.chat_id;
+  if (chatId === undefined || chatId === "") return failed(400, "Bad Request: chat_id is empty");
+  let markup: BotMessage["reply_markup"];
+  try {
+    markup = markupOf(body.reply_markup);
+  } catch {
+    return failed(400, "Bad Request: can't parse reply keyboard markup JSON object");
+  }
+  const caption = typeof body.caption === "string" ? body.caption : "";
+  if (method === "sendAudio") {
+    const audio = files?.audio;
+    if (!audio || audio.bytes.length === 0) return failed(400, "Bad Request: there is no audio in the request");
+    if (caption.length > CAPTION_MAX) return failed(400, "Bad Request: message caption is too long");
+    const message: BotMessage = {
+      chat_id: String(chatId),
+      message_id: nextId(),
+      text: caption,
+      reply_markup: markup,
+      audio,
+      edits: 0,
+    };
+    messages.push(message);
+    return json(200, {
+      ok: true,
+      result: {
+        message_id: message.message_id,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: Number(chatId), type: "supergroup" },
+        audio: { file_id: `audio-${message.message_id}`, file_size: audio.bytes.length, mime_type: audio.type },
+        caption,
+      },
+    });
+  }
+  const message = messages.find((m) => m.chat_id === String(chatId) && m.message_id === Number(body.message_id));
+  if (!message) return failed(400, "Bad Request: message to edit not found");
+  const text = method === "editMessageText"
+    ? (typeof body.text === "string" ? body.text : "")
+    : method === "editMessageCaption"
+    ? caption
+    : message.text;
+  if (method === "editMessageText") {
+    if (message.audio) return failed(400, "Bad Request: there is no text in the message to edit");
+    if (!text) return failed(400, "Bad Request: message text is empty");
+    if (text.length > TEXT_MAX) return failed(400, "Bad Request: message is too long");
+  }
+  if (method === "editMessageCaption") {
+    if (!message.audio) return failed(400, "Bad Request: there is no caption in the message to edit");
+    if (text.length > CAPTION_MAX) return failed(400, "Bad Request: message caption is too long");
+  }
+  if (text === message.text && JSON.stringify(markup) === JSON.stringify(message.reply_markup)) {
+    return failed(
+      400,
+      "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+    );
+  }
+  message.text = text;
+  message.reply_markup = markup;
+  message.edits++;
+  return json(200, {
+    ok: true,
+    result: { message_id: message.message_id, chat: { id: Number(chatId) }, text, caption: text },
   });
 }

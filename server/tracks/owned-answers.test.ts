@@ -413,8 +413,8 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     "assignments",
     "presence",
     "responseFigures",
-    // The audio fingerprints (issue 25, decisions 0247, 0248) are staff-only: what the artist sees of
-    // a copy is the processing verdict, which `fail` and `complete` write.
+    // The audio fingerprints (issue 25, decision 0247) live in their own tables; a same-artist copy
+    // fails through `fail`, and `same_audio_as` is written with the report (staff-only).
     "fingerprints",
   ];
 

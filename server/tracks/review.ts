@@ -41,6 +41,7 @@ import {
 } from "./decisions.ts";
 import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
 import type { Notifications } from "../notifications/notifications.ts";
+import type { CardTrack } from "../notifications/telegram-desk/desk.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
 import { clearStatements, restoreStatement } from "./assignment-sql.ts";
 import { presenceOf, recordPresence } from "./presence.ts";
@@ -108,7 +109,7 @@ const DECISION_ATTEMPTS = 3;
 
 export function createStaffReview(
   ctx: Pick<AppContext, "db" | "storage" | "kv" | "clock" | "logger" | "users"> & {
-    notifications?: Pick<Notifications, "outbox" | "sender">;
+    notifications?: Pick<Notifications, "outbox" | "sender"> & Partial<Pick<Notifications, "desk">>;
     config?: Pick<Config, "decisionNotifyHoldS">;
   },
   analysis: ReturnType<typeof createTrackAnalysisService>,
@@ -244,6 +245,12 @@ export function createStaffReview(
     } else {
       await withdrawVote(db, id, direction, who.id);
     }
+    // The pair's staff card in Telegram shows the new tallies (issue 27).
+    const desk = ctx.notifications?.desk;
+    if (desk?.enabled) {
+      await desk.refresh(id, [direction]);
+      ctx.notifications?.sender.kick();
+    }
     const track = await view(scope, id, scope, who);
     return {
       votes: track.votes.filter((v) => v.direction === direction),
@@ -358,7 +365,8 @@ export function createStaffReview(
         if (!isConcurrentChange(err)) throw err;
         throw await stale();
       }
-      if (notices.length > 0) ctx.notifications?.sender.kick();
+      // The artist's messages, and the edits of the pairs' staff cards (issue 27).
+      ctx.notifications?.sender.kick();
     }
     // When the artist's message leaves: the hold's end, if a message was written to wait.
     let notifyAt: string | null = null;
@@ -714,6 +722,60 @@ export function createStaffReview(
       }
       if (files.length === 0) throw notFound(NO_FILES_FOUND);
       return { files, missing };
+    },
+
+    /**
+     * A staff card's facts (issue 27, server/notifications/telegram-desk/): the track as an admin
+     * sees it (every vote), waiting counted for the card's direction; null once it is gone.
+     */
+    async cardTrack(id: number, direction: Direction): Promise<CardTrack | null> {
+      let track: TrackView;
+      try {
+        track = await view("*", id, [direction], {
+          id: 0,
+          is_admin: true,
+          is_moderator: false,
+          moderator_categories: "",
+        });
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return null;
+        throw err;
+      }
+      const [row] = await db.select({ key: tracks.storage_key }).from(tracks).where(eq(tracks.id, id)).limit(1);
+      const decision = track.decisions.find((d) => d.direction === direction);
+      const votes = track.votes.filter((v) => v.direction === direction);
+      const a = track.analysis;
+      return {
+        facts: {
+          trackId: id,
+          filename: track.filename,
+          directions: track.directions,
+          direction,
+          bpm: a?.bpm ?? null,
+          key: a?.key ?? null,
+          camelot: a?.camelot ?? null,
+          loudnessLufs: a?.loudness_lufs ?? null,
+          warnings: a?.warnings ?? [],
+          waitingDays: track.waiting_days,
+          status: decision?.status ?? "new",
+          decidedBy: decision?.decided_by?.name ?? null,
+          decidedAt: decision?.decided_at ? new Date(decision.decided_at) : null,
+          tally: {
+            up: votes.filter((v) => v.vote === 1).length,
+            maybe: votes.filter((v) => v.vote === 0).length,
+            down: votes.filter((v) => v.vote === -1).length,
+          },
+        },
+        storageKey: row?.key ?? null,
+        durationS: a?.duration_s ?? (track.duration ? track.duration / 1000 : null),
+        dropS: a?.drop_s ?? null,
+      };
+    },
+
+    /** A track's directions, or null when it is gone (the staff desk's cards, issue 27). */
+    async trackDirections(id: number): Promise<Direction[] | null> {
+      const [row] = await db.select({ d: tracks.directions }).from(tracks).where(eq(tracks.id, id)).limit(1);
+      return row ? parseDirections(row.d) : null;
     },
 
     /** What the listening call needs of a track the caller may see: 404 outside their sight or without a file. */

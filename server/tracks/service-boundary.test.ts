@@ -145,7 +145,6 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/assignments.ts",
     // The intake rules' reads (issue 25): recent submissions, pairs past their promise.
     "server/tracks/intake-sql.ts",
-    // The audio fingerprints and their segment index (issue 25, decision 0247).
     "server/tracks/fingerprints.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",

@@ -5,6 +5,8 @@ import { analyseStored, analyseTrack, PROCESSING_ERRORS, type Verdict } from "./
 import type { StatusKeys } from "./status-keys.ts";
 import { applyTempoWindow } from "../../intake/check.ts";
 import { parseDirections } from "../../../domain/directions.ts";
+import type { TelegramDesk } from "../../notifications/telegram-desk/desk.ts";
+import type { TelegramSender } from "../../notifications/sender.ts";
 
 /**
  * Track processing on the deferred task queue: each stored upload is checked (really MPEG layer III,
@@ -73,7 +75,16 @@ export interface ProcessorOptions {
   sweepIntervalMs?: number;
 }
 
-export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts: ProcessorOptions = {}): Processor {
+export function createProcessor(
+  deps: AppDeps & {
+    tracks: TracksService;
+    /** The staff cards in Telegram (issue 27): a completed track's cards are queued. */
+    desk?: Pick<TelegramDesk, "trackCompleted">;
+    /** Nudged once cards are queued. */
+    sender?: Pick<TelegramSender, "kick">;
+  },
+  opts: ProcessorOptions = {},
+): Processor {
   const { tracks, storage, queue, logger, clock } = deps;
   const maxAttempts = deps.config.processingMaxAttempts;
   const concurrency = deps.config.processingConcurrency;
@@ -169,6 +180,15 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
         // start-up pass (`analyseOlder`) gives the track its report later.
         await tracks.analysis.save(id, verdict.analysis);
         await status.trackFinished(completed);
+        // With its report saved, so the cards show its tempo, key and loudness and the clip starts
+        // at its drop. A failure here costs the cards, never the track.
+        if (deps.desk) {
+          try {
+            if (await deps.desk.trackCompleted(id)) deps.sender?.kick();
+          } catch (err) {
+            logger.warn("could not queue the track's staff cards", { trackId: id, err });
+          }
+        }
         return;
       }
       // Not written: a copy of the same person's completed track (the same bytes, or the same audio),
