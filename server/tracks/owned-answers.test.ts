@@ -416,6 +416,9 @@ describe("every write of the tracks service drops the owner's kept list", () => 
     // The audio fingerprints (issue 25, decision 0247) live in their own tables; a same-artist copy
     // fails through `fail`, and `same_audio_as` is written with the report (staff-only).
     "fingerprints",
+    // The staff desk's card reads in Telegram (issue 27).
+    "cardTrack",
+    "trackDirections",
   ];
 
   it("names every call of the service as a write below or as one that leaves the list", () => {
