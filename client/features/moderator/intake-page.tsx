@@ -21,12 +21,14 @@ export function ModeratorIntakePage() {
         <h1>Intake rules</h1>
       </div>
       <p className="st-muted">
-        How your directions take tracks: open or paused, limits per artist, the tempo window and the response
-        promise. Only admins change these rules.
+        How your directions take tracks: open or paused, limits per artist, the tempo window and the response promise.
+        Only admins change these rules.
       </p>
       {list.isPending && <p className="st-muted" role="status">Loading...</p>}
       {list.isError && (
-        <div className="st-alert st-alert-error" role="alert">{errorText(list.error, "Failed to load intake rules")}</div>
+        <div className="st-alert st-alert-error" role="alert">
+          {errorText(list.error, "Failed to load intake rules")}
+        </div>
       )}
       {list.data && list.data.length === 0 && <p className="st-muted">No categories assigned</p>}
       {list.data?.map((rule) => <RuleView key={rule.direction} rule={rule} />)}

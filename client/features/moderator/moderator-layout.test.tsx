@@ -46,7 +46,14 @@ describe("moderator layout", () => {
   it("orders the sidebar as spec 2 gives it: Dashboard, Tracks, FAQ (then issue 25's Intake), Logout, Back to Site", async () => {
     await show(moderator, () => ({ success: true, status: { is_moderator: true, categories: ["label_koster"] } }));
     const items = [...screen.getByRole("complementary", { name: "Moderator" }).querySelectorAll("a, button")];
-    expect(items.map((el) => el.textContent)).toEqual(["Dashboard", "Tracks", "FAQ", "Intake", "Logout", "← Back to Site"]);
+    expect(items.map((el) => el.textContent)).toEqual([
+      "Dashboard",
+      "Tracks",
+      "FAQ",
+      "Intake",
+      "Logout",
+      "← Back to Site",
+    ]);
   });
 
   it("shows All Categories for *, and No categories assigned for none", async () => {

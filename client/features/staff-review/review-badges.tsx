@@ -2,23 +2,42 @@ import { type Direction, parseDirections } from "../../../domain/directions.ts";
 import { REVIEW_STATUS_LABELS, type ReviewStatus } from "../../../domain/review.ts";
 import type { StaffTrackRow } from "../../lib/staff-queries.ts";
 
+/** Issue 25: a pair past its response promise and still undecided (the server's `overdue`). */
+export const PAIR_OVERDUE_LABEL = "Просрочен";
+
+/** The pair's promise flag as staff track objects carry it (issue 25). */
+export type PairPromiseFlags = { respond_by?: string | null; overdue?: boolean };
+
+/** The directions of `decisions` whose pair is overdue. */
+export function overduePairs(decisions: readonly ({ direction: string } & PairPromiseFlags)[] | undefined) {
+  return new Set((decisions ?? []).filter((d) => d.overdue === true).map((d) => d.direction));
+}
+
 /**
  * A list row's directions with each one's review state (issue 13, decision 0160) and, when the track
- * has waited more than 14 days for the caller, the overdue flag. States in Russian in both panels.
+ * has waited more than 14 days for the caller, the overdue flag. A pair past its response promise
+ * (issue 25) says «Просрочен» in its own badge. States in Russian in both panels.
  */
 export function ReviewBadges(
   { track, directionLabel, locale }: { track: StaffTrackRow; directionLabel: (d: Direction) => string; locale: string },
 ) {
   const state = new Map<string, ReviewStatus>((track.decisions ?? []).map((d) => [d.direction, d.status]));
   const failed = track.status === "failed";
+  const late = overduePairs(track.decisions as readonly ({ direction: string } & PairPromiseFlags)[] | undefined);
   return (
     <span className="st-badges" data-testid="review-badges">
       {parseDirections(track.directions).map((d) => {
         const s = state.get(d) ?? "new";
+        const overdue = !failed && late.has(d);
         return (
-          <span key={d} className={`st-badge st-review-${s}`}>
+          <span key={d} className={`st-badge st-review-${s}${overdue ? " st-review-late" : ""}`}>
             {directionLabel(d)}
             {!failed && <span className="st-review-state">· {REVIEW_STATUS_LABELS[s]}</span>}
+            {overdue && (
+              <span className="st-review-state st-review-overdue" data-testid="pair-overdue">
+                · {PAIR_OVERDUE_LABEL}
+              </span>
+            )}
           </span>
         );
       })}
