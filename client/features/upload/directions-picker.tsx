@@ -64,12 +64,13 @@ export function DirectionsPicker({ selected, disabled, intake, onToggle }: Props
                 value={code}
                 checked={checked}
                 disabled={isBlocked || paused !== null || disabled}
+                aria-labelledby={paused !== null ? `direction-name-${code}` : undefined}
                 aria-describedby={paused !== null ? `direction-paused-${code}` : undefined}
                 onChange={() => onToggle(code)}
               />
               {paused === null ? <span>{DIRECTION_LABELS[code]}</span> : (
                 <span className="check-text">
-                  <span className="check-name">{DIRECTION_LABELS[code]}</span>
+                  <span className="check-name" id={`direction-name-${code}`}>{DIRECTION_LABELS[code]}</span>
                   <small className="check-pause" id={`direction-paused-${code}`}>{paused}</small>
                 </span>
               )}
