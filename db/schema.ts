@@ -347,7 +347,11 @@ export const trackDecisionHistory = sqliteTable("track_decision_history", {
    * message. Shown as automatic in the artist's history and on the dashboards.
    */
   automatic: integer("automatic", { mode: "boolean" }).notNull().default(false),
-}, (t) => [uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision)]);
+}, (t) => [
+  uniqueIndex("track_decision_history_pair_revision_idx").on(t.track_id, t.direction, t.revision),
+  // The dashboards' count of automatic declines (issue 25) reads only these few entries.
+  index("track_decision_history_automatic_idx").on(t.direction).where(sql`${t.automatic} = 1`),
+]);
 
 /**
  * How much of a track each staff member has played (issue 20; docs/decisions/0197). `heard_s` is
@@ -434,7 +438,16 @@ export const trackPresence = sqliteTable("track_presence", {
   at: integer("at", { mode: "timestamp_ms" }).notNull(),
 }, (t) => [index("track_presence_track_at_idx").on(t.track_id, t.at)]);
 
-/** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
+/**
+ * Leases of the periodic jobs every instance runs but only one should run at a time (issue 25: the
+ * response promise's automatic decline): the job's name, who holds it and until when.
+ */
+export const jobLeases = sqliteTable("job_leases", {
+  name: text("name").primaryKey(),
+  owner: text("owner").notNull(),
+  until: integer("until", { mode: "timestamp_ms" }).notNull(),
+});
+
 /**
  * Intake rules per direction (issue 25), kept by admins on «Приём треков»: one row per direction
  * whose rules were ever saved; a direction without a row has the defaults (open, no cap, no
@@ -453,10 +466,16 @@ export const directionIntake = sqliteTable("direction_intake", {
   promise_days: integer("promise_days").notNull().default(14),
   auto_decline_after_days: integer("auto_decline_after_days").notNull().default(7),
   staff_chat_id: text("staff_chat_id"),
+  /**
+   * The direction's ready-made «не успели послушать» text of the automatic decline (may use
+   * `{artist}` `{title}` `{direction}`); null: the built-in text (server/intake/rules.ts).
+   */
+  late_message: text("late_message"),
   updated_by: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
   updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 
+/** Ready-made decline messages to artists, kept by administrators (Russian, editable). */
 export const declineTemplates = sqliteTable("decline_templates", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   /** Short name shown in the decision form's menu. */

@@ -8,9 +8,16 @@ export const AUDIO_WARNING_TEXTS = {
   clipping: "Клиппинг",
   too_quiet: "Тихий мастер (ниже −14 LUFS)",
   tempo_outside_dnb: "Темп вне диапазона drum and bass",
+  tempo_outside_window: "Темп вне окна направления (правила приёма)",
 } as const;
 
 export type AudioWarning = keyof typeof AUDIO_WARNING_TEXTS;
+
+/**
+ * Warnings for the staff only, never in the artist's report (issue 25): a tempo outside a direction's
+ * window set by the intake rules, flagged rather than refused.
+ */
+export const STAFF_ONLY_WARNINGS: readonly AudioWarning[] = ["tempo_outside_window"];
 
 /** Every warning code, in the order the texts are listed. */
 export const AUDIO_WARNINGS = Object.keys(AUDIO_WARNING_TEXTS) as AudioWarning[];

@@ -31,6 +31,7 @@ import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes, sliderLane } from "./slider/public-routes.ts";
 import { createTrackRoutes, statusLane, tracksLane } from "./tracks/artist-routes.ts";
 import { createUploadRoutes } from "./tracks/upload-routes.ts";
+import { createPromiseSweep } from "./intake/sweep.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -52,6 +53,7 @@ export function buildContext(deps: AppDeps): AppContext {
     tracks,
     processor: createProcessor({ ...deps, tracks }),
     reanalysis: createReanalysis({ ...deps, tracks }),
+    promiseSweep: createPromiseSweep({ ...deps, tracks }),
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates: createDeclineTemplatesService(deps),

@@ -85,6 +85,8 @@ const EnvSchema = z.object({
     .pipe(z.string().regex(/^\d+$/, { message: "must be a whole number of seconds (0 or more)" }))
     .transform(Number)
     .pipe(z.number().int().max(86_400, { message: "must be at most 86400" })),
+  // How often the response promise's sweep looks for pairs to decline (issue 25); at most a day.
+  INTAKE_SWEEP_INTERVAL_S: positiveInt(60).pipe(z.number().max(86_400, { message: "must be at most 86400" })),
   AUTH_RATE_LIMIT_PER_MIN: positiveInt(30),
   TRUSTED_PROXY_HOPS: wholeNumber(0),
   MAX_UPLOAD_FILE_MB: positiveInt(50),
@@ -139,6 +141,8 @@ export interface Config {
    * undone or replaced, and the artist's site shows the state before it (docs/decisions/0223).
    */
   decisionNotifyHoldS: number;
+  /** Seconds between the response promise's sweeps (issue 25, server/intake/sweep.ts). */
+  intakeSweepIntervalS: number;
   authRateLimitPerMin: number;
   /** Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
   trustedProxyHops: number;
@@ -243,6 +247,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       }
       : undefined,
     decisionNotifyHoldS: e.DECISION_NOTIFY_HOLD_S,
+    intakeSweepIntervalS: e.INTAKE_SWEEP_INTERVAL_S,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,

@@ -15,6 +15,7 @@ import type { Processor } from "./tracks/processing/processor.ts";
 import type { Reanalysis } from "./tracks/processing/reanalysis.ts";
 import type { TracksService } from "./tracks/service.ts";
 import type { UsersService } from "./users/service.ts";
+import type { PromiseSweep } from "./intake/sweep.ts";
 
 export interface Clock {
   now(): Date;
@@ -51,6 +52,8 @@ export interface AppContext extends AppDeps {
   processor: Processor;
   /** Older audio reports analysed again in the background (docs/decisions/0217). */
   reanalysis: Reanalysis;
+  /** The response promise's automatic decline, leased across instances (issue 25). */
+  promiseSweep: PromiseSweep;
   /** Telegram messages to artists: the outbox a decision write enqueues into, and its sender. */
   notifications: Notifications;
   /** The administrators' decline messages, read by the moderators' form and a decision (decision 0156). */

@@ -59,6 +59,8 @@ export async function main(opts: MainOptions = {}) {
   // Reports of an older analyser are analysed again, one track at a time while no upload waits for
   // processing (docs/decisions/0217); off with REANALYSIS=false.
   ctx.reanalysis.start();
+  // Pairs past their promise and grace are declined automatically, by one instance at a time (issue 25).
+  ctx.promiseSweep.start();
 
   const server = Deno.serve({
     port: config.port,
@@ -79,6 +81,7 @@ export async function main(opts: MainOptions = {}) {
     // The message being sent is finished; rows not reached stay pending for the next start.
     await ctx.notifications.sender.stop(5_000);
     await ctx.reanalysis.stop(5_000);
+    await ctx.promiseSweep.stop();
     await ctx.processor.stop(20_000);
     deps.kv.close?.();
     deps.db.$client.close();

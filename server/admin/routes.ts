@@ -7,6 +7,7 @@ import { createAdminUserRoutes } from "../users/admin-routes.ts";
 import { createAdminDashboardRoutes } from "./dashboard.ts";
 import { createAdminDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 import { createAdminRedisRoutes } from "./redis.ts";
+import { createAdminIntakeRoutes } from "../intake/routes.ts";
 
 /**
  * Administrator API: /api/admin/*. Signed-in admins only: anonymous 401, anyone else 403. The
@@ -22,5 +23,6 @@ export function createAdminRoutes(ctx: AppContext) {
     .route("/users", createAdminUserRoutes(ctx))
     .route("/dashboard", createAdminDashboardRoutes(ctx))
     .route("/decline-templates", createAdminDeclineTemplateRoutes(ctx))
+    .route("/intake", createAdminIntakeRoutes(ctx))
     .route("/", createAdminRedisRoutes(ctx));
 }

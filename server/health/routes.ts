@@ -3,11 +3,12 @@ import { type Context, Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { laneOf, readyAnswer } from "../http/lanes.ts";
 import { type Answer, makeAnswer, sendJsonAnswer } from "../http/public-answer.ts";
+import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
+import { type IntakeRules, readRules } from "../intake/rules.ts";
 
 /**
- * GET /api/health and GET /api/config (the public runtime settings the client needs). The settings
- * are read once at start-up, so the config answer is made once, with an ETag; `no-cache` makes the
- * browser ask again each time (a restart with maintenance switched on is seen at once).
+ * GET /api/health and GET /api/config (the public runtime settings the client needs, with an ETag;
+ * `no-cache` makes the browser ask again each time, so a paused direction is seen at once).
  */
 export function createHealthRoutes(ctx: AppContext) {
   const config = configLane(ctx);
@@ -26,32 +27,27 @@ export function createHealthRoutes(ctx: AppContext) {
     .get(config.path, config.route);
 }
 
-type PublicConfig = ReturnType<typeof makeConfigAnswer>["publicConfig"];
+type PublicConfig = ReturnType<typeof publicConfigOf>;
 
 /**
- * GET /api/config and its lane in front of the router (server/lib/lanes.ts, decision 0180): the one
- * answer made at start-up, for a request without an `Authorization` header (signed-in requests get
- * `no-store` from the edge: the route sends those). It stays open in maintenance, as the gate keeps it.
+ * GET /api/config and its lane in front of the router (server/lib/lanes.ts, decision 0180): an
+ * answer made from the start-up settings and the directions' intake (issue 25: open, and the pause
+ * message the upload page shows), for a request without an `Authorization` header (signed-in
+ * requests get `no-store` from the edge: the route sends those). The answer is made again only when
+ * the intake rules are read again (server/intake/rules.ts keeps them for a moment). It stays open
+ * in maintenance, as the gate keeps it.
  */
-export const configLane = laneOf((ctx) => {
-  const made = publicConfigAnswer(ctx).answer;
-  // After it lands the lane answers it without a promise.
-  let answer: Answer | Promise<Answer> = made;
-  void made.then((a) => (answer = a), () => {});
+export const configLane = laneOf((ctx) => ({
+  name: "config",
+  path: "/config",
+  head: true,
+  checks: [],
+  route: async (c: Context<AppEnv>) => sendJsonAnswer<PublicConfig>(c, await publicConfigAnswer(ctx)),
+  answer: (req) => readyAnswer(req, publicConfigAnswer(ctx), "no-cache"),
+}));
+
+function publicConfigOf(ctx: Pick<AppContext, "config">, rules: IntakeRules) {
   return {
-    name: "config",
-    path: "/config",
-    head: true,
-    checks: [],
-    route: async (c: Context<AppEnv>) => sendJsonAnswer<PublicConfig>(c, await made),
-    answer: (req) => readyAnswer(req, answer, "no-cache"),
-  };
-});
-
-const configAnswers = new WeakMap<AppContext["config"], ReturnType<typeof makeConfigAnswer>>();
-
-function makeConfigAnswer(ctx: Pick<AppContext, "config">) {
-  const publicConfig = {
     success: true as const,
     maintenance: ctx.config.maintenance,
     providers: { vk: Boolean(ctx.config.vk), telegram: Boolean(ctx.config.telegram) },
@@ -59,13 +55,22 @@ function makeConfigAnswer(ctx: Pick<AppContext, "config">) {
       max_upload_file_mb: Math.round(ctx.config.maxUploadFileBytes / 1024 / 1024),
       max_upload_files: ctx.config.maxUploadFiles,
     },
+    intake: Object.fromEntries(
+      DIRECTIONS.map((d) => [d, { open: rules[d].open, pause_message: rules[d].pause_message }]),
+    ) as Record<Direction, { open: boolean; pause_message: string | null }>,
   };
-  return { publicConfig, answer: makeAnswer(JSON.stringify(publicConfig), "application/json") };
 }
 
-/** GET /api/config's answer, made once per configuration (the routes and the ready-answer lane share it). */
-export function publicConfigAnswer(ctx: Pick<AppContext, "config">) {
-  let made = configAnswers.get(ctx.config);
-  if (!made) configAnswers.set(ctx.config, made = makeConfigAnswer(ctx));
+/** One answer per read of the rules (the same read is shared while it is kept). */
+const configAnswers = new WeakMap<Promise<IntakeRules>, Promise<Answer>>();
+
+/** GET /api/config's answer (the route and the ready-answer lane share it). */
+export function publicConfigAnswer(ctx: Pick<AppContext, "config" | "db">): Promise<Answer> {
+  const rules = readRules(ctx.db);
+  let made = configAnswers.get(rules);
+  if (!made) {
+    made = rules.then((r) => makeAnswer(JSON.stringify(publicConfigOf(ctx, r)), "application/json"));
+    configAnswers.set(rules, made);
+  }
   return made;
 }

@@ -7,6 +7,7 @@ import { createModeratorTrackRoutes } from "../tracks/staff-routes.ts";
 import { createModeratorDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 import { dashboardQuerySchema, figuresWindow } from "../admin/dashboard.ts";
 import { validate } from "../lib/validate.ts";
+import { createModeratorIntakeRoutes } from "../intake/routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {
@@ -46,5 +47,7 @@ export function createModeratorRoutes(ctx: AppContext) {
     .route("/tracks", createModeratorTrackRoutes(ctx))
     .route("/faq", createStaffFaqRoutes(ctx))
     // The decision form's ready-made decline messages, read-only (administrators keep them).
-    .route("/decline-templates", createModeratorDeclineTemplateRoutes(ctx));
+    .route("/decline-templates", createModeratorDeclineTemplateRoutes(ctx))
+    // Their directions' intake rules, read-only (issue 25; administrators keep them).
+    .route("/intake", createModeratorIntakeRoutes(ctx));
 }

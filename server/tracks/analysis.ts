@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
-import { AUDIO_WARNINGS, type AudioWarning, isAudioWarning } from "../../domain/audio-warnings.ts";
+import { AUDIO_WARNINGS, type AudioWarning, isAudioWarning, STAFF_ONLY_WARNINGS } from "../../domain/audio-warnings.ts";
 import type { Clock } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { type Scope, scopeSql } from "./scope.ts";
@@ -162,7 +162,9 @@ export function artistAnalysis(
   r: { a_ok: number; a_dur: number | null; a_kbps: number | null; a_warn: string | null },
 ): ArtistAnalysisView | null {
   if (!Number(r.a_ok)) return null;
-  return { duration_s: r.a_dur!, bitrate_kbps: r.a_kbps!, warnings: warningsOf(r.a_warn) };
+  // The intake rules' tempo flag is the staff's (issue 25).
+  const warnings = warningsOf(r.a_warn).filter((w) => !STAFF_ONLY_WARNINGS.includes(w));
+  return { duration_s: r.a_dur!, bitrate_kbps: r.a_kbps!, warnings };
 }
 
 export interface ListenSource {

@@ -8,7 +8,13 @@ import { analysisJoin, ARTIST_ANALYSIS_COLUMNS, artistAnalysis, type TrackAnalys
 import { type Answer, SHARED_ANSWER_TTL_MS } from "../http/public-answer.ts";
 import { OWNED_ANSWERS_MAX, ownedAnswers } from "./owned-answers.ts";
 import type { Config } from "../config.ts";
-import { artistDecisionsJson, type ArtistDecisionView, artistDecisionViews, type DecisionJson } from "./decisions.ts";
+import {
+  type ArtistDecisionJson,
+  artistDecisionsJson,
+  type ArtistDecisionView,
+  artistDecisionViews,
+} from "./decisions.ts";
+import { promiseDays } from "../intake/rules.ts";
 import {
   type createStatusKeys,
   STATUS_COLUMNS,
@@ -35,7 +41,7 @@ interface OwnedRow {
   a_warn: string | null;
   d_dirs: string;
   d_status: Track["status"];
-  d_json: Pick<DecisionJson, "direction" | "status" | "message">[] | null;
+  d_json: ArtistDecisionJson[] | null;
 }
 
 /** A track of the artist's own list (GET /api/tracks). */
@@ -122,6 +128,7 @@ export function createArtistReads(
 
   async function ownedList(userId: number): Promise<OwnedTrack[]> {
     // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
+    const days = await promiseDays(db);
     return (await ownedByQuery.all({ userId, shownBefore: shownBefore() })).map(({ row }) => {
       const r = JSON.parse(row) as OwnedRow;
       return {
@@ -130,7 +137,7 @@ export function createArtistReads(
         upload_date: new Date(r.upload_date),
         downloaded: Boolean(r.downloaded),
         analysis: artistAnalysis(r),
-        decisions: artistDecisionViews(r.d_dirs, r.d_status, r.d_json),
+        decisions: artistDecisionViews(r.d_dirs, r.d_status, r.d_json, { uploadMs: r.upload_date, days }),
       };
     });
   }
@@ -198,6 +205,7 @@ export function createArtistReads(
         .limit(q.page_size)
         .offset((page - 1) * q.page_size);
       const shared = await comments.sharedOf(rows.map((r) => r.id));
+      const days = await promiseDays(db);
       return {
         tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
           id: t.id,
@@ -209,7 +217,7 @@ export function createArtistReads(
           directions: parseDirections(t.directions),
           downloaded: t.downloaded,
           analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
-          decisions: artistDecisionViews(t.directions, t.status, d_json),
+          decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
           comments: shared.get(t.id) ?? [],
         })),
         total,

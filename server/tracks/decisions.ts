@@ -42,6 +42,13 @@ export interface DecisionView {
    * revision its form was made from; another one answers 409 with the current decision (0199).
    */
   revision: number;
+  /**
+   * The response promise (issue 25): the upload date plus the direction's `promise_days`, ISO 8601;
+   * null once the pair is accepted or declined, and for a failed upload.
+   */
+  respond_by: string | null;
+  /** Past `respond_by` and still awaiting a decision (new or listened). */
+  overdue: boolean;
 }
 
 /** One direction of a track as its artist sees it: never the note, never who decided. */
@@ -49,6 +56,27 @@ export interface ArtistDecisionView {
   direction: Direction;
   status: ArtistReviewStatus;
   message: string | null;
+  /** «ответ до …» (issue 25): ISO 8601, null once answered (accepted or declined). */
+  respond_by: string | null;
+  /** The answer was the automatic decline of a promise not kept, not a person's (issue 25). */
+  automatic: boolean;
+}
+
+/** What the promise of a track's pairs is reckoned from (issue 25). */
+export interface PromiseBasis {
+  /** The upload's time, ms. */
+  uploadMs: number;
+  /** Each direction's promise in days (server/intake/rules.ts `promiseDays`). */
+  days: Readonly<Record<Direction, number>>;
+  now: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The pair's promise date, null once it is answered (accepted or declined) or when there is no basis. */
+function respondByOf(direction: Direction, status: ReviewStatus, basis: PromiseBasis | undefined): Date | null {
+  if (!basis || status === "accepted" || status === "declined") return null;
+  return new Date(basis.uploadMs + basis.days[direction] * DAY_MS);
 }
 
 export interface DecisionHistoryEntry {
@@ -61,6 +89,8 @@ export interface DecisionHistoryEntry {
   decided_by: PersonView | null;
   /** ISO 8601. */
   decided_at: string;
+  /** Written by the automatic decline of a promise not kept (issue 25); `decided_by` is then null. */
+  automatic: boolean;
 }
 
 /** A stored pair as the JSON subquery gives it. */
@@ -100,10 +130,17 @@ export const decisionsJsonField = sql`'decisions', json((SELECT json_group_array
  */
 export const artistDecisionsJson = (shownBefore: SQL | number | Placeholder) => {
   const held = sql`coalesce(${trackDecisions.decided_at} > ${shownBefore}, 0)`;
+  // Whether the change shown is the automatic decline (issue 25): its history entry, by the unique
+  // (track, direction, revision) index.
+  const automatic = sql`(SELECT ${trackDecisionHistory.automatic} FROM ${trackDecisionHistory}
+    WHERE ${trackDecisionHistory.track_id} = ${trackDecisions.track_id}
+      AND ${trackDecisionHistory.direction} = ${trackDecisions.direction}
+      AND ${trackDecisionHistory.revision} = ${trackDecisions.revision})`;
   return sql<string>`(SELECT json_group_array(json_object(
   'direction', ${trackDecisions.direction},
   'status', CASE WHEN ${held} THEN coalesce(${trackDecisions.shown_status}, 'new') ELSE ${trackDecisions.status} END,
-  'message', CASE WHEN ${held} THEN ${trackDecisions.shown_message} ELSE ${trackDecisions.message} END))
+  'message', CASE WHEN ${held} THEN ${trackDecisions.shown_message} ELSE ${trackDecisions.message} END,
+  'automatic', CASE WHEN ${held} THEN 0 ELSE coalesce(${automatic}, 0) END))
   FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id})`;
 };
 
@@ -120,8 +157,20 @@ const person = (
     : null;
 
 /** One entry per current direction of the track, in the canonical order; a pair without a row is `new`. */
-export function decisionViews(directions: string, stored: readonly DecisionJson[] | null, name: Namer): DecisionView[] {
+export function decisionViews(
+  directions: string,
+  stored: readonly DecisionJson[] | null,
+  name: Namer,
+  basis?: PromiseBasis,
+): DecisionView[] {
   const byDirection = new Map((stored ?? []).map((s) => [s.direction, s]));
+  const promise = (direction: Direction, status: ReviewStatus) => {
+    const by = respondByOf(direction, status, basis);
+    return {
+      respond_by: by?.toISOString() ?? null,
+      overdue: by !== null && isAwaitingDecision(status) && basis!.now.getTime() > by.getTime(),
+    };
+  };
   return parseDirections(directions).map((direction) => {
     const s = byDirection.get(direction);
     if (!s || !isReviewStatus(s.status)) {
@@ -133,6 +182,7 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
         decided_by: null,
         decided_at: null,
         revision: s?.revision ?? 0,
+        ...promise(direction, "new"),
       };
     }
     return {
@@ -143,6 +193,7 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
       decided_by: person(s, name),
       decided_at: s.decided_at === null ? null : new Date(s.decided_at).toISOString(),
       revision: s.revision ?? 0,
+      ...promise(direction, s.status),
     };
   });
 }
@@ -154,20 +205,29 @@ export function decisionViews(directions: string, stored: readonly DecisionJson[
 export function artistDecisionViews(
   directions: string,
   trackStatus: string,
-  storedJson: string | readonly Pick<DecisionJson, "direction" | "status" | "message">[] | null,
+  storedJson: string | readonly ArtistDecisionJson[] | null,
+  basis?: Omit<PromiseBasis, "now">,
 ): ArtistDecisionView[] {
   if (trackStatus === "failed") return [];
   // A string from a column of its own; already parsed inside a row's JSON object.
-  const stored = typeof storedJson === "string"
-    ? JSON.parse(storedJson) as Pick<DecisionJson, "direction" | "status" | "message">[]
-    : storedJson ?? [];
+  const stored = typeof storedJson === "string" ? JSON.parse(storedJson) as ArtistDecisionJson[] : storedJson ?? [];
   const byDirection = new Map(stored.map((s) => [s.direction, s]));
   return parseDirections(directions).map((direction) => {
     const s = byDirection.get(direction);
-    const status = s && isReviewStatus(s.status) ? s.status : "new";
-    return { direction, status: artistReviewStatus(status), message: s && isReviewStatus(s.status) ? s.message : null };
+    const known = s !== undefined && isReviewStatus(s.status);
+    const status = known ? s.status as ReviewStatus : "new";
+    return {
+      direction,
+      status: artistReviewStatus(status),
+      message: known ? s.message : null,
+      respond_by: respondByOf(direction, status, basis && { ...basis, now: new Date(0) })?.toISOString() ?? null,
+      automatic: known && Boolean(s.automatic),
+    };
   });
 }
+
+/** A pair as `artistDecisionsJson` gives it. */
+export type ArtistDecisionJson = Pick<DecisionJson, "direction" | "status" | "message"> & { automatic?: number | null };
 
 /**
  * Does the track wait for the caller: a pair of theirs is still `new` or `listened` and the upload
@@ -263,8 +323,8 @@ export interface PairChange {
   direction: Direction;
   before: StoredPair;
   after: { status: ReviewStatus; note: string | null; message: string | null };
-  /** The user who made it. */
-  by: number;
+  /** The user who made it; null for the automatic decline (issue 25). */
+  by: number | null;
   at: Date;
   /** DECISION_NOTIFY_HOLD_S in ms: a change within it of the previous one keeps what the artist sees (0223). */
   holdMs: number;
@@ -272,6 +332,8 @@ export interface PairChange {
   callId?: string | null;
   /** An undo's change: the call it reverts. */
   undoes?: string | null;
+  /** Made by the response promise's sweep, not a person (issue 25). */
+  automatic?: boolean;
 }
 
 /**
@@ -295,6 +357,7 @@ export function changeStatements(db: Db, c: PairChange) {
     decided_at: c.at,
     call_id: c.callId ?? null,
     undoes: c.undoes ?? null,
+    automatic: c.automatic ?? false,
   });
   // What the artist sees during this change's hold: the state they saw before, which is the stored
   // one unless the stored one is itself still held (docs/decisions/0223).
@@ -339,6 +402,7 @@ export async function decisionHistory(db: Db, trackId: number, name: Namer): Pro
       note: trackDecisionHistory.note,
       message: trackDecisionHistory.message,
       decided_at: trackDecisionHistory.decided_at,
+      automatic: trackDecisionHistory.automatic,
       by_id: users.id,
       by_username: users.username,
       by_first: users.first_name,
@@ -359,5 +423,6 @@ export async function decisionHistory(db: Db, trackId: number, name: Namer): Pro
       message: r.message,
       decided_by: person(r, name),
       decided_at: r.decided_at.toISOString(),
+      automatic: r.automatic,
     }));
 }

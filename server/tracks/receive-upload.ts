@@ -1,5 +1,5 @@
 import type { Direction } from "../../domain/directions.ts";
-import { type ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
+import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { type MultipartForm, receiveMultipart } from "../http/multipart.ts";
 import {
@@ -31,6 +31,12 @@ export interface ReceiveOptions {
   idleTimeoutMs: number;
   /** A fresh storage key; never derived from the user's file name. */
   newKey: () => string;
+  /**
+   * The intake rules (server/intake/check.ts `intakeGate`): throws the refusal for these directions
+   * and this many files. Asked as each file starts once directions have arrived (a form that sends
+   * them first has nothing stored when it is refused), and again with all of them at the end.
+   */
+  checkSubmission?: (directions: readonly Direction[], files: number) => void;
 }
 
 export const MALFORMED_MESSAGE =
@@ -68,6 +74,7 @@ export async function receiveUpload(
           if (!part.filename) return null;
           fileCount++;
           if (fileCount > opts.maxFiles) throw tooLarge(tooManyFilesMessage(opts.maxFiles));
+          if (directions.length > 0) opts.checkSubmission?.(directions, fileCount);
           const filename = normaliseFilename(part.filename);
           const problem = checkFilePart(filename, part.mimeType);
           if (problem) faults[problem].push(filename);
@@ -106,6 +113,14 @@ export async function receiveUpload(
   if (hasFaults(faults)) failure = badRequest(faultsMessage(faults), { invalid_files: faultRecords(faults) });
   else if (fileCount === 0) failure = badRequest(NO_FILES_MESSAGE);
   else if (directions.length === 0) failure = badRequest(NO_DIRECTIONS_MESSAGE);
+  if (failure === null && opts.checkSubmission) {
+    try {
+      opts.checkSubmission(directions, fileCount);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      failure = err;
+    }
+  }
   if (failure !== null) {
     await form.discard();
     throw failure;

@@ -1,28 +1,33 @@
-import { and, count, gte, ne } from "drizzle-orm";
+import { and, count, eq, gte, ne, sql } from "drizzle-orm";
 import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
-import { isAwaitingDecision, isReviewStatus, OVERDUE_AFTER_DAYS } from "../../domain/review.ts";
+import { isAwaitingDecision, isReviewStatus } from "../../domain/review.ts";
 import { inScope, type Scope } from "../../domain/scope.ts";
-import { trackCounts, tracks } from "../../db/schema.ts";
+import { trackCounts, trackDecisionHistory, trackDecisions, tracks } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
+import { DAY_MS, promiseDays } from "../intake/rules.ts";
 
 /**
  * The dashboards' work per direction (issue 23): `review_queue`, for each direction in the caller's
  * scope, how many of its tracks are new, shortlisted, and overdue (awaiting a decision, `new` or
- * `listened`, for more than OVERDUE_AFTER_DAYS: domain/review.ts `isOverdue`). Failed uploads are
- * never under review (decision 0152).
+ * `listened`, past the direction's response promise, issue 25: server/intake/rules.ts). Failed
+ * uploads are never under review (decision 0152).
  *
  * Fast at 100,000 tracks without a scan of them all: new, shortlisted and awaiting come from the
  * running counts `track_counts` (decision 0190, a few hundred rows); overdue is awaiting minus the
- * awaiting uploaded within the last 14 days, one range over the `upload_date` index.
+ * awaiting uploaded within the promise, one range over the `upload_date` index per distinct promise
+ * (usually one: every direction keeps the default 14 days).
  */
 export interface ReviewQueueEntry {
   direction: Direction;
   new: number;
   shortlisted: number;
   overdue: number;
+  /**
+   * Pairs whose current answer is the automatic decline of a promise not kept (issue 25): declined
+   * by the sweep and not changed by anyone since.
+   */
+  auto_declined: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Adds each group's `n` to its directions' tally of the states `pick` names. */
 function tally(
@@ -53,16 +58,43 @@ export async function reviewQueue(db: Db, scope: Scope, now: Date): Promise<Revi
   const per = new Map(mine.map((d) => [d, { new: 0, shortlisted: 0, awaiting: 0 }]));
   const all = await db.select().from(trackCounts);
   tally(all.filter((g) => !Number(g.failed)), per, 1);
-  // Uploaded at or after this, a track is not overdue yet (isOverdue: strictly more than 14 days).
-  const cutoff = new Date(now.getTime() - OVERDUE_AFTER_DAYS * DAY_MS);
-  const recent = await db
-    .select({ directions: tracks.directions, review: tracks.review, n: count() })
-    .from(tracks)
-    .where(and(gte(tracks.upload_date, cutoff), ne(tracks.status, "failed")))
-    .groupBy(tracks.directions, tracks.review);
-  tally(recent, per, -1);
+  const promise = await promiseDays(db);
+  for (const days of new Set(mine.map((d) => promise[d]))) {
+    const group = new Map(mine.filter((d) => promise[d] === days).map((d) => [d, per.get(d)!]));
+    // Uploaded at or after this, a track is not overdue yet in these directions (strictly past the promise).
+    const cutoff = new Date(now.getTime() - days * DAY_MS);
+    const recent = await db
+      .select({ directions: tracks.directions, review: tracks.review, n: count() })
+      .from(tracks)
+      .where(and(gte(tracks.upload_date, cutoff), ne(tracks.status, "failed")))
+      .groupBy(tracks.directions, tracks.review);
+    tally(recent, group, -1);
+  }
+  // The automatic declines still standing: the few history entries marked automatic (a partial
+  // index), each joined to its pair at the same revision.
+  const h = trackDecisionHistory;
+  const autoRows = await db
+    .select({ direction: h.direction, n: count() })
+    .from(h)
+    .innerJoin(
+      trackDecisions,
+      and(
+        eq(trackDecisions.track_id, h.track_id),
+        eq(trackDecisions.direction, h.direction),
+        eq(trackDecisions.revision, h.revision),
+      ),
+    )
+    .where(sql`${h.automatic} = 1`)
+    .groupBy(h.direction);
+  const auto = new Map(autoRows.map((r) => [r.direction, Number(r.n)]));
   return mine.map((d) => {
     const t = per.get(d)!;
-    return { direction: d, new: t.new, shortlisted: t.shortlisted, overdue: Math.max(0, t.awaiting) };
+    return {
+      direction: d,
+      new: t.new,
+      shortlisted: t.shortlisted,
+      overdue: Math.max(0, t.awaiting),
+      auto_declined: auto.get(d) ?? 0,
+    };
   });
 }

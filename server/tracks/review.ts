@@ -266,6 +266,8 @@ export function createStaffReview(
     asked: readonly PairRequest[],
     templateOf: TemplateLookup,
     shape: "pair" | "track",
+    /** The response promise's sweep (issue 25): no person decides, the entries say `automatic`. */
+    automatic = false,
   ): Promise<{ decisions: DecisionView[]; notify_at: string | null }> {
     const scope = scopeOf(who);
     const current = await load(scope, id);
@@ -316,7 +318,17 @@ export function createStaffReview(
         message: message !== undefined ? message : status === before.status ? before.message : null,
       };
       if (after.status === before.status && after.note === before.note && after.message === before.message) continue;
-      changes.push({ trackId: id, direction: a.direction, before, after, by: who.id, at, holdMs, callId });
+      changes.push({
+        trackId: id,
+        direction: a.direction,
+        before,
+        after,
+        by: automatic ? null : who.id,
+        at,
+        holdMs,
+        callId,
+        automatic,
+      });
     }
     // The message mentions the comments shared with the artist when it is made (decision 0232).
     const shared = changes.length > 0 && current.user_id !== null ? (await comments?.sharedCount(id)) ?? 0 : 0;
@@ -359,7 +371,34 @@ export function createStaffReview(
     return { decisions: await decisionsNow(), notify_at: notifyAt };
   }
 
+  /** Who the automatic decline decides as: every direction in sight, nobody's name written. */
+  const PROMISE_SWEEP: Viewer = { id: 0, is_admin: true, is_moderator: false, moderator_categories: "" };
+  const noTemplates: TemplateLookup = () => Promise.resolve(null);
+
   return {
+    /**
+     * The automatic decline of a pair past its promise and grace (issue 25, server/intake/sweep.ts):
+     * `decidePairs` as for a person's decision (history, the artist's held message, assignments),
+     * with `automatic` and no decider. Null when the pair no longer awaits a decision; a change that
+     * gets in between the read and the write makes it 409 (the caller leaves the pair alone).
+     */
+    async autoDecline(id: number, direction: Direction, message: string) {
+      // Read now: a pair decided, shortlisted or removed since the sweep's read is left alone.
+      const [track] = await db.select({ directions: tracks.directions, status: tracks.status }).from(tracks)
+        .where(eq(tracks.id, id)).limit(1);
+      if (!track || track.status === "failed" || !parseDirections(track.directions).includes(direction)) return null;
+      const { status, revision } = (await storedPairs(db, id, [direction])).get(direction)!;
+      if (!isAwaitingDecision(status)) return null;
+      return await decidePairs(
+        PROMISE_SWEEP,
+        id,
+        [{ direction, revision, fields: { status: "declined", message, note: undefined, template_id: undefined } }],
+        noTemplates,
+        "pair",
+        true,
+      );
+    },
+
     /** Filtered, sorted and (when asked) paged list; one count query and one page query. */
     async list(who: StaffCaller, q: TrackListQuery): Promise<TrackList> {
       return await listTracks(db, ctx.clock, scopeFor(who), q, voterFor(who));

@@ -143,6 +143,8 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/views.ts",
     "server/tracks/review-queue.ts",
     "server/tracks/assignments.ts",
+    // The intake rules' reads (issue 25): recent submissions, pairs past their promise.
+    "server/tracks/intake-sql.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",
     "server/tracks/analysis.ts",

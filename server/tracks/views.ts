@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { formatDirections, parseDirections } from "../../domain/directions.ts";
+import { type Direction, DIRECTIONS, formatDirections, parseDirections } from "../../domain/directions.ts";
 import { type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../deps.ts";
@@ -17,7 +17,8 @@ import {
   type TrackAnalysisView,
   warningSql,
 } from "./analysis.ts";
-import { daysSince, isOverdue, OVERDUE_AFTER_DAYS } from "../../domain/review.ts";
+import { daysSince } from "../../domain/review.ts";
+import { DAY_MS, promiseDays } from "../intake/rules.ts";
 import {
   awaitsCaller,
   type DecisionHistoryEntry,
@@ -75,7 +76,10 @@ export interface TrackView {
    * `listened`; null when the track waits for nobody in it (decided, shortlisted, failed).
    */
   waiting_days: number | null;
-  /** Waiting more than 14 days (decision 0152). */
+  /**
+   * A pair within the caller's scope is past its direction's response promise and still awaits a
+   * decision (issue 25; each pair's own `respond_by` and `overdue` are in `decisions`).
+   */
   overdue: boolean;
   /**
    * Staff only, never in an artist's answer (issue 20, decision 0206): the earlier completed track
@@ -173,6 +177,8 @@ interface JsonRow extends AnalysisJson {
 interface ViewFor {
   scope: Scope;
   now: Date;
+  /** Each direction's response promise in days (issue 25). */
+  promise: Readonly<Record<Direction, number>>;
   /** Whose votes are whose (decision 0229); left out for internal reads: counts only. */
   voter?: Voter;
 }
@@ -180,7 +186,8 @@ interface ViewFor {
 function fromJson(text: string, viewFor: ViewFor): TrackView {
   const r = JSON.parse(text) as JsonRow;
   const upload_date = new Date(r.upload_date).toISOString();
-  const decisions = decisionViews(r.directions, r.decisions, displayName);
+  const basis = { uploadMs: r.upload_date, days: viewFor.promise, now: viewFor.now };
+  const decisions = decisionViews(r.directions, r.decisions, displayName, r.status === "failed" ? undefined : basis);
   const waiting = awaitsCaller(r.status, decisions, (d) => inScope(d, viewFor.scope));
   return {
     id: r.id,
@@ -204,7 +211,7 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
     analysis: analysisFromJson(r),
     decisions,
     waiting_days: waiting ? daysSince(upload_date, viewFor.now) : null,
-    overdue: waiting && isOverdue(upload_date, viewFor.now),
+    overdue: waiting && decisions.some((d) => d.overdue && inScope(d.direction, viewFor.scope)),
     duplicate_of: r.dup_id === null ? null : {
       id: r.dup_id,
       username: r.dup?.username ?? null,
@@ -245,7 +252,31 @@ function orderBy(field: SortField, descending: boolean): SQL[] {
 const filterWithin = (q: TrackListQuery, scope: Scope) =>
   q.direction ? [q.direction] : scope === "*" ? "*" as const : scopeDirections(scope);
 
-function filterSql(q: TrackListQuery, scope: Scope, voter: Voter | undefined, now: Date): SQL | undefined {
+/**
+ * SQL: a pair among `within` is past its direction's promise (upload date + promise_days, to the
+ * millisecond) and still awaits a decision, new or listened; failed uploads never (issue 25, 0228).
+ */
+export function overdueSql(
+  within: readonly Direction[] | "*",
+  promise: Readonly<Record<Direction, number>>,
+  now: Date,
+): SQL {
+  const list = within === "*" ? DIRECTIONS : within;
+  if (list.length === 0) return sql`0`;
+  const pair = (d: Direction) =>
+    sql`(${tracks.upload_date} < ${now.getTime() - promise[d] * DAY_MS} AND (${reviewFilterSql("new", [d])} OR ${
+      reviewFilterSql("listened", [d])
+    }))`;
+  return sql`(${sql.join(list.map(pair), sql` OR `)})`;
+}
+
+function filterSql(
+  q: TrackListQuery,
+  scope: Scope,
+  voter: Voter | undefined,
+  now: Date,
+  promise: Readonly<Record<Direction, number>>,
+): SQL | undefined {
   const conds: SQL[] = [];
   // «Мне назначено» (issue 24): a pair of the track is assigned to the caller.
   if (q.assigned === "me") conds.push(voter === undefined ? sql`0` : assignedToSql(voter.id));
@@ -268,16 +299,14 @@ function filterSql(q: TrackListQuery, scope: Scope, voter: Voter | undefined, no
   if (q.review) {
     const within = q.direction ? [q.direction] : scope === "*" ? "*" : scopeDirections(scope);
     // `awaiting`: a pair still waits for a decision, new or listened (issue 23; isAwaitingDecision).
-    // `overdue`: awaiting and uploaded more than OVERDUE_AFTER_DAYS ago (isOverdue, to the
-    // millisecond), failed uploads left out: the dashboards' overdue count (review-queue.ts; 0228).
+    // `overdue`: a pair awaiting past its direction's promise (issue 25, to the millisecond),
+    // failed uploads left out: the dashboards' overdue count (review-queue.ts; 0228).
     const awaiting = sql`(${reviewFilterSql("new", within)} OR ${reviewFilterSql("listened", within)})`;
     conds.push(
       q.review === "awaiting"
         ? awaiting
         : q.review === "overdue"
-        ? sql`(${awaiting} AND ${tracks.upload_date} < ${
-          now.getTime() - OVERDUE_AFTER_DAYS * 86_400_000
-        } AND ${tracks.status} <> 'failed')`
+        ? overdueSql(within, promise, now)
         : reviewFilterSql(q.review, within),
     );
   }
@@ -332,7 +361,7 @@ export async function viewTrack(
     .where(and(eq(tracks.id, id), scopeSql(scope)))
     .limit(1);
   if (!row) throw notFound(TRACK_NOT_FOUND);
-  return fromJson(row.j, { scope: waitingFor, now: clock.now(), voter });
+  return fromJson(row.j, { scope: waitingFor, now: clock.now(), voter, promise: await promiseDays(db) });
 }
 
 /** The staff list: filtered, sorted and (when asked) paged; one count query and one page query. */
@@ -344,7 +373,9 @@ export async function listTracks(
   voter?: Voter,
 ): Promise<TrackList> {
   const visible = scopeSql(scope);
-  const filters = filterSql(q, scope, voter, clock.now());
+  const now = clock.now();
+  const promise = await promiseDays(db);
+  const filters = filterSql(q, scope, voter, now, promise);
   let countQuery = db
     .select({
       total: sql<number>`count(*)`,
@@ -384,11 +415,15 @@ export async function listTracks(
         desc(tracks.upload_date),
         desc(tracks.id),
       );
+  } else if (sortField === "upload_date" && descending) {
+    // The queue's default order (newest first, the desk's too): the tracks with a pair of the
+    // caller's past its promise and undecided come first (issue 25, docs/decisions/0239).
+    query = query.orderBy(sql`${overdueSql(filterWithin(q, scope), promise, now)} DESC`, ...orderBy(sortField, true));
   } else {
     query = query.orderBy(...orderBy(sortField, descending));
   }
   if (pageSize) query = query.limit(pageSize).offset((page - 1) * pageSize);
   const rows = await query;
-  const viewFor = { scope, now: clock.now(), voter };
+  const viewFor = { scope, now, voter, promise };
   return { tracks: rows.map((r) => fromJson(r.j, viewFor)), total, filtered, page, pages, page_size: pageSize };
 }

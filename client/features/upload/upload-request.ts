@@ -97,8 +97,9 @@ export async function uploadTracks(
   signal?: AbortSignal,
 ): Promise<UploadOutcome> {
   const form = new FormData();
-  for (const f of files) form.append("files", f, f.name);
+  // Directions first: the server then refuses a paused or capped direction before storing a byte.
   for (const d of directions) form.append("directions", d);
+  for (const f of files) form.append("files", f, f.name);
   let answer = await sendOnce(form, onProgress, signal);
   if (answer.status === 401) {
     const outcome = tokens.refresh ? await refreshSession() : "refused";

@@ -3,6 +3,8 @@ import type { TracksService } from "../service.ts";
 import { AudioDecodeError } from "../../audio/analyse-mp3.ts";
 import { analyseStored, analyseTrack, PROCESSING_ERRORS, type Verdict } from "./analyse-track.ts";
 import type { StatusKeys } from "./status-keys.ts";
+import { applyTempoWindow } from "../../intake/check.ts";
+import { parseDirections } from "../../../domain/directions.ts";
 
 /**
  * Track processing on the deferred task queue: each stored upload is checked (really MPEG layer III,
@@ -217,7 +219,12 @@ export function createProcessor(deps: AppDeps & { tracks: TracksService }, opts:
       return;
     }
     if (!(await tracks.countAttempt(id, row.attempts + 1, owner))) return;
-    const verdict = await analyseTrack(storage, row.storage_key, { maxTrackMinutes: deps.config.maxTrackMinutes });
+    let verdict = await analyseTrack(storage, row.storage_key, { maxTrackMinutes: deps.config.maxTrackMinutes });
+    // The directions' tempo windows (issue 25): refused, or flagged for the staff.
+    if (verdict.status === "completed" && verdict.analysis.bpm !== null) {
+      const track = await tracks.statusRow(id);
+      if (track) verdict = await applyTempoWindow(deps.db, parseDirections(track.directions), verdict);
+    }
     await record(id, row.storage_key, verdict);
   }
 

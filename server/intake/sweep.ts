@@ -1,0 +1,133 @@
+import { sql } from "drizzle-orm";
+import { type Direction, DIRECTION_LABELS, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
+import { DEFAULT_LATE_MESSAGE } from "../../domain/intake-rules.ts";
+import { fillTemplate, REVIEW_TEXTS } from "../../domain/review.ts";
+import { parseTrackName } from "../../domain/track-name.ts";
+import { jobLeases } from "../../db/schema.ts";
+import type { AppDeps } from "../deps.ts";
+import type { TracksService } from "../tracks/service.ts";
+import { ApiError } from "../lib/http-error.ts";
+import { pairsPastDue } from "../tracks/intake-sql.ts";
+import { readRules } from "./rules.ts";
+
+/**
+ * The response promise kept (issue 25, docs/decisions/0241): every INTAKE_SWEEP_INTERVAL_S one
+ * instance declines each pair past its direction's `promise_days` + `auto_decline_after_days`
+ * (strictly, to the millisecond) that still awaits a decision (new or listened), through the one
+ * decision path (`decidePairs`: history marked `automatic`, no decider, the artist's held message,
+ * assignments ended), with the direction's `late_message` or DEFAULT_LATE_MESSAGE.
+ *
+ * Several instances: the pass runs under a lease in `job_leases` (one conditional upsert); the
+ * holder keeps it by renewing it each pass, another takes it once it has ended. Should two passes
+ * ever meet, a pair's revision check lets only one decline through.
+ */
+export interface PromiseSweep {
+  /** One pass now (when this instance holds or takes the lease); the pairs declined. */
+  runOnce(): Promise<number>;
+  /** Passes every interval; the timer does not keep the process alive. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const LEASE_NAME = "promise-sweep";
+/** Tracks read per query; a pass reads again until fewer come back (at most MAX_ROUNDS). */
+const BATCH = 200;
+const MAX_ROUNDS = 25;
+
+function nameParts(filename: string) {
+  return parseTrackName(filename) ?? { artist: "", title: filename.replace(/\.mp3$/i, "") };
+}
+
+export function createPromiseSweep(
+  deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { tracks: Pick<TracksService, "autoDecline"> },
+  opts: { owner?: string } = {},
+): PromiseSweep {
+  const { db, clock, logger } = deps;
+  const everyMs = deps.config.intakeSweepIntervalS * 1000;
+  const owner = opts.owner ?? `${Deno.pid}-${crypto.randomUUID()}`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<number> | null = null;
+  let stopped = false;
+
+  /** Takes or renews the lease for two intervals; false when another instance holds it. */
+  async function lease(now: Date): Promise<boolean> {
+    const until = new Date(now.getTime() + 2 * everyMs);
+    const rows = await db.insert(jobLeases).values({ name: LEASE_NAME, owner, until })
+      .onConflictDoUpdate({
+        target: jobLeases.name,
+        set: { owner, until },
+        where: sql`${jobLeases.until} <= ${now.getTime()} OR ${jobLeases.owner} = ${owner}`,
+      })
+      .returning({ name: jobLeases.name });
+    return rows.length > 0;
+  }
+
+  async function pass(): Promise<number> {
+    const now = clock.now();
+    if (!(await lease(now))) return 0;
+    const rules = await readRules(db);
+    const due = Object.fromEntries(
+      DIRECTIONS.map((d) => [d, rules[d].promise_days + rules[d].auto_decline_after_days]),
+    ) as Record<Direction, number>;
+    let declined = 0;
+    const seen = new Set<number>();
+    for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
+      const rows = (await pairsPastDue(db, due, now, BATCH)).filter((r) => !seen.has(r.id));
+      for (const row of rows) {
+        seen.add(row.id);
+        const uploaded = row.upload_date.getTime();
+        const review = new Map(row.review.split(",").filter(Boolean).map((e) => e.split(":") as [string, string]));
+        for (const d of parseDirections(row.directions)) {
+          const state = review.get(d) ?? "new";
+          if (state !== "new" && state !== "listened") continue;
+          if (now.getTime() - uploaded <= due[d] * 86_400_000) continue;
+          const message = fillTemplate(rules[d].late_message ?? DEFAULT_LATE_MESSAGE, {
+            ...nameParts(row.filename),
+            direction: DIRECTION_LABELS[d],
+          });
+          try {
+            if (await deps.tracks.autoDecline(row.id, d, message)) declined++;
+          } catch (err) {
+            // Changed by someone meanwhile: theirs stands.
+            if (err instanceof ApiError && err.status === 409 && err.message === REVIEW_TEXTS.decisionChanged) continue;
+            throw err;
+          }
+        }
+      }
+      if (rows.length < BATCH) break;
+    }
+    if (declined > 0) logger.info("promise sweep declined pairs", { declined });
+    return declined;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(async () => {
+      await sweep.runOnce().catch(() => 0);
+      schedule();
+    }, everyMs);
+    Deno.unrefTimer(timer);
+  }
+
+  const sweep: PromiseSweep = {
+    runOnce() {
+      if (running) return running;
+      running = pass().catch((err) => {
+        logger.warn("promise sweep failed", { err });
+        throw err;
+      }).finally(() => (running = null));
+      return running;
+    },
+    start() {
+      stopped = false;
+      void sweep.runOnce().catch(() => 0);
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
+  };
+  return sweep;
+}
