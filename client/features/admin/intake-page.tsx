@@ -117,6 +117,8 @@ export function inputOf(d: Draft): IntakeRuleInput {
     auto_decline_after_days: num(d.auto_decline_after_days),
     late_message: str(d.late_message),
     staff_chat_id: str(d.staff_chat_id),
+    // An emptied required number (tempo, promise, decline) goes as null: the server answers with
+    // that field's own Russian message, shown on the card (one rule, domain/intake-rules.ts).
   } as IntakeRuleInput;
 }
 

@@ -23,9 +23,6 @@ export const HISTORY_TEXTS = {
   automatic: "автоматически",
 } as const;
 
-/** A pair's promise date and whether its decision was the automatic decline (issue 25). */
-type PairPromise = { respond_by?: string | null; automatic?: boolean };
-
 const reviewBadge: Record<ArtistReviewStatus, string> = {
   in_review: "badge-muted",
   listened: "badge-info",
@@ -104,7 +101,7 @@ function SubmissionItem({ t }: { t: Submission }) {
         {t.decisions.length > 0 && (
           <ul className="track-decisions" aria-label={HISTORY_TEXTS.directions}>
             {t.decisions.map((d) => {
-              const { respond_by: respondBy, automatic } = d as typeof d & PairPromise;
+              const { respond_by: respondBy, automatic } = d;
               return (
                 <li key={d.direction} data-testid="my-track-decision">
                   <span className="track-direction">

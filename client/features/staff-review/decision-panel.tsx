@@ -15,7 +15,7 @@ import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
 import { ListeningList } from "./listening-list.tsx";
 import { DuplicateNote } from "./duplicate-note.tsx";
-import { PAIR_OVERDUE_LABEL, type PairPromiseFlags } from "./review-badges.tsx";
+import { PAIR_OVERDUE_LABEL } from "./review-badges.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
 
@@ -123,9 +123,7 @@ function DirectionDecision(
   const shown = newer ? decision : known;
   const current: ReviewStatus = shown?.status ?? "new";
   // Issue 25: the pair's promise as the track was read (null once decided).
-  const promise = current === "new" || current === "listened"
-    ? decision as (Decision & PairPromiseFlags) | undefined
-    : undefined;
+  const promise = current === "new" || current === "listened" ? decision : undefined;
 
   const send = async (body: DecisionBody, doneText: string) => {
     setError(null);
@@ -314,7 +312,7 @@ export function DecisionHistory(
                 <tr key={h.id}>
                   <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
                   <td data-label="Кто">
-                    {(h as HistoryEntry & { automatic?: boolean }).automatic
+                    {h.automatic
                       ? (
                         <span className="st-badge st-badge-warning" data-testid="history-automatic">
                           {AUTOMATIC_LABEL}

@@ -5,14 +5,6 @@ import type { StaffTrackRow } from "../../lib/staff-queries.ts";
 /** Issue 25: a pair past its response promise and still undecided (the server's `overdue`). */
 export const PAIR_OVERDUE_LABEL = "Просрочен";
 
-/** The pair's promise flag as staff track objects carry it (issue 25). */
-export type PairPromiseFlags = { respond_by?: string | null; overdue?: boolean };
-
-/** The directions of `decisions` whose pair is overdue. */
-export function overduePairs(decisions: readonly ({ direction: string } & PairPromiseFlags)[] | undefined) {
-  return new Set((decisions ?? []).filter((d) => d.overdue === true).map((d) => d.direction));
-}
-
 /**
  * A list row's directions with each one's review state (issue 13, decision 0160) and, when the track
  * has waited more than 14 days for the caller, the overdue flag. A pair past its response promise
@@ -23,7 +15,7 @@ export function ReviewBadges(
 ) {
   const state = new Map<string, ReviewStatus>((track.decisions ?? []).map((d) => [d.direction, d.status]));
   const failed = track.status === "failed";
-  const late = overduePairs(track.decisions as readonly ({ direction: string } & PairPromiseFlags)[] | undefined);
+  const late = new Set((track.decisions ?? []).filter((d) => d.overdue).map((d) => d.direction));
   return (
     <span className="st-badges" data-testid="review-badges">
       {parseDirections(track.directions).map((d) => {
