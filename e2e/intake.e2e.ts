@@ -14,6 +14,9 @@ import { apiAs, FIXTURES, open, runArtist, signIn, tokensOf, uniqueMp3, WIDE } f
 const DIRECTION = "podcast_koster";
 const PHONE = { width: 390, height: 844 };
 
+/** A picture of one part of the page, beside the full-page screenshots. */
+const shot = (name: string) => new URL(`../test-artifacts/screenshots/${name}.png`, import.meta.url).pathname;
+
 /** No sideways scrolling at this width. */
 async function fits(page: Page) {
   const w = await page.evaluate(() => ({
@@ -60,7 +63,8 @@ test("intake: an admin pauses a direction with a message; the artist sees it dis
     expect(clicks).toBe(2);
     expect(keys).toBe(message.length);
     console.log(`  pausing a direction: ${clicks} clicks, ${keys} keys (the message itself)`);
-    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: shot("intake-admin-card-1440") });
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
     await t.screenshot(page, "intake-admin-1440");
 
     // The saved rule as the API reads it.
@@ -73,6 +77,8 @@ test("intake: an admin pauses a direction with a message; the artist sees it dis
     await open(phoneAdmin, t, "/admin/intake", "Приём треков");
     await phoneAdmin.getByTestId(`intake-${DIRECTION}`).getByText("Пауза", { exact: true }).waitFor();
     await fits(phoneAdmin);
+    await phoneAdmin.getByTestId(`intake-${DIRECTION}`).screenshot({ path: shot("intake-admin-card-390") });
+    await phoneAdmin.evaluate(() => globalThis.scrollTo(0, 0));
     await t.screenshot(phoneAdmin, "intake-admin-390");
     found.push(...await audit(phoneAdmin, "«Приём треков» at 390"));
 
@@ -99,7 +105,9 @@ test("intake: an admin pauses a direction with a message; the artist sees it dis
       // Another direction is still open.
       expect(await artist.getByRole("checkbox", { name: "Лейбл Костёр" }).isDisabled()).toBe(false);
       await fits(artist);
-      await artist.getByTestId(`direction-${DIRECTION}`).scrollIntoViewIfNeeded();
+      await artist.locator("fieldset", { has: artist.getByTestId(`direction-${DIRECTION}`) })
+        .screenshot({ path: shot(`intake-upload-directions-${name}`) });
+      await artist.evaluate(() => globalThis.scrollTo(0, 0));
       await t.screenshot(artist, `intake-upload-paused-${name}`);
       if (name === "390") found.push(...await audit(artist, "upload page with a paused direction at 390"));
     }

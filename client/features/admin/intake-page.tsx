@@ -17,22 +17,25 @@ export const INTAKE_TEXTS = {
   acceptTracks: "Принимать треки",
   pauseMessage: "Сообщение на время паузы",
   pauseHint: "Артист видит его у направления на странице отправки; сервер отвечает им же.",
-  cap: "Треков от артиста за 30 дней",
-  cooldown: "Перерыв между отправками, часов",
-  noLimit: "Пусто — без ограничения",
+  cap: "Лимит треков за 30 дней",
+  capHint: "На одного артиста; пусто — без ограничения.",
+  cooldown: "Перерыв между отправками, ч",
+  cooldownHint: "Для одного артиста; пусто — без перерыва.",
   tempoMin: "Темп от, BPM",
   tempoMax: "Темп до, BPM",
   tempoMode: "Трек вне окна темпа",
   flag: "Отметить",
   refuse: "Отклонить",
   tempoHint: "Половинный темп считается как двойной (85 → 170).",
-  promise: "Ответ артисту в течение, дней",
-  autoDecline: "Автоотказ через, дней после срока",
-  autoDeclineHint: "Пара без решения после срока ответа и этих дней отклоняется автоматически.",
+  promise: "Срок ответа, дней",
+  promiseHint: "Артист видит «ответ до <дата>».",
+  autoDecline: "Автоотказ после срока, дней",
+  autoDeclineHint: "Трек без решения после срока и этих дней отклоняется автоматически.",
   lateMessage: "Сообщение «не успели послушать»",
   lateHint: "Уходит артисту при автоотказе. Пусто — стандартный текст. Подстановки: {artist}, {title}, {direction}.",
-  staffChat: "Telegram-чат сотрудников (chat id)",
-  staffChatHint: "Сюда приходят карточки новых треков. Пусто — не отправлять.",
+  staffChat: "Telegram-чат сотрудников",
+  staffChatHint:
+    "id группы (например, -1001234567890) или @канал: туда приходят карточки новых треков. Пусто — не отправлять.",
   save: "Сохранить",
   saving: "Сохранение...",
   saved: "Правила сохранены",
@@ -204,7 +207,7 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
       {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
       {done && <div className="st-alert st-alert-success" role="status">{INTAKE_TEXTS.saved}</div>}
 
-      <div className="st-form-grid">
+      <div className="st-form-grid intake-grid">
         <label className="st-check st-wide">
           <input
             type="checkbox"
@@ -230,11 +233,13 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
           />
           <small className="st-hint" id={f("pause-hint")}>{INTAKE_TEXTS.pauseHint}</small>
         </div>
-        {numberField("cap_per_30_days", INTAKE_TEXTS.cap, INTAKE_TEXTS.noLimit, 1)}
-        {numberField("cooldown_hours", INTAKE_TEXTS.cooldown, INTAKE_TEXTS.noLimit, 1)}
+        {numberField("cap_per_30_days", INTAKE_TEXTS.cap, INTAKE_TEXTS.capHint, 1)}
+        {numberField("cooldown_hours", INTAKE_TEXTS.cooldown, INTAKE_TEXTS.cooldownHint, 1)}
+        {numberField("promise_days", INTAKE_TEXTS.promise, INTAKE_TEXTS.promiseHint, 1)}
+        {numberField("auto_decline_after_days", INTAKE_TEXTS.autoDecline, INTAKE_TEXTS.autoDeclineHint)}
         {numberField("tempo_min", INTAKE_TEXTS.tempoMin, undefined, 1)}
         {numberField("tempo_max", INTAKE_TEXTS.tempoMax, undefined, 1)}
-        <fieldset className="st-fieldset st-wide" aria-describedby={f("tempo-hint")}>
+        <fieldset className="st-fieldset intake-half" aria-describedby={f("tempo-hint")}>
           <legend className="st-label">{INTAKE_TEXTS.tempoMode}</legend>
           <div className="st-radio-row">
             {(["flag", "refuse"] as const).map((mode) => (
@@ -252,9 +257,7 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
           </div>
           <small className="st-hint" id={f("tempo-hint")}>{INTAKE_TEXTS.tempoHint}</small>
         </fieldset>
-        {numberField("promise_days", INTAKE_TEXTS.promise, undefined, 1)}
-        {numberField("auto_decline_after_days", INTAKE_TEXTS.autoDecline, INTAKE_TEXTS.autoDeclineHint)}
-        <div className="st-field st-wide">
+        <div className="st-field intake-half">
           <label className="st-label" htmlFor={f("late")}>{INTAKE_TEXTS.lateMessage}</label>
           <textarea
             id={f("late")}
@@ -266,13 +269,13 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
           />
           <small className="st-hint" id={f("late-hint")}>{INTAKE_TEXTS.lateHint}</small>
         </div>
-        <div className="st-field st-wide">
+        <div className="st-field intake-half">
           <label className="st-label" htmlFor={f("chat")}>{INTAKE_TEXTS.staffChat}</label>
           <input
             id={f("chat")}
             className="st-input"
-            inputMode="numeric"
             autoComplete="off"
+            spellCheck={false}
             value={draft.staff_chat_id}
             aria-describedby={f("chat-hint")}
             onChange={(e) => set("staff_chat_id", e.target.value)}
