@@ -58,11 +58,24 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
+// «ответ до»: the upload (1 January, 12:00 UTC) plus the default promise of 14 days, until answered.
 const REVIEWED_DECISIONS = [
-  { direction: "label_koster", status: "accepted", message: "Выпускаем в марте" },
+  { direction: "label_koster", status: "accepted", message: "Выпускаем в марте", respond_by: null, automatic: false },
   // Shortlisted reads as listened to the artist; untouched reads as in review.
-  { direction: "podcast_koster", status: "listened", message: null },
-  { direction: "show_neurogon", status: "in_review", message: null },
+  {
+    direction: "podcast_koster",
+    status: "listened",
+    message: null,
+    respond_by: "2026-01-15T12:00:00.000Z",
+    automatic: false,
+  },
+  {
+    direction: "show_neurogon",
+    status: "in_review",
+    message: null,
+    respond_by: "2026-01-15T12:00:00.000Z",
+    automatic: false,
+  },
 ];
 
 describe("GET /api/tracks", () => {
@@ -82,8 +95,16 @@ describe("GET /api/tracks", () => {
       direction: "podcast_koster",
       status: "declined",
       message: "Не подходит по стилю",
+      respond_by: null,
+      automatic: false,
     }]);
-    expect(byId.get(ids.processing)).toEqual([{ direction: "radio_k_profit", status: "in_review", message: null }]);
+    expect(byId.get(ids.processing)).toEqual([{
+      direction: "radio_k_profit",
+      status: "in_review",
+      message: null,
+      respond_by: "2026-01-17T12:00:00.000Z",
+      automatic: false,
+    }]);
   });
 });
 
@@ -135,6 +156,8 @@ describe("GET /api/tracks/history", () => {
       direction: "podcast_koster",
       status: "declined",
       message: "Не подходит по стилю",
+      respond_by: null,
+      automatic: false,
     }]);
   });
 

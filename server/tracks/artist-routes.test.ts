@@ -309,8 +309,21 @@ describe("GET /api/tracks", () => {
     const { body } = await get(t, "/api/tracks", headers);
     expect(body.tracks).toHaveLength(1);
     expect(body.tracks[0].decisions).toEqual([
-      { direction: "label_neuropunk", status: "declined", message: 'Сведение "глухое"' },
-      { direction: "podcast_neuropunk", status: "in_review", message: null },
+      {
+        direction: "label_neuropunk",
+        status: "declined",
+        message: 'Сведение "глухое"',
+        respond_by: null,
+        automatic: false,
+      },
+      // «ответ до»: the upload plus the direction's promise (issue 25).
+      {
+        direction: "podcast_neuropunk",
+        status: "in_review",
+        message: null,
+        respond_by: new Date(track.upload_date.getTime() + 14 * 86_400_000).toISOString(),
+        automatic: false,
+      },
     ]);
     expect(JSON.stringify(body)).not.toContain("staff only");
   });
@@ -348,7 +361,13 @@ describe("GET /api/tracks", () => {
           upload_date: "2025-02-01T10:00:00.000Z",
           downloaded: false,
           analysis: null,
-          decisions: [{ direction: "label_neuropunk", status: "in_review", message: null }],
+          decisions: [{
+            direction: "label_neuropunk",
+            status: "in_review",
+            message: null,
+            respond_by: "2025-02-15T10:00:00.000Z",
+            automatic: false,
+          }],
         },
         {
           id: old.id,
@@ -356,7 +375,13 @@ describe("GET /api/tracks", () => {
           upload_date: "2025-01-01T10:00:00.000Z",
           downloaded: true,
           analysis: null,
-          decisions: [{ direction: "label_neuropunk", status: "in_review", message: null }],
+          decisions: [{
+            direction: "label_neuropunk",
+            status: "in_review",
+            message: null,
+            respond_by: "2025-01-15T10:00:00.000Z",
+            automatic: false,
+          }],
         },
       ],
     });

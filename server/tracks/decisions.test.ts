@@ -42,6 +42,7 @@ interface Decision {
 interface StaffTrack {
   id: number;
   directions: string;
+  upload_date: string;
   decisions: Decision[];
   waiting_days: number | null;
   overdue: boolean;
@@ -93,6 +94,9 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
       decided_by: { id: f.admin.id, username: f.admin.username, name: f.admin.username },
       decided_at: expect.any(String),
       revision: 1,
+      // Answered: no promise date any more (issue 25).
+      respond_by: null,
+      overdue: false,
     });
     expect(Math.abs(Date.parse(decision.decided_at!) - Date.now())).toBeLessThan(60_000);
 
@@ -108,6 +112,9 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
         decided_by: null,
         decided_at: null,
         revision: 0,
+        // The upload plus the direction's promise (14 days by default), issue 25.
+        respond_by: new Date(Date.parse(track.upload_date) + 14 * 86_400_000).toISOString(),
+        overdue: false,
       },
     ]);
     expect(track.decision_history).toEqual([{
@@ -119,6 +126,7 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
       message: "Берём в релиз!",
       decided_by: { id: f.admin.id, username: f.admin.username, name: f.admin.username },
       decided_at: decision.decided_at,
+      automatic: false,
     }]);
     // The moderator panel's detail shows the same.
     const seen = await staffTrack(tr.id, mod(), "moderator");

@@ -166,6 +166,8 @@ describe("GET /api/tracks kept ready", () => {
       direction: "label_neuropunk",
       status: "in_review",
       message: null,
+      respond_by: expect.any(String),
+      automatic: false,
     }]);
     // Once it is over: the decision (the kept list is that old by then: read again).
     time += t.ctx.config.decisionNotifyHoldS * 1000;
@@ -173,6 +175,8 @@ describe("GET /api/tracks kept ready", () => {
       direction: "label_neuropunk",
       status: "declined",
       message: "Не наш формат",
+      respond_by: null,
+      automatic: false,
     }]);
 
     await t.ctx.tracks.markDownloaded([track.id]);
@@ -331,6 +335,12 @@ describe("every write of the tracks service drops the owner's kept list", () => 
       const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
       const admin = await createUser(t.ctx.db, { is_admin: true });
       await t.ctx.tracks.decide(admin, track.id, "label_koster", declined, () => Promise.resolve(null));
+      return [a];
+    },
+    // The response promise's automatic decline (issue 25) is a decision like any other.
+    autoDecline: async (a) => {
+      const track = await createTrack(t.ctx.db, { user_id: a.id, directions: "label_koster" });
+      await t.ctx.tracks.autoDecline(track.id, "label_koster", "Не успели послушать");
       return [a];
     },
     decideTrack: async (a) => {

@@ -335,12 +335,24 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
     const during = await f.call("GET", "/api/tracks/history", { headers: artistHeaders });
     const mine = (during.body.tracks as Array<{ id: number; decisions: Array<{ status: string; message: string }> }>)
       .find((t) => t.id === tr.id)!;
-    expect(mine.decisions).toEqual([{ direction: "label_koster", status: "in_review", message: null }]);
+    expect(mine.decisions).toEqual([{
+      direction: "label_koster",
+      status: "in_review",
+      message: null,
+      respond_by: expect.any(String),
+      automatic: false,
+    }]);
     nowMs += HOLD_S * 1000 + 1;
     const after = await f.call("GET", "/api/tracks/history", { headers: artistHeaders });
     const told = (after.body.tracks as Array<{ id: number; decisions: Array<{ status: string }> }>)
       .find((t) => t.id === tr.id)!;
-    expect(told.decisions).toEqual([{ direction: "label_koster", status: "declined", message: "Нет" }]);
+    expect(told.decisions).toEqual([{
+      direction: "label_koster",
+      status: "declined",
+      message: "Нет",
+      respond_by: null,
+      automatic: false,
+    }]);
   });
 
   it("a message made during the hold survives a restart: it is a row, sent by a new sender", async () => {

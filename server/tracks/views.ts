@@ -262,7 +262,8 @@ export function overdueSql(
   now: Date,
 ): SQL {
   const list = within === "*" ? DIRECTIONS : within;
-  if (list.length === 0) return sql`0`;
+  // Not a bare `0`: in an ORDER BY an integer is a column's position.
+  if (list.length === 0) return sql`(1 = 0)`;
   const pair = (d: Direction) =>
     sql`(${tracks.upload_date} < ${now.getTime() - promise[d] * DAY_MS} AND (${reviewFilterSql("new", [d])} OR ${
       reviewFilterSql("listened", [d])
