@@ -10,6 +10,8 @@ export interface ReviewQueueRow {
   new: number;
   shortlisted: number;
   overdue: number;
+  /** Pairs whose answer is the automatic decline of a promise not kept (issue 25). */
+  auto_declined?: number;
 }
 
 export type ReviewQueueKind = "new" | "shortlisted" | "overdue";
@@ -21,6 +23,8 @@ export interface ReviewQueueTexts {
   kinds: Record<ReviewQueueKind, string>;
   /** The link's full name for screen readers: "Нейро, новые: 12". */
   link: (direction: string, kind: string, count: number) => string;
+  /** Issue 25: the direction's automatic declines, shown under its figures when there are any. */
+  autoDeclined: (count: number) => string;
 }
 
 export const REVIEW_QUEUE_TEXTS_RU: ReviewQueueTexts = {
@@ -28,6 +32,7 @@ export const REVIEW_QUEUE_TEXTS_RU: ReviewQueueTexts = {
   empty: "Нет направлений для рассмотрения",
   kinds: { new: "Новые", shortlisted: "В шорт-листе", overdue: "Просрочены" },
   link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+  autoDeclined: (n) => `Отклонено автоматически (срок ответа прошёл): ${n}`,
 };
 
 export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
@@ -35,6 +40,7 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
   empty: "No directions to review",
   kinds: { new: "New", shortlisted: "Shortlisted", overdue: "Overdue" },
   link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+  autoDeclined: (n) => `Declined automatically (promise passed): ${n}`,
 };
 
 /**
@@ -86,6 +92,11 @@ export function ReviewQueue(
                     </Link>
                   ))}
                 </div>
+                {(r.auto_declined ?? 0) > 0 && (
+                  <p className="st-queue-auto st-small st-muted" data-testid="auto-declined">
+                    {texts.autoDeclined(r.auto_declined ?? 0)}
+                  </p>
+                )}
               </li>
             );
           })}
