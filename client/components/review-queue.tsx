@@ -3,7 +3,8 @@ import "./review-queue.css";
 
 /**
  * One direction's work as the dashboards answer it (issue 23, `review_queue`): tracks nobody has
- * decided (`new`), tracks held in the shortlist, and tracks waiting more than 14 days (`overdue`).
+ * decided (`new`), tracks held in the shortlist, and tracks past their direction's response promise
+ * (`overdue`; 14 days until issue 25 made it a rule per direction).
  */
 export interface ReviewQueueRow {
   direction: string;
@@ -48,7 +49,7 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
  * parameters (features/staff-review/track-list-search.ts). «Новые» is that direction's new tracks,
  * oldest first (the longest wait heads the queue); the shortlist is that direction's shortlisted
  * tracks; the overdue figure opens exactly the tracks it counts (`review=overdue`: awaiting a
- * decision, new or listened, and uploaded more than 14 days ago; issue 24), oldest first.
+ * decision, new or listened, and past the direction's response promise; issues 24, 25), oldest first.
  */
 export function reviewQueueSearch(kind: ReviewQueueKind, direction: string) {
   if (kind === "shortlisted") return { direction, review: "shortlisted" };

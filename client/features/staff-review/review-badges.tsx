@@ -7,8 +7,8 @@ export const PAIR_OVERDUE_LABEL = "Просрочен";
 
 /**
  * A list row's directions with each one's review state (issue 13, decision 0160) and, when the track
- * has waited more than 14 days for the caller, the overdue flag. A pair past its response promise
- * (issue 25) says «Просрочен» in its own badge. States in Russian in both panels.
+ * has a pair past its response promise for the caller (the track's `overdue`), how long it has
+ * waited; each such pair (issue 25) says «Просрочен» in its own badge. States in Russian in both panels.
  */
 export function ReviewBadges(
   { track, directionLabel, locale }: { track: StaffTrackRow; directionLabel: (d: Direction) => string; locale: string },

@@ -58,7 +58,7 @@ export interface TrackFilterTexts {
   votes: string;
   /** The votes filter's choices (decision 0230). */
   voteFilters: Record<"second_ear" | "positive" | "negative" | "none", string>;
-  /** `overdue`: awaiting for more than 14 days (issue 24). */
+  /** `overdue`: awaiting past the direction's response promise (issue 24; per direction since issue 25). */
   overdue: string;
   reset: string;
 }
@@ -88,7 +88,7 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
     negative: "Оценка ниже нуля",
     none: "Без голосов",
   },
-  overdue: "Просрочены (больше 14 дней)",
+  overdue: "Просрочены (срок ответа прошёл)",
   reset: "Сбросить",
 };
 
@@ -117,7 +117,7 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
     negative: "Score below zero",
     none: "No votes",
   },
-  overdue: "Overdue (over 14 days)",
+  overdue: "Overdue (past the promise)",
   reset: "Reset",
 };
 
