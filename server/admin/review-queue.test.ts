@@ -49,10 +49,28 @@ describe("review_queue on the dashboards", () => {
     expect(queue.map((e) => e.direction)).toEqual([...DIRECTIONS]);
     const byDirection = Object.fromEntries(queue.map((e) => [e.direction, e]));
     // label_koster: c and the recent one are new; b shortlisted; only c is overdue (a decided, b parked).
-    expect(byDirection.label_koster).toEqual({ direction: "label_koster", new: 2, shortlisted: 1, overdue: 1, auto_declined: 0 });
-    expect(byDirection.podcast_koster).toEqual({ direction: "podcast_koster", new: 1, shortlisted: 0, overdue: 1, auto_declined: 0 });
+    expect(byDirection.label_koster).toEqual({
+      direction: "label_koster",
+      new: 2,
+      shortlisted: 1,
+      overdue: 1,
+      auto_declined: 0,
+    });
+    expect(byDirection.podcast_koster).toEqual({
+      direction: "podcast_koster",
+      new: 1,
+      shortlisted: 0,
+      overdue: 1,
+      auto_declined: 0,
+    });
     // Listened is still awaiting a decision: overdue, but not new.
-    expect(byDirection.show_neurogon).toEqual({ direction: "show_neurogon", new: 0, shortlisted: 0, overdue: 1, auto_declined: 0 });
+    expect(byDirection.show_neurogon).toEqual({
+      direction: "show_neurogon",
+      new: 0,
+      shortlisted: 0,
+      overdue: 1,
+      auto_declined: 0,
+    });
 
     const mod = await f.call("GET", "/api/moderator/dashboard", { headers: f.as.moderator });
     expect(mod.status).toBe(200);
