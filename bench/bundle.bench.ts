@@ -15,6 +15,8 @@ const STAFF_MARKERS = [
   "Manage Tracks",
   "Управление пользователями",
   "cleanup-redis",
+  // «Приём треков» (issue 25): the admin's intake form.
+  "Принимать треки",
 ];
 
 interface ManifestChunk {

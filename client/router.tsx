@@ -150,6 +150,7 @@ const adminChildren = [
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
+  admin("intake", () => import("./features/admin/intake-page.tsx"), "AdminIntakePage"),
   admin(
     "decline-templates",
     () => import("./features/staff-review/decline-templates-page.tsx"),
@@ -188,6 +189,7 @@ const moderatorChildren = [
     "ModeratorTrackEditPage",
   ),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
+  mod("intake", () => import("./features/moderator/intake-page.tsx"), "ModeratorIntakePage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
 ];

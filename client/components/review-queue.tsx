@@ -3,13 +3,16 @@ import "./review-queue.css";
 
 /**
  * One direction's work as the dashboards answer it (issue 23, `review_queue`): tracks nobody has
- * decided (`new`), tracks held in the shortlist, and tracks waiting more than 14 days (`overdue`).
+ * decided (`new`), tracks held in the shortlist, and tracks past their direction's response promise
+ * (`overdue`; 14 days until issue 25 made it a rule per direction).
  */
 export interface ReviewQueueRow {
   direction: string;
   new: number;
   shortlisted: number;
   overdue: number;
+  /** Pairs whose answer is the automatic decline of a promise not kept (issue 25). */
+  auto_declined?: number;
 }
 
 export type ReviewQueueKind = "new" | "shortlisted" | "overdue";
@@ -21,6 +24,8 @@ export interface ReviewQueueTexts {
   kinds: Record<ReviewQueueKind, string>;
   /** The link's full name for screen readers: "Нейро, новые: 12". */
   link: (direction: string, kind: string, count: number) => string;
+  /** Issue 25: the direction's automatic declines, shown under its figures when there are any. */
+  autoDeclined: (count: number) => string;
 }
 
 export const REVIEW_QUEUE_TEXTS_RU: ReviewQueueTexts = {
@@ -28,6 +33,7 @@ export const REVIEW_QUEUE_TEXTS_RU: ReviewQueueTexts = {
   empty: "Нет направлений для рассмотрения",
   kinds: { new: "Новые", shortlisted: "В шорт-листе", overdue: "Просрочены" },
   link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+  autoDeclined: (n) => `Отклонено автоматически (срок ответа прошёл): ${n}`,
 };
 
 export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
@@ -35,6 +41,7 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
   empty: "No directions to review",
   kinds: { new: "New", shortlisted: "Shortlisted", overdue: "Overdue" },
   link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+  autoDeclined: (n) => `Declined automatically (promise passed): ${n}`,
 };
 
 /**
@@ -42,7 +49,7 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
  * parameters (features/staff-review/track-list-search.ts). «Новые» is that direction's new tracks,
  * oldest first (the longest wait heads the queue); the shortlist is that direction's shortlisted
  * tracks; the overdue figure opens exactly the tracks it counts (`review=overdue`: awaiting a
- * decision, new or listened, and uploaded more than 14 days ago; issue 24), oldest first.
+ * decision, new or listened, and past the direction's response promise; issues 24, 25), oldest first.
  */
 export function reviewQueueSearch(kind: ReviewQueueKind, direction: string) {
   if (kind === "shortlisted") return { direction, review: "shortlisted" };
@@ -86,6 +93,11 @@ export function ReviewQueue(
                     </Link>
                   ))}
                 </div>
+                {(r.auto_declined ?? 0) > 0 && (
+                  <p className="st-queue-auto st-small st-muted" data-testid="auto-declined">
+                    {texts.autoDeclined(r.auto_declined ?? 0)}
+                  </p>
+                )}
               </li>
             );
           })}

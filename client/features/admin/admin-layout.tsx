@@ -4,6 +4,7 @@ import { flash } from "../../lib/flash.ts";
 const NAV: StaffNavItem[] = [
   { to: "/admin", label: "Панель управления", exact: true },
   { to: "/admin/tracks", label: "Треки" },
+  { to: "/admin/intake", label: "Приём треков" },
   { to: "/admin/faq", label: "FAQ" },
   { to: "/admin/slider", label: "Слайдер" },
   { to: "/admin/users", label: "Пользователи" },

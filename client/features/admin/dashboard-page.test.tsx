@@ -11,8 +11,8 @@ import { AdminDashboardPage } from "./dashboard-page.tsx";
  */
 
 const QUEUE = [
-  { direction: "label_koster", new: 12, shortlisted: 3, overdue: 2 },
-  { direction: "show_neurogon", new: 0, shortlisted: 1, overdue: 0 },
+  { direction: "label_koster", new: 12, shortlisted: 3, overdue: 2, auto_declined: 4 },
+  { direction: "show_neurogon", new: 0, shortlisted: 1, overdue: 0, auto_declined: 0 },
 ];
 
 const STATS = {
@@ -99,6 +99,11 @@ describe("the admin dashboard's review queue", () => {
       name: "Лейбл Костер, просрочены: 2",
     });
     expect(links("show_neurogon").shortlisted.name).toBe("Шоу Нейрогон, в шорт-листе: 1");
+    // Issue 25: the automatic declines, only where there are any.
+    expect(within(section).getAllByTestId("auto-declined").map((p) => p.textContent)).toEqual([
+      "Отклонено автоматически (срок ответа прошёл): 4",
+    ]);
+    expect(section.querySelector("[data-direction=label_koster] [data-testid=auto-declined]")).not.toBeNull();
   });
 
   it("shows the response figures of the period (issue 24) in Russian", async () => {

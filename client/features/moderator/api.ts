@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { client, read } from "../../lib/api.ts";
+import type { InferResponseType } from "hono/client";
 import { moderatorKeys, staffFaqQueries, tzOffset, useStaffFaqWrites } from "../../lib/staff-queries.ts";
 
 export type { Faq } from "../../lib/staff-queries.ts";
@@ -55,3 +56,12 @@ export const moderatorFaqsQuery = faqQueries.list;
 export const moderatorFaqQuery = faqQueries.one;
 
 export const useModeratorFaqWrites = () => useStaffFaqWrites("/moderator", moderatorKeys.faq);
+
+/** The intake rules of the moderator's directions (issue 25), read-only: `GET /api/moderator/intake`. */
+export type ModeratorIntakeRule = InferResponseType<typeof client.moderator.intake.$get>["intake"][number];
+export const moderatorIntakeQuery = () =>
+  queryOptions({
+    queryKey: ["moderator", "intake"] as const,
+    queryFn: async () => (await read(client.moderator.intake.$get())).intake,
+    staleTime: 0,
+  });

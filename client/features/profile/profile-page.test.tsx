@@ -135,6 +135,40 @@ describe("profile page", () => {
     expect(rows[1].textContent).not.toContain("В обработке");
   });
 
+  it("shows «ответ до <дата>» for an undecided pair and marks an automatic decline (issue 25)", async () => {
+    await signInWith([
+      {
+        id: 9,
+        filename: "A - Waiting.mp3",
+        upload_date: "2026-11-20T10:00:00.000Z",
+        downloaded: true,
+        directions: ["label_koster", "show_neurogon", "radio_k_profit"],
+        decisions: [
+          { direction: "label_koster", status: "in_review", message: null, respond_by: "2026-12-04T10:00:00.000Z" },
+          { direction: "show_neurogon", status: "accepted", message: null, respond_by: null, automatic: false },
+          {
+            direction: "radio_k_profit",
+            status: "declined",
+            message: "Не успели послушать",
+            respond_by: null,
+            automatic: true,
+          },
+        ],
+      },
+    ]);
+    renderPage("/profile", ProfilePage);
+    const [row] = await screen.findAllByTestId("my-track");
+    const pairs = [...row.querySelectorAll("[data-testid=my-track-decision]")];
+    const date = new Intl.DateTimeFormat("ru-RU", { day: "2-digit", month: "2-digit", year: "numeric" })
+      .format(new Date("2026-12-04T10:00:00.000Z"));
+    expect(pairs[0].querySelector("[data-testid=my-track-respond-by]")?.textContent).toBe(`ответ до ${date}`);
+    expect(pairs[0].querySelector("[data-testid=my-track-automatic]")).toBeNull();
+    expect(pairs[1].querySelector("[data-testid=my-track-respond-by]")).toBeNull();
+    expect(pairs[1].querySelector("[data-testid=my-track-automatic]")).toBeNull();
+    expect(pairs[2].querySelector("[data-testid=my-track-automatic]")?.textContent).toBe("автоматически");
+    expect(pairs[2].textContent).toBe("Радио ПрофитаОтклонёнавтоматическиСообщение: Не успели послушать");
+  });
+
   it("pages the history with «Показать ещё», newest first as the server answers", async () => {
     const pages = [1, 2].map((page) => ({
       success: true,

@@ -4,7 +4,7 @@ import { Link } from "@tanstack/react-router";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
 import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/artist-review.ts";
-import { formatDateTime, formatDuration } from "../../lib/format.ts";
+import { formatDate, formatDateTime, formatDuration } from "../../lib/format.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 import { CommentPlayer } from "./comment-player.tsx";
@@ -18,6 +18,9 @@ export const HISTORY_TEXTS = {
   more: "Показать ещё",
   loadingMore: "Загружаем…",
   directions: "Направления и решения",
+  /** Issue 25: the promise of an answer for an undecided pair, and a decline the site made itself. */
+  respondBy: "ответ до",
+  automatic: "автоматически",
 } as const;
 
 const reviewBadge: Record<ArtistReviewStatus, string> = {
@@ -97,22 +100,35 @@ function SubmissionItem({ t }: { t: Submission }) {
         {failed && t.error && <p className="track-failure" data-testid="my-track-error">{t.error}</p>}
         {t.decisions.length > 0 && (
           <ul className="track-decisions" aria-label={HISTORY_TEXTS.directions}>
-            {t.decisions.map((d) => (
-              <li key={d.direction} data-testid="my-track-decision">
-                <span className="track-direction">
-                  {isDirection(d.direction) ? DIRECTION_LABELS[d.direction] : d.direction}
-                </span>
-                <span className={`badge ${reviewBadge[d.status as ArtistReviewStatus] ?? "badge-muted"}`}>
-                  {ARTIST_REVIEW_LABELS[d.status as ArtistReviewStatus] ?? d.status}
-                </span>
-                {d.message && (
-                  <p className="track-message">
-                    <span className="muted">{`${HISTORY_TEXTS.staffMessage}: `}</span>
-                    {d.message}
-                  </p>
-                )}
-              </li>
-            ))}
+            {t.decisions.map((d) => {
+              const { respond_by: respondBy, automatic } = d;
+              return (
+                <li key={d.direction} data-testid="my-track-decision">
+                  <span className="track-direction">
+                    {isDirection(d.direction) ? DIRECTION_LABELS[d.direction] : d.direction}
+                  </span>
+                  <span className={`badge ${reviewBadge[d.status as ArtistReviewStatus] ?? "badge-muted"}`}>
+                    {ARTIST_REVIEW_LABELS[d.status as ArtistReviewStatus] ?? d.status}
+                  </span>
+                  {automatic && (
+                    <span className="badge badge-muted" data-testid="my-track-automatic">
+                      {HISTORY_TEXTS.automatic}
+                    </span>
+                  )}
+                  {respondBy && (
+                    <span className="track-respond-by muted" data-testid="my-track-respond-by">
+                      {`${HISTORY_TEXTS.respondBy} ${formatDate(respondBy)}`}
+                    </span>
+                  )}
+                  {d.message && (
+                    <p className="track-message">
+                      <span className="muted">{`${HISTORY_TEXTS.staffMessage}: `}</span>
+                      {d.message}
+                    </p>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         )}
       </div>

@@ -114,6 +114,48 @@ describe("decision panel", () => {
     expect(rows[0].textContent).toContain("Прослушан");
   });
 
+  it("flags a pair past its promise and marks an automatic decline in the history (issue 25)", async () => {
+    await setupTrack(echo, {
+      ...track,
+      decisions: [
+        { ...track.decisions[0], respond_by: "2025-03-19T11:07:00.000Z", overdue: true },
+        {
+          ...track.decisions[1],
+          status: "declined",
+          decided_at: "2025-04-02T11:07:00.000Z",
+          revision: 1,
+          respond_by: null,
+          overdue: false,
+        },
+      ],
+      decision_history: [
+        ...track.decision_history.map((h) => ({ ...h, automatic: false })),
+        {
+          id: 2,
+          direction: "show_neurogon",
+          from: "new",
+          to: "declined",
+          note: null,
+          message: "Не успели послушать",
+          decided_by: null,
+          decided_at: "2025-04-02T11:07:00.000Z",
+          automatic: true,
+        },
+      ],
+    });
+    const koster = await screen.findByTestId("decision-label_koster");
+    expect(within(koster).getByTestId("pair-overdue").textContent).toBe("Просрочен");
+    expect(within(koster).getByTestId("respond-by").textContent).toMatch(/^Ответ обещан до \d\d\.\d\d\.2025$/);
+    const show = screen.getByTestId("decision-show_neurogon");
+    expect(within(show).queryByTestId("pair-overdue")).toBeNull();
+    expect(within(show).queryByTestId("respond-by")).toBeNull();
+    const rows = screen.getByRole("table", { name: "История решений" }).querySelectorAll("tbody tr");
+    expect(rows).toHaveLength(2);
+    expect(rows[0].querySelector("[data-testid=history-automatic]")).toBeNull();
+    expect(rows[0].querySelector("td[data-label=Кто]")?.textContent).toBe("Админ");
+    expect(rows[1].querySelector("td[data-label=Кто]")?.textContent).toBe("Автоматически");
+  });
+
   it("shows each colleague's listening as «прослушано 1:20 из 5:10», the most heard first", async () => {
     await setupTrack(echo, {
       ...track,

@@ -11,11 +11,12 @@ import {
 } from "../../../domain/review.ts";
 import { charCount } from "../../../domain/profile.ts";
 import { ApiError, errorText } from "../../lib/api.ts";
-import { formatDateTime } from "../../lib/format.ts";
+import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
 import { ListeningList } from "./listening-list.tsx";
 import { DuplicateNote, SameAudioNote } from "./duplicate-note.tsx";
 import { AiUseBadge } from "./ai-use-badge.tsx";
+import { PAIR_OVERDUE_LABEL } from "./review-badges.tsx";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
 
@@ -126,6 +127,8 @@ function DirectionDecision(
   /** The newest decision known, for the badge and the byline. */
   const shown = newer ? decision : known;
   const current: ReviewStatus = shown?.status ?? "new";
+  // Issue 25: the pair's promise as the track was read (null once decided).
+  const promise = current === "new" || current === "listened" ? decision : undefined;
 
   const send = async (body: DecisionBody, doneText: string) => {
     setError(null);
@@ -166,7 +169,15 @@ function DirectionDecision(
       <header className="dp-card-head">
         <h3 id={`${fid}-h`}>{label}</h3>
         <span className={`dp-badge dp-${current}`} data-testid="review-state">{REVIEW_STATUS_LABELS[current]}</span>
+        {promise?.overdue && (
+          <span className="dp-badge dp-declined" data-testid="pair-overdue">{PAIR_OVERDUE_LABEL}</span>
+        )}
       </header>
+      {promise?.respond_by && (
+        <p className="st-hint dp-meta" data-testid="respond-by">
+          {`Ответ обещан до ${formatDate(promise.respond_by)}`}
+        </p>
+      )}
       {shown?.decided_at && (
         <p className="st-hint dp-meta">
           {shown.decided_by?.name || shown.decided_by?.username || "—"}, {formatDateTime(shown.decided_at)}
@@ -271,8 +282,12 @@ function DecisionText(
   );
 }
 
+/** Issue 25: who made an automatic decline (a pair left past its promise and the grace). */
+export const AUTOMATIC_LABEL = "Автоматически";
+
 /**
  * Who, when, from, to, note (and the message the artist got), oldest first as the server answers.
+ * An automatic decline (issue 25) says so where the person would be.
  * Where the panel is narrower than the table needs (a phone), each change is shown as a card of
  * labelled lines (decision-panel.css, decision 0207): no scrolling region, no word split inside.
  */
@@ -301,7 +316,15 @@ export function DecisionHistory(
               {entries.map((h) => (
                 <tr key={h.id}>
                   <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
-                  <td data-label="Кто">{h.decided_by?.name || h.decided_by?.username || "—"}</td>
+                  <td data-label="Кто">
+                    {h.automatic
+                      ? (
+                        <span className="st-badge st-badge-warning" data-testid="history-automatic">
+                          {AUTOMATIC_LABEL}
+                        </span>
+                      )
+                      : h.decided_by?.name || h.decided_by?.username || "—"}
+                  </td>
                   <td data-label="Направление">{label(h.direction as Direction)}</td>
                   <td data-label="Было">{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
                   <td data-label="Стало">{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>

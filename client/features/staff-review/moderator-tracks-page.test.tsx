@@ -181,6 +181,7 @@ describe("Manage Tracks", () => {
       "Клиппинг",
       "Тихий мастер (ниже −14 LUFS)",
       "Темп вне диапазона drum and bass",
+      "Темп вне окна направления (правила приёма)",
     ]);
     fireEvent.click(screen.getByRole("button", { name: "Play: Artist - Track 1.mp3" }));
     await settle();

@@ -36,6 +36,24 @@ describe("ReviewBadges", () => {
     expect(screen.getByTestId("overdue").textContent).toBe("Ждёт 20 дн.");
   });
 
+  it("says «Просрочен» on each pair past its response promise (issue 25)", () => {
+    render(
+      <ReviewBadges
+        track={row({
+          decisions: [
+            { direction: "label_koster", status: "listened", overdue: true, respond_by: "2026-11-01T00:00:00.000Z" },
+            { direction: "show_neurogon", status: "new", overdue: false, respond_by: "2026-12-20T00:00:00.000Z" },
+          ],
+        })}
+        directionLabel={(d) => d}
+        locale="en-US"
+      />,
+    );
+    const badges = [...screen.getByTestId("review-badges").children].map((b) => b.textContent);
+    expect(badges).toEqual(["label_koster· Прослушан· Просрочен", "show_neurogon· Новый"]);
+    expect(screen.getAllByTestId("pair-overdue")).toHaveLength(1);
+  });
+
   it("shows no state for a failed upload (never under review)", () => {
     render(<ReviewBadges track={row({ status: "failed", decisions: [] })} directionLabel={(d) => d} locale="ru-RU" />);
     expect([...screen.getByTestId("review-badges").children].map((b) => b.textContent)).toEqual([

@@ -62,7 +62,7 @@ export interface TrackFilterTexts {
   votes: string;
   /** The votes filter's choices (decision 0230). */
   voteFilters: Record<"second_ear" | "positive" | "negative" | "none", string>;
-  /** `overdue`: awaiting for more than 14 days (issue 24). */
+  /** `overdue`: awaiting past the direction's response promise (issue 24; per direction since issue 25). */
   overdue: string;
   /** Issue 25: the AI question's answer and its choices. */
   aiUse: string;
@@ -95,7 +95,7 @@ export const TRACK_FILTER_TEXTS_RU: TrackFilterTexts = {
     negative: "Оценка ниже нуля",
     none: "Без голосов",
   },
-  overdue: "Просрочены (больше 14 дней)",
+  overdue: "Просрочены (срок ответа прошёл)",
   aiUse: "ИИ",
   aiUseFilters: { no: "Нет", partly: "Частично", yes: "Да", none: "Без ответа" },
   reset: "Сбросить",
@@ -126,7 +126,7 @@ export const TRACK_FILTER_TEXTS_EN: TrackFilterTexts = {
     negative: "Score below zero",
     none: "No votes",
   },
-  overdue: "Overdue (over 14 days)",
+  overdue: "Overdue (past the promise)",
   aiUse: "AI",
   aiUseFilters: { no: "No", partly: "Partly", yes: "Yes", none: "No answer" },
   reset: "Reset",

@@ -300,4 +300,57 @@ describe("upload form", () => {
     await actAndSettle(() => fireEvent.click(submitButton()));
     expect(readFailedFiles()).toEqual([{ filename: "bad.mp3", error: "Неверный формат имени файла" }]);
   });
+
+  it("a paused direction (issue 25) is disabled, shows its pause message, and leaves a choice made before", () => {
+    const { rerender } = render(<UploadForm signedIn onNavigate={() => {}} />);
+    fireEvent.click(screen.getByRole("checkbox", { name: "Лейбл Костёр" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    rerender(
+      <UploadForm
+        signedIn
+        onNavigate={() => {}}
+        intake={{
+          label_koster: { open: false, pause_message: "Лейбл на каникулах до января" },
+          podcast_koster: { open: false, pause_message: null },
+          show_neurogon: { open: true, pause_message: null },
+        }}
+      />,
+    );
+    const koster = screen.getByRole("checkbox", { name: "Лейбл Костёр" }) as HTMLInputElement;
+    expect(koster.disabled).toBe(true);
+    expect(koster.checked).toBe(false);
+    expect(koster.getAttribute("aria-describedby")).toBe("direction-paused-label_koster");
+    expect(document.getElementById("direction-paused-label_koster")?.textContent).toBe("Лейбл на каникулах до января");
+    // Paused without a message: the standard text.
+    expect(screen.getByTestId("direction-podcast_koster").textContent).toContain(
+      "Приём треков на это направление временно приостановлен.",
+    );
+    // Open ones stay as they were; label_koster's conflicts are free again.
+    const show = screen.getByRole("checkbox", { name: "Шоу Нейрогон" }) as HTMLInputElement;
+    expect(show.checked).toBe(true);
+    expect(show.disabled).toBe(false);
+    expect((screen.getByRole("checkbox", { name: "Подкаст Нейропанк" }) as HTMLInputElement).disabled).toBe(false);
+    // A click on the paused one changes nothing.
+    fireEvent.click(koster);
+    expect(koster.checked).toBe(false);
+  });
+
+  it("shows the server's refusal of a paused or capped direction like other upload errors", async () => {
+    const paused = "Шоу Нейрогон: приём на паузе до весны";
+    const capped = "Шоу Нейрогон: не больше 2 треков за 30 дней. Следующий можно отправить 05.12.2026.";
+    let refusal: FakeAnswer = { status: 409, body: { success: false, error: paused } };
+    serve({ start: () => refusal });
+    render(<UploadForm signedIn onNavigate={() => {}} />);
+    addFiles([mp3("A - 1.mp3")]);
+    fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
+    answerAi();
+    await actAndSettle(() => fireEvent.click(submitButton()));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe(paused);
+    expect(screen.getAllByTestId("file-row")).toHaveLength(1);
+    refusal = { status: 429, body: { success: false, error: capped } };
+    await actAndSettle(() => fireEvent.click(submitButton()));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe(capped);
+  });
 });

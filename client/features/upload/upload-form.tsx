@@ -8,7 +8,7 @@ import { requestSignIn } from "../../components/need-auth.ts";
 import { auth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
 import { AiQuestion, useAiAnswer } from "./ai-question.tsx";
-import { DirectionsPicker } from "./directions-picker.tsx";
+import { type DirectionIntake, DirectionsPicker, pauseMessage } from "./directions-picker.tsx";
 import { FileRow, type UploadItem } from "./file-row.tsx";
 import { RequirementsBox } from "./requirements-box.tsx";
 import { checkStored, doneShare, storedUpload, uploadResumable } from "./resumable-upload.ts";
@@ -27,12 +27,14 @@ interface Props {
   signedIn: boolean;
   /** Where to go after a successful upload (/processing) or a ban (/login). */
   onNavigate(to: "/processing" | "/login"): void;
+  /** The directions' intake from `GET /api/config` (issue 25): paused ones cannot be chosen. */
+  intake?: DirectionIntake;
 }
 
 let nextId = 1;
 
 /** Drop zone, file list, directions, requirements and the submit button of the upload page. */
-export function UploadForm({ signedIn, onNavigate }: Props) {
+export function UploadForm({ signedIn, onNavigate, intake }: Props) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [directions, setDirections] = useState<Direction[]>([]);
   const ai = useAiAnswer();
@@ -65,6 +67,14 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
       globalThis.removeEventListener("drop", stop);
     };
   }, []);
+
+  // A direction paused after it was chosen (the settings read again) leaves the choice.
+  useEffect(() => {
+    setDirections((prev) => {
+      const open = prev.filter((d) => pauseMessage(intake, d) === null);
+      return open.length === prev.length ? prev : open;
+    });
+  }, [intake]);
 
   const busy = phase !== "idle";
   const invalid = items.filter((i) => !i.valid);
@@ -295,7 +305,7 @@ export function UploadForm({ signedIn, onNavigate }: Props) {
           </div>
         )}
 
-        <DirectionsPicker selected={directions} disabled={busy} onToggle={onDirection} />
+        <DirectionsPicker selected={directions} disabled={busy} intake={intake} onToggle={onDirection} />
         <AiQuestion
           answer={ai.answer}
           onChoose={(v) => (signedIn ? ai.choose(v) : requestSignIn())}

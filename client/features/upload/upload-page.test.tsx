@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from "@testing-library/react";
+import { settle } from "../../components/testing/session-hooks.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { auth } from "../../lib/auth.ts";
@@ -57,5 +58,40 @@ describe("upload page: sign-in by address", () => {
     });
     expect(screen.queryByText(UPLOAD_TEXTS.signedIn)).toBeNull();
     expect(LOGIN_BANNER_MS).toBe(3000);
+  });
+});
+
+describe("upload page: a paused direction (issue 25)", () => {
+  it("disables the paused direction's checkbox and shows its pause message from GET /api/config", async () => {
+    localStorage.setItem("accessToken", "acc");
+    localStorage.setItem("refreshToken", "ref");
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": () => ({
+          success: true,
+          user: { id: 7, username: "artist", is_admin: false, is_moderator: false },
+        }),
+        "/api/slider": () => ({ success: true, sliders: [] }),
+        "/api/config": () => ({
+          success: true,
+          maintenance: false,
+          intake: {
+            label_neuropunk: { open: true, pause_message: null },
+            podcast_neuropunk: { open: true, pause_message: null },
+            label_koster: { open: true, pause_message: null },
+            podcast_koster: { open: true, pause_message: null },
+            show_neurogon: { open: false, pause_message: "Шоу на паузе до весны" },
+            radio_k_profit: { open: true, pause_message: null },
+          },
+        }),
+      }),
+    );
+    renderPage("/", UploadPage, { routePath: "/" });
+    await settle(10);
+    const show = screen.getByRole("checkbox", { name: "Шоу Нейрогон" }) as HTMLInputElement;
+    expect(show.disabled).toBe(true);
+    expect(screen.getByText("Шоу на паузе до весны").id).toBe(show.getAttribute("aria-describedby"));
+    expect((screen.getByRole("checkbox", { name: "Радио Профита" }) as HTMLInputElement).disabled).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { CheckIcon } from "../../components/icons.tsx";
 import { auth, useAuth } from "../../lib/auth.ts";
+import { configQuery } from "../../lib/config-query.ts";
 import { HomeSlider } from "./home-slider.tsx";
 import { UploadForm } from "./upload-form.tsx";
 import { LOGIN_BANNER_MS, UPLOAD_TEXTS } from "./upload-rules.ts";
@@ -12,6 +14,8 @@ export function UploadPage() {
   const search = useSearch({ from: "/" });
   const navigate = useNavigate();
   const [signedInBanner, setSignedInBanner] = useState(false);
+  // Which directions take tracks now (issue 25): a paused one is shown disabled with its message.
+  const { data: config } = useQuery(configQuery);
   const handled = useRef<string | null>(null);
 
   useEffect(() => {
@@ -52,6 +56,7 @@ export function UploadPage() {
       <UploadForm
         signedIn={isAuthenticated}
         onNavigate={(to) => navigate({ to })}
+        intake={config?.intake}
       />
     </section>
   );

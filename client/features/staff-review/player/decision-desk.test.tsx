@@ -50,10 +50,13 @@ const TEMPLATES = [
 
 useSignedInTestSession();
 
-async function show() {
+async function show(firstOverdue = false) {
   vi.stubGlobal("requestAnimationFrame", () => 0);
   const rows = [
-    track(1, [decision("label_koster", "listened", 1), decision("show_neurogon", "new", 0)]),
+    track(1, [
+      { ...decision("label_koster", "listened", 1), ...(firstOverdue ? { overdue: true } : {}) },
+      decision("show_neurogon", "new", 0),
+    ]),
     track(2),
     track(3),
   ];
@@ -112,6 +115,19 @@ const key = async (init: KeyboardEventInit, target: Element = document.body) => 
 const row = (id: number) => document.querySelector(`tr[data-track-id="${id}"]`)!;
 
 describe("review desk", () => {
+  it("flags a pair past its response promise in the dock and on the row (issue 25)", async () => {
+    await show(true);
+    expect(row(1).querySelectorAll("[data-testid=pair-overdue]")).toHaveLength(1);
+    expect(row(2).querySelector("[data-testid=pair-overdue]")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+    await settle();
+    const states = screen.getByRole("group", { name: "Состояние по направлениям" });
+    expect([...states.children].map((b) => b.textContent)).toEqual([
+      "Лейбл Костер: Прослушан · Просрочен",
+      "Шоу Нейрогон: Новый",
+    ]);
+  });
+
   it("X then 1 declines every pair with one call, starts the next row, keeps the row in place; Z takes it back", async () => {
     const { router, listCalls, puts, undos } = await show();
     fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));

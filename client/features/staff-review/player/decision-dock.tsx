@@ -4,6 +4,7 @@ import { fillTemplate } from "../../../../domain/review.ts";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
 import { parseTrackName } from "../../../../domain/track-name.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
+import { PAIR_OVERDUE_LABEL } from "../review-badges.tsx";
 import type { DecisionDesk } from "./use-decision-desk.ts";
 import "../decision-panel.css";
 import "./decision-dock.css";
@@ -123,6 +124,9 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             : pairs.map((d) => (
               <span key={d.direction} className={`dp-badge dp-${d.status}`}>
                 {label(d.direction as Direction)}: {STATE_LABELS[d.status] ?? d.status}
+                {d.overdue && (
+                  <span className="dk-overdue" data-testid="dock-overdue">{` · ${PAIR_OVERDUE_LABEL}`}</span>
+                )}
               </span>
             ))}
         </div>
