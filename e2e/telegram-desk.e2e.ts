@@ -6,8 +6,6 @@
  * (queued for getUpdates, as Telegram would) is answered and accepts the track; the artist's
  * history shows «Принят», and the card is edited to show the outcome without buttons.
  */
-import { sql } from "drizzle-orm";
-import { openDb } from "../db/client.ts";
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, test, type TestContext } from "./harness.ts";
 import { apiAs, FIXTURES, open, runArtist, signIn, tokensOf } from "./staff-kit.ts";
@@ -42,18 +40,16 @@ test(
       });
       const s: TestContext = { ...t, server };
 
-      // The direction's staff chat, as an admin sets it on «Приём треков» (`staff_chat_id`).
-      const db = await openDb({ url: `file:${server.dataDir}/app.db` });
-      try {
-        await db.run(sql`INSERT INTO direction_intake (direction, staff_chat_id, updated_at)
-          VALUES ('label_koster', ${String(CHAT)}, ${Date.now()})
-          ON CONFLICT (direction) DO UPDATE SET staff_chat_id = excluded.staff_chat_id`);
-      } finally {
-        db.$client.close();
-      }
+      // The direction's staff chat, set by the admin through the intake rules' call (`staff_chat_id`).
+      const admin = await tokensOf(s, "admin");
+      const chat = await apiAs(s, admin.access, "/admin/intake/label_koster", {
+        method: "PUT",
+        body: JSON.stringify({ staff_chat_id: String(CHAT) }),
+      });
+      expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+      expect(chat.body.rule.staff_chat_id).toBe(String(CHAT));
 
       // A moderator of Лейбл Костёр whose account is linked to a Telegram id, and an artist.
-      const admin = await tokensOf(s, "admin");
       const moderatorTg = 800_000_000 + Math.floor(Math.random() * 1_000_000);
       const modName = runArtist("deskmod");
       const mod = await apiAs(s, admin.access, "/admin/users", {
@@ -83,6 +79,7 @@ test(
       await page.getByTestId("file-input").setInputFiles([`${tmp}/${filename}`]);
       await page.getByTestId("file-row").first().waitFor();
       await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
+      await page.getByRole("radio", { name: "Нет", exact: true }).check();
       await page.getByRole("button", { name: "Загрузить трек" }).click();
       await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 30_000 });
       await page.waitForURL(`${server.baseUrl}/processing`);
