@@ -171,3 +171,22 @@ export async function applyTempoWindow(db: Db, directions: readonly Direction[],
   if (flagged.length === 0 || warnings.includes("tempo_outside_window")) return verdict;
   return { ...verdict, analysis: { ...verdict.analysis, warnings: [...warnings, "tempo_outside_window"] } };
 }
+
+/**
+ * A report analysed again (ANALYSIS_VERSION, decision 0217) keeps the tempo window's flag: the track
+ * is already in, so a direction whose window the new tempo misses flags it whatever its mode says
+ * (a refusal is for uploads, not for tracks staff may already have decided).
+ */
+export async function flagTempoWindow<A extends { bpm: number | null; warnings: readonly string[] }>(
+  db: Db,
+  directions: readonly Direction[],
+  analysis: A,
+): Promise<A> {
+  const warnings = analysis.warnings.filter((w) => w !== "tempo_outside_window");
+  if (analysis.bpm === null) return { ...analysis, warnings };
+  const { flagged, refused } = tempoVerdict(await readRules(db), directions, analysis.bpm);
+  return {
+    ...analysis,
+    warnings: flagged.length + refused.length > 0 ? [...warnings, "tempo_outside_window"] : warnings,
+  };
+}

@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { telegramOutbox, trackAnalysis, trackDecisions, tracks } from "../../../db/schema.ts";
+import { directionIntake, telegramOutbox, trackAnalysis, trackDecisions, tracks } from "../../../db/schema.ts";
 import { parseConfig } from "../../config.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import { analysisReport, createUser, storedTrack } from "../../testing/factories.ts";
@@ -20,6 +20,7 @@ import { ANALYSIS_VERSION, REANALYSIS_MAX_ATTEMPTS } from "../analysis.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
 import { createReanalysis, REANALYSIS_RETRY_MS } from "./reanalysis.ts";
 import { startS3ServerForTests } from "../../testing/s3-server.ts";
+import { forgetRules } from "../../intake/rules.ts";
 
 /** The app's clock, moved by the tests (leases and retry pauses are read on it). */
 let nowMs = Date.UTC(2026, 10, 25, 12);
@@ -160,6 +161,33 @@ describe("re-analysis", () => {
     expect(await report(current.id)).toEqual(before);
     // Nothing is due any more, so the loop ends.
     expect(await f.t.ctx.tracks.analysis.nextReanalysisAt()).toBeNull();
+  });
+
+  it("keeps the direction's tempo window: a new tempo outside it is flagged, never refused after the fact", async () => {
+    const older = await olderTrack("Synth Artist - Clipped Drop.mp3"); // 174 BPM
+    // Лейбл Костёр now takes only 60–61 BPM and refuses the rest at upload (issue 25).
+    await f.t.ctx.db.insert(directionIntake).values({
+      direction: "label_koster",
+      tempo_min: 60,
+      tempo_max: 61,
+      tempo_mode: "refuse",
+      updated_at: new Date(nowMs),
+    }).onConflictDoUpdate({
+      target: directionIntake.direction,
+      set: { tempo_min: 60, tempo_max: 61, tempo_mode: "refuse" },
+    });
+    forgetRules(f.t.ctx.db);
+    try {
+      nowMs += 1000;
+      expect(await drain()).toEqual([older.id]);
+      const after = await report(older.id);
+      expect(after.bpm).not.toBeNull();
+      expect(after.warnings!.split(",")).toContain("tempo_outside_window");
+      expect((await trackRow(older.id)).status).toBe("completed");
+    } finally {
+      await f.t.ctx.db.delete(directionIntake).where(eq(directionIntake.direction, "label_koster"));
+      forgetRules(f.t.ctx.db);
+    }
   });
 
   it("also tries an older report that recorded a decode failure; a track without its file is skipped", async () => {

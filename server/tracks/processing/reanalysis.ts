@@ -2,6 +2,7 @@ import type { AppDeps } from "../../deps.ts";
 import type { TracksService } from "../service.ts";
 import { AudioDecodeError } from "../../audio/analyse-mp3.ts";
 import { analyseStored, AnalysisInterrupted, PROCESSING_ERRORS } from "./analyse-track.ts";
+import { flagTempoWindow } from "../../intake/check.ts";
 
 /**
  * Re-analysis in the background (issue 22, docs/decisions/0217): every completed track whose stored
@@ -120,6 +121,9 @@ export function createReanalysis(
       }
       // Not written when the lease was lost (stopped, or taken over after a stall): that is fine, the
       // holder writes the same report.
+      // The directions' tempo windows (issue 25) judge the new tempo as they judged the first one.
+      const directions = await tracks.trackDirections(id);
+      if (directions) report = await flagTempoWindow(deps.db, directions, report);
       await tracks.analysis.saveReanalysis(id, report, owner);
       return true;
     } catch (err) {
