@@ -115,12 +115,16 @@ function checkKey(key: string) {
   if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`);
 }
 
-/** Stores made by `createS3Storage`, so callers holding a `FileStorage` can tell. */
-const s3Stores = new WeakSet<FileStorage>();
+/**
+ * Marks stores made by `createS3Storage`, so callers holding a `FileStorage` can tell. A property
+ * rather than a set of the stores: a wrapper that forwards the store's properties (a Proxy pacing
+ * reads) is still an S3 store, so resumable uploads still go straight to the bucket through it.
+ */
+const S3_STORE = Symbol("s3 store");
 
 /** True for a store `createS3Storage` made: it has range reads, ETags and `publicUrl`. */
 export function isS3Storage(storage: FileStorage): storage is S3Storage {
-  return s3Stores.has(storage);
+  return (storage as FileStorage & { [S3_STORE]?: boolean })[S3_STORE] === true;
 }
 
 export function createS3Storage(opts: S3StorageOptions): S3Storage {
@@ -433,6 +437,6 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       return publicBase === null ? null : `${publicBase}/${encodeKey(toFull(key))}`;
     },
   };
-  s3Stores.add(storage);
+  Object.defineProperty(storage, S3_STORE, { value: true });
   return storage;
 }
