@@ -23,7 +23,7 @@
  */
 import type { Biquad } from "./loudness.ts";
 import { passFilter } from "./band-envelopes.ts";
-import { makeFft } from "./onset-flux.ts";
+import { hannWindow, makeFft, realSplitTwiddles } from "./onset-flux.ts";
 
 /** The highest rate frames are read at. */
 const TOP_RATE = 5512.5;
@@ -54,14 +54,8 @@ export function createFingerprinter(inputRate: number): Fingerprinter {
   const hop = HOP_SECONDS * rate;
   const m = FFT_SIZE / 2;
   const fft = makeFft(m);
-  const twr = new Float64Array(m);
-  const twi = new Float64Array(m);
-  for (let k = 0; k < m; k++) {
-    twr[k] = Math.cos((Math.PI * k) / m);
-    twi[k] = -Math.sin((Math.PI * k) / m);
-  }
-  const window = new Float64Array(frameLength);
-  for (let i = 0; i < frameLength; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / frameLength);
+  const { twr, twi } = realSplitTwiddles(m);
+  const window = hannWindow(frameLength);
   const binHz = rate / FFT_SIZE;
   const lo = Math.max(1, Math.ceil(LOWEST_HZ / binHz));
   const hi = Math.min(m - 1, Math.floor(Math.min(HIGHEST_HZ, 0.45 * rate) / binHz));

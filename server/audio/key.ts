@@ -22,7 +22,7 @@
  */
 import { camelotOf, type KeyMode, keyName } from "../../domain/musical-key.ts";
 import type { Biquad } from "./loudness.ts";
-import { makeFft } from "./onset-flux.ts";
+import { hannWindow, makeFft, realSplitTwiddles } from "./onset-flux.ts";
 import { passFilter } from "./band-envelopes.ts";
 
 /** Decimated rate aimed at: the lowest multiple of the input's that is at least this. */
@@ -116,14 +116,8 @@ export function createKeyChroma(inputRate: number): KeyChroma {
   // odd as the imaginary), split afterwards into the bins wanted.
   const m = size / 2;
   const fft = makeFft(m);
-  const twr = new Float64Array(m);
-  const twi = new Float64Array(m);
-  for (let k = 0; k < m; k++) {
-    twr[k] = Math.cos((Math.PI * k) / m);
-    twi[k] = -Math.sin((Math.PI * k) / m);
-  }
-  const window = new Float64Array(size);
-  for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
+  const { twr, twi } = realSplitTwiddles(m);
+  const window = hannWindow(size);
   const binHz = rate / size;
   const lo = Math.max(3, Math.floor(LOWEST_HZ / binHz));
   const hi = Math.min(size / 2 - 3, Math.ceil(Math.min(HIGHEST_HZ, 0.42 * rate) / binHz));

@@ -42,6 +42,27 @@ export interface OnsetFlux {
 }
 
 /** In-place radix-2 complex FFT of `n` points (re, im), with tables made once per size. */
+/** A Hann window of `n` samples (the frames of the onset envelope, the key's chromagram, the fingerprint). */
+export function hannWindow(n: number): Float64Array {
+  const w = new Float64Array(n);
+  for (let i = 0; i < n; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n);
+  return w;
+}
+
+/**
+ * The twiddles that split one complex FFT of `m` points (even samples as the real part, odd as the
+ * imaginary) into the spectrum of a real frame of `2m`: `twr[k] + i·twi[k] = e^(−iπk/m)`.
+ */
+export function realSplitTwiddles(m: number): { twr: Float64Array; twi: Float64Array } {
+  const twr = new Float64Array(m);
+  const twi = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    twr[k] = Math.cos((Math.PI * k) / m);
+    twi[k] = -Math.sin((Math.PI * k) / m);
+  }
+  return { twr, twi };
+}
+
 export function makeFft(n: number) {
   const levels = Math.round(Math.log2(n));
   const rev = new Uint32Array(n);
@@ -100,14 +121,8 @@ export function createOnsetFlux(inputRate: number): OnsetFlux {
   const m = size / 2; // a real frame of `size` is one complex FFT of `size / 2` points
   const lowest = Math.min(m, Math.ceil((LOWEST_HZ * size) / sampleRate));
   const fft = makeFft(m);
-  const window = new Float64Array(size);
-  for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
-  const twr = new Float64Array(m);
-  const twi = new Float64Array(m);
-  for (let k = 0; k < m; k++) {
-    twr[k] = Math.cos((Math.PI * k) / m);
-    twi[k] = -Math.sin((Math.PI * k) / m);
-  }
+  const window = hannWindow(size);
+  const { twr, twi } = realSplitTwiddles(m);
   const ring = new Float64Array(size);
   const lin = new Float64Array(size);
   const re = new Float64Array(m);
