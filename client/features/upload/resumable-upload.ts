@@ -3,6 +3,7 @@ import { refreshSession } from "../../lib/api.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { interpretUpload, type RawAnswer, type UploadOutcome, type XhrRequest, xhrSend } from "./upload-request.ts";
 import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
+import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
  * The upload page's side of the resumable protocol (issue 26; docs/decisions/0254, 0255): start
@@ -14,17 +15,7 @@ import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
  */
 
 /** The server's `Upload` (contract of issue 26). */
-export interface ResumableUpload {
-  id: string;
-  filename: string;
-  size: number;
-  mode: "s3" | "local";
-  part_size: number;
-  part_count: number;
-  parts_done: number[];
-  part_urls: Record<string, string>;
-  expires_at: string;
-}
+export type ResumableUpload = ResumableUploadView;
 
 /** What this browser keeps of an unfinished upload. */
 export interface StoredUpload {

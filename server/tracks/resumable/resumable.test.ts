@@ -14,6 +14,7 @@ import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../../testing/
 import { startS3ServerForTests } from "../../testing/s3-server.ts";
 import { isS3Storage } from "../../storage/s3-file-storage.ts";
 import { createResumableUploads, UPLOAD_SESSION_TTL_MS } from "./service.ts";
+import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 const MiB = 1024 * 1024;
 const HOUR = 3_600_000;
@@ -35,17 +36,7 @@ function noise(n: number, seed = 7): Uint8Array {
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
-interface Upload {
-  id: string;
-  filename: string;
-  size: number;
-  mode: "s3" | "local";
-  part_size: number;
-  part_count: number;
-  parts_done: number[];
-  part_urls: Record<string, string>;
-  expires_at: string;
-}
+type Upload = ResumableUploadView;
 
 function client(t: TestApp, headers: Record<string, string>) {
   const json = async (res: Response) => ({ status: res.status, body: await res.json(), headers: res.headers });

@@ -11,6 +11,7 @@ import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
 import { fileTooLargeMessage } from "../upload-rules.ts";
 import { newTrackKey } from "../upload-routes.ts";
 import { countedUploadsNowSql } from "../uploads.ts";
+import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
  * Resumable uploads (issue 26, docs/decisions/0250–0253): a file sent in parts that survive a dropped
@@ -55,17 +56,7 @@ export function partTooLargeMessage(n: number, expected: number): string {
 }
 
 /** The upload as the browser sees it (the contract's `Upload`). */
-export interface UploadView {
-  id: string;
-  filename: string;
-  size: number;
-  mode: "s3" | "local";
-  part_size: number;
-  part_count: number;
-  parts_done: number[];
-  part_urls: Record<string, string>;
-  expires_at: string;
-}
+export type UploadView = ResumableUploadView;
 
 export interface StartInput {
   filename: string;
