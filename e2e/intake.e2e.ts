@@ -82,9 +82,12 @@ test("intake: an admin pauses a direction with a message; the artist sees it dis
     await t.screenshot(phoneAdmin, "intake-admin-390");
     found.push(...await audit(phoneAdmin, "«Приём треков» at 390"));
 
-    // The seeded moderator of the direction reads it, read-only, on their Intake page.
+    // The seeded moderator of the direction reads it, read-only, on their Intake page, opened from
+    // their dashboard (the sidebar stays spec 2's).
     const mod = await signIn(t, "moderator", WIDE);
-    await open(mod, t, "/moderator/intake", "Intake rules");
+    await open(mod, t, "/moderator", "Dashboard");
+    await mod.getByRole("link", { name: "Intake rules of your categories →" }).click();
+    await mod.getByRole("heading", { level: 1, name: "Intake rules" }).waitFor();
     const modCard = mod.getByTestId(`intake-${DIRECTION}`);
     await modCard.getByText(`Paused — «${message}»`).waitFor();
     expect(await mod.locator("[data-testid^='intake-']").count()).toBe(2);

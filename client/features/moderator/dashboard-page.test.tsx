@@ -64,6 +64,9 @@ describe("the moderator dashboard's review queue", () => {
     expect(koster.shortlisted.search).toEqual({ direction: "label_koster", review: "shortlisted" });
     expect(koster.overdue.name).toBe("Костёр Звукозапись, overdue: 2");
     expect(koster.overdue.search).toEqual({ direction: "label_koster", review: "overdue", sort: "upload_date" });
+    // Issue 25: their directions' intake rules open from here (the sidebar stays spec 2's).
+    const rules = screen.getByRole("link", { name: "Intake rules of your categories →" });
+    expect(rules.getAttribute("href")).toBe("/moderator/intake");
   });
 
   it("shows their response figures and asks for the period chosen (issue 24)", async () => {

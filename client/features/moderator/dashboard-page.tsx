@@ -53,6 +53,10 @@ export function ModeratorDashboardPage() {
             {names.map((n) => <li key={n} className="st-badge st-badge-accent">{n}</li>)}
           </ul>
         )}
+        <p style={{ margin: "10px 0 0" }}>
+          {/* Issue 25: the intake rules of these directions, read-only (the sidebar stays spec 2's). */}
+          <Link to="/moderator/intake">Intake rules of your categories →</Link>
+        </p>
       </div>
 
       {counts.isError && (

@@ -34,7 +34,7 @@ describe("moderator layout", () => {
       moderator,
       () => ({ success: true, status: { is_moderator: true, categories: ["label_koster", "radio_k_profit"] } }),
     );
-    for (const name of ["Dashboard", "Tracks", "FAQ", "Intake", "← Back to Site"]) {
+    for (const name of ["Dashboard", "Tracks", "FAQ", "← Back to Site"]) {
       expect(screen.getByRole("link", { name })).toBeTruthy();
     }
     expect(screen.getByRole("button", { name: "Logout" })).toBeTruthy();
@@ -43,14 +43,13 @@ describe("moderator layout", () => {
     expect(screen.queryByText(STATUS_LOAD_ERROR)).toBeNull();
   });
 
-  it("orders the sidebar as spec 2 gives it: Dashboard, Tracks, FAQ (then issue 25's Intake), Logout, Back to Site", async () => {
+  it("orders the sidebar as spec 2 gives it: Dashboard, Tracks, FAQ, Logout, Back to Site", async () => {
     await show(moderator, () => ({ success: true, status: { is_moderator: true, categories: ["label_koster"] } }));
     const items = [...screen.getByRole("complementary", { name: "Moderator" }).querySelectorAll("a, button")];
     expect(items.map((el) => el.textContent)).toEqual([
       "Dashboard",
       "Tracks",
       "FAQ",
-      "Intake",
       "Logout",
       "← Back to Site",
     ]);

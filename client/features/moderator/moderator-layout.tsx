@@ -11,8 +11,7 @@ const NAV: StaffNavItem[] = [
   // Issue 13: the panel opens on Новые within the categories, oldest first (decisions 0152, 0163).
   { to: "/moderator/tracks", label: "Tracks", search: { review: "new", sort: "upload_date" } },
   { to: "/moderator/faq", label: "FAQ" },
-  // Issue 25: the rules of their directions, read-only; after spec 2's three.
-  { to: "/moderator/intake", label: "Intake" },
+  // The sidebar stays exactly spec 2's; issue 25's read-only intake rules open from the dashboard.
 ];
 
 export const STATUS_LOAD_ERROR = "Ошибка при загрузке прав модератора";
