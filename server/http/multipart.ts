@@ -5,6 +5,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, badRequest } from "../lib/http-error.ts";
 import { type FileStorage, TooLargeError } from "../storage/file-storage.ts";
 import { pacedStream } from "../lib/gc-pacer.ts";
+import { plural } from "../../domain/russian-plural.ts";
 
 /**
  * The one multipart/form-data reader (track uploads, slider images, avatars): busboy over the
@@ -304,15 +305,6 @@ function tookTooLong(maxMs: number): ApiError {
     `Загрузка прервана: она шла дольше ${m} ${plural(m, "минуты", "минут", "минут")}. ` +
       "Файлы не сохранены, попробуйте загрузить их по частям.",
   );
-}
-
-/** Russian noun form for `n`: one (1, 21…), few (2–4, 22–24…), many (the rest, 11–14 included). */
-function plural(n: number, one: string, few: string, many: string): string {
-  const d = n % 10;
-  const dd = n % 100;
-  if (d === 1 && dd !== 11) return one;
-  if (d >= 2 && d <= 4 && (dd < 12 || dd > 14)) return few;
-  return many;
 }
 
 /** Deletes stored files (missing ones are fine); used when a request fails after files were written. */

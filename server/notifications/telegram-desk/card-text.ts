@@ -4,6 +4,7 @@ import { isAwaitingDecision, REVIEW_STATUS_LABELS, type ReviewStatus } from "../
 import { parseTrackName } from "../../../domain/track-name.ts";
 import { escapeHtml, escapeWithin } from "../message-text.ts";
 import { type CallbackAction, encodeCallback } from "./callback-data.ts";
+import { plural } from "../../../domain/russian-plural.ts";
 
 /**
  * A staff card's text and buttons (issue 27), in Telegram's HTML parse mode: everything that came
@@ -21,7 +22,7 @@ export const CARD_TEXTS = {
   shortlist: "В шорт-лист",
   decline: "Отклонить",
   directions: "Направления",
-  waiting: (days: number) => `Ждёт ответа: ${days} ${daysWord(days)}`,
+  waiting: (days: number) => `Ждёт ответа: ${days} ${plural(days, "день", "дня", "дней")}`,
   open: "Открыть в панели",
   decidedBy: (label: string, who: string, when: string) => `${label}: ${who}, ${when}`,
   votes: "Голоса",
@@ -35,15 +36,6 @@ const OUTCOME_MARKS: Partial<Record<ReviewStatus, string>> = {
 };
 
 const VOTE_MARKS = { 1: "👍", 0: "🤔", [-1]: "👎" } as const;
-
-function daysWord(n: number): string {
-  const tens = n % 100;
-  const ones = n % 10;
-  if (tens >= 11 && tens <= 14) return "дней";
-  if (ones === 1) return "день";
-  if (ones >= 2 && ones <= 4) return "дня";
-  return "дней";
-}
 
 /** What a card shows; read from the track when the card is sent or edited. */
 export interface CardFacts {
