@@ -27,6 +27,18 @@ export const COMMENT_TEXTS = {
   tooMany: `У трека не может быть больше ${COMMENTS_PER_TRACK_MAX} комментариев`,
 } as const;
 
+/** A comment as staff see it (the staff track detail's `comments`); `author` is null once the author's account is gone. */
+export interface TrackCommentView {
+  id: number;
+  at_s: number;
+  end_s: number | null;
+  text: string;
+  shared: boolean;
+  author: { id: number; name: string } | null;
+  /** ISO 8601. */
+  created_at: string;
+}
+
 /** Characters as a person counts them (a surrogate pair is one). */
 const charCount = (s: string) => [...s].length;
 

@@ -6,6 +6,7 @@ import {
   type CommentPatch,
   COMMENTS_PER_TRACK_MAX,
 } from "../../domain/track-comments.ts";
+import type { TrackCommentView } from "../../domain/track-comments.ts";
 import { scopeOf } from "../../domain/scope.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, forbidden, notFound } from "../lib/http-error.ts";
@@ -21,17 +22,8 @@ import { displayName, TRACK_NOT_FOUND, type Viewer } from "./views.ts";
  * other track call. A shared comment is the artist's to read in their history, without the author.
  */
 
-/** A comment as staff see it: `author` is null once the author's account is gone. */
-export interface CommentView {
-  id: number;
-  at_s: number;
-  end_s: number | null;
-  text: string;
-  shared: boolean;
-  author: { id: number; name: string } | null;
-  /** ISO 8601. */
-  created_at: string;
-}
+/** A comment as staff see it (domain/track-comments.ts). */
+export type CommentView = TrackCommentView;
 
 /** A shared comment as the artist reads it: no author, no id (decision 0232). */
 export interface SharedComment {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { errorText, read } from "../../../lib/api.ts";
 import { panel, type StaffBase, staffTrackQuery } from "../../../lib/staff-queries.ts";
 import type { CommentTexts } from "./comment-texts.ts";
+import type { TrackCommentView } from "../../../../domain/track-comments.ts";
 
 /**
  * The comments of the track the player holds (issue 24, decision 0231): read from the staff track
@@ -11,15 +12,8 @@ import type { CommentTexts } from "./comment-texts.ts";
  * (the author and admins); the buttons only follow it.
  */
 
-export interface StaffComment {
-  id: number;
-  at_s: number;
-  end_s: number | null;
-  text: string;
-  shared: boolean;
-  author: { id: number; name: string } | null;
-  created_at: string;
-}
+/** A comment as the staff track detail carries it. */
+export type StaffComment = TrackCommentView;
 
 /** The form: a new comment (no id) or one being changed. */
 export interface CommentDraft {
