@@ -140,6 +140,19 @@ export function createS3Client(opts: S3ClientOptions): S3Client {
 
   const datetime = () => (opts.now ?? (() => new Date()))().toISOString().replace(/[:-]|\.\d{3}/g, "");
 
+  /** Signs with this client's credentials, region, key cache and clock (headers, or the query string). */
+  const sign = (req: { url: string; method: string; headers?: Record<string, string>; signQuery?: boolean }) =>
+    new AwsV4Signer({
+      ...req,
+      accessKeyId: opts.accessKeyId,
+      secretAccessKey: opts.secretAccessKey,
+      sessionToken: opts.sessionToken,
+      service: "s3",
+      region,
+      cache: signingKeys,
+      datetime: datetime(),
+    }).sign();
+
   /**
    * One signed request. The payload is always hashed into x-amz-content-sha256 (never
    * UNSIGNED-PAYLOAD), so S3 refuses a body damaged on the way. Every body is in memory, so a 5xx,
@@ -157,18 +170,11 @@ export function createS3Client(opts: S3ClientOptions): S3Client {
     for (let attempt = 0;; attempt++) {
       // The signer (what AwsClient.sign uses) gets only the headers; the body goes straight to fetch,
       // which spares a copy of each part that building a Request would make.
-      const signed = await new AwsV4Signer({
+      const signed = await sign({
         url: target,
         method,
         headers: { ...init.headers, "x-amz-content-sha256": payloadHash },
-        accessKeyId: opts.accessKeyId,
-        secretAccessKey: opts.secretAccessKey,
-        sessionToken: opts.sessionToken,
-        service: "s3",
-        region,
-        cache: signingKeys,
-        datetime: datetime(),
-      }).sign();
+      });
       let res: Response;
       try {
         res = viaBodyFetch
@@ -211,18 +217,7 @@ export function createS3Client(opts: S3ClientOptions): S3Client {
     const address = new URL(target);
     // S3 allows at most 7 days.
     address.searchParams.set("X-Amz-Expires", String(Math.max(1, Math.min(604_800, Math.floor(expiresS)))));
-    const signed = await new AwsV4Signer({
-      url: address.toString(),
-      method,
-      accessKeyId: opts.accessKeyId,
-      secretAccessKey: opts.secretAccessKey,
-      sessionToken: opts.sessionToken,
-      service: "s3",
-      region,
-      cache: signingKeys,
-      datetime: datetime(),
-      signQuery: true,
-    }).sign();
+    const signed = await sign({ url: address.toString(), method, signQuery: true });
     return signed.url.toString();
   }
 
