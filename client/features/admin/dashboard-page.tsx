@@ -1,3 +1,4 @@
+import { PeriodPicker } from "../../components/period-picker.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
@@ -78,19 +79,7 @@ export function AdminDashboardPage() {
           <div className="st-section">
             <div className="st-page-head" style={{ marginBottom: 12 }}>
               <h2 style={{ margin: 0 }}>Загрузки треков</h2>
-              <div className="st-periods" role="group" aria-label="Период">
-                {PERIODS.map((p) => (
-                  <button
-                    key={p.value}
-                    type="button"
-                    className="st-period"
-                    aria-pressed={period === p.value}
-                    onClick={() => setPeriod(p.value)}
-                  >
-                    {p.label}
-                  </button>
-                ))}
-              </div>
+              <PeriodPicker periods={PERIODS} value={period} onChange={setPeriod} label="Период" />
             </div>
             {query.isError && (
               <div className="st-alert st-alert-error" role="alert">

@@ -1,3 +1,4 @@
+import { PeriodPicker } from "../../components/period-picker.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "@tanstack/react-router";
@@ -110,21 +111,7 @@ export function ModeratorDashboardPage() {
           figures={figures.data}
           directionLabel={categoryLabel}
           texts={RESPONSE_FIGURES_TEXTS_EN}
-          periodPicker={
-            <div className="st-periods" role="group" aria-label="Period">
-              {FIGURES_PERIODS.map((p) => (
-                <button
-                  key={p.value}
-                  type="button"
-                  className="st-period"
-                  aria-pressed={period === p.value}
-                  onClick={() => setPeriod(p.value)}
-                >
-                  {p.label}
-                </button>
-              ))}
-            </div>
-          }
+          periodPicker={<PeriodPicker periods={FIGURES_PERIODS} value={period} onChange={setPeriod} label="Period" />}
         />
       )}
 
