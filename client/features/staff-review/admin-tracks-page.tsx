@@ -1,10 +1,8 @@
+import { ReviewPlayerBar } from "./review-player-bar.tsx";
 import { Link } from "@tanstack/react-router";
 import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../domain/directions.ts";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { Pagination } from "../../components/ui/pagination.tsx";
-import { DecisionDock } from "./player/decision-dock.tsx";
-import { TrackVotes } from "./track-votes.tsx";
-import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_RU } from "./player/player-texts.ts";
 import { COMMENT_TEXTS_RU } from "./player/comment-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
@@ -12,7 +10,7 @@ import { TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
-import { DeskAssignment, QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
+import { QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
 import { errorText } from "../../lib/api.ts";
 import { adminKeys } from "../../lib/staff-queries.ts";
 import { adminTracksQuery } from "./admin-tracks-api.ts";
@@ -110,34 +108,15 @@ export function AdminTracksPage() {
             onPageSizeChange={tracks.setPageSize}
             counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
           />
-          {(list.tracks.length > 0 || review.player.current) && (
-            <PlayerBar
-              player={review.player}
-              texts={PLAYER_TEXTS_RU}
-              comments={review.comments}
-              fromDrop={review.fromDrop}
-              dock={
-                <>
-                  <DecisionDock
-                    desk={review.desk}
-                    label={directionLabel}
-                    votes={review.player.current && (
-                      <TrackVotes
-                        base="/admin"
-                        tracksKey={adminKeys.tracks}
-                        trackId={review.player.current.id}
-                        label={directionLabel}
-                      />
-                    )}
-                  />
-                  <DeskAssignment
-                    work={work}
-                    track={list.tracks.find((t) => t.id === review.player.current?.id) ?? null}
-                  />
-                </>
-              }
-            />
-          )}
+          <ReviewPlayerBar
+            review={review}
+            work={work}
+            rows={list.tracks}
+            base="/admin"
+            tracksKey={adminKeys.tracks}
+            label={directionLabel}
+            texts={PLAYER_TEXTS_RU}
+          />
         </>
       )}
 

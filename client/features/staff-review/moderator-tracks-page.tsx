@@ -1,19 +1,17 @@
+import { ReviewPlayerBar } from "./review-player-bar.tsx";
 import { useMemo } from "react";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.tsx";
-import { DecisionDock } from "./player/decision-dock.tsx";
-import { PlayerBar } from "./player/player-bar.tsx";
 import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
 import { COMMENT_TEXTS_EN } from "./player/comment-texts.ts";
 import { useTrackReview } from "./player/use-track-review.ts";
-import { TrackVotes } from "./track-votes.tsx";
 import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
 import { FILTER_PANEL_TEXTS_EN, TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
 import { TRACK_TABLE_TEXTS_EN } from "./track-table.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
-import { DeskAssignment, QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
+import { QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
 import { errorText } from "../../lib/api.ts";
 import { MODERATOR_PAGE_SIZE, moderatorTracksQuery } from "./moderator-tracks-api.ts";
 import { moderatorKeys } from "../../lib/staff-queries.ts";
@@ -161,34 +159,15 @@ export function ModeratorTracksPage() {
               texts={PAGINATION_TEXTS_EN}
             />
           )}
-          {(list.tracks.length > 0 || review.player.current) && (
-            <PlayerBar
-              player={review.player}
-              texts={PLAYER_TEXTS_EN}
-              comments={review.comments}
-              fromDrop={review.fromDrop}
-              dock={
-                <>
-                  <DecisionDock
-                    desk={review.desk}
-                    label={categoryLabel}
-                    votes={review.player.current && (
-                      <TrackVotes
-                        base="/moderator"
-                        tracksKey={moderatorKeys.tracks}
-                        trackId={review.player.current.id}
-                        label={categoryLabel}
-                      />
-                    )}
-                  />
-                  <DeskAssignment
-                    work={work}
-                    track={list.tracks.find((t) => t.id === review.player.current?.id) ?? null}
-                  />
-                </>
-              }
-            />
-          )}
+          <ReviewPlayerBar
+            review={review}
+            work={work}
+            rows={list.tracks}
+            base="/moderator"
+            tracksKey={moderatorKeys.tracks}
+            label={categoryLabel}
+            texts={PLAYER_TEXTS_EN}
+          />
         </>
       )}
 

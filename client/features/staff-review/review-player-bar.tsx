@@ -1,0 +1,44 @@
+import type { Direction } from "../../../domain/directions.ts";
+import type { StaffBase, StaffTrackRow } from "../../lib/staff-queries.ts";
+import { DeskAssignment, type QueueAssignment } from "./assignment/queue-assignment.tsx";
+import { DecisionDock } from "./player/decision-dock.tsx";
+import { PlayerBar } from "./player/player-bar.tsx";
+import type { PlayerTexts } from "./player/player-texts.ts";
+import type { useTrackReview } from "./player/use-track-review.ts";
+import { TrackVotes } from "./track-votes.tsx";
+
+/**
+ * The track lists' player bar with the review desk's dock: the decision dock with the votes of the
+ * track playing, and its assignment (issues 23 and 24). The same for both panels; they differ in
+ * their base, query keys, texts and direction labels.
+ */
+export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, texts }: {
+  review: ReturnType<typeof useTrackReview>;
+  work: QueueAssignment;
+  rows: readonly StaffTrackRow[];
+  base: StaffBase;
+  tracksKey: readonly string[];
+  label: (d: Direction) => string;
+  texts: PlayerTexts;
+}) {
+  const current = review.player.current;
+  if (rows.length === 0 && !current) return null;
+  return (
+    <PlayerBar
+      player={review.player}
+      texts={texts}
+      comments={review.comments}
+      fromDrop={review.fromDrop}
+      dock={
+        <>
+          <DecisionDock
+            desk={review.desk}
+            label={label}
+            votes={current && <TrackVotes base={base} tracksKey={tracksKey} trackId={current.id} label={label} />}
+          />
+          <DeskAssignment work={work} track={rows.find((t) => t.id === current?.id) ?? null} />
+        </>
+      }
+    />
+  );
+}
