@@ -8,7 +8,7 @@ import type { AppDeps } from "../deps.ts";
 import type { TracksService } from "../tracks/service.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { pairsPastDue } from "../tracks/intake-sql.ts";
-import { readRules } from "./rules.ts";
+import { DAY_MS, readRules } from "./rules.ts";
 
 /**
  * The response promise kept (issue 25, docs/decisions/0241): every INTAKE_SWEEP_INTERVAL_S one
@@ -80,7 +80,7 @@ export function createPromiseSweep(
         for (const d of parseDirections(row.directions)) {
           const state = review.get(d) ?? "new";
           if (state !== "new" && state !== "listened") continue;
-          if (now.getTime() - uploaded <= due[d] * 86_400_000) continue;
+          if (now.getTime() - uploaded <= due[d] * DAY_MS) continue;
           const message = fillTemplate(rules[d].late_message ?? DEFAULT_LATE_MESSAGE, {
             ...nameParts(row.filename),
             direction: DIRECTION_LABELS[d],

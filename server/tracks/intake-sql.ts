@@ -3,6 +3,7 @@ import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
 import { tracks, uploadSessions } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { reviewFilterSql } from "./decisions.ts";
+import { DAY_MS } from "../intake/rules.ts";
 
 /**
  * The track rows the intake rules read (issue 25), kept inside the tracks service's boundary
@@ -41,7 +42,6 @@ export async function pairsPastDue(
   now: Date,
   limit: number,
 ): Promise<{ id: number; filename: string; upload_date: Date; directions: string; review: string }[]> {
-  const DAY_MS = 86_400_000;
   const pair = (d: Direction) =>
     sql`(${tracks.upload_date} < ${now.getTime() - dueDays[d] * DAY_MS} AND (${reviewFilterSql("new", [d])} OR ${
       reviewFilterSql("listened", [d])

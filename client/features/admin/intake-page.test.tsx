@@ -2,6 +2,7 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { DIRECTIONS } from "../../../domain/directions.ts";
+import { INTAKE_DEFAULTS } from "../../../domain/intake-rules.ts";
 import { fakeFetch, renderPage } from "../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../components/testing/session-hooks.ts";
 import { AdminIntakePage, INTAKE_TEXTS } from "./intake-page.tsx";
@@ -10,17 +11,7 @@ useSignedInTestSession();
 
 const rule = (direction: string, over: Record<string, unknown> = {}) => ({
   direction,
-  open: true,
-  pause_message: null,
-  cap_per_30_days: null,
-  cooldown_hours: null,
-  tempo_min: 160,
-  tempo_max: 190,
-  tempo_mode: "flag",
-  promise_days: 14,
-  auto_decline_after_days: 7,
-  staff_chat_id: null,
-  late_message: null,
+  ...INTAKE_DEFAULTS,
   updated_at: null,
   updated_by: null,
   ...over,
