@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../deps.ts";
@@ -10,7 +10,7 @@ import { createLocalPartStore, type PartStore, ShortPartError } from "../../stor
 import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
 import { fileTooLargeMessage } from "../upload-rules.ts";
 import { newTrackKey } from "../upload-routes.ts";
-import { countedUploadsNowSql } from "../uploads.ts";
+import { countedUploadsNowSql, UPLOAD_WINDOW_MS } from "../uploads.ts";
 import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
@@ -53,6 +53,37 @@ export function badPartNumberMessage(count: number): string {
 
 export function partTooLargeMessage(n: number, expected: number): string {
   return `Часть ${n} больше, чем должна быть (${expected} байт).`;
+}
+
+/** An artist's bounds on starting uploads (docs/decisions/0296): MAX_UPLOADS_PER_HOUR, MAX_OPEN_UPLOADS. */
+export interface StartLimits {
+  hourly: number;
+  open: number;
+}
+
+export interface StartRefusal {
+  over: "hour" | "open";
+  retryAfterS: number;
+}
+
+/** The 429 of MAX_OPEN_UPLOADS: the limit, what frees a place, and when one frees itself. */
+export function tooManyOpenUploadsMessage(limit: number, retryAfterS: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
+  const later = minutes < 120 ? `${minutes} мин.` : `${Math.ceil(minutes / 60)} ч.`;
+  return `Слишком много незавершённых загрузок: не больше ${limit} одновременно. ` +
+    `Завершите или отмените одну из них, чтобы начать новую, или попробуйте позже: через ${later}`;
+}
+
+/** When each upload `userId` started over the hour before `now` (ms) began, whatever became of it: `at`. */
+function startedSql(userId: number, now: number): SQL {
+  return sql`SELECT created_at AS at FROM ${uploadSessions}
+    WHERE user_id = ${userId} AND created_at > ${now - UPLOAD_WINDOW_MS}`;
+}
+
+/** When each unfinished upload of `userId` (open or being completed, not expired at `now`) expires: `until`. */
+function unfinishedSql(userId: number, now: number): SQL {
+  return sql`SELECT expires_at AS until FROM ${uploadSessions}
+    WHERE user_id = ${userId} AND state IN ('open', 'completing') AND expires_at > ${now}`;
 }
 
 /** The upload as the browser sees it (the contract's `Upload`). */
@@ -153,11 +184,13 @@ export function createResumableUploads(ctx: AppContext) {
     mode: (s3 ? "s3" : "local") as "s3" | "local",
 
     /**
-     * Starts an upload whose file the caller has checked. `hourlyLimit`: the row is added only while
-     * the artist's counted uploads (tracks and started uploads of the last hour) stay within it, in
-     * one statement, so two starts at once on two instances cannot both pass. Null when refused.
+     * Starts an upload whose file the caller has checked. `limits` (an artist's; staff have none):
+     * the row is added only while the artist's counted uploads (tracks and started uploads of the
+     * last hour) stay within `hourly`, the uploads started over the last hour whatever became of them
+     * too, and the unfinished ones within `open` (issue 32, docs/decisions/0296), in one statement, so
+     * two starts at once on two instances cannot both pass. Null when refused (`startRefusal` says why).
      */
-    async start(userId: number, input: StartInput, hourlyLimit?: number): Promise<UploadView | null> {
+    async start(userId: number, input: StartInput, limits?: StartLimits): Promise<UploadView | null> {
       const at = now();
       const partSize = partSizeFor(input.size);
       const values = {
@@ -177,7 +210,7 @@ export function createResumableUploads(ctx: AppContext) {
         expires_at: new Date(at.getTime() + UPLOAD_SESSION_TTL_MS),
         state: "open" as const,
       };
-      if (hourlyLimit === undefined) await db.insert(uploadSessions).values(values);
+      if (limits === undefined) await db.insert(uploadSessions).values(values);
       else {
         const added = await db.all<{ id: string }>(sql`
           INSERT INTO ${uploadSessions} (id, user_id, filename, size, last_modified, directions, ai_use, mode,
@@ -185,7 +218,9 @@ export function createResumableUploads(ctx: AppContext) {
           SELECT ${values.id}, ${userId}, ${values.filename}, ${values.size}, ${values.last_modified},
             ${values.directions}, ${values.ai_use}, ${values.mode}, ${values.part_size}, ${values.part_count},
             ${values.storage_key}, ${at.getTime()}, ${values.expires_at.getTime()}, 'open'
-          WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${hourlyLimit}
+          WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${limits.hourly}
+            AND (SELECT count(*) FROM (${startedSql(userId, at.getTime())})) + 1 <= ${limits.hourly}
+            AND (SELECT count(*) FROM (${unfinishedSql(userId, at.getTime())})) + 1 <= ${limits.open}
           RETURNING id`);
         if (added.length === 0) return null;
       }
@@ -201,6 +236,29 @@ export function createResumableUploads(ctx: AppContext) {
         }
       }
       return await view(row, []);
+    },
+
+    /**
+     * Why a start within `limits` would be refused now, and in how many seconds it would pass:
+     * "hour" when `hourly` uploads were started over the last hour (cancelled ones included), "open"
+     * when `open` are unfinished (until the earliest of them expires; completing or cancelling one
+     * frees its place at once). Null when a start fits.
+     */
+    async startRefusal(userId: number, limits: StartLimits): Promise<StartRefusal | null> {
+      const at = now().getTime();
+      const secondsTo = (t: number) => Math.max(1, Math.ceil((t - at) / 1000));
+      const started = await db.all<{ at: number }>(sql`SELECT at FROM (${startedSql(userId, at)}) ORDER BY at`);
+      if (started.length + 1 > limits.hourly) {
+        const freeing = started[started.length - limits.hourly];
+        return { over: "hour", retryAfterS: secondsTo(Number(freeing.at) + UPLOAD_WINDOW_MS) };
+      }
+      const open = await db.all<{ until: number }>(
+        sql`SELECT until FROM (${unfinishedSql(userId, at)}) ORDER BY until`,
+      );
+      if (open.length + 1 > limits.open) {
+        return { over: "open", retryAfterS: secondsTo(Number(open[open.length - limits.open].until)) };
+      }
+      return null;
     },
 
     /** The owner's upload with its finished parts and fresh addresses for the rest. */
