@@ -25,8 +25,13 @@ import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
 export const UPLOAD_SESSION_TTL_MS = 24 * 3_600_000;
 /** How long a presigned part address holds (the contract asks for at least an hour). */
 export const PART_URL_TTL_S = 2 * 3600;
-/** A completion cut off mid-way (the process died) may be taken again after this. */
-const COMPLETING_CLAIM_MS = 10 * 60_000;
+/**
+ * A completion's claim: short, and renewed while the completion runs, as processing's lease is
+ * (issue 32, docs/decisions/0295). A completion cut off mid-way (the process died) may be taken again
+ * once its claim has lapsed, within COMPLETING_CLAIM_MS of the last renewal.
+ */
+export const COMPLETING_CLAIM_MS = 30_000;
+const CLAIM_RENEW_MS = 10_000;
 /** Completed and aborted rows are kept this long past their expiry (they count no longer), then deleted. */
 const FINISHED_KEEP_MS = 24 * 3_600_000;
 /** S3 allows at most 10,000 parts. */
@@ -174,6 +179,92 @@ export function createResumableUploads(ctx: AppContext) {
     return row;
   }
 
+  /**
+   * Takes the upload for one completion (`completing`, claimed for COMPLETING_CLAIM_MS): open, or
+   * being completed by a request whose claim has lapsed. 409 when another holds it. The claim is
+   * renewed every CLAIM_RENEW_MS until `stop`; `renew` says whether it is still this request's (each
+   * renewal names the expiry it set, so a lapsed claim taken over is never extended), and `release`
+   * gives the upload back as open.
+   */
+  async function claimCompletion(userId: number, id: string) {
+    const at = now();
+    let until = new Date(at.getTime() + COMPLETING_CLAIM_MS);
+    const [row] = await db.update(uploadSessions)
+      .set({ state: "completing", claimed_until: until })
+      .where(and(
+        eq(uploadSessions.id, id),
+        eq(uploadSessions.user_id, userId),
+        or(
+          eq(uploadSessions.state, "open"),
+          and(eq(uploadSessions.state, "completing"), lte(uploadSessions.claimed_until, at)),
+        ),
+      ))
+      .returning();
+    if (!row) throw conflict(COMPLETING_MESSAGE);
+    const ours = () =>
+      and(eq(uploadSessions.id, id), eq(uploadSessions.state, "completing"), eq(uploadSessions.claimed_until, until));
+    let held = true;
+    const renew = async (): Promise<boolean> => {
+      if (!held) return false;
+      const next = new Date(now().getTime() + COMPLETING_CLAIM_MS);
+      const [kept] = await db.update(uploadSessions).set({ claimed_until: next }).where(ours())
+        .returning({ id: uploadSessions.id });
+      if (kept) until = next;
+      else held = false;
+      return held;
+    };
+    const timer = setInterval(() => {
+      renew().catch((err) => ctx.logger.warn("could not renew an upload's completion claim", { id, err }));
+    }, CLAIM_RENEW_MS);
+    return {
+      row,
+      renew,
+      stop: () => clearInterval(timer),
+      release: async () => {
+        clearInterval(timer);
+        if (held) await db.update(uploadSessions).set({ state: "open", claimed_until: null }).where(ours());
+      },
+    };
+  }
+
+  /**
+   * Checks a claimed upload's parts and puts its file together under its storage key: the file's
+   * size. A refusal for missing or wrong parts leaves it to be continued; an over-size file is
+   * aborted and its parts removed. In the bucket, an upload a dead completion already put together
+   * (its multipart upload gone, the object there) is taken as it stands.
+   */
+  async function assemble(row: UploadSession): Promise<number> {
+    const done = await partsOf(row);
+    if (done === null) {
+      const object = row.mode === "s3" ? await ctx.storage.stat(row.storage_key) : null;
+      if (object) return object.size;
+      await setState(row.id, "completing", "aborted");
+      throw notFound(UPLOAD_NOT_FOUND);
+    }
+    const total = done.reduce((sum, p) => sum + p.size, 0);
+    // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
+    const maxBytes = ctx.config.maxUploadFileBytes;
+    if (total > maxBytes || done.some((p) => p.n > row.part_count)) {
+      await setState(row.id, "completing", "aborted");
+      await freeParts(row).catch((err) =>
+        ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
+      );
+      throw tooLarge(fileTooLargeMessage(row.filename, maxBytes));
+    }
+    const have = new Map(done.map((p) => [p.n, p]));
+    const missing = row.part_count - have.size;
+    if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
+    for (let n = 1; n <= row.part_count; n++) {
+      if (have.get(n)!.size !== expectedPartSize(row, n)) throw conflict(partSizeMessage(n));
+    }
+    if (row.mode === "s3") {
+      await s3!.multipart.complete(row.storage_key, row.s3_upload_id!, done.map((p) => ({ n: p.n, etag: p.etag! })));
+    } else {
+      await ctx.storage.write(row.storage_key, parts.concat(row.id, row.part_count), { maxBytes });
+    }
+    return total;
+  }
+
   async function setState(id: string, from: UploadSession["state"], to: UploadSession["state"]) {
     await db.update(uploadSessions).set({ state: to, claimed_until: null }).where(
       and(eq(uploadSessions.id, id), eq(uploadSessions.state, from)),
@@ -310,60 +401,23 @@ export function createResumableUploads(ctx: AppContext) {
         .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
       if (done?.state === "completed" && done.track_id !== null) return done.track_id;
       await live(userId, id);
-      const at = now();
-      const [row] = await db.update(uploadSessions)
-        .set({ state: "completing", claimed_until: new Date(at.getTime() + COMPLETING_CLAIM_MS) })
-        .where(and(
-          eq(uploadSessions.id, id),
-          eq(uploadSessions.user_id, userId),
-          or(
-            eq(uploadSessions.state, "open"),
-            and(eq(uploadSessions.state, "completing"), lte(uploadSessions.claimed_until, at)),
-          ),
-        ))
-        .returning();
-      if (!row) throw conflict(COMPLETING_MESSAGE);
+      const claim = await claimCompletion(userId, id);
+      const { row } = claim;
       try {
-        const done = await partsOf(row);
-        if (done === null) {
-          await setState(row.id, "completing", "aborted");
-          throw notFound(UPLOAD_NOT_FOUND);
-        }
-        const total = done.reduce((sum, p) => sum + p.size, 0);
-        // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
-        const maxBytes = ctx.config.maxUploadFileBytes;
-        if (total > maxBytes || done.some((p) => p.n > row.part_count)) {
-          await setState(row.id, "completing", "aborted");
-          await freeParts(row).catch((err) =>
-            ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
-          );
-          throw tooLarge(fileTooLargeMessage(row.filename, maxBytes));
-        }
-        const have = new Map(done.map((p) => [p.n, p]));
-        const missing = row.part_count - have.size;
-        if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
-        for (let n = 1; n <= row.part_count; n++) {
-          if (have.get(n)!.size !== expectedPartSize(row, n)) throw conflict(partSizeMessage(n));
-        }
-
-        if (row.mode === "s3") {
-          await s3!.multipart.complete(
-            row.storage_key,
-            row.s3_upload_id!,
-            done.map((p) => ({ n: p.n, etag: p.etag! })),
-          );
-        } else {
-          await ctx.storage.write(row.storage_key, parts.concat(row.id, row.part_count), { maxBytes });
-        }
+        const stored = await assemble(row);
+        // A claim lost meanwhile (this process stalled past it, another request took the upload over)
+        // adds no track: the holder does.
+        if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
         const [track] = await ctx.tracks.addUploads(
           row.user_id,
-          [{ key: row.storage_key, filename: row.filename, size: total }],
+          [{ key: row.storage_key, filename: row.filename, size: stored }],
           parseDirections(row.directions),
           row.ai_use,
         );
         await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
           and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
         );
+        claim.stop();
         if (row.mode === "local") {
           await parts.remove(row.id).catch((err) =>
             ctx.logger.warn("could not remove upload parts", { id: row.id, err })
@@ -374,8 +428,10 @@ export function createResumableUploads(ctx: AppContext) {
         return track.id;
       } catch (err) {
         // Left open to be continued (parts missing, a store that failed); an aborted one stays so.
-        await setState(row.id, "completing", "open");
+        await claim.release();
         throw err;
+      } finally {
+        claim.stop();
       }
     },
 
