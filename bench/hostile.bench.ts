@@ -25,7 +25,7 @@
  * within 250 ms (docs/decisions/0297).
  */
 import { type ServerProcess, startServer } from "../server/testing/server-process.ts";
-import { postTracks } from "../server/testing/multipart-body.ts";
+import { multipartBody, postTracks } from "../server/testing/multipart-body.ts";
 import { freeFormatBomb, mpeg25File, tagBomb } from "../server/testing/hostile-mp3.ts";
 import { mp3File, mpegFrames } from "./upload.bench.ts";
 
@@ -164,10 +164,45 @@ function probeHealth(url: string) {
 const worst = (health: Array<[number, number]>) => +Math.max(0, ...health.map(([, ms]) => ms)).toFixed(1);
 
 /**
+ * One `POST /api/upload` of `file`, sent by curl: a client in its own process, as a browser is. (The
+ * bench's own fetch streaming ten bodies at once made the server spend 10–20 s of CPU on them, which
+ * curl and browsers do not: docs/decisions/0297.) The body is built into a temporary file first.
+ */
+async function curlUpload(
+  server: ServerProcess,
+  headers: Record<string, string>,
+  filename: string,
+  file: { size: number; stream: () => ReadableStream<Uint8Array> },
+): Promise<() => Promise<number[]>> {
+  const mp = multipartBody([{ name: "directions", value: "label_neuropunk" }, {
+    name: "files",
+    filename,
+    type: "audio/mpeg",
+    size: file.size,
+    data: file.stream,
+  }]);
+  const path = await Deno.makeTempFile({ prefix: "np-hostile-body-" });
+  await mp.body.pipeTo((await Deno.open(path, { write: true })).writable);
+  return async () => {
+    try {
+      const args = ["-s", "-X", "POST", "--data-binary", `@${path}`, "-H", `content-type: ${mp.contentType}`];
+      for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
+      const out = await new Deno.Command("curl", { args: [...args, `${server.url}/api/upload`], stdout: "piped" })
+        .output();
+      const body = JSON.parse(new TextDecoder().decode(out.stdout));
+      if (!body.success) throw new Error(`upload failed: ${JSON.stringify(body)}`);
+      return body.track_ids as number[];
+    } finally {
+      await Deno.remove(path).catch(() => {});
+    }
+  };
+}
+
+/**
  * "10 × 45 MB multipart uploads at once": legitimate files (whole MPEG frames), each in its own
- * request, all sent together. The health figures are asked on the idle server for 3 s first, then
- * from the first byte until the last upload answered. Processing refuses the files at once (about
- * 49 minutes of audio each, over MAX_TRACK_MINUTES), so what is measured is the receiving.
+ * request, all sent together by curl. The health figures are asked on the idle server for 3 s first,
+ * then from the first byte until the last upload answered. Processing refuses the files at once
+ * (about 49 minutes of audio each, over MAX_TRACK_MINUTES), so what is measured is the receiving.
  */
 export async function multipartUploads(files = 10, fileMb = 45) {
   const server = await startServer({ MAX_UPLOAD_FILE_MB: "60" });
@@ -176,22 +211,20 @@ export async function multipartUploads(files = 10, fileMb = 45) {
     const frames = mpegFrames();
     const [warm] = await upload(server, headers, Deno.readFileSync(FIXTURE));
     if ((await waitProcessed(server, headers, [warm])).states[0] !== "completed") throw new Error("warm-up track");
+    const sends = await Promise.all(Array.from({ length: files }, (_, i) =>
+      curlUpload(
+        server,
+        headers,
+        `Bench Artist - Parallel ${i}.mp3`,
+        mp3File(fileMb * MB, frames, `hostile multipart ${i}`),
+      )));
     const idleProbe = probeHealth(server.url);
     await new Promise((r) => setTimeout(r, 3000));
     const idle = await idleProbe.stop();
     const probe = probeHealth(server.url);
     const cpu0 = cpuSeconds(server.pid);
     const t0 = performance.now();
-    const answers = await Promise.all(Array.from({ length: files }, async (_, i) => {
-      const file = mp3File(fileMb * MB, frames, `hostile multipart ${i}`);
-      return await postTracks(server.url, headers, [{
-        name: "files",
-        filename: `Bench Artist - Parallel ${i}.mp3`,
-        type: "audio/mpeg",
-        size: file.size,
-        data: file.stream,
-      }]);
-    }));
+    const answers = await Promise.all(sends.map((send) => send()));
     const uploadS = (performance.now() - t0) / 1000;
     const cpu = cpuSeconds(server.pid) - cpu0;
     const uploading = await probe.stop();

@@ -5,6 +5,7 @@ import type { AppContext } from "../../deps.ts";
 import { badRequest, conflict, notFound, tooLarge } from "../../lib/http-error.ts";
 import { idleTooLong } from "../../http/multipart.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
+import { giveWay } from "../../lib/give-way.ts";
 import { TooLargeError } from "../../storage/file-storage.ts";
 import { createLocalPartStore, type PartStore, ShortPartError } from "../../storage/part-store.ts";
 import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
@@ -513,6 +514,9 @@ function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): Readable
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
+      // Other requests are let in between chunks, as for POST /api/upload's body (lib/give-way.ts).
+      const wait = giveWay();
+      if (wait) await wait;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const silence = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(idleTooLong(idleMs)), idleMs);
