@@ -19,7 +19,7 @@
  * CPU seconds over the run (/proc/<pid>/stat), to show the files are refused before the work.
  *
  * And one row of legitimate bodies (issue 32): "10 × 45 MB multipart uploads at once", ten
- * `POST /api/upload` requests of one 45 MB MP3 each, sent together. Receiving a body must never
+ * `POST /api/upload` requests of one 45 MB MP3 each, sent together by curl. Receiving a body must never
  * block the event loop: the slowest `/api/health` answer on the idle server (3 s of asking before
  * the uploads) within 100 ms, and asked while the bodies stream in (until the last upload answered)
  * within 250 ms (docs/decisions/0297).

@@ -9,7 +9,7 @@
  */
 
 /** The longest reading bodies keeps the event loop before giving way. */
-export const GIVE_WAY_MS = 10;
+export const GIVE_WAY_MS = 5;
 
 let lastTurn = 0;
 let turn: Promise<void> | null = null;
