@@ -77,7 +77,7 @@ describe("staff comments", () => {
     const json = { at_s: 7.5, end_s: null, text: "Кик тонет", shared: true };
     const [a, b] = await Promise.all([post(t.id, json), post(t.id, json)]);
     expect([a.status, b.status].sort()).toEqual([200, 201]);
-    expect(a.body.comment.id).toBe(b.body.comment.id);
+    expect((a.body.comment as { id: number }).id).toBe((b.body.comment as { id: number }).id);
     expect([a.body.repeated, b.body.repeated].filter(Boolean)).toEqual([true]);
     // Another text, moment or author is another comment.
     expect((await post(t.id, { ...json, text: "Кик тонет!" })).status).toBe(201);

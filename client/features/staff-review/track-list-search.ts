@@ -153,6 +153,13 @@ export const validateTrackListSearch = (raw: Record<string, unknown>): TrackList
 // --- The way back from the edit page ---------------------------------------------------------------
 
 type Panel = "/admin" | "/moderator";
+
+/**
+ * Where the moderator's queue starts (issue 31, decision 0276): «Новые», oldest first, as the
+ * dashboard's and the sidebar's links open it. A bare /moderator/tracks typed or bookmarked lands
+ * here, and so does the edit page's way back when the list was not opened in this session.
+ */
+export const MODERATOR_QUEUE_START: TrackListSearch = { review: "new", sort: "upload_date" };
 const placeKey = (panel: Panel) => `staffTrackList:${panel}`;
 
 /**
@@ -169,7 +176,9 @@ export function rememberTrackListPlace(panel: Panel, search: TrackListSearch) {
 
 export function trackListPlace(panel: Panel): TrackListSearch {
   try {
-    return parseTrackListSearch(JSON.parse(sessionStorage.getItem(placeKey(panel)) ?? "{}"));
+    const kept = sessionStorage.getItem(placeKey(panel));
+    if (kept === null && panel === "/moderator") return { ...MODERATOR_QUEUE_START };
+    return parseTrackListSearch(JSON.parse(kept ?? "{}"));
   } catch {
     return {};
   }
