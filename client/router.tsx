@@ -23,7 +23,8 @@ import { setApiHooks } from "./lib/api.ts";
 import type { Auth } from "./lib/auth.ts";
 import { configQuery } from "./lib/config-query.ts";
 import type { UsersListSearch } from "./features/admin/users-list-search.ts";
-import { MODERATOR_QUEUE_START, type TrackListSearch } from "./features/staff-review/track-list-search.ts";
+import type { TrackListSearch } from "./features/staff-review/track-list-search.ts";
+import { MODERATOR_QUEUE_START } from "./features/staff-review/queue-start.ts";
 import { guestOnly, requireAdmin, requireSignedIn, requireStaff, rootGuard } from "./lib/guards.ts";
 
 export interface RouterContext {

@@ -2,6 +2,7 @@ import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
 import { AI_USE_FILTERS } from "../../../domain/ai-use.ts";
 import { MAX_PAGE, oneOf, text as textUpTo, wholeNumber } from "../../lib/search-params.ts";
+import { MODERATOR_QUEUE_START } from "./queue-start.ts";
 
 /**
  * Where a staff track list stands, kept in the address (issue 12 §3; decision 0141): filters, sort,
@@ -154,12 +155,6 @@ export const validateTrackListSearch = (raw: Record<string, unknown>): TrackList
 
 type Panel = "/admin" | "/moderator";
 
-/**
- * Where the moderator's queue starts (issue 31, decision 0276): «Новые», oldest first, as the
- * dashboard's and the sidebar's links open it. A bare /moderator/tracks typed or bookmarked lands
- * here, and so does the edit page's way back when the list was not opened in this session.
- */
-export const MODERATOR_QUEUE_START: TrackListSearch = { review: "new", sort: "upload_date" };
 const placeKey = (panel: Panel) => `staffTrackList:${panel}`;
 
 /**
