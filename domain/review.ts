@@ -127,6 +127,8 @@ export const REVIEW_TEXTS = {
   nothingToUndo: "Нечего отменять: у вас нет решения по этому треку",
   alreadyTold: "Отменить нельзя: артисту уже сообщили о решении",
   decisionChanged: "Решение уже изменено. В форме — текущее решение: проверьте его и сохраните снова",
+  /** The desk's 409 (issue 31): the answer's `decisions` say who decided what and when. */
+  decidedMeanwhile: "Пока вы слушали, решение по треку уже принял другой сотрудник",
   badRevision: "Некорректная ревизия решения",
   templateTitleRequired: "Название шаблона обязательно",
   templateTitleTooLong: `Название шаблона не должно превышать ${DECLINE_TEMPLATE_TITLE_MAX_LENGTH} символов`,

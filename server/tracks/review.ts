@@ -275,7 +275,7 @@ export function createStaffReview(
     shape: "pair" | "track",
     /** The response promise's sweep (issue 25): no person decides, the entries say `automatic`. */
     automatic = false,
-  ): Promise<{ decisions: DecisionView[]; notify_at: string | null }> {
+  ): Promise<{ decisions: DecisionView[]; notify_at: string | null; undo_until: string | null }> {
     const scope = scopeOf(who);
     const current = await load(scope, id);
     const trackDirections = parseDirections(current.directions);
@@ -302,10 +302,10 @@ export function createStaffReview(
     // the form can show it (decision 0199).
     const stale = async () => {
       const decisions = await decisionsNow();
-      return conflict(
-        REVIEW_TEXTS.decisionChanged,
-        shape === "pair" ? { current: decisions[0] } : { current: decisions, decisions },
-      );
+      // The desk's call names who decided what and when: each pair carries decided_by and decided_at.
+      return shape === "pair"
+        ? conflict(REVIEW_TEXTS.decisionChanged, { current: decisions[0] })
+        : conflict(REVIEW_TEXTS.decidedMeanwhile, { current: decisions, decisions });
     };
     const stored = await storedPairs(db, id, directions);
     if (asked.some((a) => a.revision !== stored.get(a.direction)!.revision)) throw await stale();
@@ -376,7 +376,10 @@ export function createStaffReview(
         .limit(1);
       notifyAt = waiting ? waiting.at.toISOString() : null;
     }
-    return { decisions: await decisionsNow(), notify_at: notifyAt };
+    // Until when the caller's undo is taken (the hold; decision 0275): a shortlist without a
+    // message has nothing to hold back, but the pair can still go back.
+    const undoUntil = changes.length > 0 && holdMs > 0 ? new Date(at.getTime() + holdMs).toISOString() : null;
+    return { decisions: await decisionsNow(), notify_at: notifyAt, undo_until: undoUntil };
   }
 
   /** Who the automatic decline decides as: every direction in sight, nobody's name written. */

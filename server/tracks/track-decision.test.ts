@@ -151,11 +151,16 @@ describe("PUT …/tracks/{id}/decision: one decision for the whole track", () =>
     await decideTrack(tr.id, { status: "shortlisted" }, neurogon);
     const r = await decideTrack(tr.id, { status: "declined", revisions: revs });
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ success: false, error: REVIEW_TEXTS.decisionChanged });
+    expect(r.body).toMatchObject({ success: false, error: REVIEW_TEXTS.decidedMeanwhile });
     expect((r.body.decisions as Decision[]).map((d) => [d.direction, d.status, d.revision])).toEqual([
       ["label_koster", "new", 0],
       ["show_neurogon", "shortlisted", 1],
     ]);
+    // Who decided what and when (issue 31): the other decider's pair names them and the moment.
+    const theirs = (r.body.decisions as (Decision & { decided_by: { username: string } | null; decided_at: string })[])
+      .find((d) => d.direction === "show_neurogon")!;
+    expect(theirs.decided_by?.username).toBeTruthy();
+    expect(theirs.decided_at).toBe(new Date(nowMs).toISOString());
     // None applied: label_koster is still new.
     expect((await stored(tr.id)).label_koster.status).toBe("new");
     // A missing revision is stale too.
@@ -236,6 +241,26 @@ describe("PUT …/tracks/{id}/decision: one decision for the whole track", () =>
 });
 
 describe("POST …/tracks/{id}/decision/undo", () => {
+  it("a shortlist without a message tells nobody, but is held for the undo: undo_until, then back to new", async () => {
+    const tr = await newTrack("label_koster");
+    const r = await decideTrack(tr.id, { status: "shortlisted" }, f.as.moderator);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.notify_at).toBeNull();
+    expect(r.body.undo_until).toBe(new Date(nowMs + HOLD_S * 1000).toISOString());
+    const back = await undo(tr.id, f.as.moderator);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((back.body.decisions as Decision[]).map((d) => [d.direction, d.status])).toEqual([["label_koster", "new"]]);
+    expect(await outbox(tr.id)).toEqual([]);
+  });
+
+  it("a call that changes nothing holds nothing (undo_until null)", async () => {
+    const tr = await newTrack("label_koster");
+    await decideTrack(tr.id, { status: "shortlisted" }, f.as.moderator);
+    const again = await decideTrack(tr.id, { status: "shortlisted" }, f.as.moderator);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.undo_until).toBeNull();
+  });
+
   it("puts every pair of the caller's last decision back, bumps revisions and cancels the held messages", async () => {
     const tr = await newTrack("label_koster,show_neurogon");
     await decideTrack(tr.id, { status: "shortlisted", note: "подумать" });
