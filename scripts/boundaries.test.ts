@@ -88,6 +88,8 @@ function exists(path: string): boolean {
  * and they import `AppContext` back from it.
  */
 export const KNOWN_TYPE_CIRCLES_THROUGH = ["server/deps.ts"];
+/** The size of that circle on 2026-11-29; it may shrink (lower this), never grow. */
+export const KNOWN_TYPE_CIRCLE_MAX_FILES = 34;
 export const KNOWN_FOREIGN_WRITES = [
   // Deleting a user keeps their tracks under a guest name, in the user delete's batch.
   "server/users/service.ts writes tracks (owned by tracks)",
@@ -104,8 +106,8 @@ export const KNOWN_DUPLICATE_CONSTANTS = [
 ];
 
 /** The problems found minus the known ones; fails if a known one is no longer found. */
-function beyondKnown(found: string[], known: string[], what: string): string[] {
-  if (found.length > 0) console.log(`${what}, found now:\n  ${found.join("\n  ")}`);
+function beyondKnown(found: string[], known: string[], what: string, print = true): string[] {
+  if (print && found.length > 0) console.log(`${what}, found now:\n  ${found.join("\n  ")}`);
   expect(known.filter((k) => !found.includes(k)), `${what}: listed as known but gone; take them off the list`)
     .toEqual([]);
   return found.filter((f) => !known.includes(f));
@@ -344,8 +346,8 @@ describe("the checker's knot rules", () => {
   });
 
   it("keeps a known knot only while it exists", () => {
-    expect(beyondKnown(["a", "b"], ["a"], "made-up knots")).toEqual(["b"]);
-    expect(() => beyondKnown(["b"], ["a"], "made-up knots")).toThrow(/listed as known but gone/);
+    expect(beyondKnown(["a", "b"], ["a"], "made-up knots", false)).toEqual(["b"]);
+    expect(() => beyondKnown(["b"], ["a"], "made-up knots", false)).toThrow(/listed as known but gone/);
   });
 });
 
@@ -369,6 +371,10 @@ describe("the code base keeps its boundaries", () => {
     expect(KNOWN_TYPE_CIRCLES_THROUGH.filter((f) => !circles.some((g) => g.includes(f))), "known but gone")
       .toEqual([]);
     expect(circles.filter((g) => !g.some((f) => KNOWN_TYPE_CIRCLES_THROUGH.includes(f)))).toEqual([]);
+    const known = circles.filter((g) => g.some((f) => KNOWN_TYPE_CIRCLES_THROUGH.includes(f)));
+    expect(Math.max(...known.map((g) => g.length)), "the known circle grew").toBeLessThanOrEqual(
+      KNOWN_TYPE_CIRCLE_MAX_FILES,
+    );
   });
 
   it("db/ imports nothing from server/", async () => {
