@@ -67,84 +67,95 @@ test("three files sent from the upload page are three rows on /processing (390 a
   await t.screenshot(wide, "artist-processing-1440");
 }, { timeout: 120_000 });
 
-test("the history at 390×844: the first track on the first screen, the download line apart, a passed promise late", async (t) => {
-  const artist = await newUser(t, "Hist");
-  const name = runArtist("Hist");
-  // Two tracks in two directions each; the staff download the older one.
-  const [older] = await uploadAs(t, artist.access, [{ name: `${name} - Older.mp3`, source: SOURCES[0] }], "label_koster");
-  const [newer] = await uploadAs(
-    t,
-    artist.access,
-    [{ name: `${name} - Newer.mp3`, source: SOURCES[1] }],
-    "label_koster,show_neurogon",
-  );
-  const admin = await tokensOf(t, "admin");
-  const link = await apiAs(t, admin.access, `/admin/tracks/download/${older.id}`);
-  expect(link.status, JSON.stringify(link.body)).toBe(200);
-  await (await fetch(`${t.server.baseUrl}${link.body.download_url}`)).arrayBuffer();
+test(
+  "the history at 390×844: the first track on the first screen, the download line apart, a passed promise late",
+  async (t) => {
+    const artist = await newUser(t, "Hist");
+    const name = runArtist("Hist");
+    // Two tracks in two directions each; the staff download the older one.
+    const [older] = await uploadAs(
+      t,
+      artist.access,
+      [{ name: `${name} - Older.mp3`, source: SOURCES[0] }],
+      "label_koster",
+    );
+    const [newer] = await uploadAs(
+      t,
+      artist.access,
+      [{ name: `${name} - Newer.mp3`, source: SOURCES[1] }],
+      "label_koster,show_neurogon",
+    );
+    const admin = await tokensOf(t, "admin");
+    const link = await apiAs(t, admin.access, `/admin/tracks/download/${older.id}`);
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    await (await fetch(`${t.server.baseUrl}${link.body.download_url}`)).arrayBuffer();
 
-  // --- Today: «ответ до …» beside «На рассмотрении»; the download state on its own line.
-  const page = await signIn(t, artist.username, PHONE);
-  await page.goto(t.server.baseUrl + "/profile");
-  const first = page.getByTestId("my-track").first();
-  await first.getByText(newer.filename).waitFor();
-  expect(await first.getByTestId("my-track-download").innerText()).toBe(
-    "Скачивание файла: В обработке — команда ещё не скачала файл",
-  );
-  const pairs = first.getByTestId("my-track-decision");
-  expect(await pairs.count()).toBe(2);
-  for (const text of await pairs.allInnerTexts()) {
-    expect(text).toContain("На рассмотрении");
-    expect(text).toMatch(/ответ до \d\d\.\d\d\.\d{4}/);
-    // Never a download state beside the review state.
-    expect(text).not.toContain("В обработке");
-    expect(text).not.toContain("Загружен");
-  }
-  const downloaded = page.getByTestId("my-track").filter({ hasText: older.filename });
-  // The staff's download reaches the artist's kept list at once.
-  expect(await downloaded.getByTestId("my-track-download").innerText()).toBe(
-    "Скачивание файла: Загружен — команда скачала файл",
-  );
+    // --- Today: «ответ до …» beside «На рассмотрении»; the download state on its own line.
+    const page = await signIn(t, artist.username, PHONE);
+    await page.goto(t.server.baseUrl + "/profile");
+    const first = page.getByTestId("my-track").first();
+    await first.getByText(newer.filename).waitFor();
+    expect(await first.getByTestId("my-track-download").innerText()).toBe(
+      "Скачивание файла: В обработке — команда ещё не скачала файл",
+    );
+    const pairs = first.getByTestId("my-track-decision");
+    expect(await pairs.count()).toBe(2);
+    for (const text of await pairs.allInnerTexts()) {
+      expect(text).toContain("На рассмотрении");
+      expect(text).toMatch(/ответ до \d\d\.\d\d\.\d{4}/);
+      // Never a download state beside the review state.
+      expect(text).not.toContain("В обработке");
+      expect(text).not.toContain("Загружен");
+    }
+    const downloaded = page.getByTestId("my-track").filter({ hasText: older.filename });
+    // The staff's download reaches the artist's kept list at once.
+    expect(await downloaded.getByTestId("my-track-download").innerText()).toBe(
+      "Скачивание файла: Загружен — команда скачала файл",
+    );
 
-  // The first track lies wholly within the first screen, under the folded profile card.
-  const box = await first.boundingBox();
-  const heading = await page.getByRole("heading", { name: "Мои треки" }).boundingBox();
-  console.log(`  390×844: «Мои треки» at ${Math.round(heading!.y)} px, first track ${Math.round(box!.y)}–${
-    Math.round(box!.y + box!.height)
-  } px`);
-  expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
-  expect(await page.getByText("Город").isVisible()).toBe(false);
-  await fits(page);
-  await t.screenshot(page, "artist-profile-390");
+    // The first track lies wholly within the first screen, under the folded profile card.
+    const box = await first.boundingBox();
+    const heading = await page.getByRole("heading", { name: "Мои треки" }).boundingBox();
+    console.log(
+      `  390×844: «Мои треки» at ${Math.round(heading!.y)} px, first track ${Math.round(box!.y)}–${
+        Math.round(box!.y + box!.height)
+      } px`,
+    );
+    expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+    expect(await page.getByText("Город").isVisible()).toBe(false);
+    await fits(page);
+    await t.screenshot(page, "artist-profile-390");
 
-  // The folded details open with one tap, and fold again.
-  const toggle = page.getByRole("button", { name: "Данные профиля" });
-  expect(await toggle.getAttribute("aria-expanded")).toBe("false");
-  await toggle.click();
-  await page.getByText("Город").waitFor();
-  expect(await page.getByRole("button", { name: "Скрыть данные" }).getAttribute("aria-expanded")).toBe("true");
-  await t.screenshot(page, "artist-profile-390-open");
+    // The folded details open with one tap, and fold again.
+    const toggle = page.getByRole("button", { name: "Данные профиля" });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await toggle.click();
+    await page.getByText("Город").waitFor();
+    expect(await page.getByRole("button", { name: "Скрыть данные" }).getAttribute("aria-expanded")).toBe("true");
+    await t.screenshot(page, "artist-profile-390-open");
 
-  // --- 16 days on, by the browser's clock: the 14-day promise has passed without an answer.
-  const later = await signIn(t, artist.username, PHONE);
-  await later.clock.setFixedTime(Date.now() + 16 * DAY_MS);
-  await later.goto(t.server.baseUrl + "/profile");
-  const late = later.getByTestId("my-track").first();
-  await late.getByText(newer.filename).waitFor();
-  const promises = late.getByTestId("my-track-respond-by");
-  expect(await promises.count()).toBe(2);
-  for (const text of await promises.allInnerTexts()) {
-    expect(text).toMatch(/^ответ задерживается, обещали до \d\d\.\d\d\.\d{4}$/);
-  }
-  await later.evaluate(() => scrollTo(0, 0));
-  await t.screenshot(later, "artist-profile-late-390");
+    // --- 16 days on, by the browser's clock: the 14-day promise has passed without an answer.
+    const later = await signIn(t, artist.username, PHONE);
+    await later.clock.setFixedTime(Date.now() + 16 * DAY_MS);
+    await later.goto(t.server.baseUrl + "/profile");
+    const late = later.getByTestId("my-track").first();
+    await late.getByText(newer.filename).waitFor();
+    const promises = late.getByTestId("my-track-respond-by");
+    expect(await promises.count()).toBe(2);
+    for (const text of await promises.allInnerTexts()) {
+      expect(text).toMatch(/^ответ задерживается, обещали до \d\d\.\d\d\.\d{4}$/);
+    }
+    await later.evaluate(() => scrollTo(0, 0));
+    await t.screenshot(later, "artist-profile-late-390");
 
-  // --- 1440: the card whole (nothing folded), the history below it.
-  const wide = await signIn(t, artist.username, WIDE);
-  await wide.clock.setFixedTime(Date.now() + 16 * DAY_MS);
-  await wide.goto(t.server.baseUrl + "/profile");
-  await wide.getByTestId("my-track").first().getByText(newer.filename).waitFor();
-  expect(await wide.getByText("Город").isVisible()).toBe(true);
-  expect(await wide.getByRole("button", { name: "Данные профиля" }).isVisible()).toBe(false);
-  await t.screenshot(wide, "artist-profile-1440");
-}, { timeout: 120_000 });
+    // --- 1440: the card whole (nothing folded), the history below it.
+    const wide = await signIn(t, artist.username, WIDE);
+    await wide.clock.setFixedTime(Date.now() + 16 * DAY_MS);
+    await wide.goto(t.server.baseUrl + "/profile");
+    await wide.getByTestId("my-track").first().getByText(newer.filename).waitFor();
+    expect(await wide.getByText("Город").isVisible()).toBe(true);
+    expect(await wide.getByRole("button", { name: "Данные профиля" }).isVisible()).toBe(false);
+    await t.screenshot(wide, "artist-profile-1440");
+  },
+  { timeout: 120_000 },
+);

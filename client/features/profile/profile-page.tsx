@@ -57,6 +57,16 @@ export function ProfilePage() {
               {user.is_admin && <span className="badge badge-accent">Администратор</span>}
             </div>
             <span className="profile-username">@{user.username}</span>
+            {/* Shown on the phone only (styles.css): the details below are folded there. */}
+            <button
+              type="button"
+              className="btn btn-ghost profile-toggle"
+              aria-expanded={open}
+              aria-controls="profile-more"
+              onClick={() => setOpen((v) => !v)}
+            >
+              {open ? PROFILE_TEXTS.hideDetails : PROFILE_TEXTS.showDetails}
+            </button>
           </div>
         </div>
         <div id="profile-more" className="profile-more" data-testid="profile-more">
@@ -80,16 +90,6 @@ export function ProfilePage() {
           {user.vk_id && !user.telegram_id && <LinkTelegramForm />}
         </div>
         <div className="form-actions section profile-actions">
-          {/* Shown on the phone only (styles.css): the details above are folded there. */}
-          <button
-            type="button"
-            className="btn btn-ghost profile-toggle"
-            aria-expanded={open}
-            aria-controls="profile-more"
-            onClick={() => setOpen((v) => !v)}
-          >
-            {open ? PROFILE_TEXTS.hideDetails : PROFILE_TEXTS.showDetails}
-          </button>
           <Link to="/profile/edit" className="btn btn-primary">Редактировать профиль</Link>
           <button type="button" className="btn btn-ghost" onClick={logout}>Выйти</button>
         </div>
