@@ -4,9 +4,10 @@
  * history at 390×844 starts on the first screen under the folded profile card (0288); the staff
  * download state reads as a line of its own, never beside the review state (0286); a promise whose
  * day has passed reads «ответ задерживается, обещали до …» (0287). Screenshots of /processing and the
- * profile at 390 and 1440 px.
+ * profile at 390 and 1440 px; axe finds no serious violation on them.
  */
 import { Buffer } from "node:buffer";
+import { audit } from "./axe-kit.ts";
 import { expect, type Page, test } from "./harness.ts";
 import { apiAs, FIXTURES, newUser, runArtist, signIn, tokensOf, uniqueMp3, uploadAs, WIDE } from "./staff-kit.ts";
 
@@ -54,6 +55,7 @@ test("three files sent from the upload page are three rows on /processing (390 a
   expect(await status.count()).toBe(3);
   await page.locator(".summary-count").filter({ hasText: "3/3" }).waitFor();
   await fits(page);
+  const found = await audit(page, "/processing at 390");
   await page.evaluate(() => scrollTo(0, 0));
   await t.screenshot(page, "artist-processing-390");
 
@@ -64,6 +66,8 @@ test("three files sent from the upload page are three rows on /processing (390 a
   await wideRows.nth(2).getByText("Завершено").waitFor();
   expect(await wideRows.count()).toBe(3);
   expect(await wide.locator(".summary-count").innerText()).toBe("3/3");
+  found.push(...await audit(wide, "/processing at 1440"));
+  expect(found).toEqual([]);
   await t.screenshot(wide, "artist-processing-1440");
 }, { timeout: 120_000 });
 
@@ -124,6 +128,7 @@ test(
     expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
     expect(await page.getByText("Город").isVisible()).toBe(false);
     await fits(page);
+    const found = await audit(page, "/profile at 390, folded");
     await t.screenshot(page, "artist-profile-390");
 
     // The folded details open with one tap, and fold again.
@@ -132,6 +137,7 @@ test(
     await toggle.click();
     await page.getByText("Город").waitFor();
     expect(await page.getByRole("button", { name: "Скрыть данные" }).getAttribute("aria-expanded")).toBe("true");
+    found.push(...await audit(page, "/profile at 390, open"));
     await t.screenshot(page, "artist-profile-390-open");
 
     // --- 16 days on, by the browser's clock: the 14-day promise has passed without an answer.
@@ -145,6 +151,7 @@ test(
     for (const text of await promises.allInnerTexts()) {
       expect(text).toMatch(/^ответ задерживается, обещали до \d\d\.\d\d\.\d{4}$/);
     }
+    found.push(...await audit(later, "/profile at 390, promises late"));
     await later.evaluate(() => scrollTo(0, 0));
     await t.screenshot(later, "artist-profile-late-390");
 
@@ -155,6 +162,8 @@ test(
     await wide.getByTestId("my-track").first().getByText(newer.filename).waitFor();
     expect(await wide.getByText("Город").isVisible()).toBe(true);
     expect(await wide.getByRole("button", { name: "Данные профиля" }).isVisible()).toBe(false);
+    found.push(...await audit(wide, "/profile at 1440, promises late"));
+    expect(found).toEqual([]);
     await t.screenshot(wide, "artist-profile-1440");
   },
   { timeout: 120_000 },
