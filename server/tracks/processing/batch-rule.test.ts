@@ -109,6 +109,18 @@ describe("GET /api/track_ids", () => {
     expect(await batch()).toEqual([first, second]);
   });
 
+  it("continues the batch from the database when the status store lost its keys before the next file", async () => {
+    const [a, b, c] = [await start("A - One.mp3"), await start("A - Two.mp3"), await start("A - Three.mp3")];
+    const first = await send(a);
+    // An embedded store restarted, or an Upstash key gone: the next completion reads the database.
+    await forgetKeys();
+    const second = await send(b);
+    expect(await batch()).toEqual([first, second]);
+    await forgetKeys();
+    const third = await send(c);
+    expect(await batch()).toEqual([first, second, third]);
+  });
+
   it("lists every file of one POST /api/upload; a later one replaces them", async () => {
     const posted = await postUpload(t, headers, [
       filePart("B - One.mp3", new Uint8Array(1000)),

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, max } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, max, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { tracks, uploadSessions } from "../../../db/schema.ts";
 
@@ -48,13 +48,14 @@ const uploadedBy = (userId: number) => and(eq(tracks.user_id, userId), isNotNull
 /**
  * The user's latest batch read from the database, by `chainBatch`. A resumable upload's start is
  * read from its upload row, kept a day past its expiry (about two days): after that its track counts
- * as a batch of its own, as the status keys (24 h) are gone by then too.
+ * as a batch of its own, as the status keys (24 h) are gone by then too. `without`: tracks left out
+ * (a track being added, whose upload row is not marked completed yet).
  */
-export async function latestBatchFromDb(db: Db, userId: number): Promise<number[]> {
+export async function latestBatchFromDb(db: Db, userId: number, without: readonly number[] = []): Promise<number[]> {
   const recent = await db
     .select({ id: tracks.id, upload_date: tracks.upload_date })
     .from(tracks)
-    .where(uploadedBy(userId))
+    .where(without.length ? and(uploadedBy(userId), notInArray(tracks.id, [...without])) : uploadedBy(userId))
     .orderBy(desc(tracks.upload_date), desc(tracks.id))
     .limit(BATCH_LOOKBACK);
   if (recent.length === 0) return [];

@@ -209,10 +209,13 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     });
   }
 
-  async function batchIds(userId: number): Promise<number[]> {
+  /** The batch's ids from the store, else from the database; `without`: tracks being added, left out. */
+  async function batchIds(userId: number, without: readonly number[] = []): Promise<number[]> {
     const ids = await read<number[]>("trackIds", KV_KEYS.trackIds(userId));
-    if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) return ids;
-    return await latestBatchFromDb(db, userId);
+    if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) {
+      return ids.filter((id) => !without.includes(id));
+    }
+    return await latestBatchFromDb(db, userId, without);
   }
 
   /** Writes a batch's keys: `ids` the whole batch, `rows` its new tracks (the others keep their status keys). */
@@ -239,7 +242,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
       const fresh = rows.map((r) => r.id);
       if (!startedAt) return await writeBatch(userId, rows, fresh);
       await serialise(userId, async () => {
-        const before = (await batchIds(userId)).filter((id) => !fresh.includes(id));
+        const before = await batchIds(userId, fresh);
         const joined = await continuesBatch(db, before, startedAt);
         await writeBatch(userId, rows, joined ? [...before, ...fresh] : fresh);
       });
@@ -295,7 +298,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     },
 
     /** The ids of the user's latest batch. */
-    batchIds,
+    batchIds: (userId: number) => batchIds(userId),
 
     async errors(userId: number): Promise<string[]> {
       const lines = await read<string[]>("errors", KV_KEYS.errors(userId));
