@@ -302,6 +302,7 @@ export function createResumableUploads(ctx: AppContext) {
           [{ key: row.storage_key, filename: row.filename, size: total }],
           parseDirections(row.directions),
           row.ai_use,
+          row.created_at,
         );
         await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
           and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
