@@ -18,7 +18,8 @@ import { createPressHandler, type PressedCard, type PressResult } from "./presse
  * How the bot's updates (the presses of the staff cards' buttons, issue 27) reach the server
  * (docs/decisions/0262): with an https PUBLIC_URL by webhook (`setWebhook` with a `secret_token`
  * at start, every call checked, the path derived from a secret), else by `getUpdates` long polling,
- * held by one instance at a time under a lease in the database. Without TELEGRAM_BOT_TOKEN nothing
+ * held by one instance at a time under a lease in the database, and only while the bot has no
+ * webhook: a polling instance never deletes one (decision 0302). Without TELEGRAM_BOT_TOKEN nothing
  * runs; while no direction has a staff chat, nothing is asked of Telegram either (a bot used only
  * for sign-in keeps whatever webhook it had).
  */
@@ -173,10 +174,12 @@ export function createTelegramUpdates(
         }, { timeoutMs: (pollTimeoutS + 10) * 1000, signal });
         if (signal.aborted) break;
         if (!answer.ok || !Array.isArray(answer.result)) {
-          // 409: a webhook is set (remove it) or another poller (ours lost its lease, or a bot
-          // process outside this site); else Telegram or the network failed: wait and try again.
+          // 409: a webhook was set meanwhile (another instance, on an https PUBLIC_URL: polling
+          // ends and `pollLoop` finds the webhook and says so; never deleted, decision 0302) or
+          // another poller (ours lost its lease, or a bot process outside this site); else Telegram
+          // or the network failed: wait and try again.
           if (answer.error_code === 409 && /webhook/i.test(answer.description ?? "")) {
-            await call!("deleteWebhook", { drop_pending_updates: false });
+            return;
           } else {
             logger.warn("telegram getUpdates failed", { error: answer.description, code: answer.error_code });
             await sleep(Math.min(5_000, checkMs), signal);
@@ -200,13 +203,46 @@ export function createTelegramUpdates(
     }
   }
 
+  /**
+   * Why this instance must not poll, or null: the bot has a webhook (`getWebhookInfo`), which
+   * another instance set for its https PUBLIC_URL (or an earlier deploy did). Deleting it would
+   * silently switch that instance's presses off, so it is left alone (issue 32, decision 0302).
+   */
+  async function webhookInTheWay(): Promise<string | null> {
+    const info = await call!<{ url?: string }>("getWebhookInfo", {});
+    if (!info.ok) return `getWebhookInfo failed: ${info.description ?? info.error_code ?? "no answer"}`;
+    const url = typeof info.result?.url === "string" ? info.result.url : "";
+    if (!url) return null;
+    // The origin only: the path holds the webhook's path key.
+    let origin = "an unreadable address";
+    try {
+      origin = new URL(url).origin;
+    } catch { /* kept as unreadable */ }
+    return `the bot has a webhook set for ${origin} (an instance with an https PUBLIC_URL, or an earlier ` +
+      `deploy); this instance does not poll while it is set and never deletes it. If no instance serves ` +
+      `that address, remove it with the Bot API's deleteWebhook`;
+  }
+
   async function pollLoop(stop: AbortSignal) {
+    /** The reason last logged for not polling, so a waiting instance says it once, not every check. */
+    let said: string | null = null;
     while (!stop.aborted) {
       try {
         if (!(await deskInUse())) {
           await sleep(checkMs, stop);
           continue;
         }
+        const reason = await webhookInTheWay();
+        if (reason !== null) {
+          if (reason !== said) logger.warn("telegram updates: not polling", { reason });
+          said = reason;
+          if (holding) await lease!.release(holder, clock.now()).catch(() => {});
+          holding = false;
+          await sleep(checkMs, stop);
+          continue;
+        }
+        if (said !== null) logger.info("telegram updates: the bot has no webhook now; polling may start");
+        said = null;
         const got = await lease!.acquire(holder, clock.now(), leaseMs);
         if (!got) {
           if (holding) logger.info("telegram updates: another instance polls now");
@@ -217,8 +253,6 @@ export function createTelegramUpdates(
         if (!holding) {
           holding = true;
           logger.info("telegram updates: this instance polls", { holder });
-          // getUpdates is refused while a webhook is set (an earlier https deploy).
-          await call!("deleteWebhook", { drop_pending_updates: false });
         }
         await pollWhileHolding(got.offset, stop);
       } catch (err) {
