@@ -42,6 +42,7 @@ import {
 } from "./decisions.ts";
 import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
 import type { Notifications } from "../notifications/notifications.ts";
+import type { TelegramOutbox } from "../notifications/outbox.ts";
 import type { CardTrack } from "../notifications/telegram-desk/desk.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
 import { clearStatements, restoreStatement } from "./assignment-sql.ts";
@@ -105,6 +106,43 @@ function trackNameParts(filename: string): { artist: string; title: string } {
   return { artist: "", title: filename.replace(/\.mp3$/i, "") };
 }
 
+/**
+ * What a batch of pair changes writes to the artist's outbox (issues 13, 32; domain/artist-notice.ts,
+ * decision 0300): a new message for a pair whose fate is `announce` (it became accepted or declined,
+ * or carries a new message), and for the others the message still held kept waiting with the
+ * change or cancelled. Never about a guest track. An undo announces nothing: the messages it
+ * brings back are those of the state it restores (`reinstateStatement`), kept waiting.
+ */
+async function messageStatements(
+  deps: { outbox?: TelegramOutbox; comments?: Pick<TrackComments, "sharedCount"> },
+  changes: readonly PairChange[],
+  track: Current,
+  undo = false,
+): Promise<{ notices: DecisionNotice[]; statements: BatchItem<"sqlite">[] }> {
+  const { outbox, comments } = deps;
+  if (!outbox || track.user_id === null || changes.length === 0) return { notices: [], statements: [] };
+  const fates = changes.map((c) => ({ c, fate: heldMessageFate(c.before, c.after) }));
+  const announced = undo ? [] : fates.filter((f) => f.fate === "announce").map((f) => f.c);
+  // The message mentions the comments shared with the artist when it is made (decision 0232).
+  const sharedComments = announced.length > 0 ? (await comments?.sharedCount(track.id)) ?? 0 : 0;
+  const notices = announced.map((c): DecisionNotice => ({
+    key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
+    userId: track.user_id!,
+    trackName: track.filename.replace(/\.mp3$/i, ""),
+    direction: c.direction,
+    outcome: artistReviewStatus(c.after.status),
+    message: c.after.message,
+    sharedComments,
+  }));
+  const statements: BatchItem<"sqlite">[] = [
+    ...notices.flatMap((n) => outbox.enqueueStatements(n)),
+    ...fates.filter((f) => undo || f.fate !== "announce").map((f) =>
+      outbox.pairChangeStatement(f.c.trackId, f.c.direction, f.fate === "cancel" ? "cancel" : "keep")
+    ),
+  ];
+  return { notices, statements };
+}
+
 /** Times a decision is computed again after another change of the same pair got in first. */
 const DECISION_ATTEMPTS = 3;
 
@@ -118,6 +156,8 @@ export function createStaffReview(
   comments?: Pick<TrackComments, "sharedCount">,
 ) {
   const { db } = ctx;
+  /** Where the artist's messages are written (decision 0300). */
+  const artistOutbox = { outbox: ctx.notifications?.outbox, comments };
   /** DECISION_NOTIFY_HOLD_S in ms (docs/decisions/0223). */
   const holdMs = (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
 
@@ -151,7 +191,7 @@ export function createStaffReview(
           at,
           holdMs,
         }));
-      const told = await messageStatements(changes, current);
+      const told = await messageStatements(artistOutbox, changes, current);
       const [first, ...rest] = [...changes.flatMap((c) => changeStatements(db, c)), ...told.statements];
       if (!first) break;
       try {
@@ -162,42 +202,6 @@ export function createStaffReview(
       }
     }
     return (await view("*", id, scope)).decisions;
-  }
-
-  /**
-   * What a batch of pair changes writes to the artist's outbox (issues 13, 32; domain/artist-notice.ts,
-   * decision 0300): a new message for a pair whose fate is `announce` (it became accepted or declined,
-   * or carries a new message), and for the others the message still held kept waiting with the
-   * change or cancelled. Never about a guest track. An undo announces nothing: the messages it
-   * brings back are those of the state it restores (`reinstateStatement`), kept waiting.
-   */
-  async function messageStatements(
-    changes: readonly PairChange[],
-    track: Current,
-    undo = false,
-  ): Promise<{ notices: DecisionNotice[]; statements: BatchItem<"sqlite">[] }> {
-    const outbox = ctx.notifications?.outbox;
-    if (!outbox || track.user_id === null || changes.length === 0) return { notices: [], statements: [] };
-    const fates = changes.map((c) => ({ c, fate: heldMessageFate(c.before, c.after) }));
-    const announced = undo ? [] : fates.filter((f) => f.fate === "announce").map((f) => f.c);
-    // The message mentions the comments shared with the artist when it is made (decision 0232).
-    const sharedComments = announced.length > 0 ? (await comments?.sharedCount(track.id)) ?? 0 : 0;
-    const notices = announced.map((c): DecisionNotice => ({
-      key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
-      userId: track.user_id!,
-      trackName: track.filename.replace(/\.mp3$/i, ""),
-      direction: c.direction,
-      outcome: artistReviewStatus(c.after.status),
-      message: c.after.message,
-      sharedComments,
-    }));
-    const statements: BatchItem<"sqlite">[] = [
-      ...notices.flatMap((n) => outbox.enqueueStatements(n)),
-      ...fates.filter((f) => undo || f.fate !== "announce").map((f) =>
-        outbox.pairChangeStatement(f.c.trackId, f.c.direction, f.fate === "cancel" ? "cancel" : "keep")
-      ),
-    ];
-    return { notices, statements };
   }
 
   /** A track seen with `scope` (views.ts `viewTrack`). */
@@ -352,7 +356,7 @@ export function createStaffReview(
         automatic,
       });
     }
-    const told = await messageStatements(changes, current);
+    const told = await messageStatements(artistOutbox, changes, current);
     // A decided pair's assignment ends with the decision, marked with the call so an undo brings it
     // back (issue 24, decision 0233): decided = its status changed to a decision's outcome.
     const decided = changes
@@ -560,7 +564,7 @@ export function createStaffReview(
           outbox.reinstateStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision - 1))),
         );
         // What comes back waits for the undo's hold, or is cancelled if the restored state sends nothing.
-        statements.push(...(await messageStatements(changes, current, true)).statements);
+        statements.push(...(await messageStatements(artistOutbox, changes, current, true)).statements);
       }
       const [first, ...rest] = statements;
       if (first) {

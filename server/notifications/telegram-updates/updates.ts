@@ -3,6 +3,7 @@ import { eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { directionIntake, telegramCards } from "../../../db/schema.ts";
 import { type Direction, isDirection } from "../../../domain/directions.ts";
+import type { Db } from "../../../db/client.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { DeclineTemplatesService } from "../../decline-templates/service.ts";
 import type { TracksService } from "../../tracks/service.ts";
@@ -10,7 +11,7 @@ import type { UsersService } from "../../users/service.ts";
 import { callbackSecret } from "../telegram-desk/callback-data.ts";
 import type { InlineKeyboard } from "../telegram-desk/card-text.ts";
 import type { TelegramDesk } from "../telegram-desk/desk.ts";
-import { botCaller } from "./bot-call.ts";
+import { type BotCaller, botCaller } from "./bot-call.ts";
 import { createUpdatesLease } from "./lease.ts";
 import { createPressHandler, type PressedCard, type PressResult } from "./presses.ts";
 
@@ -79,6 +80,40 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", done);
   });
 
+/**
+ * Why this instance must not poll, or null: the bot has a webhook (`getWebhookInfo`), which
+ * another instance set for its https PUBLIC_URL (or an earlier deploy did). Deleting it would
+ * silently switch that instance's presses off, so it is left alone (issue 32, decision 0302).
+ */
+async function webhookInTheWay(call: BotCaller): Promise<string | null> {
+  const info = await call<{ url?: string }>("getWebhookInfo", {});
+  if (!info.ok) return `getWebhookInfo failed: ${info.description ?? info.error_code ?? "no answer"}`;
+  const url = typeof info.result?.url === "string" ? info.result.url : "";
+  if (!url) return null;
+  // The origin only: the path holds the webhook's path key.
+  let origin = "an unreadable address";
+  try {
+    origin = new URL(url).origin;
+  } catch { /* kept as unreadable */ }
+  return `the bot has a webhook set for ${origin} (an instance with an https PUBLIC_URL, or an earlier ` +
+    `deploy); this instance does not poll while it is set and never deletes it. If no instance serves ` +
+    `that address, remove it with the Bot API's deleteWebhook`;
+}
+
+/** A staff card by id, as the presses read it. */
+async function cardById(db: Db, id: number): Promise<PressedCard | null> {
+  const [row] = await db.select().from(telegramCards).where(eq(telegramCards.id, id)).limit(1);
+  if (!row || !isDirection(row.direction)) return null;
+  return { ...row, direction: row.direction as Direction };
+}
+
+/** A direction has a staff chat: only then are cards sent, and presses expected. */
+async function deskInUse(db: Db): Promise<boolean> {
+  const [row] = await db.select({ d: directionIntake.direction }).from(directionIntake)
+    .where(isNotNull(directionIntake.staff_chat_id)).limit(1);
+  return row !== undefined;
+}
+
 export function createTelegramUpdates(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "fetch" | "config"> & {
     users: UsersService;
@@ -101,12 +136,6 @@ export function createTelegramUpdates(
   const holder = `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const lease = bot ? createUpdatesLease(db, bot.botId) : null;
 
-  async function card(id: number): Promise<PressedCard | null> {
-    const [row] = await db.select().from(telegramCards).where(eq(telegramCards.id, id)).limit(1);
-    if (!row || !isDirection(row.direction)) return null;
-    return { ...row, direction: row.direction as Direction };
-  }
-
   /**
    * The card's buttons with the decline templates after the first row, as the cards' module draws
    * them (telegram-desk/card-text.ts); null without a decline template.
@@ -122,7 +151,7 @@ export function createTelegramUpdates(
       ctx: deps,
       bot: call,
       secret,
-      card,
+      card: (id) => cardById(db, id),
       declineMarkup,
       // What the chat shows now, so the card's next edit compares with it (decision 0260).
       shownMarkup: (c, markup) => deps.desk.noteShownMarkup(c.id, markup),
@@ -134,13 +163,6 @@ export function createTelegramUpdates(
     const q = update.callback_query;
     if (!q || !handlePress) return null;
     return await handlePress(q);
-  }
-
-  /** A direction has a staff chat: only then are cards sent, and presses expected. */
-  async function deskInUse(): Promise<boolean> {
-    const [row] = await db.select({ d: directionIntake.direction }).from(directionIntake)
-      .where(isNotNull(directionIntake.staff_chat_id)).limit(1);
-    return row !== undefined;
   }
 
   let stopper = new AbortController();
@@ -203,36 +225,16 @@ export function createTelegramUpdates(
     }
   }
 
-  /**
-   * Why this instance must not poll, or null: the bot has a webhook (`getWebhookInfo`), which
-   * another instance set for its https PUBLIC_URL (or an earlier deploy did). Deleting it would
-   * silently switch that instance's presses off, so it is left alone (issue 32, decision 0302).
-   */
-  async function webhookInTheWay(): Promise<string | null> {
-    const info = await call!<{ url?: string }>("getWebhookInfo", {});
-    if (!info.ok) return `getWebhookInfo failed: ${info.description ?? info.error_code ?? "no answer"}`;
-    const url = typeof info.result?.url === "string" ? info.result.url : "";
-    if (!url) return null;
-    // The origin only: the path holds the webhook's path key.
-    let origin = "an unreadable address";
-    try {
-      origin = new URL(url).origin;
-    } catch { /* kept as unreadable */ }
-    return `the bot has a webhook set for ${origin} (an instance with an https PUBLIC_URL, or an earlier ` +
-      `deploy); this instance does not poll while it is set and never deletes it. If no instance serves ` +
-      `that address, remove it with the Bot API's deleteWebhook`;
-  }
-
   async function pollLoop(stop: AbortSignal) {
     /** The reason last logged for not polling, so a waiting instance says it once, not every check. */
     let said: string | null = null;
     while (!stop.aborted) {
       try {
-        if (!(await deskInUse())) {
+        if (!(await deskInUse(db))) {
           await sleep(checkMs, stop);
           continue;
         }
-        const reason = await webhookInTheWay();
+        const reason = await webhookInTheWay(call!);
         if (reason !== null) {
           if (reason !== said) logger.warn("telegram updates: not polling", { reason });
           said = reason;
@@ -266,7 +268,7 @@ export function createTelegramUpdates(
   async function webhookLoop(stop: AbortSignal) {
     while (!stop.aborted) {
       try {
-        if (await deskInUse()) {
+        if (await deskInUse(db)) {
           const set = await call!("setWebhook", {
             url: `${config.publicUrl.replace(/\/+$/, "")}/api${WEBHOOK_ROUTE}/${hook!.pathKey}`,
             secret_token: hook!.secretToken,
