@@ -115,8 +115,8 @@ function cutEscaped(body: string, budget: number): string {
  * One message about a track from the messages of its directions decided within one another's hold
  * (issue 31, docs/decisions/0301): the track's line once, each direction's outcome (and its
  * message) in the order given, the history link once (with the mention of comments shared with
- * the artist when one of the texts has it). Within the Bot API's limit: the longest parts are cut first. A single text, or
- * texts of another shape, come back as the first one.
+ * the artist when one of the texts has it). Within the Bot API's limit: shorter parts stay whole,
+ * the longest are cut evenly. A single text, or texts of another shape, come back as the first one.
  */
 export function trackMessageText(texts: readonly string[]): string {
   const parts = texts.map(messageParts);

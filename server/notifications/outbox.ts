@@ -92,7 +92,8 @@ export interface TelegramOutbox {
   cancelStatement(keys: readonly string[]): BatchItem<"sqlite">;
   /**
    * For an undo's batch: the messages of `keys` that the undone decision replaced wait again (the
-   * state they announce is the current one once more), with their own send time.
+   * state they announce is the current one once more), with their own send time; the undo's batch
+   * then makes them wait for the undo's hold (`pairChangeStatement`, decision 0300).
    */
   reinstateStatement(keys: readonly string[]): BatchItem<"sqlite">;
   /**
