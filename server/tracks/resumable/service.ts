@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../deps.ts";
@@ -11,7 +11,7 @@ import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
 import { fileTooLargeMessage } from "../upload-rules.ts";
 import { newTrackKey } from "../upload-routes.ts";
 import { countedUploadsNowSql } from "../uploads.ts";
-import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
+import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
  * Resumable uploads (issue 26, docs/decisions/0250–0253): a file sent in parts that survive a dropped
@@ -71,6 +71,18 @@ export function expectedPartSize(s: Pick<UploadSession, "size" | "part_size" | "
   return n < s.part_count ? s.part_size : s.size - (s.part_count - 1) * s.part_size;
 }
 
+/**
+ * The part numbers stored whole: a part of another size than it should have (the bucket kept what a
+ * cut connection delivered) is not done, so the page sends it again (issue 31, docs/decisions/0292).
+ */
+export function wholeParts(
+  s: Pick<UploadSession, "size" | "part_size" | "part_count">,
+  parts: ReadonlyArray<{ n: number; size: number }>,
+): number[] {
+  const whole = parts.filter((p) => p.n >= 1 && p.n <= s.part_count && p.size === expectedPartSize(s, p.n));
+  return [...new Set(whole.map((p) => p.n))].sort((a, b) => a - b);
+}
+
 /** 192 random bits, base64url: the only handle of an upload, so it must not be guessable. */
 function newUploadId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -107,9 +119,8 @@ export function createResumableUploads(ctx: AppContext) {
     } else await parts.remove(row.id);
   }
 
-  async function view(row: UploadSession, done?: Array<{ n: number }>): Promise<UploadView> {
-    const list = done ?? (await partsOf(row)) ?? [];
-    const doneSet = new Set(list.map((p) => p.n).filter((n) => n >= 1 && n <= row.part_count));
+  async function view(row: UploadSession, done?: Array<{ n: number; size: number }>): Promise<UploadView> {
+    const doneSet = new Set(wholeParts(row, done ?? (await partsOf(row)) ?? []));
     const urls: Record<string, string> = {};
     if (row.mode === "s3" && s3 && row.s3_upload_id) {
       for (let n = 1; n <= row.part_count; n++) {
@@ -141,6 +152,26 @@ export function createResumableUploads(ctx: AppContext) {
       throw notFound(UPLOAD_NOT_FOUND);
     }
     return row;
+  }
+
+  /** The finished parts of an open upload, for the artist's list; null when the bucket dropped it. */
+  async function summary(row: UploadSession): Promise<ResumableUploadSummary | null> {
+    const done = await partsOf(row);
+    if (done === null) return null;
+    const whole = wholeParts(row, done);
+    return {
+      id: row.id,
+      filename: row.filename,
+      size: row.size,
+      last_modified: row.last_modified,
+      directions: parseDirections(row.directions),
+      part_size: row.part_size,
+      part_count: row.part_count,
+      parts_done: whole,
+      bytes_done: whole.reduce((sum, n) => sum + expectedPartSize(row, n), 0),
+      created_at: row.created_at.toISOString(),
+      expires_at: row.expires_at.toISOString(),
+    };
   }
 
   async function setState(id: string, from: UploadSession["state"], to: UploadSession["state"]) {
@@ -213,6 +244,25 @@ export function createResumableUploads(ctx: AppContext) {
         throw notFound(UPLOAD_NOT_FOUND);
       }
       return await view(row, done);
+    },
+
+    /**
+     * The owner's unfinished uploads (`open`, not expired), newest first, for the upload page to offer
+     * before any file is picked (issue 31). One the bucket no longer has is marked aborted and left out.
+     */
+    async list(userId: number): Promise<ResumableUploadSummary[]> {
+      const rows = await db.select().from(uploadSessions).where(and(
+        eq(uploadSessions.user_id, userId),
+        eq(uploadSessions.state, "open"),
+        gt(uploadSessions.expires_at, now()),
+      )).orderBy(desc(uploadSessions.created_at));
+      const out: ResumableUploadSummary[] = [];
+      for (const row of rows) {
+        const item = await summary(row);
+        if (item) out.push(item);
+        else await setState(row.id, "open", "aborted");
+      }
+      return out;
     },
 
     /** One part of a local-mode upload, streamed into the part store (replacing an earlier copy). */
