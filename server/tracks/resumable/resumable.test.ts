@@ -550,7 +550,11 @@ describe.skipIf(!s3)("resumable uploads into a bucket (S3_BUCKET set, s3rver)", 
 
     const early = await api.complete(u.id);
     expect(early.status).toBe(409);
-    expect(early.body.error).toBe("Часть 2 файла не того размера: отправьте её ещё раз.");
+    expect(early.body).toEqual({
+      success: false,
+      error: "Часть 2 файла не того размера: отправьте её ещё раз.",
+      resend_parts: [2],
+    });
     const resumed: Upload = (await api.get(u.id)).body.upload;
     expect(resumed.parts_done).toEqual([1, 3]);
     expect(Object.keys(resumed.part_urls)).toEqual(["2"]);

@@ -83,6 +83,12 @@ export function wholeParts(
   return [...new Set(whole.map((p) => p.n))].sort((a, b) => a - b);
 }
 
+/** Part numbers 1…part_count not in `whole`. */
+function whichMissing(s: Pick<UploadSession, "part_count">, whole: readonly number[]): number[] {
+  const have = new Set(whole);
+  return Array.from({ length: s.part_count }, (_, i) => i + 1).filter((n) => !have.has(n));
+}
+
 /** 192 random bits, base64url: the only handle of an upload, so it must not be guessable. */
 function newUploadId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -334,9 +340,9 @@ export function createResumableUploads(ctx: AppContext) {
         const have = new Map(done.map((p) => [p.n, p]));
         const missing = row.part_count - have.size;
         if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
-        for (let n = 1; n <= row.part_count; n++) {
-          if (have.get(n)!.size !== expectedPartSize(row, n)) throw conflict(partSizeMessage(n));
-        }
+        // Parts of the wrong size (stored short by a cut) are named for the page to send again (issue 31).
+        const resend = whichMissing(row, wholeParts(row, done));
+        if (resend.length > 0) throw conflict(partSizeMessage(resend[0]), { resend_parts: resend });
 
         if (row.mode === "s3") {
           await s3!.multipart.complete(
