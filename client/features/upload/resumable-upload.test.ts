@@ -321,6 +321,7 @@ describe("resumable upload", () => {
     expect(second).toEqual({ kind: "success", trackIds: [100] });
     expect(server.starts).toBe(1);
     expect(partsSent().map((r) => r.url.split("/").at(-1))).toEqual(["4", "5", "6", "7"]);
+    expect(progress[0]).toBe(doneShare(65, PART, [1, 2, 3]));
     expect(progress[0]).toBe(46);
     expect(progress.at(-1)).toBe(100);
     expect(await server.assembled("up1")).toEqual(new Uint8Array(await file.arrayBuffer()));
@@ -332,7 +333,9 @@ describe("resumable upload", () => {
     expect(fileMismatch(mp3("Artist - Тема.mp3", 65), listed)).toBeNull();
     // The name as the system gives it (decomposed «й») is the same name.
     expect(fileMismatch(mp3("Artist - Тема.mp3".normalize("NFD"), 65), listed)).toBeNull();
-    expect(fileMismatch(mp3("Artist - Тема 2.mp3", 65), listed)).toMatch(/^Это другой файл\. Нужен «Artist - Тема\.mp3»/);
+    expect(fileMismatch(mp3("Artist - Тема 2.mp3", 65), listed)).toMatch(
+      /^Это другой файл\. Нужен «Artist - Тема\.mp3»/,
+    );
     expect(fileMismatch(mp3("Artist - Тема.mp3", 64), listed)).not.toBeNull();
     expect(fileMismatch(mp3("Artist - Тема.mp3", 65, 1), listed)).not.toBeNull();
     // An upload started without a modification time is matched by name and size.
@@ -341,7 +344,9 @@ describe("resumable upload", () => {
 
   it("«Отменить» deletes the upload on the server and forgets this browser's record of it", async () => {
     const server = fakeServer("local");
-    FakeXhr.reset((req) => (req.url.endsWith("/parts/2") ? { status: 413, body: { success: false, error: "x" } } : server.handle(req)));
+    FakeXhr.reset((
+      req,
+    ) => (req.url.endsWith("/parts/2") ? { status: 413, body: { success: false, error: "x" } } : server.handle(req)));
     const file = mp3("A - 1.mp3", 25);
     await uploadResumable([file], ["label_koster"], { onProgress: () => {} }, { deps: noWait });
     expect(storedUpload(file)?.id).toBe("up1");
@@ -388,7 +393,9 @@ describe("resumable upload", () => {
         deps: noWait,
       });
       expect(outcome, `listShortParts: ${listShortParts}`).toEqual({ kind: "success", trackIds: [100] });
-      const sentAfter = FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url.split("?")[0].split("/").at(-1));
+      const sentAfter = FakeXhr.sent.filter((r) => r.method === "PUT").map((r) =>
+        r.url.split("?")[0].split("/").at(-1)
+      );
       // Part 3 was never tried before the page closed; part 2 goes again, before completion or after its 409.
       expect(sentAfter).toEqual(mode === "s3" ? ["2", "3"] : ["3", "2"]);
       expect(await server.assembled("up1")).toEqual(new Uint8Array(await file.arrayBuffer()));

@@ -64,7 +64,9 @@ export function fileMismatch(
   const same = file.name.normalize("NFC") === upload.filename && file.size === upload.size &&
     (upload.last_modified === null || file.lastModified === upload.last_modified);
   if (same) return null;
-  return `Это другой файл. Нужен «${upload.filename}» (${formatMb(upload.size)}) — тот же, что вы начали загружать, без изменений.`;
+  return `Это другой файл. Нужен «${upload.filename}» (${
+    formatMb(upload.size)
+  }) — тот же, что вы начали загружать, без изменений.`;
 }
 
 /** Size in megabytes for the page, as the artist's system shows it: «12,4 МБ». */

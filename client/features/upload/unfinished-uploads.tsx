@@ -125,7 +125,8 @@ export function UnfinishedUploads({ locked, onBusy, onOutcome, hidden }: Props) 
                 <span className="file-name">{u.filename}</span>
               </div>
               <p className="unfinished-meta">
-                {formatMb(u.size)} · отправлено {shareOf(u)}% · {u.directions.map((d) => DIRECTION_LABELS[d]).join(", ")}
+                {formatMb(u.size)} · отправлено {shareOf(u)}% ·{" "}
+                {u.directions.map((d) => DIRECTION_LABELS[d]).join(", ")}
               </p>
               <div className="progress-row">
                 <div

@@ -21,8 +21,8 @@ import {
   POST_UPLOAD_REDIRECT_MS,
   sortIncoming,
   submitButton,
-  UPLOAD_TEXTS,
   toggleDirection,
+  UPLOAD_TEXTS,
   type UploadPhase,
 } from "./upload-rules.ts";
 
@@ -353,7 +353,9 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
         <RequirementsBox />
       </div>
       <div className="upload-footer">
-        {stalled && phase === "uploading" && <div className="alert alert-warning" role="status">{RESUMABLE_TEXTS.stalled}</div>}
+        {stalled && phase === "uploading" && (
+          <div className="alert alert-warning" role="status">{RESUMABLE_TEXTS.stalled}</div>
+        )}
         {error && <div className="alert alert-error" role="alert">{error}</div>}
         <button
           type="submit"
