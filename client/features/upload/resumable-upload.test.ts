@@ -506,6 +506,21 @@ describe("resumable upload", () => {
     expect(storedUpload(file)).toBeNull();
   });
 
+  it("asks for the completion on while its answers are lost, saying so (issue 31)", async () => {
+    const server = fakeServer("local");
+    let lost = 8;
+    FakeXhr.reset((req) => (req.url.endsWith("/complete") && lost-- > 0 ? "network" : server.handle(req)));
+    const stalls: boolean[] = [];
+    const outcome = await uploadResumable([mp3("A - 1.mp3", 15)], ["label_koster"], {
+      onProgress: () => {},
+      onStall: (s) => stalls.push(s),
+    }, { deps: noWait });
+    expect(outcome).toEqual({ kind: "success", trackIds: [100] });
+    expect(FakeXhr.sent.filter((r) => r.url.endsWith("/complete"))).toHaveLength(9);
+    expect(noWait.sleep.mock.calls.map(([ms]) => ms).slice(-3)).toEqual([30_000, 30_000, 30_000]);
+    expect(stalls).toEqual([...Array(8).fill(true), false]);
+  });
+
   it("a completion refused as too large shows the server's text and forgets the upload", async () => {
     const server = fakeServer("local");
     const error = "Файл слишком большой: не больше 50 МБ";

@@ -462,11 +462,15 @@ async function sendFile(
 
     // Asking again is safe (a completed upload answers the same track), so a lost answer is asked again.
     let call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
-    for (let tries = 0; !call.ok && isRetryable(call.answer.status, "s3") && call.answer.status !== 403; tries++) {
-      if (tries >= PART_RETRY_DELAYS_MS.length || signal?.aborted) break;
-      await deps.sleep(PART_RETRY_DELAYS_MS[tries]);
+    // Tried on as the parts are (decision 0291) while the page is open.
+    let tries = 0;
+    for (; !call.ok && isRetryable(call.answer.status, "s3") && call.answer.status !== 403; tries++) {
+      if (signal?.aborted) break;
+      onStall?.(true);
+      await deps.sleep(retryDelay(tries));
       call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
     }
+    if (tries > 0) onStall?.(false);
     if (call.ok) {
       forgetUpload(file);
       const id = call.body.track_id;
