@@ -211,8 +211,7 @@ test(
 );
 
 /** The page's words while parts do not go through (client/features/upload/resumable-upload.ts). */
-const STALLED =
-  "Связь прервалась: части файла не доходят до сервера. Пробуем снова — загрузка продолжится сама, как только связь вернётся. Не закрывайте страницу.";
+const STALLED = "Связь прервалась. Пробуем снова: загрузка продолжится сама, когда связь вернётся.";
 
 /** Resolves once `ready()` holds, checked as the proxy sees requests (a state of the test's own proxy). */
 async function until(ready: () => boolean, what: string, timeoutMs = 120_000) {

@@ -334,7 +334,7 @@ describe("resumable upload", () => {
     // The name as the system gives it (decomposed «й») is the same name.
     expect(fileMismatch(mp3("Artist - Тема.mp3".normalize("NFD"), 65), listed)).toBeNull();
     expect(fileMismatch(mp3("Artist - Тема 2.mp3", 65), listed)).toMatch(
-      /^Это другой файл\. Нужен «Artist - Тема\.mp3»/,
+      /^Это другой файл: нужен «Artist - Тема\.mp3»/,
     );
     expect(fileMismatch(mp3("Artist - Тема.mp3", 64), listed)).not.toBeNull();
     expect(fileMismatch(mp3("Artist - Тема.mp3", 65, 1), listed)).not.toBeNull();

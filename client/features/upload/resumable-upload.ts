@@ -47,13 +47,11 @@ export const RESUMABLE_TEXTS = {
   resume: "Продолжить",
   interrupted: "Связь прервалась. Загрузка сохранена: нажмите «Продолжить», и она пойдёт с того же места.",
   gone: "Загрузка устарела и начнётся заново. Нажмите кнопку ещё раз.",
-  stalled:
-    "Связь прервалась: части файла не доходят до сервера. Пробуем снова — загрузка продолжится сама, как только связь вернётся. Не закрывайте страницу.",
+  stalled: "Связь прервалась. Пробуем снова: загрузка продолжится сама, когда связь вернётся.",
   cancel: "Отменить",
   unfinishedTitle: "Незавершённые загрузки",
-  unfinishedHint: "Чтобы продолжить, нажмите «Продолжить» и выберите тот же файл: направления и ответы уже сохранены.",
-  cancelled: "Загрузка отменена.",
-  notFound: "Этой загрузки больше нет: она завершена, отменена или устарела. Отправьте файл заново.",
+  unfinishedHint: "Выберите тот же файл: направления и ответы сохранены.",
+  notFound: "Загрузка не найдена: отправьте файл заново.",
 } as const;
 
 /** Why a file picked to continue an upload is not its file; null when it is (name, size, modification time). */
@@ -64,9 +62,7 @@ export function fileMismatch(
   const same = file.name.normalize("NFC") === upload.filename && file.size === upload.size &&
     (upload.last_modified === null || file.lastModified === upload.last_modified);
   if (same) return null;
-  return `Это другой файл. Нужен «${upload.filename}» (${
-    formatMb(upload.size)
-  }) — тот же, что вы начали загружать, без изменений.`;
+  return `Это другой файл: нужен «${upload.filename}», ${formatMb(upload.size)}, без изменений.`;
 }
 
 /** Size in megabytes for the page, as the artist's system shows it: «12,4 МБ». */
@@ -431,7 +427,7 @@ async function sendFile(
         if (signal?.aborted) return { kind: "error", message: RESUMABLE_TEXTS.interrupted };
         if (answer.status === 404 && upload.mode === "local") {
           forgetUpload(file);
-          return { kind: "error", message: RESUMABLE_TEXTS.gone };
+          return { kind: "error", message: RESUMABLE_TEXTS.notFound };
         }
         // Not a connection's failure (a refusal): said, not tried again.
         if (!isRetryable(answer.status, upload.mode)) return interpretUpload(answer);
@@ -448,7 +444,7 @@ async function sendFile(
           }
           if (status === null) {
             forgetUpload(file);
-            return { kind: "error", message: RESUMABLE_TEXTS.gone };
+            return { kind: "error", message: RESUMABLE_TEXTS.notFound };
           }
           if (!("kind" in status)) upload = { ...status, parts_done: [...done] };
         }

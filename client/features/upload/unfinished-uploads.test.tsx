@@ -105,7 +105,7 @@ describe("unfinished uploads on the upload page (issue 31)", () => {
     pick(file(MODIFIED + 1));
     await settle();
     expect(within(row).getByRole("alert").textContent).toBe(
-      "Это другой файл. Нужен «Artist - Half Sent.mp3» (0 МБ) — тот же, что вы начали загружать, без изменений.",
+      "Это другой файл: нужен «Artist - Half Sent.mp3», 0 МБ, без изменений.",
     );
     expect(FakeXhr.sent.filter((r) => r.method !== "GET")).toEqual([]);
 
