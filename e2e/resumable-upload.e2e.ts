@@ -15,6 +15,7 @@
  * 22 minutes), made in the test.
  */
 import { startS3Server } from "../server/testing/s3-server.ts";
+import { audit } from "./axe-kit.ts";
 import { type BodyLimitProxy, partNumber, startBodyLimitProxy } from "./body-limit-proxy.ts";
 import { expect, type ExtraServer, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, FIXTURES, newUser, runArtist, tokensOf, uniqueMp3, waitCompleted } from "./staff-kit.ts";
@@ -290,6 +291,7 @@ async function cutReloadResume(
   expect(await listed.textContent()).toContain(`52 МБ · отправлено ${share}% · Лейбл Костёр`);
   await listed.getByRole("button", { name: `Отменить: ${filename}` }).waitFor();
   if (opts.shot) {
+    expect(await audit(page, "the upload page listing an unfinished upload at 390")).toEqual([]);
     await page.evaluate(() => scrollTo(0, 0));
     await t.screenshot(page, opts.shot);
   }
