@@ -83,6 +83,47 @@ export function wholeParts(
   return [...new Set(whole.map((p) => p.n))].sort((a, b) => a - b);
 }
 
+/**
+ * The owner's unfinished uploads (`open`, not expired), newest first, for the upload page to offer
+ * before any file is picked (issue 31, docs/decisions/0290). One whose bucket upload is gone (`partsOf`
+ * null) is marked aborted (`gone`) and left out.
+ */
+async function listOpen(
+  ctx: AppContext,
+  userId: number,
+  partsOf: (row: UploadSession) => Promise<Array<{ n: number; size: number }> | null>,
+  gone: (id: string) => Promise<void>,
+): Promise<ResumableUploadSummary[]> {
+  const rows = await ctx.db.select().from(uploadSessions).where(and(
+    eq(uploadSessions.user_id, userId),
+    eq(uploadSessions.state, "open"),
+    gt(uploadSessions.expires_at, ctx.clock.now()),
+  )).orderBy(desc(uploadSessions.created_at));
+  const out: ResumableUploadSummary[] = [];
+  for (const row of rows) {
+    const done = await partsOf(row);
+    if (done === null) {
+      await gone(row.id);
+      continue;
+    }
+    const whole = wholeParts(row, done);
+    out.push({
+      id: row.id,
+      filename: row.filename,
+      size: row.size,
+      last_modified: row.last_modified,
+      directions: parseDirections(row.directions),
+      part_size: row.part_size,
+      part_count: row.part_count,
+      parts_done: whole,
+      bytes_done: whole.reduce((sum, n) => sum + expectedPartSize(row, n), 0),
+      created_at: row.created_at.toISOString(),
+      expires_at: row.expires_at.toISOString(),
+    });
+  }
+  return out;
+}
+
 /** Part numbers 1…part_count not in `whole`. */
 function whichMissing(s: Pick<UploadSession, "part_count">, whole: readonly number[]): number[] {
   const have = new Set(whole);
@@ -160,26 +201,6 @@ export function createResumableUploads(ctx: AppContext) {
     return row;
   }
 
-  /** The finished parts of an open upload, for the artist's list; null when the bucket dropped it. */
-  async function summary(row: UploadSession): Promise<ResumableUploadSummary | null> {
-    const done = await partsOf(row);
-    if (done === null) return null;
-    const whole = wholeParts(row, done);
-    return {
-      id: row.id,
-      filename: row.filename,
-      size: row.size,
-      last_modified: row.last_modified,
-      directions: parseDirections(row.directions),
-      part_size: row.part_size,
-      part_count: row.part_count,
-      parts_done: whole,
-      bytes_done: whole.reduce((sum, n) => sum + expectedPartSize(row, n), 0),
-      created_at: row.created_at.toISOString(),
-      expires_at: row.expires_at.toISOString(),
-    };
-  }
-
   async function setState(id: string, from: UploadSession["state"], to: UploadSession["state"]) {
     await db.update(uploadSessions).set({ state: to, claimed_until: null }).where(
       and(eq(uploadSessions.id, id), eq(uploadSessions.state, from)),
@@ -252,24 +273,8 @@ export function createResumableUploads(ctx: AppContext) {
       return await view(row, done);
     },
 
-    /**
-     * The owner's unfinished uploads (`open`, not expired), newest first, for the upload page to offer
-     * before any file is picked (issue 31). One the bucket no longer has is marked aborted and left out.
-     */
-    async list(userId: number): Promise<ResumableUploadSummary[]> {
-      const rows = await db.select().from(uploadSessions).where(and(
-        eq(uploadSessions.user_id, userId),
-        eq(uploadSessions.state, "open"),
-        gt(uploadSessions.expires_at, now()),
-      )).orderBy(desc(uploadSessions.created_at));
-      const out: ResumableUploadSummary[] = [];
-      for (const row of rows) {
-        const item = await summary(row);
-        if (item) out.push(item);
-        else await setState(row.id, "open", "aborted");
-      }
-      return out;
-    },
+    /** The owner's unfinished uploads, for the upload page (issue 31; `listOpen`). */
+    list: (userId: number) => listOpen(ctx, userId, partsOf, (id) => setState(id, "open", "aborted")),
 
     /** One part of a local-mode upload, streamed into the part store (replacing an earlier copy). */
     async putPart(
