@@ -58,7 +58,9 @@ describe("characters a person did not mean to hide", () => {
 
   it("names at most five characters, each once", () => {
     const text = "\u200b\u200b\u200c\u200e\u200f\u2060\u2066";
-    expect(hiddenCharsProblem(text)).toBe(`${HIDDEN_CHARS_MESSAGE} <U+200B>, <U+200C>, <U+200E>, <U+200F>, <U+2060>, …`);
+    expect(hiddenCharsProblem(text)).toBe(
+      `${HIDDEN_CHARS_MESSAGE} <U+200B>, <U+200C>, <U+200E>, <U+200F>, <U+2060>, …`,
+    );
   });
 
   it("writes them out for quoting and showing, and drops them from provider names", () => {

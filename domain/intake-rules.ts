@@ -90,13 +90,15 @@ function tracksWord(n: number): string {
 
 /** The pause and late messages: multi-line texts (textareas). */
 const text = (max: number, label: string) =>
-  multiline(z.union([z.string(), z.null()], { message: `${label}: ожидается текст или null` })
-    .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
-    .refine((v) => v === null || v.length <= max, { message: `${label}: не длиннее ${max} символов` })
-    .superRefine((v, ctx) => {
-      const hidden = v === null ? null : hiddenCharsProblem(v, { multiline: true });
-      if (hidden) ctx.addIssue({ code: "custom", message: `${label}: ${hidden}` });
-    }));
+  multiline(
+    z.union([z.string(), z.null()], { message: `${label}: ожидается текст или null` })
+      .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
+      .refine((v) => v === null || v.length <= max, { message: `${label}: не длиннее ${max} символов` })
+      .superRefine((v, ctx) => {
+        const hidden = v === null ? null : hiddenCharsProblem(v, { multiline: true });
+        if (hidden) ctx.addIssue({ code: "custom", message: `${label}: ${hidden}` });
+      }),
+  );
 
 const whole = (min: number, max: number, label: string) =>
   z.number({ message: `${label}: ожидается целое число` }).int({ message: `${label}: ожидается целое число` })

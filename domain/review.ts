@@ -143,23 +143,25 @@ export function decisionTextTooLong(value: string): boolean {
 
 /** A note or message: trimmed, empty means none (null); `undefined` when the field was left out. */
 const decisionText = (tooLong: string) =>
-  multiline(z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const text = v?.trim() ?? "";
-      if (decisionTextTooLong(text)) {
-        ctx.addIssue({ code: "custom", message: tooLong });
-        return z.NEVER;
-      }
-      const hidden = hiddenCharsProblem(text, { multiline: true });
-      if (hidden) {
-        ctx.addIssue({ code: "custom", message: hidden });
-        return z.NEVER;
-      }
-      return text === "" ? null : text;
-    }));
+  multiline(
+    z
+      .union([z.string(), z.null()])
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        const text = v?.trim() ?? "";
+        if (decisionTextTooLong(text)) {
+          ctx.addIssue({ code: "custom", message: tooLong });
+          return z.NEVER;
+        }
+        const hidden = hiddenCharsProblem(text, { multiline: true });
+        if (hidden) {
+          ctx.addIssue({ code: "custom", message: hidden });
+          return z.NEVER;
+        }
+        return text === "" ? null : text;
+      }),
+  );
 
 /**
  * PUT …/tracks/{id}/decisions/{direction}: `revision` is the pair's revision the form was made

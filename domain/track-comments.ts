@@ -53,14 +53,16 @@ export function commentTextProblem(text: string): string | null {
 // Built inside functions (like domain/review.ts), so a screen importing only the texts above, such as
 // the artist's history with COMMENT_SIGNATURE, does not bundle zod into the public pages.
 const text = () =>
-  multiline(z.unknown().transform((v, ctx) => {
-    const problem = typeof v === "string" ? commentTextProblem(v) : COMMENT_TEXTS.textRequired;
-    if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
-      return z.NEVER;
-    }
-    return (v as string).trim();
-  }));
+  multiline(
+    z.unknown().transform((v, ctx) => {
+      const problem = typeof v === "string" ? commentTextProblem(v) : COMMENT_TEXTS.textRequired;
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return (v as string).trim();
+    }),
+  );
 
 /** Seconds from the start, to a millisecond. */
 const seconds = (message: string) =>

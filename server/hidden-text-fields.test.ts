@@ -62,7 +62,9 @@ function cases(): Case[] {
       expect(NOT_TEXT.has(opaque), `${key}: "${opaque}" takes any value; mark it textField() if it is text`)
         .toBe(true);
     }
-    for (const field of textFieldsOf(input.schema)) out.push({ method: r.method, path: r.path, target: input.target, field });
+    for (const field of textFieldsOf(input.schema)) {
+      out.push({ method: r.method, path: r.path, target: input.target, field });
+    }
   }
   return out;
 }
@@ -131,26 +133,33 @@ describe("every text field of the API", () => {
     expect(failures).toEqual([]);
   }, 240_000);
 
-  it("lets letters of every script and whole emoji through, and line breaks where the field is multi-line", async () => {
-    const failures: string[] = [];
-    for (const c of cases()) {
-      const texts = [...ALLOWED_TEXTS];
-      if (c.field.multiline) texts.push("Строка\nвторая\tс табом\r\n");
-      for (const text of texts) {
-        const r = await send(c, text);
-        if (r.status >= 500 || String(r.body.error ?? "").startsWith(HIDDEN_CHARS_MESSAGE)) {
-          failures.push(`${label(c)} ${JSON.stringify(text)} → ${r.status} ${r.body.error}`);
+  it(
+    "lets letters of every script and whole emoji through, and line breaks where the field is multi-line",
+    async () => {
+      const failures: string[] = [];
+      for (const c of cases()) {
+        const texts = [...ALLOWED_TEXTS];
+        if (c.field.multiline) texts.push("Строка\nвторая\tс табом\r\n");
+        for (const text of texts) {
+          const r = await send(c, text);
+          if (r.status >= 500 || String(r.body.error ?? "").startsWith(HIDDEN_CHARS_MESSAGE)) {
+            failures.push(`${label(c)} ${JSON.stringify(text)} → ${r.status} ${r.body.error}`);
+          }
         }
       }
-    }
-    expect(failures).toEqual([]);
-  }, 240_000);
+      expect(failures).toEqual([]);
+    },
+    240_000,
+  );
 
   it("refuses them in uploaded file names, naming the name with the character written out", async () => {
     const before = (await allTracks(f.t)).length;
     for (const n of REFUSED_CHARS) {
       const ch = String.fromCodePoint(n);
-      const { res, body } = await postUpload(f.t, f.as.plain, [filePart(`Artist - Ti${ch}tle.mp3`), dirPart("label_koster")]);
+      const { res, body } = await postUpload(f.t, f.as.plain, [
+        filePart(`Artist - Ti${ch}tle.mp3`),
+        dirPart("label_koster"),
+      ]);
       expect(res.status, charName(ch)).toBe(400);
       // A C0 control or DEL cannot stand in a multipart part's header at all: the reader refuses the
       // request before any name is read (the resumable upload's JSON name above names it).

@@ -33,7 +33,7 @@ export function withHiddenCharsShown<T>(value: T): T {
     let copy: Record<string, unknown> | null = null;
     for (const [k, v] of Object.entries(value)) {
       const shown = withHiddenCharsShown(v);
-      if (shown !== v) (copy ??= { ...value })[k] = shown;
+      if (shown !== v) (copy ??= { ...value } as Record<string, unknown>)[k] = shown;
     }
     return (copy ?? value) as T;
   }

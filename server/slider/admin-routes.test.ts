@@ -230,7 +230,10 @@ describe("admin slider", () => {
       const r = await f.call("PUT", `/api/admin/slider/${tile.id}`, { json: { tile_type: "link", redirect_url: url } });
       expect(r.status, url).toBe(400);
       // A tab is refused before the link's form, named, as in every one-line field (decision 0305).
-      expect(r.body).toEqual({ success: false, error: url.includes("\t") ? hiddenCharsMessage(["\t"]) : LINK_URL_FORMAT });
+      expect(r.body).toEqual({
+        success: false,
+        error: url.includes("\t") ? hiddenCharsMessage(["\t"]) : LINK_URL_FORMAT,
+      });
     }
     // A multipart create is held to the same rule.
     const scripted = await send(

@@ -1,5 +1,4 @@
 import { hasHiddenChars, hiddenCharsProblem } from "../../domain/hidden-chars.ts";
-import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
