@@ -46,7 +46,7 @@ export async function openListen(db: Db, trackId: number, userId: number, at: Da
 }
 
 /** The track's length by the one rule (`trackLengthS`); null while it is not known. */
-export async function trackDuration(db: Db, trackId: number): Promise<number | null> {
+export async function trackDuration(db: Db, trackId: number): Promise<number> {
   const [row] = await db
     .select({ d: trackLengthS })
     .from(tracks)
@@ -58,7 +58,7 @@ export async function trackDuration(db: Db, trackId: number): Promise<number | n
 
 /**
  * Adds a report of `seconds` played to the member's total of a track they opened, in one statement
- * (two reports at once cannot both spend the same time), and answers the new total; null, with
+ * (two reports at once cannot both spend the same time), and answers the new total; 0, with
  * nothing written, when the member never opened the track's listening link (issue 32,
  * docs/decisions/0307): a receipt needs a listen.
  *
@@ -75,7 +75,7 @@ export async function trackDuration(db: Db, trackId: number): Promise<number | n
 export async function addPlayed(
   db: Db,
   r: { trackId: number; userId: number; seconds: number; at: Date; durationS: number | null },
-): Promise<number | null> {
+): Promise<number> {
   const total = r.durationS !== null && r.durationS > 0 ? r.durationS : Number.MAX_SAFE_INTEGER;
   const atMs = r.at.getTime();
   const latest = sql`(select max(l.last_at) from track_listens l where l.user_id = ${r.userId})`;
@@ -90,7 +90,7 @@ export async function addPlayed(
     })
     .where(and(eq(trackListens.track_id, r.trackId), eq(trackListens.user_id, r.userId)))
     .returning({ heard_s: trackListens.heard_s });
-  return row?.heard_s ?? null;
+  return row?.heard_s ?? 0;
 }
 
 /** Every member who has played some of the track, the most heard first. */

@@ -569,9 +569,8 @@ export function createStaffReview(
     /**
      * POST …/tracks/{id}/listened (issue 20, docs/decisions/0197): the player reports `seconds`
      * played since its previous report. 404 outside the caller's sight, like every call taking a
-     * track id. Only a track the caller opened (GET …/listen) counts, from that opening on. Once
-     * the caller's capped total reaches the threshold (20 s, or all of a shorter track), the
-     * track's `new` directions within their scope become `listened`.
+     * track id; only a track they opened counts (decision 0307). At the threshold (20 s, or all of
+     * a shorter track) of their capped total, its `new` directions in their scope become `listened`.
      */
     async reportListened(who: Viewer, id: number, seconds: number) {
       await load(scopeOf(who), id);
@@ -581,9 +580,7 @@ export function createStaffReview(
         ctx.logger.warn("presence not recorded", { id, err })
       );
       const durationS = await trackDuration(db, id);
-      // A track whose listening link the caller never opened earns nothing (issue 32, decision 0307).
-      const heardS = await addPlayed(db, { trackId: id, userId: who.id, seconds, at: ctx.clock.now(), durationS }) ??
-        0;
+      const heardS = await addPlayed(db, { trackId: id, userId: who.id, seconds, at: ctx.clock.now(), durationS });
       const heard = isHeard(heardS, durationS);
       const decisions = heard ? await markListened(who, id) : (await view(scopeOf(who), id)).decisions;
       return { heard_s: Math.floor(heardS * 10) / 10, duration_s: durationS, heard, decisions };
