@@ -46,7 +46,7 @@ export async function openListen(db: Db, trackId: number, userId: number, at: Da
 }
 
 /** The track's length by the one rule (`trackLengthS`); null while it is not known. */
-export async function trackDuration(db: Db, trackId: number): Promise<number> {
+export async function trackDuration(db: Db, trackId: number): Promise<number | null> {
   const [row] = await db
     .select({ d: trackLengthS })
     .from(tracks)
