@@ -591,8 +591,8 @@ export function createStaffReview(
     /**
      * POST …/tracks/{id}/listened (issue 20, docs/decisions/0197): the player reports `seconds`
      * played since its previous report. 404 outside the caller's sight, like every call taking a
-     * track id. Once the caller's capped total reaches the threshold (20 s, or all of a shorter
-     * track), the track's `new` directions within their scope become `listened`.
+     * track id; only a track they opened counts (decision 0307). At the threshold (20 s, or all of
+     * a shorter track) of their capped total, its `new` directions in their scope become `listened`.
      */
     async reportListened(who: Viewer, id: number, seconds: number) {
       await load(scopeOf(who), id);
