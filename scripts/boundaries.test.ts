@@ -331,6 +331,7 @@ describe("the checker's knot rules", () => {
       "domain/review.ts": `export const DAY_MS = 86_400_000;\nexport const OVERDUE_AFTER_DAYS = 14;`,
       "server/intake/rules.ts": `export { DAY_MS } from "${UP2}domain/review.ts";\nconst x = DAY_MS * 2;`,
       "server/tracks/views.test.ts": `const DAY_MS = 86_400_000;`,
+      "e2e/artist-pages.e2e.ts": `const DAY_MS = 86_400_000;`,
       "domain/intake-rules.ts": `export const INTAKE_DEFAULTS = { tempo_min: 160, tempo_max: 190, promise_days: 14 };`,
       "server/audio/tempo.ts": `export const DNB_MIN_BPM = INTAKE_DEFAULTS.tempo_min;\nconst SEARCH_MAX_BPM = 160;`,
       "db/schema.ts": `tempo_max: real("tempo_max").notNull().default(190),`,

@@ -189,7 +189,9 @@ export function tableNames(schema: string): Map<string, string> {
   return names;
 }
 
-const isTest = (path: string) => /\.test\.tsx?$/.test(path) || path.startsWith("server/testing/");
+/** Tests, their kits and the end-to-end folder (its harness is test code too). */
+const isTest = (path: string) =>
+  /\.(test|e2e)\.tsx?$/.test(path) || path.startsWith("server/testing/") || path.startsWith("e2e/");
 
 /** The capability a server file belongs to: its first folder under server/ (null for server/*.ts). */
 export const capabilityOf = (path: string) => /^server\/([^/]+)\//.exec(path)?.[1] ?? null;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc } from "drizzle-orm";
 import { telegramOutbox, type User } from "../../db/schema.ts";
 import { COMMENT_TEXT_MAX_LENGTH, COMMENT_TEXTS } from "../../domain/track-comments.ts";
-import { HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { hiddenCharsMessage } from "../../domain/hidden-chars.ts";
 import { COMMENTS_MENTION } from "../notifications/message-text.ts";
 import { AUDIO, type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { createTrack, createUser, decisionRevision, linkSignerOf, signIn } from "../testing/factories.ts";
@@ -108,7 +108,7 @@ describe("staff comments", () => {
     ["no text", { at_s: 1 }, COMMENT_TEXTS.textRequired],
     ["blank text", { at_s: 1, text: "   " }, COMMENT_TEXTS.textRequired],
     ["text too long", { at_s: 1, text: "я".repeat(COMMENT_TEXT_MAX_LENGTH + 1) }, COMMENT_TEXTS.textTooLong],
-    ["hidden characters", { at_s: 1, text: "abc\u202Edef" }, HIDDEN_CHARS_MESSAGE],
+    ["hidden characters", { at_s: 1, text: "abc\u202Edef" }, hiddenCharsMessage(["\u202E"])],
     ["shared as text", { at_s: 1, text: "x", shared: "true" }, COMMENT_TEXTS.badShared],
   ])("refuses %s with 400 and says why", async (_name, json, error) => {
     const t = await track();

@@ -1,7 +1,8 @@
 /**
  * Issue 23, the review desk (docs/decisions/0222–0224): one decision for the whole track within the
  * caller's categories, its undo while the artist's message is held, the hold itself (the Bot API
- * double hears nothing before it is over, one message per decided pair after, none after an undo),
+ * double hears nothing before it is over, one message for the track's decided pairs after (issue
+ * 31), none after an undo),
  * what the artist's site shows meanwhile, and templates of each outcome with their placeholders.
  */
 import { asc, eq, isNotNull } from "drizzle-orm";
@@ -318,7 +319,7 @@ describe("POST …/tracks/{id}/decision/undo", () => {
 });
 
 describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
-  it("sends nothing during the hold and one message per decided pair after it", async () => {
+  it("sends nothing during the hold and one message for the track's decided pairs after it (issue 31)", async () => {
     const tr = await newTrack("label_koster,show_neurogon");
     await decideTrack(tr.id, { status: "accepted", message: "Берём" });
     expect(await sender().runOnce()).toMatchObject({ sent: 0 });
@@ -331,8 +332,8 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
     await sender().runOnce();
     nowMs += 1_000;
     await sender().runOnce();
-    expect(bot.delivered).toHaveLength(2);
-    expect(bot.delivered.map((d) => String(d.body.text).includes("Берём"))).toEqual([true, true]);
+    expect(bot.delivered).toHaveLength(1);
+    expect(String(bot.delivered[0].body.text).split("Сообщение:\nБерём")).toHaveLength(3);
   });
 
   it("another decision within the hold replaces the waiting message; an undo sends nothing at all", async () => {
