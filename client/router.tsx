@@ -1,4 +1,3 @@
-import type { QueryClient } from "@tanstack/react-query";
 import {
   createRootRouteWithContext,
   createRoute,
@@ -20,17 +19,12 @@ import { PrivacyPage } from "./features/info/privacy-page.tsx";
 import { SuccessPage } from "./features/info/success-page.tsx";
 import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
-import type { Auth } from "./lib/auth.ts";
+import type { RouterContext } from "./lib/router-context.ts";
 import { configQuery } from "./lib/config-query.ts";
 import type { UsersListSearch } from "./features/admin/users-list-search.ts";
 import type { TrackListSearch } from "./features/staff-review/track-list-search.ts";
 import { MODERATOR_QUEUE_START } from "./features/staff-review/queue-start.ts";
 import { guestOnly, requireAdmin, requireSignedIn, requireStaff, rootGuard } from "./lib/guards.ts";
-
-export interface RouterContext {
-  auth: Auth;
-  queryClient: QueryClient;
-}
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => <RootLayout overlays={<AuthOverlays />} />,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { charCount } from "./profile.ts";
 import { type Direction, DIRECTIONS } from "./directions.ts";
 import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
+import { INTAKE_DEFAULTS } from "./intake-rules.ts";
 
 /**
  * The review of a track in each of its directions (issue 13): the staff's five states and their
@@ -48,9 +49,10 @@ export function isAwaitingDecision(status: ReviewStatus): boolean {
   return status === "new" || status === "listened";
 }
 
-/** A track waiting longer than this is flagged in the panels. */
-export const OVERDUE_AFTER_DAYS = 14;
-const DAY_MS = 86_400_000;
+/** A track waiting longer than this is flagged in the panels: the response promise's default. */
+export const OVERDUE_AFTER_DAYS = INTAKE_DEFAULTS.promise_days;
+/** A day in milliseconds: the one declaration the server's day counts use. */
+export const DAY_MS = 86_400_000;
 
 /** Whole days since the upload (never negative). */
 export function daysSince(uploadDate: Date | string | number, now: Date): number {
