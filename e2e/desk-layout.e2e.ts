@@ -302,18 +302,6 @@ test("desk layout: the phone's bar is at most 200 px with previous/next, and a c
           return b.top >= header - 0.5 && b.bottom <= floor + 0.5;
         }).length;
       }, floorSel);
-    console.log(`      debug ${
-      JSON.stringify(
-        await page.evaluate(() => ({
-          header: document.querySelector(".site-header")!.getBoundingClientRect().toJSON(),
-          bar: document.querySelector(".st-player")!.getBoundingClientRect().toJSON(),
-          cards: [...document.querySelectorAll("li[data-track-id]")].map((
-            c,
-          ) => [c.getBoundingClientRect().top, c.getBoundingClientRect().bottom]),
-          scrollY,
-        })),
-      )
-    }`);
     expect(await wholeCards(".st-player")).toBeGreaterThanOrEqual(1);
 
     // Deciding: «decline» opens the sheet with the templates' whole texts; a card stays whole above it.
