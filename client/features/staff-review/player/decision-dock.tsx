@@ -215,9 +215,9 @@ export function DecisionDock({ desk, label, votes, sheetExtra }: DecisionDockPro
                     <kbd aria-hidden="true">{i + 1}</kbd>
                     <span className="dk-template-title">{t.title}</span>
                     {previews(t.text).map(([text, dirs]) => (
-                      <span key={dirs.join()} className="dk-template-text" data-template-text="">
+                      <span key={dirs.join()} className="dk-template-text">
                         {pairs.length > 1 && <span className="dk-template-dirs">{dirs.map(label).join(", ")}:</span>}
-                        {text}
+                        <span data-template-text="">{text}</span>
                       </span>
                     ))}
                   </button>
