@@ -64,6 +64,35 @@ function nameLines(page: Page) {
   );
 }
 
+/**
+ * A server of the test's own wired to the Bot API double with a short hold, an artist with a
+ * Telegram id, and one processed upload of theirs with its audio report (the source of the copies).
+ */
+async function deskServer(t: TestContext, prefix: string) {
+  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
+  const server = await t.startServer({
+    TELEGRAM_BOT_TOKEN: "123456:TEST",
+    TELEGRAM_BOT_API_URL: bot.url,
+    DECISION_NOTIFY_HOLD_S: String(HOLD_S),
+  });
+  const s: TestContext = { ...t, server };
+  const admin = await tokensOf(s, "admin");
+  const username = runArtist(prefix.toLowerCase());
+  const made = await apiAs(s, admin.access, "/admin/users", {
+    method: "POST",
+    body: JSON.stringify({ username, telegram_id: String(710_000_000 + Math.floor(Math.random() * 1_000_000)) }),
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const artist = await tokensOf(s, username);
+  const name = runArtist(prefix);
+  const [source] = await uploadAs(s, artist.access, [
+    { name: `${name} - Source.mp3`, source: "Test Artist - Amen Study.mp3" },
+  ], "label_koster");
+  await waitCompleted(s, admin.access, [source.id]);
+  await waitAnalysed(s, admin.access, [source.id]);
+  return { bot, s, server, admin, name, source };
+}
+
 async function waitPlayingTrack(page: Page, id: number) {
   await page.waitForFunction(
     (id) => {
@@ -79,28 +108,8 @@ async function waitPlayingTrack(page: Page, id: number) {
 test(
   "desk layout: 8+ one-line rows in view at 1440×900 while playing and choosing; the chooser's text is the message the artist gets",
   async (t) => {
-    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
+    const { bot, s, server, admin, name, source } = await deskServer(t, "Layout");
     try {
-      const server = await t.startServer({
-        TELEGRAM_BOT_TOKEN: "123456:TEST",
-        TELEGRAM_BOT_API_URL: bot.url,
-        DECISION_NOTIFY_HOLD_S: String(HOLD_S),
-      });
-      const s: TestContext = { ...t, server };
-      const admin = await tokensOf(s, "admin");
-      const username = runArtist("layout");
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: String(710_000_000 + Math.floor(Math.random() * 1_000_000)) }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
-      const name = runArtist("Layout");
-      const [source] = await uploadAs(s, artist.access, [
-        { name: `${name} - Source.mp3`, source: "Test Artist - Amen Study.mp3" },
-      ], "label_koster");
-      await waitCompleted(s, admin.access, [source.id]);
-      await waitAnalysed(s, admin.access, [source.id]);
       const long = " (Extended Liquid Rework with Strings and a Very Long Name, Remastered 2026)";
       const names = Array.from(
         { length: QUEUE },
@@ -226,16 +235,9 @@ test(
 );
 
 test("desk layout: the phone's bar is at most 200 px with previous/next, and a card stays whole above the sheet while deciding", async (t) => {
-  const admin = await tokensOf(t, "admin");
-  const artist = await tokensOf(t, "artist");
-  const name = runArtist("Pocket");
-  const [source] = await uploadAs(t, artist.access, [
-    { name: `${name} - Source.mp3`, source: "Test Artist - Amen Study.mp3" },
-  ], "label_koster");
-  await waitCompleted(t, admin.access, [source.id]);
-  await waitAnalysed(t, admin.access, [source.id]);
+  const { bot, s, server, name, source } = await deskServer(t, "Pocket");
   const names = Array.from({ length: 8 }, (_, i) => `${name} - Pocket ${i + 1}.mp3`);
-  const ids = await copyTracks(t.server.dataDir, source.id, names);
+  const ids = await copyTracks(server.dataDir, source.id, names);
 
   const context = await t.browser.newContext({
     viewport: { width: 390, height: 844 },
@@ -245,14 +247,14 @@ test("desk layout: the phone's bar is at most 200 px with previous/next, and a c
   });
   try {
     const page = await context.newPage();
-    const { link } = await tokensOf(t, "moderator");
+    const { link } = await tokensOf(s, "moderator");
     const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/me" && r.ok());
     await page.goto(link);
     await me;
     await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
     await page.evaluate(() => localStorage.setItem("cookieConsent", "true"));
     await page.goto(
-      `${t.server.baseUrl}/moderator/tracks?review=new&sort=upload_date&filename=${encodeURIComponent(name)}`,
+      `${server.baseUrl}/moderator/tracks?review=new&sort=upload_date&filename=${encodeURIComponent(name)}`,
     );
     const first = page.locator(`li[data-track-id="${ids[0]}"]`);
     await first.waitFor();
@@ -326,7 +328,19 @@ test("desk layout: the phone's bar is at most 200 px with previous/next, and a c
     await sheet.locator(".dk-template").first().tap();
     await page.locator(`li[data-track-id="${ids[0]}"].st-card-left`).waitFor();
     await waitPlayingTrack(page, ids[1]);
+    // The hold's line with its undo (the artist has Telegram) still fits in 200 px, on one line.
+    const hold = bar.getByTestId("decision-hold");
+    await hold.waitFor();
+    const held = (await bar.boundingBox())!;
+    console.log(`      390×844: the bar is ${Math.round(held.height)} px high with the hold's line and its undo`);
+    expect(held.height).toBeLessThanOrEqual(200);
+    expect((await bar.locator(".dk-status").boundingBox())!.height).toBeLessThanOrEqual(30);
+    const undo = (await hold.getByRole("button").boundingBox())!;
+    expect(undo.x + undo.width).toBeLessThanOrEqual(390);
+    expect(undo.height).toBeGreaterThanOrEqual(24);
+    await shot(t, page, "desk-layout-phone-hold-390");
   } finally {
     await context.close();
+    await bot.stop();
   }
 });
