@@ -41,8 +41,6 @@ export function ModeratorTracksPage() {
     },
   });
   const { query, list } = tracks;
-  // Issue 24: who is assigned, who is listening, and the assign actions.
-  const work = useQueueAssignment({ base: "/moderator", tracksKey: moderatorKeys.tracks, rows: list?.tracks ?? [] });
   const review = useTrackReview({
     base: "/moderator",
     keys: moderatorKeys,
@@ -50,6 +48,13 @@ export function ModeratorTracksPage() {
     texts: PLAYER_TEXTS_EN,
     commentTexts: COMMENT_TEXTS_EN,
     canDecide: (d) => canManage(d, categories),
+  });
+  // Issue 24: who is assigned, who is listening (the player's track too, however it was opened), and the assign actions.
+  const work = useQueueAssignment({
+    base: "/moderator",
+    tracksKey: moderatorKeys.tracks,
+    rows: list?.tracks ?? [],
+    playing: review.player.current?.id ?? null,
   });
 
   const directionOptions = useMemo(

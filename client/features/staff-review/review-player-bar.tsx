@@ -26,7 +26,13 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
   const current = review.player.current;
   const phone = useMediaQuery(PHONE_QUERY);
   if (rows.length === 0 && !current) return null;
-  const assignment = <DeskAssignment work={work} track={rows.find((t) => t.id === current?.id) ?? null} />;
+  const assignment = (
+    <DeskAssignment
+      work={work}
+      // A track opened by link (not on the page shown) has its own marks too (issue 31).
+      track={rows.find((t) => t.id === current?.id) ?? (current as StaffTrackRow | null)}
+    />
+  );
   return (
     <PlayerBar
       player={review.player}
@@ -38,6 +44,15 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
           <DecisionDock
             desk={review.desk}
             label={label}
+            ends={{
+              texts,
+              base,
+              tracksKey,
+              directions: [...work.mine] as Direction[],
+              label,
+              skipped: review.player.skippedCount,
+              onSkipped: review.player.backToSkipped,
+            }}
             votes={current && <TrackVotes base={base} tracksKey={tracksKey} trackId={current.id} label={label} />}
             // A phone's bar keeps play, seeking, the drop, previous/next and the outcomes (issue 31);
             // the rest is in the sheet.

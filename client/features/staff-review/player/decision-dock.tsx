@@ -5,6 +5,7 @@ import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-que
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import { PAIR_OVERDUE_LABEL } from "../review-badges.tsx";
 import type { DecisionDesk } from "./use-decision-desk.ts";
+import { DeskConflictNotice, type DeskEndsContext, QueueDone, SilentHold } from "./desk-ends.tsx";
 import "../decision-panel.css";
 import "./decision-dock.css";
 
@@ -61,9 +62,11 @@ export interface DecisionDockProps {
   votes?: ReactNode;
   /** On a phone, what the compact bar leaves to the sheet (issue 31): comments, assignment, «from the drop». */
   sheetExtra?: ReactNode;
+  /** The view done, a 409 and a silent hold (issue 31): their words and where the next views are. */
+  ends?: DeskEndsContext & { skipped: number; onSkipped: () => void };
 }
 
-export function DecisionDock({ desk, label, votes, sheetExtra }: DecisionDockProps) {
+export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
   const chooserRef = useRef<HTMLDivElement>(null);
@@ -134,11 +137,18 @@ export function DecisionDock({ desk, label, votes, sheetExtra }: DecisionDockPro
             ))}
         </div>
         <div className="dk-status" aria-live="polite">
-          {desk.holding && desk.last && (
+          {ends && <SilentHold desk={desk} ctx={ends} />}
+          {desk.holding && desk.last && (!ends || desk.last.notifyAt !== null) && (
             <span className="dk-hold" data-testid="decision-hold">
               «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
               <strong>{clock(desk.holdLeft)}</strong>
-              <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
+              <button
+                type="button"
+                className="st-btn st-btn-sm"
+                aria-keyshortcuts="Z"
+                onClick={() =>
+                  void desk.undo()}
+              >
                 Отменить <kbd aria-hidden="true">Z</kbd>
               </button>
             </span>
@@ -181,6 +191,8 @@ export function DecisionDock({ desk, label, votes, sheetExtra }: DecisionDockPro
       {votes && !phone && <div className="dk-votes">{votes}</div>}
 
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
+      {ends && <DeskConflictNotice desk={desk} ctx={ends} />}
+      {ends && <QueueDone desk={desk} ctx={ends} skipped={ends.skipped} onSkipped={ends.onSkipped} />}
 
       <div id={`${id}-sheet`} className="dk-sheet" data-open={desk.sheet || chooser !== null || undefined}>
         <div className="dk-sheet-head">
