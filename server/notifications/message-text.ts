@@ -1,4 +1,5 @@
 import { type Direction, DIRECTION_LABELS } from "../../domain/directions.ts";
+import { artistMessage } from "../../domain/decision-message.ts";
 import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../domain/review.ts";
 
 /**
@@ -68,7 +69,8 @@ export function decisionMessageText(m: DecisionMessage): string {
   const tail = (m.sharedComments ?? 0) > 0
     ? `${COMMENTS_MENTION}\nИстория ваших треков: ${escapeHtml(m.historyUrl)}`
     : `История ваших треков: ${escapeHtml(m.historyUrl)}`;
-  const message = m.message?.trim();
+  // The same rule as the desk's preview (domain/decision-message.ts).
+  const message = artistMessage(m.message);
   if (!message) return `${head}\n\n${tail}`;
   const label = "\n\nСообщение:\n";
   const budget = TELEGRAM_TEXT_LIMIT - head.length - label.length - 2 - tail.length;

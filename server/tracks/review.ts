@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import {
   type Direction,
   DIRECTION_CONFLICT_MESSAGE,
-  DIRECTION_LABELS,
   DIRECTIONS,
   findConflict,
   formatDirections,
@@ -11,7 +10,7 @@ import {
 } from "../../domain/directions.ts";
 import { telegramOutbox, trackDecisionHistory, tracks } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
-import { parseTrackName } from "../../domain/track-name.ts";
+import { templateMessage } from "../../domain/decision-message.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../status-store/kv.ts";
@@ -24,7 +23,6 @@ import { heldMessageFate } from "../../domain/artist-notice.ts";
 import {
   artistReviewStatus,
   type DecisionInput,
-  fillTemplate,
   isAwaitingDecision,
   REVIEW_TEXTS,
   type ReviewStatus,
@@ -97,13 +95,6 @@ interface PairRequest {
   direction: Direction;
   revision: number | undefined;
   fields: Omit<DecisionInput, "revision">;
-}
-
-/** `{artist}` and `{title}` of a track's name; a name outside the rule gives its whole self as the title. */
-function trackNameParts(filename: string): { artist: string; title: string } {
-  const parsed = parseTrackName(filename);
-  if (parsed) return parsed;
-  return { artist: "", title: filename.replace(/\.mp3$/i, "") };
 }
 
 /**
@@ -303,7 +294,6 @@ export function createStaffReview(
       if (!inScope(a.direction, scope)) throw forbidden(REVIEW_TEXTS.outsideCategories);
     }
     const directions = asked.map((a) => a.direction);
-    const named = trackNameParts(current.filename);
     const messages = new Map<Direction, string | null | undefined>();
     for (const a of asked) {
       let message = a.fields.message;
@@ -311,7 +301,8 @@ export function createStaffReview(
         const template = await templateOf(a.fields.template_id);
         if (template === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
         if (template.outcome !== a.fields.status) throw badRequest(REVIEW_TEXTS.templateOtherOutcome);
-        message = fillTemplate(template.text, { ...named, direction: DIRECTION_LABELS[a.direction] });
+        // The chooser shows the same text (domain/decision-message.ts: one rule for both).
+        message = templateMessage(template.text, current.filename, a.direction);
       }
       messages.set(a.direction, message);
     }

@@ -386,7 +386,8 @@ export function TrackTable(
                       </button>
                     )}
                     <div>
-                      <span>{track.filename}</span>
+                      {/* One line on a desk (player.css): the whole name on hover, and in the text itself. */}
+                      <span className="st-track-name" title={track.filename}>{track.filename}</span>
                       {warnings.length > 0 && (
                         // One small mark per row (the player's report lists them in full); the
                         // names are read out and shown on hover.
@@ -405,7 +406,7 @@ export function TrackTable(
                     </div>
                   </div>
                 </td>
-                <td>
+                <td className="st-user-cell" title={who.sub ? `${who.main} ${who.sub}` : who.main}>
                   <div>{who.main}</div>
                   {who.sub && <div className="st-muted st-small">{who.sub}</div>}
                 </td>

@@ -1,8 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
-import { fillTemplate } from "../../../../domain/review.ts";
+import { templateMessage } from "../../../../domain/decision-message.ts";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
-import { parseTrackName } from "../../../../domain/track-name.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import { PAIR_OVERDUE_LABEL } from "../review-badges.tsx";
 import type { DecisionDesk } from "./use-decision-desk.ts";
@@ -61,11 +60,13 @@ export interface DecisionDockProps {
   label: (d: Direction) => string;
   /** The caller's votes on the track playing (issue 24, `TrackVotes`), under the bar. */
   votes?: ReactNode;
+  /** On a phone, what the compact bar leaves to the sheet (issue 31): comments, assignment, «from the drop». */
+  sheetExtra?: ReactNode;
   /** The view done, a 409 and a silent hold (issue 31): their words and where the next views are. */
   ends?: DeskEndsContext & { skipped: number; onSkipped: () => void };
 }
 
-export function DecisionDock({ desk, label, votes, ends }: DecisionDockProps) {
+export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionDockProps) {
   const id = useId();
   const { track, pairs, chooser } = desk;
   const chooserRef = useRef<HTMLDivElement>(null);
@@ -76,14 +77,16 @@ export function DecisionDock({ desk, label, votes, ends }: DecisionDockProps) {
     if (chooser) chooserRef.current?.focus({ preventScroll: true });
   }, [chooser]);
   if (!track) return null;
-  // The templates read as the artist will get them (the first direction's name for `{direction}`).
-  const named = parseTrackName(track.filename);
-  const preview = (text: string) =>
-    fillTemplate(text, {
-      artist: named?.artist ?? track.filename,
-      title: named?.title ?? track.filename,
-      direction: pairs[0] ? label(pairs[0].direction as Direction) : "",
-    });
+  // The templates read as the artist will get them: the server's own rule (domain/decision-message.ts),
+  // once per direction when `{direction}` makes the texts differ.
+  const previews = (text: string) => {
+    const byText = new Map<string, Direction[]>();
+    for (const p of pairs) {
+      const filled = templateMessage(text, track.filename, p.direction as Direction);
+      byText.set(filled, [...(byText.get(filled) ?? []), p.direction as Direction]);
+    }
+    return [...byText];
+  };
   /** Esc in a field gives the keys back to the desk. */
   const escape = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Escape") {
@@ -166,7 +169,10 @@ export function DecisionDock({ desk, label, votes, ends }: DecisionDockProps) {
             aria-controls={`${id}-sheet`}
             onClick={() => desk.setSheet(!desk.sheet)}
           >
-            {votes && phone ? "Голос, сообщение и заметка" : "Сообщение и заметка"} <kbd aria-hidden="true">M</kbd>
+            <span className="dk-sheet-open-label">
+              {votes && phone ? "Голос, сообщение и заметка" : "Сообщение и заметка"}
+            </span>
+            <span className="dk-sheet-open-mark" aria-hidden="true">✉</span> <kbd aria-hidden="true">M</kbd>
           </button>
           <button
             type="button"
@@ -220,7 +226,12 @@ export function DecisionDock({ desk, label, votes, ends }: DecisionDockProps) {
                   >
                     <kbd aria-hidden="true">{i + 1}</kbd>
                     <span className="dk-template-title">{t.title}</span>
-                    <span className="dk-template-text" title={preview(t.text)}>{preview(t.text)}</span>
+                    {previews(t.text).map(([text, dirs]) => (
+                      <span key={dirs.join()} className="dk-template-text">
+                        {pairs.length > 1 && <span className="dk-template-dirs">{dirs.map(label).join(", ")}:</span>}
+                        <span data-template-text="">{text}</span>
+                      </span>
+                    ))}
                   </button>
                 </li>
               ))}
@@ -263,6 +274,7 @@ export function DecisionDock({ desk, label, votes, ends }: DecisionDockProps) {
             />
           </div>
         </div>
+        {phone && sheetExtra}
         {pairs.length > 1 && (
           <fieldset className="dk-overrides">
             <legend className="st-label">По направлениям (если решение различается)</legend>
