@@ -142,10 +142,11 @@ export function PlayerBar(
                     role="switch"
                     className="st-btn st-btn-sm st-from-drop"
                     aria-checked={fromDrop.on}
-                    title="Следующий трек начинается с дропа"
+                    title={texts.fromDropTitle}
                     onClick={fromDrop.toggle}
                   >
-                    <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>С дропа
+                    <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>
+                    {texts.fromDrop}
                   </button>
                 )}
               </div>
