@@ -153,7 +153,7 @@ test("moderator panel: every screen in English outside user content and directio
   await page.goto(`${server.baseUrl}/moderator`);
   await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
   await page.getByRole("region", { name: "Review queue" }).waitFor();
-  await page.getByRole("region", { name: "Response times" }).waitFor();
+  await page.getByRole("region", { name: "Response times", exact: true }).waitFor();
   await check(page, "dashboard");
 
   await page.getByRole("link", { name: "Intake rules of your categories →" }).click();

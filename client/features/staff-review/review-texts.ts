@@ -1,5 +1,6 @@
 import { AI_USE_BADGES, type AiUse } from "../../../domain/ai-use.ts";
 import { AUDIO_WARNING_TEXTS, type AudioWarning } from "../../../domain/audio-warnings.ts";
+import { DIRECTION_CONFLICT_MESSAGE } from "../../../domain/directions.ts";
 import { REVIEW_STATUS_LABELS, REVIEW_TEXTS, type ReviewStatus } from "../../../domain/review.ts";
 import { VOTE_LABELS, VOTE_TEXTS, type VoteValue } from "../../../domain/votes.ts";
 import { errorText } from "../../lib/api.ts";
@@ -22,6 +23,8 @@ export interface ReviewTexts {
   waiting: (days: number) => string;
   warnings: Record<AudioWarning, string>;
   aiUse: Record<AiUse | "none", string>;
+  /** A direction box that cannot be ticked beside those already ticked (the edit pages). */
+  directionConflict: string;
   desk: DeskTexts;
   votes: VoteTexts;
   work: WorkTexts;
@@ -210,6 +213,7 @@ export const REVIEW_TEXTS_RU: ReviewTexts = {
   waiting: (d) => `Ждёт ${d} дн.`,
   warnings: AUDIO_WARNING_TEXTS,
   aiUse: AI_USE_BADGES,
+  directionConflict: DIRECTION_CONFLICT_MESSAGE,
   desk: {
     outcomes: { accepted: "Принять", shortlisted: "В шорт-лист", declined: "Отклонить" },
     outcomeDone: { accepted: "принять", shortlisted: "в шорт-лист", declined: "отклонить" },
@@ -362,6 +366,7 @@ export const REVIEW_TEXTS_EN: ReviewTexts = {
     tempo_outside_window: "Tempo outside the direction's window (intake rules)",
   },
   aiUse: { no: "AI: no", partly: "AI: partly", yes: "AI: yes", none: "AI: not stated" },
+  directionConflict: "This direction cannot be chosen together with the directions already chosen.",
   desk: {
     outcomes: { accepted: "Accept", shortlisted: "Shortlist", declined: "Decline" },
     outcomeDone: { accepted: "accepted", shortlisted: "shortlisted", declined: "declined" },

@@ -117,10 +117,10 @@ export function TrackCards(
                 </button>
               )}
               <div className="st-track-card-name">
-                <strong data-field="title">{name?.title ?? track.filename}</strong>
+                <strong data-field="title" data-user-content="">{name?.title ?? track.filename}</strong>
                 <span className="st-muted st-small" data-field="artist">
                   <span className="visually-hidden">{`${card.artist}: `}</span>
-                  {artist}
+                  <span data-user-content="">{artist}</span>
                 </span>
               </div>
               <input

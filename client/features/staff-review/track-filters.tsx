@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { useReviewTexts } from "./review-texts-context.ts";
-import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
+import { REVIEW_STATUSES } from "../../../domain/review.ts";
 import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
 import { AI_USE_FILTERS, type AiUseFilter } from "../../../domain/ai-use.ts";
 import "../../components/ui/staff.css";
@@ -236,7 +236,7 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
           <option value="overdue">{texts.overdue}</option>
-          {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+          {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{words.states[s]}</option>)}
         </select>
       </label>
       <label className="st-field" htmlFor={`${id}-assigned`}>
