@@ -3,6 +3,8 @@ import { AUDIO_WARNING_TEXTS, type AudioWarning } from "../../../domain/audio-wa
 import { DIRECTION_CONFLICT_MESSAGE } from "../../../domain/directions.ts";
 import { REVIEW_STATUS_LABELS, REVIEW_TEXTS, type ReviewStatus } from "../../../domain/review.ts";
 import { VOTE_LABELS, VOTE_TEXTS, type VoteValue } from "../../../domain/votes.ts";
+import { COMMENT_TEXTS } from "../../../domain/track-comments.ts";
+import { ASSIGN_TEXTS } from "../../../domain/assignment.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDuration } from "../../lib/format.ts";
 import type { DeskOutcome } from "./desk-queries.ts";
@@ -171,7 +173,12 @@ function stringsOf(texts: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(texts).filter(([, v]) => typeof v === "string")) as Record<string, string>;
 }
 
-const SERVER_RU = { ...stringsOf(REVIEW_TEXTS), ...prefixed("vote.", stringsOf(VOTE_TEXTS)) };
+const SERVER_RU = {
+  ...stringsOf(REVIEW_TEXTS),
+  ...prefixed("vote.", stringsOf(VOTE_TEXTS)),
+  ...prefixed("comment.", stringsOf(COMMENT_TEXTS)),
+  ...prefixed("assign.", stringsOf(ASSIGN_TEXTS)),
+};
 
 function prefixed(prefix: string, texts: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(texts).map(([k, v]) => [prefix + k, v]));
@@ -202,6 +209,21 @@ const SERVER_EN: Partial<Record<keyof typeof SERVER_RU, string>> = {
   "vote.badVote": "Vote: 1, 0 or -1",
   "vote.wordTooLong": "The word must not exceed 100 characters",
   "vote.outsideCategories": "You can vote only in the directions of your categories",
+  "comment.textRequired": "Type the comment's text",
+  "comment.textTooLong": "The comment must not exceed 1000 characters",
+  "comment.badAt": "The comment's moment is a number of seconds from 0",
+  "comment.badEnd": "The range must end after it starts",
+  "comment.beyondTrack": "The comment's moment is beyond the track",
+  "comment.nothingToChange": "Nothing to change",
+  "comment.notFound": "Comment not found",
+  "comment.notAuthor": "Only its author or an administrator may change or delete a comment",
+  "assign.userNotFound": "No staff member with this ID",
+  "assign.notStaff": "Only an administrator or a moderator can be assigned",
+  "assign.notTrackDirection": "The track has no such direction",
+  "assign.outsideCategories": "This direction is outside your categories",
+  "assign.nothingToAssign": "Everything in your categories is decided on this track: nothing to assign",
+  "assign.noTracks": "No tracks chosen to assign",
+  "assign.noPeople": "Choose at least one staff member",
 };
 
 const translations = (en: Partial<Record<string, string>>) =>
