@@ -50,8 +50,6 @@ function ModeratorTracks() {
     },
   });
   const { query, list } = tracks;
-  // Issue 24: who is assigned, who is listening, and the assign actions.
-  const work = useQueueAssignment({ base: "/moderator", tracksKey: moderatorKeys.tracks, rows: list?.tracks ?? [] });
   const review = useTrackReview({
     base: "/moderator",
     keys: moderatorKeys,
@@ -59,6 +57,13 @@ function ModeratorTracks() {
     texts: TEXTS.player,
     commentTexts: TEXTS.comments,
     canDecide: (d) => canManage(d, categories),
+  });
+  // Issue 24: who is assigned, who is listening (the player's track too, however it was opened), and the assign actions.
+  const work = useQueueAssignment({
+    base: "/moderator",
+    tracksKey: moderatorKeys.tracks,
+    rows: list?.tracks ?? [],
+    playing: review.player.current?.id ?? null,
   });
 
   const directionOptions = useMemo(

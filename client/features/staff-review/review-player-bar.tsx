@@ -34,9 +34,22 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
           <DecisionDock
             desk={review.desk}
             label={label}
+            ends={{
+              texts,
+              base,
+              tracksKey,
+              directions: [...work.mine] as Direction[],
+              label,
+              skipped: review.player.skippedCount,
+              onSkipped: review.player.backToSkipped,
+            }}
             votes={current && <TrackVotes base={base} tracksKey={tracksKey} trackId={current.id} label={label} />}
           />
-          <DeskAssignment work={work} track={rows.find((t) => t.id === current?.id) ?? null} />
+          <DeskAssignment
+            work={work}
+            // A track opened by link (not on the page shown) has its own marks too (issue 31).
+            track={rows.find((t) => t.id === current?.id) ?? (current as StaffTrackRow | null)}
+          />
         </>
       }
     />

@@ -33,7 +33,13 @@ const openDirections = (track: Pick<StaffTrackRow, "decisions">, mine: ReadonlyS
     .map((d) => d.direction as string);
 
 export function useQueueAssignment(
-  { base, tracksKey, rows }: { base: StaffBase; tracksKey: readonly string[]; rows: readonly StaffTrackRow[] },
+  { base, tracksKey, rows, playing = null }: {
+    base: StaffBase;
+    tracksKey: readonly string[];
+    rows: readonly StaffTrackRow[];
+    /** The track in the player, however it was opened (a link too): its presence is asked for (issue 31). */
+    playing?: number | null;
+  },
 ) {
   const queryClient = useQueryClient();
   const words = useReviewTexts();
@@ -42,7 +48,7 @@ export function useQueueAssignment(
   // The caller's directions: the union of what the colleagues cover is trimmed to them, and the
   // caller is one of the colleagues.
   const mine = new Set(staff.flatMap((s) => s.directions as string[]));
-  const presence = usePresence(base, tracksKey, rows.map((r) => r.id));
+  const presence = usePresence(base, tracksKey, [...rows.map((r) => r.id), ...(playing === null ? [] : [playing])]);
   const patch = usePatchAssignee(tracksKey);
   const me = auth.user?.id;
   const [error, setError] = useState<string | null>(null);

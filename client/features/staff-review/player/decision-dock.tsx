@@ -7,6 +7,7 @@ import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
 import { REVIEW_TEXTS_RU } from "../review-texts.ts";
 import { useReviewTexts } from "../review-texts-context.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
+import { DeskConflictNotice, type DeskEndsContext, QueueDone, SilentHold } from "./desk-ends.tsx";
 import "../decision-panel.css";
 import "./decision-dock.css";
 
@@ -31,9 +32,11 @@ export interface DecisionDockProps {
   label: (d: Direction) => string;
   /** The caller's votes on the track playing (issue 24, `TrackVotes`), under the bar. */
   votes?: ReactNode;
+  /** The view done, a 409 and a silent hold (issue 31): their words and where the next views are. */
+  ends?: DeskEndsContext & { skipped: number; onSkipped: () => void };
 }
 
-export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
+export function DecisionDock({ desk, label, votes, ends }: DecisionDockProps) {
   const id = useId();
   const texts = useReviewTexts();
   const t = texts.desk;
@@ -102,11 +105,18 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             ))}
         </div>
         <div className="dk-status" aria-live="polite">
-          {desk.holding && desk.last && (
+          {ends && <SilentHold desk={desk} ctx={ends} />}
+          {desk.holding && desk.last && (!ends || desk.last.notifyAt !== null) && (
             <span className="dk-hold" data-testid="decision-hold">
               {t.quoted(desk.last.track.filename)}: {t.outcomeDone[desk.last.status]}
               {t.holdTold} <strong>{clock(desk.holdLeft)}</strong>
-              <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
+              <button
+                type="button"
+                className="st-btn st-btn-sm"
+                aria-keyshortcuts="Z"
+                onClick={() =>
+                  void desk.undo()}
+              >
                 {t.undo} <kbd aria-hidden="true">Z</kbd>
               </button>
             </span>
@@ -146,6 +156,8 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
       {votes && !phone && <div className="dk-votes">{votes}</div>}
 
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
+      {ends && <DeskConflictNotice desk={desk} ctx={ends} />}
+      {ends && <QueueDone desk={desk} ctx={ends} skipped={ends.skipped} onSkipped={ends.onSkipped} />}
 
       <div id={`${id}-sheet`} className="dk-sheet" data-open={desk.sheet || chooser !== null || undefined}>
         <div className="dk-sheet-head">

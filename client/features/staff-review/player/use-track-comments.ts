@@ -55,6 +55,8 @@ export function useTrackComments(
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const latest = useRef({ id, player, draft });
+  /** A save under way: Enter again (a double Enter, a held key) saves nothing more (decision 0277). */
+  const saving = useRef(false);
   latest.current = { id, player, draft };
 
   useEffect(() => {
@@ -116,7 +118,8 @@ export function useTrackComments(
     seek: (seconds: number) => player.seekTo(seconds),
     async save() {
       const d = latest.current.draft;
-      if (!d || id === null) return;
+      if (!d || id === null || saving.current) return;
+      saving.current = true;
       const ok = await run(() =>
         d.id === undefined
           ? read(
@@ -131,8 +134,11 @@ export function useTrackComments(
               json: { text: d.text, shared: d.shared },
             }),
           )
-      );
-      if (ok) setDraft(null);
+      ).finally(() => (saving.current = false));
+      if (ok) {
+        latest.current.draft = null;
+        setDraft(null);
+      }
     },
     async setShared(c: StaffComment, shared: boolean) {
       if (id === null) return;
