@@ -59,7 +59,7 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
             sheetExtra={phone && (
               <>
                 {review.comments && <CommentsPanel state={review.comments.state} texts={review.comments.texts} />}
-                {review.fromDrop && <FromDropSwitch fromDrop={review.fromDrop} />}
+                {review.fromDrop && <FromDropSwitch fromDrop={review.fromDrop} texts={texts} />}
                 {assignment}
               </>
             )}

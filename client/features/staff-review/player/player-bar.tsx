@@ -28,17 +28,20 @@ const NextIcon = () => (
 );
 
 /** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
-export function FromDropSwitch({ fromDrop }: { fromDrop: { on: boolean; toggle: () => void } }) {
+export function FromDropSwitch(
+  { fromDrop, texts }: { fromDrop: { on: boolean; toggle: () => void }; texts: Pick<PlayerTexts, "fromDrop" | "fromDropTitle"> },
+) {
   return (
     <button
       type="button"
       role="switch"
       className="st-btn st-btn-sm st-from-drop"
       aria-checked={fromDrop.on}
-      title="Следующий трек начинается с дропа"
+      title={texts.fromDropTitle}
       onClick={fromDrop.toggle}
     >
-      <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>С дропа
+      <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>
+      {texts.fromDrop}
     </button>
   );
 }
@@ -154,7 +157,7 @@ export function PlayerBar(
                 >
                   {texts.toDrop}
                 </button>
-                {fromDrop && <FromDropSwitch fromDrop={fromDrop} />}
+                {fromDrop && <FromDropSwitch fromDrop={fromDrop} texts={texts} />}
               </div>
               {/* On a phone the comments are in the dock's sheet (issue 31): the bar stays short. */}
               {comments && !phone && <CommentsPanel state={comments.state} texts={comments.texts} />}

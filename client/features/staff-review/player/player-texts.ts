@@ -19,6 +19,9 @@ export interface PlayerTexts {
   forward5: string;
   toDrop: string;
   noDrop: string;
+  /** The switch: the next track starts at its drop. */
+  fromDrop: string;
+  fromDropTitle: string;
   position: string;
   of: string;
   drop: string;
@@ -141,6 +144,8 @@ export const PLAYER_TEXTS_RU: PlayerTexts = {
   forward5: "Вперёд на 5 секунд",
   toDrop: "К дропу",
   noDrop: "Дроп не найден",
+  fromDrop: "С дропа",
+  fromDropTitle: "Следующий трек начинается с дропа",
   position: "Позиция воспроизведения",
   of: "из",
   drop: "Дроп",
@@ -177,6 +182,8 @@ export const PLAYER_TEXTS_EN: PlayerTexts = {
   forward5: "Forward 5 seconds",
   toDrop: "Jump to drop",
   noDrop: "No drop found",
+  fromDrop: "From drop",
+  fromDropTitle: "The next track starts at its drop",
   position: "Playback position",
   of: "of",
   drop: "Drop",

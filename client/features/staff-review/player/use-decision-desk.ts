@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
-import { ApiError, errorText } from "../../../lib/api.ts";
+import { ApiError } from "../../../lib/api.ts";
+import { panelErrorText } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import type { StaffBase } from "../../../lib/staff-queries.ts";
 import { declineTemplatesQuery } from "../decision-queries.ts";
 import {
@@ -75,6 +77,7 @@ export const waitsFor = (track: ReviewTrack, canDecide: (d: Direction) => boolea
 
 export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOptions) {
   const track = player.current;
+  const texts = useReviewTexts();
   const pairs = decidable(track, canDecide);
   const [chooser, setChooser] = useState<DeskOutcome | null>(null);
   const [message, setMessage] = useState("");
@@ -158,7 +161,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
         // Who decided what and when, with the choice to keep it or decide again (decision 0279).
         setConflict({ track: decided, theirs, current });
       } else {
-        setError(`«${decided.filename}»: ${errorText(err, "Не удалось сохранить решение")}`);
+        setError(`${texts.desk.quoted(decided.filename)}: ${panelErrorText(texts, err, texts.desk.saveFailed)}`);
       }
     } finally {
       setSending((n) => n - 1);
@@ -178,7 +181,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       player.ready({ ...undone, decisions: (undone.decisions ?? []).map((d) => by.get(d.direction) ?? d) });
     } catch (err) {
       setLast(null);
-      setError(`«${undone.filename}»: ${errorText(err, "Не удалось отменить решение")}`);
+      setError(`${texts.desk.quoted(undone.filename)}: ${panelErrorText(texts, err, texts.desk.undoFailed)}`);
     }
   };
 

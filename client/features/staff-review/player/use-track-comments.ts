@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { errorText, read } from "../../../lib/api.ts";
+import { read } from "../../../lib/api.ts";
+import { panelErrorText } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import { panel, type StaffBase, staffTrackQuery } from "../../../lib/staff-queries.ts";
 import type { CommentTexts } from "./comment-texts.ts";
 import type { TrackCommentView } from "../../../../domain/track-comments.ts";
@@ -46,6 +48,7 @@ export function useTrackComments(
   const options = staffTrackQuery(base, tracksKey)(id ?? 0);
   const query = useQuery({ ...options, enabled: id !== null });
   const queryClient = useQueryClient();
+  const words = useReviewTexts();
   const detail = query.data as { id: number; comments?: StaffComment[] } | undefined;
   const comments: StaffComment[] = id !== null && detail?.id === id ? detail.comments ?? [] : [];
   const [draft, setDraft] = useState<CommentDraft | null>(null);
@@ -71,7 +74,7 @@ export function useTrackComments(
       await refresh();
       return true;
     } catch (err) {
-      setError(errorText(err, texts.failed));
+      setError(panelErrorText(words, err, texts.failed));
       return false;
     } finally {
       setBusy(false);
