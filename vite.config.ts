@@ -1,6 +1,5 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
-import type { ChunkingContext } from "rolldown";
+import { defineConfig, type Rolldown } from "vite";
 
 /** The artist's lazily loaded pages: the profile and its edit page, and the processing page. */
 const ARTIST_PAGES = /\/client\/features\/(profile|processing)\//;
@@ -13,7 +12,7 @@ const STAFF_CODE = /\/client\/features\/(admin|moderator|staff-review)\//;
  * goes to "public-shared", which the staff pages import too. Anything else is left to the automatic
  * chunking; modules of the entry's graph were taken first by the "app" group.
  */
-function publicLazyChunk(id: string, ctx: ChunkingContext): string | null {
+function publicLazyChunk(id: string, ctx: Rolldown.ChunkingContext): string | null {
   // A package's modules are reached through its index, which reaches every export, used or not.
   if (STAFF_CODE.test(id) || id.includes("/node_modules/")) return null;
   if (ARTIST_PAGES.test(id)) return "artist";
