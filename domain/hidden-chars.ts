@@ -109,7 +109,7 @@ export function withoutHiddenChars(text: string): string {
 /**
  * Text fields whose schema does not say "string" to a reader of the schema (a `z.unknown()` that
  * checks the value itself), and the multi-line ones, by their schema: the server's check at the
- * edge (server/lib/text-fields.ts) reads them; every other string field is held to one line.
+ * edge (server/http/text-fields.ts) reads them; every other string field is held to one line.
  */
 const TEXT_FIELDS = new WeakMap<object, TextKind>();
 

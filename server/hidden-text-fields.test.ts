@@ -3,8 +3,8 @@ import { charName, HIDDEN_CHARS_MESSAGE, hiddenCharsMessage } from "../domain/hi
 import { ALLOWED_TEXTS, REFUSED_CHARS } from "../domain/hidden-chars.cases.ts";
 import { INVALID_NAMES_MESSAGE } from "../domain/track-name.ts";
 import { MALFORMED_MESSAGE } from "./tracks/receive-upload.ts";
-import { declaredInput } from "./lib/validate.ts";
-import { opaqueFieldsOf, type TextField, textFieldsOf } from "./lib/text-fields.ts";
+import { declaredInput } from "./http/validate.ts";
+import { opaqueFieldsOf, type TextField, textFieldsOf } from "./http/text-fields.ts";
 import { type StaffFixture, staffFixture } from "./testing/staff-test-kit.ts";
 import { allTracks, dirPart, filePart, postUpload } from "./testing/upload-helpers.ts";
 

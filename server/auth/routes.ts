@@ -4,7 +4,7 @@ import type { User } from "../../db/schema.ts";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, unauthorized } from "../lib/http-error.ts";
-import { validate } from "../lib/validate.ts";
+import { validate } from "../http/validate.ts";
 import { accountForIdentity, LinkRefused, linkVk, startSession, telegramIdentity } from "./accounts.ts";
 import { acceptedSession, banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
 import { clientAddress, perAddressLimit, perAddressLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";

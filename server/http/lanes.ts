@@ -7,7 +7,7 @@ import { type Answer, answerFor } from "./public-answer.ts";
 import { type HeaderList, responseWith, validPairs } from "./deno-header-list.ts";
 import { requestIdOf, setAll } from "./edge-middleware.ts";
 import type { SecurityHeaderSet } from "./security-headers.ts";
-import { idOf } from "../lib/validate.ts";
+import { idOf } from "./validate.ts";
 
 /**
  * The lanes in front of the router (decisions 0180, 0186, 0188, 0208): the busiest GET requests

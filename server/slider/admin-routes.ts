@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";
-import { declareInput, parseId, parseOrThrow } from "../lib/validate.ts";
+import { declareInput, parseId, parseOrThrow } from "../http/validate.ts";
 import { parseImageForm, type StoredImage } from "./image-upload.ts";
 import { type SliderInput, sliderInputSchema } from "../../domain/slider.ts";
 import { SLIDER_DIR } from "./service.ts";

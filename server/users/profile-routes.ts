@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { AVATAR_MAX_BYTES, isAvatarType, PROFILE_FIELDS, PROFILE_TEXTS, profileSchema } from "../../domain/profile.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, tooLarge, unauthorized } from "../lib/http-error.ts";
-import { declareInput, parseOrThrow } from "../lib/validate.ts";
+import { declareInput, parseOrThrow } from "../http/validate.ts";
 import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../http/multipart.ts";
 import { PUBLIC_UPLOADS_PATH, publicAddresses } from "../http/public-static.ts";
 import { userView } from "../auth/user-view.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Direction } from "../../../domain/directions.ts";
 import type { AppContext, AppEnv } from "../../deps.ts";
 import { ApiError, badRequest, notFound, tooLarge } from "../../lib/http-error.ts";
-import { validate } from "../../lib/validate.ts";
+import { validate } from "../../http/validate.ts";
 import {
   addDirections,
   checkFilePart,

@@ -29,7 +29,10 @@ const NextIcon = () => (
 
 /** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
 export function FromDropSwitch(
-  { fromDrop, texts }: { fromDrop: { on: boolean; toggle: () => void }; texts: Pick<PlayerTexts, "fromDrop" | "fromDropTitle"> },
+  { fromDrop, texts }: {
+    fromDrop: { on: boolean; toggle: () => void };
+    texts: Pick<PlayerTexts, "fromDrop" | "fromDropTitle">;
+  },
 ) {
   return (
     <button

@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
 import type { z, ZodType } from "zod";
-import { ApiError } from "./http-error.ts";
+import { ApiError } from "../lib/http-error.ts";
 import { hiddenTextIn } from "./text-fields.ts";
 
 /**
@@ -48,7 +48,7 @@ function refuseHiddenText(schema: ZodType, value: unknown): void {
 
 /**
  * `@hono/zod-validator` answering with `invalidInput`. A JSON or form body is first held to the
- * hidden-characters rule field by field (`server/lib/text-fields.ts`).
+ * hidden-characters rule field by field (`server/http/text-fields.ts`).
  */
 export function validate<T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   const body = BODIES.has(target);
