@@ -1,5 +1,29 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Rolldown } from "vite";
+
+/** The artist's lazily loaded pages: the profile and its edit page, and the processing page. */
+const ARTIST_PAGES = /\/client\/features\/(profile|processing)\//;
+const STAFF_CODE = /\/client\/features\/(admin|moderator|staff-review)\//;
+
+/**
+ * The chunk of a module the public lazy pages load (decision 0320). The artist's pages are one
+ * chunk, "artist": /processing links to /profile twice, and a pointed-at link loads its page anyway
+ * (`defaultPreload: "intent"`). A helper of ours they import, directly or through other helpers,
+ * goes to "public-shared", which the staff pages import too. Anything else is left to the automatic
+ * chunking; modules of the entry's graph were taken first by the "app" group.
+ */
+function publicLazyChunk(id: string, ctx: Rolldown.ChunkingContext): string | null {
+  // A package's modules are reached through its index, which reaches every export, used or not.
+  if (STAFF_CODE.test(id) || id.includes("/node_modules/")) return null;
+  if (ARTIST_PAGES.test(id)) return "artist";
+  const seen = new Set<string>();
+  const reachedFromArtistPages = (m: string): boolean => {
+    if (seen.has(m)) return false;
+    seen.add(m);
+    return (ctx.getModuleInfo(m)?.importers ?? []).some((i) => ARTIST_PAGES.test(i) || reachedFromArtistPages(i));
+  };
+  return reachedFromArtistPages(id) ? "public-shared" : null;
+}
 
 // Run from the repo root through scripts/vite.ts (`deno task build` builds client/ into client/dist).
 export default defineConfig({
@@ -12,6 +36,22 @@ export default defineConfig({
     sourcemap: false,
     target: "es2022",
     chunkSizeWarningLimit: 600,
+    // Every browser the es2022 target names preloads modules itself; one that does not still runs
+    // the app, only without the early fetch (decision 0320).
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // Fewer, larger public chunks (decision 0320): every gzip stream starts without a dictionary,
+        // so each small chunk costs bytes. Everything the entry imports is one chunk; the artist's
+        // pages are one chunk; the helpers they share with the staff pages are one more.
+        codeSplitting: {
+          groups: [
+            { name: "app", tags: ["$initial"], priority: 2 },
+            { name: publicLazyChunk, priority: 1, includeDependenciesRecursively: false },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

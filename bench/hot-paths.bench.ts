@@ -15,7 +15,7 @@
  * Anchors: a bare `Deno.serve` answering "ok", a plain Hono app answering a small JSON, and a bare
  * `Deno.serve` answering that JSON with the API's security headers (the ceiling they leave). The real
  * server (`server/main.ts`, a subprocess) runs on a temporary libSQL file seeded with the demo FAQ and
- * slider (`db/seed.ts`) and an artist with 50 tracks (one uploaded and processed through the API, so
+ * slider (`scripts/seed.ts`) and an artist with 50 tracks (one uploaded and processed through the API, so
  * the status poll is answered as the processing page sees it), and serves the built client. Bare is
  * measured at the start and at the end of the run and the routes are compared with the mean (the
  * shared machine's load moves during a run). Each route also gets a `cpu_ratio`: bare's server CPU
@@ -28,7 +28,7 @@
  * The machine is shared: absolute figures are noisy, the ratios within one run are what counts.
  */
 import { openDb } from "../db/client.ts";
-import { seedDatabase } from "../db/seed.ts";
+import { seedDatabase } from "../scripts/seed.ts";
 import { ensureClientBuilt } from "../scripts/build-if-stale.ts";
 import { createTrack } from "../server/testing/factories.ts";
 import { multipartBody } from "../server/testing/multipart-body.ts";

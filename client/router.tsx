@@ -1,10 +1,10 @@
-import type { QueryClient } from "@tanstack/react-query";
 import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
   lazyRouteComponent,
   Navigate,
+  redirect,
 } from "@tanstack/react-router";
 import { RootLayout } from "./components/root-layout.tsx";
 import { RouteError } from "./components/route-error.tsx";
@@ -19,16 +19,12 @@ import { PrivacyPage } from "./features/info/privacy-page.tsx";
 import { SuccessPage } from "./features/info/success-page.tsx";
 import { UploadPage } from "./features/upload/upload-page.tsx";
 import { setApiHooks } from "./lib/api.ts";
-import type { Auth } from "./lib/auth.ts";
+import type { RouterContext } from "./lib/router-context.ts";
 import { configQuery } from "./lib/config-query.ts";
 import type { UsersListSearch } from "./features/admin/users-list-search.ts";
 import type { TrackListSearch } from "./features/staff-review/track-list-search.ts";
+import { MODERATOR_QUEUE_START } from "./features/staff-review/queue-start.ts";
 import { guestOnly, requireAdmin, requireSignedIn, requireStaff, rootGuard } from "./lib/guards.ts";
-
-export interface RouterContext {
-  auth: Auth;
-  queryClient: QueryClient;
-}
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => <RootLayout overlays={<AuthOverlays />} />,
@@ -171,10 +167,18 @@ const mod = <P extends string>(path: P, load: () => Promise<Record<string, unkno
     path,
     component: lazyRouteComponent(load as never, name as never),
   });
+/** Whether the page has shown a route yet: a typed, bookmarked or reloaded address is the first one. */
+const landing = { resolved: false };
 const moderatorTracksRoute = createRoute({
   getParentRoute: () => moderatorRoute,
   path: "tracks",
   validateSearch: staffSearch<TrackListSearch>(),
+  // A typed or bookmarked /moderator/tracks opens «Новые», oldest first, like the dashboard's and the
+  // sidebar's links (issue 31, decision 0276); «All» inside the app stays a bare address.
+  beforeLoad: ({ search, cause }) => {
+    if (cause !== "enter" || landing.resolved || Object.keys(search).length > 0) return;
+    throw redirect({ to: "/moderator/tracks", search: MODERATOR_QUEUE_START as never, replace: true });
+  },
   component: lazyRouteComponent(
     () => import("./features/staff-review/moderator-tracks-page.tsx"),
     "ModeratorTracksPage",
@@ -215,6 +219,10 @@ export function createAppRouter(context: RouterContext) {
     scrollRestoration: false,
     defaultNotFoundComponent: () => <Navigate to="/" replace />,
     defaultErrorComponent: RouteError,
+  });
+  landing.resolved = false;
+  router.subscribe("onResolved", () => {
+    landing.resolved = true;
   });
   // Maintenance switched on while a page is open: the next call says so, and the guards, run again
   // with the fresh flag, take the person to the maintenance screen.

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { REVIEW_STATUSES, TEMPLATE_OUTCOMES } from "../domain/review.ts";
 import { TILE_TYPES } from "../domain/slider.ts";
+import { INTAKE_DEFAULTS } from "../domain/intake-rules.ts";
 
 const timestamps = {
   created_at: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -495,10 +496,10 @@ export const directionIntake = sqliteTable("direction_intake", {
   pause_message: text("pause_message"),
   cap_per_30_days: integer("cap_per_30_days"),
   cooldown_hours: integer("cooldown_hours"),
-  tempo_min: real("tempo_min").notNull().default(160),
-  tempo_max: real("tempo_max").notNull().default(190),
+  tempo_min: real("tempo_min").notNull().default(INTAKE_DEFAULTS.tempo_min),
+  tempo_max: real("tempo_max").notNull().default(INTAKE_DEFAULTS.tempo_max),
   tempo_mode: text("tempo_mode", { enum: ["flag", "refuse"] }).notNull().default("flag"),
-  promise_days: integer("promise_days").notNull().default(14),
+  promise_days: integer("promise_days").notNull().default(INTAKE_DEFAULTS.promise_days),
   auto_decline_after_days: integer("auto_decline_after_days").notNull().default(7),
   staff_chat_id: text("staff_chat_id"),
   /**

@@ -4,7 +4,7 @@
  * the admin's «Приём треков» form.
  */
 import { z } from "zod";
-import { hiddenCharsProblem } from "./hidden-chars.ts";
+import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
 
 export const TEMPO_MODES = ["flag", "refuse"] as const;
 export type TempoMode = (typeof TEMPO_MODES)[number];
@@ -88,13 +88,17 @@ function tracksWord(n: number): string {
   return "треков";
 }
 
+/** The pause and late messages: multi-line texts (textareas). */
 const text = (max: number, label: string) =>
-  z.union([z.string(), z.null()], { message: `${label}: ожидается текст или null` })
-    .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
-    .refine((v) => v === null || v.length <= max, { message: `${label}: не длиннее ${max} символов` })
-    .refine((v) => v === null || hiddenCharsProblem(v) === null, {
-      message: `${label}: недопустимые символы (невидимые или управляющие знаки направления текста)`,
-    });
+  multiline(
+    z.union([z.string(), z.null()], { message: `${label}: ожидается текст или null` })
+      .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
+      .refine((v) => v === null || v.length <= max, { message: `${label}: не длиннее ${max} символов` })
+      .superRefine((v, ctx) => {
+        const hidden = v === null ? null : hiddenCharsProblem(v, { multiline: true });
+        if (hidden) ctx.addIssue({ code: "custom", message: `${label}: ${hidden}` });
+      }),
+  );
 
 const whole = (min: number, max: number, label: string) =>
   z.number({ message: `${label}: ожидается целое число` }).int({ message: `${label}: ожидается целое число` })

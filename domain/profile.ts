@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GENRES } from "./directions.ts";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "./hidden-chars.ts";
+import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
 
 /**
  * A person's profile fields (spec 1 §2 "/profile/edit", §5 "Avatar", "Biography"; spec 2 §4 "User"):
@@ -81,9 +81,15 @@ export function avatarProblem(file: { size: number; type: string }): string | nu
 const withoutNulTrimmed = (v: string) => v.replaceAll("\u0000", "").trim();
 const emptyToNull = (v: string) => (v === "" ? null : v);
 
+/** The hidden-characters rule as a zod check, its message naming them. */
+const refuseHidden = (kind?: { multiline: boolean }) => (v: string, ctx: z.RefinementCtx) => {
+  const hidden = hiddenCharsProblem(v, kind);
+  if (hidden) ctx.addIssue({ code: "custom", message: hidden });
+};
+
 const name = (tooLong: string) =>
   z.string().transform(withoutNulTrimmed).refine((v) => !nameTooLong(v), tooLong)
-    .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE).transform(emptyToNull);
+    .superRefine(refuseHidden()).transform(emptyToNull);
 
 /**
  * The fields of `POST /api/profile/update`, as strings from a form: each trimmed, empty means "clear
@@ -94,8 +100,10 @@ export function profileSchema(today: string) {
     first_name: name(PROFILE_TEXTS.firstNameTooLong).optional(),
     last_name: name(PROFILE_TEXTS.lastNameTooLong).optional(),
     city: name(PROFILE_TEXTS.cityTooLong).optional(),
-    bio: z.string().transform(withoutNulTrimmed).refine((v) => !bioTooLong(v), PROFILE_TEXTS.bioTooLong)
-      .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE).transform(emptyToNull).optional(),
+    bio: multiline(
+      z.string().transform(withoutNulTrimmed).refine((v) => !bioTooLong(v), PROFILE_TEXTS.bioTooLong)
+        .superRefine(refuseHidden({ multiline: true })).transform(emptyToNull).optional(),
+    ),
     birth_date: z
       .string()
       .transform((v) => v.trim())

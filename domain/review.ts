@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { charCount } from "./profile.ts";
 import { type Direction, DIRECTIONS } from "./directions.ts";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE, hiddenCharsProblem } from "./hidden-chars.ts";
+import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
+import { INTAKE_DEFAULTS } from "./intake-rules.ts";
 
 /**
  * The review of a track in each of its directions (issue 13): the staff's five states and their
@@ -48,9 +49,10 @@ export function isAwaitingDecision(status: ReviewStatus): boolean {
   return status === "new" || status === "listened";
 }
 
-/** A track waiting longer than this is flagged in the panels. */
-export const OVERDUE_AFTER_DAYS = 14;
-const DAY_MS = 86_400_000;
+/** A track waiting longer than this is flagged in the panels: the response promise's default. */
+export const OVERDUE_AFTER_DAYS = INTAKE_DEFAULTS.promise_days;
+/** A day in milliseconds: the one declaration the server's day counts use. */
+export const DAY_MS = 86_400_000;
 
 /** Whole days since the upload (never negative). */
 export function daysSince(uploadDate: Date | string | number, now: Date): number {
@@ -127,6 +129,8 @@ export const REVIEW_TEXTS = {
   nothingToUndo: "Нечего отменять: у вас нет решения по этому треку",
   alreadyTold: "Отменить нельзя: артисту уже сообщили о решении",
   decisionChanged: "Решение уже изменено. В форме — текущее решение: проверьте его и сохраните снова",
+  /** The desk's 409 (issue 31): the answer's `decisions` say who decided what and when. */
+  decidedMeanwhile: "Пока вы слушали, решение по треку уже принял другой сотрудник",
   badRevision: "Некорректная ревизия решения",
   templateTitleRequired: "Название шаблона обязательно",
   templateTitleTooLong: `Название шаблона не должно превышать ${DECLINE_TEMPLATE_TITLE_MAX_LENGTH} символов`,
@@ -143,22 +147,25 @@ export function decisionTextTooLong(value: string): boolean {
 
 /** A note or message: trimmed, empty means none (null); `undefined` when the field was left out. */
 const decisionText = (tooLong: string) =>
-  z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const text = v?.trim() ?? "";
-      if (decisionTextTooLong(text)) {
-        ctx.addIssue({ code: "custom", message: tooLong });
-        return z.NEVER;
-      }
-      if (hasHiddenChars(text)) {
-        ctx.addIssue({ code: "custom", message: HIDDEN_CHARS_MESSAGE });
-        return z.NEVER;
-      }
-      return text === "" ? null : text;
-    });
+  multiline(
+    z
+      .union([z.string(), z.null()])
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        const text = v?.trim() ?? "";
+        if (decisionTextTooLong(text)) {
+          ctx.addIssue({ code: "custom", message: tooLong });
+          return z.NEVER;
+        }
+        const hidden = hiddenCharsProblem(text, { multiline: true });
+        if (hidden) {
+          ctx.addIssue({ code: "custom", message: hidden });
+          return z.NEVER;
+        }
+        return text === "" ? null : text;
+      }),
+  );
 
 /**
  * PUT …/tracks/{id}/decisions/{direction}: `revision` is the pair's revision the form was made
@@ -236,8 +243,9 @@ export function trackDecisionInputSchema() {
   const fields = z.object({
     status,
     template_id: z.unknown().optional(),
-    message: z.unknown().optional(),
-    note: z.unknown().optional(),
+    // Checked below by the per-pair rules; marked so the check at the edge reads them as text.
+    message: multiline(z.unknown().optional()),
+    note: multiline(z.unknown().optional()),
   }).transform((v, ctx) => {
     const r = pair.safeParse({ ...v, revision: 0 });
     if (!r.success) {
@@ -298,7 +306,7 @@ export function templateTextProblem(text: string): string | null {
   if (decisionTextTooLong(t)) return REVIEW_TEXTS.templateTextTooLong;
   const unknown = unknownPlaceholder(t);
   if (unknown) return REVIEW_TEXTS.unknownPlaceholder(unknown);
-  return hiddenCharsProblem(t);
+  return hiddenCharsProblem(t, { multiline: true });
 }
 
 const checkedText = (problem: (v: string) => string | null, required: string) =>
@@ -314,7 +322,7 @@ const checkedText = (problem: (v: string) => string | null, required: string) =>
 /** The admin's template form: create needs both fields, an update either. */
 export function declineTemplateSchemas() {
   const title = checkedText(templateTitleProblem, REVIEW_TEXTS.templateTitleRequired);
-  const text = checkedText(templateTextProblem, REVIEW_TEXTS.templateTextRequired);
+  const text = multiline(checkedText(templateTextProblem, REVIEW_TEXTS.templateTextRequired));
   const outcomeOr = <D extends TemplateOutcome | undefined>(missing: D) =>
     z.unknown().optional().transform((v, ctx): TemplateOutcome | D => {
       if (v === undefined) return missing;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "./hidden-chars.ts";
+import { hiddenCharsProblem } from "./hidden-chars.ts";
 import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "./tile-link.ts";
 
 /**
@@ -64,8 +64,9 @@ const urlField = (accepts: (s: string) => boolean, message: string) =>
     .transform((v, ctx) => {
       if (blank(v)) return null;
       const s = (v as string).trim();
-      if (hasHiddenChars(s)) {
-        ctx.addIssue({ code: "custom", message: HIDDEN_CHARS_MESSAGE });
+      const hidden = hiddenCharsProblem(s);
+      if (hidden) {
+        ctx.addIssue({ code: "custom", message: hidden });
         return z.NEVER;
       }
       if (!accepts(s)) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "./hidden-chars.ts";
+import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
 
 /**
  * Staff comments pinned to a moment of a track (issue 24, docs/decisions/0231): the rules the
@@ -47,21 +47,22 @@ export function commentTextProblem(text: string): string | null {
   const t = text.trim();
   if (t === "") return COMMENT_TEXTS.textRequired;
   if (charCount(t) > COMMENT_TEXT_MAX_LENGTH) return COMMENT_TEXTS.textTooLong;
-  if (hasHiddenChars(t)) return HIDDEN_CHARS_MESSAGE;
-  return null;
+  return hiddenCharsProblem(t, { multiline: true });
 }
 
 // Built inside functions (like domain/review.ts), so a screen importing only the texts above, such as
 // the artist's history with COMMENT_SIGNATURE, does not bundle zod into the public pages.
 const text = () =>
-  z.unknown().transform((v, ctx) => {
-    const problem = typeof v === "string" ? commentTextProblem(v) : COMMENT_TEXTS.textRequired;
-    if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
-      return z.NEVER;
-    }
-    return (v as string).trim();
-  });
+  multiline(
+    z.unknown().transform((v, ctx) => {
+      const problem = typeof v === "string" ? commentTextProblem(v) : COMMENT_TEXTS.textRequired;
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return (v as string).trim();
+    }),
+  );
 
 /** Seconds from the start, to a millisecond. */
 const seconds = (message: string) =>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BAN_REASON_MAX_LENGTH, BAN_TEXTS } from "./ban.ts";
 import { type Direction, isDirection } from "./directions.ts";
-import { hiddenCharsProblem } from "./hidden-chars.ts";
+import { hiddenCharsProblem, multiline, type TextKind } from "./hidden-chars.ts";
 import { bioTooLong, birthDateProblem, isGenre, nameTooLong, PROFILE_TEXTS } from "./profile.ts";
 
 /**
@@ -97,7 +97,7 @@ export function userFlagsProblem(
  * Optional text (spec 2 §5: empty optional values are sent as null): trimmed, empty is null. Every
  * one is shown to staff, so none may hold characters that hide or turn text around (issue 20).
  */
-const optional = (problem: (trimmed: string) => string | null) =>
+const optional = (problem: (trimmed: string) => string | null, kind?: TextKind) =>
   z
     .union([z.string(), z.null()])
     .optional()
@@ -105,7 +105,7 @@ const optional = (problem: (trimmed: string) => string | null) =>
       if (v === undefined) return undefined;
       const s = v?.trim() ?? "";
       if (s === "") return null;
-      const found = problem(s) ?? hiddenCharsProblem(s);
+      const found = problem(s) ?? hiddenCharsProblem(s, kind);
       if (found) {
         ctx.addIssue({ code: "custom", message: found });
         return z.NEVER;
@@ -158,7 +158,7 @@ export function adminUserSchemas(today: () => string) {
     first_name: optional((s) => (nameTooLong(s) ? PROFILE_TEXTS.firstNameTooLong : null)),
     last_name: optional((s) => (nameTooLong(s) ? PROFILE_TEXTS.lastNameTooLong : null)),
     city: optional((s) => (nameTooLong(s) ? PROFILE_TEXTS.cityTooLong : null)),
-    bio: optional((s) => (bioTooLong(s) ? PROFILE_TEXTS.bioTooLong : null)),
+    bio: multiline(optional((s) => (bioTooLong(s) ? PROFILE_TEXTS.bioTooLong : null), { multiline: true })),
     phone_number: optional(longerThan(PHONE_MAX_LENGTH, USER_TEXTS.phoneTooLong)),
     telegram_hash: optional(longerThan(TELEGRAM_HASH_MAX_LENGTH, USER_TEXTS.telegramHashTooLong)),
     ban_reason: optional(longerThan(BAN_REASON_MAX_LENGTH, BAN_TEXTS.reasonTooLong)),

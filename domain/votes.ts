@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { charCount } from "./profile.ts";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "./hidden-chars.ts";
+import { hiddenCharsProblem } from "./hidden-chars.ts";
 
 /**
  * Staff votes on a track per direction (issue 24, docs/decisions/0229 and 0230): 👍 / 🤔 / 👎 stored
@@ -48,8 +48,9 @@ export function voteInputSchema() {
         ctx.addIssue({ code: "custom", message: VOTE_TEXTS.wordTooLong });
         return z.NEVER;
       }
-      if (hasHiddenChars(text)) {
-        ctx.addIssue({ code: "custom", message: HIDDEN_CHARS_MESSAGE });
+      const hidden = hiddenCharsProblem(text);
+      if (hidden) {
+        ctx.addIssue({ code: "custom", message: hidden });
         return z.NEVER;
       }
       return text === "" ? null : text;

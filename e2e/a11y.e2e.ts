@@ -204,6 +204,67 @@ test("axe: moderator pages", async (t) => {
   report(found);
 });
 
+const WIDE_DESK = { width: 1440, height: 900 };
+
+/**
+ * Issue 31: every staff and artist page at 1440 and 390 px, the moderator's desk playing included.
+ * Own uploads give the edit pages and the desk a track; the edit pages of a FAQ entry, a slider tile
+ * and a user take the first the server lists.
+ */
+test("axe: every staff and artist page at 1440 and 390 px, the desk playing", async (t) => {
+  const admin = await tokensOf(t, "admin");
+  const artist = await tokensOf(t, "artist");
+  const [track] = await uploadAs(t, artist.access, [{
+    name: "A11y Every - Page Wide And Narrow.mp3",
+    source: "Test Artist - Amen Study.mp3",
+  }], "label_koster");
+  await waitCompleted(t, admin.access, [track.id]);
+  const faq = (await apiAs(t, admin.access, "/admin/faq")).body.faqs[0].id;
+  const tile = (await apiAs(t, admin.access, "/admin/slider")).body.sliders[0].id;
+  const user = (await apiAs(t, admin.access, "/admin/users?search=artist")).body.users[0].id;
+  const pages: Record<string, string[]> = {
+    artist: ["/", "/profile", "/profile/edit", "/processing", "/success"],
+    admin: [
+      ...ADMIN,
+      `/admin/tracks/${track.id}/edit`,
+      `/admin/faq/${faq}/edit`,
+      `/admin/slider/${tile}/edit`,
+      `/admin/users/${user}/edit`,
+      "/admin/intake",
+      "/admin/decline-templates",
+    ],
+    moderator: [
+      "/moderator",
+      "/moderator/tracks",
+      `/moderator/tracks/${track.id}/edit`,
+      "/moderator/intake",
+      "/moderator/faq",
+      "/moderator/faq/edit",
+      `/moderator/faq/${faq}/edit`,
+    ],
+  };
+  const found: string[] = [];
+  for (const viewport of [WIDE_DESK, PHONE]) {
+    for (const [who, paths] of Object.entries(pages)) {
+      const page = await signIn(t, who, viewport);
+      for (const path of paths) {
+        await openPage(page, t.server.baseUrl + path);
+        found.push(...await audit(page, `${path} @${viewport.width}`));
+      }
+      if (who !== "moderator") continue;
+      // The desk: the track plays, the dock (votes, assignment) and the chooser are open.
+      await openPage(page, `${t.server.baseUrl}/moderator/tracks?filename=${encodeURIComponent("A11y Every")}`);
+      await page.getByRole("button", { name: `Play: ${track.filename}` }).click();
+      await page.getByTestId("decision-dock").waitFor();
+      found.push(...await audit(page, `desk playing @${viewport.width}`));
+      await page.getByTestId("decision-dock").getByRole("button", { name: "Decline", exact: true }).click();
+      await page.locator("[data-desk-chooser]").waitFor();
+      found.push(...await audit(page, `desk chooser @${viewport.width}`));
+    }
+  }
+  report(found);
+}, { timeout: 300_000 });
+
 /**
  * Words of the decision history split across lines inside them, and regions that scroll sideways:
  * each word's letters must sit on one line (issue 20: «Мо/дер/ато/р» at 390 px).

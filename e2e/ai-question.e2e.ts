@@ -80,7 +80,7 @@ test("the artist answers «Частично»; the moderator's queue shows the b
   await queue.goto(`${t.server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(name)}`);
   const row = queue.locator(`tr[data-track-id="${id}"]`);
   await row.waitFor();
-  expect(await row.locator(".st-ai-use").textContent()).toBe("ИИ: частично");
+  expect(await row.locator(".st-ai-use").textContent()).toBe("AI: partly");
 
   const filter = queue.getByRole("combobox", { name: /^AI\b/ });
   await filter.selectOption("no");

@@ -58,9 +58,9 @@ test(
     // --- The moderator on B sees both, from the shared database.
     const queue = await signIn(onB, "moderator", WIDE);
     await queue.goto(`${b.baseUrl}/moderator/tracks?filename=${encodeURIComponent(name)}`);
-    await row(queue, played.id).getByText("Слушает @admin").waitFor({ timeout: 15_000 });
-    await row(queue, assigned.id).getByText("Назначен вам").waitFor();
-    expect(await row(queue, assigned.id).getByText(/Слушает/).count()).toBe(0);
+    await row(queue, played.id).getByText("@admin is listening").waitFor({ timeout: 15_000 });
+    await row(queue, assigned.id).getByText("Assigned to you").waitFor();
+    expect(await row(queue, assigned.id).getByText(/is listening/).count()).toBe(0);
     await t.screenshot(queue, "assignment-queue-1440");
 
     await queue.getByTestId("assigned-to-me").click();
@@ -75,7 +75,7 @@ test(
     const phone = await signIn(onB, "moderator", { width: 390, height: 844 });
     await phone.goto(`${b.baseUrl}/moderator/tracks?filename=${encodeURIComponent(name)}`);
     await phone.getByTestId("track-cards").waitFor();
-    await row(phone, played.id).getByText("Слушает @admin").waitFor({ timeout: 15_000 });
+    await row(phone, played.id).getByText("@admin is listening").waitFor({ timeout: 15_000 });
     await t.screenshot(phone, "assignment-queue-phone-390");
   },
   { timeout: 120_000 },

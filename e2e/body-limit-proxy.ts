@@ -29,6 +29,13 @@ export interface BodyLimitProxy {
   /** Decides per request whether its connection is cut instead of passed on. */
   drop: (req: ProxiedRequest) => boolean;
   /**
+   * Decides per request whether only its first bytes go on (a number: how many) before the
+   * browser's connection is cut: what a cut leaves behind it, a part the store keeps short (issue 31).
+   */
+  truncate: (req: ProxiedRequest) => number | null;
+  /** Requests passed on short, with how many bytes went and the status behind the proxy. */
+  truncated: (ProxiedRequest & { sent: number; status: number })[];
+  /**
    * Part numbers of the resumable upload's parts accepted behind the proxy, in order: by the server's
    * part endpoint, or (a proxy in front of the bucket) by S3's UploadPart (`?partNumber=n&uploadId=…`).
    */
@@ -55,6 +62,8 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
     refused: [],
     dropped: [],
     drop: () => false,
+    truncate: () => null,
+    truncated: [],
     partsAccepted: () =>
       proxy.passed.filter((r) => r.method === "PUT" && r.status === 200).map(partNumber).filter((n) => n > 0),
     stop: async () => {
@@ -74,19 +83,28 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
         headers: { "Content-Type": "text/html", Connection: "close" },
       });
     }
+    const keep = proxy.truncate(seen);
+    if (keep !== null && req.body) {
+      const head = await firstBytes(req.body, keep);
+      const headers = new Headers(req.headers);
+      headers.delete("host");
+      headers.set("content-length", String(head.length));
+      const upstream = await fetch(`${proxy.target}${url.pathname}${url.search}`, {
+        method: req.method,
+        headers,
+        body: head,
+      });
+      await upstream.body?.cancel();
+      proxy.truncated.push({ ...seen, sent: head.length, status: upstream.status });
+      return brokenResponse();
+    }
     if (proxy.drop(seen)) {
       proxy.dropped.push(seen);
       // Take a little of the body, then break the connection: no status reaches the browser.
       const reader = req.body?.getReader();
       await reader?.read().catch(() => {});
       await reader?.cancel().catch(() => {});
-      return new Response(
-        new ReadableStream({
-          pull(controller) {
-            controller.error(new Error("connection dropped by the e2e proxy"));
-          },
-        }),
-      );
+      return brokenResponse();
     }
     // A body without a declared length is counted as it passes and cut at the limit.
     let body: ReadableStream<Uint8Array> | null = req.body;
@@ -116,4 +134,31 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
   });
   proxy.url = `http://127.0.0.1:${server.addr.port}`;
   return proxy;
+}
+
+/** An answer whose body breaks at once: no status reaches the browser. */
+function brokenResponse(): Response {
+  return new Response(
+    new ReadableStream({
+      pull(controller) {
+        controller.error(new Error("connection dropped by the e2e proxy"));
+      },
+    }),
+  );
+}
+
+/** The first `n` bytes of a body (fewer if it ends first); the rest is not read. */
+async function firstBytes(body: ReadableStream<Uint8Array>, n: number): Promise<Uint8Array<ArrayBuffer>> {
+  const out = new Uint8Array(n);
+  let at = 0;
+  const reader = body.getReader();
+  while (at < n) {
+    const r = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (r.done) break;
+    const take = Math.min(r.value.length, n - at);
+    out.set(r.value.subarray(0, take), at);
+    at += take;
+  }
+  await reader.cancel().catch(() => {});
+  return out.slice(0, at);
 }

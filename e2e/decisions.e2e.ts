@@ -82,20 +82,20 @@ test(
       // The track's page: the state per direction, who listened how long, the decision form.
       await open(page, s, `/moderator/tracks/${track.id}/edit`, "Edit Track");
       const card = page.getByTestId("decision-label_koster");
-      await card.getByTestId("review-state").filter({ hasText: "Прослушан" }).waitFor();
-      expect(await page.getByTestId("staff-listen").first().textContent()).toMatch(/прослушано 0:0[78] из 0:08$/);
-      await card.getByLabel("Статус").selectOption("accepted");
-      await card.getByLabel("Заметка для сотрудников").fill("Сильный дроп, берём");
-      await card.getByLabel("Сообщение артисту").fill(MESSAGE);
-      await card.getByRole("button", { name: "Сохранить решение" }).click();
-      await card.getByText("Решение сохранено").waitFor();
-      await card.getByTestId("review-state").filter({ hasText: "Принят" }).waitFor();
+      await card.getByTestId("review-state").filter({ hasText: "Listened" }).waitFor();
+      expect(await page.getByTestId("staff-listen").first().textContent()).toMatch(/heard 0:0[78] of 0:08$/);
+      await card.getByLabel("Status").selectOption("accepted");
+      await card.getByLabel("Note for the staff").fill("Сильный дроп, берём");
+      await card.getByLabel("Message to the artist").fill(MESSAGE);
+      await card.getByRole("button", { name: "Save decision" }).click();
+      await card.getByText("Decision saved").waitFor();
+      await card.getByTestId("review-state").filter({ hasText: "Accepted" }).waitFor();
       // The history: who, from, to, the note and the message.
       const history = page.locator(".dp-history-table tbody tr");
       await history.filter({ hasText: "Сильный дроп, берём" }).waitFor();
       const last = await history.last().textContent();
-      expect(last).toContain("Прослушан");
-      expect(last).toContain("Принят");
+      expect(last).toContain("Listened");
+      expect(last).toContain("Accepted");
       expect(last).toContain(MESSAGE);
       await t.screenshot(page, "decision-panel-moderator-1440");
 

@@ -5,15 +5,17 @@
  *   (a) A 50 MB MP3 goes through it, on local disk (its parts through the proxy to the part
  *       endpoint) and with S3 (its parts straight to the bucket, none through the proxy); the old
  *       single-request upload of the same file is refused by the proxy.
- *   (b) The connection is cut after 3 of the file's 7 parts (at the site's proxy on local disk, at a
- *       proxy in front of the bucket with S3); the page is reloaded and the same file picked again:
- *       it offers «Продолжить» at the share already sent, only the 4 missing parts are sent, and the
- *       stored file is the original byte for byte.
+ *   (b) The connection is cut mid-way (at the site's proxy on local disk, at a proxy in front of the
+ *       bucket with S3): the page says so and keeps trying, and goes on when it comes back; cut again
+ *       after 3 of the 7 parts (with S3 part 4 left short in the bucket), the page is reloaded: it
+ *       lists the upload before any file is picked, «Продолжить» asks only for the file, only the 4
+ *       missing parts are sent, and the stored file is the original byte for byte (issue 31).
  *   (c) Screenshots at 390 px: per-file progress while sending, and «Продолжить».
  * The 50 MB file is the Amen Study fixture's MPEG frames repeated (a real, decodable MP3 of about
  * 22 minutes), made in the test.
  */
 import { startS3Server } from "../server/testing/s3-server.ts";
+import { audit } from "./axe-kit.ts";
 import { type BodyLimitProxy, partNumber, startBodyLimitProxy } from "./body-limit-proxy.ts";
 import { expect, type ExtraServer, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, FIXTURES, newUser, runArtist, tokensOf, uniqueMp3, waitCompleted } from "./staff-kit.ts";
@@ -209,50 +211,98 @@ test(
   { timeout: 300_000 },
 );
 
+/** The page's words while parts do not go through (client/features/upload/resumable-upload.ts). */
+const STALLED = "Связь прервалась. Пробуем снова: загрузка продолжится сама, когда связь вернётся.";
+
+/** Resolves once `ready()` holds, checked as the proxy sees requests (a state of the test's own proxy). */
+async function until(ready: () => boolean, what: string, timeoutMs = 120_000) {
+  const end = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
- * (b): `parts` is the proxy the parts pass (the site's, or the bucket's): every part after the third
- * loses its connection there until the page is reloaded; then the same file is picked again.
+ * (b), issue 31: `parts` is the proxy the parts pass (the site's, or the bucket's). After two parts
+ * the connection goes: the page says so and keeps trying; it comes back (the browser's `online`
+ * event) and the page goes on by itself. After the third part it goes again, for good (with
+ * `shortPart`, the first try of part 4 leaves 1 MiB of it in the store). The page is reloaded: it
+ * lists the upload (name, size, share, direction) before any file is picked; «Продолжить» asks for
+ * the file alone, and only the missing parts are sent.
  */
-async function cutReloadResume(t: TestContext, site: Site, parts: BodyLimitProxy, prefix: string, shot?: string) {
+async function cutReloadResume(
+  t: TestContext,
+  site: Site,
+  parts: BodyLimitProxy,
+  prefix: string,
+  opts: { shot?: string; shortPart?: boolean } = {},
+) {
   const { page, access } = await artistPage(t, site, prefix);
   const filename = `${runArtist(prefix)} - Cut Connection.mp3`;
   const bytes = await bigMp3(BIG_BYTES, prefix);
   const file = await writeTemp(filename, bytes);
 
-  let cut = true;
-  parts.drop = (r) => cut && r.method === "PUT" && partNumber(r) > 0 && parts.partsAccepted().length >= 3;
+  let cutAfter = 2;
+  const isPart = (r: { method: string; path: string; search: string }) => r.method === "PUT" && partNumber(r) > 0;
+  parts.drop = (r) => isPart(r) && parts.partsAccepted().length >= cutAfter;
+  if (opts.shortPart) {
+    parts.truncate = (r) =>
+      isPart(r) && partNumber(r) === 4 && parts.truncated.length === 0 && parts.partsAccepted().length === 3
+        ? MIB
+        : null;
+  }
   await page.getByTestId("file-input").setInputFiles(file.path);
   await page.getByTestId("file-row").filter({ hasText: filename }).waitFor();
   await page.getByRole("checkbox", { name: "Лейбл Костёр" }).check();
   await page.getByRole("radio", { name: "Нет", exact: true }).check();
   await page.getByRole("button", { name: "Загрузить трек" }).click();
-  for (let i = 0; i < 1200 && parts.dropped.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-  // The part was tried again after a wait (back-off), and was cut again.
-  expect(parts.dropped.length).toBeGreaterThanOrEqual(2);
-  expect(parts.dropped.every((r) => partNumber(r) === 4)).toBe(true);
+
+  // Parts stop going through: the page says so, and keeps trying.
+  const stalled = page.getByRole("status").filter({ hasText: STALLED });
+  await stalled.waitFor({ timeout: 120_000 });
+  await until(() => parts.dropped.length >= 2, "a second try of part 3");
+  expect(parts.dropped.every((r) => partNumber(r) === 3)).toBe(true);
+  // The connection comes back: the page tries at once (its wait was up to 30 s) and says no more.
+  cutAfter = 3;
+  await page.evaluate(() => dispatchEvent(new Event("online")));
+  await until(() => parts.partsAccepted().length === 3, "part 3 after the connection came back", 20_000);
+
+  // Gone again: part 4 is cut (its first try left short in the store with `shortPart`) and tried again.
+  await stalled.waitFor({ timeout: 120_000 });
+  await until(() => parts.dropped.some((r) => partNumber(r) === 4), "a try of part 4 cut");
   expect(parts.partsAccepted()).toEqual([1, 2, 3]);
+  if (opts.shortPart) {
+    // The bucket took the 1 MiB that reached it as part 4.
+    expect(parts.truncated.map((r) => [partNumber(r), r.sent, r.status])).toEqual([[4, MIB, 200]]);
+  }
 
   // The reload ends the page's tries; only then does the connection come back.
   await page.reload();
   await page.getByTestId("file-input").waitFor({ state: "attached" });
-  cut = false;
-  expect(parts.partsAccepted()).toEqual([1, 2, 3]);
-  await page.getByTestId("file-input").setInputFiles(file.path);
-  const row = page.getByTestId("file-row").filter({ hasText: filename });
-  const resume = row.getByRole("button", { name: `Продолжить: ${filename}` });
-  await resume.waitFor();
-  // The bar shows the share already sent: 3 × 8 MiB of the file.
+  cutAfter = Infinity;
+  parts.truncate = () => null;
+  const listed = page.getByTestId("unfinished-upload").filter({ hasText: filename });
+  await listed.waitFor();
+  // Listed before any file is picked, with its size, the share sent and its direction.
+  expect(await page.getByTestId("file-row").count()).toBe(0);
   const share = String(Math.floor(((3 * 8 * MIB) / bytes.length) * 100));
-  expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(share);
-  if (shot) {
+  expect(await listed.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(share);
+  expect(await listed.textContent()).toContain(`52 МБ · отправлено ${share}% · Лейбл Костёр`);
+  await listed.getByRole("button", { name: `Отменить: ${filename}` }).waitFor();
+  if (opts.shot) {
+    expect(await audit(page, "the upload page listing an unfinished upload at 390")).toEqual([]);
     await page.evaluate(() => scrollTo(0, 0));
-    await t.screenshot(page, shot);
+    await t.screenshot(page, opts.shot);
   }
 
-  await resume.click();
+  // «Продолжить» asks for the file, and nothing else: no direction, no AI answer.
+  const chooser = page.waitForEvent("filechooser");
+  await listed.getByRole("button", { name: `Продолжить: ${filename}` }).click();
+  await (await chooser).setFiles(file.path);
   await page.getByRole("button", { name: "Успешно загружено!" }).waitFor({ timeout: 180_000 });
   await page.waitForURL(`${site.proxy.url}/processing`);
-  // Only the four missing parts were sent after the reload.
+  // Only the four missing parts were sent after the reload (part 4 whole, in place of the short one).
   expect(parts.partsAccepted()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   // One start: the upload went on, it did not begin again.
   expect(site.proxy.passed.filter((r) => r.method === "POST" && r.path === "/api/upload/resumable")).toHaveLength(1);
@@ -262,11 +312,11 @@ async function cutReloadResume(t: TestContext, site: Site, parts: BodyLimitProxy
 }
 
 test(
-  "(b) local disk: cut after 3 of 7 parts, reloaded, the same file picked again: «Продолжить» sends only the 4 missing parts",
+  "(b) local disk: cut mid-way, said and retried; after a reload the upload is listed, «Продолжить» takes the file alone and sends only the 4 missing parts",
   async (t) => {
     const site = await siteBehindProxy(t);
     try {
-      await cutReloadResume(t, site, site.proxy, "Resumed", "resumable-upload-continue-390");
+      await cutReloadResume(t, site, site.proxy, "Resumed", { shot: "resumable-upload-continue-390" });
     } finally {
       await site.proxy.stop();
     }
@@ -275,7 +325,7 @@ test(
 );
 
 test(
-  "(b) S3: cut at the bucket after 3 of 7 parts, reloaded, picked again: only the 4 missing parts reach the bucket",
+  "(b) S3: cut at the bucket, part 4 left short there; after a reload «Продолжить» sends part 4 whole and the rest, nothing else",
   async (t) => {
     const s3 = await startS3Server({ bucket: "np-e2e-resumed" });
     // The bucket is reached through a proxy of its own, where the parts are counted and cut.
@@ -288,7 +338,7 @@ test(
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     });
     try {
-      await cutReloadResume(t, site, bucket, "Rebucketed");
+      await cutReloadResume(t, site, bucket, "Rebucketed", { shortPart: true });
       expect(site.proxy.partsAccepted()).toEqual([]);
     } finally {
       await site.proxy.stop();

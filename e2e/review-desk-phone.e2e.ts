@@ -84,8 +84,8 @@ test(
       await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
       const queue = page.getByRole("region", { name: "Review queue" });
       await queue.waitFor();
-      const newLink = queue.getByRole("link", { name: /^Костёр Звукозапись, new: \d+$/ });
-      expect(Number((await newLink.getAttribute("aria-label"))!.split(": ")[1])).toBeGreaterThanOrEqual(3);
+      const newLink = queue.getByRole("link", { name: /^\d+ New \(Костёр Звукозапись\)$/ });
+      expect(Number((await newLink.textContent())!.split(" ")[0])).toBeGreaterThanOrEqual(3);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
         .toBe(0);
       await t.screenshot(page, "review-desk-phone-dashboard-390");
@@ -133,8 +133,8 @@ test(
       expect(text).toContain("Clipped Drop");
       expect(text).toContain(name);
       expect(text).toMatch(/\d+(\.\d)? BPM/);
-      expect(text).toContain("Клиппинг");
-      expect(text).toContain("Новый");
+      expect(text).toContain("Clipping");
+      expect(text).toContain("New");
 
       // Open and play by a tap: the one <audio> runs, the card is marked, the compact bar sits at the
       // bottom of the screen with every control in the lower half, within thumb reach.
@@ -156,7 +156,7 @@ test(
       expect(await bar.getByRole("region", { name: "Technical report" }).isVisible()).toBe(false);
       // The dock's three outcomes are in the bar too, one row of wide buttons under the controls.
       const outcomes = [];
-      for (const name of ["Принять", "В шорт-лист", "Отклонить"]) {
+      for (const name of ["Accept", "Shortlist", "Decline"]) {
         const b = (await bar.getByRole("button", { name, exact: true }).boundingBox())!;
         expect(b.y).toBeGreaterThan(PHONE.height / 2);
         expect(b.height).toBeGreaterThanOrEqual(44);
@@ -185,8 +185,8 @@ test(
       found.push(...await audit(page, "compact player at 390"));
 
       // The dock's message and note open as a sheet from the bottom (the dock's own part of issue 23).
-      await bar.getByRole("button", { name: "Сообщение и заметка" }).tap();
-      const message = page.getByLabel("Сообщение артисту");
+      await bar.getByRole("button", { name: "Message and note" }).tap();
+      const message = page.getByLabel("Message to the artist");
       await message.waitFor();
       const sheet = (await page.locator(".dk-sheet[data-open]").boundingBox())!;
       expect(sheet.y + sheet.height).toBeLessThanOrEqual(PHONE.height + 1);
@@ -195,7 +195,7 @@ test(
         path: new URL("../test-artifacts/screenshots/review-desk-phone-sheet-390-screen.png", import.meta.url).pathname,
       });
       found.push(...await audit(page, "dock sheet at 390"));
-      await page.getByRole("button", { name: "Закрыть" }).tap();
+      await page.getByRole("button", { name: "Close" }).tap();
       expect(await message.isVisible()).toBe(false);
 
       // Decide by taps, with no page load and no route change, counting the taps: one shortlists the
@@ -221,21 +221,21 @@ test(
       const decided = (filename: string, outcome: string) =>
         page.waitForFunction(
           (text) => document.querySelector(".dk-status")?.textContent?.includes(text) ?? false,
-          `«${filename}»: ${outcome}`,
+          `“${filename}”: ${outcome}`,
         );
       const nameOf = (id: number) => uploads.find((u) => u.id === id)!.filename;
       await bar.getByRole("button", { name: "Play/pause" }).tap();
       await page.waitForFunction(() => !document.querySelector("audio")!.paused);
 
-      await tap(bar.getByRole("button", { name: "В шорт-лист", exact: true }));
+      await tap(bar.getByRole("button", { name: "Shortlist", exact: true }));
       expect(taps).toBe(1);
       await waitNextPlaying(clipped.id);
       const second = await playingCard();
       expect(ids).toContain(second);
 
       taps = 0;
-      await tap(bar.getByRole("button", { name: "Отклонить", exact: true }));
-      const chooser = page.getByRole("group", { name: "Отклонить: готовое сообщение" });
+      await tap(bar.getByRole("button", { name: "Decline", exact: true }));
+      const chooser = page.getByRole("group", { name: "Decline: ready-made message" });
       await chooser.waitFor();
       expect(await sideways(page)).toEqual({ page: 0, list: 0, body: 0 });
       await page.screenshot({
@@ -247,19 +247,19 @@ test(
       expect(taps).toBe(2);
       // Decided: the dock names the decision (the seeded artist has no Telegram, so there is no hold to
       // count down) and the chooser is closed; the third track, the one still undecided, plays.
-      await decided(nameOf(second), "отклонить");
+      await decided(nameOf(second), "declined");
       expect(await chooser.count()).toBe(0);
       await waitNextPlaying(second);
       const third = await playingCard();
       expect([...ids].sort()).toEqual([clipped.id, second, third].sort());
 
       taps = 0;
-      await tap(bar.getByRole("button", { name: "Принять", exact: true }));
-      const accept = page.getByRole("group", { name: "Принять: готовое сообщение" });
+      await tap(bar.getByRole("button", { name: "Accept", exact: true }));
+      const accept = page.getByRole("group", { name: "Accept: ready-made message" });
       await accept.waitFor();
       await tap(accept.locator(".dk-template").first());
       expect(taps).toBe(2);
-      await decided(nameOf(third), "принять");
+      await decided(nameOf(third), "accepted");
 
       expect(loads).toBe(0);
       expect(new URL(page.url()).pathname).toBe(path);

@@ -363,7 +363,7 @@ test("review desk: the playing track survives the edit page and Back, a reload a
     (id) => document.querySelector("[aria-current='true']")?.getAttribute("data-track-id") === String(id),
     chosen.id,
   );
-  await phone.getByTestId("decision-dock").getByRole("button", { name: /Отклонить/ }).click();
+  await phone.getByTestId("decision-dock").getByRole("button", { name: /Decline/ }).click();
   const sheet = phone.locator(".dk-sheet[data-open]");
   await sheet.locator("[data-desk-chooser]").waitFor();
   const box = (await sheet.boundingBox())!;

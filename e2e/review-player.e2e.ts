@@ -134,7 +134,7 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
     const a = document.querySelector("audio")!;
     return a.currentTime >= drop - 0.5 && a.currentTime < drop + 5;
   }, report.drop_s);
-  expect(await page.getByRole("region", { name: "Technical report" }).innerText()).toContain("Клиппинг");
+  expect(await page.getByRole("region", { name: "Technical report" }).innerText()).toContain("Clipping");
   await page.keyboard.press("Space");
   await page.waitForFunction(() => document.querySelector("audio")!.paused);
   await page.evaluate(() => globalThis.scrollTo(0, 0));

@@ -1,6 +1,6 @@
 /**
  * Issue 24: comments pinned to a moment of the waveform. A moderator, in the real player, pins a
- * comment shared with the artist at 0:20 (C, then «показать артисту», Enter) and a staff-only one
+ * comment shared with the artist at 0:20 (C, then "show to the artist", Enter) and a staff-only one
  * at 0:30; the artist's history at phone width shows the track's waveform with one marker, at 0:20,
  * the comment signed «Команда лейбла», and plays their own file from the marker. Screenshots: the
  * staff player with its markers at 1440 px, the artist's history at 390 px.
@@ -47,7 +47,7 @@ test(
       const field = staff.getByRole("textbox", { name: /New comment at/ });
       await field.waitFor();
       await field.fill(text);
-      if (shared) await staff.locator(".st-comment-form").getByRole("switch", { name: "показать артисту" }).check();
+      if (shared) await staff.locator(".st-comment-form").getByRole("switch", { name: "show to the artist" }).check();
       const saved = staff.waitForResponse((r) =>
         r.url().endsWith(`/api/moderator/tracks/${track.id}/comments`) && r.request().method() === "POST"
       );

@@ -49,27 +49,27 @@ test("two moderators vote differently on a track; it needs a second ear; each se
   // The first ear: nobody has voted yet; 👍 with a word.
   const pageA = await signIn(t, first.username, WIDE);
   const votesA = await openOnDesk(pageA, t, "/moderator", track.id, filename);
-  expect(await votesA.textContent()).toContain("Пока никто не голосовал");
-  await votesA.getByLabel("Слово к голосу (необязательно)").fill("качает");
+  expect(await votesA.textContent()).toContain("Nobody has voted yet");
+  await votesA.getByLabel("A word with the vote (optional)").fill("качает");
   const castA = pageA.waitForResponse((r) => r.url().includes(`/votes/${CATEGORY}`) && r.request().method() === "PUT");
-  await votesA.getByRole("button", { name: "За" }).click();
+  await votesA.getByRole("button", { name: "For" }).click();
   expect((await castA).status()).toBe(200);
-  await votesA.getByRole("list", { name: "Голоса" }).waitFor();
-  expect(await votesA.getByRole("button", { name: "За" }).getAttribute("aria-pressed")).toBe("true");
+  await votesA.getByRole("list", { name: "Votes" }).waitFor();
+  expect(await votesA.getByRole("button", { name: "For" }).getAttribute("aria-pressed")).toBe("true");
 
   // The second ear: one vote, neither whose nor which, until they vote themselves.
   const pageB = await signIn(t, second.username, WIDE);
   const votesB = await openOnDesk(pageB, t, "/moderator", track.id, filename);
   const before = await votesB.textContent();
-  expect(before).toContain("Голосов: 1. Они видны после вашего голоса");
+  expect(before).toContain("Votes: 1. They show once you vote");
   expect(before).not.toContain(first.username);
   expect(before).not.toContain("качает");
   const scoreBefore = pageB.locator(`tbody tr[data-track-id='${track.id}'] [data-testid='vote-score']`);
   expect((await scoreBefore.textContent())?.startsWith("?")).toBe(true);
   const castB = pageB.waitForResponse((r) => r.url().includes(`/votes/${CATEGORY}`) && r.request().method() === "PUT");
-  await votesB.getByRole("button", { name: "Против" }).click();
+  await votesB.getByRole("button", { name: "Against" }).click();
   expect((await castB).status()).toBe(200);
-  const list = votesB.getByRole("list", { name: "Голоса" });
+  const list = votesB.getByRole("list", { name: "Votes" });
   await list.waitFor();
   const items = await list.getByRole("listitem").allTextContents();
   expect(items).toHaveLength(2);

@@ -52,7 +52,8 @@ export async function newUser(t: TestContext, prefix: string) {
 export function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array<ArrayBuffer> {
   const id3 = new Uint8Array(128);
   id3.set(new TextEncoder().encode("TAG"), 0);
-  id3.set(new TextEncoder().encode(`e2e ${tag} ${crypto.randomUUID()}`.slice(0, 28)), 97);
+  // The comment field holds 28 bytes: cut the encoded text (a Cyrillic tag takes two bytes a letter).
+  id3.set(new TextEncoder().encode(`e2e ${crypto.randomUUID().slice(0, 8)} ${tag}`).subarray(0, 28), 97);
   const out = new Uint8Array(bytes.length + 128);
   out.set(bytes);
   out.set(id3, bytes.length);

@@ -10,7 +10,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { migrateDb, openDb } from "../db/client.ts";
-import { seedDatabase } from "../db/seed.ts";
+import { seedDatabase } from "./seed.ts";
 import {
   type ExtraServer,
   registeredTests,

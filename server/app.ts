@@ -193,7 +193,7 @@ export function createApp(deps: AppDeps | AppContext) {
     })) ??
       c.text("Not found", 404);
   });
-  // The page shell's lane (server/lib/lanes.ts): `/` alone, from the kept shell, for a request
+  // The page shell's lane (server/http/lanes.ts): `/` alone, from the kept shell, for a request
   // without an `Authorization` header; while the client is not built, the route answers.
   const shellLane: Lane<"*", MiddlewareHandler<AppEnv>> = {
     name: "page shell",

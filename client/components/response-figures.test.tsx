@@ -97,4 +97,10 @@ describe("ResponseFigures", () => {
     expect(formatWait(47 * 3600, u)).toBe("47 ч");
     expect(formatWait(3 * 86400 + 12 * 3600, u)).toBe("3,5 дн");
   });
+
+  it("formats waits in English with a decimal point (issue 31: «14,2 d» read “14.2 d”)", () => {
+    const u = RESPONSE_FIGURES_TEXTS_EN.units;
+    expect(formatWait(90 * 60, u)).toBe("1.5 h");
+    expect(formatWait(14.2 * 86400, u)).toBe("14.2 d");
+  });
 });

@@ -37,7 +37,8 @@ export interface ResponseFiguresTexts {
   median: string;
   p90: string;
   withinPromise: (days: number) => string;
-  units: { min: string; h: string; d: string };
+  /** Units of the waits, and the decimal mark: «14,2 дн» in Russian, "14.2 d" in English (issue 31). */
+  units: { min: string; h: string; d: string; decimal: string };
   nobody: string;
 }
 
@@ -57,7 +58,7 @@ export const RESPONSE_FIGURES_TEXTS_RU: ResponseFiguresTexts = {
   median: "медиана",
   p90: "90%",
   withinPromise: (days) => `Решено за ${days} дн.`,
-  units: { min: "мин", h: "ч", d: "дн" },
+  units: { min: "мин", h: "ч", d: "дн", decimal: "," },
   nobody: "Нет сотрудников",
 };
 
@@ -77,14 +78,14 @@ export const RESPONSE_FIGURES_TEXTS_EN: ResponseFiguresTexts = {
   median: "median",
   p90: "90th pct",
   withinPromise: (days) => `Decided within ${days} d`,
-  units: { min: "min", h: "h", d: "d" },
+  units: { min: "min", h: "h", d: "d", decimal: "." },
   nobody: "No staff members",
 };
 
 /** Seconds as a person reads a wait: minutes under an hour, hours under two days, then days. */
 export function formatWait(s: number | null, units: ResponseFiguresTexts["units"]): string {
   if (s === null) return "—";
-  const one = (n: number) => (Math.round(n * 10) / 10).toString().replace(".", ",");
+  const one = (n: number) => (Math.round(n * 10) / 10).toString().replace(".", units.decimal);
   if (s < 3600) return `${Math.max(0, Math.round(s / 60))} ${units.min}`;
   if (s < 48 * 3600) return `${one(s / 3600)} ${units.h}`;
   return `${one(s / 86400)} ${units.d}`;

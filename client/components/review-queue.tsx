@@ -22,8 +22,11 @@ export interface ReviewQueueTexts {
   title: string;
   empty: string;
   kinds: Record<ReviewQueueKind, string>;
-  /** The link's full name for screen readers: "Нейро, новые: 12". */
-  link: (direction: string, kind: string, count: number) => string;
+  /**
+   * What a figure's link adds for screen readers after its visible words: the direction ("12 New
+   * (Нейро)"). The visible words come first, so the name says what the eye reads (issue 31).
+   */
+  of: (direction: string) => string;
   /** Issue 25: the direction's automatic declines, shown under its figures when there are any. */
   autoDeclined: (count: number) => string;
 }
@@ -32,7 +35,7 @@ export const REVIEW_QUEUE_TEXTS_RU: ReviewQueueTexts = {
   title: "Очередь рассмотрения",
   empty: "Нет направлений для рассмотрения",
   kinds: { new: "Новые", shortlisted: "В шорт-листе", overdue: "Просрочены" },
-  link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+  of: (d) => ` (${d})`,
   autoDeclined: (n) => `Отклонено автоматически (срок ответа прошёл): ${n}`,
 };
 
@@ -40,7 +43,7 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
   title: "Review queue",
   empty: "No directions to review",
   kinds: { new: "New", shortlisted: "Shortlisted", overdue: "Overdue" },
-  link: (d, k, n) => `${d}, ${k.toLowerCase()}: ${n}`,
+  of: (d) => ` (${d})`,
   autoDeclined: (n) => `Declined automatically (promise passed): ${n}`,
 };
 
@@ -85,11 +88,11 @@ export function ReviewQueue(
                       to={tracksPath}
                       search={reviewQueueSearch(kind, r.direction) as never}
                       className={kind === "overdue" && r.overdue > 0 ? "st-queue-link st-queue-late" : "st-queue-link"}
-                      aria-label={texts.link(label, texts.kinds[kind], r[kind])}
                       data-kind={kind}
                     >
-                      <span className="st-queue-count">{r[kind]}</span>
+                      <span className="st-queue-count">{r[kind]}</span>{" "}
                       <span className="st-queue-kind">{texts.kinds[kind]}</span>
+                      <span className="visually-hidden">{texts.of(label)}</span>
                     </Link>
                   ))}
                 </div>

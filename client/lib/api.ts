@@ -3,6 +3,7 @@ import type { ClientRequestOptions } from "hono/client";
 import type { ApiRoutes } from "../../server/app.ts";
 import { isBanMessage } from "../../domain/ban.ts";
 import { STORAGE_KEYS } from "./storage-keys.ts";
+import { isStaffAnswer, withHiddenCharsShown } from "./shown-text.ts";
 
 /**
  * The one HTTP client of the front end: base path /api, JSON, bearer token from local storage,
@@ -190,7 +191,9 @@ export function apiFetch(opts: CallOptions = {}) {
       if (res.status === 503 && body?.maintenance === true) hooks.onMaintenance?.();
       throw error;
     }
-    return new Response(NULL_BODY.has(res.status) ? null : text, {
+    // Staff never see a hidden character raw (decision 0305): the panels' answers have them written out.
+    const shown = body && isStaffAnswer(url) ? withHiddenCharsShown(body) : body;
+    return new Response(NULL_BODY.has(res.status) ? null : shown === body ? text : JSON.stringify(shown), {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,

@@ -1,5 +1,5 @@
 /**
- * The one date formatter of the front end (CONVENTIONS rule 13): Russian locale, day.month.year
+ * The one date formatter of the front end (docs/CONVENTIONS.md rule 13): Russian locale, day.month.year
  * hour:minute (spec 2 §9). Values come from the API as ISO strings or epoch milliseconds.
  */
 const dateTime = new Intl.DateTimeFormat("ru-RU", {

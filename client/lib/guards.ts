@@ -1,5 +1,5 @@
 import { redirect } from "@tanstack/react-router";
-import type { RouterContext } from "../router.tsx";
+import type { RouterContext } from "./router-context.ts";
 import { ApiError } from "./api.ts";
 import { stripTokenLink } from "./auth.ts";
 import { configQuery } from "./config-query.ts";

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import { trackCounts, tracks, users, userTrackCounts } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { validate } from "../lib/validate.ts";
+import { validate } from "../http/validate.ts";
 import { tzOffsetQuery } from "../tracks/service.ts";
 import { isReviewStatus, type ReviewStatus } from "../../domain/review.ts";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { ApiError, badRequest, notFound } from "../lib/http-error.ts";
 import { type StatusStore, StatusStoreUnavailable } from "../status-store/kv.ts";
-import { validate } from "../lib/validate.ts";
+import { validate } from "../http/validate.ts";
 
 /**
  * The status-store page (spec 2 "Cache admin page", §3 "Cache data"): GET /redis-data,

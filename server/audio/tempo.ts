@@ -22,9 +22,11 @@
  * 5. Only then is the tempo folded by × 2 or × ½ into drum and bass's 160–190 BPM when it lands
  *    there: a drum and bass track is read at half time (80–95) and doubled; 140 stays 140.
  */
+import { INTAKE_DEFAULTS } from "../../domain/intake-rules.ts";
 
-export const DNB_MIN_BPM = 160;
-export const DNB_MAX_BPM = 190;
+/** Drum and bass's tempo window, which is also every direction's default intake window. */
+export const DNB_MIN_BPM = INTAKE_DEFAULTS.tempo_min;
+export const DNB_MAX_BPM = INTAKE_DEFAULTS.tempo_max;
 const SEARCH_MIN_BPM = 80;
 const SEARCH_MAX_BPM = 160;
 export const MIN_CONFIDENCE = 0.1;

@@ -4,7 +4,7 @@ import type { User } from "../../db/schema.ts";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, unauthorized } from "../lib/http-error.ts";
-import { validate } from "../lib/validate.ts";
+import { validate } from "../http/validate.ts";
 import { accountForIdentity, LinkRefused, linkVk, startSession, telegramIdentity } from "./accounts.ts";
 import { acceptedSession, banError, banMessage, bannedOwner, bearerToken } from "./guards.ts";
 import { clientAddress, perAddressLimit, perAddressLimiter, RATE_LIMIT_MESSAGE, rateLimit } from "./rate-limit.ts";
@@ -97,7 +97,7 @@ const utf8 = new TextEncoder();
 
 /**
  * GET /api/auth/me (every page load of a signed-in user) and its lane in front of the router
- * (server/lib/lanes.ts, decision 0186): the route's answer (`meAnswer`, `no-store`) for a live token
+ * (server/http/lanes.ts, decision 0186): the route's answer (`meAnswer`, `no-store`) for a live token
  * of a user who is not banned (`signedInUser`, the guard's first path); anything else goes to the
  * route. It stays open in maintenance, as the gate keeps it. The session cache hands out one user
  * object until that user or session changes (tokens.ts): the lane serialises its answer once per object.

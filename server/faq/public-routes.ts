@@ -6,7 +6,7 @@ import { type FaqView, publicFaqAnswer } from "./service.ts";
 
 /**
  * Public FAQ: GET /api/faq, sorted by order; kept ready in memory with an ETag (decision 0180), and
- * its lane in front of the router (server/lib/lanes.ts): that answer for a request without an
+ * its lane in front of the router (server/http/lanes.ts): that answer for a request without an
  * `Authorization` header, while maintenance is off (the gate in front of the route).
  */
 export const faqLane = laneOf((ctx) => {

@@ -1,5 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { hiddenCharsProblem, multiline } from "../../domain/hidden-chars.ts";
 import { z } from "zod";
 import { type Faq, faqs } from "../../db/schema.ts";
 import type { AppContext } from "../deps.ts";
@@ -30,18 +30,27 @@ const order = z
     return n;
   });
 
+/** The hidden-characters rule as a zod check, its message naming them. */
+const refuseHidden = (kind?: { multiline: boolean }) => (v: string, ctx: z.RefinementCtx) => {
+  const hidden = hiddenCharsProblem(v, kind);
+  if (hidden) ctx.addIssue({ code: "custom", message: hidden });
+};
+
 const question = z
   .string({ message: QUESTION_REQUIRED })
   .max(500, "Вопрос слишком длинный (не более 500 символов)")
   .transform((v) => v.trim())
   .pipe(z.string().min(1, QUESTION_REQUIRED))
-  .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
+  .superRefine(refuseHidden());
 
-const answer = z
-  .string({ message: ANSWER_REQUIRED })
-  .max(20_000, "Ответ слишком длинный (не более 20000 символов)")
-  .refine((v) => v.trim() !== "", ANSWER_REQUIRED)
-  .refine((v) => !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
+/** The answer is multi-line (a textarea), the question one line (decision 0305). */
+const answer = multiline(
+  z
+    .string({ message: ANSWER_REQUIRED })
+    .max(20_000, "Ответ слишком длинный (не более 20000 символов)")
+    .refine((v) => v.trim() !== "", ANSWER_REQUIRED)
+    .superRefine(refuseHidden({ multiline: true })),
+);
 
 /** Create: order may be left out (or empty), then it is the largest plus one. */
 export const faqCreateSchema = z.object({

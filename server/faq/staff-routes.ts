@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { parseId, validate } from "../lib/validate.ts";
+import { parseId, validate } from "../http/validate.ts";
 import { faqCreateSchema, faqUpdateSchema } from "./service.ts";
 
 /**

@@ -30,7 +30,7 @@ export function createHealthRoutes(ctx: AppContext) {
 type PublicConfig = ReturnType<typeof publicConfigOf>;
 
 /**
- * GET /api/config and its lane in front of the router (server/lib/lanes.ts, decision 0180): an
+ * GET /api/config and its lane in front of the router (server/http/lanes.ts, decision 0180): an
  * answer made from the start-up settings and the directions' intake (issue 25: open, and the pause
  * message the upload page shows), for a request without an `Authorization` header (signed-in
  * requests get `no-store` from the edge: the route sends those). The answer is made again only when

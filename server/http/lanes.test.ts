@@ -7,7 +7,7 @@ import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { LaneError, planLanes } from "./lanes.ts";
 
 /**
- * The lanes in front of the router (server/lib/lanes.ts; decisions 0180, 0186, 0188, 0208) must give
+ * The lanes in front of the router (server/http/lanes.ts; decisions 0180, 0186, 0188, 0208) must give
  * exactly the router's answer. Every lane is asked for every case (who asks: no token, a bad, a
  * non-bearer or an expired one, the owner, another user, staff, demoted staff, a banned owner; how:
  * HEAD, a query string, a trailing slash, If-None-Match, each Accept-Encoding, with and without a

@@ -7,7 +7,7 @@ import { type Answer, answerFor } from "./public-answer.ts";
 import { type HeaderList, responseWith, validPairs } from "./deno-header-list.ts";
 import { requestIdOf, setAll } from "./edge-middleware.ts";
 import type { SecurityHeaderSet } from "./security-headers.ts";
-import { idOf } from "../lib/validate.ts";
+import { idOf } from "./validate.ts";
 
 /**
  * The lanes in front of the router (decisions 0180, 0186, 0188, 0208): the busiest GET requests
@@ -23,7 +23,7 @@ import { idOf } from "../lib/validate.ts";
  *
  * A lane answers only the everyday case and returns null for anything else; the router then decides
  * in full (refusals, errors through `onError`, the database). Its answer must be the route's, byte
- * for byte: `server/lib/lanes.test.ts` runs every lane against every refusal case through both.
+ * for byte: `server/http/lanes.test.ts` runs every lane against every refusal case through both.
  */
 
 /** A lane's answer from memory, or null: "not here", the router answers. */
@@ -191,7 +191,7 @@ export function planLanes(
       if (!kind) {
         throw new LaneError(
           `${where}: ${r.method} ${r.path} runs in front of GET ${pattern} and the lanes do not reproduce it: ` +
-            "name it in app.ts's lane middlewares and reproduce its condition in server/lib/lanes.ts, or drop the lane",
+            "name it in app.ts's lane middlewares and reproduce its condition in server/http/lanes.ts, or drop the lane",
         );
       }
       front.push(kind);

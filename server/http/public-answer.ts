@@ -84,7 +84,7 @@ export function sendAnswer(c: Context, answer: Answer, cacheControl = "no-cache"
   return answerFor(c.req.raw, answer, cacheControl);
 }
 
-/** `sendAnswer` for a bare request (the lanes in front of the router, server/lib/lanes.ts). */
+/** `sendAnswer` for a bare request (the lanes in front of the router, server/http/lanes.ts). */
 export function answerFor(req: Request, answer: Answer, cacheControl = "no-cache"): Response {
   const variants = variantsOf(answer, cacheControl);
   if (notModified(req.headers.get("if-none-match") ?? undefined, answer.etag)) {

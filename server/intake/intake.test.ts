@@ -106,8 +106,8 @@ describe("the rules' calls", () => {
   it("refuses invalid values with 400 and a Russian reason, and writes nothing", async () => {
     const bad: Array<[unknown, RegExp]> = [
       [{ pause_message: "я".repeat(501) }, /не длиннее 500/],
-      [{ pause_message: "Пауза\u202eотпуск" }, /недопустимые символы/],
-      [{ late_message: "Не успели\u200b" }, /недопустимые символы/],
+      [{ pause_message: "Пауза\u202eотпуск" }, /^Недопустимые символы.*: <U\+202E>$/],
+      [{ late_message: "Не успели\u200b" }, /^Недопустимые символы.*: <U\+200B>$/],
       [{ cap_per_30_days: 0 }, /Лимит/],
       [{ cap_per_30_days: 2.5 }, /целое/],
       [{ cooldown_hours: -1 }, /Пауза между отправками/],

@@ -5,7 +5,7 @@ import { scopeDirections } from "../../domain/scope.ts";
 import { roleOf } from "../auth/guards.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";
-import { validate } from "../lib/validate.ts";
+import { validate } from "../http/validate.ts";
 import { ruleList, saveRule } from "./rules.ts";
 
 function directionParam(value: string) {

@@ -6,7 +6,7 @@ import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
 import { createModeratorTrackRoutes } from "../tracks/staff-routes.ts";
 import { createModeratorDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 import { dashboardQuerySchema, figuresWindow } from "../admin/dashboard.ts";
-import { validate } from "../lib/validate.ts";
+import { validate } from "../http/validate.ts";
 import { createModeratorIntakeRoutes } from "../intake/routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DIRECTION_LABELS } from "../../domain/directions.ts";
-import { COMMENTS_MENTION, decisionMessageText, escapeWithin, TELEGRAM_TEXT_LIMIT } from "./message-text.ts";
+import {
+  COMMENTS_MENTION,
+  decisionMessageText,
+  escapeWithin,
+  TELEGRAM_TEXT_LIMIT,
+  trackMessageText,
+} from "./message-text.ts";
 
 const base = {
   trackName: "Noisia - Stigma.mp3",
@@ -67,5 +73,34 @@ describe("escapeWithin", () => {
     expect(escapeWithin("a&b", 6)).toBe("a…");
     expect(escapeWithin("😀😀😀", 5)).toBe("😀😀…");
     expect(escapeWithin("short", 10)).toBe("short");
+  });
+});
+
+describe("trackMessageText (issue 31, decision 0301)", () => {
+  const one = (over: Partial<Parameters<typeof decisionMessageText>[0]>) => decisionMessageText({ ...base, ...over });
+
+  it("names the track and the history link once, each direction with its outcome and message", () => {
+    const text = trackMessageText([
+      one({ direction: "label_koster", outcome: "declined", message: "Нет\n\nсовсем" }),
+      one({ direction: "show_neurogon", outcome: "accepted", sharedComments: 1 }),
+    ]);
+    expect(text).toBe(
+      "Трек <b>Noisia - Stigma</b>\n\n" +
+        `Направление: ${DIRECTION_LABELS.label_koster}\nСтатус: <b>Отклонён</b>\n\nСообщение:\nНет\n\nсовсем\n\n` +
+        `Направление: ${DIRECTION_LABELS.show_neurogon}\nСтатус: <b>Принят</b>\n\n` +
+        `${COMMENTS_MENTION}\nИстория ваших треков: https://neuropunk.example/profile`,
+    );
+    // One text is left as it is.
+    expect(trackMessageText([one({})])).toBe(one({}));
+  });
+
+  it("stays within the limit, cutting the longest parts and never a surrogate pair or an entity", () => {
+    const long = one({ message: "🎧&".repeat(1500) });
+    const short = one({ direction: "show_neurogon", outcome: "declined", message: "Коротко" });
+    const text = trackMessageText([long, long, short]);
+    expect(text.length).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
+    expect(text).toContain("Сообщение:\nКоротко");
+    for (const piece of text.split("…").slice(0, -1)) expect(piece).toMatch(/(🎧|&amp;)$/);
+    expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 });

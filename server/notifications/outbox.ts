@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client.ts";
 import { telegramOutbox, users } from "../../db/schema.ts";
@@ -31,6 +31,22 @@ export function decisionChangeKey(trackId: number, direction: string, revision: 
   return `decision:${trackId}:${direction}:${revision}`;
 }
 
+/** The start of every key about a track's pairs (`decision:<track>:`): its messages go out together (0301). */
+export function trackSubject(trackId: number): string {
+  return `decision:${trackId}:`;
+}
+
+/** The track's part of a decision message's key (`decision:<track>:`), or null for another key. */
+export function trackSubjectOf(key: string): string | null {
+  const m = /^decision:\d+:/.exec(key);
+  return m ? m[0] : null;
+}
+
+/** The pair's subject (`decision:<track>:<direction>:`). */
+export function pairSubject(trackId: number, direction: string): string {
+  return `decision:${trackId}:${direction}:`;
+}
+
 /**
  * What a message is about: its key without the revision (`decision:<track>:<direction>:`). A
  * newer message about the same subject replaces one still waiting (decision 0200).
@@ -49,6 +65,8 @@ export function aboutSubject(subject: string | null, key: SQL | typeof telegramO
 /** Reasons kept in `last_error` of a row that was never sent (decision 0200). */
 export const SUPERSEDED_BY_NEWER = "superseded: a newer message about the same decision replaced it";
 export const SUPERSEDED_SAME_AS_TOLD = "superseded: the artist was last told the same";
+/** The pair changed within the hold to a state that sends nothing (domain/artist-notice.ts, decision 0300). */
+export const SUPERSEDED_BY_STATE = "superseded: the pair's state now sends nothing (shortlisted, listened or new)";
 
 export type EnqueueStatements = ReturnType<typeof noticeStatements>;
 
@@ -74,9 +92,17 @@ export interface TelegramOutbox {
   cancelStatement(keys: readonly string[]): BatchItem<"sqlite">;
   /**
    * For an undo's batch: the messages of `keys` that the undone decision replaced wait again (the
-   * state they announce is the current one once more), with their own send time.
+   * state they announce is the current one once more), with their own send time; the undo's batch
+   * then makes them wait for the undo's hold (`pairChangeStatement`, decision 0300).
    */
   reinstateStatement(keys: readonly string[]): BatchItem<"sqlite">;
+  /**
+   * For a pair change's batch that writes no new message (domain/artist-notice.ts `heldMessageFate`,
+   * decision 0300): `keep` makes the track's held messages wait for this change's hold (the artist's
+   * pages show the change then, and the track's messages leave together: 0301); `cancel` means the
+   * pair's state sends nothing, so its held message is never sent.
+   */
+  pairChangeStatement(trackId: number, direction: string, fate: "keep" | "cancel"): BatchItem<"sqlite">;
 }
 
 export interface OutboxDeps {
@@ -127,7 +153,19 @@ function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled:
     from ${users}
     where ${and(eq(users.id, notice.userId), isNotNull(users.telegram_id))}
     on conflict (${sql.identifier(t.key.name)}) do nothing`);
-  return [supersede, insert] as const;
+  return [supersede, insert, holdTrackStatement(db, trackSubjectOf(notice.key), sendAt, now)] as const;
+}
+
+/**
+ * The track's messages still held wait at least until `sendAt` (ms), so a track's messages within
+ * one another's hold leave as one (the sender joins them, decision 0301) and none leaves before the
+ * artist's pages show its pair's latest change (decision 0300).
+ */
+function holdTrackStatement(db: Db, subject: string | null, sendAt: number, now: Date) {
+  const t = telegramOutbox;
+  return db.update(t)
+    .set({ next_attempt_at: sql`max(${t.next_attempt_at}, ${sendAt})`, updated_at: now })
+    .where(and(eq(t.status, "pending"), aboutSubject(subject)));
 }
 
 export function createTelegramOutbox({ db, clock, config }: OutboxDeps): TelegramOutbox {
@@ -152,8 +190,15 @@ export function createTelegramOutbox({ db, clock, config }: OutboxDeps): Telegra
         .where(and(
           inArray(telegramOutbox.key, [...keys]),
           eq(telegramOutbox.status, "superseded"),
-          eq(telegramOutbox.last_error, SUPERSEDED_BY_NEWER),
+          or(eq(telegramOutbox.last_error, SUPERSEDED_BY_NEWER), eq(telegramOutbox.last_error, SUPERSEDED_BY_STATE)),
         ));
+    },
+    pairChangeStatement(trackId, direction, fate) {
+      const now = clock.now();
+      if (fate === "keep") return holdTrackStatement(db, trackSubject(trackId), now.getTime() + holdMs, now);
+      return db.update(telegramOutbox)
+        .set({ status: "superseded", last_error: SUPERSEDED_BY_STATE, updated_at: now })
+        .where(and(eq(telegramOutbox.status, "pending"), aboutSubject(pairSubject(trackId, direction))));
     },
     enqueueStatements: statements,
     async enqueue(notice) {

@@ -1,10 +1,12 @@
-import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { DIRECTIONS } from "../../domain/directions.ts";
 import type { Db } from "../../db/client.ts";
 import { telegramOutbox } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../deps.ts";
 import type { Logger } from "../lib/logger.ts";
-import { aboutSubject, subjectOf, SUPERSEDED_BY_NEWER } from "./outbox.ts";
+import { trackMessageText } from "./message-text.ts";
+import { aboutSubject, subjectOf, SUPERSEDED_BY_NEWER, trackSubjectOf } from "./outbox.ts";
 
 /**
  * Sends the outbox's rows through the Bot API's `sendMessage` (docs/protocols.md, "Telegram Bot
@@ -123,6 +125,89 @@ export function chatIdValue(chatId: string): string | number {
   return /^-?\d+$/.test(chatId) && Number.isSafeInteger(Number(chatId)) ? Number(chatId) : chatId;
 }
 
+/** One Bot API call; the answer read as an outcome (network errors included, never thrown). */
+async function callBotApi(
+  fetchFn: typeof fetch,
+  bot: NonNullable<Config["telegram"]>,
+  timeoutMs: number,
+  method: string,
+  payload: Record<string, unknown> | FormData,
+): Promise<BotReply> {
+  /** The token appears in the address, and fetch's errors quote the address. */
+  const redact = (text: string) => text.replaceAll(bot.botToken, "<token>");
+  let res: Response;
+  let answer: (BotAnswer & { result?: unknown }) | null = null;
+  try {
+    const multipart = payload instanceof FormData;
+    res = await fetchFn(`${bot.botApiUrl}/bot${bot.botToken}/${method}`, {
+      method: "POST",
+      ...(multipart ? {} : { headers: { "content-type": "application/json" } }),
+      body: multipart ? payload : JSON.stringify(payload),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = await res.text();
+    try {
+      answer = JSON.parse(body);
+    } catch {
+      answer = null;
+    }
+  } catch (err) {
+    // Refused, reset, timed out or cut mid-answer: Telegram may have delivered it (decision 0157).
+    return { outcome: { kind: "retry", error: redact(`network: ${(err as Error)?.message ?? String(err)}`) } };
+  }
+  if (res.ok && answer?.ok) return { outcome: { kind: "sent" }, result: answer.result };
+  const code = answer?.error_code ?? res.status;
+  const description = answer?.description;
+  const error = redact(`${code}: ${description ?? (res.statusText || "no description")}`);
+  if (code === 403) return { outcome: { kind: "final", status: "blocked", error }, description };
+  // "chat not found", "message is too long": the same request would be refused again.
+  if (code === 400) return { outcome: { kind: "final", status: "failed", error }, description };
+  if (code === 429) {
+    const s = Number(answer?.parameters?.retry_after);
+    // At least a second, so a `retry_after: 0` cannot turn into a tight loop.
+    return {
+      outcome: { kind: "retry", error, retryAfterMs: Math.max(1, Number.isFinite(s) ? s : 1) * 1000 },
+      description,
+    };
+  }
+  // 5xx, and anything else (401 while a token is being replaced, an unexpected answer): back off.
+  return { outcome: { kind: "retry", error }, description };
+}
+
+/**
+ * The other messages about the claimed row's track to the same chat that are due now, claimed
+ * with it: they leave as one message (issue 31, docs/decisions/0301). The outbox holds a track's
+ * messages until the latest one's hold ends, so those decided within one another's hold are due
+ * together.
+ */
+async function claimSiblings(db: Db, row: typeof telegramOutbox.$inferSelect, now: Date) {
+  const t = telegramOutbox;
+  const subject = trackSubjectOf(row.key);
+  if (row.card_id !== null || subject === null) return [];
+  return await db
+    .update(t)
+    .set({
+      status: "sending",
+      claim_id: row.claim_id,
+      lease_until: row.lease_until,
+      attempts: sql`${t.attempts} + 1`,
+      attempted_at: now,
+      updated_at: now,
+    })
+    .where(and(
+      eq(t.status, "pending"),
+      lte(t.next_attempt_at, now),
+      eq(t.chat_id, row.chat_id),
+      isNull(t.card_id),
+      ne(t.id, row.id),
+      aboutSubject(subject),
+    ))
+    .returning();
+}
+
+/** A direction's place in the canonical order, from a message's key (`decision:<track>:<direction>:<rev>`). */
+const directionRank = (key: string) => DIRECTIONS.indexOf(key.split(":")[2] as (typeof DIRECTIONS)[number]);
+
 export function createTelegramSender(deps: SenderDeps, options: SenderOptions = {}): TelegramSender {
   const { db, clock, logger } = deps;
   const opts = { ...DEFAULTS, ...options };
@@ -138,9 +223,6 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
   let idleWaiters: Array<() => void> = [];
 
-  /** The token appears in the address, and fetch's errors quote the address. */
-  const redact = (text: string) => (bot ? text.replaceAll(bot.botToken, "<token>") : text);
-
   function send(chatId: string, text: string): Promise<Outcome> {
     return callBot("sendMessage", {
       chat_id: chatIdValue(chatId),
@@ -151,45 +233,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   }
 
   /** One Bot API call; the answer read as an outcome (network errors included, never thrown). */
-  async function callBot(method: string, payload: Record<string, unknown> | FormData): Promise<BotReply> {
-    let res: Response;
-    let answer: (BotAnswer & { result?: unknown }) | null = null;
-    try {
-      const multipart = payload instanceof FormData;
-      res = await deps.fetch(`${bot!.botApiUrl}/bot${bot!.botToken}/${method}`, {
-        method: "POST",
-        ...(multipart ? {} : { headers: { "content-type": "application/json" } }),
-        body: multipart ? payload : JSON.stringify(payload),
-        signal: AbortSignal.timeout(opts.requestTimeoutMs),
-      });
-      const body = await res.text();
-      try {
-        answer = JSON.parse(body);
-      } catch {
-        answer = null;
-      }
-    } catch (err) {
-      // Refused, reset, timed out or cut mid-answer: Telegram may have delivered it (decision 0157).
-      return { outcome: { kind: "retry", error: redact(`network: ${(err as Error)?.message ?? String(err)}`) } };
-    }
-    if (res.ok && answer?.ok) return { outcome: { kind: "sent" }, result: answer.result };
-    const code = answer?.error_code ?? res.status;
-    const description = answer?.description;
-    const error = redact(`${code}: ${description ?? (res.statusText || "no description")}`);
-    if (code === 403) return { outcome: { kind: "final", status: "blocked", error }, description };
-    // "chat not found", "message is too long": the same request would be refused again.
-    if (code === 400) return { outcome: { kind: "final", status: "failed", error }, description };
-    if (code === 429) {
-      const s = Number(answer?.parameters?.retry_after);
-      // At least a second, so a `retry_after: 0` cannot turn into a tight loop.
-      return {
-        outcome: { kind: "retry", error, retryAfterMs: Math.max(1, Number.isFinite(s) ? s : 1) * 1000 },
-        description,
-      };
-    }
-    // 5xx, and anything else (401 while a token is being replaced, an unexpected answer): back off.
-    return { outcome: { kind: "retry", error }, description };
-  }
+  const callBot: BotCaller = (method, payload) => callBotApi(deps.fetch, bot!, opts.requestTimeoutMs, method, payload);
 
   async function claim(now: Date) {
     const claimId = crypto.randomUUID();
@@ -236,7 +280,9 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
     attempts: number,
     outcome: Outcome,
     tally: SendRound,
-  ) {
+    /** The retry delay of the message's first row, so the rows of one message are retried together. */
+    sameDelayMs?: number,
+  ): Promise<number | undefined> {
     const now = clock.now();
     const ours = and(eq(t.id, id), eq(t.status, "sending"), eq(t.claim_id, claimId));
     const released = { claim_id: null, lease_until: null, updated_at: now };
@@ -262,7 +308,8 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
       return;
     }
     tally.retried++;
-    const delay = outcome.retryAfterMs ?? backoffDelayMs(counted, opts.baseDelayMs, opts.maxDelayMs, random);
+    const delay = outcome.retryAfterMs ?? sameDelayMs ??
+      backoffDelayMs(counted, opts.baseDelayMs, opts.maxDelayMs, random);
     // A newer message about the same decision was written while this one was out (and will be, or
     // was, sent): retrying this one would tell the artist an old outcome after the new (0200).
     const newer = sql`EXISTS (SELECT 1 FROM ${t} AS "n" WHERE "n"."id" > ${id}
@@ -277,6 +324,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         last_error: sql`CASE WHEN ${newer} THEN ${SUPERSEDED_BY_NEWER} ELSE ${outcome.error} END`,
       })
       .where(ours);
+    return delay;
   }
 
   async function sendDue(): Promise<SendRound> {
@@ -284,14 +332,22 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
     if (!bot) return tally;
     try {
       while (!stopped) {
-        const row = await claim(clock.now());
+        const now = clock.now();
+        const row = await claim(now);
         if (!row) break;
+        const rows = [row, ...(await claimSiblings(db, row, now))]
+          .sort((a, b) => directionRank(a.key) - directionRank(b.key) || a.id - b.id);
         const outcome = row.card_id === null
-          ? await send(row.chat_id, row.text)
+          ? await send(row.chat_id, trackMessageText(rows.map((r) => r.text)))
           : deps.cards
           ? await deps.cards.deliver(row, callBot)
           : { kind: "final" as const, status: "failed" as const, error: "no staff desk to render the card" };
-        await record(row.id, row.key, row.claim_id!, row.attempts, outcome, tally);
+        // One message: counted once, every row of it recorded with its outcome.
+        const uncounted: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
+        let delay: number | undefined;
+        for (const r of rows) {
+          delay = await record(r.id, r.key, r.claim_id!, r.attempts, outcome, r === rows[0] ? tally : uncounted, delay);
+        }
         if (stopped) break;
       }
     } catch (err) {

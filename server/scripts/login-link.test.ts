@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, migrateDb, openDb } from "../../db/client.ts";
 import { sessions } from "../../db/schema.ts";
-import { seedDatabase } from "../../db/seed.ts";
+import { seedDatabase } from "../../scripts/seed.ts";
 import { holdWriteLock } from "../../db/testing/hold-write-lock.ts";
 import { loginLink, UserNotFoundError } from "./login-link.ts";
 

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";
-import { parseId, parseOrThrow } from "../lib/validate.ts";
+import { declareInput, parseId, parseOrThrow } from "../http/validate.ts";
 import { parseImageForm, type StoredImage } from "./image-upload.ts";
 import { type SliderInput, sliderInputSchema } from "../../domain/slider.ts";
 import { SLIDER_DIR } from "./service.ts";
@@ -43,12 +43,12 @@ export function createAdminSliderRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .get("/", async (c) => c.json({ success: true, sliders: await service.list() }))
-    .post("/", async (c) => {
+    .post("/", declareInput("json", inputSchema), async (c) => {
       const { input, upload } = await readInput(c);
       return c.json({ success: true, slider: await service.create(input, upload) }, 201);
     })
     .get("/:id", async (c) => c.json({ success: true, slider: await service.get(parseId(c.req.param("id"))) }))
-    .put("/:id", async (c) => {
+    .put("/:id", declareInput("json", inputSchema), async (c) => {
       const id = parseId(c.req.param("id"));
       const { input, upload } = await readInput(c);
       return c.json({ success: true, slider: await service.update(id, input, upload) });

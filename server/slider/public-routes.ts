@@ -6,7 +6,7 @@ import { publicSliderAnswer, type SliderView } from "./service.ts";
 
 /**
  * Public slider tiles: GET /api/slider, with image addresses; kept ready in memory with an ETag
- * (decision 0180), and its lane in front of the router (server/lib/lanes.ts): that answer for a
+ * (decision 0180), and its lane in front of the router (server/http/lanes.ts): that answer for a
  * request without an `Authorization` header, while maintenance is off (the gate in front of the route).
  */
 export const sliderLane = laneOf((ctx) => {

@@ -114,7 +114,7 @@ export function startTelegramBotDouble(
       call.answer = "unauthorized";
       return failed(401, "Unauthorized");
     }
-    // getUpdates, setWebhook, deleteWebhook, answerCallbackQuery: never failed by `failNext`.
+    // getUpdates, setWebhook, getWebhookInfo, deleteWebhook, answerCallbackQuery: never failed by `failNext`.
     const received = await updates.handle(method, body, () => req.signal);
     if (received) {
       call.answer = received.kind;

@@ -2,7 +2,8 @@
  * The receiving side of the Bot API double (issue 27; docs/protocols.md, "Telegram Bot API"):
  * `getUpdates` (long polling: queued updates, `offset` confirming the earlier ones, `timeout` held
  * open, a second poll while one is open ends the first with 409 Conflict as Telegram does),
- * `setWebhook` / `deleteWebhook` (while a webhook is set `getUpdates` is refused with 409), and
+ * `setWebhook` / `getWebhookInfo` / `deleteWebhook` (while a webhook is set `getUpdates` is refused
+ * with 409), and
  * `answerCallbackQuery`. `deliverWebhook` POSTs an update to the webhook set, with the
  * `X-Telegram-Bot-Api-Secret-Token` header, as Telegram does. Test tooling only.
  */
@@ -218,6 +219,13 @@ export function createBotUpdates() {
         }
         return ok(true);
       }
+      case "getWebhookInfo":
+        return ok({
+          url: webhook?.url ?? "",
+          has_custom_certificate: false,
+          pending_update_count: webhook ? queue.length : 0,
+          ...(webhook?.allowed_updates ? { allowed_updates: webhook.allowed_updates } : {}),
+        });
       case "deleteWebhook":
         webhook = null;
         if (body.drop_pending_updates === true) queue.length = 0;

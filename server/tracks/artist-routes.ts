@@ -4,7 +4,7 @@ import type { User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { jsonBytes, laneOf, type LaneResult, readyAnswer, signedInUser } from "../http/lanes.ts";
 import { COMPRESS_JSON_MIN } from "../http/edge-middleware.ts";
-import { parseId, validate } from "../lib/validate.ts";
+import { parseId, validate } from "../http/validate.ts";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
 import { sendJsonAnswer } from "../http/public-answer.ts";
 import { KeptAnswers } from "../http/kept-answers.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { parseId, validate } from "../lib/validate.ts";
+import { parseId, validate } from "../http/validate.ts";
 import { type Direction, isDirection } from "../../domain/directions.ts";
 import { ASSIGN_TEXTS, MAX_PRESENCE_IDS } from "../../domain/assignment.ts";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../deps.ts";
-import { parseId, validate } from "../lib/validate.ts";
+import { parseId, validate } from "../http/validate.ts";
 import { commentInputSchema, commentPatchSchema } from "../../domain/track-comments.ts";
 
 /**
@@ -12,8 +12,15 @@ export function createCommentRoutes(ctx: AppContext) {
   const comments = ctx.tracks.comments;
   return new Hono<AppEnv>()
     .post("/:id/comments", validate("json", commentInputSchema()), async (c) => {
-      const comment = await comments.create(c.get("user"), parseId(c.req.param("id")), c.req.valid("json"));
-      return c.json({ success: true as const, comment }, 201);
+      const { repeated, ...comment } = await comments.create(
+        c.get("user"),
+        parseId(c.req.param("id")),
+        c.req.valid("json"),
+      );
+      // The same comment again within seconds (a double Enter): the one saved, not a second (0277).
+      return repeated
+        ? c.json({ success: true as const, comment, repeated }, 200)
+        : c.json({ success: true as const, comment }, 201);
     })
     .patch("/:id/comments/:comment_id", validate("json", commentPatchSchema()), async (c) => {
       const comment = await comments.update(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc } from "drizzle-orm";
 import { telegramOutbox, type User } from "../../db/schema.ts";
 import { COMMENT_TEXT_MAX_LENGTH, COMMENT_TEXTS } from "../../domain/track-comments.ts";
-import { HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { hiddenCharsMessage } from "../../domain/hidden-chars.ts";
 import { COMMENTS_MENTION } from "../notifications/message-text.ts";
 import { AUDIO, type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { createTrack, createUser, decisionRevision, linkSignerOf, signIn } from "../testing/factories.ts";
@@ -72,6 +72,24 @@ describe("staff comments", () => {
     }
   });
 
+  it("the same comment posted twice at once (a double Enter) is saved once: the repeat answers the first", async () => {
+    const t = await track();
+    const json = { at_s: 7.5, end_s: null, text: "Кик тонет", shared: true };
+    const [a, b] = await Promise.all([post(t.id, json), post(t.id, json)]);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect((a.body.comment as { id: number }).id).toBe((b.body.comment as { id: number }).id);
+    expect([a.body.repeated, b.body.repeated].filter(Boolean)).toEqual([true]);
+    // Another text, moment or author is another comment.
+    expect((await post(t.id, { ...json, text: "Кик тонет!" })).status).toBe(201);
+    expect((await post(t.id, { ...json, at_s: 8 })).status).toBe(201);
+    expect((await post(t.id, json, colleague)).status).toBe(201);
+    const detail = await f.call("GET", `/api/admin/tracks/${t.id}`, { headers: f.as.admin });
+    const comments = (detail.body.track as { comments: { text: string }[] }).comments;
+    // The pair at once made one; the other moment and the colleague one each.
+    expect(comments.filter((c) => c.text === "Кик тонет")).toHaveLength(3);
+    expect(comments).toHaveLength(4);
+  });
+
   it("leaves out `shared` as staff-only", async () => {
     const t = await track();
     const r = await post(t.id, { at_s: 1, text: "Без переключателя" });
@@ -90,7 +108,7 @@ describe("staff comments", () => {
     ["no text", { at_s: 1 }, COMMENT_TEXTS.textRequired],
     ["blank text", { at_s: 1, text: "   " }, COMMENT_TEXTS.textRequired],
     ["text too long", { at_s: 1, text: "я".repeat(COMMENT_TEXT_MAX_LENGTH + 1) }, COMMENT_TEXTS.textTooLong],
-    ["hidden characters", { at_s: 1, text: "abc\u202Edef" }, HIDDEN_CHARS_MESSAGE],
+    ["hidden characters", { at_s: 1, text: "abc\u202Edef" }, hiddenCharsMessage(["\u202E"])],
     ["shared as text", { at_s: 1, text: "x", shared: "true" }, COMMENT_TEXTS.badShared],
   ])("refuses %s with 400 and says why", async (_name, json, error) => {
     const t = await track();

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { trackAnalysis, trackComments, tracks, users } from "../../db/schema.ts";
 import {
   COMMENT_TEXTS,
@@ -33,6 +33,8 @@ export interface SharedComment {
 }
 
 const c = trackComments;
+/** How long the same comment again is taken for the one already saved (decision 0277). */
+export const COMMENT_REPEAT_WINDOW_MS = 10_000;
 const viewColumns = {
   id: c.id,
   at_s: c.at_s,
@@ -161,24 +163,41 @@ export function createTrackComments(
       return row?.n ?? 0;
     },
 
-    async create(who: Viewer, trackId: number, input: CommentInput): Promise<CommentView> {
+    /**
+     * A new comment; the same text at the same moment by the same author within
+     * COMMENT_REPEAT_WINDOW_MS is the one already saved (a double Enter, a repeated request: decision
+     * 0277), answered with `repeated` and written once. The check and the insert are one statement.
+     */
+    async create(who: Viewer, trackId: number, input: CommentInput): Promise<CommentView & { repeated?: true }> {
       const track = await trackFor(who, trackId);
       checkWithin(input.at_s, input.end_s, track.length_s);
       const [n] = await db.select({ n: count() }).from(c).where(eq(c.track_id, trackId));
       if ((n?.n ?? 0) >= COMMENTS_PER_TRACK_MAX) throw badRequest(COMMENT_TEXTS.tooMany);
       const now = ctx.clock.now();
-      const [row] = await write(track.user_id, input.shared, () =>
-        db.insert(c).values({
-          track_id: trackId,
-          author_id: who.id,
-          at_s: input.at_s,
-          end_s: input.end_s,
-          text: input.text,
-          shared: input.shared,
-          created_at: now,
-          updated_at: now,
-        }).returning({ id: c.id }));
-      return await one(trackId, row.id);
+      const same = and(
+        eq(c.track_id, trackId),
+        eq(c.author_id, who.id),
+        eq(c.at_s, input.at_s),
+        input.end_s === null ? isNull(c.end_s) : eq(c.end_s, input.end_s),
+        eq(c.text, input.text),
+        eq(c.shared, input.shared),
+        gte(c.created_at, new Date(now.getTime() - COMMENT_REPEAT_WINDOW_MS)),
+      );
+      const col = (k: keyof typeof c.$inferSelect) => sql.identifier(c[k].name);
+      const made = await write(track.user_id, input.shared, () =>
+        db.all<{ id: number }>(sql`
+          insert into ${c} (${col("track_id")}, ${col("author_id")}, ${col("at_s")}, ${col("end_s")}, ${col("text")}, ${
+          col("shared")
+        }, ${col("created_at")}, ${col("updated_at")})
+          select ${trackId}, ${who.id}, ${input.at_s}, ${input.end_s}, ${input.text}, ${
+          input.shared ? 1 : 0
+        }, ${now.getTime()}, ${now.getTime()}
+          where not exists (select 1 from ${c} where ${same})
+          returning ${col("id")}`));
+      if (made[0]) return await one(trackId, Number(made[0].id));
+      const [earlier] = await db.select({ id: c.id }).from(c).where(same).orderBy(asc(c.id)).limit(1);
+      if (!earlier) throw notFound(COMMENT_TEXTS.notFound);
+      return { ...(await one(trackId, earlier.id)), repeated: true };
     },
 
     async update(who: Viewer, trackId: number, commentId: number, patch: CommentPatch): Promise<CommentView> {

@@ -125,12 +125,19 @@ export const decisionsJsonField = sql`'decisions', json((SELECT json_group_array
   WHERE ${trackDecisions.track_id} = ${tracks.id}))`;
 
 /**
+ * SQL twin of domain/artist-notice.ts `withinHold`: a change made at `decidedAt` is still within its
+ * hold when it is later than `since`, the start of the hold (now − DECISION_NOTIFY_HOLD_S, ms).
+ */
+export const withinHoldSql = (decidedAt: SQL | typeof trackDecisions.decided_at, since: SQL | number | Placeholder) =>
+  sql`coalesce(${decidedAt} > ${since}, 0)`;
+
+/**
  * The artist's side needs neither the note nor the decider. A change made after `shownBefore` (the
  * start of the notification hold, now − DECISION_NOTIFY_HOLD_S, a ms timestamp or a placeholder)
  * may still be undone, so the artist sees the state before it (docs/decisions/0223).
  */
 export const artistDecisionsJson = (shownBefore: SQL | number | Placeholder) => {
-  const held = sql`coalesce(${trackDecisions.decided_at} > ${shownBefore}, 0)`;
+  const held = withinHoldSql(trackDecisions.decided_at, shownBefore);
   // Whether the change shown is the automatic decline (issue 25): its history entry, by the unique
   // (track, direction, revision) index.
   const automatic = sql`(SELECT ${trackDecisionHistory.automatic} FROM ${trackDecisionHistory}
@@ -362,7 +369,7 @@ export function changeStatements(db: Db, c: PairChange) {
   });
   // What the artist sees during this change's hold: the state they saw before, which is the stored
   // one unless the stored one is itself still held (docs/decisions/0223).
-  const previousHeld = sql`coalesce(${trackDecisions.decided_at} > ${c.at.getTime() - c.holdMs}, 0)`;
+  const previousHeld = withinHoldSql(trackDecisions.decided_at, c.at.getTime() - c.holdMs);
   const pair = db
     .insert(trackDecisions)
     .values({ track_id: c.trackId, direction: c.direction, ...c.after, decided_by: c.by, decided_at: c.at, revision })

@@ -1,14 +1,16 @@
 /**
  * Issue 20, item 4: listening receipts. Opening a track's listening link (and streaming it) marks
  * nothing; the player's reports of played time do, once a staff member has heard 20 seconds (all of
- * a shorter track). A report is capped by the wall-clock time since the member's previous report or
- * opening, the total by the track's length. The artist sees «Прослушан» only then; staff see each
+ * a shorter track). Only a track the member opened counts (issue 32); a report is capped by the
+ * wall-clock time since the member's previous report or opening, never further back than the idle
+ * window, and the total by the track's length. The artist sees «Прослушан» only then; staff see each
  * colleague's listening in the track detail.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { telegramOutbox, trackAnalysis, trackDecisionHistory } from "../../db/schema.ts";
+import { telegramOutbox, trackAnalysis, trackDecisionHistory, trackListens } from "../../db/schema.ts";
 import { LISTENING_TEXTS } from "../../domain/listening.ts";
+import { LISTEN_IDLE_WINDOW_S, LISTEN_REPORT_TOLERANCE_S } from "./listening.ts";
 import { createUser, signIn } from "../testing/factories.ts";
 import { AUDIO, type Headers, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 
@@ -16,6 +18,12 @@ let f: StaffFixture;
 let nowMs = Date.UTC(2025, 5, 1, 12, 0, 0);
 const clock = { now: () => new Date(nowMs) };
 const wait = (s: number) => (nowMs += s * 1000);
+/** Long idle time: the clock moves on, and the staff sign in again (access tokens last 15 min). */
+async function idle(s: number) {
+  wait(s);
+  f.as.moderator = (await signIn(f.t.ctx, f.moderator)).headers;
+  f.as.admin = (await signIn(f.t.ctx, f.admin)).headers;
+}
 /** The artist of the latest track (one each: the artist's list is kept ready per artist). */
 let artistHeaders: Headers;
 
@@ -137,14 +145,20 @@ describe("listening receipts", () => {
     // The tolerance was spent by the first report: each of these earns only the 0.1 s that passed.
     expect(r.body.heard_s as number).toBeCloseTo(3.5, 5);
     expect(r.body.heard).toBe(false);
-    // A long honest pause earns no more than what is reported; the total stops at the length.
-    wait(600);
+    // A long pause is not banked: the report after it is worth at most the idle window (plus the
+    // tolerance), whatever it claims.
+    await idle(600);
     const long = await report(tr.id, 100);
-    expect(long.body).toMatchObject({ heard: true, heard_s: 30 });
+    expect(long.body.heard_s as number).toBeCloseTo(3.5 + LISTEN_IDLE_WINDOW_S + LISTEN_REPORT_TOLERANCE_S, 5);
+    // Honest playing goes on to the end; the total stops at the length.
+    const rest = await play(tr.id, 30, 5);
+    expect(rest.body).toMatchObject({ heard: true, heard_s: 30 });
   });
 
   it("spends the tolerance once: reports sent back to back earn nothing beyond it", async () => {
     const tr = await track("label_koster", 300);
+    // The earlier tests' last reports may have spent this moment's tolerance.
+    wait(LISTEN_REPORT_TOLERANCE_S);
     await open(tr.id);
     for (let i = 0; i < 10; i++) await report(tr.id, 2);
     const r = await report(tr.id, 0);
@@ -157,8 +171,7 @@ describe("listening receipts", () => {
     const b = await track("label_koster", 300);
     await open(a.id);
     await open(b.id);
-    wait(20);
-    const first = await report(a.id, 20);
+    const first = await play(a.id, 20);
     const second = await report(b.id, 20);
     expect(first.body).toMatchObject({ heard: true });
     expect(second.body).toMatchObject({ heard: false });
@@ -170,10 +183,62 @@ describe("listening receipts", () => {
     expect(again.body.heard_s as number).toBeLessThanOrEqual(2);
   });
 
-  it("a report with no opening before it earns only the tolerance", async () => {
-    const tr = await track();
-    const r = await report(tr.id, 60, f.as.admin, "admin");
-    expect(r.body).toMatchObject({ heard_s: 2, heard: false });
+  it("a receipt for a track the member never opened changes nothing, however long they were idle", async () => {
+    const opened = await track("label_koster", 40);
+    await open(opened.id);
+    await play(opened.id, 10);
+    await idle(30 * 60);
+    const never = await track("label_koster", 40);
+    const r = await report(never.id, 1000);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ heard_s: 0, heard: false });
+    // Another member's opening is not theirs either.
+    await open(never.id, f.as.admin, "admin");
+    wait(30);
+    expect((await report(never.id, 30)).body).toMatchObject({ heard_s: 0, heard: false });
+    for (let i = 0; i < 5; i++) await report(never.id, 20);
+    expect(await staffStates(never.id)).toEqual([["label_koster", "new"]]);
+    expect(await artistStates(never.id)).toEqual([["label_koster", "in_review"]]);
+    const rows = await f.t.ctx.db.select().from(trackListens).where(
+      and(eq(trackListens.track_id, never.id), eq(trackListens.user_id, f.moderator.id)),
+    );
+    expect(rows).toEqual([]);
+    expect(await f.t.ctx.db.select().from(trackDecisionHistory).where(eq(trackDecisionHistory.track_id, never.id)))
+      .toEqual([]);
+  });
+
+  it("20 minutes idle, then 20 s of reports on a just-opened track credit at most the time since opening", async () => {
+    const earlier = await track("label_koster", 300);
+    await open(earlier.id);
+    await play(earlier.id, 10);
+    await idle(20 * 60);
+    const fresh = await track("label_koster", 300);
+    await open(fresh.id);
+    const openedAt = nowMs;
+    // 20 s claimed in four reports over four seconds.
+    let last;
+    for (let i = 0; i < 4; i++) {
+      wait(1);
+      last = await report(fresh.id, 5);
+    }
+    const since = (nowMs - openedAt) / 1000;
+    expect(last!.body.heard_s as number).toBeLessThanOrEqual(since + LISTEN_REPORT_TOLERANCE_S);
+    expect(last!.body).toMatchObject({ heard: false });
+    // The track opened before the idle time banks none of it either.
+    const old = await report(earlier.id, 1000);
+    expect(old.body.heard_s as number).toBeLessThanOrEqual(10 + 2 * LISTEN_REPORT_TOLERANCE_S);
+    expect(await artistStates(fresh.id)).toEqual([["label_koster", "in_review"]]);
+    expect(await staffStates(earlier.id)).toEqual([["label_koster", "new"]]);
+  });
+
+  it("a track opened long ago and left idle earns at most the idle window at once, not its wait", async () => {
+    const tr = await track("label_koster", 300);
+    await open(tr.id);
+    await idle(20 * 60);
+    for (let i = 0; i < 4; i++) await report(tr.id, 5);
+    const r = await report(tr.id, 0);
+    expect(r.body.heard_s as number).toBeCloseTo(LISTEN_IDLE_WINDOW_S + LISTEN_REPORT_TOLERANCE_S, 5);
+    expect(r.body).toMatchObject({ heard: false });
   });
 
   it("marks only the directions within the listener's categories; the administrator's covers all", async () => {

@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import {
   type Direction,
   DIRECTION_CONFLICT_MESSAGE,
-  DIRECTION_LABELS,
   DIRECTIONS,
   findConflict,
   formatDirections,
@@ -11,7 +10,7 @@ import {
 } from "../../domain/directions.ts";
 import { telegramOutbox, trackDecisionHistory, tracks } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
-import { parseTrackName } from "../../domain/track-name.ts";
+import { templateMessage } from "../../domain/decision-message.ts";
 import type { AppContext } from "../deps.ts";
 import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
 import { KV_KEYS } from "../status-store/kv.ts";
@@ -20,10 +19,10 @@ import { scopeSql } from "./scope.ts";
 import type { createTrackAnalysisService } from "./analysis.ts";
 import { addPlayed, listensOf, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";
+import { heldMessageFate } from "../../domain/artist-notice.ts";
 import {
   artistReviewStatus,
   type DecisionInput,
-  fillTemplate,
   isAwaitingDecision,
   REVIEW_TEXTS,
   type ReviewStatus,
@@ -41,6 +40,7 @@ import {
 } from "./decisions.ts";
 import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
 import type { Notifications } from "../notifications/notifications.ts";
+import type { TelegramOutbox } from "../notifications/outbox.ts";
 import type { CardTrack } from "../notifications/telegram-desk/desk.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
 import { clearStatements, restoreStatement } from "./assignment-sql.ts";
@@ -97,11 +97,41 @@ interface PairRequest {
   fields: Omit<DecisionInput, "revision">;
 }
 
-/** `{artist}` and `{title}` of a track's name; a name outside the rule gives its whole self as the title. */
-function trackNameParts(filename: string): { artist: string; title: string } {
-  const parsed = parseTrackName(filename);
-  if (parsed) return parsed;
-  return { artist: "", title: filename.replace(/\.mp3$/i, "") };
+/**
+ * What a batch of pair changes writes to the artist's outbox (issues 13, 32; domain/artist-notice.ts,
+ * decision 0300): a new message for a pair whose fate is `announce` (it became accepted or declined,
+ * or carries a new message), and for the others the message still held kept waiting with the
+ * change or cancelled. Never about a guest track. An undo announces nothing: the messages it
+ * brings back are those of the state it restores (`reinstateStatement`), kept waiting.
+ */
+async function messageStatements(
+  deps: { outbox?: TelegramOutbox; comments?: Pick<TrackComments, "sharedCount"> },
+  changes: readonly PairChange[],
+  track: Current,
+  undo = false,
+): Promise<{ notices: DecisionNotice[]; statements: BatchItem<"sqlite">[] }> {
+  const { outbox, comments } = deps;
+  if (!outbox || track.user_id === null || changes.length === 0) return { notices: [], statements: [] };
+  const fates = changes.map((c) => ({ c, fate: heldMessageFate(c.before, c.after) }));
+  const announced = undo ? [] : fates.filter((f) => f.fate === "announce").map((f) => f.c);
+  // The message mentions the comments shared with the artist when it is made (decision 0232).
+  const sharedComments = announced.length > 0 ? (await comments?.sharedCount(track.id)) ?? 0 : 0;
+  const notices = announced.map((c): DecisionNotice => ({
+    key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
+    userId: track.user_id!,
+    trackName: track.filename.replace(/\.mp3$/i, ""),
+    direction: c.direction,
+    outcome: artistReviewStatus(c.after.status),
+    message: c.after.message,
+    sharedComments,
+  }));
+  const statements: BatchItem<"sqlite">[] = [
+    ...notices.flatMap((n) => outbox.enqueueStatements(n)),
+    ...fates.filter((f) => undo || f.fate !== "announce").map((f) =>
+      outbox.pairChangeStatement(f.c.trackId, f.c.direction, f.fate === "cancel" ? "cancel" : "keep")
+    ),
+  ];
+  return { notices, statements };
 }
 
 /** Times a decision is computed again after another change of the same pair got in first. */
@@ -117,6 +147,8 @@ export function createStaffReview(
   comments?: Pick<TrackComments, "sharedCount">,
 ) {
   const { db } = ctx;
+  /** Where the artist's messages are written (decision 0300). */
+  const artistOutbox = { outbox: ctx.notifications?.outbox, comments };
   /** DECISION_NOTIFY_HOLD_S in ms (docs/decisions/0223). */
   const holdMs = (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
 
@@ -139,20 +171,19 @@ export function createStaffReview(
     for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
       const pairs = await storedPairs(db, id, mine);
       const at = ctx.clock.now();
-      const statements: BatchItem<"sqlite">[] = [...pairs]
+      const changes: PairChange[] = [...pairs]
         .filter(([, before]) => before.status === "new")
-        .flatMap(([direction, before]) =>
-          changeStatements(db, {
-            trackId: id,
-            direction,
-            before,
-            after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
-            by: who.id,
-            at,
-            holdMs,
-          })
-        );
-      const [first, ...rest] = statements;
+        .map(([direction, before]) => ({
+          trackId: id,
+          direction,
+          before,
+          after: { status: "listened" as ReviewStatus, note: before.note, message: before.message },
+          by: who.id,
+          at,
+          holdMs,
+        }));
+      const told = await messageStatements(artistOutbox, changes, current);
+      const [first, ...rest] = [...changes.flatMap((c) => changeStatements(db, c)), ...told.statements];
       if (!first) break;
       try {
         await afterWrite([current.user_id], () => db.batch([first, ...rest, syncReviewStatement(db, id)]));
@@ -162,27 +193,6 @@ export function createStaffReview(
       }
     }
     return (await view("*", id, scope)).decisions;
-  }
-
-  /**
-   * The artist is told when a pair becomes accepted or declined, or the decision carries a new
-   * message (issue 13); never about a guest track.
-   */
-  function noticeOf(c: PairChange, track: Current, sharedComments: number): DecisionNotice | null {
-    if (track.user_id === null) return null;
-    const decided = c.after.status !== c.before.status &&
-      (c.after.status === "accepted" || c.after.status === "declined");
-    const newMessage = c.after.message !== null && c.after.message !== c.before.message;
-    if (!decided && !newMessage) return null;
-    return {
-      key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
-      userId: track.user_id,
-      trackName: track.filename.replace(/\.mp3$/i, ""),
-      direction: c.direction,
-      outcome: artistReviewStatus(c.after.status),
-      message: c.after.message,
-      sharedComments,
-    };
   }
 
   /** A track seen with `scope` (views.ts `viewTrack`). */
@@ -275,7 +285,7 @@ export function createStaffReview(
     shape: "pair" | "track",
     /** The response promise's sweep (issue 25): no person decides, the entries say `automatic`. */
     automatic = false,
-  ): Promise<{ decisions: DecisionView[]; notify_at: string | null }> {
+  ): Promise<{ decisions: DecisionView[]; notify_at: string | null; undo_until: string | null }> {
     const scope = scopeOf(who);
     const current = await load(scope, id);
     const trackDirections = parseDirections(current.directions);
@@ -284,7 +294,6 @@ export function createStaffReview(
       if (!inScope(a.direction, scope)) throw forbidden(REVIEW_TEXTS.outsideCategories);
     }
     const directions = asked.map((a) => a.direction);
-    const named = trackNameParts(current.filename);
     const messages = new Map<Direction, string | null | undefined>();
     for (const a of asked) {
       let message = a.fields.message;
@@ -292,7 +301,8 @@ export function createStaffReview(
         const template = await templateOf(a.fields.template_id);
         if (template === null) throw badRequest(REVIEW_TEXTS.templateNotFound);
         if (template.outcome !== a.fields.status) throw badRequest(REVIEW_TEXTS.templateOtherOutcome);
-        message = fillTemplate(template.text, { ...named, direction: DIRECTION_LABELS[a.direction] });
+        // The chooser shows the same text (domain/decision-message.ts: one rule for both).
+        message = templateMessage(template.text, current.filename, a.direction);
       }
       messages.set(a.direction, message);
     }
@@ -302,10 +312,10 @@ export function createStaffReview(
     // the form can show it (decision 0199).
     const stale = async () => {
       const decisions = await decisionsNow();
-      return conflict(
-        REVIEW_TEXTS.decisionChanged,
-        shape === "pair" ? { current: decisions[0] } : { current: decisions, decisions },
-      );
+      // The desk's call names who decided what and when: each pair carries decided_by and decided_at.
+      return shape === "pair"
+        ? conflict(REVIEW_TEXTS.decisionChanged, { current: decisions[0] })
+        : conflict(REVIEW_TEXTS.decidedMeanwhile, { current: decisions, decisions });
     };
     const stored = await storedPairs(db, id, directions);
     if (asked.some((a) => a.revision !== stored.get(a.direction)!.revision)) throw await stale();
@@ -337,10 +347,7 @@ export function createStaffReview(
         automatic,
       });
     }
-    // The message mentions the comments shared with the artist when it is made (decision 0232).
-    const shared = changes.length > 0 && current.user_id !== null ? (await comments?.sharedCount(id)) ?? 0 : 0;
-    const notices = changes.map((c) => noticeOf(c, current, shared)).filter((n): n is DecisionNotice => n !== null);
-    const outbox = ctx.notifications?.outbox;
+    const told = await messageStatements(artistOutbox, changes, current);
     // A decided pair's assignment ends with the decision, marked with the call so an undo brings it
     // back (issue 24, decision 0233): decided = its status changed to a decision's outcome.
     const decided = changes
@@ -357,7 +364,7 @@ export function createStaffReview(
             first,
             ...rest,
             syncReviewStatement(db, id),
-            ...(outbox ? notices.flatMap((n) => outbox.enqueueStatements(n)) : []),
+            ...told.statements,
           ]));
       } catch (err) {
         // The pair's next revision was taken meanwhile (another instance too): the batch is a
@@ -370,13 +377,16 @@ export function createStaffReview(
     }
     // When the artist's message leaves: the hold's end, if a message was written to wait.
     let notifyAt: string | null = null;
-    if (notices.length > 0) {
+    if (told.notices.length > 0) {
       const [waiting] = await db.select({ at: telegramOutbox.next_attempt_at }).from(telegramOutbox)
-        .where(and(inArray(telegramOutbox.key, notices.map((n) => n.key)), eq(telegramOutbox.status, "pending")))
+        .where(and(inArray(telegramOutbox.key, told.notices.map((n) => n.key)), eq(telegramOutbox.status, "pending")))
         .limit(1);
       notifyAt = waiting ? waiting.at.toISOString() : null;
     }
-    return { decisions: await decisionsNow(), notify_at: notifyAt };
+    // Until when the caller's undo is taken (the hold; decision 0275): a shortlist without a
+    // message has nothing to hold back, but the pair can still go back.
+    const undoUntil = changes.length > 0 && holdMs > 0 ? new Date(at.getTime() + holdMs).toISOString() : null;
+    return { decisions: await decisionsNow(), notify_at: notifyAt, undo_until: undoUntil };
   }
 
   /** Who the automatic decline decides as: every direction in sight, nobody's name written. */
@@ -521,10 +531,10 @@ export function createStaffReview(
         or(...earlier.map((e) => and(eq(h.direction, e.direction), eq(h.revision, e.revision - 1)))),
       ));
       const at = ctx.clock.now();
-      const statements: BatchItem<"sqlite">[] = entries.flatMap((e) => {
+      const changes: PairChange[] = entries.map((e) => {
         const direction = e.direction as Direction;
         const p = previous.find((x) => x.direction === direction);
-        return changeStatements(db, {
+        return {
           trackId: id,
           direction,
           before: pairs.get(direction)!,
@@ -533,8 +543,9 @@ export function createStaffReview(
           at,
           holdMs,
           undoes: callId,
-        });
+        };
       });
+      const statements: BatchItem<"sqlite">[] = changes.flatMap((c) => changeStatements(db, c));
       const outbox = ctx.notifications?.outbox;
       // The assignments the undone call cleared are back (decision 0233).
       statements.push(restoreStatement(db, id, callId));
@@ -543,6 +554,8 @@ export function createStaffReview(
         statements.push(
           outbox.reinstateStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision - 1))),
         );
+        // What comes back waits for the undo's hold, or is cancelled if the restored state sends nothing.
+        statements.push(...(await messageStatements(artistOutbox, changes, current, true)).statements);
       }
       const [first, ...rest] = statements;
       if (first) {
@@ -569,8 +582,8 @@ export function createStaffReview(
     /**
      * POST …/tracks/{id}/listened (issue 20, docs/decisions/0197): the player reports `seconds`
      * played since its previous report. 404 outside the caller's sight, like every call taking a
-     * track id. Once the caller's capped total reaches the threshold (20 s, or all of a shorter
-     * track), the track's `new` directions within their scope become `listened`.
+     * track id; only a track they opened counts (decision 0307). At the threshold (20 s, or all of
+     * a shorter track) of their capped total, its `new` directions in their scope become `listened`.
      */
     async reportListened(who: Viewer, id: number, seconds: number) {
       await load(scopeOf(who), id);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isDirection, parseDirections } from "../../domain/directions.ts";
-import { hasHiddenChars, HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { hasHiddenChars, hiddenCharsProblem } from "../../domain/hidden-chars.ts";
 import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
@@ -266,7 +266,10 @@ const optionalText = (max: number, message: string) =>
     .union([z.string().max(max, message), z.null()])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v.trim()))
-    .refine((v) => !v || !hasHiddenChars(v), HIDDEN_CHARS_MESSAGE);
+    .superRefine((v, ctx) => {
+      const hidden = v ? hiddenCharsProblem(v) : null;
+      if (hidden) ctx.addIssue({ code: "custom", message: hidden });
+    });
 
 const dateTimeInput = z
   .union([z.string().max(40), z.number(), z.null()])

@@ -9,7 +9,7 @@ import {
   listenUrl,
   signDownloadToken,
 } from "./downloads/token.ts";
-import { parseId, validate } from "../lib/validate.ts";
+import { parseId, validate } from "../http/validate.ts";
 import { DIRECTIONS } from "../../domain/directions.ts";
 import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { listenedInputSchema } from "../../domain/listening.ts";

@@ -1,7 +1,8 @@
 /**
  * Issue 23, the review desk (docs/decisions/0222–0224): one decision for the whole track within the
  * caller's categories, its undo while the artist's message is held, the hold itself (the Bot API
- * double hears nothing before it is over, one message per decided pair after, none after an undo),
+ * double hears nothing before it is over, one message for the track's decided pairs after (issue
+ * 31), none after an undo),
  * what the artist's site shows meanwhile, and templates of each outcome with their placeholders.
  */
 import { asc, eq, isNotNull } from "drizzle-orm";
@@ -151,11 +152,16 @@ describe("PUT …/tracks/{id}/decision: one decision for the whole track", () =>
     await decideTrack(tr.id, { status: "shortlisted" }, neurogon);
     const r = await decideTrack(tr.id, { status: "declined", revisions: revs });
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ success: false, error: REVIEW_TEXTS.decisionChanged });
+    expect(r.body).toMatchObject({ success: false, error: REVIEW_TEXTS.decidedMeanwhile });
     expect((r.body.decisions as Decision[]).map((d) => [d.direction, d.status, d.revision])).toEqual([
       ["label_koster", "new", 0],
       ["show_neurogon", "shortlisted", 1],
     ]);
+    // Who decided what and when (issue 31): the other decider's pair names them and the moment.
+    const theirs = (r.body.decisions as (Decision & { decided_by: { username: string } | null; decided_at: string })[])
+      .find((d) => d.direction === "show_neurogon")!;
+    expect(theirs.decided_by?.username).toBeTruthy();
+    expect(theirs.decided_at).toBe(new Date(nowMs).toISOString());
     // None applied: label_koster is still new.
     expect((await stored(tr.id)).label_koster.status).toBe("new");
     // A missing revision is stale too.
@@ -236,6 +242,26 @@ describe("PUT …/tracks/{id}/decision: one decision for the whole track", () =>
 });
 
 describe("POST …/tracks/{id}/decision/undo", () => {
+  it("a shortlist without a message tells nobody, but is held for the undo: undo_until, then back to new", async () => {
+    const tr = await newTrack("label_koster");
+    const r = await decideTrack(tr.id, { status: "shortlisted" }, f.as.moderator);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.notify_at).toBeNull();
+    expect(r.body.undo_until).toBe(new Date(nowMs + HOLD_S * 1000).toISOString());
+    const back = await undo(tr.id, f.as.moderator);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((back.body.decisions as Decision[]).map((d) => [d.direction, d.status])).toEqual([["label_koster", "new"]]);
+    expect(await outbox(tr.id)).toEqual([]);
+  });
+
+  it("a call that changes nothing holds nothing (undo_until null)", async () => {
+    const tr = await newTrack("label_koster");
+    await decideTrack(tr.id, { status: "shortlisted" }, f.as.moderator);
+    const again = await decideTrack(tr.id, { status: "shortlisted" }, f.as.moderator);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.undo_until).toBeNull();
+  });
+
   it("puts every pair of the caller's last decision back, bumps revisions and cancels the held messages", async () => {
     const tr = await newTrack("label_koster,show_neurogon");
     await decideTrack(tr.id, { status: "shortlisted", note: "подумать" });
@@ -293,7 +319,7 @@ describe("POST …/tracks/{id}/decision/undo", () => {
 });
 
 describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
-  it("sends nothing during the hold and one message per decided pair after it", async () => {
+  it("sends nothing during the hold and one message for the track's decided pairs after it (issue 31)", async () => {
     const tr = await newTrack("label_koster,show_neurogon");
     await decideTrack(tr.id, { status: "accepted", message: "Берём" });
     expect(await sender().runOnce()).toMatchObject({ sent: 0 });
@@ -306,8 +332,8 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
     await sender().runOnce();
     nowMs += 1_000;
     await sender().runOnce();
-    expect(bot.delivered).toHaveLength(2);
-    expect(bot.delivered.map((d) => String(d.body.text).includes("Берём"))).toEqual([true, true]);
+    expect(bot.delivered).toHaveLength(1);
+    expect(String(bot.delivered[0].body.text).split("Сообщение:\nБерём")).toHaveLength(3);
   });
 
   it("another decision within the hold replaces the waiting message; an undo sends nothing at all", async () => {

@@ -80,7 +80,7 @@ export function hasFaults(f: FileFaults): boolean {
  */
 export function faultsMessage(f: FileFaults): string {
   const lines: string[] = [];
-  const list = (names: string[]) => names.map(revealHiddenChars).join(", ");
+  const list = (names: string[]) => names.map((n) => revealHiddenChars(n)).join(", ");
   if (f.type.length) lines.push(`Принимаются только файлы MP3. Следующие файлы не подходят: ${list(f.type)}`);
   if (f.name.length) lines.push(`${INVALID_NAMES_MESSAGE} ${list(f.name)}`);
   if (f.duplicate.length) {

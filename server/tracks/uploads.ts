@@ -45,6 +45,7 @@ export function createUploadRows(
     directions: readonly Direction[],
     aiUse: AiUse | null,
     hourlyLimit?: number,
+    startedAt?: Date,
   ): Promise<StatusRow[] | null> {
     const now = ctx.clock.now();
     const values = files.map((f) => ({
@@ -75,7 +76,7 @@ export function createUploadRows(
     });
     if (rows === null) return null;
     rows.sort((a, b) => a.id - b.id);
-    await status.startBatch(userId, rows);
+    await status.startBatch(userId, rows, startedAt);
     return rows;
   }
 
@@ -102,15 +103,18 @@ export function createUploadRows(
 
     /**
      * Adds the rows of an upload (the files are stored already), queued for processing; `aiUse` is
-     * the batch's answer to the AI question, kept on every row (null: not answered).
+     * the batch's answer to the AI question, kept on every row (null: not answered). `startedAt`, a
+     * resumable upload's start, may continue the user's batch instead of starting one
+     * (processing/batch-rule.ts).
      */
     async addUploads(
       userId: number,
       files: ReadonlyArray<{ key: string; filename: string; size: number }>,
       directions: readonly Direction[],
       aiUse: AiUse | null = null,
+      startedAt?: Date,
     ): Promise<StatusRow[]> {
-      return (await insertUploads(userId, files, directions, aiUse))!;
+      return (await insertUploads(userId, files, directions, aiUse, undefined, startedAt))!;
     },
 
     /**

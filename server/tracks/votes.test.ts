@@ -6,7 +6,7 @@
  * filter ("needs a second ear") and `score` sort; and no artist answer ever carries a vote.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HIDDEN_CHARS_MESSAGE } from "../../domain/hidden-chars.ts";
+import { hiddenCharsMessage } from "../../domain/hidden-chars.ts";
 import { VOTE_TEXTS, VOTE_WORD_MAX_LENGTH } from "../../domain/votes.ts";
 import { REVIEW_TEXTS } from "../../domain/review.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
@@ -141,7 +141,7 @@ describe("casting a vote", () => {
     for (const c of ["\u0080", "\u009f", "\u200b", "\u200f", "\u202a", "\u202e", "\u2066", "\u2069"]) {
       const hidden = await vote(t.id, "label_koster", { vote: 1, word: `ок${c}заб` }, second);
       expect(hidden.status).toBe(400);
-      expect(hidden.body.error).toBe(HIDDEN_CHARS_MESSAGE);
+      expect(hidden.body.error).toBe(hiddenCharsMessage([c]));
     }
     // An emoji joined by U+200D hides nothing and is a word like any other.
     const family = await vote(t.id, "label_koster", { vote: 1, word: "👨\u200d👩\u200d👧" }, second);

@@ -5,7 +5,7 @@ import type { User } from "../../db/schema.ts";
 import type { AppContext, AppEnv } from "../deps.ts";
 import { badRequest, conflict, notFound } from "../lib/http-error.ts";
 import { type PublicAddress, publicAddresses } from "../http/public-static.ts";
-import { parseId, validate } from "../lib/validate.ts";
+import { parseId, validate } from "../http/validate.ts";
 import type { UserPatch as StoredPatch } from "./service.ts";
 
 /**

@@ -120,9 +120,21 @@ export function FaqPreview({ question, answer, mode, texts = FAQ_EDITOR_TEXTS_RU
   return (
     <section className="st-preview" aria-label={texts.preview}>
       <p className="st-label" style={{ margin: "0 0 10px" }}>{texts.preview}</p>
-      <h3 className={question.trim() ? undefined : "st-placeholder"}>{question.trim() || texts.questionPlaceholder}</h3>
+      <h3
+        className={question.trim() ? undefined : "st-placeholder"}
+        data-user-content={question.trim() ? "" : undefined}
+      >
+        {question.trim() || texts.questionPlaceholder}
+      </h3>
       {html
-        ? <div className="st-preview-body" data-testid="faq-preview-body" dangerouslySetInnerHTML={{ __html: html }} />
+        ? (
+          <div
+            className="st-preview-body"
+            data-testid="faq-preview-body"
+            data-user-content=""
+            dangerouslySetInnerHTML={{ __html: html }}
+          />
+        )
         : <p className="st-preview-body st-placeholder">{texts.answerPlaceholder}</p>}
     </section>
   );

@@ -4,7 +4,7 @@ import { client, read } from "../../lib/api.ts";
 import { adminKeys, tzOffset } from "../../lib/staff-queries.ts";
 
 /**
- * The admin dashboard's figures (CONVENTIONS rule 8): calls under /api/admin,
+ * The admin dashboard's figures (docs/CONVENTIONS.md rule 8): calls under /api/admin,
  * typed by the server's routes.
  */
 

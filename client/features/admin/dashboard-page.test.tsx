@@ -63,7 +63,8 @@ function links(direction: string) {
       return [a.getAttribute("data-kind"), {
         path: url.pathname,
         search: Object.fromEntries(url.searchParams),
-        name: a.getAttribute("aria-label"),
+        // The accessible name: the visible words first, then the direction (issue 31).
+        name: a.getAttribute("aria-label") ?? a.textContent,
       }];
     }),
   );
@@ -85,20 +86,20 @@ describe("the admin dashboard's review queue", () => {
     expect(koster.new).toEqual({
       path: "/admin/tracks",
       search: { direction: "label_koster", review: "new", sort: "upload_date" },
-      name: "Лейбл Костер, новые: 12",
+      name: "12 Новые (Лейбл Костер)",
     });
     expect(koster.shortlisted).toEqual({
       path: "/admin/tracks",
       search: { direction: "label_koster", review: "shortlisted" },
-      name: "Лейбл Костер, в шорт-листе: 3",
+      name: "3 В шорт-листе (Лейбл Костер)",
     });
     // Overdue: exactly the tracks it counts (review=overdue, issue 24), oldest first.
     expect(koster.overdue).toEqual({
       path: "/admin/tracks",
       search: { direction: "label_koster", review: "overdue", sort: "upload_date" },
-      name: "Лейбл Костер, просрочены: 2",
+      name: "2 Просрочены (Лейбл Костер)",
     });
-    expect(links("show_neurogon").shortlisted.name).toBe("Шоу Нейрогон, в шорт-листе: 1");
+    expect(links("show_neurogon").shortlisted.name).toBe("1 В шорт-листе (Шоу Нейрогон)");
     // Issue 25: the automatic declines, only where there are any.
     expect(within(section).getAllByTestId("auto-declined").map((p) => p.textContent)).toEqual([
       "Отклонено автоматически (срок ответа прошёл): 4",

@@ -5,7 +5,7 @@ import { adminKeys, staffFaqQueries, useStaffFaqWrites } from "../../lib/staff-q
 export type { Faq } from "../../lib/staff-queries.ts";
 
 /**
- * The admin's FAQ queries and writes (CONVENTIONS rule 8): calls under /api/admin,
+ * The admin's FAQ queries and writes (docs/CONVENTIONS.md rule 8): calls under /api/admin,
  * typed by the server's routes; each write refreshes the queries that show it.
  */
 

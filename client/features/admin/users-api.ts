@@ -4,7 +4,7 @@ import { client, rawBody, read } from "../../lib/api.ts";
 import { adminKeys } from "../../lib/staff-queries.ts";
 
 /**
- * The admin's users (CONVENTIONS rule 8): calls under /api/admin,
+ * The admin's users (docs/CONVENTIONS.md rule 8): calls under /api/admin,
  * typed by the server's routes; each write refreshes the queries that show it.
  */
 

@@ -7,7 +7,7 @@ export type { Faq } from "../../lib/staff-queries.ts";
 
 /**
  * Query-option factories and write hooks of the moderator panel's own pages: dashboard and FAQ
- * (CONVENTIONS rule 8). Calls go to /api/moderator, typed by the server's routes; the track pages'
+ * (docs/CONVENTIONS.md rule 8). Calls go to /api/moderator, typed by the server's routes; the track pages'
  * calls are in features/staff-review, the moderator's status in lib/moderator-status.ts.
  */
 

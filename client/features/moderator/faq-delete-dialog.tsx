@@ -17,7 +17,7 @@ export function ModeratorFaqDeleteDialog(
       message={
         <>
           Are you sure you want to delete this FAQ item?
-          <strong style={{ display: "block", marginTop: 8 }}>{question}</strong>
+          <strong style={{ display: "block", marginTop: 8 }} data-user-content="">{question}</strong>
         </>
       }
       warning="This action cannot be undone."

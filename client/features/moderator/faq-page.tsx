@@ -65,8 +65,8 @@ export function ModeratorFaqPage() {
               <span className="visually-hidden">{`Order `}</span>#{f.order}
             </span>
             <div>
-              <p className="st-faq-q">{f.question}</p>
-              <p className="st-faq-a">{truncateAnswer(f.answer)}</p>
+              <p className="st-faq-q" data-user-content="">{f.question}</p>
+              <p className="st-faq-a" data-user-content="">{truncateAnswer(f.answer)}</p>
             </div>
             <div className="st-actions" style={{ flexWrap: "wrap" }}>
               <button

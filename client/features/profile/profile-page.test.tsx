@@ -60,6 +60,7 @@ async function signInWith(tracks: unknown[] | Response) {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 describe("profile page", () => {
@@ -77,8 +78,12 @@ describe("profile page", () => {
     expect(screen.getByText("12345")).toBeTruthy();
     const rows = await screen.findAllByTestId("my-track");
     expect(rows[0].textContent).toContain("A - Done.mp3");
-    expect(rows[0].textContent).toContain("Загружен");
-    expect(rows[1].textContent).toContain("В обработке");
+    // Spec 1's label, on a line of its own that says what it is about (issue 31, decision 0286).
+    const download = (row: HTMLElement) => row.querySelector("[data-testid=my-track-download]")?.textContent;
+    expect(download(rows[0])).toBe("Скачивание файла: Загружен — команда скачала файл");
+    expect(download(rows[1])).toBe("Скачивание файла: В обработке — команда ещё не скачала файл");
+    // Not a chip: a track's badges are its warnings, review states and failure only.
+    expect(rows[1].querySelector(".badge")).toBeNull();
     expect(screen.getByRole("link", { name: "Редактировать профиль" }).getAttribute("href")).toBe("/profile/edit");
   });
 
@@ -129,13 +134,22 @@ describe("profile page", () => {
     const rows = await screen.findAllByTestId("my-track");
     const decisions = [...rows[0].querySelectorAll("[data-testid=my-track-decision]")].map((li) => li.textContent);
     expect(decisions).toEqual(["Лейбл КостёрПринятСообщение: Берём на лейбл!", "Шоу НейрогонНа рассмотрении"]);
-    expect(rows[0].textContent).toContain("Загружен");
+    // The download state sits before the directions, outside every decision's line (decision 0286).
+    const download = rows[0].querySelector("[data-testid=my-track-download]")!;
+    expect(download.textContent).toContain("Загружен");
+    expect(download.closest("[data-testid=my-track-decision]")).toBeNull();
+    expect(
+      download.compareDocumentPosition(rows[0].querySelector("[data-testid=my-track-decision]")!) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     expect(rows[1].querySelector("[data-testid=my-track-error]")?.textContent).toBe("Такой трек уже загружен");
     expect(rows[1].textContent).toContain("Ошибка обработки");
     expect(rows[1].textContent).not.toContain("В обработке");
+    expect(rows[1].querySelector("[data-testid=my-track-download]")).toBeNull();
   });
 
   it("shows «ответ до <дата>» for an undecided pair and marks an automatic decline (issue 25)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date(2026, 10, 29, 12) });
     await signInWith([
       {
         id: 9,
@@ -167,6 +181,61 @@ describe("profile page", () => {
     expect(pairs[1].querySelector("[data-testid=my-track-automatic]")).toBeNull();
     expect(pairs[2].querySelector("[data-testid=my-track-automatic]")?.textContent).toBe("автоматически");
     expect(pairs[2].textContent).toBe("Радио ПрофитаОтклонёнавтоматическиСообщение: Не успели послушать");
+  });
+
+  it("says a promise whose day has passed is late: «ответ задерживается, обещали до …» (issue 31)", async () => {
+    // 29.11.2026 in the visitor's calendar; one promise for 23.11, one for today, one for 30.11.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date(2026, 10, 29, 23, 30) });
+    const pair = (direction: string, respondBy: Date) => ({
+      direction,
+      status: direction === "show_neurogon" ? "listened" : "in_review",
+      message: null,
+      respond_by: respondBy.toISOString(),
+    });
+    await signInWith([{
+      id: 9,
+      filename: "A - Waiting.mp3",
+      upload_date: "2026-11-09T10:00:00.000Z",
+      downloaded: false,
+      directions: ["label_koster", "show_neurogon", "radio_k_profit"],
+      decisions: [
+        pair("label_koster", new Date(2026, 10, 23, 18)),
+        pair("show_neurogon", new Date(2026, 10, 29, 8)),
+        pair("radio_k_profit", new Date(2026, 10, 30, 8)),
+      ],
+    }]);
+    renderPage("/profile", ProfilePage);
+    const [row] = await screen.findAllByTestId("my-track");
+    const promises = [...row.querySelectorAll("[data-testid=my-track-respond-by]")];
+    expect(promises.map((p) => p.textContent)).toEqual([
+      "ответ задерживается, обещали до 23.11.2026",
+      "ответ до 29.11.2026",
+      "ответ до 30.11.2026",
+    ]);
+    expect(promises.map((p) => p.getAttribute("data-late"))).toEqual(["true", "false", "false"]);
+    expect(promises[0].className).toContain("track-late");
+    // On the direction's own line, beside the review state it qualifies.
+    const pairs = [...row.querySelectorAll("[data-testid=my-track-decision]")];
+    expect(pairs[0].textContent).toBe("Лейбл КостёрНа рассмотренииответ задерживается, обещали до 23.11.2026");
+    expect(pairs[1].textContent).toBe("Шоу НейрогонПрослушанответ до 29.11.2026");
+  });
+
+  it("folds the card's details behind «Данные профиля» (the phone shows only the summary), opened by a tap", async () => {
+    await signInWith([]);
+    renderPage("/profile", ProfilePage);
+    const toggle = await screen.findByRole("button", { name: "Данные профиля" });
+    const card = toggle.closest(".profile-card")!;
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(toggle.getAttribute("aria-controls")).toBe("profile-more");
+    expect(card.classList.contains("profile-card-open")).toBe(false);
+    // The details stay in the page (the desktop shows them; styles.css folds them below 560 px).
+    expect(document.getElementById("profile-more")?.textContent).toContain("Москва");
+    fireEvent.click(toggle);
+    expect(screen.getByRole("button", { name: "Скрыть данные" }).getAttribute("aria-expanded")).toBe("true");
+    expect(card.classList.contains("profile-card-open")).toBe(true);
+    // Edit and sign-out stay outside the folded part.
+    expect(document.getElementById("profile-more")?.textContent).not.toContain("Редактировать профиль");
+    expect(screen.getByRole("link", { name: "Редактировать профиль" })).toBeTruthy();
   });
 
   it("pages the history with «Показать ещё», newest first as the server answers", async () => {

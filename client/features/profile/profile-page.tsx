@@ -1,5 +1,5 @@
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { auth, useAuth } from "../../lib/auth.ts";
 import { flash } from "../../lib/flash.ts";
 import { Avatar } from "./avatar.tsx";
@@ -12,6 +12,8 @@ import { SubmissionHistory } from "./submission-history.tsx";
 export function ProfilePage() {
   const { user, isAuthenticated } = useAuth();
   const navigate = useNavigate();
+  // On the phone the card shows only the summary until opened, so the history starts on the first screen.
+  const [open, setOpen] = useState(false);
   // A Telegram link's provider window comes back here with the result.
   useTelegramLinkArrival();
   useVkLinkArrival();
@@ -46,7 +48,7 @@ export function ProfilePage() {
 
   return (
     <section className="page">
-      <div className="card">
+      <div className={open ? "card profile-card profile-card-open" : "card profile-card"}>
         <div className="profile-head">
           <Avatar user={user} />
           <div className="stack" style={{ gap: 4, minWidth: 0, flex: 1 }}>
@@ -55,27 +57,39 @@ export function ProfilePage() {
               {user.is_admin && <span className="badge badge-accent">Администратор</span>}
             </div>
             <span className="profile-username">@{user.username}</span>
+            {/* Shown on the phone only (styles.css): the details below are folded there. */}
+            <button
+              type="button"
+              className="btn btn-ghost profile-toggle"
+              aria-expanded={open}
+              aria-controls="profile-more"
+              onClick={() => setOpen((v) => !v)}
+            >
+              {open ? PROFILE_TEXTS.hideDetails : PROFILE_TEXTS.showDetails}
+            </button>
           </div>
         </div>
-        <dl className="details">
-          {details.map(([label, value]) => (
-            <div key={label} style={{ display: "contents" }}>
-              <dt>{label}</dt>
-              <dd className={value ? undefined : "muted"}>{value || "Не указано"}</dd>
-            </div>
-          ))}
-        </dl>
-        <div className="section">
-          <h2 className="label" style={{ fontSize: 14, color: "var(--muted)", fontWeight: 400, margin: "0 0 4px" }}>
-            О себе
-          </h2>
-          <p className={user.bio ? "bio" : "bio muted"} style={{ margin: 0 }}>
-            {user.bio || "Пока ничего не рассказали о себе."}
-          </p>
+        <div id="profile-more" className="profile-more" data-testid="profile-more">
+          <dl className="details">
+            {details.map(([label, value]) => (
+              <div key={label} style={{ display: "contents" }}>
+                <dt>{label}</dt>
+                <dd className={value ? undefined : "muted"}>{value || "Не указано"}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="section">
+            <h2 className="label" style={{ fontSize: 14, color: "var(--muted)", fontWeight: 400, margin: "0 0 4px" }}>
+              О себе
+            </h2>
+            <p className={user.bio ? "bio" : "bio muted"} style={{ margin: 0 }}>
+              {user.bio || "Пока ничего не рассказали о себе."}
+            </p>
+          </div>
+          {user.telegram_id && !user.vk_id && <LinkVkForm />}
+          {user.vk_id && !user.telegram_id && <LinkTelegramForm />}
         </div>
-        {user.telegram_id && !user.vk_id && <LinkVkForm />}
-        {user.vk_id && !user.telegram_id && <LinkTelegramForm />}
-        <div className="form-actions section">
+        <div className="form-actions section profile-actions">
           <Link to="/profile/edit" className="btn btn-primary">Редактировать профиль</Link>
           <button type="button" className="btn btn-ghost" onClick={logout}>Выйти</button>
         </div>

@@ -23,6 +23,9 @@ export const PROFILE_TEXTS = {
   downloaded: "Загружен",
   processing: "В обработке",
   emptyHint: "Поддерживается формат MP3 с битрейтом 320 kbps.",
+  /** Issue 31: the phone folds the card's details so «Мои треки» starts on the first screen (decision 0288). */
+  showDetails: "Данные профиля",
+  hideDetails: "Скрыть данные",
 } as const;
 
 /** Two letters for the avatar placeholder: first and last name, else the start of the username. */

@@ -20,8 +20,41 @@ export const HISTORY_TEXTS = {
   directions: "Направления и решения",
   /** Issue 25: the promise of an answer for an undecided pair, and a decline the site made itself. */
   respondBy: "ответ до",
+  /** Issue 31: the promise's day has passed with no answer (docs/decisions/0287). */
+  respondLate: "ответ задерживается, обещали до",
   automatic: "автоматически",
+  /**
+   * Issue 31: spec 1's «Загружен» / «В обработке» (has the staff downloaded the file) on a line of its
+   * own, named and explained, so it is never read as the review's state (docs/decisions/0286).
+   */
+  downloadLabel: "Скачивание файла",
+  downloadedHint: "команда скачала файл",
+  notDownloadedHint: "команда ещё не скачала файл",
 } as const;
+
+/** `a` is a later calendar day than `b`, in the visitor's own calendar. */
+function laterDay(a: Date, b: Date): boolean {
+  const day = (d: Date) => d.getFullYear() * 10_000 + (d.getMonth() + 1) * 100 + d.getDate();
+  return day(a) > day(b);
+}
+
+/**
+ * The promise of an undecided pair as the artist reads it: «ответ до 23.11.2026» up to and on that
+ * day, «ответ задерживается, обещали до 23.11.2026» from the next day on (docs/decisions/0287).
+ */
+export function promiseLine(respondBy: string, now: Date): { late: boolean; text: string } {
+  const late = laterDay(now, new Date(respondBy));
+  return { late, text: `${late ? HISTORY_TEXTS.respondLate : HISTORY_TEXTS.respondBy} ${formatDate(respondBy)}` };
+}
+
+/** The staff-download line (spec 1: «Загружен» when `downloaded`, otherwise «В обработке»). */
+export function downloadLine(downloaded: boolean): { label: string; state: string; hint: string } {
+  return {
+    label: `${HISTORY_TEXTS.downloadLabel}:`,
+    state: downloaded ? PROFILE_TEXTS.downloaded : PROFILE_TEXTS.processing,
+    hint: downloaded ? HISTORY_TEXTS.downloadedHint : HISTORY_TEXTS.notDownloadedHint,
+  };
+}
 
 const reviewBadge: Record<ArtistReviewStatus, string> = {
   in_review: "badge-muted",
@@ -80,6 +113,8 @@ function HistoryPage({ page, last, onMore }: { page: number; last: boolean; onMo
 
 function SubmissionItem({ t }: { t: Submission }) {
   const failed = t.status === "failed";
+  const now = new Date();
+  const download = downloadLine(Boolean(t.downloaded));
   return (
     <li className="track-item" data-testid="my-track">
       <div style={{ minWidth: 0, flex: 1 }}>
@@ -98,6 +133,13 @@ function SubmissionItem({ t }: { t: Submission }) {
         )}
         {t.status === "processing" && <div className="track-date">{HISTORY_TEXTS.processingNow}</div>}
         {failed && t.error && <p className="track-failure" data-testid="my-track-error">{t.error}</p>}
+        {!failed && (
+          <p className="track-download" data-testid="my-track-download">
+            <span className="muted">{download.label}</span>{" "}
+            <strong className={t.downloaded ? "track-download-done" : undefined}>{download.state}</strong>
+            <span className="muted">{` — ${download.hint}`}</span>
+          </p>
+        )}
         {t.decisions.length > 0 && (
           <ul className="track-decisions" aria-label={HISTORY_TEXTS.directions}>
             {t.decisions.map((d) => {
@@ -115,11 +157,7 @@ function SubmissionItem({ t }: { t: Submission }) {
                       {HISTORY_TEXTS.automatic}
                     </span>
                   )}
-                  {respondBy && (
-                    <span className="track-respond-by muted" data-testid="my-track-respond-by">
-                      {`${HISTORY_TEXTS.respondBy} ${formatDate(respondBy)}`}
-                    </span>
-                  )}
+                  {respondBy && <PromiseLine respondBy={respondBy} now={now} />}
                   {d.message && (
                     <p className="track-message">
                       <span className="muted">{`${HISTORY_TEXTS.staffMessage}: `}</span>
@@ -132,15 +170,24 @@ function SubmissionItem({ t }: { t: Submission }) {
           </ul>
         )}
       </div>
-      {failed
-        ? <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>
-        : t.downloaded
-        ? <span className="badge badge-success">{PROFILE_TEXTS.downloaded}</span>
-        : <span className="badge badge-warning">{PROFILE_TEXTS.processing}</span>}
+      {failed && <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>}
       {/* Issue 24: the label's shared comments on the waveform, with the artist's own file, full width. */}
       {(t.comments ?? []).length > 0 && !failed && (
         <CommentPlayer trackId={t.id} comments={t.comments} durationS={t.analysis?.duration_s ?? null} />
       )}
     </li>
+  );
+}
+
+function PromiseLine({ respondBy, now }: { respondBy: string; now: Date }) {
+  const { late, text } = promiseLine(respondBy, now);
+  return (
+    <span
+      className={late ? "track-respond-by track-late" : "track-respond-by muted"}
+      data-testid="my-track-respond-by"
+      data-late={late}
+    >
+      {text}
+    </span>
   );
 }

@@ -33,8 +33,6 @@ export function AdminTracksPage() {
     },
   });
   const { query, list } = tracks;
-  // Issue 24: who is assigned, who is listening, and the assign actions.
-  const work = useQueueAssignment({ base: "/admin", tracksKey: adminKeys.tracks, rows: list?.tracks ?? [] });
   const review = useTrackReview({
     base: "/admin",
     keys: adminKeys,
@@ -42,6 +40,13 @@ export function AdminTracksPage() {
     texts: PLAYER_TEXTS_RU,
     commentTexts: COMMENT_TEXTS_RU,
     canDecide: () => true,
+  });
+  // Issue 24: who is assigned, who is listening (the player's track too, however it was opened), and the assign actions.
+  const work = useQueueAssignment({
+    base: "/admin",
+    tracksKey: adminKeys.tracks,
+    rows: list?.tracks ?? [],
+    playing: review.player.current?.id ?? null,
   });
 
   return (

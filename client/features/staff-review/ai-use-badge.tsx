@@ -1,4 +1,5 @@
-import { AI_USE_BADGES, type AiUse } from "../../../domain/ai-use.ts";
+import type { AiUse } from "../../../domain/ai-use.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 import "./ai-use-badge.css";
 
 /**
@@ -8,12 +9,13 @@ import "./ai-use-badge.css";
  * track's details say every answer, «нет» and «не указано» (no answer) included.
  */
 export function AiUseBadge({ value, detail = false }: { value: AiUse | null | undefined; detail?: boolean }) {
+  const words = useReviewTexts();
   const answer = value ?? "none";
   if (!detail && answer !== "partly" && answer !== "yes") return null;
   const tone = answer === "yes" ? " st-badge-danger" : answer === "partly" ? " st-badge-warning" : "";
   return (
     <span className={`st-badge st-ai-use${tone}`} data-ai-use={answer}>
-      {AI_USE_BADGES[answer]}
+      {words.aiUse[answer]}
     </span>
   );
 }

@@ -4,19 +4,18 @@ import { type Direction, parseDirections } from "../../../domain/directions.ts";
 import {
   DECISION_TEXT_MAX_LENGTH,
   decisionTextTooLong,
-  REVIEW_STATUS_LABELS,
   REVIEW_STATUSES,
-  REVIEW_TEXTS,
   type ReviewStatus,
 } from "../../../domain/review.ts";
 import { charCount } from "../../../domain/profile.ts";
-import { ApiError, errorText } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "./decision-queries.ts";
 import { ListeningList } from "./listening-list.tsx";
 import { DuplicateNote, SameAudioNote } from "./duplicate-note.tsx";
 import { AiUseBadge } from "./ai-use-badge.tsx";
-import { PAIR_OVERDUE_LABEL } from "./review-badges.tsx";
+import { panelErrorText, REVIEW_TEXTS_RU } from "./review-texts.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 import "./decision-panel.css";
 import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
 
@@ -24,7 +23,7 @@ import type { StaffBase, StaffTrack } from "../../lib/staff-queries.ts";
  * The review of one track on the staff track page (issue 13, decision 0160): per direction its
  * state, a decision form (status, staff note, message to the artist) and the one-step decline with
  * a ready-made message; below, who of the staff listened how long (issue 20) and the track's
- * decision history. Texts in Russian in both panels.
+ * decision history. Words from the panel's dictionary (review-texts.ts).
  */
 
 type Decision = StaffTrack["decisions"][number];
@@ -42,11 +41,12 @@ export interface DecisionPanelProps {
 
 export function DecisionPanel({ base, tracksKey, track, label, canDecide }: DecisionPanelProps) {
   const headingId = useId();
+  const t = useReviewTexts().decisions;
   const directions = parseDirections(track.directions);
   const byDirection = new Map<string, Decision>((track.decisions ?? []).map((d) => [d.direction, d]));
   return (
     <section className="st-section dp-panel" aria-labelledby={headingId}>
-      <h2 id={headingId} className="dp-title">Решения по направлениям</h2>
+      <h2 id={headingId} className="dp-title">{t.title}</h2>
       <DuplicateNote of={track.duplicate_of} />
       <SameAudioNote of={track.same_audio_as} />
       <p className="dp-ai-use">
@@ -95,6 +95,8 @@ function DirectionDecision(
   },
 ) {
   const fid = useId();
+  const words = useReviewTexts();
+  const t = words.decisions;
   // The saved decision the form was made from: every write sends its revision (decision 0199).
   const [known, setKnown] = useState<Decision | undefined>(decision);
   const base = savedOf(known);
@@ -140,7 +142,7 @@ function DirectionDecision(
     } catch (err) {
       const stored = err instanceof ApiError && err.status === 409 ? err.body?.current : undefined;
       if (stored && typeof stored === "object") show(stored as Decision);
-      setError(errorText(err, "Не удалось сохранить решение"));
+      setError(panelErrorText(words, err, t.saveFailed));
     }
   };
 
@@ -153,14 +155,14 @@ function DirectionDecision(
       ...(status !== base.status ? { status } : {}),
       note: note.trim() || null,
       message: message.trim() || null,
-    }, "Решение сохранено");
+    }, t.saved);
   };
 
   const declineWithTemplate = () => {
     if (!chosenTemplate || decide.isPending) return;
     void send(
       { revision: base.revision, status: "declined", note: note.trim() || null, template_id: Number(chosenTemplate) },
-      "Отклонено с шаблоном",
+      t.declinedWithTemplate,
     );
   };
 
@@ -168,25 +170,27 @@ function DirectionDecision(
     <article className="dp-card" data-testid={`decision-${direction}`} aria-labelledby={`${fid}-h`}>
       <header className="dp-card-head">
         <h3 id={`${fid}-h`}>{label}</h3>
-        <span className={`dp-badge dp-${current}`} data-testid="review-state">{REVIEW_STATUS_LABELS[current]}</span>
-        {promise?.overdue && (
-          <span className="dp-badge dp-declined" data-testid="pair-overdue">{PAIR_OVERDUE_LABEL}</span>
-        )}
+        <span className={`dp-badge dp-${current}`} data-testid="review-state">{words.states[current]}</span>
+        {promise?.overdue && <span className="dp-badge dp-declined" data-testid="pair-overdue">{words.overdue}</span>}
       </header>
       {promise?.respond_by && (
         <p className="st-hint dp-meta" data-testid="respond-by">
-          {`Ответ обещан до ${formatDate(promise.respond_by)}`}
+          {t.promised(formatDate(promise.respond_by))}
         </p>
       )}
       {shown?.decided_at && (
-        <p className="st-hint dp-meta">
+        <p className="st-hint dp-meta" data-user-content="">
           {shown.decided_by?.name || shown.decided_by?.username || "—"}, {formatDateTime(shown.decided_at)}
         </p>
       )}
       {!editable && (
         <>
-          {decision?.message && <p className="dp-readonly">Сообщение артисту: {decision.message}</p>}
-          <p className="st-hint">Это направление вне ваших категорий</p>
+          {decision?.message && (
+            <p className="dp-readonly">
+              {t.readonlyMessage} <span data-user-content="">{decision.message}</span>
+            </p>
+          )}
+          <p className="st-hint">{t.outside}</p>
         </>
       )}
       {editable && (
@@ -194,39 +198,39 @@ function DirectionDecision(
           {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
           {done && <div className="st-alert st-alert-success" role="status">{done}</div>}
           <div className="st-field">
-            <label className="st-label" htmlFor={`${fid}-status`}>Статус</label>
+            <label className="st-label" htmlFor={`${fid}-status`}>{t.status}</label>
             <select
               id={`${fid}-status`}
               className="st-input"
               value={status}
               onChange={(e) => setStatus(e.target.value as ReviewStatus)}
             >
-              {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+              {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{words.states[s]}</option>)}
             </select>
           </div>
           <DecisionText
             id={`${fid}-note`}
-            label="Заметка для сотрудников"
+            label={t.note}
             value={note}
             onChange={setNote}
-            tooLong={REVIEW_TEXTS.noteTooLong}
+            tooLong={t.noteTooLong}
           />
           <DecisionText
             id={`${fid}-message`}
-            label="Сообщение артисту"
+            label={t.message}
             value={message}
             onChange={setMessage}
-            tooLong={REVIEW_TEXTS.messageTooLong}
+            tooLong={t.messageTooLong}
           />
           <div className="st-form-actions dp-actions">
             <button type="submit" className="st-btn st-btn-primary" disabled={decide.isPending || tooLong}>
-              {decide.isPending ? "Сохранение..." : "Сохранить решение"}
+              {decide.isPending ? t.saving : t.save}
             </button>
           </div>
           {list.length > 0 && (
             <div className="dp-template-row">
               <div className="st-field">
-                <label className="st-label" htmlFor={`${fid}-template`}>Шаблон отказа</label>
+                <label className="st-label" htmlFor={`${fid}-template`}>{t.template}</label>
                 <select
                   id={`${fid}-template`}
                   className="st-input"
@@ -242,7 +246,7 @@ function DirectionDecision(
                 disabled={decide.isPending || decisionTextTooLong(note.trim())}
                 onClick={declineWithTemplate}
               >
-                Отклонить с шаблоном
+                {t.declineWithTemplate}
               </button>
             </div>
           )}
@@ -283,7 +287,7 @@ function DecisionText(
 }
 
 /** Issue 25: who made an automatic decline (a pair left past its promise and the grace). */
-export const AUTOMATIC_LABEL = "Автоматически";
+export const AUTOMATIC_LABEL = REVIEW_TEXTS_RU.decisions.automatic;
 
 /**
  * Who, when, from, to, note (and the message the artist got), oldest first as the server answers.
@@ -295,41 +299,43 @@ export function DecisionHistory(
   { entries, label }: { entries: readonly HistoryEntry[]; label: (d: Direction) => string },
 ) {
   const headingId = useId();
+  const words = useReviewTexts();
+  const t = words.decisions;
   return (
     <div className="dp-history">
-      <h3 id={headingId}>История решений</h3>
-      {entries.length === 0 ? <p className="st-muted">Решений пока нет</p> : (
+      <h3 id={headingId}>{t.history}</h3>
+      {entries.length === 0 ? <p className="st-muted">{t.noHistory}</p> : (
         <div className="st-table-wrap">
           <table className="st-table dp-history-table" aria-labelledby={headingId}>
             <thead>
               <tr>
-                <th scope="col">Когда</th>
-                <th scope="col">Кто</th>
-                <th scope="col">Направление</th>
-                <th scope="col">Было</th>
-                <th scope="col">Стало</th>
-                <th scope="col">Заметка</th>
-                <th scope="col">Сообщение артисту</th>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.who}</th>
+                <th scope="col">{t.direction}</th>
+                <th scope="col">{t.from}</th>
+                <th scope="col">{t.to}</th>
+                <th scope="col">{t.note}</th>
+                <th scope="col">{t.message}</th>
               </tr>
             </thead>
             <tbody>
               {entries.map((h) => (
                 <tr key={h.id}>
-                  <td data-label="Когда">{formatDateTime(h.decided_at)}</td>
-                  <td data-label="Кто">
+                  <td data-label={t.when}>{formatDateTime(h.decided_at)}</td>
+                  <td data-label={t.who}>
                     {h.automatic
                       ? (
                         <span className="st-badge st-badge-warning" data-testid="history-automatic">
-                          {AUTOMATIC_LABEL}
+                          {t.automatic}
                         </span>
                       )
                       : h.decided_by?.name || h.decided_by?.username || "—"}
                   </td>
-                  <td data-label="Направление">{label(h.direction as Direction)}</td>
-                  <td data-label="Было">{REVIEW_STATUS_LABELS[h.from as ReviewStatus] ?? h.from}</td>
-                  <td data-label="Стало">{REVIEW_STATUS_LABELS[h.to as ReviewStatus] ?? h.to}</td>
-                  <td data-label="Заметка">{h.note ?? "—"}</td>
-                  <td data-label="Сообщение артисту">{h.message ?? "—"}</td>
+                  <td data-label={t.direction}>{label(h.direction as Direction)}</td>
+                  <td data-label={t.from}>{words.states[h.from as ReviewStatus] ?? h.from}</td>
+                  <td data-label={t.to}>{words.states[h.to as ReviewStatus] ?? h.to}</td>
+                  <td data-label={t.note} data-user-content="">{h.note ?? "—"}</td>
+                  <td data-label={t.message} data-user-content="">{h.message ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

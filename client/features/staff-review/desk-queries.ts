@@ -36,6 +36,8 @@ export interface DeskAnswer {
   decisions: DeskDecision[];
   /** When the artist's message leaves (ISO 8601); null when nobody is told. */
   notify_at: string | null;
+  /** Until when the caller may take the call back (ISO 8601; issue 31); null: nothing to undo. */
+  undo_until?: string | null;
 }
 
 /** A ready-made message and the outcome it is for. */

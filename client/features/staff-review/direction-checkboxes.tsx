@@ -1,10 +1,6 @@
-import {
-  blockedDirections,
-  type Direction,
-  DIRECTION_CONFLICT_MESSAGE,
-  DIRECTIONS,
-} from "../../../domain/directions.ts";
+import { blockedDirections, type Direction, DIRECTIONS } from "../../../domain/directions.ts";
 import "../../components/ui/staff.css";
+import { useReviewTexts } from "./review-texts-context.ts";
 
 interface DirectionCheckboxesProps {
   value: Direction[];
@@ -24,6 +20,7 @@ interface DirectionCheckboxesProps {
 export function DirectionCheckboxes(
   { value, onChange, label, legend, locked, disabled, help }: DirectionCheckboxesProps,
 ) {
+  const words = useReviewTexts();
   const blocked = blockedDirections(value);
   const toggle = (d: Direction) => {
     const set = new Set(value);
@@ -42,7 +39,7 @@ export function DirectionCheckboxes(
             <label
               key={d}
               className={off ? "st-check st-check-disabled" : "st-check"}
-              title={conflict ? DIRECTION_CONFLICT_MESSAGE : undefined}
+              title={conflict ? words.directionConflict : undefined}
             >
               <input type="checkbox" value={d} checked={checked} disabled={off} onChange={() => toggle(d)} />
               <span>{label(d)}</span>

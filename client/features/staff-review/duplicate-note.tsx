@@ -1,5 +1,7 @@
 import { formatDateTime } from "../../lib/format.ts";
 import type { StaffTrack } from "../../lib/staff-queries.ts";
+import { type DuplicateTexts, REVIEW_TEXTS_RU } from "./review-texts.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 
 type DuplicateOf = NonNullable<StaffTrack["duplicate_of"]>;
 
@@ -8,15 +10,14 @@ type DuplicateOf = NonNullable<StaffTrack["duplicate_of"]>;
  * 0206): «тот же файл, что трек #N от @X (дата)». Once that track is deleted only its number is
  * known; a track without an owner has no «от @X».
  */
-export function duplicateNoteText(dup: DuplicateOf): string {
-  if (dup.deleted) return `тот же файл, что трек #${dup.id} (трек удалён)`;
-  const from = dup.username ? ` от @${dup.username}` : "";
-  return `тот же файл, что трек #${dup.id}${from} (${formatDateTime(dup.upload_date)})`;
+export function duplicateNoteText(dup: DuplicateOf, t: DuplicateTexts = REVIEW_TEXTS_RU.duplicate): string {
+  return t.sameFile(dup.id, dup.username ?? null, dup.deleted ? null : formatDateTime(dup.upload_date));
 }
 
 export function DuplicateNote({ of }: { of: DuplicateOf | null | undefined }) {
+  const t = useReviewTexts().duplicate;
   if (!of) return null;
-  return <p className="dp-duplicate" role="note">{duplicateNoteText(of)}</p>;
+  return <p className="dp-duplicate" role="note">{duplicateNoteText(of, t)}</p>;
 }
 
 type SameAudioAs = NonNullable<StaffTrack["same_audio_as"]>;
@@ -26,13 +27,16 @@ type SameAudioAs = NonNullable<StaffTrack["same_audio_as"]>;
  * decision 0248): «та же запись, что трек #N от @X, дата». Once that track is deleted only its number
  * is known; a track without an owner has no «от @X».
  */
-export function sameAudioNoteText(same: SameAudioAs): string {
-  if (same.upload_date === null) return `та же запись, что трек #${same.track_id} (трек удалён)`;
-  const from = same.username ? ` от @${same.username}` : "";
-  return `та же запись, что трек #${same.track_id}${from}, ${formatDateTime(same.upload_date)}`;
+export function sameAudioNoteText(same: SameAudioAs, t: DuplicateTexts = REVIEW_TEXTS_RU.duplicate): string {
+  return t.sameAudio(
+    same.track_id,
+    same.username ?? null,
+    same.upload_date === null ? null : formatDateTime(same.upload_date),
+  );
 }
 
 export function SameAudioNote({ of }: { of: SameAudioAs | null | undefined }) {
+  const t = useReviewTexts().duplicate;
   if (!of) return null;
-  return <p className="dp-duplicate" role="note">{sameAudioNoteText(of)}</p>;
+  return <p className="dp-duplicate" role="note">{sameAudioNoteText(of, t)}</p>;
 }

@@ -1,5 +1,6 @@
 import { useId } from "react";
-import { formatDuration } from "../../lib/format.ts";
+import { listenedText } from "./review-texts.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 import type { StaffTrack } from "../../lib/staff-queries.ts";
 
 /**
@@ -10,27 +11,22 @@ import type { StaffTrack } from "../../lib/staff-queries.ts";
 
 type Listen = NonNullable<StaffTrack["listens"]>[number];
 
-/** «прослушано 1:20 из 5:10»; without the length while it is unknown. */
-export function listenedText(heardS: number, durationS: number | null | undefined): string {
-  const heard = `прослушано ${formatDuration(Math.max(0, heardS))}`;
-  return durationS && durationS > 0 ? `${heard} из ${formatDuration(durationS)}` : heard;
-}
-
 export function ListeningList(
   { listens, durationS }: { listens: readonly Listen[] | undefined; durationS: number | null | undefined },
 ) {
   const headingId = useId();
+  const t = useReviewTexts().listens;
   const list = listens ?? [];
   return (
     <div className="dp-listens" aria-labelledby={headingId} role="group">
-      <h3 id={headingId}>Прослушивания</h3>
-      {list.length === 0 ? <p className="st-muted">Трек ещё никто не слушал</p> : (
+      <h3 id={headingId}>{t.heading}</h3>
+      {list.length === 0 ? <p className="st-muted">{t.nobody}</p> : (
         <ul className="dp-listens-list">
           {list.map((l) => (
             <li key={l.user.id} data-testid="staff-listen">
-              <span className="dp-listens-who">{l.user.name || l.user.username}</span>
+              <span className="dp-listens-who" data-user-content="">{l.user.name || l.user.username}</span>
               {" — "}
-              <span>{listenedText(l.heard_s, durationS)}</span>
+              <span>{listenedText(t, l.heard_s, durationS)}</span>
             </li>
           ))}
         </ul>

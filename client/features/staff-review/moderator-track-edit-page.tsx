@@ -14,6 +14,8 @@ import { moderatorTrackQuery, useModerateTrack } from "./moderator-tracks-api.ts
 import { DecisionPanel } from "./decision-panel.tsx";
 import { canManage, categoryLabel } from "../../lib/moderator-categories.ts";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
+import { MODERATOR_PANEL_TEXTS } from "./panel-texts.ts";
+import { ReviewTextsContext } from "./review-texts-context.ts";
 
 export interface TrackEditValue {
   directions: Direction[];
@@ -28,8 +30,17 @@ export function trackEditChanged(initial: TrackEditValue, current: TrackEditValu
 
 export const DIRECTIONS_HELP = "You can only change directions for the categories you manage.";
 
-/** Edit Track: read-only details, directions within the categories, the downloaded status. */
+/** Edit Track in the moderator panel's words (issue 31): the shared pieces read the English dictionary. */
 export function ModeratorTrackEditPage() {
+  return (
+    <ReviewTextsContext value={MODERATOR_PANEL_TEXTS.review}>
+      <ModeratorTrackEdit />
+    </ReviewTextsContext>
+  );
+}
+
+/** Edit Track: read-only details, directions within the categories, the downloaded status. */
+function ModeratorTrackEdit() {
   const { id } = useParams({ strict: false }) as { id?: string };
   const trackId = Number(id);
   useDocumentTitle("Edit Track");
@@ -102,9 +113,9 @@ export function ModeratorTrackEditPage() {
           {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
           <dl className="mod-readonly">
             <dt>Filename</dt>
-            <dd data-testid="track-filename">{track.filename}</dd>
+            <dd data-testid="track-filename" data-user-content="">{track.filename}</dd>
             <dt>Uploaded by</dt>
-            <dd>{uploader}</dd>
+            <dd data-user-content="">{uploader}</dd>
             <dt>Upload date</dt>
             <dd>{formatDateTime(track.upload_date)}</dd>
           </dl>

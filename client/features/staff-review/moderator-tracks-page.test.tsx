@@ -143,7 +143,7 @@ describe("Manage Tracks", () => {
     expect(fetch.calls.filter((c) => c === "/api/moderator/tracks").length).toBeGreaterThanOrEqual(2);
   });
 
-  it("plays a track through the moderator's listen call, with English controls and the Russian warning texts", async () => {
+  it("plays a track through the moderator's listen call, with English controls and warning texts", async () => {
     const analysed = {
       ...track(1),
       status: "completed",
@@ -177,11 +177,11 @@ describe("Manage Tracks", () => {
     expect(options).toEqual([
       "All",
       "Any warning",
-      "Битрейт ниже 320 kbps",
-      "Клиппинг",
-      "Тихий мастер (ниже −14 LUFS)",
-      "Темп вне диапазона drum and bass",
-      "Темп вне окна направления (правила приёма)",
+      "Bitrate below 320 kbps",
+      "Clipping",
+      "Quiet master (below −14 LUFS)",
+      "Tempo outside drum and bass",
+      "Tempo outside the direction's window (intake rules)",
     ]);
     fireEvent.click(screen.getByRole("button", { name: "Play: Artist - Track 1.mp3" }));
     await settle();
@@ -198,8 +198,8 @@ describe("Manage Tracks", () => {
     expect(row.querySelector("[data-figure=drop]")?.textContent).toBe("—");
     expect(screen.getByRole("columnheader", { name: /^Musical key, Key/ })).toBeTruthy();
     expect([...report.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
-      "Битрейт ниже 320 kbps",
-      "Тихий мастер (ниже −14 LUFS)",
+      "Bitrate below 320 kbps",
+      "Quiet master (below −14 LUFS)",
     ]);
     // No drop found: the button says so and stays disabled.
     expect((screen.getByRole("button", { name: "Jump to drop" }) as HTMLButtonElement).disabled).toBe(true);

@@ -1,14 +1,12 @@
 import { ReviewPlayerBar } from "./review-player-bar.tsx";
 import { useMemo } from "react";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
-import { Pagination, PAGINATION_TEXTS_EN } from "../../components/ui/pagination.tsx";
-import { PLAYER_TEXTS_EN } from "./player/player-texts.ts";
-import { COMMENT_TEXTS_EN } from "./player/comment-texts.ts";
+import { Pagination } from "../../components/ui/pagination.tsx";
 import { useTrackReview } from "./player/use-track-review.ts";
-import { TRACK_FILTER_TEXTS_EN } from "./track-filters.tsx";
-import { FILTER_PANEL_TEXTS_EN, TrackFiltersPanel } from "./track-filters-panel.tsx";
+import { TrackFiltersPanel } from "./track-filters-panel.tsx";
 import { TrackRows } from "./track-rows.tsx";
-import { TRACK_TABLE_TEXTS_EN } from "./track-table.tsx";
+import { MODERATOR_PANEL_TEXTS } from "./panel-texts.ts";
+import { ReviewTextsContext } from "./review-texts-context.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useStaffTrackList } from "./use-staff-track-list.ts";
 import { QueueAssignActions, useQueueAssignment } from "./assignment/queue-assignment.tsx";
@@ -19,10 +17,21 @@ import { canManage, categoryLabel, categoryNames, managedDirections } from "../.
 import { describeLoadError, NO_RESPONSE_TEXT } from "./track-errors.ts";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
 
-const TABLE_TEXTS = { ...TRACK_TABLE_TEXTS_EN, empty: "No tracks match the filters" };
+const TABLE_TEXTS = { ...MODERATOR_PANEL_TEXTS.table, empty: "No tracks match the filters" };
+
+const TEXTS = MODERATOR_PANEL_TEXTS;
+
+/** Manage Tracks in the moderator panel's words (issue 31): the shared pieces read the English dictionary. */
+export function ModeratorTracksPage() {
+  return (
+    <ReviewTextsContext value={TEXTS.review}>
+      <ModeratorTracks />
+    </ReviewTextsContext>
+  );
+}
 
 /** Manage Tracks: the tracks of the moderator's categories (spec 2 "Moderator tracks"). */
-export function ModeratorTracksPage() {
+function ModeratorTracks() {
   useDocumentTitle("Manage Tracks");
   const { status } = useModeratorStatus();
   const categories = status?.categories ?? [];
@@ -41,15 +50,20 @@ export function ModeratorTracksPage() {
     },
   });
   const { query, list } = tracks;
-  // Issue 24: who is assigned, who is listening, and the assign actions.
-  const work = useQueueAssignment({ base: "/moderator", tracksKey: moderatorKeys.tracks, rows: list?.tracks ?? [] });
   const review = useTrackReview({
     base: "/moderator",
     keys: moderatorKeys,
     list: tracks,
-    texts: PLAYER_TEXTS_EN,
-    commentTexts: COMMENT_TEXTS_EN,
+    texts: TEXTS.player,
+    commentTexts: TEXTS.comments,
     canDecide: (d) => canManage(d, categories),
+  });
+  // Issue 24: who is assigned, who is listening (the player's track too, however it was opened), and the assign actions.
+  const work = useQueueAssignment({
+    base: "/moderator",
+    tracksKey: moderatorKeys.tracks,
+    rows: list?.tracks ?? [],
+    playing: review.player.current?.id ?? null,
   });
 
   const directionOptions = useMemo(
@@ -91,8 +105,8 @@ export function ModeratorTracksPage() {
         onChange={tracks.setFilters}
         onReset={tracks.resetFilters}
         directions={directionOptions}
-        texts={TRACK_FILTER_TEXTS_EN}
-        panelTexts={FILTER_PANEL_TEXTS_EN}
+        texts={TEXTS.filters}
+        panelTexts={TEXTS.filterPanel}
       />
 
       {tracks.actionError && <div className="st-alert st-alert-error" role="alert">{tracks.actionError}</div>}
@@ -156,7 +170,7 @@ export function ModeratorTracksPage() {
               onPageChange={tracks.setPage}
               pageInput={false}
               counts={{ shown: list.tracks.length, filtered: list.filtered, total: list.total }}
-              texts={PAGINATION_TEXTS_EN}
+              texts={TEXTS.pagination}
             />
           )}
           <ReviewPlayerBar
@@ -166,7 +180,7 @@ export function ModeratorTracksPage() {
             base="/moderator"
             tracksKey={moderatorKeys.tracks}
             label={categoryLabel}
-            texts={PLAYER_TEXTS_EN}
+            texts={TEXTS.player}
           />
         </>
       )}

@@ -2,6 +2,8 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewBadges } from "./review-badges.tsx";
+import { REVIEW_TEXTS_EN } from "./review-texts.ts";
+import { ReviewTextsContext } from "./review-texts-context.ts";
 import type { StaffTrackRow } from "../../lib/staff-queries.ts";
 
 afterEach(cleanup);
@@ -29,8 +31,14 @@ describe("ReviewBadges", () => {
   });
 
   it("flags a track waiting more than 14 days, in the panel's language", () => {
-    render(<ReviewBadges track={row({ overdue: true, waiting_days: 15 })} directionLabel={(d) => d} locale="en-US" />);
+    // The moderator's pages provide the English dictionary (issue 31); states are English too.
+    render(
+      <ReviewTextsContext value={REVIEW_TEXTS_EN}>
+        <ReviewBadges track={row({ overdue: true, waiting_days: 15 })} directionLabel={(d) => d} locale="en-US" />
+      </ReviewTextsContext>,
+    );
     expect(screen.getByTestId("overdue").textContent).toBe("Waiting 15 days");
+    expect(screen.getByTestId("review-badges").textContent).not.toMatch(/[А-яЁё]/);
     cleanup();
     render(<ReviewBadges track={row({ overdue: true, waiting_days: 20 })} directionLabel={(d) => d} locale="ru-RU" />);
     expect(screen.getByTestId("overdue").textContent).toBe("Ждёт 20 дн.");

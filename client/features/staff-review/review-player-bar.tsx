@@ -2,7 +2,9 @@ import type { Direction } from "../../../domain/directions.ts";
 import type { StaffBase, StaffTrackRow } from "../../lib/staff-queries.ts";
 import { DeskAssignment, type QueueAssignment } from "./assignment/queue-assignment.tsx";
 import { DecisionDock } from "./player/decision-dock.tsx";
-import { PlayerBar } from "./player/player-bar.tsx";
+import { FromDropSwitch, PlayerBar } from "./player/player-bar.tsx";
+import { CommentsPanel } from "./player/comments-panel.tsx";
+import { PHONE_QUERY, useMediaQuery } from "../../components/ui/use-media-query.ts";
 import type { PlayerTexts } from "./player/player-texts.ts";
 import type { useTrackReview } from "./player/use-track-review.ts";
 import { TrackVotes } from "./track-votes.tsx";
@@ -22,7 +24,15 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
   texts: PlayerTexts;
 }) {
   const current = review.player.current;
+  const phone = useMediaQuery(PHONE_QUERY);
   if (rows.length === 0 && !current) return null;
+  const assignment = (
+    <DeskAssignment
+      work={work}
+      // A track opened by link (not on the page shown) has its own marks too (issue 31).
+      track={rows.find((t) => t.id === current?.id) ?? (current as StaffTrackRow | null)}
+    />
+  );
   return (
     <PlayerBar
       player={review.player}
@@ -34,9 +44,27 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
           <DecisionDock
             desk={review.desk}
             label={label}
+            ends={{
+              texts,
+              base,
+              tracksKey,
+              directions: [...work.mine] as Direction[],
+              label,
+              skipped: review.player.skippedCount,
+              onSkipped: review.player.backToSkipped,
+            }}
             votes={current && <TrackVotes base={base} tracksKey={tracksKey} trackId={current.id} label={label} />}
+            // A phone's bar keeps play, seeking, the drop, previous/next and the outcomes (issue 31);
+            // the rest is in the sheet.
+            sheetExtra={phone && (
+              <>
+                {review.comments && <CommentsPanel state={review.comments.state} texts={review.comments.texts} />}
+                {review.fromDrop && <FromDropSwitch fromDrop={review.fromDrop} texts={texts} />}
+                {assignment}
+              </>
+            )}
           />
-          <DeskAssignment work={work} track={rows.find((t) => t.id === current?.id) ?? null} />
+          {!phone && assignment}
         </>
       }
     />

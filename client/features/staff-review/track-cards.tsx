@@ -1,4 +1,5 @@
-import { audioWarningText } from "../../../domain/audio-warnings.ts";
+import { warningText } from "./review-texts.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 import { parseTrackName } from "../../../domain/track-name.ts";
 import { PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import type { StaffTrackRow as StaffTrack } from "../../lib/staff-queries.ts";
@@ -72,6 +73,7 @@ export function TrackCards(
     & Omit<TrackTableProps, "sort" | "texts">
     & { texts: NonNullable<TrackTableProps["texts"]> },
 ) {
+  const words = useReviewTexts();
   const card = texts.locale.startsWith("ru") ? TRACK_CARD_TEXTS_RU : TRACK_CARD_TEXTS_EN;
   const toggle = (id: number) => {
     const next = new Set(selected);
@@ -115,10 +117,10 @@ export function TrackCards(
                 </button>
               )}
               <div className="st-track-card-name">
-                <strong data-field="title">{name?.title ?? track.filename}</strong>
+                <strong data-field="title" data-user-content="">{name?.title ?? track.filename}</strong>
                 <span className="st-muted st-small" data-field="artist">
                   <span className="visually-hidden">{`${card.artist}: `}</span>
-                  {artist}
+                  <span data-user-content="">{artist}</span>
                 </span>
               </div>
               <input
@@ -152,7 +154,7 @@ export function TrackCards(
               <ul className="st-badges st-card-warnings" aria-label={texts.warnings} data-field="warnings">
                 {warnings.map((w) => (
                   <li key={w} className="st-badge st-badge-warning">
-                    <span aria-hidden="true">⚠</span> {audioWarningText(w)}
+                    <span aria-hidden="true">⚠</span> {warningText(words, w)}
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,7 @@
 import { useId } from "react";
-import { AUDIO_WARNING_TEXTS, AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
-import { REVIEW_STATUS_LABELS, REVIEW_STATUSES } from "../../../domain/review.ts";
+import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
+import { REVIEW_STATUSES } from "../../../domain/review.ts";
 import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
 import { AI_USE_FILTERS, type AiUseFilter } from "../../../domain/ai-use.ts";
 import "../../components/ui/staff.css";
@@ -149,6 +150,7 @@ export function TrackFilters(
   { value, onChange, onReset, directions, texts = TRACK_FILTER_TEXTS_RU }: TrackFiltersProps,
 ) {
   const id = useId();
+  const words = useReviewTexts();
   const set = (patch: Partial<TrackFilterValues>) => onChange({ ...value, ...patch });
   return (
     <form className="st-filters" role="search" onSubmit={(e) => e.preventDefault()}>
@@ -219,7 +221,7 @@ export function TrackFilters(
         >
           <option value="">{texts.all}</option>
           <option value="any">{texts.anyWarning}</option>
-          {AUDIO_WARNINGS.map((w) => <option key={w} value={w}>{AUDIO_WARNING_TEXTS[w]}</option>)}
+          {AUDIO_WARNINGS.map((w) => <option key={w} value={w}>{words.warnings[w]}</option>)}
         </select>
       </label>
       {/* Issue 13: the review state (with a direction chosen, that direction's); Russian names in both panels. */}
@@ -234,7 +236,7 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           <option value="awaiting">{texts.awaiting}</option>
           <option value="overdue">{texts.overdue}</option>
-          {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{REVIEW_STATUS_LABELS[s]}</option>)}
+          {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{words.states[s]}</option>)}
         </select>
       </label>
       <label className="st-field" htmlFor={`${id}-assigned`}>

@@ -62,6 +62,10 @@ describe("the list's place for the way back", () => {
   it("is kept per panel and read back through the same rules", () => {
     rememberTrackListPlace("/admin", { page: 4, warning: "too_quiet", sort: "loudness" });
     expect(trackListPlace("/admin")).toEqual({ page: 4, warning: "too_quiet", sort: "loudness" });
+    // Never opened in this session: the moderator's queue starts at «Новые», oldest first (issue 31).
+    expect(trackListPlace("/moderator")).toEqual({ review: "new", sort: "upload_date" });
+    expect(trackListPlace("/admin")).not.toHaveProperty("review");
+    rememberTrackListPlace("/moderator", {});
     expect(trackListPlace("/moderator")).toEqual({});
     sessionStorage.setItem("staffTrackList:/moderator", "{not json");
     expect(trackListPlace("/moderator")).toEqual({});

@@ -2,6 +2,7 @@ import { AUDIO_WARNINGS } from "../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../domain/directions.ts";
 import { AI_USE_FILTERS } from "../../../domain/ai-use.ts";
 import { MAX_PAGE, oneOf, text as textUpTo, wholeNumber } from "../../lib/search-params.ts";
+import { MODERATOR_QUEUE_START } from "./queue-start.ts";
 
 /**
  * Where a staff track list stands, kept in the address (issue 12 §3; decision 0141): filters, sort,
@@ -153,6 +154,7 @@ export const validateTrackListSearch = (raw: Record<string, unknown>): TrackList
 // --- The way back from the edit page ---------------------------------------------------------------
 
 type Panel = "/admin" | "/moderator";
+
 const placeKey = (panel: Panel) => `staffTrackList:${panel}`;
 
 /**
@@ -169,7 +171,9 @@ export function rememberTrackListPlace(panel: Panel, search: TrackListSearch) {
 
 export function trackListPlace(panel: Panel): TrackListSearch {
   try {
-    return parseTrackListSearch(JSON.parse(sessionStorage.getItem(placeKey(panel)) ?? "{}"));
+    const kept = sessionStorage.getItem(placeKey(panel));
+    if (kept === null && panel === "/moderator") return { ...MODERATOR_QUEUE_START };
+    return parseTrackListSearch(JSON.parse(kept ?? "{}"));
   } catch {
     return {};
   }

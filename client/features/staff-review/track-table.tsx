@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useRef } from "react";
-import { audioWarningText } from "../../../domain/audio-warnings.ts";
+import { warningText } from "./review-texts.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 import { ReviewBadges } from "./review-badges.tsx";
 import { AiUseBadge } from "./ai-use-badge.tsx";
 import { VoteScore } from "./vote-score.tsx";
@@ -286,6 +287,7 @@ export function TrackTable(
   }: TrackTableProps,
 ) {
   const allRef = useRef<HTMLInputElement>(null);
+  const words = useReviewTexts();
   const onPage = tracks.map((t) => t.id);
   const selectedOnPage = onPage.filter((id) => selected.has(id)).length;
   const allSelected = onPage.length > 0 && selectedOnPage === onPage.length;
@@ -386,17 +388,18 @@ export function TrackTable(
                       </button>
                     )}
                     <div>
-                      <span>{track.filename}</span>
+                      {/* One line on a desk (player.css): the whole name on hover, and in the text itself. */}
+                      <span className="st-track-name" title={track.filename}>{track.filename}</span>
                       {warnings.length > 0 && (
                         // One small mark per row (the player's report lists them in full); the
                         // names are read out and shown on hover.
                         <span
                           className="st-badge st-badge-warning st-row-warnings"
-                          title={warnings.map(audioWarningText).join(", ")}
+                          title={warnings.map((w) => warningText(words, w)).join(", ")}
                         >
                           <span aria-hidden="true">⚠ {warnings.length}</span>
                           <span className="visually-hidden">
-                            {texts.warnings}: {warnings.map(audioWarningText).join(", ")}
+                            {texts.warnings}: {warnings.map((w) => warningText(words, w)).join(", ")}
                           </span>
                         </span>
                       )}
@@ -405,7 +408,7 @@ export function TrackTable(
                     </div>
                   </div>
                 </td>
-                <td>
+                <td className="st-user-cell" title={who.sub ? `${who.main} ${who.sub}` : who.main}>
                   <div>{who.main}</div>
                   {who.sub && <div className="st-muted st-small">{who.sub}</div>}
                 </td>

@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import type { Direction } from "../../../domain/directions.ts";
-import { VOTE_EMOJI, VOTE_LABELS, VOTE_VALUES, VOTE_WORD_MAX_LENGTH } from "../../../domain/votes.ts";
-import { errorText } from "../../lib/api.ts";
+import { VOTE_EMOJI, VOTE_VALUES, VOTE_WORD_MAX_LENGTH } from "../../../domain/votes.ts";
+import { panelErrorText } from "./review-texts.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { type StaffBase, staffTrackQuery } from "../../lib/staff-queries.ts";
 import { useVote, type VoteChoice } from "./vote-queries.ts";
@@ -24,6 +25,8 @@ export function TrackVotes(
   },
 ) {
   const id = useId();
+  const panel = useReviewTexts();
+  const t = panel.votes;
   const query = useQuery(staffTrackQuery(base, tracksKey)(trackId));
   const me = useAuth().user?.id;
   const mutation = useVote(base, tracksKey);
@@ -41,12 +44,12 @@ export function TrackVotes(
     setError(null);
     mutation.mutate(
       { id: track.id, direction, vote, word: word.trim() === "" ? null : word.trim() },
-      { onError: (err) => setError(errorText(err, "Не удалось сохранить голос")) },
+      { onError: (err) => setError(panelErrorText(panel, err, t.failed)) },
     );
   };
 
   return (
-    <section className="tv-votes" aria-label="Голоса сотрудников" data-testid="track-votes">
+    <section className="tv-votes" aria-label={t.region} data-testid="track-votes">
       {track.vote_summary.map((s) => {
         const direction = s.direction as Direction;
         const pairVotes = (track.votes ?? []).filter((v) => v.direction === s.direction);
@@ -55,8 +58,8 @@ export function TrackVotes(
         const wordId = `${id}-${s.direction}-word`;
         return (
           <div key={s.direction} className="tv-pair" data-direction={s.direction}>
-            <div className="tv-row" role="group" aria-label={`Ваш голос${many ? `: ${label(direction)}` : ""}`}>
-              <span className="tv-caption" aria-hidden="true">Ваш голос</span>
+            <div className="tv-row" role="group" aria-label={`${t.yours}${many ? `: ${label(direction)}` : ""}`}>
+              <span className="tv-caption" aria-hidden="true">{t.yours}</span>
               {many && <span className="tv-direction">{label(direction)}</span>}
               {VOTE_VALUES.map((v) => (
                 <button
@@ -64,19 +67,19 @@ export function TrackVotes(
                   type="button"
                   className="st-btn st-btn-sm tv-vote"
                   aria-pressed={s.my_vote === v}
-                  aria-label={VOTE_LABELS[v]}
-                  title={VOTE_LABELS[v]}
+                  aria-label={t.labels[v]}
+                  title={t.labels[v]}
                   disabled={mutation.isPending}
                   onClick={() => cast(direction, v, word)}
                 >
                   <span aria-hidden="true">{VOTE_EMOJI[v]}</span>
                 </button>
               ))}
-              <label className="visually-hidden" htmlFor={wordId}>Слово к голосу (необязательно)</label>
+              <label className="visually-hidden" htmlFor={wordId}>{t.wordLabel}</label>
               <input
                 id={wordId}
                 className="st-input tv-word"
-                placeholder="Слово к голосу"
+                placeholder={t.wordPlaceholder}
                 maxLength={VOTE_WORD_MAX_LENGTH}
                 value={word}
                 onChange={(e) => setWords((w) => ({ ...w, [s.direction]: e.target.value }))}
@@ -99,26 +102,26 @@ export function TrackVotes(
                   disabled={mutation.isPending}
                   onClick={() => cast(direction, null, "")}
                 >
-                  Отозвать
+                  {t.withdraw}
                 </button>
               )}
             </div>
             {pairVotes.length > 0
               ? (
-                <ul className="tv-list" aria-label={`Голоса${many ? `: ${label(direction)}` : ""}`}>
+                <ul className="tv-list" aria-label={`${t.list}${many ? `: ${label(direction)}` : ""}`}>
                   {pairVotes.map((v) => (
                     <li key={v.user_id} className="tv-item">
                       <span aria-hidden="true">{VOTE_EMOJI[v.vote as VoteChoice]}</span>
-                      <span className="visually-hidden">{VOTE_LABELS[v.vote as VoteChoice]}:</span>
-                      <strong>{v.name}</strong>
-                      {v.word && <span className="tv-item-word">— {v.word}</span>}
+                      <span className="visually-hidden">{t.labels[v.vote as VoteChoice]}:</span>
+                      <strong data-user-content="">{v.name}</strong>
+                      {v.word && <span className="tv-item-word" data-user-content="">— {v.word}</span>}
                     </li>
                   ))}
                 </ul>
               )
               : (
                 <p className="st-muted st-small tv-hidden">
-                  {s.count === 0 ? "Пока никто не голосовал" : `Голосов: ${s.count}. Они видны после вашего голоса`}
+                  {s.count === 0 ? t.nobody : t.hidden(s.count)}
                 </p>
               )}
           </div>

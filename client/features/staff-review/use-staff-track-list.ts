@@ -66,8 +66,8 @@ export function useStaffTrackList<K extends QueryKey>(
   const page = search.page ?? 1;
   const pageSize = search.page_size ?? DEFAULT_TRACK_PAGE_SIZE;
   const sort: TrackSort = search.sort ?? "-upload_date";
-  const go = (next: Record<string, unknown>, replace = false) => {
-    if (here) void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace });
+  const go = (next: Record<string, unknown>, replace = false, resetScroll = true) => {
+    if (here) void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace, resetScroll });
   };
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [toDelete, setToDelete] = useState<StaffTrackRow | null>(null);
@@ -197,7 +197,9 @@ export function useStaffTrackList<K extends QueryKey>(
   const setSort = (next: TrackSort) => go({ ...search, sort: next, page: undefined });
   /** The track the player holds (issue 23): written over the current entry, so Back skips the tracks played. */
   const setTrack = (id: number | null) => {
-    if ((search.track ?? null) !== id) go({ ...search, track: id ?? undefined }, true);
+    // The address follows the playing track without moving the page: the desk keeps the queue in
+    // view itself (issue 31).
+    if ((search.track ?? null) !== id) go({ ...search, track: id ?? undefined }, true, false);
   };
 
   const markDownloaded = (ids: number[]) => {

@@ -1,4 +1,5 @@
 import type { VoteSummary } from "./vote-queries.ts";
+import { useReviewTexts } from "./review-texts-context.ts";
 
 /**
  * The queue's score of a row (issue 24, decisions 0229, 0230): per direction in the caller's scope
@@ -7,14 +8,14 @@ import type { VoteSummary } from "./vote-queries.ts";
  * nobody has voted.
  */
 export function VoteScore(
-  { summary = [], label, locale }: {
+  { summary = [], label }: {
     /** Left out by an older answer (a cached row from before the votes): nothing to show. */
     summary?: readonly VoteSummary[];
     label: (d: string) => string;
     locale: string;
   },
 ) {
-  const ru = locale.startsWith("ru");
+  const t = useReviewTexts().votes;
   // Several directions in the caller's scope: each badge names its direction.
   const many = summary.length > 1;
   const voted = summary.filter((s) => s.count > 0);
@@ -24,24 +25,20 @@ export function VoteScore(
       {voted.map((s) => {
         const score = s.score === null ? "?" : s.score > 0 ? `+${s.score}` : s.score < 0 ? `−${-s.score}` : "0";
         const tone = s.score === null ? "" : s.score > 0 ? " st-badge-success" : s.score < 0 ? " st-badge-danger" : "";
-        const hidden = s.score === null
-          ? (ru ? "оценка скрыта до вашего голоса" : "score hidden until you vote")
-          : (ru ? `оценка ${score}` : `score ${score}`);
+        const hidden = s.score === null ? t.scoreHidden : t.score(score);
         return (
           <span key={s.direction} className="st-vote-pair">
             <span
               className={`st-badge st-vote-score${tone}`}
               data-score={s.score ?? ""}
-              title={`${many ? `${label(s.direction)}: ` : ""}${hidden}, ${ru ? "голосов" : "votes"}: ${s.count}`}
+              title={`${many ? `${label(s.direction)}: ` : ""}${hidden}, ${t.count}: ${s.count}`}
             >
               {many && <span>{label(s.direction)}</span>}
               <strong>{score}</strong>
               <span className="st-muted">{`· ${s.count}`}</span>
-              <span className="visually-hidden">{`, ${hidden}, ${ru ? "голосов" : "votes"}: ${s.count}`}</span>
+              <span className="visually-hidden">{`, ${hidden}, ${t.count}: ${s.count}`}</span>
             </span>
-            {s.second_ear && (
-              <span className="st-badge st-badge-warning st-vote-ear">{ru ? "второе мнение" : "second ear"}</span>
-            )}
+            {s.second_ear && <span className="st-badge st-badge-warning st-vote-ear">{t.secondEar}</span>}
           </span>
         );
       })}

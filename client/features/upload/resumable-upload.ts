@@ -3,7 +3,7 @@ import { refreshSession } from "../../lib/api.ts";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { interpretUpload, type RawAnswer, type UploadOutcome, type XhrRequest, xhrSend } from "./upload-request.ts";
 import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
-import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
+import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
  * The upload page's side of the resumable protocol (issue 26; docs/decisions/0254, 0255): start
@@ -11,7 +11,8 @@ import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
  * the bucket's presigned addresses in s3 mode, to the part endpoint on local disk — and complete
  * it. Each upload's id and finished parts are kept in localStorage by file name, size and
  * modification time, so the same file picked again after a dropped connection, a closed lid or a
- * reload continues where it stopped.
+ * reload continues where it stopped. After a reload the page lists the artist's unfinished uploads
+ * from the server (issue 31, docs/decisions/0290): continuing one asks only for its file.
  */
 
 /** The server's `Upload` (contract of issue 26). */
@@ -27,8 +28,17 @@ export interface StoredUpload {
 }
 
 export const API_BASE = "/api/upload/resumable";
-/** Waits before each new try of a part that failed (ms): about a minute in all, then the page gives up. */
+/**
+ * Waits before each new try of a part that failed (ms), the last one repeated: the page keeps trying
+ * while it is open, and tries at once when the browser says the connection is back (issue 31,
+ * docs/decisions/0291).
+ */
 export const PART_RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
+
+/** The wait before try `failures + 1` of a part. */
+export function retryDelay(failures: number): number {
+  return PART_RETRY_DELAYS_MS[Math.min(failures, PART_RETRY_DELAYS_MS.length - 1)];
+}
 /** A part whose body sends nothing for this long is cut and tried again (a dead connection). */
 export const PART_IDLE_MS = 60_000;
 const API_TIMEOUT_MS = 120_000;
@@ -37,7 +47,28 @@ export const RESUMABLE_TEXTS = {
   resume: "Продолжить",
   interrupted: "Связь прервалась. Загрузка сохранена: нажмите «Продолжить», и она пойдёт с того же места.",
   gone: "Загрузка устарела и начнётся заново. Нажмите кнопку ещё раз.",
+  stalled: "Связь прервалась. Пробуем снова: загрузка продолжится сама, когда связь вернётся.",
+  cancel: "Отменить",
+  unfinishedTitle: "Незавершённые загрузки",
+  unfinishedHint: "Выберите тот же файл: направления и ответы сохранены.",
+  notFound: "Загрузка не найдена: отправьте файл заново.",
 } as const;
+
+/** Why a file picked to continue an upload is not its file; null when it is (name, size, modification time). */
+export function fileMismatch(
+  file: Pick<File, "name" | "size" | "lastModified">,
+  upload: Pick<ResumableUploadSummary, "filename" | "size" | "last_modified">,
+): string | null {
+  const same = file.name.normalize("NFC") === upload.filename && file.size === upload.size &&
+    (upload.last_modified === null || file.lastModified === upload.last_modified);
+  if (same) return null;
+  return `Это другой файл: нужен «${upload.filename}», ${formatMb(upload.size)}, без изменений.`;
+}
+
+/** Size in megabytes for the page, as the artist's system shows it: «12,4 МБ». */
+export function formatMb(bytes: number): string {
+  return `${(bytes / 1_000_000).toLocaleString("ru-RU", { maximumFractionDigits: 1 })} МБ`;
+}
 
 type FileLike = Pick<File, "name" | "size" | "lastModified" | "slice">;
 
@@ -120,11 +151,22 @@ export function doneShare(size: number, partSize: number, partsDone: readonly nu
 // --- Calls ---------------------------------------------------------------------------------------
 
 export interface Deps {
-  /** Waits between tries; tests pass one that does not wait. */
+  /** Waits between tries, cut short when the connection comes back; tests pass one that does not wait. */
   sleep(ms: number): Promise<void>;
 }
 
-const realDeps: Deps = { sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+const realDeps: Deps = {
+  sleep: (ms) =>
+    new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        globalThis.removeEventListener("online", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      globalThis.addEventListener("online", done);
+    }),
+};
 
 type Call = { ok: true; body: Record<string, unknown> } | { ok: false; answer: RawAnswer; outcome: UploadOutcome };
 
@@ -193,6 +235,8 @@ export interface FileCallbacks {
   onProgress(index: number, percent: number): void;
   /** The file is complete: its track entered processing. */
   onDone?(index: number, trackId: number): void;
+  /** Parts stopped going through (true; the page keeps trying) or go through again (false). */
+  onStall?(stalled: boolean): void;
 }
 
 interface Prepared {
@@ -277,7 +321,7 @@ export async function uploadResumable(
     const outcome = await sendFile(
       p.file,
       p.upload,
-      (percent) => callbacks.onProgress(index, percent),
+      { onProgress: (percent) => callbacks.onProgress(index, percent), onStall: callbacks.onStall },
       deps,
       opts.signal,
     );
@@ -288,11 +332,51 @@ export async function uploadResumable(
   return { kind: "success", trackIds };
 }
 
+/** The artist's unfinished uploads (GET /api/upload/resumable), newest first; null when it cannot be asked. */
+export async function listUnfinished(): Promise<ResumableUploadSummary[] | null> {
+  const call = await siteCall({ method: "GET", url: API_BASE });
+  return call.ok && Array.isArray(call.body.uploads) ? call.body.uploads as ResumableUploadSummary[] : null;
+}
+
+/** Cancels an unfinished upload (its parts removed) and forgets this browser's record of it. */
+export async function cancelUnfinished(id: string): Promise<UploadOutcome | null> {
+  const call = await siteCall({ method: "DELETE", url: uploadPath(id) });
+  const all = readAll();
+  for (const [k, v] of Object.entries(all)) if (v?.id === id) delete all[k];
+  writeAll(all);
+  // Already gone (finished, cancelled, expired) is what was asked.
+  return call.ok || call.answer.status === 404 ? null : call.outcome;
+}
+
+/**
+ * Continues a listed upload with the file the artist picked: checked by name, size and modification
+ * time, then only its missing parts are sent and it is completed with the directions and the AI
+ * answer it was started with. Nothing else is asked (issue 31).
+ */
+export async function continueUnfinished(
+  listed: ResumableUploadSummary,
+  file: FileLike,
+  callbacks: Pick<FileCallbacks, "onStall"> & { onProgress(percent: number): void },
+  opts: { signal?: AbortSignal; deps?: Deps } = {},
+): Promise<UploadOutcome> {
+  const mismatch = fileMismatch(file, listed);
+  if (mismatch) return { kind: "error", message: mismatch };
+  const status = await readStatus(listed.id);
+  if (status === null) {
+    forgetUpload(file);
+    return { kind: "error", message: RESUMABLE_TEXTS.notFound };
+  }
+  if ("kind" in status) return status;
+  remember(file, status);
+  callbacks.onProgress(doneShare(file.size, status.part_size, status.parts_done));
+  return await sendFile(file, status, callbacks, opts.deps ?? realDeps, opts.signal);
+}
+
 /** Sends a file's missing parts and completes it. */
 async function sendFile(
   file: FileLike,
   start: ResumableUpload,
-  onProgress: (percent: number) => void,
+  { onProgress, onStall }: { onProgress(percent: number): void; onStall?(stalled: boolean): void },
   deps: Deps,
   signal?: AbortSignal,
 ): Promise<UploadOutcome> {
@@ -343,23 +427,29 @@ async function sendFile(
         if (signal?.aborted) return { kind: "error", message: RESUMABLE_TEXTS.interrupted };
         if (answer.status === 404 && upload.mode === "local") {
           forgetUpload(file);
-          return { kind: "error", message: RESUMABLE_TEXTS.gone };
+          return { kind: "error", message: RESUMABLE_TEXTS.notFound };
         }
-        if (!isRetryable(answer.status, upload.mode) || failures >= PART_RETRY_DELAYS_MS.length) {
-          if (isRetryable(answer.status, upload.mode)) return { kind: "error", message: RESUMABLE_TEXTS.interrupted };
-          return interpretUpload(answer);
-        }
+        // Not a connection's failure (a refusal): said, not tried again.
+        if (!isRetryable(answer.status, upload.mode)) return interpretUpload(answer);
+        // The page says so and keeps trying while it is open, sooner when the connection is back.
+        onStall?.(true);
         show(0);
-        await deps.sleep(PART_RETRY_DELAYS_MS[failures++]);
+        await deps.sleep(retryDelay(failures++));
+        if (signal?.aborted) return { kind: "error", message: RESUMABLE_TEXTS.interrupted };
         if (upload.mode === "s3" && (answer.status === 403 || !url)) {
           const status = await readStatus(upload.id);
+          // The server gives no address for a part it holds: nothing this page can send.
+          if (!url && status !== null && !("kind" in status) && !status.part_urls[String(n)]) {
+            return { kind: "error", message: UPLOAD_TEXTS.failed };
+          }
           if (status === null) {
             forgetUpload(file);
-            return { kind: "error", message: RESUMABLE_TEXTS.gone };
+            return { kind: "error", message: RESUMABLE_TEXTS.notFound };
           }
           if (!("kind" in status)) upload = { ...status, parts_done: [...done] };
         }
       }
+      if (failures > 0) onStall?.(false);
       done.add(n);
       upload = { ...upload, parts_done: [...done] };
       remember(file, upload);
@@ -368,11 +458,15 @@ async function sendFile(
 
     // Asking again is safe (a completed upload answers the same track), so a lost answer is asked again.
     let call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
-    for (let tries = 0; !call.ok && isRetryable(call.answer.status, "s3") && call.answer.status !== 403; tries++) {
-      if (tries >= PART_RETRY_DELAYS_MS.length || signal?.aborted) break;
-      await deps.sleep(PART_RETRY_DELAYS_MS[tries]);
+    // Tried on as the parts are (decision 0291) while the page is open.
+    let tries = 0;
+    for (; !call.ok && isRetryable(call.answer.status, "s3") && call.answer.status !== 403; tries++) {
+      if (signal?.aborted) break;
+      onStall?.(true);
+      await deps.sleep(retryDelay(tries));
       call = await siteCall({ method: "POST", url: `${uploadPath(upload.id)}/complete`, signal });
     }
+    if (tries > 0) onStall?.(false);
     if (call.ok) {
       forgetUpload(file);
       const id = call.body.track_id;
@@ -383,7 +477,10 @@ async function sendFile(
     if (call.answer.status === 409 && round === 0) {
       const status = await readStatus(upload.id);
       if (status !== null && !("kind" in status)) {
-        upload = status;
+        // Parts the server named of the wrong size (stored short by a cut) go again even if listed.
+        const resend = call.answer.body?.resend_parts;
+        const again = new Set(Array.isArray(resend) ? resend : []);
+        upload = { ...status, parts_done: status.parts_done.filter((n) => !again.has(n)) };
         remember(file, upload);
         continue;
       }

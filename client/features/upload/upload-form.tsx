@@ -11,7 +11,9 @@ import { AiQuestion, useAiAnswer } from "./ai-question.tsx";
 import { type DirectionIntake, DirectionsPicker, pauseMessage } from "./directions-picker.tsx";
 import { FileRow, type UploadItem } from "./file-row.tsx";
 import { RequirementsBox } from "./requirements-box.tsx";
-import { checkStored, doneShare, storedUpload, uploadResumable } from "./resumable-upload.ts";
+import { checkStored, doneShare, RESUMABLE_TEXTS, storedUpload, uploadResumable } from "./resumable-upload.ts";
+import { UnfinishedUploads } from "./unfinished-uploads.tsx";
+import type { UploadOutcome } from "./upload-request.ts";
 import {
   BAN_REDIRECT_MS,
   duplicateWarning,
@@ -20,6 +22,7 @@ import {
   sortIncoming,
   submitButton,
   toggleDirection,
+  UPLOAD_TEXTS,
   type UploadPhase,
 } from "./upload-rules.ts";
 
@@ -42,6 +45,10 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [playingId, setPlayingId] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  // Parts stopped going through: the page says so while it keeps trying (issue 31).
+  const [stalled, setStalled] = useState(false);
+  // An unfinished upload of the list above is being continued or cancelled.
+  const [listBusy, setListBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   // Names refused since the last submit: they become this batch's "not uploaded" records.
   const rejectedRef = useRef<string[]>([]);
@@ -76,7 +83,7 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
     });
   }, [intake]);
 
-  const busy = phase !== "idle";
+  const busy = phase !== "idle" || listBusy;
   const invalid = items.filter((i) => !i.valid);
   const button = submitButton({
     signedIn,
@@ -90,7 +97,7 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
   // The AI question (issue 25) must be answered, and «Да» confirmed, before a signed-in batch goes.
   // A resumed upload keeps the answer it was started with (issue 26), so only new files need one.
   const aiMissing = signedIn && !busy && !ai.ready && items.some((i) => i.resume === null);
-  const sendDisabled = button.disabled || aiMissing;
+  const sendDisabled = button.disabled || aiMissing || listBusy;
 
   const later = (fn: () => void, ms: number) => {
     timers.current.push(setTimeout(fn, ms) as unknown as number);
@@ -174,10 +181,12 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
         onDone: (index) => {
           finished.add(sending[index].id);
         },
+        onStall: setStalled,
       },
       // The batch's answer to the AI question (issue 25) goes with each upload's start.
       { aiUse: ai.answer.value ?? undefined },
     );
+    setStalled(false);
     // What the server holds of each file not finished: the row offers «Продолжить» from there.
     const leftOver = () =>
       setItems((prev) =>
@@ -209,18 +218,9 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
         return;
       }
       case "banned":
-        setError(outcome.message);
-        setPhase("idle");
-        later(() => {
-          auth.banned(outcome.message);
-          onNavigate("/login");
-        }, BAN_REDIRECT_MS);
-        return;
       case "expired":
-        leftOver();
-        setPhase("idle");
-        auth.clear();
-        requestSignIn();
+        if (outcome.kind === "expired") leftOver();
+        endSession(outcome);
         return;
       case "error":
         leftOver();
@@ -228,6 +228,34 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
         setPhase("idle");
         return;
     }
+  };
+
+  /** A ban (the page goes to /login) or a session that could not be renewed (sign in again). */
+  const endSession = (outcome: Extract<UploadOutcome, { kind: "banned" | "expired" }>) => {
+    setPhase("idle");
+    if (outcome.kind === "expired") {
+      auth.clear();
+      requestSignIn();
+      return;
+    }
+    setError(outcome.message);
+    later(() => {
+      auth.banned(outcome.message);
+      onNavigate("/login");
+    }, BAN_REDIRECT_MS);
+  };
+
+  /** A listed unfinished upload continued to its end (or stopped by the session): as the button's own. */
+  const onListOutcome = (outcome: UploadOutcome, remaining: number) => {
+    if (outcome.kind === "banned" || outcome.kind === "expired") return endSession(outcome);
+    if (outcome.kind !== "success") return;
+    // The last unfinished upload done and nothing else picked: off to /processing as after a send.
+    if (remaining > 0 || itemsRef.current.length > 0) return flash("success", UPLOAD_TEXTS.uploaded);
+    setPhase("success");
+    later(() => {
+      setPhase("idle");
+      onNavigate("/processing");
+    }, POST_UPLOAD_REDIRECT_MS);
   };
 
   const dropProps = {
@@ -249,6 +277,15 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
   return (
     <form className="card upload-card" onSubmit={submit} noValidate aria-label="Отправка треков">
       <div className="upload-card-body">
+        {signedIn && (
+          <UnfinishedUploads
+            locked={busy}
+            onBusy={setListBusy}
+            onOutcome={onListOutcome}
+            // A file of the list below already offers its own «Продолжить».
+            hidden={new Set(items.flatMap((i) => storedUpload(i.file)?.id ?? []))}
+          />
+        )}
         <button
           type="button"
           className={dragging ? "dropzone dropzone-active" : "dropzone"}
@@ -316,6 +353,9 @@ export function UploadForm({ signedIn, onNavigate, intake }: Props) {
         <RequirementsBox />
       </div>
       <div className="upload-footer">
+        {stalled && phase === "uploading" && (
+          <div className="alert alert-warning" role="status">{RESUMABLE_TEXTS.stalled}</div>
+        )}
         {error && <div className="alert alert-error" role="alert">{error}</div>}
         <button
           type="submit"

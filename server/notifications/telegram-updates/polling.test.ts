@@ -13,6 +13,7 @@ import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { type ServerProcess, startServer } from "../../testing/server-process.ts";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../../testing/telegram-bot-double.ts";
 import { PRESS_TEXTS } from "./presses.ts";
+import { createTelegramUpdates } from "./updates.ts";
 
 const CHAT = -1003000;
 let bot: TelegramBotDouble;
@@ -57,9 +58,11 @@ describe("one instance", () => {
     const first = bot.updates.press({ fromId: 1, chatId: CHAT, messageId: 1, data: "not-ours" });
     await until(() => answersFor(first.callback_query!.id).length > 0);
     expect(answersFor(first.callback_query!.id).map((c) => c.body.text)).toEqual([PRESS_TEXTS.forged]);
-    // The webhook is removed first (getUpdates is refused while one is set), then polls for presses only.
+    // It asks whether the bot has a webhook first (it would not poll then), then polls for presses only.
     const methods = bot.calls.map((c) => c.method);
-    expect(methods.indexOf("deleteWebhook")).toBeLessThan(methods.indexOf("getUpdates"));
+    expect(methods.indexOf("getWebhookInfo")).toBeGreaterThanOrEqual(0);
+    expect(methods.indexOf("getWebhookInfo")).toBeLessThan(methods.indexOf("getUpdates"));
+    expect(methods).not.toContain("deleteWebhook");
     expect(bot.calls.find((c) => c.method === "getUpdates")?.body).toMatchObject({
       allowed_updates: ["callback_query"],
     });
@@ -81,6 +84,82 @@ describe("one instance", () => {
     expect(bot.calls.find((c) => c.method === "getUpdates")?.body.offset).toBeGreaterThanOrEqual(first.update_id + 1);
     expect(answersFor(first.callback_query!.id)).toHaveLength(0);
     expect(bot.updates.conflicts).toBe(0);
+  });
+});
+
+describe("a webhook another instance set (issue 32, decision 0302)", () => {
+  let t: TestApp;
+  afterEach(async () => {
+    await t?.close();
+    await botCall("deleteWebhook", {});
+  });
+
+  const botCall = async (method: string, body: Record<string, unknown>) =>
+    await (await fetch(`${bot.url}/bot${bot.token}/${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })).json();
+
+  it("is never deleted: this instance does not poll while it is set, says why once, and polls once it is gone", async () => {
+    t = await createTestApp({
+      env: { TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_BOT_API_URL: bot.url, TELEGRAM_POLL_LEASE_S: "3" },
+    });
+    expect(t.ctx.config.publicUrl).toMatch(/^http:/);
+    await t.ctx.db.insert(directionIntake).values({
+      direction: "label_koster",
+      staff_chat_id: String(CHAT),
+      updated_at: new Date(),
+    });
+    // The other instance, on an https PUBLIC_URL, has set the webhook.
+    const hook = "https://other.example/api/telegram/webhook/PATHKEY";
+    expect((await botCall("setWebhook", { url: hook, secret_token: "s3cret" })).ok).toBe(true);
+    const logged: Array<{ level: string; msg: string; data?: Record<string, unknown> }> = [];
+    const logger = {
+      debug: () => {},
+      info: (msg: string, data?: Record<string, unknown>) => logged.push({ level: "info", msg, data }),
+      warn: (msg: string, data?: Record<string, unknown>) => logged.push({ level: "warn", msg, data }),
+      error: (msg: string, data?: Record<string, unknown>) => logged.push({ level: "error", msg, data }),
+    };
+    const updates = createTelegramUpdates(
+      { ...t.ctx, logger, desk: t.ctx.notifications.desk },
+      { checkMs: 100, pollTimeoutS: 1 },
+    );
+    bot.calls.length = 0;
+    updates.start();
+    try {
+      await until(() => bot.calls.filter((c) => c.method === "getWebhookInfo").length >= 3);
+      const methods = bot.calls.map((c) => c.method);
+      expect(methods).not.toContain("deleteWebhook");
+      expect(methods).not.toContain("getUpdates");
+      expect(bot.updates.webhook?.url).toBe(hook);
+      expect(updates.polling).toBe(false);
+      // Said once, with the reason and the webhook's origin (not its secret path).
+      const said = logged.filter((l) => l.msg === "telegram updates: not polling");
+      expect(said).toHaveLength(1);
+      expect(said[0].level).toBe("warn");
+      expect(String(said[0].data?.reason)).toContain("webhook set for https://other.example");
+      expect(String(said[0].data?.reason)).not.toContain("PATHKEY");
+
+      // The webhook removed (its instance moved to polling, or a person did it): this one polls.
+      await botCall("deleteWebhook", {});
+      const afterDelete = bot.calls.length;
+      const press = bot.updates.press({ fromId: 1, chatId: CHAT, messageId: 1, data: "not-ours" });
+      await until(() => answersFor(press.callback_query!.id).length > 0);
+      expect(updates.polling).toBe(true);
+
+      // Set again while it polls: the open poll ends, polling stops, the webhook stays.
+      expect((await botCall("setWebhook", { url: hook, secret_token: "s3cret" })).ok).toBe(true);
+      await until(() => !updates.polling);
+      const before = bot.calls.length;
+      await until(() => bot.calls.slice(before).filter((c) => c.method === "getWebhookInfo").length >= 2);
+      expect(bot.calls.slice(afterDelete).map((c) => c.method)).not.toContain("deleteWebhook");
+      expect(bot.calls.slice(before).map((c) => c.method)).not.toContain("getUpdates");
+      expect(bot.updates.webhook?.url).toBe(hook);
+      expect(logged.filter((l) => l.msg === "telegram updates: not polling")).toHaveLength(2);
+    } finally {
+      await updates.stop();
+    }
   });
 });
 

@@ -21,7 +21,7 @@ import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createTrack, createUser } from "../../testing/factories.ts";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../../testing/telegram-bot-double.ts";
 import { type BotUpdate, pressUpdate } from "../../testing/telegram-bot-updates.ts";
-import { type CallbackAction, callbackSecret, encodeCallback } from "../telegram-desk/callback-data.ts";
+import { type CallbackAction, callbackSecret, decodeCallback, encodeCallback } from "../telegram-desk/callback-data.ts";
 import { REVIEW_TEXTS } from "../../../domain/review.ts";
 import { PRESS_TEXTS } from "./presses.ts";
 import { parseUpdate } from "./updates.ts";
@@ -107,8 +107,15 @@ async function cardedTrack() {
   return { track, card };
 }
 
-async function press(fromId: number, data: string, chatId = CHAT) {
-  const update = { ...pressUpdate({ fromId, chatId, messageId: 1, data }), update_id: updateId++ } as BotUpdate;
+/** A press as Telegram reports it: on the message of the card its data names, unless `messageId` says otherwise. */
+async function press(fromId: number, data: string, chatId = CHAT, messageId?: number) {
+  const cardId = decodeCallback(secret, data)?.cardId;
+  const [card] = cardId === undefined
+    ? []
+    : await t.ctx.db.select({ messageId: telegramCards.message_id }).from(telegramCards)
+      .where(eq(telegramCards.id, cardId));
+  const pressed = messageId ?? card?.messageId ?? 1;
+  const update = { ...pressUpdate({ fromId, chatId, messageId: pressed, data }), update_id: updateId++ } as BotUpdate;
   const parsed = parseUpdate(update);
   expect(parsed).not.toBeNull();
   return await t.ctx.telegramUpdates.handleUpdate(parsed!);
@@ -198,6 +205,26 @@ describe("a press on a staff card", () => {
     expect(answers().map((a) => a.text)).toEqual(cases.map((c) => c[3]));
     for (const a of answers().slice(0, 3)) expect(String(a.text)).toMatch(/^Нет прав/);
     expect(await stateOf(track.id)).toEqual(before);
+  });
+
+  it("a card's data on another message of the chat changes nothing and is answered as stale (issue 32)", async () => {
+    const one = await cardedTrack();
+    const other = await cardedTrack();
+    expect(one.card.message_id).not.toBe(other.card.message_id);
+    const before = [await stateOf(one.track.id), await stateOf(other.track.id)];
+    // The data of card one, pressed on card two's message (and on a message that is no card).
+    for (const action of ["a", "x", "v1"] as CallbackAction[]) {
+      expect((await press(MOD_TG, data(one.card.id, action), CHAT, other.card.message_id!))?.outcome).toBe("stale");
+    }
+    expect((await press(MOD_TG, data(one.card.id, "a"), CHAT, 999_999))?.outcome).toBe("stale");
+    expect(answers().map((a) => a.text)).toEqual(Array(4).fill(PRESS_TEXTS.stale));
+    // No card was edited, no decision, vote or message written.
+    expect(bot.calls.filter((c) => c.method !== "answerCallbackQuery")).toEqual([]);
+    expect([await stateOf(one.track.id), await stateOf(other.track.id)]).toEqual(before);
+    // The same data on its own card's message decides that card's pair.
+    expect((await press(MOD_TG, data(one.card.id, "a")))?.outcome).toBe("decided");
+    expect((await stateOf(one.track.id)).pairs.map((p) => p.status)).toEqual(["accepted"]);
+    expect((await stateOf(other.track.id)).pairs).toEqual([]);
   });
 
   it("on a pair already decided changes nothing, and the answer says so", async () => {

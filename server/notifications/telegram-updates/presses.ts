@@ -11,7 +11,8 @@ import { type BotCaller, chatIdValue } from "./bot-call.ts";
 /**
  * A press of a staff card's button (issue 27, docs/decisions/0263). Every press is answered with
  * `answerCallbackQuery`, whatever happens. A press decides or votes only when its data carries our
- * signature, it names a card we sent to the chat it came from, and the presser's Telegram id is
+ * signature, it names a card we sent to the chat it came from and the message pressed is that
+ * card's (else it is answered as stale), and the presser's Telegram id is
  * linked to a staff user (not banned) whose categories cover the card's direction (domain/scope.ts,
  * the one rule); it then goes through the same decision and vote calls as the web
  * (`ctx.tracks.decide` / `vote`: revision check, history, the artist's held message). A pair
@@ -54,6 +55,7 @@ export interface PressDeps {
 export const PRESS_TEXTS = {
   forged: "Кнопка недействительна",
   noCard: "Карточка не найдена",
+  stale: "Кнопка устарела: нажмите кнопку на самой карточке трека. Ничего не изменено",
   notLinked: "Нет прав: этот аккаунт Telegram не привязан к сотруднику сайта",
   outside: (d: Direction) => `Нет прав: направление «${DIRECTION_LABELS[d]}» вне ваших категорий`,
   already: (s: ReviewStatus, by: string | null) =>
@@ -74,7 +76,7 @@ const FINAL: readonly ReviewStatus[] = ["accepted", "declined"];
 /** What a press did; the answer's text is `text`. Exposed for tests and the log. */
 export interface PressResult {
   text: string;
-  outcome: "refused" | "decided" | "voted" | "templates" | "unchanged" | "failed";
+  outcome: "refused" | "stale" | "decided" | "voted" | "templates" | "unchanged" | "failed";
 }
 
 export function createPressHandler(deps: PressDeps) {
@@ -88,6 +90,11 @@ export function createPressHandler(deps: PressDeps) {
     const card = await deps.card(decoded.cardId);
     // A card is pressed in the chat it was sent to; signed data shown anywhere else decides nothing.
     if (!card || !q.message || String(q.message.chat.id) !== card.chat_id) return refused(PRESS_TEXTS.noCard);
+    // And on the card's own message (issue 32): the data of one card on another message of the chat
+    // (a copy, a forward, an old card) would decide and edit a card that was not pressed.
+    if (card.message_id === null || q.message.message_id !== card.message_id) {
+      return { text: PRESS_TEXTS.stale, outcome: "stale" };
+    }
     const user = await ctx.users.byIdentity("telegram", String(q.from.id));
     if (!user || user.is_banned) return refused(PRESS_TEXTS.notLinked);
     if (!inScope(card.direction, scopeOf(user))) return refused(PRESS_TEXTS.outside(card.direction));

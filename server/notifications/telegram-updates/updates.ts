@@ -3,6 +3,7 @@ import { eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { directionIntake, telegramCards } from "../../../db/schema.ts";
 import { type Direction, isDirection } from "../../../domain/directions.ts";
+import type { Db } from "../../../db/client.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { DeclineTemplatesService } from "../../decline-templates/service.ts";
 import type { TracksService } from "../../tracks/service.ts";
@@ -10,7 +11,7 @@ import type { UsersService } from "../../users/service.ts";
 import { callbackSecret } from "../telegram-desk/callback-data.ts";
 import type { InlineKeyboard } from "../telegram-desk/card-text.ts";
 import type { TelegramDesk } from "../telegram-desk/desk.ts";
-import { botCaller } from "./bot-call.ts";
+import { type BotCaller, botCaller } from "./bot-call.ts";
 import { createUpdatesLease } from "./lease.ts";
 import { createPressHandler, type PressedCard, type PressResult } from "./presses.ts";
 
@@ -18,7 +19,8 @@ import { createPressHandler, type PressedCard, type PressResult } from "./presse
  * How the bot's updates (the presses of the staff cards' buttons, issue 27) reach the server
  * (docs/decisions/0262): with an https PUBLIC_URL by webhook (`setWebhook` with a `secret_token`
  * at start, every call checked, the path derived from a secret), else by `getUpdates` long polling,
- * held by one instance at a time under a lease in the database. Without TELEGRAM_BOT_TOKEN nothing
+ * held by one instance at a time under a lease in the database, and only while the bot has no
+ * webhook: a polling instance never deletes one (decision 0302). Without TELEGRAM_BOT_TOKEN nothing
  * runs; while no direction has a staff chat, nothing is asked of Telegram either (a bot used only
  * for sign-in keeps whatever webhook it had).
  */
@@ -78,6 +80,40 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", done);
   });
 
+/**
+ * Why this instance must not poll, or null: the bot has a webhook (`getWebhookInfo`), which
+ * another instance set for its https PUBLIC_URL (or an earlier deploy did). Deleting it would
+ * silently switch that instance's presses off, so it is left alone (issue 32, decision 0302).
+ */
+async function webhookInTheWay(call: BotCaller): Promise<string | null> {
+  const info = await call<{ url?: string }>("getWebhookInfo", {});
+  if (!info.ok) return `getWebhookInfo failed: ${info.description ?? info.error_code ?? "no answer"}`;
+  const url = typeof info.result?.url === "string" ? info.result.url : "";
+  if (!url) return null;
+  // The origin only: the path holds the webhook's path key.
+  let origin = "an unreadable address";
+  try {
+    origin = new URL(url).origin;
+  } catch { /* kept as unreadable */ }
+  return `the bot has a webhook set for ${origin} (an instance with an https PUBLIC_URL, or an earlier ` +
+    `deploy); this instance does not poll while it is set and never deletes it. If no instance serves ` +
+    `that address, remove it with the Bot API's deleteWebhook`;
+}
+
+/** A staff card by id, as the presses read it. */
+async function cardById(db: Db, id: number): Promise<PressedCard | null> {
+  const [row] = await db.select().from(telegramCards).where(eq(telegramCards.id, id)).limit(1);
+  if (!row || !isDirection(row.direction)) return null;
+  return { ...row, direction: row.direction as Direction };
+}
+
+/** A direction has a staff chat: only then are cards sent, and presses expected. */
+async function deskInUse(db: Db): Promise<boolean> {
+  const [row] = await db.select({ d: directionIntake.direction }).from(directionIntake)
+    .where(isNotNull(directionIntake.staff_chat_id)).limit(1);
+  return row !== undefined;
+}
+
 export function createTelegramUpdates(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "fetch" | "config"> & {
     users: UsersService;
@@ -100,12 +136,6 @@ export function createTelegramUpdates(
   const holder = `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const lease = bot ? createUpdatesLease(db, bot.botId) : null;
 
-  async function card(id: number): Promise<PressedCard | null> {
-    const [row] = await db.select().from(telegramCards).where(eq(telegramCards.id, id)).limit(1);
-    if (!row || !isDirection(row.direction)) return null;
-    return { ...row, direction: row.direction as Direction };
-  }
-
   /**
    * The card's buttons with the decline templates after the first row, as the cards' module draws
    * them (telegram-desk/card-text.ts); null without a decline template.
@@ -121,7 +151,7 @@ export function createTelegramUpdates(
       ctx: deps,
       bot: call,
       secret,
-      card,
+      card: (id) => cardById(db, id),
       declineMarkup,
       // What the chat shows now, so the card's next edit compares with it (decision 0260).
       shownMarkup: (c, markup) => deps.desk.noteShownMarkup(c.id, markup),
@@ -133,13 +163,6 @@ export function createTelegramUpdates(
     const q = update.callback_query;
     if (!q || !handlePress) return null;
     return await handlePress(q);
-  }
-
-  /** A direction has a staff chat: only then are cards sent, and presses expected. */
-  async function deskInUse(): Promise<boolean> {
-    const [row] = await db.select({ d: directionIntake.direction }).from(directionIntake)
-      .where(isNotNull(directionIntake.staff_chat_id)).limit(1);
-    return row !== undefined;
   }
 
   let stopper = new AbortController();
@@ -173,10 +196,12 @@ export function createTelegramUpdates(
         }, { timeoutMs: (pollTimeoutS + 10) * 1000, signal });
         if (signal.aborted) break;
         if (!answer.ok || !Array.isArray(answer.result)) {
-          // 409: a webhook is set (remove it) or another poller (ours lost its lease, or a bot
-          // process outside this site); else Telegram or the network failed: wait and try again.
+          // 409: a webhook was set meanwhile (another instance, on an https PUBLIC_URL: polling
+          // ends and `pollLoop` finds the webhook and says so; never deleted, decision 0302) or
+          // another poller (ours lost its lease, or a bot process outside this site); else Telegram
+          // or the network failed: wait and try again.
           if (answer.error_code === 409 && /webhook/i.test(answer.description ?? "")) {
-            await call!("deleteWebhook", { drop_pending_updates: false });
+            return;
           } else {
             logger.warn("telegram getUpdates failed", { error: answer.description, code: answer.error_code });
             await sleep(Math.min(5_000, checkMs), signal);
@@ -201,12 +226,25 @@ export function createTelegramUpdates(
   }
 
   async function pollLoop(stop: AbortSignal) {
+    /** The reason last logged for not polling, so a waiting instance says it once, not every check. */
+    let said: string | null = null;
     while (!stop.aborted) {
       try {
-        if (!(await deskInUse())) {
+        if (!(await deskInUse(db))) {
           await sleep(checkMs, stop);
           continue;
         }
+        const reason = await webhookInTheWay(call!);
+        if (reason !== null) {
+          if (reason !== said) logger.warn("telegram updates: not polling", { reason });
+          said = reason;
+          if (holding) await lease!.release(holder, clock.now()).catch(() => {});
+          holding = false;
+          await sleep(checkMs, stop);
+          continue;
+        }
+        if (said !== null) logger.info("telegram updates: the bot has no webhook now; polling may start");
+        said = null;
         const got = await lease!.acquire(holder, clock.now(), leaseMs);
         if (!got) {
           if (holding) logger.info("telegram updates: another instance polls now");
@@ -217,8 +255,6 @@ export function createTelegramUpdates(
         if (!holding) {
           holding = true;
           logger.info("telegram updates: this instance polls", { holder });
-          // getUpdates is refused while a webhook is set (an earlier https deploy).
-          await call!("deleteWebhook", { drop_pending_updates: false });
         }
         await pollWhileHolding(got.offset, stop);
       } catch (err) {
@@ -232,7 +268,7 @@ export function createTelegramUpdates(
   async function webhookLoop(stop: AbortSignal) {
     while (!stop.aborted) {
       try {
-        if (await deskInUse()) {
+        if (await deskInUse(db)) {
           const set = await call!("setWebhook", {
             url: `${config.publicUrl.replace(/\/+$/, "")}/api${WEBHOOK_ROUTE}/${hook!.pathKey}`,
             secret_token: hook!.secretToken,

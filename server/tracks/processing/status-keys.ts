@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { type Track, tracks, type TrackStatus } from "../../../db/schema.ts";
+import { batchRows, continuesBatch, latestBatchFromDb } from "./batch-rule.ts";
 import { KV_KEYS, STATUS_TTL_S, type StatusStore, StatusStoreUnavailable } from "../../status-store/kv.ts";
 import type { Logger } from "../../lib/logger.ts";
 
@@ -209,55 +209,42 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     });
   }
 
-  async function batchRows(ids: number[]) {
-    if (ids.length === 0) return [];
-    return await db
-      .select({ id: tracks.id, status: tracks.status, filename: tracks.filename, error: tracks.error })
-      .from(tracks)
-      .where(inArray(tracks.id, ids))
-      .orderBy(asc(tracks.id));
-  }
-
-  /**
-   * The user's latest batch from the database: the uploads (rows with a size, unlike tracks staff
-   * add by hand) sharing the newest upload time, which one upload gives all its rows.
-   */
-  async function latestBatchFromDb(userId: number): Promise<number[]> {
-    const uploaded = and(eq(tracks.user_id, userId), isNotNull(tracks.size));
-    const [latest] = await db
-      .select({ upload_date: tracks.upload_date })
-      .from(tracks)
-      .where(uploaded)
-      .orderBy(desc(tracks.upload_date))
-      .limit(1);
-    if (!latest) return [];
-    const rows = await db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .where(and(uploaded, eq(tracks.upload_date, latest.upload_date)))
-      .orderBy(asc(tracks.id));
-    return rows.map((r) => r.id);
-  }
-
-  async function batchIds(userId: number): Promise<number[]> {
+  /** The batch's ids from the store, else from the database; `without`: tracks being added, left out. */
+  async function batchIds(userId: number, without: readonly number[] = []): Promise<number[]> {
     const ids = await read<number[]>("trackIds", KV_KEYS.trackIds(userId));
-    if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) return ids;
-    return await latestBatchFromDb(userId);
+    if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) {
+      return ids.filter((id) => !without.includes(id));
+    }
+    return await latestBatchFromDb(db, userId, without);
+  }
+
+  /** Writes a batch's keys: `ids` the whole batch, `rows` its new tracks (the others keep their status keys). */
+  async function writeBatch(userId: number, rows: StatusRow[], ids: number[]): Promise<void> {
+    // A batch continued keeps its earlier error lines; its success text waits for the new tracks.
+    const cleared = ids.length === rows.length ? [KV_KEYS.errors(userId), KV_KEYS.success(userId)] : [
+      KV_KEYS.success(userId),
+    ];
+    const keys = [...cleared, ...rows.map((r) => KV_KEYS.trackStatus(r.id)), KV_KEYS.trackIds(userId)];
+    await write("startBatch", keys, async () => {
+      await kv.del(cleared);
+      await Promise.all(rows.map((r) => kv.set(KV_KEYS.trackStatus(r.id), statusValue(r), STATUS_TTL_S)));
+      await kv.set(KV_KEYS.trackIds(userId), ids, STATUS_TTL_S);
+    });
   }
 
   return {
-    /** A new batch: its ids, a `processing` status per track, and the previous batch's texts cleared. */
-    async startBatch(userId: number, rows: StatusRow[]): Promise<void> {
-      const keys = [
-        KV_KEYS.errors(userId),
-        KV_KEYS.success(userId),
-        ...rows.map((r) => KV_KEYS.trackStatus(r.id)),
-        KV_KEYS.trackIds(userId),
-      ];
-      await write("startBatch", keys, async () => {
-        await kv.del([KV_KEYS.errors(userId), KV_KEYS.success(userId)]);
-        await Promise.all(rows.map((r) => kv.set(KV_KEYS.trackStatus(r.id), statusValue(r), STATUS_TTL_S)));
-        await kv.set(KV_KEYS.trackIds(userId), rows.map((r) => r.id), STATUS_TTL_S);
+    /**
+     * A new batch: its ids, a `processing` status per track, and the previous batch's texts cleared.
+     * `startedAt`, a resumable upload's start: the user's current batch is continued instead when the
+     * upload was started before its newest track was stored (batch-rule.ts, docs/decisions/0285).
+     */
+    async startBatch(userId: number, rows: StatusRow[], startedAt?: Date): Promise<void> {
+      const fresh = rows.map((r) => r.id);
+      if (!startedAt) return await writeBatch(userId, rows, fresh);
+      await serialise(userId, async () => {
+        const before = await batchIds(userId, fresh);
+        const joined = await continuesBatch(db, before, startedAt);
+        await writeBatch(userId, rows, joined ? [...before, ...fresh] : fresh);
       });
     },
 
@@ -271,7 +258,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
         const ids = await batchIds(userId);
         // A newer batch replaced this one: its keys are not this track's business any more.
         if (!ids.includes(row.id)) return;
-        const summary = batchSummary(await batchRows(ids));
+        const summary = batchSummary(await batchRows(db, ids));
         const texts: Array<[string, unknown]> = [];
         if (summary.errors.length) texts.push([KV_KEYS.errors(userId), summary.errors]);
         if (summary.success) texts.push([KV_KEYS.success(userId), summary.success]);
@@ -311,18 +298,18 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     },
 
     /** The ids of the user's latest batch. */
-    batchIds,
+    batchIds: (userId: number) => batchIds(userId),
 
     async errors(userId: number): Promise<string[]> {
       const lines = await read<string[]>("errors", KV_KEYS.errors(userId));
       if (Array.isArray(lines) && lines.length > 0) return lines.map(String);
-      return batchSummary(await batchRows(await batchIds(userId))).errors;
+      return batchSummary(await batchRows(db, await batchIds(userId))).errors;
     },
 
     async success(userId: number): Promise<string> {
       const text = await read<string>("success", KV_KEYS.success(userId));
       if (typeof text === "string" && text) return text;
-      return batchSummary(await batchRows(await batchIds(userId))).success;
+      return batchSummary(await batchRows(db, await batchIds(userId))).success;
     },
   };
 }

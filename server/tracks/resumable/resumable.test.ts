@@ -50,6 +50,16 @@ function client(t: TestApp, headers: Record<string, string>) {
         }),
       ),
     get: async (id: string) => await json(await t.app.request(`/api/upload/resumable/${id}`, { headers })),
+    list: async () => await json(await t.app.request("/api/upload/resumable", { headers })),
+    /** A part sent to a path whose number is written as given (`01`, `1`). */
+    putRaw: async (id: string, n: string, bytes: Uint8Array) =>
+      await json(
+        await t.app.request(`/api/upload/resumable/${id}/parts/${n}`, {
+          method: "PUT",
+          headers: { ...headers, "content-type": "application/octet-stream" },
+          body: bytes as Uint8Array<ArrayBuffer>,
+        }),
+      ),
     put: async (id: string, n: number, bytes: Uint8Array) =>
       await json(
         await t.app.request(`/api/upload/resumable/${id}/parts/${n}`, {
@@ -319,6 +329,87 @@ describe("resumable uploads on local disk", () => {
     expect((await api.get(u.id)).status).toBe(404);
   });
 
+  it("takes part numbers only in plain decimal: `01`, `00001`, `+1`, `1.0` are refused with 400 (issue 32)", async () => {
+    const data = noise(6 * MiB);
+    const u: Upload =
+      (await api.start({ filename: "Artist - Numbers.mp3", size: data.byteLength, directions: "label_neuropunk" }))
+        .body.upload;
+    for (const form of ["01", "00001", "+1", "1.0", "1e0", "0", "0x1", "%201"]) {
+      const res = await api.putRaw(u.id, form, partOf(data, u, 1));
+      expect(res.status, form).toBe(400);
+      expect(res.body).toEqual({ success: false, error: "Неверный номер части: ожидается число от 1 до 2." });
+    }
+    expect((await api.get(u.id)).body.upload.parts_done).toEqual([]);
+    expect((await api.putRaw(u.id, "1", partOf(data, u, 1))).body).toEqual({ success: true, part: 1 });
+    expect((await api.putRaw(u.id, "2", partOf(data, u, 2))).body).toEqual({ success: true, part: 2 });
+    expect((await api.get(u.id)).body.upload.parts_done).toEqual([1, 2]);
+  });
+
+  it("GET /api/upload/resumable lists the artist's own unfinished uploads only, with what the page shows (issue 31)", async () => {
+    const data = noise(11 * MiB);
+    const older = (await api.start({
+      filename: "Artist - Older.mp3",
+      size: data.byteLength,
+      last_modified: 1_700_000_000_123,
+      directions: "label_neuropunk,podcast_neuropunk",
+      ai_use: "no",
+    })).body.upload as Upload;
+    expect((await api.put(older.id, 2, partOf(data, older, 2))).status).toBe(200);
+    now += 60_000;
+    const newer = (await api.start({ filename: "Artist - Newer.mp3", size: 1000, directions: "label_neuropunk" }))
+      .body.upload as Upload;
+    now += 60_000;
+    const cancelled = (await api.start({ filename: "Artist - Gone.mp3", size: 1000, directions: "label_neuropunk" }))
+      .body.upload as Upload;
+    expect((await api.cancel(cancelled.id)).status).toBe(200);
+
+    const listed = await api.list();
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      success: true,
+      uploads: [
+        {
+          id: newer.id,
+          filename: "Artist - Newer.mp3",
+          size: 1000,
+          last_modified: null,
+          directions: ["label_neuropunk"],
+          part_size: 5 * MiB,
+          part_count: 1,
+          parts_done: [],
+          bytes_done: 0,
+          created_at: new Date(now - 60_000).toISOString(),
+          expires_at: newer.expires_at,
+        },
+        {
+          id: older.id,
+          filename: "Artist - Older.mp3",
+          size: data.byteLength,
+          last_modified: 1_700_000_000_123,
+          directions: ["label_neuropunk", "podcast_neuropunk"],
+          part_size: 5 * MiB,
+          part_count: 3,
+          parts_done: [2],
+          bytes_done: 5 * MiB,
+          created_at: new Date(now - 120_000).toISOString(),
+          expires_at: older.expires_at,
+        },
+      ],
+    });
+
+    // Another artist sees none of them; a visitor is asked to sign in.
+    const stranger = client(t, (await signIn(t.ctx, await createUser(t.ctx.db))).headers);
+    expect((await stranger.list()).body).toEqual({ success: true, uploads: [] });
+    expect((await t.app.request("/api/upload/resumable")).status).toBe(401);
+
+    // A completed upload and an expired one leave the list.
+    for (const n of [1, 3]) expect((await api.put(older.id, n, partOf(data, older, n))).status).toBe(200);
+    expect((await api.complete(older.id)).status).toBe(200);
+    expect((await api.list()).body.uploads.map((u: Upload) => u.id)).toEqual([newer.id]);
+    now += UPLOAD_SESSION_TTL_MS;
+    expect(await createResumableUploads(t.ctx).list(artist.id)).toEqual([]);
+  });
+
   it("the sweep aborts an upload left unfinished for 24 hours and removes its parts, once across instances", async () => {
     const data = noise(6 * MiB);
     const u: Upload =
@@ -444,6 +535,37 @@ describe.skipIf(!s3)("resumable uploads into a bucket (S3_BUCKET set, s3rver)", 
     expect(track).toMatchObject({ filename: "Artist - Cloud.mp3", size: data.byteLength });
     expect(sha(await storedBytes(t, track.storage_key!))).toBe(sha(data));
     expect((await api.get(u.id)).status).toBe(404);
+  });
+
+  it("a part the bucket stored short (a cut connection) is not done: listed to send again, then completes (issue 31)", async () => {
+    const data = noise(11 * MiB + 777, 5);
+    const u: Upload =
+      (await api.start({ filename: "Artist - Short.mp3", size: data.byteLength, directions: "label_neuropunk" }))
+        .body.upload;
+    expect((await putTo(u.part_urls["1"], partOf(data, u, 1))).status).toBe(200);
+    // What a cut delivered of part 2 reached the bucket: the bucket lists it, short.
+    expect((await putTo(u.part_urls["2"], partOf(data, u, 2).subarray(0, MiB))).status).toBe(200);
+    expect((await putTo(u.part_urls["3"], partOf(data, u, 3))).status).toBe(200);
+    expect(await partsInBucket(u)).toEqual([1, 2, 3]);
+
+    const early = await api.complete(u.id);
+    expect(early.status).toBe(409);
+    expect(early.body).toEqual({
+      success: false,
+      error: "Часть 2 файла не того размера: отправьте её ещё раз.",
+      resend_parts: [2],
+    });
+    const resumed: Upload = (await api.get(u.id)).body.upload;
+    expect(resumed.parts_done).toEqual([1, 3]);
+    expect(Object.keys(resumed.part_urls)).toEqual(["2"]);
+    const [listed] = (await api.list()).body.uploads;
+    expect(listed).toMatchObject({ id: u.id, parts_done: [1, 3], bytes_done: 5 * MiB + (data.byteLength - 10 * MiB) });
+
+    expect((await putTo(resumed.part_urls["2"], partOf(data, u, 2))).status).toBe(200);
+    const done = await api.complete(u.id);
+    expect(done.status).toBe(200);
+    const [track] = await t.ctx.db.select().from(tracks).where(eq(tracks.id, done.body.track_id));
+    expect(sha(await storedBytes(t, track.storage_key!))).toBe(sha(data));
   });
 
   it("refuses a completed size over MAX_UPLOAD_FILE_MB with 413 and removes the parts", async () => {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Direction } from "../../../domain/directions.ts";
 import type { AppContext, AppEnv } from "../../deps.ts";
 import { ApiError, badRequest, notFound, tooLarge } from "../../lib/http-error.ts";
-import { validate } from "../../lib/validate.ts";
+import { validate } from "../../http/validate.ts";
 import {
   addDirections,
   checkFilePart,
@@ -29,6 +29,7 @@ import { aiUseInput } from "../schemas.ts";
 /**
  * The resumable upload protocol (issue 26; the contract in docs/decisions/0250):
  *   POST   /api/upload/resumable                  start: the file checked as POST /api/upload checks it
+ *   GET    /api/upload/resumable                  the artist's own unfinished uploads (issue 31)
  *   GET    /api/upload/resumable/:id              parts done, fresh part addresses (S3)
  *   PUT    /api/upload/resumable/:id/parts/:n     one part's bytes (local disk only)
  *   POST   /api/upload/resumable/:id/complete     the track, queued for processing
@@ -57,6 +58,14 @@ const UPLOAD_ID = /^[A-Za-z0-9_-]{32}$/;
 function uploadId(raw: string): string {
   if (!UPLOAD_ID.test(raw)) throw notFound(UPLOAD_NOT_FOUND);
   return raw;
+}
+
+/**
+ * A part number as the path gives it: plain decimal without leading zeros (`1`…`10000`); any other
+ * form (`01`, `00001`, `+1`, `1e0`) is 0, refused by the service with 400 (issue 32).
+ */
+export function partNumber(raw: string): number {
+  return /^[1-9]\d{0,4}$/.test(raw) ? Number(raw) : 0;
 }
 
 /** The part route, for app.ts's body limit: its raw body is a part, up to UPLOAD_PART_MB. */
@@ -139,13 +148,16 @@ export function createResumableRoutes(ctx: AppContext) {
       }
       return c.json({ success: true as const, upload }, 201);
     })
+    .get("/upload/resumable", ctx.guards.user, async (c) => {
+      const uploadsList = await uploads.list(c.get("user").id);
+      return c.json({ success: true as const, uploads: uploadsList });
+    })
     .get("/upload/resumable/:id", ctx.guards.user, async (c) => {
       const upload = await uploads.status(c.get("user").id, uploadId(c.req.param("id")));
       return c.json({ success: true as const, upload });
     })
     .put("/upload/resumable/:id/parts/:n", ctx.guards.user, async (c) => {
-      const raw = c.req.param("n");
-      const n = /^\d{1,5}$/.test(raw) ? Number(raw) : 0;
+      const n = partNumber(c.req.param("n"));
       const length = c.req.header("content-length");
       await uploads.putPart(
         c.get("user").id,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../deps.ts";
@@ -12,7 +12,7 @@ import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
 import { fileTooLargeMessage } from "../upload-rules.ts";
 import { newTrackKey } from "../upload-routes.ts";
 import { countedUploadsNowSql, UPLOAD_WINDOW_MS } from "../uploads.ts";
-import type { ResumableUploadView } from "../../../domain/resumable-upload.ts";
+import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
  * Resumable uploads (issue 26, docs/decisions/0250–0253): a file sent in parts that survive a dropped
@@ -108,6 +108,65 @@ export function expectedPartSize(s: Pick<UploadSession, "size" | "part_size" | "
   return n < s.part_count ? s.part_size : s.size - (s.part_count - 1) * s.part_size;
 }
 
+/**
+ * The part numbers stored whole: a part of another size than it should have (the bucket kept what a
+ * cut connection delivered) is not done, so the page sends it again (issue 31, docs/decisions/0292).
+ */
+export function wholeParts(
+  s: Pick<UploadSession, "size" | "part_size" | "part_count">,
+  parts: ReadonlyArray<{ n: number; size: number }>,
+): number[] {
+  const whole = parts.filter((p) => p.n >= 1 && p.n <= s.part_count && p.size === expectedPartSize(s, p.n));
+  return [...new Set(whole.map((p) => p.n))].sort((a, b) => a - b);
+}
+
+/**
+ * The owner's unfinished uploads (`open`, not expired), newest first, for the upload page to offer
+ * before any file is picked (issue 31, docs/decisions/0290). One whose bucket upload is gone (`partsOf`
+ * null) is marked aborted (`gone`) and left out.
+ */
+async function listOpen(
+  ctx: AppContext,
+  userId: number,
+  partsOf: (row: UploadSession) => Promise<Array<{ n: number; size: number }> | null>,
+  gone: (id: string) => Promise<void>,
+): Promise<ResumableUploadSummary[]> {
+  const rows = await ctx.db.select().from(uploadSessions).where(and(
+    eq(uploadSessions.user_id, userId),
+    eq(uploadSessions.state, "open"),
+    gt(uploadSessions.expires_at, ctx.clock.now()),
+  )).orderBy(desc(uploadSessions.created_at));
+  const out: ResumableUploadSummary[] = [];
+  for (const row of rows) {
+    const done = await partsOf(row);
+    if (done === null) {
+      await gone(row.id);
+      continue;
+    }
+    const whole = wholeParts(row, done);
+    out.push({
+      id: row.id,
+      filename: row.filename,
+      size: row.size,
+      last_modified: row.last_modified,
+      directions: parseDirections(row.directions),
+      part_size: row.part_size,
+      part_count: row.part_count,
+      parts_done: whole,
+      bytes_done: whole.reduce((sum, n) => sum + expectedPartSize(row, n), 0),
+      created_at: row.created_at.toISOString(),
+      expires_at: row.expires_at.toISOString(),
+    });
+  }
+  return out;
+}
+
+/** Part numbers 1…part_count not in `whole`. */
+function whichMissing(s: Pick<UploadSession, "part_count">, whole: readonly number[]): number[] {
+  const have = new Set(whole);
+  return Array.from({ length: s.part_count }, (_, i) => i + 1).filter((n) => !have.has(n));
+}
+
 /** 192 random bits, base64url: the only handle of an upload, so it must not be guessable. */
 function newUploadId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -144,9 +203,8 @@ export function createResumableUploads(ctx: AppContext) {
     } else await parts.remove(row.id);
   }
 
-  async function view(row: UploadSession, done?: Array<{ n: number }>): Promise<UploadView> {
-    const list = done ?? (await partsOf(row)) ?? [];
-    const doneSet = new Set(list.map((p) => p.n).filter((n) => n >= 1 && n <= row.part_count));
+  async function view(row: UploadSession, done?: Array<{ n: number; size: number }>): Promise<UploadView> {
+    const doneSet = new Set(wholeParts(row, done ?? (await partsOf(row)) ?? []));
     const urls: Record<string, string> = {};
     if (row.mode === "s3" && s3 && row.s3_upload_id) {
       for (let n = 1; n <= row.part_count; n++) {
@@ -255,9 +313,9 @@ export function createResumableUploads(ctx: AppContext) {
     const have = new Map(done.map((p) => [p.n, p]));
     const missing = row.part_count - have.size;
     if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
-    for (let n = 1; n <= row.part_count; n++) {
-      if (have.get(n)!.size !== expectedPartSize(row, n)) throw conflict(partSizeMessage(n));
-    }
+    // Parts of the wrong size (stored short by a cut) are named for the page to send again (issue 31).
+    const resend = whichMissing(row, wholeParts(row, done));
+    if (resend.length > 0) throw conflict(partSizeMessage(resend[0]), { resend_parts: resend });
     if (row.mode === "s3") {
       await s3!.multipart.complete(row.storage_key, row.s3_upload_id!, done.map((p) => ({ n: p.n, etag: p.etag! })));
     } else {
@@ -365,6 +423,9 @@ export function createResumableUploads(ctx: AppContext) {
       return await view(row, done);
     },
 
+    /** The owner's unfinished uploads, for the upload page (issue 31; `listOpen`). */
+    list: (userId: number) => listOpen(ctx, userId, partsOf, (id) => setState(id, "open", "aborted")),
+
     /** One part of a local-mode upload, streamed into the part store (replacing an earlier copy). */
     async putPart(
       userId: number,
@@ -414,6 +475,7 @@ export function createResumableUploads(ctx: AppContext) {
           [{ key: row.storage_key, filename: row.filename, size: stored }],
           parseDirections(row.directions),
           row.ai_use,
+          row.created_at,
         );
         await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
           and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),

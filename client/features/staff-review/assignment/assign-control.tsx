@@ -1,17 +1,13 @@
 import { useId, useState } from "react";
 import type { AssignableStaff } from "./assignment-api.ts";
+import { REVIEW_TEXTS_RU } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 
 /** The value of the «снять назначение» option. */
 const NOBODY = "none";
 
-export const ASSIGN_CONTROL_TEXTS = {
-  label: "Назначить",
-  choose: "Кому назначить…",
-  nobody: "Снять назначение",
-  apply: "Назначить",
-  busy: "Назначение…",
-  noneEligible: "Нет сотрудников, чьи категории покрывают эти направления",
-};
+/** The admin panel's words (the panel's dictionary has both). */
+export const ASSIGN_CONTROL_TEXTS = REVIEW_TEXTS_RU.assign;
 
 /** The colleagues whose directions cover every one of `needed` (all staff when nothing is needed). */
 export function eligibleStaff(staff: readonly AssignableStaff[], needed: readonly string[]): AssignableStaff[] {
@@ -23,7 +19,7 @@ export function eligibleStaff(staff: readonly AssignableStaff[], needed: readonl
  * option to clear, and the button that applies it (issue 24). The server checks it all again.
  */
 export function AssignControl(
-  { staff, needed, onAssign, busy, disabled, label = ASSIGN_CONTROL_TEXTS.label, selectedId, resetOnAssign }: {
+  { staff, needed, onAssign, busy, disabled, label: given, selectedId, resetOnAssign }: {
     staff: readonly AssignableStaff[];
     needed: readonly string[];
     onAssign: (userId: number | null) => void;
@@ -37,6 +33,8 @@ export function AssignControl(
   },
 ) {
   const id = useId();
+  const t = useReviewTexts().assign;
+  const label = given ?? t.label;
   const [choice, setChoice] = useState<string>(selectedId ? String(selectedId) : "");
   const eligible = eligibleStaff(staff, needed);
   return (
@@ -50,14 +48,14 @@ export function AssignControl(
         onChange={(e) => setChoice(e.target.value)}
       >
         <option value="">
-          {eligible.length > 0 ? ASSIGN_CONTROL_TEXTS.choose : ASSIGN_CONTROL_TEXTS.noneEligible}
+          {eligible.length > 0 ? t.choose : t.noneEligible}
         </option>
         {eligible.map((s) => (
           <option key={s.id} value={String(s.id)}>
             {s.name === s.username ? `@${s.username}` : `${s.name} (@${s.username})`}
           </option>
         ))}
-        <option value={NOBODY}>{ASSIGN_CONTROL_TEXTS.nobody}</option>
+        <option value={NOBODY}>{t.nobody}</option>
       </select>
       <button
         type="button"
@@ -68,7 +66,7 @@ export function AssignControl(
           if (resetOnAssign) setChoice("");
         }}
       >
-        {busy ? ASSIGN_CONTROL_TEXTS.busy : label}
+        {busy ? t.busy : label}
       </button>
     </span>
   );

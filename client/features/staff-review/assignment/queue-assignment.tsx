@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { errorText } from "../../../lib/api.ts";
+import { panelErrorText, REVIEW_TEXTS_RU } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import { auth } from "../../../lib/auth.ts";
 import type { StaffBase, StaffTrackRow } from "../../../lib/staff-queries.ts";
 import { AssignControl } from "./assign-control.tsx";
@@ -13,7 +14,7 @@ import {
   usePatchAssignee,
   usePresence,
 } from "./assignment-api.ts";
-import { SPLIT_TEXTS, SplitDialog } from "./split-dialog.tsx";
+import { SplitDialog } from "./split-dialog.tsx";
 import { WorkBadges } from "./work-badges.tsx";
 import "./assignment.css";
 
@@ -23,11 +24,8 @@ import "./assignment.css";
  * selection's assign action, the split of a direction's new queue, and the desk's assign menu.
  */
 
-export const QUEUE_ASSIGN_TEXTS = {
-  selection: "Назначить выбранные",
-  assignedToMe: "Мне назначено",
-  failed: "Не удалось назначить",
-};
+/** The admin panel's words (the panel's dictionary has both). */
+export const QUEUE_ASSIGN_TEXTS = REVIEW_TEXTS_RU.queue;
 
 /** Directions still open to an assignment: not accepted or declined (decision 0233). */
 const openDirections = (track: Pick<StaffTrackRow, "decisions">, mine: ReadonlySet<string>) =>
@@ -35,15 +33,22 @@ const openDirections = (track: Pick<StaffTrackRow, "decisions">, mine: ReadonlyS
     .map((d) => d.direction as string);
 
 export function useQueueAssignment(
-  { base, tracksKey, rows }: { base: StaffBase; tracksKey: readonly string[]; rows: readonly StaffTrackRow[] },
+  { base, tracksKey, rows, playing = null }: {
+    base: StaffBase;
+    tracksKey: readonly string[];
+    rows: readonly StaffTrackRow[];
+    /** The track in the player, however it was opened (a link too): its presence is asked for (issue 31). */
+    playing?: number | null;
+  },
 ) {
   const queryClient = useQueryClient();
+  const words = useReviewTexts();
   const staffQuery = useQuery(assignableStaffQuery(base, tracksKey));
   const staff = staffQuery.data ?? [];
   // The caller's directions: the union of what the colleagues cover is trimmed to them, and the
   // caller is one of the colleagues.
   const mine = new Set(staff.flatMap((s) => s.directions as string[]));
-  const presence = usePresence(base, tracksKey, rows.map((r) => r.id));
+  const presence = usePresence(base, tracksKey, [...rows.map((r) => r.id), ...(playing === null ? [] : [playing])]);
   const patch = usePatchAssignee(tracksKey);
   const me = auth.user?.id;
   const [error, setError] = useState<string | null>(null);
@@ -61,7 +66,7 @@ export function useQueueAssignment(
       const answer = await assignTrack(base, id, userId);
       patch([id], answer.assignee);
     } catch (err) {
-      setError(errorText(err, QUEUE_ASSIGN_TEXTS.failed, QUEUE_ASSIGN_TEXTS.failed));
+      setError(panelErrorText(words, err, words.queue.failed));
     } finally {
       setBusy(false);
     }
@@ -75,7 +80,7 @@ export function useQueueAssignment(
       await queryClient.invalidateQueries({ queryKey: [...tracksKey, "list"] });
       return true;
     } catch (err) {
-      setError(errorText(err, QUEUE_ASSIGN_TEXTS.failed, QUEUE_ASSIGN_TEXTS.failed));
+      setError(panelErrorText(words, err, words.queue.failed));
       return false;
     } finally {
       setBusy(false);
@@ -117,6 +122,7 @@ export function QueueAssignActions(
     assignedView: boolean;
   },
 ) {
+  const words = useReviewTexts();
   const [splitOpen, setSplitOpen] = useState(false);
   const chosen = rows.filter((r) => selected.has(r.id));
   const directions = [...work.mine];
@@ -127,14 +133,14 @@ export function QueueAssignActions(
         needed={work.needed(chosen)}
         disabled={selected.size === 0}
         busy={work.busy}
-        label={QUEUE_ASSIGN_TEXTS.selection}
+        label={words.queue.selection}
         resetOnAssign
         onAssign={async (userId) => {
           if (await work.assignMany([...selected], userId)) onAssigned();
         }}
       />
       <button type="button" className="st-btn" disabled={directions.length === 0} onClick={() => setSplitOpen(true)}>
-        {SPLIT_TEXTS.open}
+        {words.split.open}
       </button>
       <Link
         to={`${base}/tracks` as "/"}
@@ -143,7 +149,7 @@ export function QueueAssignActions(
         aria-current={assignedView ? "page" : undefined}
         data-testid="assigned-to-me"
       >
-        {QUEUE_ASSIGN_TEXTS.assignedToMe}
+        {words.queue.assignedToMe}
       </Link>
       {splitOpen && (
         <SplitDialog

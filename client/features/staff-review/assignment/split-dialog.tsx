@@ -1,21 +1,12 @@
 import { useState } from "react";
 import { Modal } from "../../../components/ui/modal.tsx";
-import { errorText } from "../../../lib/api.ts";
+import { panelErrorText, REVIEW_TEXTS_RU } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import { type AssignableStaff, type SplitAnswer, splitQueue } from "./assignment-api.ts";
 import type { StaffBase } from "../../../lib/staff-queries.ts";
 
-export const SPLIT_TEXTS = {
-  open: "Разделить новые",
-  title: "Разделить новые треки направления поровну",
-  direction: "Направление",
-  people: "Кому",
-  submit: "Разделить поровну",
-  busy: "Распределение…",
-  cancel: "Закрыть",
-  noPeople: "Нет сотрудников, чьи категории покрывают это направление",
-  result: (total: number) => (total === 0 ? "Новых неназначенных треков нет" : `Распределено треков: ${total}`),
-  failed: "Не удалось распределить треки",
-};
+/** The admin panel's words (the panel's dictionary has both). */
+export const SPLIT_TEXTS = REVIEW_TEXTS_RU.split;
 
 /**
  * A direction's new queue split evenly (issue 24, decision 0233): the direction (the caller's own),
@@ -33,6 +24,8 @@ export function SplitDialog(
     onDone: () => void;
   },
 ) {
+  const words = useReviewTexts();
+  const t = words.split;
   const [direction, setDirection] = useState(directions[0] ?? "");
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [busy, setBusy] = useState(false);
@@ -53,7 +46,7 @@ export function SplitDialog(
       setAnswer(await splitQueue(base, current, picked));
       onDone();
     } catch (err) {
-      setError(errorText(err, SPLIT_TEXTS.failed, SPLIT_TEXTS.failed));
+      setError(panelErrorText(words, err, t.failed));
     } finally {
       setBusy(false);
     }
@@ -61,26 +54,27 @@ export function SplitDialog(
   return (
     <Modal
       open={open}
-      title={SPLIT_TEXTS.title}
+      title={t.title}
       onClose={onClose}
       closeDisabled={busy}
+      closeLabel={t.cancel}
       footer={
         <>
-          <button type="button" className="st-btn" onClick={onClose} disabled={busy}>{SPLIT_TEXTS.cancel}</button>
+          <button type="button" className="st-btn" onClick={onClose} disabled={busy}>{t.cancel}</button>
           <button
             type="button"
             className="st-btn st-btn-primary"
             disabled={busy || picked.length === 0 || current === ""}
             onClick={submit}
           >
-            {busy ? SPLIT_TEXTS.busy : SPLIT_TEXTS.submit}
+            {busy ? t.busy : t.submit}
           </button>
         </>
       }
     >
       <div className="st-split-form">
         <label className="st-field">
-          <span>{SPLIT_TEXTS.direction}</span>
+          <span>{t.direction}</span>
           <select
             className="st-select"
             value={current}
@@ -93,8 +87,8 @@ export function SplitDialog(
           </select>
         </label>
         <fieldset className="st-field">
-          <legend>{SPLIT_TEXTS.people}</legend>
-          {covering.length === 0 && <p className="st-muted">{SPLIT_TEXTS.noPeople}</p>}
+          <legend>{t.people}</legend>
+          {covering.length === 0 && <p className="st-muted">{t.noPeople}</p>}
           {covering.map((s) => (
             <label key={s.id} className="st-check">
               <input type="checkbox" checked={chosen.has(s.id)} onChange={() => toggle(s.id)} />
@@ -105,7 +99,7 @@ export function SplitDialog(
         {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
         {answer && (
           <div className="st-alert st-alert-success" role="status" data-testid="split-result">
-            <p>{SPLIT_TEXTS.result(answer.total)}</p>
+            <p>{t.result(answer.total)}</p>
             {answer.total > 0 && (
               <ul>
                 {answer.assigned.map((a) => <li key={a.user.id}>{`${a.user.name} — ${a.count}`}</li>)}

@@ -1,12 +1,9 @@
 import type { Assignee, Presence } from "./assignment-api.ts";
+import { REVIEW_TEXTS_RU } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 
-/** The words of the assignment and presence marks (Russian in both panels, like the review states). */
-export const WORK_TEXTS = {
-  assigned: (name: string) => `Назначен: ${name}`,
-  assignedToYou: "Назначен вам",
-  listening: (username: string) => `Слушает @${username}`,
-  andMore: (n: number) => `и ещё ${n}`,
-};
+/** The admin panel's words of the assignment and presence marks (the panel's dictionary has both). */
+export const WORK_TEXTS = REVIEW_TEXTS_RU.work;
 
 /**
  * A row's, a card's or the desk's marks (issue 24): who the track is assigned to, and «Слушает @name»
@@ -20,13 +17,14 @@ export function WorkBadges(
     me?: number;
   },
 ) {
+  const t = useReviewTexts().work;
   const [first, ...others] = presence ?? [];
   if (!assignee && !first) return null;
   return (
     <span className="st-badges st-work-badges" data-field="work">
       {assignee && (
         <span className="st-badge st-badge-info" data-field="assignee" data-assignee-id={assignee.id}>
-          {assignee.id === me ? WORK_TEXTS.assignedToYou : WORK_TEXTS.assigned(assignee.name)}
+          {assignee.id === me ? t.assignedToYou : t.assigned(assignee.name)}
         </span>
       )}
       {first && (
@@ -36,8 +34,8 @@ export function WorkBadges(
           role="status"
           title={others.length > 0 ? others.map((p) => `@${p.user.username}`).join(", ") : undefined}
         >
-          {WORK_TEXTS.listening(first.user.username)}
-          {others.length > 0 && ` ${WORK_TEXTS.andMore(others.length)}`}
+          {t.listening(first.user.username)}
+          {others.length > 0 && ` ${t.andMore(others.length)}`}
         </span>
       )}
     </span>

@@ -2,8 +2,9 @@ import { formatDuration } from "../../../lib/format.ts";
 
 /**
  * Words of the comments on the waveform (issue 24, decision 0231), Russian for the admin panel and
- * English for the moderator panel like the player's (player-texts.ts). The switch is «показать
- * артисту» in both: the issue names it, and what it shares is read by the artist in Russian.
+ * English for the moderator panel like the player's (player-texts.ts). The switch was «показать
+ * артисту» in both (issue 24 named it); issue 31 puts the moderator's panel wholly in English
+ * (decision 0280), so there it reads "show to the artist".
  */
 export interface CommentTexts {
   heading: string;
@@ -55,7 +56,7 @@ export const COMMENT_TEXTS_EN: CommentTexts = {
   newAt: (at, end) => `New comment at ${span(at, end)}`,
   save: "Save",
   cancel: "Cancel",
-  share: "показать артисту",
+  share: "show to the artist",
   shared: "Shown to the artist",
   edit: "Edit",
   remove: "Delete",

@@ -143,6 +143,21 @@ describe("comments on the waveform", () => {
     expect(screen.queryByRole("textbox", { name: /Новый комментарий/ })).toBeNull();
   });
 
+  it("Enter pressed twice (or held) before the answer saves the comment once (issue 31)", async () => {
+    const { posts } = await show();
+    await key({ key: "с", code: "KeyC" });
+    const field = screen.getByLabelText("Новый комментарий на 0:00") as HTMLTextAreaElement;
+    fireEvent.change(field, { target: { value: "Один раз" } });
+    // Both presses land before the first request is answered.
+    fireEvent.keyDown(field, { key: "Enter", code: "Enter" });
+    fireEvent.keyDown(field, { key: "Enter", code: "Enter" });
+    fireEvent.submit(field.closest("form")!);
+    await settle();
+    await settle();
+    expect(posts).toEqual([{ at_s: 0, end_s: null, text: "Один раз", shared: false }]);
+    expect(screen.queryByRole("textbox", { name: /Новый комментарий/ })).toBeNull();
+  });
+
   it("a press dragged across the waveform opens a comment over that range; the button opens one at the moment", async () => {
     const { posts } = await show();
     const audio = document.querySelector("audio")!;

@@ -108,7 +108,7 @@ export function CommentsPanel({ state, texts }: { state: TrackCommentsState; tex
                   {span(c.at_s, c.end_s)}
                 </button>
                 <div className="st-comment-body">
-                  <p className="st-comment-text">{c.text}</p>
+                  <p className="st-comment-text" data-user-content="">{c.text}</p>
                   <p className="st-muted st-small">
                     {c.author?.name ?? texts.noAuthor}
                     {c.shared && <span className="st-comment-shared">{` · ${texts.shared}`}</span>}

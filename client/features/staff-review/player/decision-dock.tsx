@@ -1,11 +1,12 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
-import { fillTemplate } from "../../../../domain/review.ts";
+import { templateMessage } from "../../../../domain/decision-message.ts";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
-import { parseTrackName } from "../../../../domain/track-name.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../desk-queries.ts";
-import { PAIR_OVERDUE_LABEL } from "../review-badges.tsx";
+import { REVIEW_TEXTS_RU } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
+import { DeskConflictNotice, type DeskEndsContext, QueueDone, SilentHold } from "./desk-ends.tsx";
 import "../decision-panel.css";
 import "./decision-dock.css";
 
@@ -18,40 +19,10 @@ import "./decision-dock.css";
  * outcome buttons stay in the bar.
  */
 
-export const OUTCOME_LABELS: Record<DeskOutcome, string> = {
-  accepted: "Принять",
-  shortlisted: "В шорт-лист",
-  declined: "Отклонить",
-};
+/** The admin panel's words of the dock (the moderator's come from the panel's dictionary). */
+export const OUTCOME_LABELS: Record<DeskOutcome, string> = REVIEW_TEXTS_RU.desk.outcomes;
 const OUTCOME_KEYS: Record<DeskOutcome, string> = { accepted: "A", shortlisted: "S", declined: "X" };
-const CHOOSER_TITLES: Record<DeskOutcome, string> = {
-  accepted: "Принять: готовое сообщение",
-  shortlisted: "В шорт-лист: готовое сообщение",
-  declined: "Отклонить: готовое сообщение",
-};
-const STATE_LABELS: Record<string, string> = {
-  new: "Новый",
-  listened: "Прослушан",
-  shortlisted: "В шорт-листе",
-  accepted: "Принят",
-  declined: "Отклонён",
-};
-
-export const DESK_KEYS: readonly [string, string][] = [
-  ["Пробел", "пауза / продолжить"],
-  ["J / K", "следующий / предыдущий трек"],
-  ["← / →", "на 5 секунд назад / вперёд"],
-  ["D", "к дропу"],
-  ["A", "принять (затем 1–9 — шаблон, Enter — без шаблона)"],
-  ["S", "в шорт-лист"],
-  ["X", "отклонить (затем 1–9 — шаблон, Enter — без шаблона)"],
-  ["M", "сообщение артисту"],
-  ["N", "заметка для сотрудников"],
-  ["Z", "отменить последнее решение, пока сообщение не ушло"],
-  ["C", "комментарий к текущему моменту (протяните по волне — к отрезку)"],
-  ["Esc", "закрыть выбор шаблона / подсказку; из поля — вернуть клавиши"],
-  ["?", "эта подсказка"],
-];
+export const DESK_KEYS = REVIEW_TEXTS_RU.desk.keys;
 
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 
@@ -60,10 +31,16 @@ export interface DecisionDockProps {
   label: (d: Direction) => string;
   /** The caller's votes on the track playing (issue 24, `TrackVotes`), under the bar. */
   votes?: ReactNode;
+  /** On a phone, what the compact bar leaves to the sheet (issue 31): comments, assignment, «from the drop». */
+  sheetExtra?: ReactNode;
+  /** The view done, a 409 and a silent hold (issue 31): their words and where the next views are. */
+  ends?: DeskEndsContext & { skipped: number; onSkipped: () => void };
 }
 
-export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
+export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionDockProps) {
   const id = useId();
+  const texts = useReviewTexts();
+  const t = texts.desk;
   const { track, pairs, chooser } = desk;
   const chooserRef = useRef<HTMLDivElement>(null);
   // On a phone the votes open with the sheet, so the bar keeps its one row of controls (0227).
@@ -73,14 +50,16 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
     if (chooser) chooserRef.current?.focus({ preventScroll: true });
   }, [chooser]);
   if (!track) return null;
-  // The templates read as the artist will get them (the first direction's name for `{direction}`).
-  const named = parseTrackName(track.filename);
-  const preview = (text: string) =>
-    fillTemplate(text, {
-      artist: named?.artist ?? track.filename,
-      title: named?.title ?? track.filename,
-      direction: pairs[0] ? label(pairs[0].direction as Direction) : "",
-    });
+  // The templates read as the artist will get them: the server's own rule (domain/decision-message.ts),
+  // once per direction when `{direction}` makes the texts differ.
+  const previews = (text: string) => {
+    const byText = new Map<string, Direction[]>();
+    for (const p of pairs) {
+      const filled = templateMessage(text, track.filename, p.direction as Direction);
+      byText.set(filled, [...(byText.get(filled) ?? []), p.direction as Direction]);
+    }
+    return [...byText];
+  };
   /** Esc in a field gives the keys back to the desk. */
   const escape = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Escape") {
@@ -91,7 +70,7 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
   return (
     <div className="dk-dock" data-testid="decision-dock">
       <div className="dk-bar">
-        <div className="dk-outcomes" role="group" aria-label="Решение по треку">
+        <div className="dk-outcomes" role="group" aria-label={t.decisionGroup}>
           {DESK_OUTCOMES.map((o) => (
             <button
               key={o}
@@ -99,54 +78,59 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
               className={`st-btn dk-outcome dk-${o}`}
               aria-keyshortcuts={OUTCOME_KEYS[o]}
               aria-pressed={chooser === o}
-              title={`${OUTCOME_LABELS[o]} (${OUTCOME_KEYS[o]})`}
+              title={`${t.outcomes[o]} (${OUTCOME_KEYS[o]})`}
               disabled={!desk.ready}
               onClick={() => desk.choose(o)}
             >
-              {OUTCOME_LABELS[o]} <kbd aria-hidden="true">{OUTCOME_KEYS[o]}</kbd>
+              {t.outcomes[o]} <kbd aria-hidden="true">{OUTCOME_KEYS[o]}</kbd>
             </button>
           ))}
           <button
             type="button"
             className="st-btn st-btn-sm dk-more"
             aria-pressed={chooser === "shortlisted"}
-            aria-label="В шорт-лист с готовым сообщением"
-            title="В шорт-лист с готовым сообщением"
+            aria-label={t.shortlistWithTemplate}
+            title={t.shortlistWithTemplate}
             disabled={!desk.ready}
             onClick={() => desk.choose("shortlisted", true)}
           >
             <span aria-hidden="true">…</span>
           </button>
         </div>
-        <div className="dk-states" role="group" aria-label="Состояние по направлениям">
+        <div className="dk-states" role="group" aria-label={t.statesGroup}>
           {pairs.length === 0
-            ? <span className="st-muted st-small">Направления трека вне ваших категорий</span>
+            ? <span className="st-muted st-small">{t.outsideCategories}</span>
             : pairs.map((d) => (
               <span key={d.direction} className={`dp-badge dp-${d.status}`}>
-                {label(d.direction as Direction)}: {STATE_LABELS[d.status] ?? d.status}
-                {d.overdue && (
-                  <span className="dk-overdue" data-testid="dock-overdue">{` · ${PAIR_OVERDUE_LABEL}`}</span>
-                )}
+                {label(d.direction as Direction)}: {texts.states[d.status as keyof typeof texts.states] ?? d.status}
+                {d.overdue && <span className="dk-overdue" data-testid="dock-overdue">{` · ${texts.overdue}`}</span>}
               </span>
             ))}
         </div>
         <div className="dk-status" aria-live="polite">
-          {desk.holding && desk.last && (
+          {ends && <SilentHold desk={desk} ctx={ends} />}
+          {desk.holding && desk.last && (!ends || desk.last.notifyAt !== null) && (
             <span className="dk-hold" data-testid="decision-hold">
-              «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()} — артист узнает через{" "}
-              <strong>{clock(desk.holdLeft)}</strong>
-              <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
-                Отменить <kbd aria-hidden="true">Z</kbd>
+              {t.quoted(desk.last.track.filename)}: {t.outcomeDone[desk.last.status]}
+              {t.holdTold} <strong>{clock(desk.holdLeft)}</strong>
+              <button
+                type="button"
+                className="st-btn st-btn-sm"
+                aria-keyshortcuts="Z"
+                onClick={() =>
+                  void desk.undo()}
+              >
+                {t.undo} <kbd aria-hidden="true">Z</kbd>
               </button>
             </span>
           )}
           {!desk.holding && desk.last && (
             <span className="st-muted st-small">
-              «{desk.last.track.filename}»: {OUTCOME_LABELS[desk.last.status].toLowerCase()}
-              {desk.last.notifyAt !== null ? ", сообщение ушло в отправку" : ""}
+              {t.quoted(desk.last.track.filename)}: {t.outcomeDone[desk.last.status]}
+              {desk.last.notifyAt !== null ? t.sent : ""}
             </span>
           )}
-          {desk.sending && <span className="st-muted st-small">{`Сохранение…`}</span>}
+          {desk.sending && <span className="st-muted st-small">{t.saving}</span>}
         </div>
         <div className="dk-tools">
           <button
@@ -156,7 +140,8 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             aria-controls={`${id}-sheet`}
             onClick={() => desk.setSheet(!desk.sheet)}
           >
-            {votes && phone ? "Голос, сообщение и заметка" : "Сообщение и заметка"} <kbd aria-hidden="true">M</kbd>
+            <span className="dk-sheet-open-label">{votes && phone ? t.sheetWithVotes : t.sheet}</span>
+            <span className="dk-sheet-open-mark" aria-hidden="true">✉</span> <kbd aria-hidden="true">M</kbd>
           </button>
           <button
             type="button"
@@ -164,10 +149,10 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             aria-keyshortcuts="Shift+Slash"
             aria-expanded={desk.legend}
             aria-controls={`${id}-legend`}
-            title="Клавиши (?)"
+            title={t.keysTitle}
             onClick={desk.toggleLegend}
           >
-            Клавиши <kbd aria-hidden="true">?</kbd>
+            {t.keysButton} <kbd aria-hidden="true">?</kbd>
           </button>
         </div>
       </div>
@@ -175,12 +160,14 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
       {votes && !phone && <div className="dk-votes">{votes}</div>}
 
       {desk.error && <div className="st-alert st-alert-error dk-error" role="alert">{desk.error}</div>}
+      {ends && <DeskConflictNotice desk={desk} ctx={ends} />}
+      {ends && <QueueDone desk={desk} ctx={ends} skipped={ends.skipped} onSkipped={ends.onSkipped} />}
 
       <div id={`${id}-sheet`} className="dk-sheet" data-open={desk.sheet || chooser !== null || undefined}>
         <div className="dk-sheet-head">
-          <strong className="dk-sheet-title">{track.filename}</strong>
+          <strong className="dk-sheet-title" data-user-content="">{track.filename}</strong>
           <button type="button" className="st-btn st-btn-sm dk-sheet-close" onClick={desk.close}>
-            Закрыть <kbd aria-hidden="true">Esc</kbd>
+            {t.close} <kbd aria-hidden="true">Esc</kbd>
           </button>
         </div>
         {votes && phone && <div className="dk-votes">{votes}</div>}
@@ -191,12 +178,10 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             className="dk-chooser"
             data-desk-chooser=""
             role="group"
-            aria-label={CHOOSER_TITLES[chooser]}
+            aria-label={t.chooserTitles[chooser]}
           >
-            <p className="dk-chooser-title">{CHOOSER_TITLES[chooser]}</p>
-            {desk.templates.length === 0 && (
-              <p className="st-muted st-small">Готовых сообщений для этого решения нет</p>
-            )}
+            <p className="dk-chooser-title">{t.chooserTitles[chooser]}</p>
+            {desk.templates.length === 0 && <p className="st-muted st-small">{t.noTemplates}</p>}
             <ol className="dk-templates">
               {desk.templates.map((t, i) => (
                 <li key={t.id}>
@@ -207,22 +192,26 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
                     onClick={() => desk.pick(i + 1)}
                   >
                     <kbd aria-hidden="true">{i + 1}</kbd>
-                    <span className="dk-template-title">{t.title}</span>
-                    <span className="dk-template-text" title={preview(t.text)}>{preview(t.text)}</span>
+                    <span className="dk-template-title" data-user-content="">{t.title}</span>
+                    {previews(t.text).map(([text, dirs]) => (
+                      <span key={dirs.join()} className="dk-template-text">
+                        {pairs.length > 1 && <span className="dk-template-dirs">{dirs.map(label).join(", ")}:</span>}
+                        <span data-template-text="" data-user-content="">{text}</span>
+                      </span>
+                    ))}
                   </button>
                 </li>
               ))}
             </ol>
             <button type="button" className="st-btn st-btn-primary" aria-keyshortcuts="Enter" onClick={desk.send}>
-              {desk.message.trim() ? "Отправить с моим сообщением" : "Без готового сообщения"}{" "}
-              <kbd aria-hidden="true">Enter</kbd>
+              {desk.message.trim() ? t.sendWithMine : t.sendWithout} <kbd aria-hidden="true">Enter</kbd>
             </button>
           </div>
         )}
         <div className="dk-texts">
           <div className="st-field">
             <label className="st-label" htmlFor={`${id}-message`}>
-              Сообщение артисту <kbd aria-hidden="true">M</kbd>
+              {t.message} <kbd aria-hidden="true">M</kbd>
             </label>
             <textarea
               id={`${id}-message`}
@@ -237,7 +226,7 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
           </div>
           <div className="st-field">
             <label className="st-label" htmlFor={`${id}-note`}>
-              Заметка для сотрудников <kbd aria-hidden="true">N</kbd>
+              {t.note} <kbd aria-hidden="true">N</kbd>
             </label>
             <textarea
               id={`${id}-note`}
@@ -251,9 +240,10 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
             />
           </div>
         </div>
+        {phone && sheetExtra}
         {pairs.length > 1 && (
           <fieldset className="dk-overrides">
-            <legend className="st-label">По направлениям (если решение различается)</legend>
+            <legend className="st-label">{t.overrides}</legend>
             {pairs.map((d) => {
               const dir = d.direction as Direction;
               return (
@@ -264,8 +254,8 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
                     value={desk.overrides[dir] ?? ""}
                     onChange={(e) => desk.setOverride(dir, e.target.value as DeskOutcome | "")}
                   >
-                    <option value="">Как у всех</option>
-                    {DESK_OUTCOMES.map((o) => <option key={o} value={o}>{OUTCOME_LABELS[o]}</option>)}
+                    <option value="">{t.sameAsAll}</option>
+                    {DESK_OUTCOMES.map((o) => <option key={o} value={o}>{t.outcomes[o]}</option>)}
                   </select>
                 </label>
               );
@@ -275,9 +265,9 @@ export function DecisionDock({ desk, label, votes }: DecisionDockProps) {
       </div>
 
       {desk.legend && (
-        <section id={`${id}-legend`} className="dk-legend" aria-label="Клавиши">
+        <section id={`${id}-legend`} className="dk-legend" aria-label={t.keysButton}>
           <dl>
-            {DESK_KEYS.map(([k, what]) => (
+            {t.keys.map(([k, what]) => (
               <div key={k}>
                 <dt>
                   <kbd>{k}</kbd>

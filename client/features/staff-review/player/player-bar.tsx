@@ -1,4 +1,5 @@
 import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
+import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
 import type { PlayerTexts } from "./player-texts.ts";
 import { TrackReport } from "./track-report.tsx";
 import type { ReviewPlayer } from "./use-review-player.ts";
@@ -26,6 +27,28 @@ const NextIcon = () => (
   </Svg>
 );
 
+/** «С дропа»: a track the player moves on to starts at its drop (remembered in this browser). */
+export function FromDropSwitch(
+  { fromDrop, texts }: {
+    fromDrop: { on: boolean; toggle: () => void };
+    texts: Pick<PlayerTexts, "fromDrop" | "fromDropTitle">;
+  },
+) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      className="st-btn st-btn-sm st-from-drop"
+      aria-checked={fromDrop.on}
+      title={texts.fromDropTitle}
+      onClick={fromDrop.toggle}
+    >
+      <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>
+      {texts.fromDrop}
+    </button>
+  );
+}
+
 /**
  * The player bar under a staff track list (issue 12 §2): the one `<audio>`, the track's name, the
  * waveform with elapsed and total time, the controls (each a named button with its key in
@@ -44,6 +67,7 @@ export function PlayerBar(
   },
 ) {
   const { current, listen, playing, loading, error, notice } = player;
+  const phone = useMediaQuery(PHONE_QUERY);
   const drop = current?.analysis?.drop_s ?? null;
   const live = notice || (current && playing ? texts.nowPlaying(current.filename) : "");
   return (
@@ -136,20 +160,10 @@ export function PlayerBar(
                 >
                   {texts.toDrop}
                 </button>
-                {fromDrop && (
-                  <button
-                    type="button"
-                    role="switch"
-                    className="st-btn st-btn-sm st-from-drop"
-                    aria-checked={fromDrop.on}
-                    title="Следующий трек начинается с дропа"
-                    onClick={fromDrop.toggle}
-                  >
-                    <span aria-hidden="true">{fromDrop.on ? "● " : "○ "}</span>С дропа
-                  </button>
-                )}
+                {fromDrop && <FromDropSwitch fromDrop={fromDrop} texts={texts} />}
               </div>
-              {comments && <CommentsPanel state={comments.state} texts={comments.texts} />}
+              {/* On a phone the comments are in the dock's sheet (issue 31): the bar stays short. */}
+              {comments && !phone && <CommentsPanel state={comments.state} texts={comments.texts} />}
             </div>
             <TrackReport analysis={current.analysis} texts={texts} />
             {dock}

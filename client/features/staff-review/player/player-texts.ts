@@ -19,6 +19,9 @@ export interface PlayerTexts {
   forward5: string;
   toDrop: string;
   noDrop: string;
+  /** The switch: the next track starts at its drop. */
+  fromDrop: string;
+  fromDropTitle: string;
   position: string;
   of: string;
   drop: string;
@@ -39,7 +42,93 @@ export interface PlayerTexts {
   warnings: string;
   noWarnings: string;
   sortBy: (column: string) => string;
+  /** Issue 31: the desk's slips and ends (decisions 0275–0279). */
+  desk: DeskEndTexts;
 }
+
+/** The desk's ends and slips (issue 31): the view done, the next views, a conflict, a held shortlist. */
+export interface DeskEndTexts {
+  /** Said when the last undecided track of the view is decided: the player stops. */
+  queueDone: string;
+  /** Before the offered views. */
+  nextViews: string;
+  /** «Новые» of a direction, with how many wait. */
+  newOf: (direction: string, count: number) => string;
+  /** «Мне назначено», with how many wait. */
+  assignedToMe: (count: number) => string;
+  /** No other view has anything waiting. */
+  nothingElse: string;
+  /** The tracks left with J, offered again on request. */
+  backToSkipped: (count: number) => string;
+  /** The hold of a decision nobody is told of (a shortlist without a message): Z still takes it back. */
+  undoWithin: (filename: string, outcome: string) => string;
+  undo: string;
+  /** The review states, as the conflict names them. */
+  states: Record<string, string>;
+  /** 409: another staff member decided the track meanwhile. */
+  conflict: (filename: string) => string;
+  /** One pair of the other decision: who, which state, in which direction, when. */
+  conflictPair: (who: string, state: string, direction: string, at: string) => string;
+  /** Nobody's name stored (the promise's automatic decline). */
+  someone: string;
+  keepTheirs: string;
+  decideAgain: string;
+}
+
+/** The moment of another's decision in the panel's format. */
+export const deskMoment = (texts: PlayerTexts, iso: string | null) =>
+  iso === null ? "" : new Date(iso).toLocaleString(texts.locale, {
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+
+const DESK_END_TEXTS_RU: DeskEndTexts = {
+  queueDone: "Вид разобран: нерешённых треков в нём больше нет. Воспроизведение остановлено.",
+  nextViews: "Дальше:",
+  newOf: (d, n) => `Новые · ${d} (${n})`,
+  assignedToMe: (n) => `Мне назначено (${n})`,
+  nothingElse: "Больше ничего не ждёт решения.",
+  backToSkipped: (n) => `Вернуться к пропущенным (${n})`,
+  undoWithin: (f, o) => `«${f}»: ${o} — отменить можно ещё`,
+  undo: "Отменить",
+  states: {
+    new: "Новый",
+    listened: "Прослушан",
+    shortlisted: "В шорт-листе",
+    accepted: "Принят",
+    declined: "Отклонён",
+  },
+  conflict: (f) => `«${f}»: пока вы слушали, решение уже принял другой сотрудник.`,
+  conflictPair: (who, state, d, at) => `${who}: ${state} — ${d}, ${at}`,
+  someone: "автоматически",
+  keepTheirs: "Оставить их решение",
+  decideAgain: "Решить заново",
+};
+
+const DESK_END_TEXTS_EN: DeskEndTexts = {
+  queueDone: "This view is done: no undecided tracks left. Playback stopped.",
+  nextViews: "Next:",
+  newOf: (d, n) => `New · ${d} (${n})`,
+  assignedToMe: (n) => `Assigned to me (${n})`,
+  nothingElse: "Nothing else waits for a decision.",
+  backToSkipped: (n) => `Back to skipped (${n})`,
+  undoWithin: (f, o) => `“${f}”: ${o} — undo possible for`,
+  undo: "Undo",
+  states: {
+    new: "New",
+    listened: "Listened",
+    shortlisted: "Shortlisted",
+    accepted: "Accepted",
+    declined: "Declined",
+  },
+  conflict: (f) => `“${f}”: while you listened, a colleague decided it.`,
+  conflictPair: (who, state, d, at) => `${who}: ${state} — ${d}, ${at}`,
+  someone: "automatically",
+  keepTheirs: "Keep theirs",
+  decideAgain: "Decide again",
+};
 
 export const PLAYER_TEXTS_RU: PlayerTexts = {
   locale: "ru-RU",
@@ -55,6 +144,8 @@ export const PLAYER_TEXTS_RU: PlayerTexts = {
   forward5: "Вперёд на 5 секунд",
   toDrop: "К дропу",
   noDrop: "Дроп не найден",
+  fromDrop: "С дропа",
+  fromDropTitle: "Следующий трек начинается с дропа",
   position: "Позиция воспроизведения",
   of: "из",
   drop: "Дроп",
@@ -74,6 +165,7 @@ export const PLAYER_TEXTS_RU: PlayerTexts = {
   warnings: "Предупреждения",
   noWarnings: "Без предупреждений",
   sortBy: (c) => `Сортировать: ${c}`,
+  desk: DESK_END_TEXTS_RU,
 };
 
 export const PLAYER_TEXTS_EN: PlayerTexts = {
@@ -90,6 +182,8 @@ export const PLAYER_TEXTS_EN: PlayerTexts = {
   forward5: "Forward 5 seconds",
   toDrop: "Jump to drop",
   noDrop: "No drop found",
+  fromDrop: "From drop",
+  fromDropTitle: "The next track starts at its drop",
   position: "Playback position",
   of: "of",
   drop: "Drop",
@@ -109,4 +203,5 @@ export const PLAYER_TEXTS_EN: PlayerTexts = {
   warnings: "Warnings",
   noWarnings: "No warnings",
   sortBy: (c) => `Sort by ${c}`,
+  desk: DESK_END_TEXTS_EN,
 };

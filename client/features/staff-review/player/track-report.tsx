@@ -1,15 +1,18 @@
-import { audioWarningText } from "../../../../domain/audio-warnings.ts";
+import { warningText } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import { formatDuration } from "../../../lib/format.ts";
 import { formatBitrate, formatBpm, formatKey, formatLoudness, formatTruePeak, type TrackAnalysis } from "./figures.ts";
 import type { PlayerTexts } from "./player-texts.ts";
 
-/** The warnings of a track as badges, with the analysis's Russian texts. */
+/** The warnings of a track as badges, in the panel's words. */
 export function WarningBadges({ warnings, label }: { warnings: readonly string[]; label: string }) {
+  const words = useReviewTexts();
   if (warnings.length === 0) return null;
   return (
     <ul className="st-badges st-warning-badges" aria-label={label}>
-      {warnings.map((w) => <li key={w} className="st-badge st-badge-warning" data-warning={w}>{audioWarningText(w)}
-      </li>)}
+      {warnings.map((w) => (
+        <li key={w} className="st-badge st-badge-warning" data-warning={w}>{warningText(words, w)}</li>
+      ))}
     </ul>
   );
 }

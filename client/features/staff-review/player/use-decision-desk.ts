@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
-import { ApiError, errorText } from "../../../lib/api.ts";
+import { ApiError } from "../../../lib/api.ts";
+import { panelErrorText } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import type { StaffBase } from "../../../lib/staff-queries.ts";
 import { declineTemplatesQuery } from "../decision-queries.ts";
 import {
@@ -43,7 +45,27 @@ export interface LastDecision {
   status: DeskOutcome;
   /** ms since the epoch when the artist's message leaves; null when nobody is told. */
   notifyAt: number | null;
+  /**
+   * ms since the epoch until which Z takes the decision back: the hold, with or without a message
+   * (issue 31: a shortlist by S is held and undoable too; decision 0275). Null: no undo.
+   */
+  undoUntil: number | null;
 }
+
+/**
+ * A 409 (issue 31, decision 0279): another staff member decided the track meanwhile. `theirs` are
+ * the pairs as stored now whose revision moved since the desk read them: who, which state, when.
+ */
+export interface DeskConflict {
+  track: ReviewTrack;
+  theirs: DeskDecision[];
+  /** Every pair of the call as stored now (the row already shows them). */
+  current: DeskDecision[];
+}
+
+/** The pairs another call changed since the desk read `before` (their revision moved). */
+export const changedSince = (before: readonly DeskDecision[], now: readonly DeskDecision[]) =>
+  now.filter((d) => before.find((b) => b.direction === d.direction)?.revision !== d.revision);
 
 /** The pairs of `track` the caller decides. */
 export const decidable = (track: ReviewTrack | null, canDecide: (d: Direction) => boolean) =>
@@ -55,6 +77,7 @@ export const waitsFor = (track: ReviewTrack, canDecide: (d: Direction) => boolea
 
 export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOptions) {
   const track = player.current;
+  const texts = useReviewTexts();
   const pairs = decidable(track, canDecide);
   const [chooser, setChooser] = useState<DeskOutcome | null>(null);
   const [message, setMessage] = useState("");
@@ -62,6 +85,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   const [overrides, setOverrides] = useState<Partial<Record<Direction, DeskOutcome>>>({});
   const [error, setError] = useState<string | null>(null);
   const [last, setLast] = useState<LastDecision | null>(null);
+  const [conflict, setConflict] = useState<DeskConflict | null>(null);
   const [legend, setLegend] = useState(false);
   /** The phone's sheet (message, note, templates) is open. */
   const [sheet, setSheet] = useState(false);
@@ -82,20 +106,20 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   }, [track?.id]);
 
   // The hold counts down once a second while it lasts.
-  const holding = typeof last?.notifyAt === "number" && last.notifyAt > now;
+  const holding = typeof last?.undoUntil === "number" && last.undoUntil > now;
   useEffect(() => {
-    if (typeof last?.notifyAt !== "number") return;
+    if (typeof last?.undoUntil !== "number") return;
     const tick = setInterval(() => {
       const t = Date.now();
       setNow(t);
-      if (t >= last.notifyAt!) clearInterval(tick);
+      if (t >= last.undoUntil!) clearInterval(tick);
     }, 250);
     return () => clearInterval(tick);
   }, [last]);
 
   const decide = async (status: DeskOutcome, templateId: number | null = null) => {
     const decided = track;
-    if (!decided || pairs.length === 0) return;
+    if (!decided || pairs.length === 0 || player.done) return;
     const before = pairs;
     const body: DeskDecisionBody = {
       status,
@@ -112,6 +136,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
         : {}),
     };
     setError(null);
+    setConflict(null);
     setChooser(null);
     setSheet(false);
     // The row shows its new state at once and keeps its place; the next track starts meanwhile.
@@ -122,13 +147,22 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       const answer = await sendDeskDecision(base, decided.id, body);
       patch(decided.id, answer.decisions);
       setNow(Date.now());
-      setLast({ track: decided, status, notifyAt: answer.notify_at ? Date.parse(answer.notify_at) : null });
+      const notifyAt = answer.notify_at ? Date.parse(answer.notify_at) : null;
+      // An older server without `undo_until`: the message's hold, as before.
+      const until = answer.undo_until !== undefined ? answer.undo_until : answer.notify_at;
+      setLast({ track: decided, status, notifyAt, undoUntil: until ? Date.parse(until) : null });
     } catch (err) {
       const current = err instanceof ApiError && Array.isArray(err.body?.decisions)
         ? err.body.decisions as DeskDecision[]
         : before;
       patch(decided.id, current);
-      setError(`«${decided.filename}»: ${errorText(err, "Не удалось сохранить решение")}`);
+      const theirs = changedSince(before, current);
+      if (err instanceof ApiError && err.status === 409 && theirs.length > 0) {
+        // Who decided what and when, with the choice to keep it or decide again (decision 0279).
+        setConflict({ track: decided, theirs, current });
+      } else {
+        setError(`${texts.desk.quoted(decided.filename)}: ${panelErrorText(texts, err, texts.desk.saveFailed)}`);
+      }
     } finally {
       setSending((n) => n - 1);
     }
@@ -147,7 +181,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       player.ready({ ...undone, decisions: (undone.decisions ?? []).map((d) => by.get(d.direction) ?? d) });
     } catch (err) {
       setLast(null);
-      setError(`«${undone.filename}»: ${errorText(err, "Не удалось отменить решение")}`);
+      setError(`${texts.desk.quoted(undone.filename)}: ${panelErrorText(texts, err, texts.desk.undoFailed)}`);
     }
   };
 
@@ -160,14 +194,29 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   return {
     track,
     pairs,
-    ready: Boolean(track) && pairs.length > 0,
+    /** The outcomes are live: a track with pairs of the caller's, and the view not done (0276). */
+    ready: Boolean(track) && pairs.length > 0 && !player.done,
+    /** The view is done: the dock says so and offers the next views (decision 0276). */
+    done: player.done,
+    conflict,
+    /** 409: their decision stays (the row already shows it). */
+    keepTheirs: () => setConflict(null),
+    /** 409: back to the track with its pairs as stored now, to decide it again. */
+    decideAgain: () => {
+      if (!conflict) return;
+      const by = new Map(conflict.current.map((d) => [d.direction, d]));
+      const { track: again } = conflict;
+      setConflict(null);
+      player.ready({ ...again, decisions: (again.decisions ?? []).map((d) => by.get(d.direction) ?? d) });
+    },
     chooser,
     /**
      * A or X: the chooser of that outcome's templates opens; S sends at once, with the typed message
-     * if any (decision 0226); the shortlist's chooser opens from its own button.
+     * if any (decision 0226), and is held like the others: Z takes it back (decision 0275); the
+     * shortlist's chooser opens from its own button.
      */
     choose: (status: DeskOutcome, withTemplates = false) => {
-      if (!track || pairs.length === 0) return;
+      if (!track || pairs.length === 0 || player.done) return;
       if (status === "shortlisted" && !withTemplates) return void decide(status);
       setChooser(status);
       setSheet(true);
@@ -208,7 +257,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     last,
     holding,
     /** Whole seconds left of the hold. */
-    holdLeft: holding ? Math.ceil((last!.notifyAt! - now) / 1000) : 0,
+    holdLeft: holding ? Math.ceil((last!.undoUntil! - now) / 1000) : 0,
     undo,
     legend,
     toggleLegend: () => setLegend((l) => !l),

@@ -79,11 +79,25 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const [refreshed, setRefreshed] = useState(0);
   /** The track just decided: after a refresh it is not the next one even if the answer still lists it. */
   const leaving = useRef<number | null>(null);
+  /**
+   * The end of the view (issue 31, decision 0276): after the last undecided track the player stops,
+   * the desk's outcomes rest and the dock says so; another track started (or another view) ends it.
+   */
+  const [done, setDone] = useState(false);
+  /**
+   * Tracks left undecided with J (issue 31, decision 0278): the desk does not offer them again while
+   * the list is open (a row's Play, K or J onto one takes it back). Kept with their rows, so the
+   * dock can go back to them.
+   */
+  const skipped = useRef(new Map<number, ReviewTrack>());
+  const [skippedCount, setSkippedCount] = useState(0);
   /** The next track's audio, asked for ahead (decision 0225): detached, so the page keeps one player. */
   const ahead = useRef<HTMLAudioElement | null>(null);
   const moveFocus = useRef(false);
   const latest = useRef({ o, audio, current, listen, loading, error });
   latest.current = { o, audio, current, listen, loading, error };
+  const doneRef = useRef(done);
+  doneRef.current = done;
   const reports = useListenReports(audio, {
     current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }),
   });
@@ -97,6 +111,8 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     // What the previous track played is reported now; loading and skipping count nothing.
     reportsRef.current.leave();
     audio?.pause();
+    setDone(false);
+    if (skipped.current.delete(track.id)) setSkippedCount(skipped.current.size);
     setCurrent(track);
     setError(null);
     setLoading(true);
@@ -190,10 +206,24 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const startAt = (track: ReviewTrack) => latest.current.o.fromDrop ? track.analysis?.drop_s ?? 0 : 0;
   const moveTo = (track: ReviewTrack) => load(track, { at: startAt(track) });
 
+  /** The view is done: the sound stops and the dock says so (decision 0276). */
+  const finish = () => {
+    latest.current.audio?.pause();
+    setDone(true);
+    setNotice(latest.current.o.texts.desk.queueDone);
+  };
+
   const next = useCallback(() => {
     const list = rows();
     const i = indexOfCurrent();
     noteFocus();
+    const { current, o } = latest.current;
+    if (doneRef.current) return setNotice(o.texts.desk.queueDone);
+    // Left undecided with J: not offered again after a decision (decision 0278).
+    if (current && o.isUndecided?.(current)) {
+      skipped.current.set(current.id, current);
+      setSkippedCount(skipped.current.size);
+    }
     if (i === -1) {
       if (list[0]) void moveTo(list[0]);
     } else if (i < list.length - 1) {
@@ -259,10 +289,12 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     if (audio.paused) void audio.play().catch(() => {});
   }, [seekTo]);
 
-  /** The first row after `from` (or from the top) that still waits for a decision. */
+  /** The first row after `from` (or from the top) that still waits for a decision and was not skipped. */
   const nextUndecided = (list: readonly ReviewTrack[], from: number, skip: number | null) => {
     const waits = latest.current.o.isUndecided ?? (() => true);
-    for (let j = from + 1; j < list.length; j++) if (list[j].id !== skip && waits(list[j])) return list[j];
+    for (let j = from + 1; j < list.length; j++) {
+      if (list[j].id !== skip && !skipped.current.has(list[j].id) && waits(list[j])) return list[j];
+    }
     return undefined;
   };
 
@@ -303,7 +335,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
         o.setPage(o.page + 1);
       } else {
         pending.current = null;
-        setNotice(o.texts.endOfList);
+        finish();
       }
       return;
     }
@@ -314,7 +346,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
       // The desk turned the page: the first row there still waiting.
       const found = nextUndecided(o.tracks, -1, leaving.current);
       if (found) void moveTo(found);
-      else setNotice(o.texts.endOfList);
+      else finish();
       return;
     }
     void moveTo(which === "first" ? o.tracks[0] : o.tracks[o.tracks.length - 1]);
@@ -355,12 +387,26 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   useEffect(() => {
     if (!current) return;
     setNotice("");
-    const row = document.querySelector(`[data-track-id="${current.id}"]`);
-    row?.scrollIntoView?.({ block: "nearest" });
+    const rowOf = () => document.querySelector(`[data-track-id="${current.id}"]`);
+    const row = rowOf();
+    if (row) keepInView(row);
     if (moveFocus.current) {
       moveFocus.current = false;
-      row?.querySelector<HTMLElement>(`[${PLAY_BUTTON_ATTR}]`)?.focus();
+      row?.querySelector<HTMLElement>(`[${PLAY_BUTTON_ATTR}]`)?.focus({ preventScroll: true });
     }
+    // The dock grows as its parts load (votes, assignment, report): the row is kept in view again.
+    const dock = document.querySelector(".st-player");
+    if (!dock || typeof ResizeObserver === "undefined") return;
+    let height = dock.getBoundingClientRect().height;
+    const watch = new ResizeObserver(() => {
+      const now = dock.getBoundingClientRect().height;
+      if (Math.abs(now - height) < 2) return;
+      height = now;
+      const r = rowOf();
+      if (r) keepInView(r);
+    });
+    watch.observe(dock);
+    return () => watch.disconnect();
   }, [current?.id]);
 
   return {
@@ -385,7 +431,39 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     back: useCallback(() => seekBy(-SEEK_STEP_S), [seekBy]),
     forward: useCallback(() => seekBy(SEEK_STEP_S), [seekBy]),
     toDrop,
+    /** The view is done (decision 0276): nothing waits, the player stopped. */
+    done,
+    /** Another view is shown: the desk may move on again. */
+    resume: useCallback(() => setDone(false), []),
+    /** How many tracks were left with J and are not offered again (decision 0278). */
+    skippedCount,
+    /** Back to the tracks left with J: they are offered again, the first of them starts. */
+    backToSkipped: useCallback(() => {
+      const [first] = skipped.current.values();
+      skipped.current.clear();
+      setSkippedCount(0);
+      if (first) void load(first, { at: startAt(first) });
+    }, [load]),
   };
 }
 
 export type ReviewPlayer = ReturnType<typeof useReviewPlayer>;
+
+/**
+ * The played row in view with the queue around it (issue 31, docs/decisions/0270): between the site
+ * header and the player's dock, the row and the next five stay visible (on a phone, as much of
+ * the next card as fits); when they do not, the list scrolls so that two rows above it (the one
+ * just decided among them) stay in view under the header.
+ */
+function keepInView(row: Element) {
+  const r = row.getBoundingClientRect();
+  if (r.height === 0) return;
+  const top = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
+  const dock = document.querySelector(".st-player")?.getBoundingClientRect();
+  const bottom = dock && dock.top > top ? Math.min(dock.top, innerHeight) : innerHeight;
+  const room = bottom - top;
+  const below = Math.min(5 * r.height, Math.max(0, (room - r.height) / 2));
+  const above = Math.min(2 * r.height, Math.max(0, (room - r.height) / 4));
+  if (r.top >= top + above - 1 && r.bottom + below <= bottom + 1) return;
+  globalThis.scrollBy?.({ top: r.top - (top + above), behavior: "instant" as ScrollBehavior });
+}

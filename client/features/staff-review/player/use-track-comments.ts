@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { errorText, read } from "../../../lib/api.ts";
+import { read } from "../../../lib/api.ts";
+import { panelErrorText } from "../review-texts.ts";
+import { useReviewTexts } from "../review-texts-context.ts";
 import { panel, type StaffBase, staffTrackQuery } from "../../../lib/staff-queries.ts";
 import type { CommentTexts } from "./comment-texts.ts";
 import type { TrackCommentView } from "../../../../domain/track-comments.ts";
@@ -46,12 +48,15 @@ export function useTrackComments(
   const options = staffTrackQuery(base, tracksKey)(id ?? 0);
   const query = useQuery({ ...options, enabled: id !== null });
   const queryClient = useQueryClient();
+  const words = useReviewTexts();
   const detail = query.data as { id: number; comments?: StaffComment[] } | undefined;
   const comments: StaffComment[] = id !== null && detail?.id === id ? detail.comments ?? [] : [];
   const [draft, setDraft] = useState<CommentDraft | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const latest = useRef({ id, player, draft });
+  /** A save under way: Enter again (a double Enter, a held key) saves nothing more (decision 0277). */
+  const saving = useRef(false);
   latest.current = { id, player, draft };
 
   useEffect(() => {
@@ -69,7 +74,7 @@ export function useTrackComments(
       await refresh();
       return true;
     } catch (err) {
-      setError(errorText(err, texts.failed));
+      setError(panelErrorText(words, err, texts.failed));
       return false;
     } finally {
       setBusy(false);
@@ -113,7 +118,8 @@ export function useTrackComments(
     seek: (seconds: number) => player.seekTo(seconds),
     async save() {
       const d = latest.current.draft;
-      if (!d || id === null) return;
+      if (!d || id === null || saving.current) return;
+      saving.current = true;
       const ok = await run(() =>
         d.id === undefined
           ? read(
@@ -128,8 +134,11 @@ export function useTrackComments(
               json: { text: d.text, shared: d.shared },
             }),
           )
-      );
-      if (ok) setDraft(null);
+      ).finally(() => (saving.current = false));
+      if (ok) {
+        latest.current.draft = null;
+        setDraft(null);
+      }
     },
     async setShared(c: StaffComment, shared: boolean) {
       if (id === null) return;

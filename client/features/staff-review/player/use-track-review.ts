@@ -22,7 +22,7 @@ interface TrackReviewOptions {
     query: { isPlaceholderData: boolean; refetch: () => Promise<unknown> };
     page: number;
     setPage: (page: number) => void;
-    search: { track?: number; review?: string };
+    search: { track?: number; review?: string; page?: number };
     setTrack: (id: number | null) => void;
   };
   texts: PlayerTexts;
@@ -90,6 +90,11 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide, commentT
   useEffect(() => {
     if (player.current && wanted.current === null) l.setTrack(player.current.id);
   }, [player.current?.id]);
+
+  // Another view (filters, sort) after the last one was done: the desk may move on again (0276).
+  const { track: _track, page: _page, ...view } = l.search;
+  const viewKey = JSON.stringify(view);
+  useEffect(() => player.resume(), [viewKey]);
 
   const toggleFromDrop = () => {
     setFromDrop((on) => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, migrateDb, openDb } from "./client.ts";
-import { declineTemplates, faqs, sliderTiles, users } from "./schema.ts";
+import { type Db, migrateDb, openDb } from "../db/client.ts";
+import { declineTemplates, faqs, sliderTiles, users } from "../db/schema.ts";
 import { seedDatabase } from "./seed.ts";
 import { templateTextProblem, templateTitleProblem } from "../domain/review.ts";
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiError } from "./http-error.ts";
+import { ApiError } from "../lib/http-error.ts";
 import { parseOrThrow, validate } from "./validate.ts";
 
 const schema = z.object({

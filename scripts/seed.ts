@@ -8,8 +8,8 @@
  * ready-made decline messages of the decision form (issue 13), found again by their title.
  */
 import { and, eq, inArray, max } from "drizzle-orm";
-import { type Db, migrateDb, openDb } from "./client.ts";
-import { declineTemplates, faqs, type NewUser, sliderTiles, users } from "./schema.ts";
+import { type Db, migrateDb, openDb } from "../db/client.ts";
+import { declineTemplates, faqs, type NewUser, sliderTiles, users } from "../db/schema.ts";
 import { createLocalStorage, type FileStorage } from "../server/storage/file-storage.ts";
 
 export const SEED_USERS: NewUser[] = [

@@ -1,0 +1,33 @@
+/**
+ * Which capability (folder under server/) writes which table of db/schema.ts. Any server file may
+ * read any table, but only the files of a table's owner insert, update or delete its rows; another
+ * capability asks the owner's service. scripts/boundaries.test.ts checks every non-test server file
+ * against this list and fails on a table of the schema that no capability owns. Tables kept by
+ * triggers (the counts, `track_pair_facts`) belong to the capability whose writes fire them.
+ */
+export const TABLE_OWNERS = {
+  users: ["users"],
+  auth: ["sessions", "oauth_sessions", "login_codes", "telegram_auth_uses"],
+  tracks: [
+    "tracks",
+    "track_counts",
+    "user_track_counts",
+    "track_pair_facts",
+    "track_analysis",
+    "track_fingerprints",
+    "fingerprint_segments",
+    "track_decisions",
+    "track_decision_history",
+    "track_listens",
+    "track_votes",
+    "track_comments",
+    "track_assignments",
+    "track_presence",
+    "upload_sessions",
+  ],
+  intake: ["direction_intake", "job_leases"],
+  "decline-templates": ["decline_templates"],
+  faq: ["faqs"],
+  slider: ["slider_tiles"],
+  notifications: ["telegram_cards", "telegram_outbox", "telegram_updates_lease"],
+} as const satisfies Record<string, readonly string[]>;
