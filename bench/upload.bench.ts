@@ -60,7 +60,7 @@ function id3Title(title: string): Uint8Array {
 }
 
 /** A streamed MP3 of about `bytes` bytes: a distinct tag, then whole frames repeated. */
-function mp3File(bytes: number, frames: Uint8Array, title: string) {
+export function mp3File(bytes: number, frames: Uint8Array, title: string) {
   const tag = id3Title(title);
   const audio = Math.floor((bytes - tag.byteLength) / frames.byteLength) * frames.byteLength;
   return {

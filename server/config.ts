@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   MAX_UPLOAD_FILES: positiveInt(20),
   // Files per artist over the last hour (docs/decisions/0196); at most a million, so the count stays exact.
   MAX_UPLOADS_PER_HOUR: positiveInt(60).pipe(z.number().max(1_000_000, { message: "must be at most 1000000" })),
+  // Unfinished resumable uploads one artist may hold at once (issue 32, docs/decisions/0296).
+  MAX_OPEN_UPLOADS: positiveInt(20).pipe(z.number().max(10_000, { message: "must be at most 10000" })),
   // Longer tracks are refused by processing, judged from the frame headers before decoding (0193).
   MAX_TRACK_MINUTES: positiveInt(30),
   // At most the whole-request limit (30 min, decision 0115): a longer idle time could never be reached.
@@ -166,6 +168,8 @@ export interface Config {
   maxUploadFiles: number;
   /** Files an artist may upload over the last hour, counted in the database across instances (docs/decisions/0196). */
   maxUploadsPerHour: number;
+  /** Unfinished resumable uploads an artist may hold at once (`MAX_OPEN_UPLOADS`, docs/decisions/0296). */
+  maxOpenUploads: number;
   /** Tracks longer than this (minutes, from the frame headers) are refused by processing (docs/decisions/0193). */
   maxTrackMinutes: number;
   /** Seconds an upload's body may send nothing before it is cut off with 408 (docs/decisions/0115). */
@@ -272,6 +276,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,
     maxUploadFiles: e.MAX_UPLOAD_FILES,
     maxUploadsPerHour: e.MAX_UPLOADS_PER_HOUR,
+    maxOpenUploads: e.MAX_OPEN_UPLOADS,
     maxTrackMinutes: e.MAX_TRACK_MINUTES,
     uploadIdleTimeoutS: e.UPLOAD_IDLE_TIMEOUT_S,
     uploadPartBytes: e.UPLOAD_PART_MB * 1024 * 1024,

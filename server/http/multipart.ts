@@ -5,6 +5,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, badRequest } from "../lib/http-error.ts";
 import { type FileStorage, TooLargeError } from "../storage/file-storage.ts";
 import { pacedStream } from "../lib/gc-pacer.ts";
+import { giveWay } from "../lib/give-way.ts";
 import { plural } from "../../domain/russian-plural.ts";
 
 /**
@@ -266,12 +267,15 @@ export async function receiveMultipart(req: Request, opts: MultipartOptions): Pr
 /**
  * Passes the body through, calling `onIdle` when a read waits `idleMs` for the client. Only time
  * spent waiting on the client counts: while the reader holds back (its storage is busy), nothing is
- * read and no timer runs.
+ * read and no timer runs. Between chunks it gives way to other requests (server/lib/give-way.ts).
  */
 function watchIdle(body: ReadableStream<Uint8Array>, idleMs: number, onIdle: () => void): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
+      // Other requests are let in between chunks of a body that arrives faster than it is read.
+      const wait = giveWay();
+      if (wait) await wait;
       const timer = setTimeout(onIdle, idleMs);
       try {
         const r = await reader.read();

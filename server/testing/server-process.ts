@@ -28,15 +28,19 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `server/main.ts` as a subprocess with its own data directory and waits until it answers. */
+/**
+ * Starts `server/main.ts` (or `entry`, a test entry point under server/testing/) as a subprocess with
+ * its own data directory and waits until it answers.
+ */
 export async function startServer(
   env: Record<string, string> = {},
   existingDataDir?: string,
+  entry = "server/main.ts",
 ): Promise<ServerProcess> {
   const dataDir = existingDataDir ?? await Deno.makeTempDir({ prefix: "np-server-" });
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "server/main.ts"],
+    args: ["run", "-A", entry],
     cwd: ROOT,
     env: {
       PORT: String(port),

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { checkIntake } from "../../intake/check.ts";
 import { z } from "zod";
 import type { Direction } from "../../../domain/directions.ts";
@@ -17,7 +17,13 @@ import {
   normaliseFilename,
 } from "../upload-rules.ts";
 import { overHourlyLimit } from "../upload-routes.ts";
-import { createResumableUploads, EMPTY_FILE_MESSAGE, UPLOAD_NOT_FOUND } from "./service.ts";
+import {
+  createResumableUploads,
+  EMPTY_FILE_MESSAGE,
+  type StartLimits,
+  tooManyOpenUploadsMessage,
+  UPLOAD_NOT_FOUND,
+} from "./service.ts";
 import { aiUseInput } from "../schemas.ts";
 
 /**
@@ -70,6 +76,25 @@ export function isResumablePartPath(path: string): boolean {
 export function createResumableRoutes(ctx: AppContext) {
   const uploads = createResumableUploads(ctx);
   const { maxUploadFileBytes, maxUploadsPerHour } = ctx.config;
+  const limits: StartLimits = { hourly: maxUploadsPerHour, open: ctx.config.maxOpenUploads };
+
+  /**
+   * An artist's start past a bound, refused with 429 and Retry-After (docs/decisions/0196, 0296):
+   * the files of the last hour (tracks and unfinished uploads), the uploads started over the last
+   * hour whatever became of them, the unfinished uploads at once.
+   */
+  async function refuseOverLimits(c: Context<AppEnv>, userId: number): Promise<void> {
+    const quota = await ctx.tracks.uploadQuota(userId, maxUploadsPerHour, 1);
+    if (quota.retryAfterS > 0) throw overHourlyLimit(c, maxUploadsPerHour, quota);
+    const refusal = await uploads.startRefusal(userId, limits);
+    if (refusal?.over === "hour") {
+      throw overHourlyLimit(c, maxUploadsPerHour, { used: maxUploadsPerHour, retryAfterS: refusal.retryAfterS });
+    }
+    if (refusal?.over === "open") {
+      c.header("Retry-After", String(refusal.retryAfterS));
+      throw new ApiError(429, tooManyOpenUploadsMessage(limits.open, refusal.retryAfterS));
+    }
+  }
 
   return new Hono<AppEnv>()
     .post("/upload/resumable", ctx.guards.user, validate("json", startSchema), async (c) => {
@@ -77,10 +102,7 @@ export function createResumableRoutes(ctx: AppContext) {
       const body = c.req.valid("json");
       // As POST /api/upload: staff are not limited, and a full hour is refused before anything else.
       const limited = !user.is_admin && !user.is_moderator;
-      if (limited) {
-        const quota = await ctx.tracks.uploadQuota(user.id, maxUploadsPerHour, 1);
-        if (quota.retryAfterS > 0) throw overHourlyLimit(c, maxUploadsPerHour, quota);
-      }
+      if (limited) await refuseOverLimits(c, user.id);
       // The file by the same rules and texts as a `files` part of POST /api/upload (upload-rules.ts).
       // No type is declared here: the content is checked by the processing job, as for a part sent
       // as application/octet-stream.
@@ -118,10 +140,11 @@ export function createResumableRoutes(ctx: AppContext) {
         lastModified: body.last_modified ?? null,
         directions,
         aiUse: body.ai_use ?? null,
-      }, limited ? maxUploadsPerHour : undefined);
+      }, limited ? limits : undefined);
       if (upload === null) {
-        // Another start or upload took the hour's last place meanwhile.
-        throw overHourlyLimit(c, maxUploadsPerHour, await ctx.tracks.uploadQuota(user.id, maxUploadsPerHour, 1));
+        // Another start or upload took the last place meanwhile.
+        await refuseOverLimits(c, user.id);
+        throw overHourlyLimit(c, maxUploadsPerHour, { used: maxUploadsPerHour, retryAfterS: 1 });
       }
       return c.json({ success: true as const, upload }, 201);
     })

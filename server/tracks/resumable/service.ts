@@ -1,16 +1,17 @@
-import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../deps.ts";
 import { badRequest, conflict, notFound, tooLarge } from "../../lib/http-error.ts";
 import { idleTooLong } from "../../http/multipart.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
+import { giveWay } from "../../lib/give-way.ts";
 import { TooLargeError } from "../../storage/file-storage.ts";
 import { createLocalPartStore, type PartStore, ShortPartError } from "../../storage/part-store.ts";
 import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
 import { fileTooLargeMessage } from "../upload-rules.ts";
 import { newTrackKey } from "../upload-routes.ts";
-import { countedUploadsNowSql } from "../uploads.ts";
+import { countedUploadsNowSql, UPLOAD_WINDOW_MS } from "../uploads.ts";
 import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
@@ -25,8 +26,13 @@ import type { ResumableUploadSummary, ResumableUploadView } from "../../../domai
 export const UPLOAD_SESSION_TTL_MS = 24 * 3_600_000;
 /** How long a presigned part address holds (the contract asks for at least an hour). */
 export const PART_URL_TTL_S = 2 * 3600;
-/** A completion cut off mid-way (the process died) may be taken again after this. */
-const COMPLETING_CLAIM_MS = 10 * 60_000;
+/**
+ * A completion's claim: short, and renewed while the completion runs, as processing's lease is
+ * (issue 32, docs/decisions/0295). A completion cut off mid-way (the process died) may be taken again
+ * once its claim has lapsed, within COMPLETING_CLAIM_MS of the last renewal.
+ */
+export const COMPLETING_CLAIM_MS = 30_000;
+const CLAIM_RENEW_MS = 10_000;
 /** Completed and aborted rows are kept this long past their expiry (they count no longer), then deleted. */
 const FINISHED_KEEP_MS = 24 * 3_600_000;
 /** S3 allows at most 10,000 parts. */
@@ -53,6 +59,37 @@ export function badPartNumberMessage(count: number): string {
 
 export function partTooLargeMessage(n: number, expected: number): string {
   return `Часть ${n} больше, чем должна быть (${expected} байт).`;
+}
+
+/** An artist's bounds on starting uploads (docs/decisions/0296): MAX_UPLOADS_PER_HOUR, MAX_OPEN_UPLOADS. */
+export interface StartLimits {
+  hourly: number;
+  open: number;
+}
+
+export interface StartRefusal {
+  over: "hour" | "open";
+  retryAfterS: number;
+}
+
+/** The 429 of MAX_OPEN_UPLOADS: the limit, what frees a place, and when one frees itself. */
+export function tooManyOpenUploadsMessage(limit: number, retryAfterS: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
+  const later = minutes < 120 ? `${minutes} мин.` : `${Math.ceil(minutes / 60)} ч.`;
+  return `Слишком много незавершённых загрузок: не больше ${limit} одновременно. ` +
+    `Завершите или отмените одну из них, чтобы начать новую, или попробуйте позже: через ${later}`;
+}
+
+/** When each upload `userId` started over the hour before `now` (ms) began, whatever became of it: `at`. */
+function startedSql(userId: number, now: number): SQL {
+  return sql`SELECT created_at AS at FROM ${uploadSessions}
+    WHERE user_id = ${userId} AND created_at > ${now - UPLOAD_WINDOW_MS}`;
+}
+
+/** When each unfinished upload of `userId` (open or being completed, not expired at `now`) expires: `until`. */
+function unfinishedSql(userId: number, now: number): SQL {
+  return sql`SELECT expires_at AS until FROM ${uploadSessions}
+    WHERE user_id = ${userId} AND state IN ('open', 'completing') AND expires_at > ${now}`;
 }
 
 /** The upload as the browser sees it (the contract's `Upload`). */
@@ -201,6 +238,92 @@ export function createResumableUploads(ctx: AppContext) {
     return row;
   }
 
+  /**
+   * Takes the upload for one completion (`completing`, claimed for COMPLETING_CLAIM_MS): open, or
+   * being completed by a request whose claim has lapsed. 409 when another holds it. The claim is
+   * renewed every CLAIM_RENEW_MS until `stop`; `renew` says whether it is still this request's (each
+   * renewal names the expiry it set, so a lapsed claim taken over is never extended), and `release`
+   * gives the upload back as open.
+   */
+  async function claimCompletion(userId: number, id: string) {
+    const at = now();
+    let until = new Date(at.getTime() + COMPLETING_CLAIM_MS);
+    const [row] = await db.update(uploadSessions)
+      .set({ state: "completing", claimed_until: until })
+      .where(and(
+        eq(uploadSessions.id, id),
+        eq(uploadSessions.user_id, userId),
+        or(
+          eq(uploadSessions.state, "open"),
+          and(eq(uploadSessions.state, "completing"), lte(uploadSessions.claimed_until, at)),
+        ),
+      ))
+      .returning();
+    if (!row) throw conflict(COMPLETING_MESSAGE);
+    const ours = () =>
+      and(eq(uploadSessions.id, id), eq(uploadSessions.state, "completing"), eq(uploadSessions.claimed_until, until));
+    let held = true;
+    const renew = async (): Promise<boolean> => {
+      if (!held) return false;
+      const next = new Date(now().getTime() + COMPLETING_CLAIM_MS);
+      const [kept] = await db.update(uploadSessions).set({ claimed_until: next }).where(ours())
+        .returning({ id: uploadSessions.id });
+      if (kept) until = next;
+      else held = false;
+      return held;
+    };
+    const timer = setInterval(() => {
+      renew().catch((err) => ctx.logger.warn("could not renew an upload's completion claim", { id, err }));
+    }, CLAIM_RENEW_MS);
+    return {
+      row,
+      renew,
+      stop: () => clearInterval(timer),
+      release: async () => {
+        clearInterval(timer);
+        if (held) await db.update(uploadSessions).set({ state: "open", claimed_until: null }).where(ours());
+      },
+    };
+  }
+
+  /**
+   * Checks a claimed upload's parts and puts its file together under its storage key: the file's
+   * size. A refusal for missing or wrong parts leaves it to be continued; an over-size file is
+   * aborted and its parts removed. In the bucket, an upload a dead completion already put together
+   * (its multipart upload gone, the object there) is taken as it stands.
+   */
+  async function assemble(row: UploadSession): Promise<number> {
+    const done = await partsOf(row);
+    if (done === null) {
+      const object = row.mode === "s3" ? await ctx.storage.stat(row.storage_key) : null;
+      if (object) return object.size;
+      await setState(row.id, "completing", "aborted");
+      throw notFound(UPLOAD_NOT_FOUND);
+    }
+    const total = done.reduce((sum, p) => sum + p.size, 0);
+    // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
+    const maxBytes = ctx.config.maxUploadFileBytes;
+    if (total > maxBytes || done.some((p) => p.n > row.part_count)) {
+      await setState(row.id, "completing", "aborted");
+      await freeParts(row).catch((err) =>
+        ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
+      );
+      throw tooLarge(fileTooLargeMessage(row.filename, maxBytes));
+    }
+    const have = new Map(done.map((p) => [p.n, p]));
+    const missing = row.part_count - have.size;
+    if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
+    // Parts of the wrong size (stored short by a cut) are named for the page to send again (issue 31).
+    const resend = whichMissing(row, wholeParts(row, done));
+    if (resend.length > 0) throw conflict(partSizeMessage(resend[0]), { resend_parts: resend });
+    if (row.mode === "s3") {
+      await s3!.multipart.complete(row.storage_key, row.s3_upload_id!, done.map((p) => ({ n: p.n, etag: p.etag! })));
+    } else {
+      await ctx.storage.write(row.storage_key, parts.concat(row.id, row.part_count), { maxBytes });
+    }
+    return total;
+  }
+
   async function setState(id: string, from: UploadSession["state"], to: UploadSession["state"]) {
     await db.update(uploadSessions).set({ state: to, claimed_until: null }).where(
       and(eq(uploadSessions.id, id), eq(uploadSessions.state, from)),
@@ -211,11 +334,13 @@ export function createResumableUploads(ctx: AppContext) {
     mode: (s3 ? "s3" : "local") as "s3" | "local",
 
     /**
-     * Starts an upload whose file the caller has checked. `hourlyLimit`: the row is added only while
-     * the artist's counted uploads (tracks and started uploads of the last hour) stay within it, in
-     * one statement, so two starts at once on two instances cannot both pass. Null when refused.
+     * Starts an upload whose file the caller has checked. `limits` (an artist's; staff have none):
+     * the row is added only while the artist's counted uploads (tracks and started uploads of the
+     * last hour) stay within `hourly`, the uploads started over the last hour whatever became of them
+     * too, and the unfinished ones within `open` (issue 32, docs/decisions/0296), in one statement, so
+     * two starts at once on two instances cannot both pass. Null when refused (`startRefusal` says why).
      */
-    async start(userId: number, input: StartInput, hourlyLimit?: number): Promise<UploadView | null> {
+    async start(userId: number, input: StartInput, limits?: StartLimits): Promise<UploadView | null> {
       const at = now();
       const partSize = partSizeFor(input.size);
       const values = {
@@ -235,7 +360,7 @@ export function createResumableUploads(ctx: AppContext) {
         expires_at: new Date(at.getTime() + UPLOAD_SESSION_TTL_MS),
         state: "open" as const,
       };
-      if (hourlyLimit === undefined) await db.insert(uploadSessions).values(values);
+      if (limits === undefined) await db.insert(uploadSessions).values(values);
       else {
         const added = await db.all<{ id: string }>(sql`
           INSERT INTO ${uploadSessions} (id, user_id, filename, size, last_modified, directions, ai_use, mode,
@@ -243,7 +368,9 @@ export function createResumableUploads(ctx: AppContext) {
           SELECT ${values.id}, ${userId}, ${values.filename}, ${values.size}, ${values.last_modified},
             ${values.directions}, ${values.ai_use}, ${values.mode}, ${values.part_size}, ${values.part_count},
             ${values.storage_key}, ${at.getTime()}, ${values.expires_at.getTime()}, 'open'
-          WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${hourlyLimit}
+          WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${limits.hourly}
+            AND (SELECT count(*) FROM (${startedSql(userId, at.getTime())})) + 1 <= ${limits.hourly}
+            AND (SELECT count(*) FROM (${unfinishedSql(userId, at.getTime())})) + 1 <= ${limits.open}
           RETURNING id`);
         if (added.length === 0) return null;
       }
@@ -259,6 +386,29 @@ export function createResumableUploads(ctx: AppContext) {
         }
       }
       return await view(row, []);
+    },
+
+    /**
+     * Why a start within `limits` would be refused now, and in how many seconds it would pass:
+     * "hour" when `hourly` uploads were started over the last hour (cancelled ones included), "open"
+     * when `open` are unfinished (until the earliest of them expires; completing or cancelling one
+     * frees its place at once). Null when a start fits.
+     */
+    async startRefusal(userId: number, limits: StartLimits): Promise<StartRefusal | null> {
+      const at = now().getTime();
+      const secondsTo = (t: number) => Math.max(1, Math.ceil((t - at) / 1000));
+      const started = await db.all<{ at: number }>(sql`SELECT at FROM (${startedSql(userId, at)}) ORDER BY at`);
+      if (started.length + 1 > limits.hourly) {
+        const freeing = started[started.length - limits.hourly];
+        return { over: "hour", retryAfterS: secondsTo(Number(freeing.at) + UPLOAD_WINDOW_MS) };
+      }
+      const open = await db.all<{ until: number }>(
+        sql`SELECT until FROM (${unfinishedSql(userId, at)}) ORDER BY until`,
+      );
+      if (open.length + 1 > limits.open) {
+        return { over: "open", retryAfterS: secondsTo(Number(open[open.length - limits.open].until)) };
+      }
+      return null;
     },
 
     /** The owner's upload with its finished parts and fresh addresses for the rest. */
@@ -313,54 +463,16 @@ export function createResumableUploads(ctx: AppContext) {
         .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
       if (done?.state === "completed" && done.track_id !== null) return done.track_id;
       await live(userId, id);
-      const at = now();
-      const [row] = await db.update(uploadSessions)
-        .set({ state: "completing", claimed_until: new Date(at.getTime() + COMPLETING_CLAIM_MS) })
-        .where(and(
-          eq(uploadSessions.id, id),
-          eq(uploadSessions.user_id, userId),
-          or(
-            eq(uploadSessions.state, "open"),
-            and(eq(uploadSessions.state, "completing"), lte(uploadSessions.claimed_until, at)),
-          ),
-        ))
-        .returning();
-      if (!row) throw conflict(COMPLETING_MESSAGE);
+      const claim = await claimCompletion(userId, id);
+      const { row } = claim;
       try {
-        const done = await partsOf(row);
-        if (done === null) {
-          await setState(row.id, "completing", "aborted");
-          throw notFound(UPLOAD_NOT_FOUND);
-        }
-        const total = done.reduce((sum, p) => sum + p.size, 0);
-        // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
-        const maxBytes = ctx.config.maxUploadFileBytes;
-        if (total > maxBytes || done.some((p) => p.n > row.part_count)) {
-          await setState(row.id, "completing", "aborted");
-          await freeParts(row).catch((err) =>
-            ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
-          );
-          throw tooLarge(fileTooLargeMessage(row.filename, maxBytes));
-        }
-        const have = new Map(done.map((p) => [p.n, p]));
-        const missing = row.part_count - have.size;
-        if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
-        // Parts of the wrong size (stored short by a cut) are named for the page to send again (issue 31).
-        const resend = whichMissing(row, wholeParts(row, done));
-        if (resend.length > 0) throw conflict(partSizeMessage(resend[0]), { resend_parts: resend });
-
-        if (row.mode === "s3") {
-          await s3!.multipart.complete(
-            row.storage_key,
-            row.s3_upload_id!,
-            done.map((p) => ({ n: p.n, etag: p.etag! })),
-          );
-        } else {
-          await ctx.storage.write(row.storage_key, parts.concat(row.id, row.part_count), { maxBytes });
-        }
+        const stored = await assemble(row);
+        // A claim lost meanwhile (this process stalled past it, another request took the upload over)
+        // adds no track: the holder does.
+        if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
         const [track] = await ctx.tracks.addUploads(
           row.user_id,
-          [{ key: row.storage_key, filename: row.filename, size: total }],
+          [{ key: row.storage_key, filename: row.filename, size: stored }],
           parseDirections(row.directions),
           row.ai_use,
           row.created_at,
@@ -368,6 +480,7 @@ export function createResumableUploads(ctx: AppContext) {
         await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
           and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
         );
+        claim.stop();
         if (row.mode === "local") {
           await parts.remove(row.id).catch((err) =>
             ctx.logger.warn("could not remove upload parts", { id: row.id, err })
@@ -378,8 +491,10 @@ export function createResumableUploads(ctx: AppContext) {
         return track.id;
       } catch (err) {
         // Left open to be continued (parts missing, a store that failed); an aborted one stays so.
-        await setState(row.id, "completing", "open");
+        await claim.release();
         throw err;
+      } finally {
+        claim.stop();
       }
     },
 
@@ -461,6 +576,9 @@ function idleGuarded(body: ReadableStream<Uint8Array>, idleMs: number): Readable
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
+      // Other requests are let in between chunks, as for POST /api/upload's body (lib/give-way.ts).
+      const wait = giveWay();
+      if (wait) await wait;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const silence = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(idleTooLong(idleMs)), idleMs);
