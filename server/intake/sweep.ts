@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
 import { DEFAULT_LATE_MESSAGE } from "../../domain/intake-rules.ts";
-import { fillTemplate, REVIEW_TEXTS } from "../../domain/review.ts";
+import { fillTemplate, isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
+import { mayMove } from "../../domain/decision-states.ts";
 import { parseTrackName } from "../../domain/track-name.ts";
 import { jobLeases } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
@@ -78,7 +79,7 @@ export function createPromiseSweep(
         const review = new Map(row.review.split(",").filter(Boolean).map((e) => e.split(":") as [string, string]));
         for (const d of parseDirections(row.directions)) {
           const state = review.get(d) ?? "new";
-          if (state !== "new" && state !== "listened") continue;
+          if (!isReviewStatus(state) || !mayMove("automatic", state, "declined")) continue;
           if (!isOverdue(uploaded, now, due[d])) continue;
           const message = fillTemplate(rules[d].late_message ?? DEFAULT_LATE_MESSAGE, {
             ...nameParts(row.filename),

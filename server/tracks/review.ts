@@ -19,6 +19,7 @@ import { scopeSql } from "./scope.ts";
 import type { createTrackAnalysisService } from "./analysis.ts";
 import { addPlayed, listensOf, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";
+import { mayMove } from "../../domain/decision-states.ts";
 import { heldMessageFate } from "../../domain/artist-notice.ts";
 import {
   artistReviewStatus,
@@ -172,7 +173,7 @@ export function createStaffReview(
       const pairs = await storedPairs(db, id, mine);
       const at = ctx.clock.now();
       const changes: PairChange[] = [...pairs]
-        .filter(([, before]) => before.status === "new")
+        .filter(([, before]) => mayMove("listen", before.status, "listened"))
         .map(([direction, before]) => ({
           trackId: id,
           direction,
@@ -329,6 +330,7 @@ export function createStaffReview(
       // stays only with the same status, since a message belongs to the decision it came with
       // (decision 0151).
       const status = a.fields.status ?? before.status;
+      if (!mayMove(automatic ? "automatic" : "decide", before.status, status)) throw await stale();
       const after = {
         status,
         note: a.fields.note !== undefined ? a.fields.note : before.note,
@@ -406,7 +408,7 @@ export function createStaffReview(
         .where(eq(tracks.id, id)).limit(1);
       if (!track || track.status === "failed" || !parseDirections(track.directions).includes(direction)) return null;
       const { status, revision } = (await storedPairs(db, id, [direction])).get(direction)!;
-      if (!isAwaitingDecision(status)) return null;
+      if (!mayMove("automatic", status, "declined")) return null;
       return await decidePairs(
         PROMISE_SWEEP,
         id,
@@ -545,6 +547,7 @@ export function createStaffReview(
           undoes: callId,
         };
       });
+      if (changes.some((c) => !mayMove("undo", c.before.status, c.after.status))) throw await stale();
       const statements: BatchItem<"sqlite">[] = changes.flatMap((c) => changeStatements(db, c));
       const outbox = ctx.notifications?.outbox;
       // The assignments the undone call cleared are back (decision 0233).
