@@ -1,5 +1,6 @@
 import { type Direction, DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
-import { CAP_WINDOW_DAYS, INTAKE_TEXTS, tempoInWindow } from "../../domain/intake-rules.ts";
+import { CAP_WINDOW_DAYS, INTAKE_TEXTS } from "../../domain/intake-rules.ts";
+import { tempoInWindow } from "../../domain/tempo.ts";
 import { recentSubmissions } from "../tracks/intake-sql.ts";
 import type { Verdict } from "../tracks/processing/analyse-track.ts";
 import type { Db } from "../../db/client.ts";
