@@ -3,7 +3,7 @@ import { DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
 import { DEFAULT_LATE_MESSAGE } from "../../domain/intake-rules.ts";
 import { fillTemplate, isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { mayMove } from "../../domain/decision-states.ts";
-import { parseTrackName } from "../../domain/track-name.ts";
+import { trackNameParts } from "../../domain/track-name.ts";
 import { jobLeases } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import type { TracksService } from "../tracks/service.ts";
@@ -35,10 +35,6 @@ const LEASE_NAME = "promise-sweep";
 /** Tracks read per query; a pass reads again until fewer come back (at most MAX_ROUNDS). */
 const BATCH = 200;
 const MAX_ROUNDS = 25;
-
-function nameParts(filename: string) {
-  return parseTrackName(filename) ?? { artist: "", title: filename.replace(/\.mp3$/i, "") };
-}
 
 export function createPromiseSweep(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { tracks: Pick<TracksService, "autoDecline"> },
@@ -82,7 +78,7 @@ export function createPromiseSweep(
           if (!isReviewStatus(state) || !mayMove("automatic", state, "declined")) continue;
           if (!isOverdue(uploaded, now, due[d])) continue;
           const message = fillTemplate(rules[d].late_message ?? DEFAULT_LATE_MESSAGE, {
-            ...nameParts(row.filename),
+            ...trackNameParts(row.filename),
             direction: DIRECTION_LABELS[d],
           });
           try {

@@ -20,6 +20,7 @@ import type { createTrackAnalysisService } from "./analysis.ts";
 import { addPlayed, listensOf, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";
 import { mayMove } from "../../domain/decision-states.ts";
+import { trackBaseName } from "../../domain/track-name.ts";
 import { heldMessageFate } from "../../domain/artist-notice.ts";
 import {
   artistReviewStatus,
@@ -120,7 +121,7 @@ async function messageStatements(
   const notices = announced.map((c): DecisionNotice => ({
     key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
     userId: track.user_id!,
-    trackName: track.filename.replace(/\.mp3$/i, ""),
+    trackName: trackBaseName(track.filename),
     direction: c.direction,
     outcome: artistReviewStatus(c.after.status),
     message: c.after.message,
