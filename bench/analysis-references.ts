@@ -19,7 +19,7 @@
  * Without ffmpeg both sections are skipped; without lmms the second is, each with a printed line.
  */
 import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
-import { foldToDnb } from "../server/audio/tempo.ts";
+import { foldToDnb } from "../domain/tempo.ts";
 import { groove, type GroovePattern } from "../server/testing/grooves.ts";
 
 const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { artistMessage, templateMessage, trackNameParts } from "./decision-message.ts";
+import { artistMessage, templateMessage } from "./decision-message.ts";
+import { trackNameParts } from "./track-name.ts";
 
 describe("templateMessage", () => {
   it("fills {artist} and {title} from the name and {direction} with the public name, not the staff one", () => {

@@ -8,14 +8,7 @@
  */
 import { type Direction, DIRECTION_LABELS } from "./directions.ts";
 import { fillTemplate } from "./review.ts";
-import { parseTrackName } from "./track-name.ts";
-
-/** `{artist}` and `{title}` of a track's name; a name outside the rule gives its whole self as the title. */
-export function trackNameParts(filename: string): { artist: string; title: string } {
-  const parsed = parseTrackName(filename);
-  if (parsed) return parsed;
-  return { artist: "", title: filename.replace(/\.mp3$/i, "") };
-}
+import { trackNameParts } from "./track-name.ts";
 
 /** A ready-made message as the artist of `filename` receives it about `direction`. */
 export function templateMessage(text: string, filename: string, direction: Direction): string {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
+import { DNB_MAX_BPM, DNB_MIN_BPM } from "./tempo.ts";
 
 export const TEMPO_MODES = ["flag", "refuse"] as const;
 export type TempoMode = (typeof TEMPO_MODES)[number];
@@ -30,8 +31,8 @@ export const INTAKE_DEFAULTS: IntakeSettings = {
   pause_message: null,
   cap_per_30_days: null,
   cooldown_hours: null,
-  tempo_min: 160,
-  tempo_max: 190,
+  tempo_min: DNB_MIN_BPM,
+  tempo_max: DNB_MAX_BPM,
   tempo_mode: "flag",
   promise_days: 14,
   auto_decline_after_days: 7,
@@ -160,13 +161,4 @@ export type IntakeUpdate = z.output<typeof intakeUpdateSchema>;
 /** The rules after a change: what is checked across fields (tempo_min < tempo_max). */
 export function mergedProblem(merged: IntakeSettings): string | null {
   return merged.tempo_min < merged.tempo_max ? null : INTAKE_TEXTS.tempoOrder;
-}
-
-/**
- * Is `bpm` inside [min, max], half-time and double-time folded: 87 BPM reads as 174, 348 as 174.
- * A drum-and-bass track's tempo is often measured at half speed.
- */
-export function tempoInWindow(bpm: number, min: number, max: number): boolean {
-  for (const t of [bpm, bpm * 2, bpm / 2]) if (t >= min && t <= max) return true;
-  return false;
 }

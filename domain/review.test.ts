@@ -5,11 +5,11 @@ import {
   decisionInputSchema,
   declineTemplateSchemas,
   isAwaitingDecision,
-  isOverdue,
   REVIEW_STATUS_LABELS,
   REVIEW_STATUSES,
   REVIEW_TEXTS,
 } from "./review.ts";
+import { isOverdue } from "./response-promise.ts";
 
 const DAY = 86_400_000;
 

@@ -3,6 +3,7 @@ import { charCount } from "./profile.ts";
 import { type Direction, DIRECTIONS } from "./directions.ts";
 import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
 import { INTAKE_DEFAULTS } from "./intake-rules.ts";
+import { DAY_MS } from "./response-promise.ts";
 
 /**
  * The review of a track in each of its directions (issue 13): the staff's five states and their
@@ -51,17 +52,10 @@ export function isAwaitingDecision(status: ReviewStatus): boolean {
 
 /** A track waiting longer than this is flagged in the panels: the response promise's default. */
 export const OVERDUE_AFTER_DAYS = INTAKE_DEFAULTS.promise_days;
-/** A day in milliseconds: the one declaration the server's day counts use. */
-export const DAY_MS = 86_400_000;
 
 /** Whole days since the upload (never negative). */
 export function daysSince(uploadDate: Date | string | number, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - new Date(uploadDate).getTime()) / DAY_MS));
-}
-
-/** Waiting more than 14 days, counted to the millisecond (14 days and one hour is overdue). */
-export function isOverdue(uploadDate: Date | string | number, now: Date): boolean {
-  return now.getTime() - new Date(uploadDate).getTime() > OVERDUE_AFTER_DAYS * DAY_MS;
 }
 
 /** The outcomes a decision of the review desk sets, each with its own message templates (0224). */

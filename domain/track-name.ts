@@ -31,5 +31,18 @@ export function isValidTrackName(filename: string): boolean {
   return parseTrackName(filename) !== null;
 }
 
+/** The name without its `.mp3` (any letter case): how messages and cards name a track. */
+export function trackBaseName(filename: string): string {
+  return filename.replace(/\.mp3$/i, "");
+}
+
+/**
+ * `{artist}` and `{title}` of a track's name, for a message or a card: a name outside the rule (one
+ * stored before it, or a test's) gives its whole self, without `.mp3`, as the title.
+ */
+export function trackNameParts(filename: string): ParsedTrackName {
+  return parseTrackName(filename) ?? { artist: "", title: trackBaseName(filename) };
+}
+
 export const INVALID_NAMES_MESSAGE = "Следующие файлы имеют неверный формат имени:";
 export const INVALID_NAME_RECORD = "Неверный формат имени файла";

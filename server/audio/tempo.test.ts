@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createPcmAnalyser } from "./pcm-analyser.ts";
 import { type DrumOptions, drums, feed, noiseSource, sine } from "../testing/audio-signals.ts";
-import { estimateTempo, foldToDnb } from "./tempo.ts";
+import { estimateTempo } from "./tempo.ts";
+import { foldToDnb } from "../../domain/tempo.ts";
 import { expectedBpm, groove, type GrooveOptions, type GroovePattern } from "../testing/grooves.ts";
 import { warningsFor } from "./warnings.ts";
 

@@ -22,11 +22,7 @@
  * 5. Only then is the tempo folded by × 2 or × ½ into drum and bass's 160–190 BPM when it lands
  *    there: a drum and bass track is read at half time (80–95) and doubled; 140 stays 140.
  */
-import { INTAKE_DEFAULTS } from "../../domain/intake-rules.ts";
-
-/** Drum and bass's tempo window, which is also every direction's default intake window. */
-export const DNB_MIN_BPM = INTAKE_DEFAULTS.tempo_min;
-export const DNB_MAX_BPM = INTAKE_DEFAULTS.tempo_max;
+import { foldToDnb } from "../../domain/tempo.ts";
 const SEARCH_MIN_BPM = 80;
 const SEARCH_MAX_BPM = 160;
 export const MIN_CONFIDENCE = 0.1;
@@ -40,16 +36,6 @@ const MIN_SECONDS = 4;
 const MIN_VARIANCE = 1e-7;
 const CANDIDATES = 6;
 const WINDOW_SECONDS = 8;
-
-/**
- * Doubles or halves a tempo into 160–190 when that lands there; any other tempo is left alone.
- * Works on the rounded (0.1 BPM) figure, so 95.0 folds to 190.0.
- */
-export function foldToDnb(bpm: number): number {
-  if (bpm < DNB_MIN_BPM && bpm * 2 >= DNB_MIN_BPM && bpm * 2 <= DNB_MAX_BPM) return bpm * 2;
-  if (bpm > DNB_MAX_BPM && bpm / 2 >= DNB_MIN_BPM && bpm / 2 <= DNB_MAX_BPM) return bpm / 2;
-  return bpm;
-}
 
 export interface TempoEstimate {
   /** Folded, one decimal. */

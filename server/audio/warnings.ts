@@ -2,7 +2,7 @@
  * The pure rule that picks an analysed track's warnings from its figures. The codes and their
  * Russian texts for the UI live in domain/audio-warnings.ts (re-exported here).
  */
-import { DNB_MAX_BPM, DNB_MIN_BPM } from "./tempo.ts";
+import { DNB_MAX_BPM, DNB_MIN_BPM } from "../../domain/tempo.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 
 // The codes and their texts live in domain/ so the client shows them without server code.
@@ -28,8 +28,9 @@ export interface WarningInput {
  * - clipping: any clipped sample (clipping.ts says which count);
  * - too_quiet: integrated loudness under -14 LUFS, or none at all (silence) in a file long enough
  *   to have one;
- * - tempo_outside_dnb: a tempo was found and, after folding, lies outside 160–190 BPM. No tempo is
- *   no warning: we could not measure it, and saying it is out of range would be a guess.
+ * - tempo_outside_dnb: a tempo was found and, after folding, lies outside 160–190 BPM (domain/tempo.ts
+ *   tells the one story of both tempo warnings). No tempo is no warning: we could not measure it,
+ *   and saying it is out of range would be a guess.
  */
 export function warningsFor(a: WarningInput): AudioWarning[] {
   const out: AudioWarning[] = [];

@@ -1,10 +1,12 @@
 import { type Direction, DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
-import { CAP_WINDOW_DAYS, INTAKE_TEXTS, tempoInWindow } from "../../domain/intake-rules.ts";
+import { CAP_WINDOW_DAYS, INTAKE_TEXTS } from "../../domain/intake-rules.ts";
+import { tempoInWindow } from "../../domain/tempo.ts";
 import { recentSubmissions } from "../tracks/intake-sql.ts";
 import type { Verdict } from "../tracks/processing/analyse-track.ts";
 import type { Db } from "../../db/client.ts";
 import { ApiError } from "../lib/http-error.ts";
-import { DAY_MS, type IntakeRules, readRules } from "./rules.ts";
+import { type IntakeRules, readRules } from "./rules.ts";
+import { DAY_MS } from "../../domain/response-promise.ts";
 
 /**
  * The intake rules at the door (issue 25, docs/decisions/0238): a paused direction (409 with its

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { DIRECTIONS } from "../../domain/directions.ts";
-import { DEFAULT_LATE_MESSAGE, INTAKE_DEFAULTS, tempoInWindow } from "../../domain/intake-rules.ts";
+import { DEFAULT_LATE_MESSAGE, INTAKE_DEFAULTS } from "../../domain/intake-rules.ts";
+import { tempoInWindow } from "../../domain/tempo.ts";
 import { telegramOutbox, trackAnalysis, trackDecisionHistory, tracks } from "../../db/schema.ts";
 import { createTrack, createUser, decisionRevision, signIn } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";

@@ -4,7 +4,6 @@ import { INTAKE_DEFAULTS, type IntakeSettings, type IntakeUpdate, mergedProblem 
 import { directionIntake, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest } from "../lib/http-error.ts";
-import { DAY_MS } from "../../domain/review.ts";
 
 /**
  * The rules of every direction (issue 25), read in one query of a few rows and kept for a moment per
@@ -94,11 +93,4 @@ export async function saveRule(
 export async function promiseDays(db: Db): Promise<Record<Direction, number>> {
   const rules = await readRules(db);
   return Object.fromEntries(DIRECTIONS.map((d) => [d, rules[d].promise_days])) as Record<Direction, number>;
-}
-
-export { DAY_MS };
-
-/** When a pair of a track uploaded at `uploadMs` is to be answered, by the direction's promise. */
-export function respondBy(uploadMs: number, days: number): Date {
-  return new Date(uploadMs + days * DAY_MS);
 }

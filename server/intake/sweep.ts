@@ -1,14 +1,16 @@
 import { sql } from "drizzle-orm";
-import { type Direction, DIRECTION_LABELS, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
+import { DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
 import { DEFAULT_LATE_MESSAGE } from "../../domain/intake-rules.ts";
-import { fillTemplate, REVIEW_TEXTS } from "../../domain/review.ts";
-import { parseTrackName } from "../../domain/track-name.ts";
+import { fillTemplate, isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
+import { mayMove } from "../../domain/decision-states.ts";
+import { trackNameParts } from "../../domain/track-name.ts";
 import { jobLeases } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import type { TracksService } from "../tracks/service.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { pairsPastDue } from "../tracks/intake-sql.ts";
-import { DAY_MS, readRules } from "./rules.ts";
+import { readRules } from "./rules.ts";
+import { autoDeclineDaysOf, isOverdue } from "../../domain/response-promise.ts";
 
 /**
  * The response promise kept (issue 25, docs/decisions/0241): every INTAKE_SWEEP_INTERVAL_S one
@@ -33,10 +35,6 @@ const LEASE_NAME = "promise-sweep";
 /** Tracks read per query; a pass reads again until fewer come back (at most MAX_ROUNDS). */
 const BATCH = 200;
 const MAX_ROUNDS = 25;
-
-function nameParts(filename: string) {
-  return parseTrackName(filename) ?? { artist: "", title: filename.replace(/\.mp3$/i, "") };
-}
 
 export function createPromiseSweep(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { tracks: Pick<TracksService, "autoDecline"> },
@@ -66,9 +64,7 @@ export function createPromiseSweep(
     const now = clock.now();
     if (!(await lease(now))) return 0;
     const rules = await readRules(db);
-    const due = Object.fromEntries(
-      DIRECTIONS.map((d) => [d, rules[d].promise_days + rules[d].auto_decline_after_days]),
-    ) as Record<Direction, number>;
+    const due = autoDeclineDaysOf(rules);
     let declined = 0;
     const seen = new Set<number>();
     for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
@@ -79,10 +75,10 @@ export function createPromiseSweep(
         const review = new Map(row.review.split(",").filter(Boolean).map((e) => e.split(":") as [string, string]));
         for (const d of parseDirections(row.directions)) {
           const state = review.get(d) ?? "new";
-          if (state !== "new" && state !== "listened") continue;
-          if (now.getTime() - uploaded <= due[d] * DAY_MS) continue;
+          if (!isReviewStatus(state) || !mayMove("automatic", state, "declined")) continue;
+          if (!isOverdue(uploaded, now, due[d])) continue;
           const message = fillTemplate(rules[d].late_message ?? DEFAULT_LATE_MESSAGE, {
-            ...nameParts(row.filename),
+            ...trackNameParts(row.filename),
             direction: DIRECTION_LABELS[d],
           });
           try {

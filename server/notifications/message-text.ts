@@ -1,6 +1,7 @@
 import { type Direction, DIRECTION_LABELS } from "../../domain/directions.ts";
 import { artistMessage } from "../../domain/decision-message.ts";
 import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../domain/review.ts";
+import { trackBaseName } from "../../domain/track-name.ts";
 
 /**
  * The Russian text of a decision message, in Telegram's HTML parse mode
@@ -62,7 +63,7 @@ function outcomeLabel(outcome: DecisionMessage["outcome"]): string {
 }
 
 export function decisionMessageText(m: DecisionMessage): string {
-  const name = m.trackName.trim().replace(/\.mp3$/i, "");
+  const name = trackBaseName(m.trackName.trim());
   const head = `Трек <b>${escapeWithin(name, TRACK_NAME_LIMIT)}</b>\n` +
     `Направление: ${escapeHtml(DIRECTION_LABELS[m.direction] ?? String(m.direction))}\n` +
     `Статус: <b>${escapeHtml(outcomeLabel(m.outcome))}</b>`;

@@ -2,6 +2,7 @@ import { cardRefreshStatements } from "../notifications/telegram-desk/refresh.ts
 import { and, asc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
+import { isOverdue, respondBy } from "../../domain/response-promise.ts";
 import {
   type ArtistReviewStatus,
   artistReviewStatus,
@@ -72,12 +73,10 @@ export interface PromiseBasis {
   now: Date;
 }
 
-const DAY_MS = 86_400_000;
-
 /** The pair's promise date, null once it is answered (accepted or declined) or when there is no basis. */
 function respondByOf(direction: Direction, status: ReviewStatus, basis: PromiseBasis | undefined): Date | null {
   if (!basis || status === "accepted" || status === "declined") return null;
-  return new Date(basis.uploadMs + basis.days[direction] * DAY_MS);
+  return respondBy(basis.uploadMs, basis.days[direction]);
 }
 
 export interface DecisionHistoryEntry {
@@ -176,7 +175,8 @@ export function decisionViews(
     const by = respondByOf(direction, status, basis);
     return {
       respond_by: by?.toISOString() ?? null,
-      overdue: by !== null && isAwaitingDecision(status) && basis!.now.getTime() > by.getTime(),
+      overdue: by !== null && isAwaitingDecision(status) &&
+        isOverdue(basis!.uploadMs, basis!.now, basis!.days[direction]),
     };
   };
   return parseDirections(directions).map((direction) => {

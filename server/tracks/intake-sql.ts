@@ -2,8 +2,7 @@ import { and, asc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
 import { tracks, uploadSessions } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
-import { reviewFilterSql } from "./decisions.ts";
-import { DAY_MS } from "../intake/rules.ts";
+import { pairPastSql } from "./promise-sql.ts";
 
 /**
  * The track rows the intake rules read (issue 25), kept inside the tracks service's boundary
@@ -42,10 +41,7 @@ export async function pairsPastDue(
   now: Date,
   limit: number,
 ): Promise<{ id: number; filename: string; upload_date: Date; directions: string; review: string }[]> {
-  const pair = (d: Direction) =>
-    sql`(${tracks.upload_date} < ${now.getTime() - dueDays[d] * DAY_MS} AND (${reviewFilterSql("new", [d])} OR ${
-      reviewFilterSql("listened", [d])
-    }))`;
+  const pair = (d: Direction) => pairPastSql(d, dueDays[d], now);
   return await db
     .select({
       id: tracks.id,

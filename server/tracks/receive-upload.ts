@@ -10,14 +10,17 @@ import {
   emptyFaults,
   faultRecords,
   faultsMessage,
-  fileTooLargeMessage,
   hasFaults,
   NO_DIRECTIONS_MESSAGE,
   NO_FILES_MESSAGE,
   normaliseFilename,
+} from "./upload-rules.ts";
+import {
+  fileTooLargeMessage,
+  isOverFileCount,
   requestTooLargeMessage,
   tooManyFilesMessage,
-} from "./upload-rules.ts";
+} from "../../domain/upload-limits.ts";
 
 export interface ReceivedFile {
   key: string;
@@ -77,7 +80,7 @@ export async function receiveUpload(
           // A file input left empty arrives as a part with an empty name and no bytes.
           if (!part.filename) return null;
           fileCount++;
-          if (fileCount > opts.maxFiles) throw tooLarge(tooManyFilesMessage(opts.maxFiles));
+          if (isOverFileCount(fileCount, opts.maxFiles)) throw tooLarge(tooManyFilesMessage(opts.maxFiles));
           if (directions.length > 0) opts.checkSubmission?.(directions, fileCount);
           const filename = normaliseFilename(part.filename);
           const problem = checkFilePart(filename, part.mimeType);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
 import { OVERDUE_AFTER_DAYS } from "../../domain/review.ts";
+import { promiseCutoffMs, promiseMs } from "../../domain/response-promise.ts";
 import { inScope, type Scope, scopeOf } from "../../domain/scope.ts";
 import { users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
@@ -29,8 +30,8 @@ import { displayName } from "./views.ts";
  * come back whatever the history's size.
  */
 
-const DAY_MS = 86_400_000;
-export const PROMISE_MS = OVERDUE_AFTER_DAYS * DAY_MS;
+// A figure of the past, measured against the default 14 days, not each direction's promise (0239, 0330).
+export const PROMISE_MS = promiseMs(OVERDUE_AFTER_DAYS);
 
 export interface Percentiles {
   /** Seconds; null when no pair has the time. */
@@ -122,7 +123,7 @@ export async function responseFigures(
     const dirs = sql.join(mine.map((d) => sql`${d}`), sql`, `);
     const from = window.from.getTime();
     const to = window.to.getTime();
-    const settled = now.getTime() - PROMISE_MS;
+    const settled = promiseCutoffMs(now, OVERDUE_AFTER_DAYS);
     const uploaded = sql`upload_date >= ${from} AND upload_date < ${to}`;
     const scoped = sql`${uploaded} AND direction IN (${dirs})`;
     // An administrator's scope is every direction: the direction filter is left out where no pair of

@@ -4,7 +4,8 @@ import { isAwaitingDecision, isReviewStatus } from "../../domain/review.ts";
 import { inScope, type Scope } from "../../domain/scope.ts";
 import { trackCounts, trackDecisionHistory, trackDecisions, tracks } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
-import { DAY_MS, promiseDays } from "../intake/rules.ts";
+import { promiseDays } from "../intake/rules.ts";
+import { promiseCutoffMs } from "../../domain/response-promise.ts";
 
 /**
  * The dashboards' work per direction (issue 23): `review_queue`, for each direction in the caller's
@@ -62,7 +63,7 @@ export async function reviewQueue(db: Db, scope: Scope, now: Date): Promise<Revi
   for (const days of new Set(mine.map((d) => promise[d]))) {
     const group = new Map(mine.filter((d) => promise[d] === days).map((d) => [d, per.get(d)!]));
     // Uploaded at or after this, a track is not overdue yet in these directions (strictly past the promise).
-    const cutoff = new Date(now.getTime() - days * DAY_MS);
+    const cutoff = new Date(promiseCutoffMs(now, days));
     const recent = await db
       .select({ directions: tracks.directions, review: tracks.review, n: count() })
       .from(tracks)

@@ -19,6 +19,8 @@ import { scopeSql } from "./scope.ts";
 import type { createTrackAnalysisService } from "./analysis.ts";
 import { addPlayed, listensOf, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";
+import { mayMove } from "../../domain/decision-states.ts";
+import { trackBaseName } from "../../domain/track-name.ts";
 import { heldMessageFate } from "../../domain/artist-notice.ts";
 import {
   artistReviewStatus,
@@ -119,7 +121,7 @@ async function messageStatements(
   const notices = announced.map((c): DecisionNotice => ({
     key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
     userId: track.user_id!,
-    trackName: track.filename.replace(/\.mp3$/i, ""),
+    trackName: trackBaseName(track.filename),
     direction: c.direction,
     outcome: artistReviewStatus(c.after.status),
     message: c.after.message,
@@ -172,7 +174,7 @@ export function createStaffReview(
       const pairs = await storedPairs(db, id, mine);
       const at = ctx.clock.now();
       const changes: PairChange[] = [...pairs]
-        .filter(([, before]) => before.status === "new")
+        .filter(([, before]) => mayMove("listen", before.status, "listened"))
         .map(([direction, before]) => ({
           trackId: id,
           direction,
@@ -329,6 +331,7 @@ export function createStaffReview(
       // stays only with the same status, since a message belongs to the decision it came with
       // (decision 0151).
       const status = a.fields.status ?? before.status;
+      if (!mayMove(automatic ? "automatic" : "decide", before.status, status)) throw await stale();
       const after = {
         status,
         note: a.fields.note !== undefined ? a.fields.note : before.note,
@@ -406,7 +409,7 @@ export function createStaffReview(
         .where(eq(tracks.id, id)).limit(1);
       if (!track || track.status === "failed" || !parseDirections(track.directions).includes(direction)) return null;
       const { status, revision } = (await storedPairs(db, id, [direction])).get(direction)!;
-      if (!isAwaitingDecision(status)) return null;
+      if (!mayMove("automatic", status, "declined")) return null;
       return await decidePairs(
         PROMISE_SWEEP,
         id,
@@ -545,6 +548,7 @@ export function createStaffReview(
           undoes: callId,
         };
       });
+      if (changes.some((c) => !mayMove("undo", c.before.status, c.after.status))) throw await stale();
       const statements: BatchItem<"sqlite">[] = changes.flatMap((c) => changeStatements(db, c));
       const outbox = ctx.notifications?.outbox;
       // The assignments the undone call cleared are back (decision 0233).

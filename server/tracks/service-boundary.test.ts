@@ -148,6 +148,8 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/fingerprints.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",
+    // The response promise's SQL twin (domain/response-promise.ts).
+    "server/tracks/promise-sql.ts",
     "server/tracks/analysis.ts",
     "server/tracks/decisions.ts",
     "server/tracks/listening.ts",

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Direction } from "../../domain/directions.ts";
 import { DIRECTION_PAIRS, INVALID_NAMES, specConflict, VALID_NAMES } from "../testing/rule-cases.ts";
-import {
-  addDirections,
-  checkFilePart,
-  faultsMessage,
-  fileTooLargeMessage,
-  MAX_FILENAME_LENGTH,
-} from "./upload-rules.ts";
+import { addDirections, checkFilePart, faultsMessage, MAX_FILENAME_LENGTH } from "./upload-rules.ts";
+import { fileTooLargeMessage } from "../../domain/upload-limits.ts";
 
 describe("file parts", () => {
   it.each(VALID_NAMES)("accepts %j", (name) => {

@@ -133,26 +133,6 @@ export function addAiUse(current: AiUse | null, value: string): { value: AiUse }
   return { value: parsed.value };
 }
 
-export function tooManyFilesMessage(max: number): string {
-  return `Слишком много файлов: за один раз можно загрузить не больше ${max}.`;
-}
-
-export function fileTooLargeMessage(filename: string, maxBytes: number): string {
-  // Quoted with any hidden character written out, as the name rule's message does (decision 0205).
-  return `Файл «${revealHiddenChars(filename)}» слишком большой. Максимальный размер: ${formatMb(maxBytes)} МБ`;
-}
-
-export function requestTooLargeMessage(maxFiles: number, maxBytes: number): string {
-  return `Слишком большой запрос: за один раз можно загрузить не больше ${maxFiles} файлов по ${
-    formatMb(maxBytes)
-  } МБ.`;
-}
-
-function formatMb(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return Number.isInteger(mb) ? String(mb) : mb.toFixed(1);
-}
-
 /** "файла" after 1, 21, 31…; "файлов" otherwise ("не больше 60 файлов", "не больше 21 файла"). */
 function filesWord(n: number): string {
   return n % 10 === 1 && n % 100 !== 11 ? "файла" : "файлов";

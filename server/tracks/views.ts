@@ -19,7 +19,8 @@ import {
   warningSql,
 } from "./analysis.ts";
 import { daysSince } from "../../domain/review.ts";
-import { DAY_MS, promiseDays } from "../intake/rules.ts";
+import { promiseDays } from "../intake/rules.ts";
+import { pairPastSql, uploadedPastSql } from "./promise-sql.ts";
 import {
   awaitsCaller,
   type DecisionHistoryEntry,
@@ -303,13 +304,10 @@ export function overdueSql(
   const list = within === "*" ? DIRECTIONS : within;
   // Not a bare `0`: in an ORDER BY an integer is a column's position.
   if (list.length === 0) return sql`(1 = 0)`;
-  const pair = (d: Direction) =>
-    sql`(${tracks.upload_date} < ${now.getTime() - promise[d] * DAY_MS} AND (${reviewFilterSql("new", [d])} OR ${
-      reviewFilterSql("listened", [d])
-    }))`;
+  const pair = (d: Direction) => pairPastSql(d, promise[d], now);
   // The shortest promise bounds them all: a range the upload-date index can read.
-  const newest = now.getTime() - Math.min(...list.map((d) => promise[d])) * DAY_MS;
-  return sql`(${tracks.upload_date} < ${newest} AND (${sql.join(list.map(pair), sql` OR `)}))`;
+  const shortest = Math.min(...list.map((d) => promise[d]));
+  return sql`(${uploadedPastSql(shortest, now)} AND (${sql.join(list.map(pair), sql` OR `)}))`;
 }
 
 function filterSql(

@@ -1,7 +1,7 @@
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { type Direction, DIRECTION_LABELS, parseDirections } from "../../../domain/directions.ts";
 import { isAwaitingDecision, REVIEW_STATUS_LABELS, type ReviewStatus } from "../../../domain/review.ts";
-import { parseTrackName } from "../../../domain/track-name.ts";
+import { trackNameParts } from "../../../domain/track-name.ts";
 import { escapeHtml, escapeWithin } from "../message-text.ts";
 import { type CallbackAction, encodeCallback } from "./callback-data.ts";
 import { plural } from "../../../domain/russian-plural.ts";
@@ -66,13 +66,6 @@ export interface InlineButton {
 }
 export type InlineKeyboard = { inline_keyboard: InlineButton[][] };
 
-/** Artist and title from the upload name (`Artist - Title.mp3`), else the name as it is. */
-export function cardNameParts(filename: string): { artist: string; title: string } {
-  const parsed = parseTrackName(filename);
-  if (parsed) return parsed;
-  return { artist: "", title: filename.replace(/\.mp3$/i, "") };
-}
-
 /** A moment as staff in Moscow read it (the label's time), e.g. `25.11.2026 21:40 МСК`. */
 export function cardTime(at: Date): string {
   const f = new Intl.DateTimeFormat("ru-RU", {
@@ -92,7 +85,7 @@ function number(n: number, digits: number): string {
 
 /** The card's text (HTML); `publicUrl` makes the panel link. */
 export function cardText(f: CardFacts, publicUrl: string): string {
-  const { artist, title } = cardNameParts(f.filename);
+  const { artist, title } = trackNameParts(f.filename);
   const lines: string[] = [];
   lines.push(`<b>${escapeWithin(artist || CARD_TEXTS.unknownArtist, 150)}</b> — ${escapeWithin(title, 200)}`);
   const labels = parseDirections(f.directions).map((d) =>

@@ -12,7 +12,8 @@ import { callbackSecret } from "./callback-data.ts";
 import { cardRefreshStatements, cardSendKey } from "./refresh.ts";
 
 export { cardRefreshStatements, cardSendKey };
-import { type CardFacts, cardKeyboard, cardNameParts, cardText, type InlineKeyboard } from "./card-text.ts";
+import { type CardFacts, cardKeyboard, cardText, type InlineKeyboard } from "./card-text.ts";
+import { trackNameParts } from "../../../domain/track-name.ts";
 
 /**
  * The staff desk in Telegram (issue 27): when a track completes processing, each of its directions
@@ -105,7 +106,7 @@ export function createTelegramDesk(deps: DeskDeps): TelegramDesk {
   /** The clip as a file, or null when none can be cut (the card then goes as text). A storage outage throws. */
   async function clipFile(t: CardTrack): Promise<File | null> {
     if (!deps.storage || !t.storageKey) return null;
-    const { artist, title } = cardNameParts(t.facts.filename);
+    const { artist, title } = trackNameParts(t.facts.filename);
     try {
       if (!(await deps.storage.stat(t.storageKey))) return null;
       const clip = await cutClip(deps.storage, t.storageKey, {
@@ -153,7 +154,7 @@ export function createTelegramDesk(deps: DeskDeps): TelegramDesk {
       form.set("audio", file);
       form.set("caption", text);
       form.set("parse_mode", "HTML");
-      const { artist, title } = cardNameParts(t.facts.filename);
+      const { artist, title } = trackNameParts(t.facts.filename);
       if (title) form.set("title", title);
       if (artist) form.set("performer", artist);
       if (keyboard) form.set("reply_markup", JSON.stringify(keyboard));

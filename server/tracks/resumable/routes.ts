@@ -11,11 +11,11 @@ import {
   emptyFaults,
   faultRecords,
   faultsMessage,
-  fileTooLargeMessage,
   NO_DIRECTIONS_MESSAGE,
   NO_FILES_MESSAGE,
   normaliseFilename,
 } from "../upload-rules.ts";
+import { fileTooLargeMessage, isFileTooLarge } from "../../../domain/upload-limits.ts";
 import { overHourlyLimit } from "../upload-routes.ts";
 import {
   createResumableUploads,
@@ -114,7 +114,9 @@ export function createResumableRoutes(ctx: AppContext) {
         faults[problem].push(filename);
         throw badRequest(faultsMessage(faults), { invalid_files: faultRecords(faults) });
       }
-      if (body.size > maxUploadFileBytes) throw tooLarge(fileTooLargeMessage(filename, maxUploadFileBytes));
+      if (isFileTooLarge(body.size, maxUploadFileBytes)) {
+        throw tooLarge(fileTooLargeMessage(filename, maxUploadFileBytes));
+      }
       if (body.size === 0) throw badRequest(EMPTY_FILE_MESSAGE);
       const directions: Direction[] = [];
       for (const value of [body.directions ?? []].flat()) {

@@ -9,7 +9,7 @@ import { giveWay } from "../../lib/give-way.ts";
 import { TooLargeError } from "../../storage/file-storage.ts";
 import { createLocalPartStore, type PartStore, ShortPartError } from "../../storage/part-store.ts";
 import { isS3Storage, type S3Storage } from "../../storage/s3-file-storage.ts";
-import { fileTooLargeMessage } from "../upload-rules.ts";
+import { fileTooLargeMessage, isFileTooLarge } from "../../../domain/upload-limits.ts";
 import { newTrackKey } from "../upload-routes.ts";
 import { countedUploadsNowSql, UPLOAD_WINDOW_MS } from "../uploads.ts";
 import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
@@ -303,7 +303,7 @@ export function createResumableUploads(ctx: AppContext) {
     const total = done.reduce((sum, p) => sum + p.size, 0);
     // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
     const maxBytes = ctx.config.maxUploadFileBytes;
-    if (total > maxBytes || done.some((p) => p.n > row.part_count)) {
+    if (isFileTooLarge(total, maxBytes) || done.some((p) => p.n > row.part_count)) {
       await setState(row.id, "completing", "aborted");
       await freeParts(row).catch((err) =>
         ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
