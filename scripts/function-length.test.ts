@@ -44,7 +44,8 @@ async function readTree(): Promise<Record<string, string>> {
 }
 
 /** `n` lines of statements. */
-const body = (n: number, indent = "  ") => Array.from({ length: n }, (_, i) => `${indent}const v${i} = ${i};`).join("\n");
+const body = (n: number, indent = "  ") =>
+  Array.from({ length: n }, (_, i) => `${indent}const v${i} = ${i};`).join("\n");
 
 describe("the function-length rule", () => {
   it("measures declarations, arrows, methods and closures from first line to last", () => {
@@ -96,7 +97,11 @@ describe("the function-length rule", () => {
 describe("the repository", () => {
   it(`has no server function over ${MAX_FUNCTION_LINES} lines outside the known track code`, async () => {
     const found = allLongFunctions(await readTree());
-    if (found.length > 0) console.log(`functions over ${MAX_FUNCTION_LINES} lines:\n  ${found.map((f) => `${f.key} (${f.lines})`).join("\n  ")}`);
+    if (found.length > 0) {
+      console.log(
+        `functions over ${MAX_FUNCTION_LINES} lines:\n  ${found.map((f) => `${f.key} (${f.lines})`).join("\n  ")}`,
+      );
+    }
     const keys = found.map((f) => f.key);
     expect(KNOWN_LONG_FUNCTIONS.filter((k) => !TRACK_CODE.test(k)), "only track code may be listed").toEqual([]);
     expect(KNOWN_LONG_FUNCTIONS.filter((k) => !keys.includes(k)), "listed but no longer long: take it off")
