@@ -475,13 +475,17 @@ export const trackPresence = sqliteTable("track_presence", {
 }, (t) => [index("track_presence_track_at_idx").on(t.track_id, t.at)]);
 
 /**
- * Leases of the periodic jobs every instance runs but only one should run at a time (issue 25: the
- * response promise's automatic decline): the job's name, who holds it and until when.
+ * Leases of the periodic jobs every instance runs but only one should run at a time (server/leases/):
+ * the job's name, who holds it and until when (issue 25: the response promise's automatic decline;
+ * issue 27: the Telegram bot's `getUpdates` polling, named `telegram-updates:<bot id>`). `cursor` is
+ * where the job's work has got to, for the next holder to start from: for the poller, the `offset`
+ * of the next `getUpdates` (the last handled `update_id` + 1, docs/decisions/0262); 0 for others.
  */
 export const jobLeases = sqliteTable("job_leases", {
   name: text("name").primaryKey(),
   owner: text("owner").notNull(),
   until: integer("until", { mode: "timestamp_ms" }).notNull(),
+  cursor: integer("cursor").notNull().default(0),
 });
 
 /**
@@ -672,22 +676,6 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
   index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at),
   index("telegram_outbox_chat_attempted_idx").on(t.chat_id, t.attempted_at),
 ]);
-
-/**
- * Who receives the bot's updates by `getUpdates` long polling (issue 27, docs/decisions/0262): one
- * row per bot, held by one instance at a time until `lease_until` (renewed while it polls; another
- * instance takes it once it has run out), and the next `update_id` to ask for, so an update handled
- * by one holder is not handled again by the next.
- */
-export const telegramUpdatesLease = sqliteTable("telegram_updates_lease", {
-  /** The bot's id (the token's number). */
-  bot_id: text("bot_id").primaryKey(),
-  holder: text("holder").notNull(),
-  lease_until: integer("lease_until", { mode: "timestamp_ms" }).notNull(),
-  /** `offset` of the next `getUpdates`: the last handled `update_id` + 1. */
-  next_offset: integer("next_offset").notNull().default(0),
-  updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
-});
 
 export type TelegramCard = typeof telegramCards.$inferSelect;
 export type User = typeof users.$inferSelect;

@@ -25,9 +25,10 @@ export const TABLE_OWNERS = {
     "track_presence",
     "upload_sessions",
   ],
-  intake: ["direction_intake", "job_leases"],
+  intake: ["direction_intake"],
+  leases: ["job_leases"],
   "decline-templates": ["decline_templates"],
   faq: ["faqs"],
   slider: ["slider_tiles"],
-  notifications: ["telegram_cards", "telegram_outbox", "telegram_updates_lease"],
+  notifications: ["telegram_cards", "telegram_outbox"],
 } as const satisfies Record<string, readonly string[]>;

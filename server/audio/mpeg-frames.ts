@@ -188,8 +188,9 @@ export interface FrameSplitter {
 
 const EMPTY = new Uint8Array(0);
 
-export function createFrameSplitter(): FrameSplitter {
-  const stats: FrameStats = {
+/** The figures of a stream before its first frame. */
+export function emptyStats(): FrameStats {
+  return {
     frames: 0,
     bytes: 0,
     samples: 0,
@@ -204,6 +205,109 @@ export function createFrameSplitter(): FrameSplitter {
     freeFormatSearchedBytes: 0,
     freeFormat: false,
   };
+}
+
+/**
+ * Adds an accepted frame to `stats`; the stream's `first` frame may be a Xing/Info/VBRI tag, passed
+ * on but not counted.
+ */
+export function countFrame(stats: FrameStats, h: FrameHeader, buf: Uint8Array, at: number, first: boolean) {
+  if (first) {
+    stats.sampleRate = h.sampleRate;
+    stats.channels = h.channels;
+    const tag = (o: number) =>
+      at + o + 4 <= buf.length
+        ? String.fromCharCode(buf[at + o], buf[at + o + 1], buf[at + o + 2], buf[at + o + 3])
+        : "";
+    const name = tag(h.sideInfoEnd);
+    const vbri = tag(36) === "VBRI";
+    if (name === "Xing" || name === "Info" || vbri) {
+      // Not audio, but passed on: the decoder takes the encoder delay and padding from it (gapless).
+      stats.tagFrame = true;
+      const u32 = (o: number) =>
+        at + o + 4 <= buf.length
+          ? ((buf[at + o] << 24) >>> 0) + (buf[at + o + 1] << 16) + (buf[at + o + 2] << 8) + buf[at + o + 3]
+          : null;
+      if (vbri) stats.declaredFrames = u32(36 + 14);
+      else if (((u32(h.sideInfoEnd + 4) ?? 0) & 1) !== 0) stats.declaredFrames = u32(h.sideInfoEnd + 8);
+      return;
+    }
+  }
+  if (stats.frames === 0) {
+    stats.firstBitrateKbps = h.bitrateKbps;
+    stats.freeFormat = h.freeFormat;
+  } else if (h.bitrateKbps !== stats.firstBitrateKbps) stats.constantBitrate = false;
+  stats.frames++;
+  stats.bytes += h.length;
+  stats.samples += h.samples;
+}
+
+/**
+ * How many of the CONFIRMING_HEADERS headers that must follow the candidate `h` at `pos` are where
+ * its length says and agree with it; `short` when the bytes end before that is known.
+ */
+export function confirmHeaders(buf: Uint8Array, pos: number, h: FrameHeader, freeLength: number) {
+  let at = pos + h.length;
+  let confirmed = 0;
+  let short = false;
+  while (confirmed < CONFIRMING_HEADERS) {
+    if (at + 4 > buf.length) {
+      short = true;
+      break;
+    }
+    const next = parseFrameHeader(buf, at, freeLength);
+    if (!next || !agrees(next, h)) break;
+    confirmed++;
+    at += next.length;
+  }
+  return { confirmed, short };
+}
+
+/**
+ * The accepted frames of `buf` (the [start, end) `ranges`) in one buffer, each free-format header at
+ * `freeHeads` rewritten with the standard `freeIndex`; that copy goes to `scratch.rewritten`, reused.
+ */
+export function gatherFrames(
+  buf: Uint8Array,
+  ranges: number[],
+  freeHeads: number[],
+  freeIndex: number,
+  scratch: { rewritten: Uint8Array },
+): Uint8Array {
+  let size = 0;
+  for (let i = 0; i < ranges.length; i += 2) size += ranges[i + 1] - ranges[i];
+  let out: Uint8Array;
+  if (freeHeads.length === 0) out = new Uint8Array(size);
+  else {
+    // Never written into the caller's chunk (its bytes are hashed and stored as they came).
+    if (scratch.rewritten.length < size) scratch.rewritten = new Uint8Array(size + 16 * 1024);
+    out = scratch.rewritten.subarray(0, size);
+  }
+  let next = 0; // the next free-format header to rewrite
+  for (let i = 0, o = 0; i < ranges.length; i += 2) {
+    out.set(buf.subarray(ranges[i], ranges[i + 1]), o);
+    for (; next < freeHeads.length && freeHeads[next] < ranges[i + 1]; next++) {
+      const at = o + freeHeads[next] - ranges[i] + 2;
+      out[at] = (freeIndex << 4) | (out[at] & 0x0f);
+    }
+    o += ranges[i + 1] - ranges[i];
+  }
+  return out;
+}
+
+/** `carry` and `chunk` as one view, in `joined.buffer` (grown when needed); `chunk` itself when nothing is carried. */
+export function joinChunk(carry: Uint8Array, chunk: Uint8Array, joined: { buffer: Uint8Array }): Uint8Array {
+  if (carry.length === 0) return chunk;
+  const size = carry.length + chunk.length;
+  if (joined.buffer.length < size) joined.buffer = new Uint8Array(size + 16 * 1024);
+  const buf = joined.buffer.subarray(0, size);
+  buf.set(carry);
+  buf.set(chunk, carry.length);
+  return buf;
+}
+
+export function createFrameSplitter(): FrameSplitter {
+  const stats = emptyStats();
   let started = false; // the leading ID3v2 check is done
   let skip = 0; // bytes of an ID3v2 tag still to pass over
   let carry = EMPTY;
@@ -230,42 +334,15 @@ export function createFrameSplitter(): FrameSplitter {
   let freeIndex = 0;
   let freeRefused = false;
   /** Where free-format frames are handed over with their index rewritten (reused, like `joined`). */
-  let rewritten = EMPTY;
+  const scratch = { rewritten: EMPTY };
   /** The first frame of the stream (which may be a tag) is still to come. */
   let first = true;
 
   function count(h: FrameHeader, buf: Uint8Array, at: number) {
-    if (first) {
-      first = false;
-      stats.sampleRate = h.sampleRate;
-      stats.channels = h.channels;
-      const tag = (o: number) =>
-        at + o + 4 <= buf.length
-          ? String.fromCharCode(buf[at + o], buf[at + o + 1], buf[at + o + 2], buf[at + o + 3])
-          : "";
-      const name = tag(h.sideInfoEnd);
-      const vbri = tag(36) === "VBRI";
-      if (name === "Xing" || name === "Info" || vbri) {
-        // Not audio, but passed on: the decoder takes the encoder delay and padding from it (gapless).
-        stats.tagFrame = true;
-        const u32 = (o: number) =>
-          at + o + 4 <= buf.length
-            ? ((buf[at + o] << 24) >>> 0) + (buf[at + o + 1] << 16) + (buf[at + o + 2] << 8) + buf[at + o + 3]
-            : null;
-        if (vbri) stats.declaredFrames = u32(36 + 14);
-        else if (((u32(h.sideInfoEnd + 4) ?? 0) & 1) !== 0) stats.declaredFrames = u32(h.sideInfoEnd + 8);
-        return;
-      }
-    }
-    if (stats.frames === 0) {
-      stats.firstBitrateKbps = h.bitrateKbps;
-      stats.freeFormat = h.freeFormat;
-    } else if (h.bitrateKbps !== stats.firstBitrateKbps) stats.constantBitrate = false;
-    stats.frames++;
-    stats.bytes += h.length;
-    stats.samples += h.samples;
+    const wasFirst = first;
+    first = false;
+    countFrame(stats, h, buf, at, wasFirst);
   }
-
   /** Scans `buf`; returns the accepted frame bytes and keeps the undecided tail in `carry`. */
   function scan(buf: Uint8Array, final: boolean): Uint8Array {
     let pos = 0;
@@ -330,19 +407,7 @@ export function createFrameSplitter(): FrameSplitter {
         continue;
       }
       // A candidate: the next headers must be where its length says, and agree.
-      let at = pos + h.length;
-      let confirmed = 0;
-      let short = false;
-      while (confirmed < CONFIRMING_HEADERS) {
-        if (at + 4 > buf.length) {
-          short = true;
-          break;
-        }
-        const next = parseFrameHeader(buf, at, candidateFree);
-        if (!next || !agrees(next, h)) break;
-        confirmed++;
-        at += next.length;
-      }
+      const { confirmed, short } = confirmHeaders(buf, pos, h, candidateFree);
       if (confirmed < CONFIRMING_HEADERS && !short) {
         pos++;
         continue;
@@ -368,25 +433,7 @@ export function createFrameSplitter(): FrameSplitter {
     carry = final ? EMPTY : keep(buf.subarray(pos));
     if (ranges.length === 0) return EMPTY;
     if (ranges.length === 2 && freeHeads.length === 0) return buf.subarray(ranges[0], ranges[1]);
-    let size = 0;
-    for (let i = 0; i < ranges.length; i += 2) size += ranges[i + 1] - ranges[i];
-    let out: Uint8Array;
-    if (freeHeads.length === 0) out = new Uint8Array(size);
-    else {
-      // Never written into the caller's chunk (its bytes are hashed and stored as they came).
-      if (rewritten.length < size) rewritten = new Uint8Array(size + 16 * 1024);
-      out = rewritten.subarray(0, size);
-    }
-    let next = 0; // the next free-format header to rewrite
-    for (let i = 0, o = 0; i < ranges.length; i += 2) {
-      out.set(buf.subarray(ranges[i], ranges[i + 1]), o);
-      for (; next < freeHeads.length && freeHeads[next] < ranges[i + 1]; next++) {
-        const at = o + freeHeads[next] - ranges[i] + 2;
-        out[at] = (freeIndex << 4) | (out[at] & 0x0f);
-      }
-      o += ranges[i + 1] - ranges[i];
-    }
-    return out;
+    return gatherFrames(buf, ranges, freeHeads, freeIndex, scratch);
   }
 
   /**
@@ -394,16 +441,8 @@ export function createFrameSplitter(): FrameSplitter {
    * `push` returns is used before the next `push` (a new one per chunk was 64 KiB of garbage outside
    * the JavaScript heap for every 64 KiB read; 0104).
    */
-  let joined = EMPTY;
-  const join = (chunk: Uint8Array) => {
-    if (carry.length === 0) return chunk;
-    const size = carry.length + chunk.length;
-    if (joined.length < size) joined = new Uint8Array(size + 16 * 1024);
-    const buf = joined.subarray(0, size);
-    buf.set(carry);
-    buf.set(chunk, carry.length);
-    return buf;
-  };
+  const joined = { buffer: EMPTY };
+  const join = (chunk: Uint8Array) => joinChunk(carry, chunk, joined);
 
   return {
     push: (chunk) => (chunk.length === 0 ? EMPTY : scan(join(chunk), false)),

@@ -128,6 +128,131 @@ export const meLane = laneOf((ctx) => {
   };
 });
 
+/** GET /api/auth/oauth/urls: a new sign-in session and the providers' addresses to start it at. */
+export async function oauthUrls(ctx: AppContext, c: Context<AppEnv>, publicOrigin: string) {
+  c.header("Cache-Control", "no-store");
+  const sessionId = newSessionId();
+  let vk: string | null = null;
+  let vkState: string | null = null;
+  let vkVerifier: string | null = null;
+  if (ctx.config.vk) {
+    const { verifier, challenge } = await createPkce();
+    vkState = sessionId + randomToken(32);
+    vkVerifier = verifier;
+    vk = vkAuthorizeUrl(ctx.config.vk, { state: vkState, challenge });
+  }
+  // Asked from a signed-in session (the profile): a VK sign-in started here links VK to that
+  // account instead of signing anyone in (decision 0204). A stale or bad token is a plain start.
+  const bearer = bearerToken(c.req.header("authorization"));
+  const signedIn = bearer && ctx.config.vk ? await acceptedSession(ctx.tokens, bearer) : null;
+  // Kept in the database, bound to this browser: sign-in does not wait on the status store
+  // (docs/decisions/0016).
+  if (ctx.config.vk || ctx.config.telegram) {
+    await startSignIn(ctx, c, { sessionId, vkState, vkVerifier, linkUserId: signedIn?.user.id ?? null });
+  }
+  let telegram: string | null = null;
+  if (ctx.config.telegram) {
+    const url = new URL(`${ctx.config.telegram.oauthUrl}/auth`);
+    url.search = new URLSearchParams({
+      bot_id: ctx.config.telegram.botId,
+      origin: publicOrigin,
+      request_access: "write",
+      return_to: `${publicOrigin}/auth/telegram/callback`,
+    }).toString();
+    telegram = url.toString();
+  }
+  return c.json({ success: true, vk, telegram, session_id: sessionId });
+}
+
+/**
+ * GET /api/auth/oauth/vk/callback: VK's answer, back to the front end at `target` with a one-time
+ * login code (or the link made, a ban's message, an error).
+ */
+export async function vkCallback(
+  ctx: AppContext,
+  c: Context<AppEnv>,
+  q: z.infer<typeof vkCallbackQuery>,
+  limiter: ReturnType<typeof perAddressLimiter>,
+  target: URL,
+) {
+  const back = (params: Record<string, string>) => {
+    const url = new URL(target);
+    for (
+      const k of [
+        "access_token",
+        "refresh_token",
+        "login_code",
+        "vk_linked",
+        "ban_message",
+        "error",
+        "code",
+        "state",
+        "device_id",
+      ]
+    ) {
+      url.searchParams.delete(k);
+    }
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    c.header("Cache-Control", "no-store");
+    c.header("Referrer-Policy", "no-referrer");
+    return c.redirect(url.toString(), 302);
+  };
+
+  if (!(await limiter.hit(clientAddress(c, ctx.config.trustedProxyHops))).ok) {
+    return back({ error: RATE_LIMIT_MESSAGE });
+  }
+  if (!ctx.config.vk) return back({ error: "Вход через ВКонтакте не настроен" });
+  if (q.error) return back({ error: q.error_description || q.error });
+  if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });
+
+  // The state must be one this browser started (its binding cookie), unexpired and unused: a
+  // code and state started elsewhere sign nobody in here.
+  const sessionId = sessionIdOfState(q.state);
+  const record = sessionId ? await takeSignIn(ctx, c, sessionId) : null;
+  if (!record?.vk_state || !record.vk_verifier || record.vk_state !== q.state) {
+    return back({ error: VK_STATE_INVALID });
+  }
+
+  try {
+    const vkToken = await exchangeVkCode(ctx.fetch, ctx.config.vk, {
+      code: q.code,
+      verifier: record.vk_verifier,
+      deviceId: q.device_id,
+      state: q.state,
+    });
+    const vkUser = await fetchVkUser(ctx.fetch, ctx.config.vk, vkToken);
+    const identity = {
+      provider: "vk" as const,
+      id: vkUser.user_id,
+      first_name: vkUser.first_name,
+      last_name: vkUser.last_name,
+      phone: vkUser.phone,
+    };
+    // Started from a signed-in account's profile: link, sign nobody in (decision 0204).
+    if (record.link_user_id !== null) {
+      await linkVk(ctx, record.link_user_id, identity);
+      return back({ vk_linked: "1" });
+    }
+    const { user } = await accountForIdentity(ctx, identity);
+    if (user.is_banned) return back({ ban_message: banMessage(user) });
+    // No tokens in the address, where access logs keep it: a one-time code the page exchanges
+    // (decision 0202).
+    const loginCode = await issueLoginCode(ctx, {
+      user,
+      browserHash: record.browser_hash,
+      userAgent: c.req.header("user-agent"),
+    });
+    return back({ login_code: loginCode });
+  } catch (err) {
+    if (err instanceof VkError) {
+      ctx.logger.warn("vk sign-in failed", { reason: err.message });
+      return back({ error: err.message });
+    }
+    if (err instanceof LinkRefused) return back({ error: err.message });
+    throw err;
+  }
+}
+
 /** Sign-in, tokens and sessions: /api/auth/*. */
 export function createAuthRoutes(ctx: AppContext) {
   const me = meLane(ctx);
@@ -152,120 +277,12 @@ export function createAuthRoutes(ctx: AppContext) {
   };
 
   return new Hono<AppEnv>()
-    .get("/oauth/urls", limited, async (c) => {
-      c.header("Cache-Control", "no-store");
-      const sessionId = newSessionId();
-      let vk: string | null = null;
-      let vkState: string | null = null;
-      let vkVerifier: string | null = null;
-      if (ctx.config.vk) {
-        const { verifier, challenge } = await createPkce();
-        vkState = sessionId + randomToken(32);
-        vkVerifier = verifier;
-        vk = vkAuthorizeUrl(ctx.config.vk, { state: vkState, challenge });
-      }
-      // Asked from a signed-in session (the profile): a VK sign-in started here links VK to that
-      // account instead of signing anyone in (decision 0204). A stale or bad token is a plain start.
-      const bearer = bearerToken(c.req.header("authorization"));
-      const signedIn = bearer && ctx.config.vk ? await acceptedSession(ctx.tokens, bearer) : null;
-      // Kept in the database, bound to this browser: sign-in does not wait on the status store
-      // (docs/decisions/0016).
-      if (ctx.config.vk || ctx.config.telegram) {
-        await startSignIn(ctx, c, { sessionId, vkState, vkVerifier, linkUserId: signedIn?.user.id ?? null });
-      }
-      let telegram: string | null = null;
-      if (ctx.config.telegram) {
-        const url = new URL(`${ctx.config.telegram.oauthUrl}/auth`);
-        url.search = new URLSearchParams({
-          bot_id: ctx.config.telegram.botId,
-          origin: publicOrigin,
-          request_access: "write",
-          return_to: `${publicOrigin}/auth/telegram/callback`,
-        }).toString();
-        telegram = url.toString();
-      }
-      return c.json({ success: true, vk, telegram, session_id: sessionId });
-    })
-    .get("/oauth/vk/callback", validate("query", vkCallbackQuery), async (c) => {
-      const q = c.req.valid("query");
-      const target = frontendTarget(q.frontend_redirect);
-      const back = (params: Record<string, string>) => {
-        const url = new URL(target);
-        for (
-          const k of [
-            "access_token",
-            "refresh_token",
-            "login_code",
-            "vk_linked",
-            "ban_message",
-            "error",
-            "code",
-            "state",
-            "device_id",
-          ]
-        ) {
-          url.searchParams.delete(k);
-        }
-        for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-        c.header("Cache-Control", "no-store");
-        c.header("Referrer-Policy", "no-referrer");
-        return c.redirect(url.toString(), 302);
-      };
-
-      if (!(await limiter.hit(clientAddress(c, ctx.config.trustedProxyHops))).ok) {
-        return back({ error: RATE_LIMIT_MESSAGE });
-      }
-      if (!ctx.config.vk) return back({ error: "Вход через ВКонтакте не настроен" });
-      if (q.error) return back({ error: q.error_description || q.error });
-      if (!q.code || !q.state || !q.device_id) return back({ error: VK_MISSING });
-
-      // The state must be one this browser started (its binding cookie), unexpired and unused: a
-      // code and state started elsewhere sign nobody in here.
-      const sessionId = sessionIdOfState(q.state);
-      const record = sessionId ? await takeSignIn(ctx, c, sessionId) : null;
-      if (!record?.vk_state || !record.vk_verifier || record.vk_state !== q.state) {
-        return back({ error: VK_STATE_INVALID });
-      }
-
-      try {
-        const vkToken = await exchangeVkCode(ctx.fetch, ctx.config.vk, {
-          code: q.code,
-          verifier: record.vk_verifier,
-          deviceId: q.device_id,
-          state: q.state,
-        });
-        const vkUser = await fetchVkUser(ctx.fetch, ctx.config.vk, vkToken);
-        const identity = {
-          provider: "vk" as const,
-          id: vkUser.user_id,
-          first_name: vkUser.first_name,
-          last_name: vkUser.last_name,
-          phone: vkUser.phone,
-        };
-        // Started from a signed-in account's profile: link, sign nobody in (decision 0204).
-        if (record.link_user_id !== null) {
-          await linkVk(ctx, record.link_user_id, identity);
-          return back({ vk_linked: "1" });
-        }
-        const { user } = await accountForIdentity(ctx, identity);
-        if (user.is_banned) return back({ ban_message: banMessage(user) });
-        // No tokens in the address, where access logs keep it: a one-time code the page exchanges
-        // (decision 0202).
-        const loginCode = await issueLoginCode(ctx, {
-          user,
-          browserHash: record.browser_hash,
-          userAgent: c.req.header("user-agent"),
-        });
-        return back({ login_code: loginCode });
-      } catch (err) {
-        if (err instanceof VkError) {
-          ctx.logger.warn("vk sign-in failed", { reason: err.message });
-          return back({ error: err.message });
-        }
-        if (err instanceof LinkRefused) return back({ error: err.message });
-        throw err;
-      }
-    })
+    .get("/oauth/urls", limited, (c) => oauthUrls(ctx, c, publicOrigin))
+    .get(
+      "/oauth/vk/callback",
+      validate("query", vkCallbackQuery),
+      (c) => vkCallback(ctx, c, c.req.valid("query"), limiter, frontendTarget(c.req.valid("query").frontend_redirect)),
+    )
     .post("/oauth/login-code", limited, validate("json", loginCodeBody), async (c) => {
       // The VK callback's one-time code, exchanged once, by the browser that started the sign-in,
       // for the session (decision 0202).

@@ -66,13 +66,13 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V) {
   map.set(key, value);
 }
 
-export function createTokenService(opts: {
-  db: Db;
-  secret: string;
-  accessTtlS: number;
-  refreshTtlS: number;
-  now: () => Date;
-}): TokenService {
+type Claims = { sid: string; jti: string; userId: number; typ: unknown; exp: number };
+
+/**
+ * Signs tokens and verifies them, keeping the claims of tokens verified before (bounded) so a token
+ * seen again costs no HMAC.
+ */
+export function createTokenSigner(opts: { secret: string; now: () => Date }) {
   // Imported once: jose would otherwise import the raw secret on every call.
   const key = crypto.subtle.importKey(
     "raw",
@@ -81,10 +81,7 @@ export function createTokenService(opts: {
     false,
     ["sign", "verify"],
   );
-  type Claims = { sid: string; jti: string; userId: number; typ: unknown; exp: number };
   const verified = new Map<string, Claims>();
-  type Row = { session: typeof sessions.$inferSelect; user: User };
-  const sessionCache = new Map<string, { row: Row; until: number }>();
   const nowS = () => Math.floor(opts.now().getTime() / 1000);
 
   const sign = async (typ: TokenType, userId: number, sid: string, jti: string, ttl: number) =>
@@ -135,6 +132,20 @@ export function createTokenService(opts: {
     }
     return checkedClaims(token, claims, typ);
   };
+
+  return { sign, verify, cachedClaims };
+}
+
+export function createTokenService(opts: {
+  db: Db;
+  secret: string;
+  accessTtlS: number;
+  refreshTtlS: number;
+  now: () => Date;
+}): TokenService {
+  const { sign, verify, cachedClaims } = createTokenSigner(opts);
+  type Row = { session: typeof sessions.$inferSelect; user: User };
+  const sessionCache = new Map<string, { row: Row; until: number }>();
 
   /**
    * The session and its user, unless revoked or expired. `fresh` skips the cache (refresh, logout).

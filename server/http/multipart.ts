@@ -95,6 +95,13 @@ export interface MultipartForm {
   discard(): Promise<void>;
 }
 
+/** What the file parts of one request share. */
+export interface PartsReceived {
+  written: Array<{ storage: FileStorage; key: string }>;
+  slots: Array<StoredPart | null>;
+  fail(err: unknown): void;
+}
+
 export async function receiveMultipart(req: Request, opts: MultipartOptions): Promise<MultipartForm> {
   const m = opts.messages;
   const declared = Number(req.headers.get("content-length") ?? "");
@@ -125,89 +132,7 @@ export async function receiveMultipart(req: Request, opts: MultipartOptions): Pr
     fatal ??= err;
     if (!bb.destroyed) bb.destroy(err instanceof Error ? err : new Error(String(err)));
   };
-
-  async function receivePart(spec: FileSpec, part: FilePartInfo, stream: Readable): Promise<void> {
-    let chunks: AsyncIterator<Uint8Array> | null = null;
-    // Set when the part itself broke (client gone, body cut, parse stopped): the pipeline's outcome
-    // then says why, and the write's own error must not turn it into a server error.
-    let sourceBroke = false;
-    const next = async () => {
-      chunks ??= stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-      try {
-        return await chunks.next();
-      } catch (err) {
-        sourceBroke = true;
-        throw err;
-      }
-    };
-
-    const head: Uint8Array[] = [];
-    let headSize = 0;
-    let ended = false;
-    try {
-      while (headSize < (spec.headBytes ?? 0)) {
-        const r = await next();
-        if (r.done) {
-          ended = true;
-          break;
-        }
-        head.push(r.value);
-        headSize += r.value.byteLength;
-      }
-    } catch {
-      return;
-    }
-
-    let key: string | null;
-    try {
-      key = spec.accept(part, join(head, headSize));
-    } catch (err) {
-      fail(err);
-      return;
-    }
-    if (key === null) {
-      if (!chunks) stream.resume();
-      else if (!ended) await drain(next);
-      return;
-    }
-
-    written.push({ storage: spec.storage, key });
-    const slot = slots.push(null) - 1;
-    let size = 0;
-    let fromHead = 0;
-    // Pulled one chunk at a time (no buffering of its own), so busboy's back-pressure holds.
-    const body = new ReadableStream<Uint8Array>({
-      async pull(ctrl) {
-        let chunk: Uint8Array;
-        if (fromHead < head.length) chunk = head[fromHead++];
-        else {
-          const r = ended ? { done: true as const, value: undefined } : await next();
-          if (r.done) return ctrl.close();
-          chunk = r.value;
-        }
-        size += chunk.byteLength;
-        if (size > spec.maxBytes) {
-          // Decided here, before the storage write unwinds, so the answer names the limit.
-          fail(spec.tooLarge(part));
-          ctrl.error(new TooLargeError(spec.maxBytes));
-          return;
-        }
-        ctrl.enqueue(chunk);
-      },
-      async cancel() {
-        await chunks?.return?.();
-      },
-    }, { highWaterMark: 0 });
-    try {
-      const stored = await spec.storage.write(key, body, { maxBytes: spec.maxBytes });
-      slots[slot] = { ...part, key, size: stored.size };
-    } catch (err) {
-      if (sourceBroke) return;
-      // A storage failing on its own must stop the parser too, or busboy waits for ever on a part
-      // nobody reads.
-      fail(err instanceof TooLargeError ? spec.tooLarge(part) : err);
-    }
-  }
+  const received: PartsReceived = { written, slots, fail };
 
   // Errors reach us through the pipeline and the storage writes; without a listener, a stream
   // destroyed after the pipeline settled would throw from an event emitter.
@@ -219,7 +144,7 @@ export async function receiveMultipart(req: Request, opts: MultipartOptions): Pr
       stream.resume();
       return;
     }
-    parts.push(receivePart(spec, { field, filename: info.filename ?? "", mimeType: info.mimeType }, stream));
+    parts.push(receivePart(received, spec, { field, filename: info.filename ?? "", mimeType: info.mimeType }, stream));
   });
   bb.on("field", (name, value, info) => {
     if (fatal !== null) return;
@@ -262,6 +187,99 @@ export async function receiveMultipart(req: Request, opts: MultipartOptions): Pr
     throw failure instanceof Error ? failure : new Error(String(failure));
   }
   return { fields, files, discard };
+}
+
+/**
+ * One file part: its head read for `spec.accept`, then written into its storage while it arrives
+ * (or read past). The request's shared state is `shared`: what was written (to delete on failure), the
+ * part's slot among the stored files, and `fail`, the request's first reason to stop.
+ */
+export async function receivePart(
+  shared: PartsReceived,
+  spec: FileSpec,
+  part: FilePartInfo,
+  stream: Readable,
+): Promise<void> {
+  let chunks: AsyncIterator<Uint8Array> | null = null;
+  // Set when the part itself broke (client gone, body cut, parse stopped): the pipeline's outcome
+  // then says why, and the write's own error must not turn it into a server error.
+  let sourceBroke = false;
+  const next = async () => {
+    chunks ??= stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    try {
+      return await chunks.next();
+    } catch (err) {
+      sourceBroke = true;
+      throw err;
+    }
+  };
+
+  const head: Uint8Array[] = [];
+  let headSize = 0;
+  let ended = false;
+  try {
+    while (headSize < (spec.headBytes ?? 0)) {
+      const r = await next();
+      if (r.done) {
+        ended = true;
+        break;
+      }
+      head.push(r.value);
+      headSize += r.value.byteLength;
+    }
+  } catch {
+    return;
+  }
+
+  let key: string | null;
+  try {
+    key = spec.accept(part, join(head, headSize));
+  } catch (err) {
+    shared.fail(err);
+    return;
+  }
+  if (key === null) {
+    if (!chunks) stream.resume();
+    else if (!ended) await drain(next);
+    return;
+  }
+
+  shared.written.push({ storage: spec.storage, key });
+  const slot = shared.slots.push(null) - 1;
+  let size = 0;
+  let fromHead = 0;
+  // Pulled one chunk at a time (no buffering of its own), so busboy's back-pressure holds.
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      let chunk: Uint8Array;
+      if (fromHead < head.length) chunk = head[fromHead++];
+      else {
+        const r = ended ? { done: true as const, value: undefined } : await next();
+        if (r.done) return ctrl.close();
+        chunk = r.value;
+      }
+      size += chunk.byteLength;
+      if (size > spec.maxBytes) {
+        // Decided here, before the storage write unwinds, so the answer names the limit.
+        shared.fail(spec.tooLarge(part));
+        ctrl.error(new TooLargeError(spec.maxBytes));
+        return;
+      }
+      ctrl.enqueue(chunk);
+    },
+    async cancel() {
+      await chunks?.return?.();
+    },
+  }, { highWaterMark: 0 });
+  try {
+    const stored = await spec.storage.write(key, body, { maxBytes: spec.maxBytes });
+    shared.slots[slot] = { ...part, key, size: stored.size };
+  } catch (err) {
+    if (sourceBroke) return;
+    // A storage failing on its own must stop the parser too, or busboy waits for ever on a part
+    // nobody reads.
+    shared.fail(err instanceof TooLargeError ? spec.tooLarge(part) : err);
+  }
 }
 
 /**

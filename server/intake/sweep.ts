@@ -1,13 +1,12 @@
-import { sql } from "drizzle-orm";
-import { DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
+import { type Direction, DIRECTION_LABELS, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import { DEFAULT_LATE_MESSAGE } from "../../domain/intake-rules.ts";
 import { fillTemplate, isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { mayMove } from "../../domain/decision-states.ts";
 import { trackNameParts } from "../../domain/track-name.ts";
-import { jobLeases } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import type { TracksService } from "../tracks/service.ts";
 import { ApiError } from "../lib/http-error.ts";
+import { createJobLease } from "../leases/lease.ts";
 import { pairsPastDue } from "../tracks/intake-sql.ts";
 import { readRules } from "./rules.ts";
 import { autoDeclineDaysOf, isOverdue } from "../../domain/response-promise.ts";
@@ -19,7 +18,7 @@ import { autoDeclineDaysOf, isOverdue } from "../../domain/response-promise.ts";
  * decision path (`decidePairs`: history marked `automatic`, no decider, the artist's held message,
  * assignments ended), with the direction's `late_message` or DEFAULT_LATE_MESSAGE.
  *
- * Several instances: the pass runs under a lease in `job_leases` (one conditional upsert); the
+ * Several instances: the pass runs under the job lease of server/leases/ (one conditional upsert); the
  * holder keeps it by renewing it each pass, another takes it once it has ended. Should two passes
  * ever meet, a pair's revision check lets only one decline through.
  */
@@ -47,18 +46,9 @@ export function createPromiseSweep(
   let running: Promise<number> | null = null;
   let stopped = false;
 
+  const jobLease = createJobLease(db, LEASE_NAME);
   /** Takes or renews the lease for two intervals; false when another instance holds it. */
-  async function lease(now: Date): Promise<boolean> {
-    const until = new Date(now.getTime() + 2 * everyMs);
-    const rows = await db.insert(jobLeases).values({ name: LEASE_NAME, owner, until })
-      .onConflictDoUpdate({
-        target: jobLeases.name,
-        set: { owner, until },
-        where: sql`${jobLeases.until} <= ${now.getTime()} OR ${jobLeases.owner} = ${owner}`,
-      })
-      .returning({ name: jobLeases.name });
-    return rows.length > 0;
-  }
+  const lease = async (now: Date) => (await jobLease.acquire(owner, now, 2 * everyMs)) !== null;
 
   async function pass(): Promise<number> {
     const now = clock.now();

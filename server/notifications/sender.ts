@@ -208,12 +208,134 @@ async function claimSiblings(db: Db, row: typeof telegramOutbox.$inferSelect, no
 /** A direction's place in the canonical order, from a message's key (`decision:<track>:<direction>:<rev>`). */
 const directionRank = (key: string) => DIRECTIONS.indexOf(key.split(":")[2] as (typeof DIRECTIONS)[number]);
 
+/** What claiming and recording a row use. */
+export interface OutboxContext {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  opts: typeof DEFAULTS;
+  random: () => number;
+}
+
+/** Claims the next due row whose chat is free (one statement), or none. */
+export async function claimNext(c: OutboxContext, now: Date) {
+  const { db, opts } = c;
+  const t = telegramOutbox;
+  const claimId = crypto.randomUUID();
+  const at = now.getTime();
+  const o = sql.identifier("o");
+  const col = (c: { name: string }) => sql`${o}.${sql.identifier(c.name)}`;
+  // The row's chat had no try in the last `chatSpacingMs` and has no message being sent under a
+  // live lease (by any process): one message a second per chat, one after the other (0201).
+  const spacing =
+    sql`CASE WHEN substr(${t.chat_id}, 1, 1) = '-' THEN ${opts.groupSpacingMs} ELSE ${opts.chatSpacingMs} END`;
+  const chatFree = sql`NOT EXISTS (SELECT 1 FROM ${t} AS ${o} WHERE ${col(t.chat_id)} = ${t.chat_id} AND (
+    ${col(t.attempted_at)} > ${at} - ${spacing}
+    OR (${col(t.status)} = 'sending' AND ${col(t.lease_until)} > ${at})))`;
+  const due = and(
+    or(
+      and(eq(t.status, "pending"), lte(t.next_attempt_at, now)),
+      and(eq(t.status, "sending"), lte(t.lease_until, now)),
+    ),
+    chatFree,
+  );
+  // One statement: the row is chosen and taken under the same write lock, so a second process
+  // either takes another row or none (docs/decisions/0070: no interactive transactions).
+  const [row] = await db
+    .update(t)
+    .set({
+      status: "sending",
+      claim_id: claimId,
+      lease_until: new Date(now.getTime() + opts.leaseMs),
+      attempts: sql`${t.attempts} + 1`,
+      attempted_at: now,
+      updated_at: now,
+    })
+    .where(
+      and(due, inArray(t.id, db.select({ id: t.id }).from(t).where(due).orderBy(t.next_attempt_at, t.id).limit(1))),
+    )
+    .returning();
+  return row;
+}
+
+/** Records a try's outcome on a row this claim still holds; the retry delay when it is to be tried again. */
+export async function recordOutcome(
+  c: OutboxContext,
+  id: number,
+  key: string,
+  claimId: string,
+  attempts: number,
+  outcome: Outcome,
+  tally: SendRound,
+  /** The retry delay of the message's first row, so the rows of one message are retried together. */
+  sameDelayMs?: number,
+): Promise<number | undefined> {
+  const { db, clock, logger, opts, random } = c;
+  const t = telegramOutbox;
+  const now = clock.now();
+  const ours = and(eq(t.id, id), eq(t.status, "sending"), eq(t.claim_id, claimId));
+  const released = { claim_id: null, lease_until: null, updated_at: now };
+  if (outcome.kind === "sent") {
+    tally.sent++;
+    await db.update(t).set({ ...released, status: "sent", sent_at: now, last_error: null }).where(ours);
+    return;
+  }
+  if (outcome.kind === "final") {
+    if (outcome.status !== "superseded") {
+      tally[outcome.status]++;
+      logger.warn("telegram message not delivered", { id, status: outcome.status, error: outcome.error });
+    }
+    await db.update(t).set({ ...released, status: outcome.status, last_error: outcome.error }).where(ours);
+    return;
+  }
+  const flood = outcome.retryAfterMs !== undefined;
+  const counted = flood ? attempts - 1 : attempts;
+  if (!flood && counted >= opts.maxAttempts) {
+    tally.failed++;
+    logger.warn("telegram message given up", { id, attempts: counted, error: outcome.error });
+    await db.update(t).set({ ...released, status: "failed", last_error: outcome.error }).where(ours);
+    return;
+  }
+  tally.retried++;
+  const delay = outcome.retryAfterMs ?? sameDelayMs ??
+    backoffDelayMs(counted, opts.baseDelayMs, opts.maxDelayMs, random);
+  // A newer message about the same decision was written while this one was out (and will be, or
+  // was, sent): retrying this one would tell the artist an old outcome after the new (0200).
+  const newer = sql`EXISTS (SELECT 1 FROM ${t} AS "n" WHERE "n"."id" > ${id}
+    AND "n"."status" IN ('pending', 'sending', 'sent') AND ${aboutSubject(subjectOf(key), sql`"n"."key"`)})`;
+  await db
+    .update(t)
+    .set({
+      ...released,
+      status: sql`CASE WHEN ${newer} THEN 'superseded' ELSE 'pending' END`,
+      attempts: counted,
+      next_attempt_at: new Date(now.getTime() + delay),
+      last_error: sql`CASE WHEN ${newer} THEN ${SUPERSEDED_BY_NEWER} ELSE ${outcome.error} END`,
+    })
+    .where(ours);
+  return delay;
+}
+
+/** When the next row falls due (a retry, or a claim whose lease runs out), if any. */
+export async function nextDueAt(db: Db): Promise<number | null> {
+  const t = telegramOutbox;
+  const [row] = await db
+    .select({
+      at: sql<
+        number | null
+      >`min(case when ${t.status} = 'pending' then ${t.next_attempt_at} else ${t.lease_until} end)`,
+    })
+    .from(t)
+    .where(inArray(t.status, ["pending", "sending"]));
+  return row?.at ?? null;
+}
+
 export function createTelegramSender(deps: SenderDeps, options: SenderOptions = {}): TelegramSender {
   const { db, clock, logger } = deps;
   const opts = { ...DEFAULTS, ...options };
   const random = options.random ?? Math.random;
   const bot = deps.config.telegram;
-  const t = telegramOutbox;
+  const outbox: OutboxContext = { db, clock, logger, opts, random };
 
   let started = false;
   let stopped = false;
@@ -235,105 +357,13 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   /** One Bot API call; the answer read as an outcome (network errors included, never thrown). */
   const callBot: BotCaller = (method, payload) => callBotApi(deps.fetch, bot!, opts.requestTimeoutMs, method, payload);
 
-  async function claim(now: Date) {
-    const claimId = crypto.randomUUID();
-    const at = now.getTime();
-    const o = sql.identifier("o");
-    const col = (c: { name: string }) => sql`${o}.${sql.identifier(c.name)}`;
-    // The row's chat had no try in the last `chatSpacingMs` and has no message being sent under a
-    // live lease (by any process): one message a second per chat, one after the other (0201).
-    const spacing =
-      sql`CASE WHEN substr(${t.chat_id}, 1, 1) = '-' THEN ${opts.groupSpacingMs} ELSE ${opts.chatSpacingMs} END`;
-    const chatFree = sql`NOT EXISTS (SELECT 1 FROM ${t} AS ${o} WHERE ${col(t.chat_id)} = ${t.chat_id} AND (
-      ${col(t.attempted_at)} > ${at} - ${spacing}
-      OR (${col(t.status)} = 'sending' AND ${col(t.lease_until)} > ${at})))`;
-    const due = and(
-      or(
-        and(eq(t.status, "pending"), lte(t.next_attempt_at, now)),
-        and(eq(t.status, "sending"), lte(t.lease_until, now)),
-      ),
-      chatFree,
-    );
-    // One statement: the row is chosen and taken under the same write lock, so a second process
-    // either takes another row or none (docs/decisions/0070: no interactive transactions).
-    const [row] = await db
-      .update(t)
-      .set({
-        status: "sending",
-        claim_id: claimId,
-        lease_until: new Date(now.getTime() + opts.leaseMs),
-        attempts: sql`${t.attempts} + 1`,
-        attempted_at: now,
-        updated_at: now,
-      })
-      .where(
-        and(due, inArray(t.id, db.select({ id: t.id }).from(t).where(due).orderBy(t.next_attempt_at, t.id).limit(1))),
-      )
-      .returning();
-    return row;
-  }
-
-  async function record(
-    id: number,
-    key: string,
-    claimId: string,
-    attempts: number,
-    outcome: Outcome,
-    tally: SendRound,
-    /** The retry delay of the message's first row, so the rows of one message are retried together. */
-    sameDelayMs?: number,
-  ): Promise<number | undefined> {
-    const now = clock.now();
-    const ours = and(eq(t.id, id), eq(t.status, "sending"), eq(t.claim_id, claimId));
-    const released = { claim_id: null, lease_until: null, updated_at: now };
-    if (outcome.kind === "sent") {
-      tally.sent++;
-      await db.update(t).set({ ...released, status: "sent", sent_at: now, last_error: null }).where(ours);
-      return;
-    }
-    if (outcome.kind === "final") {
-      if (outcome.status !== "superseded") {
-        tally[outcome.status]++;
-        logger.warn("telegram message not delivered", { id, status: outcome.status, error: outcome.error });
-      }
-      await db.update(t).set({ ...released, status: outcome.status, last_error: outcome.error }).where(ours);
-      return;
-    }
-    const flood = outcome.retryAfterMs !== undefined;
-    const counted = flood ? attempts - 1 : attempts;
-    if (!flood && counted >= opts.maxAttempts) {
-      tally.failed++;
-      logger.warn("telegram message given up", { id, attempts: counted, error: outcome.error });
-      await db.update(t).set({ ...released, status: "failed", last_error: outcome.error }).where(ours);
-      return;
-    }
-    tally.retried++;
-    const delay = outcome.retryAfterMs ?? sameDelayMs ??
-      backoffDelayMs(counted, opts.baseDelayMs, opts.maxDelayMs, random);
-    // A newer message about the same decision was written while this one was out (and will be, or
-    // was, sent): retrying this one would tell the artist an old outcome after the new (0200).
-    const newer = sql`EXISTS (SELECT 1 FROM ${t} AS "n" WHERE "n"."id" > ${id}
-      AND "n"."status" IN ('pending', 'sending', 'sent') AND ${aboutSubject(subjectOf(key), sql`"n"."key"`)})`;
-    await db
-      .update(t)
-      .set({
-        ...released,
-        status: sql`CASE WHEN ${newer} THEN 'superseded' ELSE 'pending' END`,
-        attempts: counted,
-        next_attempt_at: new Date(now.getTime() + delay),
-        last_error: sql`CASE WHEN ${newer} THEN ${SUPERSEDED_BY_NEWER} ELSE ${outcome.error} END`,
-      })
-      .where(ours);
-    return delay;
-  }
-
   async function sendDue(): Promise<SendRound> {
     const tally: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
     if (!bot) return tally;
     try {
       while (!stopped) {
         const now = clock.now();
-        const row = await claim(now);
+        const row = await claimNext(outbox, now);
         if (!row) break;
         const rows = [row, ...(await claimSiblings(db, row, now))]
           .sort((a, b) => directionRank(a.key) - directionRank(b.key) || a.id - b.id);
@@ -346,7 +376,16 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         const uncounted: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
         let delay: number | undefined;
         for (const r of rows) {
-          delay = await record(r.id, r.key, r.claim_id!, r.attempts, outcome, r === rows[0] ? tally : uncounted, delay);
+          delay = await recordOutcome(
+            outbox,
+            r.id,
+            r.key,
+            r.claim_id!,
+            r.attempts,
+            outcome,
+            r === rows[0] ? tally : uncounted,
+            delay,
+          );
         }
         if (stopped) break;
       }
@@ -355,19 +394,6 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
       logger.error("telegram outbox round failed", { err });
     }
     return tally;
-  }
-
-  /** When the next row falls due (a retry, or a claim whose lease runs out), if any. */
-  async function nextDue(): Promise<number | null> {
-    const [row] = await db
-      .select({
-        at: sql<
-          number | null
-        >`min(case when ${t.status} = 'pending' then ${t.next_attempt_at} else ${t.lease_until} end)`,
-      })
-      .from(t)
-      .where(inArray(t.status, ["pending", "sending"]));
-    return row?.at ?? null;
   }
 
   function settleIdle() {
@@ -414,7 +440,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
     if (stopped) return;
     let next: number | null = null;
     try {
-      next = await nextDue();
+      next = await nextDueAt(db);
     } catch (err) {
       logger.error("telegram outbox: could not read the next due time", { err });
     }

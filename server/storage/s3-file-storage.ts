@@ -127,246 +127,49 @@ export function isS3Storage(storage: FileStorage): storage is S3Storage {
   return (storage as FileStorage & { [S3_STORE]?: boolean })[S3_STORE] === true;
 }
 
+/** What the operations below share: the signed client and the store's settings. */
+export interface S3Bucket {
+  client: ReturnType<typeof createS3Client>;
+  prefix: string;
+  pageSize: number;
+  basePartSize: number;
+  pool: PartPool;
+  publicBase: string | null;
+  logger?: Pick<Logger, "warn">;
+}
+
+function fullKey(b: S3Bucket, key: string): string {
+  checkKey(key);
+  return b.prefix + key;
+}
+
 export function createS3Storage(opts: S3StorageOptions): S3Storage {
-  const prefix = opts.prefix ?? "";
-  const pageSize = opts.listPageSize ?? 1000;
   const basePartSize = Math.max(MIN_PART_SIZE, opts.partSize ?? opts.partPool?.partSize ?? MIN_PART_SIZE);
-  const pool = opts.partPool ?? createPartPool({ size: S3_PART_BUFFERS, partSize: basePartSize });
-  const { url, send, request, presign } = createS3Client(opts);
-  const publicBase = opts.publicUrl ? opts.publicUrl.replace(/\/+$/, "") : null;
-
-  const toFull = (key: string) => {
-    checkKey(key);
-    return prefix + key;
+  const b: S3Bucket = {
+    client: createS3Client(opts),
+    prefix: opts.prefix ?? "",
+    pageSize: opts.listPageSize ?? 1000,
+    basePartSize,
+    pool: opts.partPool ?? createPartPool({ size: S3_PART_BUFFERS, partSize: basePartSize }),
+    publicBase: opts.publicUrl ? opts.publicUrl.replace(/\/+$/, "") : null,
+    logger: opts.logger,
   };
-
-  async function createUpload(full: string, key: string, contentType: string): Promise<string> {
-    const res = await request("POST", url(full, { uploads: "" }), key, { headers: { "content-type": contentType } });
-    const xml = await res.text();
-    const id = xmlText(xml, "UploadId");
-    if (!id) throw new S3Error(res.status, "MalformedResponse", "CreateMultipartUpload answered no UploadId", { key });
-    return id;
-  }
-
-  async function uploadPart(
-    full: string,
-    key: string,
-    uploadId: string,
-    n: number,
-    bytes: Uint8Array,
-  ): Promise<string> {
-    const res = await request("PUT", url(full, { partNumber: String(n), uploadId }), key, { body: bytes });
-    await res.body?.cancel();
-    const etag = res.headers.get("etag");
-    if (!etag) throw new S3Error(res.status, "MalformedResponse", `UploadPart ${n} answered no ETag`, { key });
-    return etag;
-  }
-
-  async function completeUpload(full: string, key: string, uploadId: string, etags: string[]): Promise<void> {
-    await completeParts(full, key, uploadId, etags.map((etag, i) => ({ n: i + 1, etag })));
-  }
-
-  async function completeParts(
-    full: string,
-    key: string,
-    uploadId: string,
-    list: ReadonlyArray<{ n: number; etag: string }>,
-  ): Promise<void> {
-    const parts = list.map(({ n, etag }) =>
-      `<Part><PartNumber>${n}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`
-    );
-    const body = `<CompleteMultipartUpload>${parts.join("")}</CompleteMultipartUpload>`;
-    const res = await request("POST", url(full, { uploadId }), key, {
-      headers: { "content-type": "application/xml" },
-      body,
-    });
-    // S3 may answer 200 and still fail: the error then comes in the body (CompleteMultipartUpload docs).
-    const xml = await res.text();
-    if (hasElement(xml, "Error")) throw errorFromXml(res.status, xml, key);
-  }
-
-  async function abortUpload(full: string, key: string, uploadId: string): Promise<void> {
-    const res = await send("DELETE", url(full, { uploadId }));
-    if (res.ok || res.status === 404) return void (await res.body?.cancel());
-    throw await errorOf(res, key);
-  }
-
-  async function* listUploads(): AsyncGenerator<{ key: string; uploadId: string; initiated: Date }> {
-    let keyMarker: string | undefined;
-    let idMarker: string | undefined;
-    for (;;) {
-      const res = await send(
-        "GET",
-        url(null, { uploads: "", prefix, "key-marker": keyMarker, "upload-id-marker": idMarker }),
-      );
-      // Not every S3-compatible service lists unfinished uploads (s3rver answers 501); a lifecycle
-      // rule (AbortIncompleteMultipartUpload) is then the only sweep. See decision 0110.
-      if (res.status === 501) return void (await res.body?.cancel());
-      if (!res.ok) throw await errorOf(res);
-      const xml = await res.text();
-      for (const block of xmlElements(xml, "Upload")) {
-        const key = xmlText(block, "Key");
-        const uploadId = xmlText(block, "UploadId");
-        if (key === null || !uploadId || !key.startsWith(prefix)) continue;
-        yield {
-          key: key.slice(prefix.length),
-          uploadId,
-          initiated: parseDate(xmlText(block, "Initiated")) ?? new Date(0),
-        };
-      }
-      if (xmlText(xml, "IsTruncated") !== "true") return;
-      keyMarker = xmlText(xml, "NextKeyMarker") ?? undefined;
-      idMarker = xmlText(xml, "NextUploadIdMarker") ?? undefined;
-      if (!keyMarker) {
-        throw new S3Error(res.status, "MalformedResponse", "ListMultipartUploads truncated without NextKeyMarker");
-      }
-    }
-  }
-
-  async function listParts(full: string, key: string, uploadId: string): Promise<S3UploadedPart[] | null> {
-    const parts: S3UploadedPart[] = [];
-    let marker: string | undefined;
-    for (;;) {
-      const res = await send("GET", url(full, { uploadId, "part-number-marker": marker }));
-      if (res.status === 404) {
-        await res.body?.cancel();
-        return null;
-      }
-      if (!res.ok) throw await errorOf(res, key);
-      const xml = await res.text();
-      for (const block of xmlElements(xml, "Part")) {
-        const n = Number(xmlText(block, "PartNumber"));
-        const etag = xmlText(block, "ETag");
-        if (!Number.isSafeInteger(n) || n < 1 || !etag) continue;
-        parts.push({ n, size: Number(xmlText(block, "Size") ?? 0), etag });
-      }
-      if (xmlText(xml, "IsTruncated") !== "true") break;
-      marker = xmlText(xml, "NextPartNumberMarker") ?? undefined;
-      if (!marker) {
-        throw new S3Error(res.status, "MalformedResponse", "ListParts truncated without NextPartNumberMarker");
-      }
-    }
-    return parts.sort((a, b) => a.n - b.n);
-  }
+  const { url, send, request, presign } = b.client;
+  const toFull = (key: string) => fullKey(b, key);
 
   const multipart: S3MultipartUploads = {
-    create: (key, contentType = "application/octet-stream") => createUpload(toFull(key), key, contentType),
+    create: (key, contentType = "application/octet-stream") => createUpload(b, toFull(key), key, contentType),
     partUrl: (key, uploadId, n, expiresS) =>
       presign("PUT", url(toFull(key), { partNumber: String(n), uploadId }), expiresS),
-    listParts: (key, uploadId) => listParts(toFull(key), key, uploadId),
-    complete: (key, uploadId, parts) => completeParts(toFull(key), key, uploadId, parts),
-    abort: (key, uploadId) => abortUpload(toFull(key), key, uploadId),
+    listParts: (key, uploadId) => listParts(b, toFull(key), key, uploadId),
+    complete: (key, uploadId, parts) => completeParts(b, toFull(key), key, uploadId, parts),
+    abort: (key, uploadId) => abortUpload(b, toFull(key), key, uploadId),
   };
 
   const storage: S3Storage = {
     multipart,
-    async write(key, body, wopts) {
-      const full = toFull(key);
-      const limit = wopts?.maxBytes;
-      const contentType = wopts?.contentType ?? getMimeType(key) ?? "application/octet-stream";
-      // S3 allows at most 10,000 parts, so a large limit asks for larger parts.
-      const partSize = limit === undefined ? basePartSize : Math.max(basePartSize, Math.ceil(limit / MAX_PARTS));
-      // Part buffers come from the shared pool, so writes in flight cost at most the pool whatever
-      // their number (decision 0112). Only a limit past 50 GB asks for parts the pool does not hold.
-      const pooled = partSize === pool.partSize;
-      const ownMax = pooled ? Math.min(SMALL_BODY, partSize) : partSize;
-      const reader = body.getReader();
-      // The first bytes go to a buffer of the write's own, grown up to 1 MiB, so a small file (an
-      // avatar) costs little and never waits for the pool; past that the write borrows a part buffer
-      // and reuses it for every part (decision 0023: flat memory).
-      let buf: Uint8Array = new Uint8Array(Math.min(64 * 1024, partSize));
-      let borrowed = false;
-      const giveBack = () => {
-        if (borrowed) pool.release(buf);
-        borrowed = false;
-      };
-      let filled = 0;
-      let size = 0;
-      let uploadId: string | null = null;
-      const etags: string[] = [];
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          size += value.byteLength;
-          if (limit !== undefined && size > limit) throw new TooLargeError(limit);
-          for (let off = 0; off < value.byteLength;) {
-            if (filled === buf.byteLength) {
-              let bigger: Uint8Array;
-              if (buf.byteLength < ownMax) bigger = new Uint8Array(Math.min(ownMax, buf.byteLength * 2));
-              else {
-                // Reading stops while the write waits for a buffer: the client is held back.
-                bigger = await pool.acquire();
-                borrowed = true;
-              }
-              bigger.set(buf.subarray(0, filled));
-              buf = bigger;
-            }
-            const n = Math.min(value.byteLength - off, buf.byteLength - filled);
-            buf.set(value.subarray(off, off + n), filled);
-            filled += n;
-            off += n;
-            if (filled === partSize) {
-              // Reading stops while a part is sent: the sender is held back instead of buffering more.
-              uploadId ??= await createUpload(full, key, contentType);
-              etags.push(await uploadPart(full, key, uploadId, etags.length + 1, buf));
-              filled = 0;
-            }
-          }
-        }
-        if (uploadId === null) {
-          const res = await request("PUT", url(full), key, {
-            headers: { "content-type": contentType },
-            body: buf.subarray(0, filled),
-          });
-          giveBack();
-          await res.body?.cancel();
-          return { size };
-        }
-        if (filled > 0) etags.push(await uploadPart(full, key, uploadId, etags.length + 1, buf.subarray(0, filled)));
-        giveBack();
-        await completeUpload(full, key, uploadId, etags);
-        return { size };
-      } catch (err) {
-        giveBack();
-        await reader.cancel(err).catch(() => {});
-        // The object appears only on CompleteMultipartUpload, so nothing is visible; aborting frees
-        // the stored parts. If the abort fails too, list() reports the upload as partial for the sweep.
-        if (uploadId !== null) {
-          await abortUpload(full, key, uploadId).catch((abortErr) =>
-            opts.logger?.warn("could not abort an S3 multipart upload", { key, uploadId, err: abortErr })
-          );
-        }
-        throw err;
-      }
-    },
-
-    async read(key, ropts) {
-      const headers: Record<string, string> = {};
-      const range = ropts?.range;
-      if (range) {
-        if (
-          !Number.isSafeInteger(range.start) || range.start < 0 ||
-          (range.end !== undefined && (!Number.isSafeInteger(range.end) || range.end < range.start))
-        ) {
-          throw new RangeError(`Bad byte range ${range.start}-${range.end ?? ""}`);
-        }
-        headers.range = `bytes=${range.start}-${range.end ?? ""}`;
-      }
-      const res = await request("GET", url(toFull(key)), key, { headers });
-      if (!res.body) throw new S3Error(res.status, "MalformedResponse", "GetObject answered no body", { key });
-      const info = infoOf(res);
-      if (res.status === 206) {
-        const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers.get("content-range") ?? "");
-        if (!m || m[3] === "*") {
-          await res.body.cancel();
-          throw new S3Error(206, "MalformedResponse", "206 without a usable Content-Range", { key });
-        }
-        return { ...info, size: Number(m[3]), body: res.body, range: { start: Number(m[1]), end: Number(m[2]) } };
-      }
-      return { ...info, body: res.body };
-    },
-
+    write: (key, body, wopts) => writeObject(b, key, body, wopts),
+    read: (key, ropts) => readObject(b, key, ropts),
     async stat(key) {
       const res = await send("HEAD", url(toFull(key)));
       // HEAD answers carry no body. Note: AWS answers 403, not 404, for a missing key when the
@@ -384,41 +187,11 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
 
     localPath: () => null,
 
-    async *listKeys(under = "") {
-      let token: string | undefined;
-      for (;;) {
-        const res = await request(
-          "GET",
-          url(null, {
-            "list-type": "2",
-            prefix: prefix + under,
-            "max-keys": String(pageSize),
-            "continuation-token": token,
-          }),
-          undefined,
-        );
-        const xml = await res.text();
-        for (const block of xmlElements(xml, "Contents")) {
-          const key = xmlText(block, "Key");
-          if (key === null || !key.startsWith(prefix)) continue;
-          yield {
-            key: key.slice(prefix.length),
-            size: Number(xmlText(block, "Size") ?? 0),
-            modifiedAt: parseDate(xmlText(block, "LastModified")) ?? new Date(0),
-            etag: xmlText(block, "ETag"),
-          };
-        }
-        if (xmlText(xml, "IsTruncated") !== "true") return;
-        token = xmlText(xml, "NextContinuationToken") ?? undefined;
-        if (!token) {
-          throw new S3Error(res.status, "MalformedResponse", "ListObjectsV2 truncated without NextContinuationToken");
-        }
-      }
-    },
+    listKeys: (under) => listObjectKeys(b, under),
 
     async *list() {
       for await (const o of storage.listKeys()) yield { key: o.key, partial: false, modifiedAt: o.modifiedAt };
-      for await (const u of listUploads()) {
+      for await (const u of listUploads(b)) {
         yield { key: `${u.key}${UPLOAD_MARK}${u.uploadId}`, partial: true, modifiedAt: u.initiated };
       }
     },
@@ -430,13 +203,278 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
       const uploadId = key.slice(mark + UPLOAD_MARK.length);
       if (!uploadId) throw new Error(`Bad partial key: ${key}`);
       // Not checkKey: an unfinished upload may have any key; it is only ever aborted, never read.
-      await abortUpload(prefix + objectKey, objectKey, uploadId);
+      await abortUpload(b, b.prefix + objectKey, objectKey, uploadId);
     },
 
     publicUrl(key) {
-      return publicBase === null ? null : `${publicBase}/${encodeKey(toFull(key))}`;
+      return b.publicBase === null ? null : `${b.publicBase}/${encodeKey(toFull(key))}`;
     },
   };
   Object.defineProperty(storage, S3_STORE, { value: true });
   return storage;
+}
+
+export async function createUpload(b: S3Bucket, full: string, key: string, contentType: string): Promise<string> {
+  const res = await b.client.request("POST", b.client.url(full, { uploads: "" }), key, {
+    headers: { "content-type": contentType },
+  });
+  const xml = await res.text();
+  const id = xmlText(xml, "UploadId");
+  if (!id) throw new S3Error(res.status, "MalformedResponse", "CreateMultipartUpload answered no UploadId", { key });
+  return id;
+}
+
+export async function uploadPart(
+  b: S3Bucket,
+  full: string,
+  key: string,
+  uploadId: string,
+  n: number,
+  bytes: Uint8Array,
+): Promise<string> {
+  const res = await b.client.request("PUT", b.client.url(full, { partNumber: String(n), uploadId }), key, {
+    body: bytes,
+  });
+  await res.body?.cancel();
+  const etag = res.headers.get("etag");
+  if (!etag) throw new S3Error(res.status, "MalformedResponse", `UploadPart ${n} answered no ETag`, { key });
+  return etag;
+}
+
+export async function completeParts(
+  b: S3Bucket,
+  full: string,
+  key: string,
+  uploadId: string,
+  list: ReadonlyArray<{ n: number; etag: string }>,
+): Promise<void> {
+  const parts = list.map(({ n, etag }) => `<Part><PartNumber>${n}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`);
+  const body = `<CompleteMultipartUpload>${parts.join("")}</CompleteMultipartUpload>`;
+  const res = await b.client.request("POST", b.client.url(full, { uploadId }), key, {
+    headers: { "content-type": "application/xml" },
+    body,
+  });
+  // S3 may answer 200 and still fail: the error then comes in the body (CompleteMultipartUpload docs).
+  const xml = await res.text();
+  if (hasElement(xml, "Error")) throw errorFromXml(res.status, xml, key);
+}
+
+export async function abortUpload(b: S3Bucket, full: string, key: string, uploadId: string): Promise<void> {
+  const res = await b.client.send("DELETE", b.client.url(full, { uploadId }));
+  if (res.ok || res.status === 404) return void (await res.body?.cancel());
+  throw await errorOf(res, key);
+}
+
+export async function* listUploads(b: S3Bucket): AsyncGenerator<{ key: string; uploadId: string; initiated: Date }> {
+  let keyMarker: string | undefined;
+  let idMarker: string | undefined;
+  for (;;) {
+    const res = await b.client.send(
+      "GET",
+      b.client.url(null, { uploads: "", prefix: b.prefix, "key-marker": keyMarker, "upload-id-marker": idMarker }),
+    );
+    // Not every S3-compatible service lists unfinished uploads (s3rver answers 501); a lifecycle
+    // rule (AbortIncompleteMultipartUpload) is then the only sweep. See decision 0110.
+    if (res.status === 501) return void (await res.body?.cancel());
+    if (!res.ok) throw await errorOf(res);
+    const xml = await res.text();
+    for (const block of xmlElements(xml, "Upload")) {
+      const key = xmlText(block, "Key");
+      const uploadId = xmlText(block, "UploadId");
+      if (key === null || !uploadId || !key.startsWith(b.prefix)) continue;
+      yield {
+        key: key.slice(b.prefix.length),
+        uploadId,
+        initiated: parseDate(xmlText(block, "Initiated")) ?? new Date(0),
+      };
+    }
+    if (xmlText(xml, "IsTruncated") !== "true") return;
+    keyMarker = xmlText(xml, "NextKeyMarker") ?? undefined;
+    idMarker = xmlText(xml, "NextUploadIdMarker") ?? undefined;
+    if (!keyMarker) {
+      throw new S3Error(res.status, "MalformedResponse", "ListMultipartUploads truncated without NextKeyMarker");
+    }
+  }
+}
+
+export async function listParts(
+  b: S3Bucket,
+  full: string,
+  key: string,
+  uploadId: string,
+): Promise<S3UploadedPart[] | null> {
+  const parts: S3UploadedPart[] = [];
+  let marker: string | undefined;
+  for (;;) {
+    const res = await b.client.send("GET", b.client.url(full, { uploadId, "part-number-marker": marker }));
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return null;
+    }
+    if (!res.ok) throw await errorOf(res, key);
+    const xml = await res.text();
+    for (const block of xmlElements(xml, "Part")) {
+      const n = Number(xmlText(block, "PartNumber"));
+      const etag = xmlText(block, "ETag");
+      if (!Number.isSafeInteger(n) || n < 1 || !etag) continue;
+      parts.push({ n, size: Number(xmlText(block, "Size") ?? 0), etag });
+    }
+    if (xmlText(xml, "IsTruncated") !== "true") break;
+    marker = xmlText(xml, "NextPartNumberMarker") ?? undefined;
+    if (!marker) {
+      throw new S3Error(res.status, "MalformedResponse", "ListParts truncated without NextPartNumberMarker");
+    }
+  }
+  return parts.sort((a, b) => a.n - b.n);
+}
+
+/** `FileStorage.write` on S3: one PutObject, or a multipart upload once a part fills. */
+export async function writeObject(
+  b: S3Bucket,
+  key: string,
+  body: ReadableStream<Uint8Array>,
+  wopts?: Parameters<S3Storage["write"]>[2],
+): Promise<{ size: number }> {
+  const full = fullKey(b, key);
+  const limit = wopts?.maxBytes;
+  const contentType = wopts?.contentType ?? getMimeType(key) ?? "application/octet-stream";
+  // S3 allows at most 10,000 parts, so a large limit asks for larger parts.
+  const partSize = limit === undefined ? b.basePartSize : Math.max(b.basePartSize, Math.ceil(limit / MAX_PARTS));
+  // Part buffers come from the shared pool, so writes in flight cost at most the pool whatever
+  // their number (decision 0112). Only a limit past 50 GB asks for parts the pool does not hold.
+  const pooled = partSize === b.pool.partSize;
+  const ownMax = pooled ? Math.min(SMALL_BODY, partSize) : partSize;
+  const reader = body.getReader();
+  // The first bytes go to a buffer of the write's own, grown up to 1 MiB, so a small file (an
+  // avatar) costs little and never waits for the pool; past that the write borrows a part buffer
+  // and reuses it for every part (decision 0023: flat memory).
+  let buf: Uint8Array = new Uint8Array(Math.min(64 * 1024, partSize));
+  let borrowed = false;
+  const giveBack = () => {
+    if (borrowed) b.pool.release(buf);
+    borrowed = false;
+  };
+  let filled = 0;
+  let size = 0;
+  let uploadId: string | null = null;
+  const etags: string[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (limit !== undefined && size > limit) throw new TooLargeError(limit);
+      for (let off = 0; off < value.byteLength;) {
+        if (filled === buf.byteLength) {
+          let bigger: Uint8Array;
+          if (buf.byteLength < ownMax) bigger = new Uint8Array(Math.min(ownMax, buf.byteLength * 2));
+          else {
+            // Reading stops while the write waits for a buffer: the client is held back.
+            bigger = await b.pool.acquire();
+            borrowed = true;
+          }
+          bigger.set(buf.subarray(0, filled));
+          buf = bigger;
+        }
+        const n = Math.min(value.byteLength - off, buf.byteLength - filled);
+        buf.set(value.subarray(off, off + n), filled);
+        filled += n;
+        off += n;
+        if (filled === partSize) {
+          // Reading stops while a part is sent: the sender is held back instead of buffering more.
+          uploadId ??= await createUpload(b, full, key, contentType);
+          etags.push(await uploadPart(b, full, key, uploadId, etags.length + 1, buf));
+          filled = 0;
+        }
+      }
+    }
+    if (uploadId === null) {
+      const res = await b.client.request("PUT", b.client.url(full), key, {
+        headers: { "content-type": contentType },
+        body: buf.subarray(0, filled),
+      });
+      giveBack();
+      await res.body?.cancel();
+      return { size };
+    }
+    if (filled > 0) etags.push(await uploadPart(b, full, key, uploadId, etags.length + 1, buf.subarray(0, filled)));
+    giveBack();
+    await completeParts(b, full, key, uploadId, etags.map((etag, i) => ({ n: i + 1, etag })));
+    return { size };
+  } catch (err) {
+    giveBack();
+    await reader.cancel(err).catch(() => {});
+    // The object appears only on CompleteMultipartUpload, so nothing is visible; aborting frees
+    // the stored parts. If the abort fails too, list() reports the upload as partial for the sweep.
+    if (uploadId !== null) {
+      await abortUpload(b, full, key, uploadId).catch((abortErr) =>
+        b.logger?.warn("could not abort an S3 multipart upload", { key, uploadId, err: abortErr })
+      );
+    }
+    throw err;
+  }
+}
+
+/** `read` on S3: GetObject, with a Range when asked. */
+export async function readObject(
+  b: S3Bucket,
+  key: string,
+  ropts?: { range?: ByteRange },
+): Promise<S3ReadResult> {
+  const headers: Record<string, string> = {};
+  const range = ropts?.range;
+  if (range) {
+    if (
+      !Number.isSafeInteger(range.start) || range.start < 0 ||
+      (range.end !== undefined && (!Number.isSafeInteger(range.end) || range.end < range.start))
+    ) {
+      throw new RangeError(`Bad byte range ${range.start}-${range.end ?? ""}`);
+    }
+    headers.range = `bytes=${range.start}-${range.end ?? ""}`;
+  }
+  const res = await b.client.request("GET", b.client.url(fullKey(b, key)), key, { headers });
+  if (!res.body) throw new S3Error(res.status, "MalformedResponse", "GetObject answered no body", { key });
+  const info = infoOf(res);
+  if (res.status === 206) {
+    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers.get("content-range") ?? "");
+    if (!m || m[3] === "*") {
+      await res.body.cancel();
+      throw new S3Error(206, "MalformedResponse", "206 without a usable Content-Range", { key });
+    }
+    return { ...info, size: Number(m[3]), body: res.body, range: { start: Number(m[1]), end: Number(m[2]) } };
+  }
+  return { ...info, body: res.body };
+}
+
+/** `listKeys` on S3: ListObjectsV2, page by page. */
+export async function* listObjectKeys(b: S3Bucket, under = ""): AsyncGenerator<S3ListedObject> {
+  let token: string | undefined;
+  for (;;) {
+    const res = await b.client.request(
+      "GET",
+      b.client.url(null, {
+        "list-type": "2",
+        prefix: b.prefix + under,
+        "max-keys": String(b.pageSize),
+        "continuation-token": token,
+      }),
+      undefined,
+    );
+    const xml = await res.text();
+    for (const block of xmlElements(xml, "Contents")) {
+      const key = xmlText(block, "Key");
+      if (key === null || !key.startsWith(b.prefix)) continue;
+      yield {
+        key: key.slice(b.prefix.length),
+        size: Number(xmlText(block, "Size") ?? 0),
+        modifiedAt: parseDate(xmlText(block, "LastModified")) ?? new Date(0),
+        etag: xmlText(block, "ETag"),
+      };
+    }
+    if (xmlText(xml, "IsTruncated") !== "true") return;
+    token = xmlText(xml, "NextContinuationToken") ?? undefined;
+    if (!token) {
+      throw new S3Error(res.status, "MalformedResponse", "ListObjectsV2 truncated without NextContinuationToken");
+    }
+  }
 }

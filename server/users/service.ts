@@ -1,8 +1,9 @@
 import { and, asc, eq, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type NewUser, tracks, type User, users } from "../../db/schema.ts";
+import { type NewUser, type User, users } from "../../db/schema.ts";
 import type { Clock } from "../deps.ts";
 import { containsSql } from "../lib/search.ts";
+import { keepTracksAsGuest } from "../tracks/guest-tracks.ts";
 
 /**
  * The one way to read and write `users` rows (docs/decisions/0120-service-boundaries.md).
@@ -43,30 +44,134 @@ export interface UserList {
 
 export type UniqueField = "username" | "vk_id" | "telegram_id";
 
-export function createUsersService(ctx: { db: Db; clock: Clock; sessions: SessionInvalidation }) {
+/**
+ * `rights_changed_at` for a patch that names staff rights or the ban: now when it takes a right
+ * away (admin or moderator off, a ban) or changes the categories (compared with the row in the
+ * same statement), else as it was. Signed links made before it are refused (decision 0203).
+ */
+export function rightsStamp(patch: UserPatch, now: Date): SQL | undefined {
+  const reduced: SQL[] = [];
+  if (patch.is_admin === false) reduced.push(sql`${users.is_admin} = 1`);
+  if (patch.is_moderator === false) reduced.push(sql`${users.is_moderator} = 1`);
+  if (patch.is_banned === true) reduced.push(sql`${users.is_banned} = 0`);
+  if (patch.moderator_categories !== undefined) {
+    reduced.push(sql`${users.moderator_categories} <> ${patch.moderator_categories}`);
+  }
+  if (reduced.length === 0) return undefined;
+  return sql`CASE WHEN ${sql.join(reduced, sql` OR `)} THEN ${now.getTime()} ELSE ${users.rights_changed_at} END`;
+}
+
+/** Filters, counts and (when asked) one page, ordered by id. Roles follow the display priority. */
+export async function listUsers(db: Db, q: UserListQuery): Promise<UserList> {
+  const conds: SQL[] = [];
+  const term = q.search?.trim();
+  if (term) {
+    conds.push(
+      sql`(${containsSql(users.username, term)} OR ${containsSql(sql`coalesce(${users.first_name}, '')`, term)} OR ${
+        containsSql(sql`coalesce(${users.last_name}, '')`, term)
+      } OR ${containsSql(sql`coalesce(${users.email}, '')`, term)} OR ${
+        /^\d+$/.test(term) ? sql`${users.id} = ${Number(term.slice(0, 15))}` : sql`0`
+      })`,
+    );
+  }
+  if (q.status === "active") conds.push(eq(users.is_banned, false));
+  if (q.status === "banned") conds.push(eq(users.is_banned, true));
+  // Admin over moderator over user, as the list shows them.
+  if (q.role === "admin") conds.push(eq(users.is_admin, true));
+  if (q.role === "moderator") conds.push(and(eq(users.is_moderator, true), eq(users.is_admin, false))!);
+  if (q.role === "user") conds.push(and(eq(users.is_moderator, false), eq(users.is_admin, false))!);
+  const where = conds.length ? and(...conds) : undefined;
+  const [counts] = await db
+    .select({
+      total: sql<number>`count(*)`,
+      filtered: where ? sql<number>`coalesce(sum(case when ${where} then 1 else 0 end), 0)` : sql<number>`count(*)`,
+    })
+    .from(users);
+  const total = Number(counts.total);
+  const filtered = Number(counts.filtered);
+  const paged = q.page !== undefined || q.page_size !== undefined;
+  const size = paged ? q.page_size ?? 10 : null;
+  const pages = size ? Math.max(1, Math.ceil(filtered / size)) : 1;
+  const page = Math.min(Math.max(1, q.page ?? 1), pages);
+  let query = db.select().from(users).where(where).orderBy(asc(users.id)).$dynamic();
+  if (size) query = query.limit(size).offset((page - 1) * size);
+  return { users: await query, total, filtered, page, pages, page_size: size };
+}
+
+/** What the users service uses. */
+export interface UsersContext {
+  db: Db;
+  clock: Clock;
+  sessions: SessionInvalidation;
+}
+
+/** The first of the unique fields given that another user already holds (usernames ignoring ASCII case). */
+export async function takenField(
+  db: Db,
+  fields: { username?: string | null; vk_id?: string | null; telegram_id?: string | null },
+  exceptId?: number,
+): Promise<UniqueField | null> {
+  const not = exceptId ? ne(users.id, exceptId) : undefined;
+  const exists = async (cond: SQL) =>
+    (await db.select({ id: users.id }).from(users).where(and(cond, not)).limit(1)).length > 0;
+  if (fields.username && await exists(sql`lower(${users.username}) = lower(${fields.username})`)) return "username";
+  if (fields.vk_id && await exists(eq(users.vk_id, fields.vk_id))) return "vk_id";
+  if (fields.telegram_id && await exists(eq(users.telegram_id, fields.telegram_id))) return "telegram_id";
+  return null;
+}
+
+/** Withdraws every claim on this phone; the ids of the accounts that had one. */
+export async function dropPhoneClaims(ctx: UsersContext, phone: string): Promise<number[]> {
+  const { db, clock, sessions } = ctx;
+  // Read first: nearly every VK sign-in asks, and a read takes no write lock.
+  const claims = await db.select({ id: users.id }).from(users).where(eq(users.pending_vk_link_phone, phone));
+  if (claims.length === 0) return [];
+  try {
+    await db.update(users).set({ pending_vk_link_phone: null, updated_at: clock.now() })
+      .where(eq(users.pending_vk_link_phone, phone));
+  } finally {
+    for (const c of claims) sessions.forgetUser(c.id);
+  }
+  return claims.map((c) => c.id);
+}
+
+/**
+ * Writes `patch` to `keepId` and deletes the account `drop` (only while it still holds that
+ * Telegram identity), atomically. A batch runs on one connection without giving the event loop
+ * up in between, so no write lock is held across awaits (an interactive transaction would hold
+ * one while other requests of this process wait on a second connection).
+ */
+export async function absorbUser(
+  ctx: UsersContext,
+  keepId: number,
+  patch: UserPatch,
+  drop?: { id: number; telegram_id: string },
+): Promise<User | undefined> {
+  const { db, clock, sessions } = ctx;
+  const write = db.update(users).set({ ...patch, updated_at: clock.now() }).where(eq(users.id, keepId)).returning();
+  try {
+    if (!drop) {
+      const [row] = await write;
+      return row;
+    }
+    const [, rows] = await db.batch([
+      db.delete(users).where(and(eq(users.id, drop.id), eq(users.telegram_id, drop.telegram_id))),
+      write,
+    ]);
+    return rows[0];
+  } finally {
+    sessions.forgetUser(keepId);
+    if (drop) sessions.forgetUser(drop.id);
+  }
+}
+
+export function createUsersService(ctx: UsersContext) {
   const { db, clock, sessions } = ctx;
 
   /** After every write: a ban ends the sessions (which also forgets them), anything else drops the cache. */
   async function written(row: User | undefined, id: number): Promise<void> {
     if (row?.is_banned) await sessions.revokeUser(id);
     else sessions.forgetUser(id);
-  }
-
-  /**
-   * `rights_changed_at` for a patch that names staff rights or the ban: now when it takes a right
-   * away (admin or moderator off, a ban) or changes the categories (compared with the row in the
-   * same statement), else as it was. Signed links made before it are refused (decision 0203).
-   */
-  function rightsStamp(patch: UserPatch, now: Date): SQL | undefined {
-    const reduced: SQL[] = [];
-    if (patch.is_admin === false) reduced.push(sql`${users.is_admin} = 1`);
-    if (patch.is_moderator === false) reduced.push(sql`${users.is_moderator} = 1`);
-    if (patch.is_banned === true) reduced.push(sql`${users.is_banned} = 0`);
-    if (patch.moderator_categories !== undefined) {
-      reduced.push(sql`${users.moderator_categories} <> ${patch.moderator_categories}`);
-    }
-    if (reduced.length === 0) return undefined;
-    return sql`CASE WHEN ${sql.join(reduced, sql` OR `)} THEN ${now.getTime()} ELSE ${users.rights_changed_at} END`;
   }
 
   async function update(id: number, patch: UserPatch): Promise<User | undefined> {
@@ -108,55 +213,10 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
     },
 
     /** Filters, counts and (when asked) one page, ordered by id. Roles follow the display priority. */
-    async list(q: UserListQuery): Promise<UserList> {
-      const conds: SQL[] = [];
-      const term = q.search?.trim();
-      if (term) {
-        conds.push(
-          sql`(${containsSql(users.username, term)} OR ${
-            containsSql(sql`coalesce(${users.first_name}, '')`, term)
-          } OR ${containsSql(sql`coalesce(${users.last_name}, '')`, term)} OR ${
-            containsSql(sql`coalesce(${users.email}, '')`, term)
-          } OR ${/^\d+$/.test(term) ? sql`${users.id} = ${Number(term.slice(0, 15))}` : sql`0`})`,
-        );
-      }
-      if (q.status === "active") conds.push(eq(users.is_banned, false));
-      if (q.status === "banned") conds.push(eq(users.is_banned, true));
-      // Admin over moderator over user, as the list shows them.
-      if (q.role === "admin") conds.push(eq(users.is_admin, true));
-      if (q.role === "moderator") conds.push(and(eq(users.is_moderator, true), eq(users.is_admin, false))!);
-      if (q.role === "user") conds.push(and(eq(users.is_moderator, false), eq(users.is_admin, false))!);
-      const where = conds.length ? and(...conds) : undefined;
-      const [counts] = await db
-        .select({
-          total: sql<number>`count(*)`,
-          filtered: where ? sql<number>`coalesce(sum(case when ${where} then 1 else 0 end), 0)` : sql<number>`count(*)`,
-        })
-        .from(users);
-      const total = Number(counts.total);
-      const filtered = Number(counts.filtered);
-      const paged = q.page !== undefined || q.page_size !== undefined;
-      const size = paged ? q.page_size ?? 10 : null;
-      const pages = size ? Math.max(1, Math.ceil(filtered / size)) : 1;
-      const page = Math.min(Math.max(1, q.page ?? 1), pages);
-      let query = db.select().from(users).where(where).orderBy(asc(users.id)).$dynamic();
-      if (size) query = query.limit(size).offset((page - 1) * size);
-      return { users: await query, total, filtered, page, pages, page_size: size };
-    },
+    list: (q: UserListQuery): Promise<UserList> => listUsers(db, q),
 
     /** The first of the unique fields given that another user already holds (usernames ignoring ASCII case). */
-    async taken(
-      fields: { username?: string | null; vk_id?: string | null; telegram_id?: string | null },
-      exceptId?: number,
-    ): Promise<UniqueField | null> {
-      const not = exceptId ? ne(users.id, exceptId) : undefined;
-      const exists = async (cond: SQL) =>
-        (await db.select({ id: users.id }).from(users).where(and(cond, not)).limit(1)).length > 0;
-      if (fields.username && await exists(sql`lower(${users.username}) = lower(${fields.username})`)) return "username";
-      if (fields.vk_id && await exists(eq(users.vk_id, fields.vk_id))) return "vk_id";
-      if (fields.telegram_id && await exists(eq(users.telegram_id, fields.telegram_id))) return "telegram_id";
-      return null;
-    },
+    taken: (fields: Parameters<typeof takenField>[1], exceptId?: number) => takenField(db, fields, exceptId),
 
     /** Usernames equal to or starting with `base`, lower-cased (for numbering a new one). */
     async usernamesLike(base: string): Promise<Set<string>> {
@@ -198,7 +258,7 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
     async remove(id: number, username: string): Promise<void> {
       try {
         await db.batch([
-          db.update(tracks).set({ guest_username: username }).where(eq(tracks.user_id, id)),
+          keepTracksAsGuest(db, id, username),
           db.delete(users).where(eq(users.id, id)),
         ]);
       } finally {
@@ -233,46 +293,11 @@ export function createUsersService(ctx: { db: Db; clock: Clock; sessions: Sessio
     },
 
     /** Withdraws every claim on this phone; the ids of the accounts that had one. */
-    async dropPhoneClaims(phone: string): Promise<number[]> {
-      // Read first: nearly every VK sign-in asks, and a read takes no write lock.
-      const claims = await db.select({ id: users.id }).from(users).where(eq(users.pending_vk_link_phone, phone));
-      if (claims.length === 0) return [];
-      try {
-        await db.update(users).set({ pending_vk_link_phone: null, updated_at: clock.now() })
-          .where(eq(users.pending_vk_link_phone, phone));
-      } finally {
-        for (const c of claims) sessions.forgetUser(c.id);
-      }
-      return claims.map((c) => c.id);
-    },
+    dropPhoneClaims: (phone: string) => dropPhoneClaims(ctx, phone),
 
-    /**
-     * Writes `patch` to `keepId` and deletes the account `drop` (only while it still holds that
-     * Telegram identity), atomically. A batch runs on one connection without giving the event loop
-     * up in between, so no write lock is held across awaits (an interactive transaction would hold
-     * one while other requests of this process wait on a second connection).
-     */
-    async absorb(
-      keepId: number,
-      patch: UserPatch,
-      drop?: { id: number; telegram_id: string },
-    ): Promise<User | undefined> {
-      const write = db.update(users).set({ ...patch, updated_at: clock.now() }).where(eq(users.id, keepId)).returning();
-      try {
-        if (!drop) {
-          const [row] = await write;
-          return row;
-        }
-        const [, rows] = await db.batch([
-          db.delete(users).where(and(eq(users.id, drop.id), eq(users.telegram_id, drop.telegram_id))),
-          write,
-        ]);
-        return rows[0];
-      } finally {
-        sessions.forgetUser(keepId);
-        if (drop) sessions.forgetUser(drop.id);
-      }
-    },
+    /** Writes `patch` to `keepId` and deletes the account `drop`, atomically (absorbUser). */
+    absorb: (keepId: number, patch: UserPatch, drop?: { id: number; telegram_id: string }) =>
+      absorbUser(ctx, keepId, patch, drop),
   };
 }
 

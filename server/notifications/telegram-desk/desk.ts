@@ -86,145 +86,156 @@ const NO_CHANGE = "superseded: the card already shows this";
 
 const isNotModified = (description: string | undefined) => /message is not modified/i.test(description ?? "");
 
+/** What the desk's operations use: the deps and the callback data's secret. */
+export interface DeskContext extends DeskDeps {
+  secret: string;
+}
+
+export async function cardById(d: DeskContext, cardId: number) {
+  const [row] = await d.db.select().from(telegramCards).where(eq(telegramCards.id, cardId)).limit(1);
+  return row ?? null;
+}
+
+export function renderCard(d: DeskContext, cardId: number, t: CardTrack) {
+  const text = cardText(t.facts, d.config.publicUrl);
+  const keyboard = cardKeyboard(d.secret, cardId, t.facts);
+  return { text, keyboard };
+}
+
+/** The clip as a file, or null when none can be cut (the card then goes as text). A storage outage throws. */
+export async function clipFile(d: DeskContext, t: CardTrack): Promise<File | null> {
+  if (!d.storage || !t.storageKey) return null;
+  const { artist, title } = trackNameParts(t.facts.filename);
+  try {
+    if (!(await d.storage.stat(t.storageKey))) return null;
+    const clip = await cutClip(d.storage, t.storageKey, {
+      dropS: t.dropS,
+      durationS: t.durationS,
+      artist,
+      title,
+    });
+    const name = `${[artist, title].filter(Boolean).join(" - ") || "clip"} (clip).mp3`.replace(/[\\/"\r\n]/g, "_");
+    return new File([clip.bytes as Uint8Array<ArrayBuffer>], name, { type: "audio/mpeg" });
+  } catch (err) {
+    if (!(err instanceof ClipError)) throw err;
+    d.logger.info("staff card goes without a clip", { trackId: t.facts.trackId, reason: err.message });
+    return null;
+  }
+}
+
+export async function markCardRow(d: DeskContext, cardId: number, set: Partial<typeof telegramCards.$inferInsert>) {
+  await d.db.update(telegramCards).set({ ...set, updated_at: d.clock.now() }).where(eq(telegramCards.id, cardId));
+}
+
+export async function setMethod(d: DeskContext, rowId: number, method: (typeof telegramOutbox.$inferSelect)["method"]) {
+  await d.db.update(telegramOutbox).set({ method }).where(eq(telegramOutbox.id, rowId));
+}
+
+export async function sendCard(
+  d: DeskContext,
+  row: typeof telegramOutbox.$inferSelect,
+  c: typeof telegramCards.$inferSelect,
+  t: CardTrack,
+  call: BotCaller,
+) {
+  // Sent already (a claim whose lease ran out after Telegram answered): not posted twice.
+  if (c.message_id !== null) return { kind: "sent" } as const;
+  const { text, keyboard } = renderCard(d, c.id, t);
+  let file: File | null;
+  try {
+    file = await clipFile(d, t);
+  } catch (err) {
+    return { kind: "retry", error: `storage: ${(err as Error)?.message ?? String(err)}` } as const;
+  }
+  let reply;
+  if (file) {
+    const form = new FormData();
+    form.set("chat_id", String(chatIdValue(c.chat_id)));
+    form.set("audio", file);
+    form.set("caption", text);
+    form.set("parse_mode", "HTML");
+    const { artist, title } = trackNameParts(t.facts.filename);
+    if (title) form.set("title", title);
+    if (artist) form.set("performer", artist);
+    if (keyboard) form.set("reply_markup", JSON.stringify(keyboard));
+    reply = await call("sendAudio", form);
+  } else {
+    reply = await call("sendMessage", {
+      chat_id: chatIdValue(c.chat_id),
+      text,
+      parse_mode: "HTML",
+      link_preview_options: { is_disabled: true },
+      ...(keyboard ? { reply_markup: keyboard } : {}),
+    });
+  }
+  if (file === null) await setMethod(d, row.id, "sendMessage");
+  const o = reply.outcome;
+  if (o.kind === "sent") {
+    const messageId = Number((reply.result as { message_id?: unknown } | undefined)?.message_id);
+    await markCardRow(d, c.id, {
+      message_id: Number.isSafeInteger(messageId) ? messageId : null,
+      has_audio: file !== null,
+      state: "sent",
+      shown_text: text,
+      shown_markup: keyboard ? JSON.stringify(keyboard) : null,
+    });
+  } else if (o.kind === "final") {
+    await markCardRow(d, c.id, { state: o.status === "blocked" ? "blocked" : "failed" });
+  }
+  return o;
+}
+
+export async function editCard(
+  d: DeskContext,
+  row: typeof telegramOutbox.$inferSelect,
+  c: typeof telegramCards.$inferSelect,
+  t: CardTrack,
+  call: BotCaller,
+) {
+  if (c.message_id === null) {
+    // Still to be sent (it will show the state then), or it never reached the chat.
+    return c.state === "queued"
+      ? { kind: "final", status: "superseded", error: CARD_NOT_SENT_YET } as const
+      : { kind: "final", status: "failed", error: `the card was never sent (${c.state})` } as const;
+  }
+  const { text, keyboard } = renderCard(d, c.id, t);
+  const markup = keyboard ? JSON.stringify(keyboard) : null;
+  if (text === c.shown_text && markup === c.shown_markup) {
+    return { kind: "final", status: "superseded", error: NO_CHANGE } as const;
+  }
+  const target = { chat_id: chatIdValue(c.chat_id), message_id: c.message_id };
+  // An empty keyboard removes the buttons.
+  const reply_markup = keyboard ?? { inline_keyboard: [] };
+  const method = text === c.shown_text
+    ? "editMessageReplyMarkup"
+    : c.has_audio
+    ? "editMessageCaption"
+    : "editMessageText";
+  await setMethod(d, row.id, method);
+  const reply = await call(
+    method,
+    method === "editMessageReplyMarkup"
+      ? { ...target, reply_markup }
+      : method === "editMessageCaption"
+      ? { ...target, caption: text, parse_mode: "HTML", reply_markup }
+      : { ...target, text, parse_mode: "HTML", link_preview_options: { is_disabled: true }, reply_markup },
+  );
+  if (reply.outcome.kind === "sent" || isNotModified(reply.description)) {
+    await markCardRow(d, c.id, { shown_text: text, shown_markup: markup });
+    return { kind: "sent" } as const;
+  }
+  return reply.outcome;
+}
+
 export function createTelegramDesk(deps: DeskDeps): TelegramDesk {
-  const { db, clock, logger, config } = deps;
+  const { db, clock, config } = deps;
   const enabled = Boolean(config.telegram);
   const secret = callbackSecret(config.jwtSecret ?? config.telegram?.botToken ?? "telegram-desk-off");
   let source: CardSource | null = null;
 
-  async function card(cardId: number) {
-    const [row] = await db.select().from(telegramCards).where(eq(telegramCards.id, cardId)).limit(1);
-    return row ?? null;
-  }
-
-  function render(cardId: number, t: CardTrack) {
-    const text = cardText(t.facts, config.publicUrl);
-    const keyboard = cardKeyboard(secret, cardId, t.facts);
-    return { text, keyboard };
-  }
-
-  /** The clip as a file, or null when none can be cut (the card then goes as text). A storage outage throws. */
-  async function clipFile(t: CardTrack): Promise<File | null> {
-    if (!deps.storage || !t.storageKey) return null;
-    const { artist, title } = trackNameParts(t.facts.filename);
-    try {
-      if (!(await deps.storage.stat(t.storageKey))) return null;
-      const clip = await cutClip(deps.storage, t.storageKey, {
-        dropS: t.dropS,
-        durationS: t.durationS,
-        artist,
-        title,
-      });
-      const name = `${[artist, title].filter(Boolean).join(" - ") || "clip"} (clip).mp3`.replace(/[\\/"\r\n]/g, "_");
-      return new File([clip.bytes as Uint8Array<ArrayBuffer>], name, { type: "audio/mpeg" });
-    } catch (err) {
-      if (!(err instanceof ClipError)) throw err;
-      logger.info("staff card goes without a clip", { trackId: t.facts.trackId, reason: err.message });
-      return null;
-    }
-  }
-
-  async function markCard(cardId: number, set: Partial<typeof telegramCards.$inferInsert>) {
-    await db.update(telegramCards).set({ ...set, updated_at: clock.now() }).where(eq(telegramCards.id, cardId));
-  }
-
-  async function setMethod(rowId: number, method: (typeof telegramOutbox.$inferSelect)["method"]) {
-    await db.update(telegramOutbox).set({ method }).where(eq(telegramOutbox.id, rowId));
-  }
-
-  async function send(
-    row: typeof telegramOutbox.$inferSelect,
-    c: typeof telegramCards.$inferSelect,
-    t: CardTrack,
-    call: BotCaller,
-  ) {
-    // Sent already (a claim whose lease ran out after Telegram answered): not posted twice.
-    if (c.message_id !== null) return { kind: "sent" } as const;
-    const { text, keyboard } = render(c.id, t);
-    let file: File | null;
-    try {
-      file = await clipFile(t);
-    } catch (err) {
-      return { kind: "retry", error: `storage: ${(err as Error)?.message ?? String(err)}` } as const;
-    }
-    let reply;
-    if (file) {
-      const form = new FormData();
-      form.set("chat_id", String(chatIdValue(c.chat_id)));
-      form.set("audio", file);
-      form.set("caption", text);
-      form.set("parse_mode", "HTML");
-      const { artist, title } = trackNameParts(t.facts.filename);
-      if (title) form.set("title", title);
-      if (artist) form.set("performer", artist);
-      if (keyboard) form.set("reply_markup", JSON.stringify(keyboard));
-      reply = await call("sendAudio", form);
-    } else {
-      reply = await call("sendMessage", {
-        chat_id: chatIdValue(c.chat_id),
-        text,
-        parse_mode: "HTML",
-        link_preview_options: { is_disabled: true },
-        ...(keyboard ? { reply_markup: keyboard } : {}),
-      });
-    }
-    if (file === null) await setMethod(row.id, "sendMessage");
-    const o = reply.outcome;
-    if (o.kind === "sent") {
-      const messageId = Number((reply.result as { message_id?: unknown } | undefined)?.message_id);
-      await markCard(c.id, {
-        message_id: Number.isSafeInteger(messageId) ? messageId : null,
-        has_audio: file !== null,
-        state: "sent",
-        shown_text: text,
-        shown_markup: keyboard ? JSON.stringify(keyboard) : null,
-      });
-    } else if (o.kind === "final") {
-      await markCard(c.id, { state: o.status === "blocked" ? "blocked" : "failed" });
-    }
-    return o;
-  }
-
-  async function edit(
-    row: typeof telegramOutbox.$inferSelect,
-    c: typeof telegramCards.$inferSelect,
-    t: CardTrack,
-    call: BotCaller,
-  ) {
-    if (c.message_id === null) {
-      // Still to be sent (it will show the state then), or it never reached the chat.
-      return c.state === "queued"
-        ? { kind: "final", status: "superseded", error: CARD_NOT_SENT_YET } as const
-        : { kind: "final", status: "failed", error: `the card was never sent (${c.state})` } as const;
-    }
-    const { text, keyboard } = render(c.id, t);
-    const markup = keyboard ? JSON.stringify(keyboard) : null;
-    if (text === c.shown_text && markup === c.shown_markup) {
-      return { kind: "final", status: "superseded", error: NO_CHANGE } as const;
-    }
-    const target = { chat_id: chatIdValue(c.chat_id), message_id: c.message_id };
-    // An empty keyboard removes the buttons.
-    const reply_markup = keyboard ?? { inline_keyboard: [] };
-    const method = text === c.shown_text
-      ? "editMessageReplyMarkup"
-      : c.has_audio
-      ? "editMessageCaption"
-      : "editMessageText";
-    await setMethod(row.id, method);
-    const reply = await call(
-      method,
-      method === "editMessageReplyMarkup"
-        ? { ...target, reply_markup }
-        : method === "editMessageCaption"
-        ? { ...target, caption: text, parse_mode: "HTML", reply_markup }
-        : { ...target, text, parse_mode: "HTML", link_preview_options: { is_disabled: true }, reply_markup },
-    );
-    if (reply.outcome.kind === "sent" || isNotModified(reply.description)) {
-      await markCard(c.id, { shown_text: text, shown_markup: markup });
-      return { kind: "sent" } as const;
-    }
-    return reply.outcome;
-  }
+  const d: DeskContext = { ...deps, secret };
+  const card = (cardId: number) => cardById(d, cardId);
+  const markCard = (cardId: number, set: Partial<typeof telegramCards.$inferInsert>) => markCardRow(d, cardId, set);
 
   return {
     enabled,
@@ -302,7 +313,7 @@ export function createTelegramDesk(deps: DeskDeps): TelegramDesk {
       if (!source) return { kind: "retry", error: "the staff desk is not connected to the tracks yet" };
       const t = await source.cardTrack(c.track_id, c.direction as Direction);
       if (!t) return { kind: "final", status: "failed", error: "the card's track is gone" };
-      return row.key === cardSendKey(c.id) ? await send(row, c, t, call) : await edit(row, c, t, call);
+      return row.key === cardSendKey(c.id) ? await sendCard(d, row, c, t, call) : await editCard(d, row, c, t, call);
     },
   };
 }

@@ -7,13 +7,19 @@
  * with SIGKILL the other takes over once its lease has run out, within one more lease.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../../../db/client.ts";
-import { directionIntake, telegramUpdatesLease } from "../../../db/schema.ts";
+import { like } from "drizzle-orm";
+import { type Db, openDb } from "../../../db/client.ts";
+import { directionIntake, jobLeases } from "../../../db/schema.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { type ServerProcess, startServer } from "../../testing/server-process.ts";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../../testing/telegram-bot-double.ts";
 import { PRESS_TEXTS } from "./presses.ts";
 import { createTelegramUpdates } from "./updates.ts";
+
+/** The poller's row of the job leases (server/leases/), under the names the assertions read. */
+const pollLease = async (db: Db) =>
+  (await db.select().from(jobLeases).where(like(jobLeases.name, "telegram-updates:%")))
+    .map((r) => ({ holder: r.owner, lease_until: r.until, next_offset: r.cursor }));
 
 const CHAT = -1003000;
 let bot: TelegramBotDouble;
@@ -67,7 +73,7 @@ describe("one instance", () => {
       allowed_updates: ["callback_query"],
     });
     const stored = await until(async () => {
-      const [row] = await t.ctx.db.select().from(telegramUpdatesLease);
+      const [row] = await pollLease(t.ctx.db);
       return row?.next_offset === first.update_id + 1 && row;
     });
     expect(stored.holder).toBe(t.ctx.telegramUpdates.holder);
@@ -75,7 +81,7 @@ describe("one instance", () => {
 
     // Stopped: the lease is given up at once; started again it polls from the stored offset.
     await t.ctx.telegramUpdates.stop();
-    const [released] = await t.ctx.db.select().from(telegramUpdatesLease);
+    const [released] = await pollLease(t.ctx.db);
     expect(released.lease_until.getTime()).toBeLessThanOrEqual(Date.now());
     bot.calls.length = 0;
     t.ctx.telegramUpdates.start();
@@ -189,7 +195,7 @@ describe("two server processes over one database", () => {
         staff_chat_id: String(CHAT),
         updated_at: new Date(),
       });
-      const lease = async () => (await db.select().from(telegramUpdatesLease))[0];
+      const lease = async () => (await pollLease(db))[0];
       const pidOf = (holder: string) => Number(holder.split(":")[1]);
 
       // One of the two takes the lease and polls; over two more leases it keeps it, and the double

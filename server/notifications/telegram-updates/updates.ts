@@ -8,11 +8,11 @@ import type { AppDeps } from "../../deps.ts";
 import type { DeclineTemplatesService } from "../../decline-templates/service.ts";
 import type { TracksService } from "../../tracks/service.ts";
 import type { UsersService } from "../../users/service.ts";
+import { createJobLease, type JobLease } from "../../leases/lease.ts";
 import { callbackSecret } from "../telegram-desk/callback-data.ts";
 import type { InlineKeyboard } from "../telegram-desk/card-text.ts";
 import type { TelegramDesk } from "../telegram-desk/desk.ts";
 import { type BotCaller, botCaller } from "./bot-call.ts";
-import { createUpdatesLease } from "./lease.ts";
 import { createPressHandler, type PressedCard, type PressResult } from "./presses.ts";
 
 /**
@@ -114,6 +114,108 @@ async function deskInUse(db: Db): Promise<boolean> {
   return row !== undefined;
 }
 
+/** What polling uses. */
+export interface Poller {
+  db: Db;
+  clock: AppDeps["clock"];
+  logger: AppDeps["logger"];
+  call: BotCaller;
+  lease: JobLease;
+  /** This instance, as the lease names its holder. */
+  holder: string;
+  leaseMs: number;
+  checkMs: number;
+  pollTimeoutS: number;
+  handleUpdate(update: TelegramUpdate): Promise<unknown>;
+}
+
+/** Polls while this instance holds the lease; returns when it is lost or the server stops. */
+export async function pollWhileHolding(p: Poller, from: number, stop: AbortSignal) {
+  const { call, lease, holder, clock, logger, leaseMs, checkMs, pollTimeoutS } = p;
+  const lost = new AbortController();
+  const signal = AbortSignal.any([stop, lost.signal]);
+  let offset = from;
+  // Renewed on its own timer, so a long poll or a slow press never lets the lease run out; one
+  // renewal at a time, and none left running once polling ends (a late one would take the lease
+  // back after a stop gave it up).
+  let renewing: Promise<void> | null = null;
+  const renew = setInterval(() => {
+    if (renewing || signal.aborted) return;
+    renewing = (async () => {
+      const still = await lease.acquire(holder, clock.now(), leaseMs).catch(() => null);
+      if (!still) lost.abort();
+    })().finally(() => {
+      renewing = null;
+    });
+  }, checkMs);
+  try {
+    while (!signal.aborted) {
+      const answer = await call<TelegramUpdate[]>("getUpdates", {
+        offset,
+        timeout: pollTimeoutS,
+        allowed_updates: ["callback_query"],
+      }, { timeoutMs: (pollTimeoutS + 10) * 1000, signal });
+      if (signal.aborted) break;
+      if (!answer.ok || !Array.isArray(answer.result)) {
+        // 409: a webhook was set meanwhile (another instance, on an https PUBLIC_URL: polling
+        // ends and `pollLoop` finds the webhook and says so; never deleted, decision 0302) or
+        // another poller (ours lost its lease, or a bot process outside this site); else Telegram
+        // or the network failed: wait and try again.
+        if (answer.error_code === 409 && /webhook/i.test(answer.description ?? "")) {
+          return;
+        } else {
+          logger.warn("telegram getUpdates failed", { error: answer.description, code: answer.error_code });
+          await sleep(Math.min(5_000, checkMs), signal);
+        }
+        continue;
+      }
+      for (const raw of answer.result) {
+        if (signal.aborted) break;
+        const update = parseUpdate(raw);
+        const id = Number((raw as { update_id?: unknown })?.update_id);
+        if (update) await p.handleUpdate(update);
+        if (!Number.isSafeInteger(id)) continue;
+        offset = Math.max(offset, id + 1);
+        // Stored at once: a holder that dies now leaves the next one the right place to start.
+        if (!(await lease.advance(holder, clock.now(), offset).catch(() => false))) lost.abort();
+      }
+    }
+  } finally {
+    clearInterval(renew);
+    await renewing;
+  }
+}
+
+/** Sets the webhook once a direction has a staff chat; tries again every `checkMs` until it is set. */
+export async function webhookLoop(
+  p: Pick<Poller, "db" | "call" | "logger" | "checkMs"> & {
+    publicUrl: string;
+    hook: ReturnType<typeof webhookSecrets>;
+  },
+  stop: AbortSignal,
+) {
+  const { db, call, logger, checkMs, hook } = p;
+  while (!stop.aborted) {
+    try {
+      if (await deskInUse(db)) {
+        const set = await call("setWebhook", {
+          url: `${p.publicUrl.replace(/\/+$/, "")}/api${WEBHOOK_ROUTE}/${hook.pathKey}`,
+          secret_token: hook.secretToken,
+          allowed_updates: ["callback_query"],
+        });
+        if (set.ok) {
+          logger.info("telegram updates: webhook set");
+          return;
+        }
+        logger.warn("telegram setWebhook failed", { error: set.description });
+      }
+    } catch (err) {
+      logger.error("telegram updates: setWebhook failed", { err });
+    }
+    await sleep(checkMs, stop);
+  }
+}
+
 export function createTelegramUpdates(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "fetch" | "config"> & {
     users: UsersService;
@@ -134,7 +236,7 @@ export function createTelegramUpdates(
   const pollTimeoutS = options.pollTimeoutS ?? 25;
   /** This instance, as the lease names its holder. */
   const holder = `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
-  const lease = bot ? createUpdatesLease(db, bot.botId) : null;
+  const lease = bot ? createJobLease(db, `telegram-updates:${bot.botId}`) : null;
 
   /**
    * The card's buttons with the decline templates after the first row, as the cards' module draws
@@ -165,65 +267,22 @@ export function createTelegramUpdates(
     return await handlePress(q);
   }
 
+  const poller: Poller = {
+    db,
+    clock,
+    logger,
+    call: call!,
+    lease: lease!,
+    holder,
+    leaseMs,
+    checkMs,
+    pollTimeoutS,
+    handleUpdate,
+  };
+
   let stopper = new AbortController();
   let running: Promise<void> | null = null;
   let holding = false;
-
-  /** Polls while this instance holds the lease; returns when it is lost or the server stops. */
-  async function pollWhileHolding(from: number, stop: AbortSignal) {
-    const lost = new AbortController();
-    const signal = AbortSignal.any([stop, lost.signal]);
-    let offset = from;
-    // Renewed on its own timer, so a long poll or a slow press never lets the lease run out; one
-    // renewal at a time, and none left running once polling ends (a late one would take the lease
-    // back after a stop gave it up).
-    let renewing: Promise<void> | null = null;
-    const renew = setInterval(() => {
-      if (renewing || signal.aborted) return;
-      renewing = (async () => {
-        const still = await lease!.acquire(holder, clock.now(), leaseMs).catch(() => null);
-        if (!still) lost.abort();
-      })().finally(() => {
-        renewing = null;
-      });
-    }, checkMs);
-    try {
-      while (!signal.aborted) {
-        const answer = await call!<TelegramUpdate[]>("getUpdates", {
-          offset,
-          timeout: pollTimeoutS,
-          allowed_updates: ["callback_query"],
-        }, { timeoutMs: (pollTimeoutS + 10) * 1000, signal });
-        if (signal.aborted) break;
-        if (!answer.ok || !Array.isArray(answer.result)) {
-          // 409: a webhook was set meanwhile (another instance, on an https PUBLIC_URL: polling
-          // ends and `pollLoop` finds the webhook and says so; never deleted, decision 0302) or
-          // another poller (ours lost its lease, or a bot process outside this site); else Telegram
-          // or the network failed: wait and try again.
-          if (answer.error_code === 409 && /webhook/i.test(answer.description ?? "")) {
-            return;
-          } else {
-            logger.warn("telegram getUpdates failed", { error: answer.description, code: answer.error_code });
-            await sleep(Math.min(5_000, checkMs), signal);
-          }
-          continue;
-        }
-        for (const raw of answer.result) {
-          if (signal.aborted) break;
-          const update = parseUpdate(raw);
-          const id = Number((raw as { update_id?: unknown })?.update_id);
-          if (update) await handleUpdate(update);
-          if (!Number.isSafeInteger(id)) continue;
-          offset = Math.max(offset, id + 1);
-          // Stored at once: a holder that dies now leaves the next one the right place to start.
-          if (!(await lease!.advance(holder, clock.now(), offset).catch(() => false))) lost.abort();
-        }
-      }
-    } finally {
-      clearInterval(renew);
-      await renewing;
-    }
-  }
 
   async function pollLoop(stop: AbortSignal) {
     /** The reason last logged for not polling, so a waiting instance says it once, not every check. */
@@ -256,35 +315,13 @@ export function createTelegramUpdates(
           holding = true;
           logger.info("telegram updates: this instance polls", { holder });
         }
-        await pollWhileHolding(got.offset, stop);
+        await pollWhileHolding(poller, got.cursor, stop);
       } catch (err) {
         logger.error("telegram updates: polling failed", { err });
         await sleep(checkMs, stop);
       }
     }
     holding = false;
-  }
-
-  async function webhookLoop(stop: AbortSignal) {
-    while (!stop.aborted) {
-      try {
-        if (await deskInUse(db)) {
-          const set = await call!("setWebhook", {
-            url: `${config.publicUrl.replace(/\/+$/, "")}/api${WEBHOOK_ROUTE}/${hook!.pathKey}`,
-            secret_token: hook!.secretToken,
-            allowed_updates: ["callback_query"],
-          });
-          if (set.ok) {
-            logger.info("telegram updates: webhook set");
-            return;
-          }
-          logger.warn("telegram setWebhook failed", { error: set.description });
-        }
-      } catch (err) {
-        logger.error("telegram updates: setWebhook failed", { err });
-      }
-      await sleep(checkMs, stop);
-    }
   }
 
   return {
@@ -296,9 +333,12 @@ export function createTelegramUpdates(
     start() {
       if (mode === "off" || running) return;
       stopper = new AbortController();
-      running = (mode === "polling" ? pollLoop(stopper.signal) : webhookLoop(stopper.signal)).finally(() => {
-        running = null;
-      });
+      running =
+        (mode === "polling"
+          ? pollLoop(stopper.signal)
+          : webhookLoop({ ...poller, publicUrl: config.publicUrl, hook: hook! }, stopper.signal)).finally(() => {
+            running = null;
+          });
     },
     /** Does this instance poll now. */
     get polling() {
