@@ -1,4 +1,4 @@
-import { type Direction, DIRECTION_LABELS, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
+import { DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
 import { DEFAULT_LATE_MESSAGE } from "../../domain/intake-rules.ts";
 import { fillTemplate, isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { mayMove } from "../../domain/decision-states.ts";
