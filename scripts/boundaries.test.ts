@@ -95,8 +95,6 @@ export const KNOWN_FOREIGN_WRITES = [
   "server/users/service.ts writes tracks (owned by tracks)",
 ];
 export const KNOWN_STALE_PATHS = [
-  "client/features/staff-review/admin-tracks-api.ts: CONVENTIONS (the conventions are docs/CONVENTIONS.md)",
-  "client/features/staff-review/moderator-tracks-api.ts: CONVENTIONS (the conventions are docs/CONVENTIONS.md)",
   "server/tracks/artist-routes.ts: server/lib/lanes.ts",
 ];
 export const KNOWN_DUPLICATE_CONSTANTS = [

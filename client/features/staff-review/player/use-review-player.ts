@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { errorText, read } from "../../../lib/api.ts";
 import { panel, type StaffBase } from "../../../lib/staff-queries.ts";
 import type { ReviewTrack } from "./figures.ts";
-import type { PlayerTexts } from "./player-texts.ts";
+import type { PlayerTexts } from "../texts/player-texts.ts";
 import { useListenReports } from "./use-listen-reports.ts";
 
 /**
