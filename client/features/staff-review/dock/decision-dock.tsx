@@ -1,6 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useId } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
-import { templateMessage } from "../../../../domain/decision-message.ts";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../api/desk-queries.ts";
 import { REVIEW_TEXTS_RU } from "../texts/review-texts.ts";
@@ -9,6 +8,7 @@ import type { DecisionDesk } from "./use-decision-desk.ts";
 import { DeskConflictNotice, type DeskEndsContext, QueueDone, SilentHold } from "./desk-ends.tsx";
 import "../edit/decision-panel.css";
 import "./decision-dock.css";
+import { TemplateChooser } from "./template-chooser.tsx";
 
 /**
  * The decision dock under the player (issue 23): the three outcomes for the track playing, the
@@ -42,24 +42,9 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
   const texts = useReviewTexts();
   const t = texts.desk;
   const { track, pairs, chooser } = desk;
-  const chooserRef = useRef<HTMLDivElement>(null);
   // On a phone the votes open with the sheet, so the bar keeps its one row of controls (0227).
   const phone = useMediaQuery(PHONE_QUERY);
-  // The chooser takes the focus: Enter then sends from it, not from a link or button focused before.
-  useEffect(() => {
-    if (chooser) chooserRef.current?.focus({ preventScroll: true });
-  }, [chooser]);
   if (!track) return null;
-  // The templates read as the artist will get them: the server's own rule (domain/decision-message.ts),
-  // once per direction when `{direction}` makes the texts differ.
-  const previews = (text: string) => {
-    const byText = new Map<string, Direction[]>();
-    for (const p of pairs) {
-      const filled = templateMessage(text, track.filename, p.direction as Direction);
-      byText.set(filled, [...(byText.get(filled) ?? []), p.direction as Direction]);
-    }
-    return [...byText];
-  };
   /** Esc in a field gives the keys back to the desk. */
   const escape = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Escape") {
@@ -171,43 +156,7 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
           </button>
         </div>
         {votes && phone && <div className="dk-votes">{votes}</div>}
-        {chooser && (
-          <div
-            ref={chooserRef}
-            tabIndex={-1}
-            className="dk-chooser"
-            data-desk-chooser=""
-            role="group"
-            aria-label={t.chooserTitles[chooser]}
-          >
-            <p className="dk-chooser-title">{t.chooserTitles[chooser]}</p>
-            {desk.templates.length === 0 && <p className="st-muted st-small">{t.noTemplates}</p>}
-            <ol className="dk-templates">
-              {desk.templates.map((t, i) => (
-                <li key={t.id}>
-                  <button
-                    type="button"
-                    className="st-btn dk-template"
-                    aria-keyshortcuts={String(i + 1)}
-                    onClick={() => desk.pick(i + 1)}
-                  >
-                    <kbd aria-hidden="true">{i + 1}</kbd>
-                    <span className="dk-template-title" data-user-content="">{t.title}</span>
-                    {previews(t.text).map(([text, dirs]) => (
-                      <span key={dirs.join()} className="dk-template-text">
-                        {pairs.length > 1 && <span className="dk-template-dirs">{dirs.map(label).join(", ")}:</span>}
-                        <span data-template-text="" data-user-content="">{text}</span>
-                      </span>
-                    ))}
-                  </button>
-                </li>
-              ))}
-            </ol>
-            <button type="button" className="st-btn st-btn-primary" aria-keyshortcuts="Enter" onClick={desk.send}>
-              {desk.message.trim() ? t.sendWithMine : t.sendWithout} <kbd aria-hidden="true">Enter</kbd>
-            </button>
-          </div>
-        )}
+        {chooser && <TemplateChooser desk={desk} chooser={chooser} filename={track.filename} label={label} />}
         <div className="dk-texts">
           <div className="st-field">
             <label className="st-label" htmlFor={`${id}-message`}>

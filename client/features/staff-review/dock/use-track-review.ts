@@ -7,7 +7,8 @@ import type { ReviewTrack } from "../player/figures.ts";
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import { useDecisionDesk, waitsFor } from "./use-decision-desk.ts";
 import { useReviewKeys } from "../player/use-review-keys.ts";
-import { hasAudio, useReviewPlayer } from "../player/use-review-player.ts";
+import { hasAudio } from "../player/playable.ts";
+import { useReviewPlayer } from "../player/use-review-player.ts";
 import { useTrackComments } from "../comments/use-track-comments.ts";
 import type { CommentTexts } from "../texts/comment-texts.ts";
 

@@ -1,10 +1,13 @@
-import { queryOptions, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { errorText, read } from "../../../lib/api.ts";
-import { panel, type StaffBase } from "../../../lib/staff-queries.ts";
+import { errorText } from "../../../lib/api.ts";
+import type { StaffBase } from "../../../lib/staff-queries.ts";
 import type { ReviewTrack } from "./figures.ts";
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import { useListenReports } from "./use-listen-reports.ts";
+import { type ListenAnswer, listenQuery, PLAY_BUTTON_ATTR } from "./playable.ts";
+import { useRowInView } from "./use-row-in-view.ts";
+import { useSeek } from "./use-seek.ts";
 
 /**
  * The staff review player (issue 12 §2): one `<audio>` per track list, so one track plays at a time.
@@ -13,27 +16,6 @@ import { useListenReports } from "./use-listen-reports.ts";
  * decodes the file). J/K walk the list and cross pages; the played row is kept in view. Opening a
  * track marks nothing: the time really played is reported (use-listen-reports.ts, issue 20).
  */
-
-export type ListenAnswer = {
-  stream_url: string;
-  peaks: ReadonlyArray<readonly [number, number]> | null;
-  duration_s: number | null;
-};
-
-/** Listening links live 30 minutes on the server; one younger than 20 is used again. */
-const LISTEN_FRESH_MS = 20 * 60_000;
-
-export const listenQuery = (base: StaffBase, tracksKey: readonly string[], id: number) =>
-  queryOptions({
-    queryKey: [...tracksKey, "listen", id] as const,
-    queryFn: async (): Promise<ListenAnswer> => {
-      const body = await read(panel(base).tracks[":id"].listen.$get({ param: { id: String(id) } }));
-      return { stream_url: body.stream_url, peaks: body.peaks as ListenAnswer["peaks"], duration_s: body.duration_s };
-    },
-    staleTime: LISTEN_FRESH_MS,
-    gcTime: LISTEN_FRESH_MS,
-    retry: false,
-  });
 
 export interface ReviewPlayerOptions {
   base: StaffBase;
@@ -53,14 +35,6 @@ export interface ReviewPlayerOptions {
   /** Reads the shown page again (the desk at the end of its rows: decided rows may have left it). */
   refresh?: () => Promise<unknown>;
 }
-
-export const SEEK_STEP_S = 5;
-
-/** Failed tracks and tracks without a stored file have nothing to play or download (issue 12 §3). */
-export const hasAudio = (track: ReviewTrack) => track.status !== "failed" && track.has_file !== false;
-
-/** A row's play button: J/K move the focus along when it is on one. */
-export const PLAY_BUTTON_ATTR = "data-review-play";
 
 export function useReviewPlayer(o: ReviewPlayerOptions) {
   const queryClient = useQueryClient();
@@ -182,6 +156,8 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     moveFocus.current = document.activeElement?.hasAttribute(PLAY_BUTTON_ATTR) ?? false;
   };
 
+  const seek = useSeek(latest, setNotice);
+
   /** A row's play button: another track starts; the current one pauses or goes on. */
   const start = useCallback((track: ReviewTrack) => {
     const { current, audio, loading, error } = latest.current;
@@ -258,36 +234,6 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
       }
     }
   }, [load]);
-
-  const duration = () => {
-    const { audio, listen } = latest.current;
-    return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : listen?.duration_s ?? null;
-  };
-
-  const seekTo = useCallback((seconds: number) => {
-    const { audio } = latest.current;
-    if (!audio || !latest.current.current) return;
-    const end = duration();
-    audio.currentTime = Math.max(0, end === null ? seconds : Math.min(seconds, end));
-  }, []);
-
-  const seekBy = useCallback((delta: number) => {
-    const { audio } = latest.current;
-    if (audio) seekTo((audio.currentTime || 0) + delta);
-  }, [seekTo]);
-
-  /** D: to the drop the analysis found, playing from there. */
-  const toDrop = useCallback(() => {
-    const { current, audio, o } = latest.current;
-    if (!current || !audio) return;
-    const drop = current.analysis?.drop_s;
-    if (drop === null || drop === undefined) {
-      setNotice(o.texts.noDrop);
-      return;
-    }
-    seekTo(drop);
-    if (audio.paused) void audio.play().catch(() => {});
-  }, [seekTo]);
 
   /** The first row after `from` (or from the top) that still waits for a decision and was not skipped. */
   const nextUndecided = (list: readonly ReviewTrack[], from: number, skip: number | null) => {
@@ -383,31 +329,9 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     });
   }, [o.tracks]);
 
-  // The played row stays in view, and the focus follows J/K when it was on a row's play button.
-  useEffect(() => {
-    if (!current) return;
-    setNotice("");
-    const rowOf = () => document.querySelector(`[data-track-id="${current.id}"]`);
-    const row = rowOf();
-    if (row) keepInView(row);
-    if (moveFocus.current) {
-      moveFocus.current = false;
-      row?.querySelector<HTMLElement>(`[${PLAY_BUTTON_ATTR}]`)?.focus({ preventScroll: true });
-    }
-    // The dock grows as its parts load (votes, assignment, report): the row is kept in view again.
-    const dock = document.querySelector(".st-player");
-    if (!dock || typeof ResizeObserver === "undefined") return;
-    let height = dock.getBoundingClientRect().height;
-    const watch = new ResizeObserver(() => {
-      const now = dock.getBoundingClientRect().height;
-      if (Math.abs(now - height) < 2) return;
-      height = now;
-      const r = rowOf();
-      if (r) keepInView(r);
-    });
-    watch.observe(dock);
-    return () => watch.disconnect();
-  }, [current?.id]);
+  // The played row stays in view (declared last, as its effect was: the notice it clears is cleared
+  // after the effects above have set theirs).
+  useRowInView(current?.id, moveFocus, () => setNotice(""));
 
   return {
     /** Give it to the one `<audio>` element (the player bar renders it). */
@@ -427,10 +351,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     /** Holds `track` ready (the address named it): it plays when the browser lets it, else waits for Play. */
     ready: useCallback((track: ReviewTrack) => void load(track), [load]),
     previous,
-    seekTo,
-    back: useCallback(() => seekBy(-SEEK_STEP_S), [seekBy]),
-    forward: useCallback(() => seekBy(SEEK_STEP_S), [seekBy]),
-    toDrop,
+    ...seek,
     /** The view is done (decision 0276): nothing waits, the player stopped. */
     done,
     /** Another view is shown: the desk may move on again. */
@@ -448,22 +369,3 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
 }
 
 export type ReviewPlayer = ReturnType<typeof useReviewPlayer>;
-
-/**
- * The played row in view with the queue around it (issue 31, docs/decisions/0270): between the site
- * header and the player's dock, the row and the next five stay visible (on a phone, as much of
- * the next card as fits); when they do not, the list scrolls so that two rows above it (the one
- * just decided among them) stay in view under the header.
- */
-function keepInView(row: Element) {
-  const r = row.getBoundingClientRect();
-  if (r.height === 0) return;
-  const top = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
-  const dock = document.querySelector(".st-player")?.getBoundingClientRect();
-  const bottom = dock && dock.top > top ? Math.min(dock.top, innerHeight) : innerHeight;
-  const room = bottom - top;
-  const below = Math.min(5 * r.height, Math.max(0, (room - r.height) / 2));
-  const above = Math.min(2 * r.height, Math.max(0, (room - r.height) / 4));
-  if (r.top >= top + above - 1 && r.bottom + below <= bottom + 1) return;
-  globalThis.scrollBy?.({ top: r.top - (top + above), behavior: "instant" as ScrollBehavior });
-}

@@ -4,7 +4,7 @@ import { parseTrackName } from "../../../../domain/track-name.ts";
 import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
 import type { StaffTrackRow as StaffTrack } from "../../../lib/staff-queries.ts";
 import { formatBpm } from "../player/figures.ts";
-import { hasAudio, PLAY_BUTTON_ATTR } from "../player/use-review-player.ts";
+import { hasAudio, PLAY_BUTTON_ATTR } from "../player/playable.ts";
 import { ReviewBadges } from "./review-badges.tsx";
 import { AiUseBadge } from "./ai-use-badge.tsx";
 import { VoteScore } from "../votes/vote-score.tsx";

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import { hasAudio } from "../player/use-review-player.ts";
+import { hasAudio } from "../player/playable.ts";
 import type { StaffTrackRow as StaffTrack } from "../../../lib/staff-queries.ts";
 import type { TrackTableTexts } from "../texts/track-table-texts.ts";
 import type { TrackSort } from "./track-list-search.ts";

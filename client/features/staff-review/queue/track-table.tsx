@@ -9,7 +9,7 @@ import "../votes/track-votes.css";
 import "../edit/decision-panel.css";
 import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
 import { formatDateTime } from "../../../lib/format.ts";
-import { hasAudio, PLAY_BUTTON_ATTR } from "../player/use-review-player.ts";
+import { hasAudio, PLAY_BUTTON_ATTR } from "../player/playable.ts";
 import { FIGURE_COLUMNS, figureCell, SortHeader } from "./figure-columns.tsx";
 import { TrackActions, type TrackTableProps, trackUserLabel } from "./track-row-parts.tsx";
 import "../../../components/ui/staff.css";
