@@ -1,29 +1,13 @@
 import { useId, useState } from "react";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
+import { TrackFilters, type TrackFilterValues } from "./track-filters.tsx";
 import {
+  FILTER_PANEL_TEXTS_RU,
+  type FilterPanelTexts,
   TRACK_FILTER_TEXTS_RU,
-  TrackFilters,
   type TrackFilterTexts,
-  type TrackFilterValues,
-} from "./track-filters.tsx";
+} from "../texts/track-filter-texts.ts";
 import "./track-cards.css";
-
-/** The words of the phone's filter button and panel. */
-export interface FilterPanelTexts {
-  /** The button: its name and, with filters on, how many ("Фильтры · 2"). */
-  button: (active: number) => string;
-  done: string;
-}
-
-export const FILTER_PANEL_TEXTS_RU: FilterPanelTexts = {
-  button: (n) => (n > 0 ? `Фильтры · ${n}` : "Фильтры"),
-  done: "Готово",
-};
-
-export const FILTER_PANEL_TEXTS_EN: FilterPanelTexts = {
-  button: (n) => (n > 0 ? `Filters · ${n}` : "Filters"),
-  done: "Done",
-};
 
 /** How many filters narrow the list (the sort and the page are not filters). */
 export function activeFilterCount(value: TrackFilterValues): number {

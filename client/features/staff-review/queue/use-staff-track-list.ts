@@ -1,14 +1,7 @@
-import { type QueryKey, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
+import { type QueryKey, useQuery, type UseQueryOptions } from "@tanstack/react-query";
 import { useLocation, useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { downloadTracks } from "../api/download.ts";
-import {
-  type StaffBase,
-  type StaffTrack,
-  type StaffTrackRow,
-  type TrackList,
-  useStaffTrackDelete,
-} from "../../../lib/staff-queries.ts";
+import type { StaffBase, TrackList } from "../../../lib/staff-queries.ts";
 import type { TrackFilterValues } from "./track-filters.tsx";
 import {
   parseTrackListSearch,
@@ -17,11 +10,12 @@ import {
   type TrackSort,
 } from "./track-list-search.ts";
 import { useDebouncedValue } from "../../../components/ui/use-debounced-value.ts";
+import { useTrackActions } from "./use-track-actions.ts";
 
 /**
  * The state of a staff tracks list (spec 2 "Admin tracks list", "Moderator tracks"): filters with the
  * text ones debounced, the sort, the page, the selection, downloads that mark tracks downloaded in
- * the cache, and delete with confirmation. Each panel keeps its own screen, texts and list query.
+ * the cache, and delete with confirmation (use-track-actions.ts). Each panel keeps its own screen, texts and list query.
  * Filters, sort, page and page size live in the address (track-list-search.ts, decision 0141): a
  * select, the sort, the page or the page size adds a history entry; typing replaces the current one.
  */
@@ -53,7 +47,6 @@ export interface StaffTrackListOptions<K extends QueryKey> {
 export function useStaffTrackList<K extends QueryKey>(
   { base, keys, listQuery, clearSelectionOnFilterChange, refreshDashboardOnDownload, errors }: StaffTrackListOptions<K>,
 ) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   // While the router moves to or from another page (the edit page loading), this one may render with
   // that page's address: it keeps reading its own, and writes nothing, until it is gone.
@@ -70,12 +63,6 @@ export function useStaffTrackList<K extends QueryKey>(
     if (here) void navigate({ to: ".", search: parseTrackListSearch(next) as never, replace, resetScroll });
   };
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [toDelete, setToDelete] = useState<StaffTrackRow | null>(null);
-  const [deleting, setDeleting] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
-  const [bulkBusy, setBulkBusy] = useState(false);
-  const remove = useStaffTrackDelete(base, keys);
 
   // The text filters show what is typed at once; the address (and so the list) follows once typing
   // has settled for 300 ms. `pushed` is the text last written to the address, so a change that comes
@@ -202,66 +189,7 @@ export function useStaffTrackList<K extends QueryKey>(
     if ((search.track ?? null) !== id) go({ ...search, track: id ?? undefined }, true, false);
   };
 
-  const markDownloaded = (ids: number[]) => {
-    const set = new Set(ids);
-    queryClient.setQueriesData<TrackList>(
-      { queryKey: [...keys.tracks, "list"] },
-      (old) => old && { ...old, tracks: old.tracks.map((t) => (set.has(t.id) ? { ...t, downloaded: true } : t)) },
-    );
-    for (const id of ids) {
-      queryClient.setQueryData<StaffTrack>([...keys.tracks, "one", id], (old) => old && { ...old, downloaded: true });
-    }
-    if (refreshDashboardOnDownload) void queryClient.invalidateQueries({ queryKey: keys.dashboard });
-  };
-
-  const downloadOne = async (track: StaffTrackRow) => {
-    setActionError(null);
-    setBusyId(track.id);
-    try {
-      await downloadTracks(base, [track.id]);
-      markDownloaded([track.id]);
-    } catch (err) {
-      setActionError(errors.downloadOne(err));
-    } finally {
-      setBusyId(null);
-    }
-  };
-
-  const downloadSelected = async () => {
-    const ids = [...selected];
-    if (ids.length === 0) return;
-    setActionError(null);
-    setBulkBusy(true);
-    try {
-      await downloadTracks(base, ids);
-      markDownloaded(ids);
-      setSelected(new Set());
-    } catch (err) {
-      setActionError(errors.downloadMany(err));
-    } finally {
-      setBulkBusy(false);
-    }
-  };
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    setActionError(null);
-    try {
-      await remove.mutateAsync(toDelete.id);
-      setSelected((s) => {
-        const next = new Set(s);
-        next.delete(toDelete.id);
-        return next;
-      });
-      setToDelete(null);
-    } catch (err) {
-      setToDelete(null);
-      setActionError(errors.delete(err));
-    } finally {
-      setDeleting(false);
-    }
-  };
+  const actions = useTrackActions({ base, keys, refreshDashboardOnDownload, errors, selected, setSelected });
 
   return {
     filters,
@@ -279,14 +207,6 @@ export function useStaffTrackList<K extends QueryKey>(
     list,
     selected,
     setSelected,
-    toDelete,
-    setToDelete,
-    deleting,
-    actionError,
-    busyId,
-    bulkBusy,
-    downloadOne,
-    downloadSelected,
-    confirmDelete,
+    ...actions,
   };
 }

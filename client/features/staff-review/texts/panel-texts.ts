@@ -2,8 +2,14 @@ import { PAGINATION_TEXTS_EN, PAGINATION_TEXTS_RU, type PaginationTexts } from "
 import { COMMENT_TEXTS_EN, COMMENT_TEXTS_RU, type CommentTexts } from "./comment-texts.ts";
 import { PLAYER_TEXTS_EN, PLAYER_TEXTS_RU, type PlayerTexts } from "./player-texts.ts";
 import { REVIEW_TEXTS_EN, REVIEW_TEXTS_RU, type ReviewTexts } from "./review-texts.ts";
-import { FILTER_PANEL_TEXTS_EN, FILTER_PANEL_TEXTS_RU, type FilterPanelTexts } from "../queue/track-filters-panel.tsx";
-import { TRACK_FILTER_TEXTS_EN, TRACK_FILTER_TEXTS_RU, type TrackFilterTexts } from "../queue/track-filters.tsx";
+import {
+  FILTER_PANEL_TEXTS_EN,
+  FILTER_PANEL_TEXTS_RU,
+  type FilterPanelTexts,
+  TRACK_FILTER_TEXTS_EN,
+  TRACK_FILTER_TEXTS_RU,
+  type TrackFilterTexts,
+} from "./track-filter-texts.ts";
 import { TRACK_TABLE_TEXTS_EN, TRACK_TABLE_TEXTS_RU, type TrackTableTexts } from "./track-table-texts.ts";
 
 /**
