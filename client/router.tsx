@@ -22,8 +22,8 @@ import { setApiHooks } from "./lib/api.ts";
 import type { RouterContext } from "./lib/router-context.ts";
 import { configQuery } from "./lib/config-query.ts";
 import type { UsersListSearch } from "./features/admin/users-list-search.ts";
-import type { TrackListSearch } from "./features/staff-review/track-list-search.ts";
-import { MODERATOR_QUEUE_START } from "./features/staff-review/queue-start.ts";
+import type { TrackListSearch } from "./features/staff-review/queue/track-list-search.ts";
+import { MODERATOR_QUEUE_START } from "./features/staff-review/queue/queue-start.ts";
 import { guestOnly, requireAdmin, requireSignedIn, requireStaff, rootGuard } from "./lib/guards.ts";
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
@@ -122,7 +122,7 @@ const adminTracksRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "tracks",
   validateSearch: staffSearch<TrackListSearch>(),
-  component: lazyRouteComponent(() => import("./features/staff-review/admin-tracks-page.tsx"), "AdminTracksPage"),
+  component: lazyRouteComponent(() => import("./features/staff-review/queue/admin-tracks-page.tsx"), "AdminTracksPage"),
 });
 // The users list keeps its search, filters and page in the address the same way (decision 0211).
 const adminUsersRoute = createRoute({
@@ -134,8 +134,12 @@ const adminUsersRoute = createRoute({
 const adminChildren = [
   admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
   adminTracksRoute,
-  admin("tracks/edit", () => import("./features/staff-review/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
-  admin("tracks/$id/edit", () => import("./features/staff-review/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin("tracks/edit", () => import("./features/staff-review/edit/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
+  admin(
+    "tracks/$id/edit",
+    () => import("./features/staff-review/edit/admin-track-edit-page.tsx"),
+    "AdminTrackEditPage",
+  ),
   admin("faq", () => import("./features/admin/faq-page.tsx"), "AdminFaqPage"),
   admin("faq/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
   admin("faq/$id/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
@@ -149,7 +153,7 @@ const adminChildren = [
   admin("intake", () => import("./features/admin/intake-page.tsx"), "AdminIntakePage"),
   admin(
     "decline-templates",
-    () => import("./features/staff-review/decline-templates-page.tsx"),
+    () => import("./features/staff-review/edit/decline-templates-page.tsx"),
     "AdminDeclineTemplatesPage",
   ),
 ];
@@ -180,7 +184,7 @@ const moderatorTracksRoute = createRoute({
     throw redirect({ to: "/moderator/tracks", search: MODERATOR_QUEUE_START as never, replace: true });
   },
   component: lazyRouteComponent(
-    () => import("./features/staff-review/moderator-tracks-page.tsx"),
+    () => import("./features/staff-review/queue/moderator-tracks-page.tsx"),
     "ModeratorTracksPage",
   ),
 });
@@ -189,7 +193,7 @@ const moderatorChildren = [
   moderatorTracksRoute,
   mod(
     "tracks/$id/edit",
-    () => import("./features/staff-review/moderator-track-edit-page.tsx"),
+    () => import("./features/staff-review/edit/moderator-track-edit-page.tsx"),
     "ModeratorTrackEditPage",
   ),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),

@@ -92,8 +92,6 @@ export const KNOWN_TYPE_CIRCLES_THROUGH = ["server/deps.ts"];
 export const KNOWN_TYPE_CIRCLE_MAX_FILES = 34;
 export const KNOWN_FOREIGN_WRITES: string[] = [];
 export const KNOWN_STALE_PATHS = [
-  "client/features/staff-review/admin-tracks-api.ts: CONVENTIONS (the conventions are docs/CONVENTIONS.md)",
-  "client/features/staff-review/moderator-tracks-api.ts: CONVENTIONS (the conventions are docs/CONVENTIONS.md)",
   "server/tracks/artist-routes.ts: server/lib/lanes.ts",
 ];
 export const KNOWN_DUPLICATE_CONSTANTS: string[] = [];

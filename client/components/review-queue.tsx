@@ -49,7 +49,7 @@ export const REVIEW_QUEUE_TEXTS_EN: ReviewQueueTexts = {
 
 /**
  * Where a figure leads (decision 0228): the track list filtered by the list's own address
- * parameters (features/staff-review/track-list-search.ts). «Новые» is that direction's new tracks,
+ * parameters (features/staff-review/queue/track-list-search.ts). «Новые» is that direction's new tracks,
  * oldest first (the longest wait heads the queue); the shortlist is that direction's shortlisted
  * tracks; the overdue figure opens exactly the tracks it counts (`review=overdue`: awaiting a
  * decision, new or listened, and past the direction's response promise; issues 24, 25), oldest first.

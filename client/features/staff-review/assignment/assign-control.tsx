@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import type { AssignableStaff } from "./assignment-api.ts";
-import { REVIEW_TEXTS_RU } from "../review-texts.ts";
-import { useReviewTexts } from "../review-texts-context.ts";
+import { REVIEW_TEXTS_RU } from "../texts/review-texts.ts";
+import { useReviewTexts } from "../texts/review-texts-context.ts";
 
 /** The value of the «снять назначение» option. */
 const NOBODY = "none";

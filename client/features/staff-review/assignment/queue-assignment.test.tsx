@@ -6,7 +6,7 @@ import { fakeFetch, renderPage } from "../../../components/testing/render-page.t
 import { settle, useSignedInTestSession } from "../../../components/testing/session-hooks.ts";
 import { PHONE_QUERY } from "../../../components/ui/use-media-query.ts";
 import { auth } from "../../../lib/auth.ts";
-import { AdminTracksPage } from "../admin-tracks-page.tsx";
+import { AdminTracksPage } from "../queue/admin-tracks-page.tsx";
 import { PRESENCE_POLL_MS } from "./assignment-api.ts";
 import { DeskAssignment, useQueueAssignment } from "./queue-assignment.tsx";
 import { adminKeys, type StaffTrackRow } from "../../../lib/staff-queries.ts";

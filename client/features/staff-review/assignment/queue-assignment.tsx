@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { panelErrorText, REVIEW_TEXTS_RU } from "../review-texts.ts";
-import { useReviewTexts } from "../review-texts-context.ts";
+import { panelErrorText, REVIEW_TEXTS_RU } from "../texts/review-texts.ts";
+import { useReviewTexts } from "../texts/review-texts-context.ts";
 import { auth } from "../../../lib/auth.ts";
 import type { StaffBase, StaffTrackRow } from "../../../lib/staff-queries.ts";
 import { AssignControl } from "./assign-control.tsx";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Modal } from "../../../components/ui/modal.tsx";
-import { panelErrorText, REVIEW_TEXTS_RU } from "../review-texts.ts";
-import { useReviewTexts } from "../review-texts-context.ts";
+import { panelErrorText, REVIEW_TEXTS_RU } from "../texts/review-texts.ts";
+import { useReviewTexts } from "../texts/review-texts-context.ts";
 import { type AssignableStaff, type SplitAnswer, splitQueue } from "./assignment-api.ts";
 import type { StaffBase } from "../../../lib/staff-queries.ts";
 

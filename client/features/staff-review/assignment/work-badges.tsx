@@ -1,6 +1,6 @@
 import type { Assignee, Presence } from "./assignment-api.ts";
-import { REVIEW_TEXTS_RU } from "../review-texts.ts";
-import { useReviewTexts } from "../review-texts-context.ts";
+import { REVIEW_TEXTS_RU } from "../texts/review-texts.ts";
+import { useReviewTexts } from "../texts/review-texts-context.ts";
 
 /** The admin panel's words of the assignment and presence marks (the panel's dictionary has both). */
 export const WORK_TEXTS = REVIEW_TEXTS_RU.work;

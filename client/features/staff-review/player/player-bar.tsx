@@ -1,12 +1,12 @@
 import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
-import type { PlayerTexts } from "./player-texts.ts";
+import type { PlayerTexts } from "../texts/player-texts.ts";
 import { TrackReport } from "./track-report.tsx";
 import type { ReviewPlayer } from "./use-review-player.ts";
 import { Waveform } from "./waveform.tsx";
-import { commentMarkers, CommentsPanel } from "./comments-panel.tsx";
-import type { CommentTexts } from "./comment-texts.ts";
-import type { TrackCommentsState } from "./use-track-comments.ts";
+import { commentMarkers, CommentsPanel } from "../comments/comments-panel.tsx";
+import type { CommentTexts } from "../texts/comment-texts.ts";
+import type { TrackCommentsState } from "../comments/use-track-comments.ts";
 import "../../../components/ui/staff.css";
 import "./player.css";
 import "./player-phone.css";

@@ -1,8 +1,8 @@
-import { warningText } from "../review-texts.ts";
-import { useReviewTexts } from "../review-texts-context.ts";
+import { warningText } from "../texts/review-texts.ts";
+import { useReviewTexts } from "../texts/review-texts-context.ts";
 import { formatDuration } from "../../../lib/format.ts";
 import { formatBitrate, formatBpm, formatKey, formatLoudness, formatTruePeak, type TrackAnalysis } from "./figures.ts";
-import type { PlayerTexts } from "./player-texts.ts";
+import type { PlayerTexts } from "../texts/player-texts.ts";
 
 /** The warnings of a track as badges, in the panel's words. */
 export function WarningBadges({ warnings, label }: { warnings: readonly string[]; label: string }) {

@@ -1,10 +1,13 @@
-import { queryOptions, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { errorText, read } from "../../../lib/api.ts";
-import { panel, type StaffBase } from "../../../lib/staff-queries.ts";
+import { errorText } from "../../../lib/api.ts";
+import type { StaffBase } from "../../../lib/staff-queries.ts";
 import type { ReviewTrack } from "./figures.ts";
-import type { PlayerTexts } from "./player-texts.ts";
 import { useListenReports } from "./use-listen-reports.ts";
+import { type ListenAnswer, listenQuery } from "./playable.ts";
+import { useRowInView } from "./use-row-in-view.ts";
+import { useSeek } from "./use-seek.ts";
+import { useQueueWalk, type WalkOptions } from "./use-queue-walk.ts";
 
 /**
  * The staff review player (issue 12 §2): one `<audio>` per track list, so one track plays at a time.
@@ -14,53 +17,10 @@ import { useListenReports } from "./use-listen-reports.ts";
  * track marks nothing: the time really played is reported (use-listen-reports.ts, issue 20).
  */
 
-export type ListenAnswer = {
-  stream_url: string;
-  peaks: ReadonlyArray<readonly [number, number]> | null;
-  duration_s: number | null;
-};
-
-/** Listening links live 30 minutes on the server; one younger than 20 is used again. */
-const LISTEN_FRESH_MS = 20 * 60_000;
-
-export const listenQuery = (base: StaffBase, tracksKey: readonly string[], id: number) =>
-  queryOptions({
-    queryKey: [...tracksKey, "listen", id] as const,
-    queryFn: async (): Promise<ListenAnswer> => {
-      const body = await read(panel(base).tracks[":id"].listen.$get({ param: { id: String(id) } }));
-      return { stream_url: body.stream_url, peaks: body.peaks as ListenAnswer["peaks"], duration_s: body.duration_s };
-    },
-    staleTime: LISTEN_FRESH_MS,
-    gcTime: LISTEN_FRESH_MS,
-    retry: false,
-  });
-
-export interface ReviewPlayerOptions {
+export interface ReviewPlayerOptions extends WalkOptions {
   base: StaffBase;
   tracksKey: readonly string[];
-  /** The rows shown, in their order. */
-  tracks: readonly ReviewTrack[];
-  /** The page the rows belong to (the server's answer), the page asked for, and the number of pages. */
-  rowsPage: number | undefined;
-  page: number;
-  pages: number;
-  setPage: (page: number) => void;
-  texts: PlayerTexts;
-  /** Whether a row still waits for the caller's decision (the desk moves on to the next such row). */
-  isUndecided?: (track: ReviewTrack) => boolean;
-  /** «С дропа» (issue 23): a track the player moves on to starts at its drop. */
-  fromDrop?: boolean;
-  /** Reads the shown page again (the desk at the end of its rows: decided rows may have left it). */
-  refresh?: () => Promise<unknown>;
 }
-
-export const SEEK_STEP_S = 5;
-
-/** Failed tracks and tracks without a stored file have nothing to play or download (issue 12 §3). */
-export const hasAudio = (track: ReviewTrack) => track.status !== "failed" && track.has_file !== false;
-
-/** A row's play button: J/K move the focus along when it is on one. */
-export const PLAY_BUTTON_ATTR = "data-review-play";
 
 export function useReviewPlayer(o: ReviewPlayerOptions) {
   const queryClient = useQueryClient();
@@ -74,30 +34,11 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const [notice, setNotice] = useState("");
   const seq = useRef(0);
   const retried = useRef(false);
-  const pending = useRef<"first" | "last" | "undecided" | "refreshing" | "firstUndecided" | null>(null);
-  /** Counts the desk's finished refreshes, so the rows read again are looked at once they are shown. */
-  const [refreshed, setRefreshed] = useState(0);
-  /** The track just decided: after a refresh it is not the next one even if the answer still lists it. */
-  const leaving = useRef<number | null>(null);
-  /**
-   * The end of the view (issue 31, decision 0276): after the last undecided track the player stops,
-   * the desk's outcomes rest and the dock says so; another track started (or another view) ends it.
-   */
-  const [done, setDone] = useState(false);
-  /**
-   * Tracks left undecided with J (issue 31, decision 0278): the desk does not offer them again while
-   * the list is open (a row's Play, K or J onto one takes it back). Kept with their rows, so the
-   * dock can go back to them.
-   */
-  const skipped = useRef(new Map<number, ReviewTrack>());
-  const [skippedCount, setSkippedCount] = useState(0);
   /** The next track's audio, asked for ahead (decision 0225): detached, so the page keeps one player. */
   const ahead = useRef<HTMLAudioElement | null>(null);
   const moveFocus = useRef(false);
   const latest = useRef({ o, audio, current, listen, loading, error });
   latest.current = { o, audio, current, listen, loading, error };
-  const doneRef = useRef(done);
-  doneRef.current = done;
   const reports = useListenReports(audio, {
     current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }),
   });
@@ -111,8 +52,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     // What the previous track played is reported now; loading and skipping count nothing.
     reportsRef.current.leave();
     audio?.pause();
-    setDone(false);
-    if (skipped.current.delete(track.id)) setSkippedCount(skipped.current.size);
+    walk.onLoad(track);
     setCurrent(track);
     setError(null);
     setLoading(true);
@@ -174,13 +114,8 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   }, [audio, load]);
 
   const rows = () => latest.current.o.tracks;
-  const indexOfCurrent = () => {
-    const id = latest.current.current?.id;
-    return id === undefined ? -1 : rows().findIndex((t) => t.id === id);
-  };
-  const noteFocus = () => {
-    moveFocus.current = document.activeElement?.hasAttribute(PLAY_BUTTON_ATTR) ?? false;
-  };
+
+  const seek = useSeek(latest, setNotice);
 
   /** A row's play button: another track starts; the current one pauses or goes on. */
   const start = useCallback((track: ReviewTrack) => {
@@ -202,155 +137,10 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     if (first) void load(first);
   }, [load, start]);
 
-  /** Where a track the player moves on to starts: its drop when «С дропа» is on and it has one. */
-  const startAt = (track: ReviewTrack) => latest.current.o.fromDrop ? track.analysis?.drop_s ?? 0 : 0;
-  const moveTo = (track: ReviewTrack) => load(track, { at: startAt(track) });
-
-  /** The view is done: the sound stops and the dock says so (decision 0276). */
-  const finish = () => {
-    latest.current.audio?.pause();
-    setDone(true);
-    setNotice(latest.current.o.texts.desk.queueDone);
-  };
-
-  const next = useCallback(() => {
-    const list = rows();
-    const i = indexOfCurrent();
-    noteFocus();
-    const { current, o } = latest.current;
-    if (doneRef.current) return setNotice(o.texts.desk.queueDone);
-    // Left undecided with J: not offered again after a decision (decision 0278).
-    if (current && o.isUndecided?.(current)) {
-      skipped.current.set(current.id, current);
-      setSkippedCount(skipped.current.size);
-    }
-    if (i === -1) {
-      if (list[0]) void moveTo(list[0]);
-    } else if (i < list.length - 1) {
-      void moveTo(list[i + 1]);
-    } else {
-      const { page, pages, setPage, texts } = latest.current.o;
-      if (page < pages) {
-        pending.current = "first";
-        setPage(page + 1);
-      } else {
-        setNotice(texts.endOfList);
-      }
-    }
-  }, [load]);
-
-  const previous = useCallback(() => {
-    const list = rows();
-    const i = indexOfCurrent();
-    noteFocus();
-    if (i === -1) {
-      const last = list[list.length - 1];
-      if (last) void load(last);
-    } else if (i > 0) {
-      void load(list[i - 1]);
-    } else {
-      const { page, setPage } = latest.current.o;
-      if (page > 1) {
-        pending.current = "last";
-        setPage(page - 1);
-      } else if (latest.current.audio) {
-        latest.current.audio.currentTime = 0;
-      }
-    }
-  }, [load]);
-
-  const duration = () => {
-    const { audio, listen } = latest.current;
-    return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : listen?.duration_s ?? null;
-  };
-
-  const seekTo = useCallback((seconds: number) => {
-    const { audio } = latest.current;
-    if (!audio || !latest.current.current) return;
-    const end = duration();
-    audio.currentTime = Math.max(0, end === null ? seconds : Math.min(seconds, end));
-  }, []);
-
-  const seekBy = useCallback((delta: number) => {
-    const { audio } = latest.current;
-    if (audio) seekTo((audio.currentTime || 0) + delta);
-  }, [seekTo]);
-
-  /** D: to the drop the analysis found, playing from there. */
-  const toDrop = useCallback(() => {
-    const { current, audio, o } = latest.current;
-    if (!current || !audio) return;
-    const drop = current.analysis?.drop_s;
-    if (drop === null || drop === undefined) {
-      setNotice(o.texts.noDrop);
-      return;
-    }
-    seekTo(drop);
-    if (audio.paused) void audio.play().catch(() => {});
-  }, [seekTo]);
-
-  /** The first row after `from` (or from the top) that still waits for a decision and was not skipped. */
-  const nextUndecided = (list: readonly ReviewTrack[], from: number, skip: number | null) => {
-    const waits = latest.current.o.isUndecided ?? (() => true);
-    for (let j = from + 1; j < list.length; j++) {
-      if (list[j].id !== skip && !skipped.current.has(list[j].id) && waits(list[j])) return list[j];
-    }
-    return undefined;
-  };
-
-  /**
-   * After a decision (issue 23): the next undecided row of the current view starts. Past the last
-   * one, the page is read again (in «Новые» the decided rows leave it and the waiting ones move up);
-   * when it has none either, the next page.
-   */
-  const advance = useCallback((decidedId: number) => {
-    const list = rows();
-    const i = list.findIndex((t) => t.id === decidedId);
-    const found = nextUndecided(list, i, decidedId);
-    if (found) return void moveTo(found);
-    leaving.current = decidedId;
-    const { refresh } = latest.current.o;
-    if (!refresh) return next();
-    pending.current = "refreshing";
-    void refresh().catch(() => {}).finally(() => {
-      if (pending.current !== "refreshing") return;
-      pending.current = "undecided";
-      setRefreshed((n) => n + 1);
-    });
-  }, [load, next]);
-
-  // J past the last row (K before the first) turned the page: start there once its rows arrive.
-  // After a refresh (or the page the desk turned to), the first row still waiting starts.
-  useEffect(() => {
-    if (!pending.current || pending.current === "refreshing" || o.rowsPage !== o.page) return;
-    if (pending.current === "undecided") {
-      const found = nextUndecided(o.tracks, -1, leaving.current);
-      if (found) {
-        pending.current = null;
-        return void moveTo(found);
-      }
-      if (o.page < o.pages) {
-        // The next page: its first row still waiting starts once it is shown (the branch below).
-        pending.current = "firstUndecided";
-        o.setPage(o.page + 1);
-      } else {
-        pending.current = null;
-        finish();
-      }
-      return;
-    }
-    if (o.tracks.length === 0) return;
-    const which = pending.current;
-    pending.current = null;
-    if (which === "firstUndecided") {
-      // The desk turned the page: the first row there still waiting.
-      const found = nextUndecided(o.tracks, -1, leaving.current);
-      if (found) void moveTo(found);
-      else finish();
-      return;
-    }
-    void moveTo(which === "first" ? o.tracks[0] : o.tracks[o.tracks.length - 1]);
-  }, [o.rowsPage, o.page, o.tracks, load, refreshed]);
+  // The walk through the rows (J/K, after a decision, across pages); `load` tells it of each track
+  // started through `walk.onLoad` (a stable callback, so the first render's is the one `load` keeps).
+  const walk = useQueueWalk(o, { latest, load, setNotice, moveFocus });
+  const { nextUndecided, startAt } = walk;
 
   // The next undecided row's listening link and peaks, and the start of its audio, are fetched ahead,
   // so it starts at once after the decision (decision 0225).
@@ -383,31 +173,9 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     });
   }, [o.tracks]);
 
-  // The played row stays in view, and the focus follows J/K when it was on a row's play button.
-  useEffect(() => {
-    if (!current) return;
-    setNotice("");
-    const rowOf = () => document.querySelector(`[data-track-id="${current.id}"]`);
-    const row = rowOf();
-    if (row) keepInView(row);
-    if (moveFocus.current) {
-      moveFocus.current = false;
-      row?.querySelector<HTMLElement>(`[${PLAY_BUTTON_ATTR}]`)?.focus({ preventScroll: true });
-    }
-    // The dock grows as its parts load (votes, assignment, report): the row is kept in view again.
-    const dock = document.querySelector(".st-player");
-    if (!dock || typeof ResizeObserver === "undefined") return;
-    let height = dock.getBoundingClientRect().height;
-    const watch = new ResizeObserver(() => {
-      const now = dock.getBoundingClientRect().height;
-      if (Math.abs(now - height) < 2) return;
-      height = now;
-      const r = rowOf();
-      if (r) keepInView(r);
-    });
-    watch.observe(dock);
-    return () => watch.disconnect();
-  }, [current?.id]);
+  // The played row stays in view (declared last, as its effect was: the notice it clears is cleared
+  // after the effects above have set theirs).
+  useRowInView(current?.id, moveFocus, () => setNotice(""));
 
   return {
     /** Give it to the one `<audio>` element (the player bar renders it). */
@@ -422,48 +190,21 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     duration: current ? (listen?.duration_s ?? current.analysis?.duration_s ?? null) : null,
     start,
     toggle,
-    next,
-    advance,
+    next: walk.next,
+    advance: walk.advance,
     /** Holds `track` ready (the address named it): it plays when the browser lets it, else waits for Play. */
     ready: useCallback((track: ReviewTrack) => void load(track), [load]),
-    previous,
-    seekTo,
-    back: useCallback(() => seekBy(-SEEK_STEP_S), [seekBy]),
-    forward: useCallback(() => seekBy(SEEK_STEP_S), [seekBy]),
-    toDrop,
+    previous: walk.previous,
+    ...seek,
     /** The view is done (decision 0276): nothing waits, the player stopped. */
-    done,
+    done: walk.done,
     /** Another view is shown: the desk may move on again. */
-    resume: useCallback(() => setDone(false), []),
+    resume: walk.resume,
     /** How many tracks were left with J and are not offered again (decision 0278). */
-    skippedCount,
+    skippedCount: walk.skippedCount,
     /** Back to the tracks left with J: they are offered again, the first of them starts. */
-    backToSkipped: useCallback(() => {
-      const [first] = skipped.current.values();
-      skipped.current.clear();
-      setSkippedCount(0);
-      if (first) void load(first, { at: startAt(first) });
-    }, [load]),
+    backToSkipped: walk.backToSkipped,
   };
 }
 
 export type ReviewPlayer = ReturnType<typeof useReviewPlayer>;
-
-/**
- * The played row in view with the queue around it (issue 31, docs/decisions/0270): between the site
- * header and the player's dock, the row and the next five stay visible (on a phone, as much of
- * the next card as fits); when they do not, the list scrolls so that two rows above it (the one
- * just decided among them) stay in view under the header.
- */
-function keepInView(row: Element) {
-  const r = row.getBoundingClientRect();
-  if (r.height === 0) return;
-  const top = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
-  const dock = document.querySelector(".st-player")?.getBoundingClientRect();
-  const bottom = dock && dock.top > top ? Math.min(dock.top, innerHeight) : innerHeight;
-  const room = bottom - top;
-  const below = Math.min(5 * r.height, Math.max(0, (room - r.height) / 2));
-  const above = Math.min(2 * r.height, Math.max(0, (room - r.height) / 4));
-  if (r.top >= top + above - 1 && r.bottom + below <= bottom + 1) return;
-  globalThis.scrollBy?.({ top: r.top - (top + above), behavior: "instant" as ScrollBehavior });
-}

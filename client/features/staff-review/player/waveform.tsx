@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { formatDuration } from "../../../lib/format.ts";
 import { type Peaks, useAudioTime, useWaveCanvas } from "../../../components/ui/wave-drawing.ts";
-import type { PlayerTexts } from "./player-texts.ts";
+import type { PlayerTexts } from "../texts/player-texts.ts";
 
 export {
   drawWaveform,
