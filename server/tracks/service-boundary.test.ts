@@ -159,6 +159,8 @@ describe("tracks service: the one boundary over the track tables", () => {
     "server/tracks/processing/status-keys.ts",
     // Which uploads form the artist's batch on /processing (decision 0285): status-keys' database fallback.
     "server/tracks/processing/batch-rule.ts",
+    // A deleted user's tracks kept as a guest's, in the delete's batch (decision 0337).
+    "server/tracks/guest-tracks.ts",
   ];
   /** Left outside on purpose (decision 0120): read-only aggregates and start-up recovery, and a user's delete. */
   const OUTSIDE_ON_PURPOSE = [
