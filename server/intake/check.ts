@@ -1,7 +1,7 @@
 import { type Direction, DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
 import { CAP_WINDOW_DAYS, INTAKE_TEXTS, tempoInWindow } from "../../domain/intake-rules.ts";
 import { recentSubmissions } from "../tracks/intake-sql.ts";
-import type { Verdict } from "../tracks/processing/analyse-track.ts";
+import type { Verdict } from "../processing/analyse-track.ts";
 import type { Db } from "../../db/client.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { DAY_MS, type IntakeRules, readRules } from "./rules.ts";

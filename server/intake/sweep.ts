@@ -5,7 +5,7 @@ import { fillTemplate, REVIEW_TEXTS } from "../../domain/review.ts";
 import { parseTrackName } from "../../domain/track-name.ts";
 import { jobLeases } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import type { TracksService } from "../tracks/service.ts";
+import type { ReviewService } from "../track-services.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { pairsPastDue } from "../tracks/intake-sql.ts";
 import { DAY_MS, readRules } from "./rules.ts";
@@ -39,7 +39,7 @@ function nameParts(filename: string) {
 }
 
 export function createPromiseSweep(
-  deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { tracks: Pick<TracksService, "autoDecline"> },
+  deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { review: Pick<ReviewService, "autoDecline"> },
   opts: { owner?: string } = {},
 ): PromiseSweep {
   const { db, clock, logger } = deps;
@@ -86,7 +86,7 @@ export function createPromiseSweep(
             direction: DIRECTION_LABELS[d],
           });
           try {
-            if (await deps.tracks.autoDecline(row.id, d, message)) declined++;
+            if (await deps.review.autoDecline(row.id, d, message)) declined++;
           } catch (err) {
             // Changed by someone meanwhile: theirs stands.
             if (err instanceof ApiError && err.status === 409 && err.message === REVIEW_TEXTS.decisionChanged) continue;

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
 import { tracks, uploadSessions } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
-import { reviewFilterSql } from "./decisions.ts";
+import { reviewFilterSql } from "../review/decisions.ts";
 import { DAY_MS } from "../intake/rules.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type NewTrack, tracks } from "../../db/schema.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
-import { STATUS_COLUMNS, type StatusRow } from "./processing/status-keys.ts";
+import { STATUS_COLUMNS, type StatusRow } from "../processing/status-keys.ts";
 
 /**
  * The processing lease store (docs/decisions/0170, 0195): which instance works on which track, the
@@ -33,7 +33,7 @@ const claimableSql = (now: Date) =>
   or(isNull(tracks.lease_owner), isNull(tracks.lease_until), lte(tracks.lease_until, now));
 
 export function createLeaseStore(
-  ctx: Pick<AppContext, "db" | "clock">,
+  ctx: Pick<AppDeps, "db" | "clock">,
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
 ) {
   const { db } = ctx;
