@@ -20,6 +20,7 @@ import { fileAnswer } from "./http/client-build.ts";
 import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
+import { reviewEffects } from "./notifications/review-effects.ts";
 import { createTelegramUpdates } from "./notifications/telegram-updates/updates.ts";
 import { createTelegramWebhookRoutes } from "./notifications/telegram-updates/webhook-routes.ts";
 import { createDeclineTemplatesService } from "./decline-templates/service.ts";
@@ -48,7 +49,9 @@ export function buildContext(deps: AppDeps): AppContext {
   const users = createUsersService({ db: deps.db, clock: deps.clock, sessions: tokens });
   // Built before the services, so a decision write can enqueue its message in the same batch.
   const notifications = createNotifications(deps);
-  const rooms = createTrackServices({ ...deps, users, notifications });
+  // Notifications subscribe to review's changes: a decision's batch carries the artist's message and
+  // the staff cards' edits (decision 0327).
+  const rooms = createTrackServices({ ...deps, users, reviewEvents: reviewEffects(deps.db, notifications) });
   const { tracks, review } = rooms;
   // The staff cards read their tracks through the tracks service (issue 27).
   notifications.desk.connect(tracks);

@@ -1,6 +1,6 @@
 import type { AppDeps } from "./deps.ts";
 import type { UsersService } from "./users/service.ts";
-import type { Notifications } from "./notifications/notifications.ts";
+import { NO_REVIEW_EVENTS, type ReviewEventsFactory } from "./review/events.ts";
 import type { Config } from "./config.ts";
 import type { Scope } from "../domain/scope.ts";
 import { createTrackAnalysisService } from "./processing/analysis.ts";
@@ -38,10 +38,11 @@ export function createTrackServices(
     /** An edited track's owner must exist; a decision names its decider. */
     users: UsersService;
     /**
-     * The outbox insert joins a decision's batch, so the artist's message exists exactly when the
-     * change does; the sender is nudged after the commit and never awaited (decision 0157).
+     * Who reacts to review's changes (the artist's messages, the staff cards), registered at wiring
+     * time; its statements join a decision's batch, so a message exists exactly when the change
+     * does (decisions 0157, 0327). Left out (some tests): nobody.
      */
-    notifications?: Pick<Notifications, "outbox" | "sender">;
+    reviewEvents?: ReviewEventsFactory;
     /** DECISION_NOTIFY_HOLD_S (docs/decisions/0223); left out (some tests): no hold. */
     config?: Pick<Config, "decisionNotifyHoldS">;
   },
@@ -52,7 +53,7 @@ export function createTrackServices(
   const writes = keptListWrites(ctx.db, { forget: (...ids) => artistReads.keptLists.forget(...ids) });
   const comments = createTrackComments(ctx, writes);
   const artistReads = createArtistReads(ctx, status, comments, reports);
-  const staff = createStaffReview(ctx, writes, comments);
+  const staff = createStaffReview(ctx, writes, ctx.reviewEvents?.({ comments }) ?? NO_REVIEW_EVENTS);
 
   /** The audio reports; a saved report (or its error) shows in the owner's list. */
   const analysis: typeof reports = {

@@ -1,4 +1,3 @@
-import { cardRefreshStatements } from "../notifications/telegram-desk/refresh.ts";
 import { and, asc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
@@ -371,13 +370,9 @@ export function changeStatements(db: Db, c: PairChange) {
       },
       where: eq(trackDecisions.revision, c.before.revision),
     });
-  // The pair's staff card in Telegram shows the change (issue 27): an edit queued in the same batch,
-  // whichever path decided (web, Telegram, the automatic decline, an undo). A listening receipt
-  // changes nothing a card shows.
-  const card = c.before.status === "new" && c.after.status === "listened"
-    ? []
-    : cardRefreshStatements(db, c.trackId, [c.direction], c.at);
-  return [history, pair, ...card] as const;
+  // The pair's staff card follows from the change: notifications add its edit to the same batch
+  // (review/events.ts, decision 0327).
+  return [history, pair] as const;
 }
 
 /** A batch that failed because another change of the same pair got there first. */

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { and, desc, eq, isNotNull, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Direction, parseDirections } from "../../domain/directions.ts";
-import { telegramOutbox, trackDecisionHistory, tracks } from "../../db/schema.ts";
+import { trackDecisionHistory, tracks } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import { templateMessage } from "../../domain/decision-message.ts";
 import type { AppDeps } from "../deps.ts";
@@ -9,9 +9,7 @@ import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts"
 import { inScope, type Scope, scopeOf } from "../../domain/scope.ts";
 import { addPlayed, openListen, trackDuration } from "./listening.ts";
 import { isHeard } from "../../domain/listening.ts";
-import { heldMessageFate } from "../../domain/artist-notice.ts";
 import {
-  artistReviewStatus,
   type DecisionInput,
   isAwaitingDecision,
   REVIEW_TEXTS,
@@ -22,13 +20,10 @@ import {
 import { changeStatements, type DecisionView, isConcurrentChange, type PairChange, storedPairs } from "./decisions.ts";
 import { syncReviewStatement } from "../tracks/review-column.ts";
 import { type Current, loadCurrent, viewAs } from "../tracks/staff-reads.ts";
-import { decisionChangeKey, type DecisionNotice } from "../notifications/outbox.ts";
-import type { Notifications } from "../notifications/notifications.ts";
-import type { TelegramOutbox } from "../notifications/outbox.ts";
 import type { KeptListWrites } from "../tracks/kept-lists.ts";
 import { clearStatements, restoreStatement } from "./assignment-sql.ts";
 import { presenceOf, recordPresence } from "./presence.ts";
-import type { TrackComments } from "./comments.ts";
+import { NO_REVIEW_EVENTS, type ReviewEvents } from "./events.ts";
 import { castVote, type VoteSummary, type VoteView, withdrawVote } from "./votes.ts";
 import { VOTE_TEXTS, type VoteInput } from "../../domain/votes.ts";
 import type { StaffCaller, Viewer } from "../tracks/views.ts";
@@ -49,57 +44,18 @@ interface PairRequest {
   fields: Omit<DecisionInput, "revision">;
 }
 
-/**
- * What a batch of pair changes writes to the artist's outbox (issues 13, 32; domain/artist-notice.ts,
- * decision 0300): a new message for a pair whose fate is `announce` (it became accepted or declined,
- * or carries a new message), and for the others the message still held kept waiting with the
- * change or cancelled. Never about a guest track. An undo announces nothing: the messages it
- * brings back are those of the state it restores (`reinstateStatement`), kept waiting.
- */
-async function messageStatements(
-  deps: { outbox?: TelegramOutbox; comments?: Pick<TrackComments, "sharedCount"> },
-  changes: readonly PairChange[],
-  track: Current,
-  undo = false,
-): Promise<{ notices: DecisionNotice[]; statements: BatchItem<"sqlite">[] }> {
-  const { outbox, comments } = deps;
-  if (!outbox || track.user_id === null || changes.length === 0) return { notices: [], statements: [] };
-  const fates = changes.map((c) => ({ c, fate: heldMessageFate(c.before, c.after) }));
-  const announced = undo ? [] : fates.filter((f) => f.fate === "announce").map((f) => f.c);
-  // The message mentions the comments shared with the artist when it is made (decision 0232).
-  const sharedComments = announced.length > 0 ? (await comments?.sharedCount(track.id)) ?? 0 : 0;
-  const notices = announced.map((c): DecisionNotice => ({
-    key: decisionChangeKey(c.trackId, c.direction, c.before.revision + 1),
-    userId: track.user_id!,
-    trackName: track.filename.replace(/\.mp3$/i, ""),
-    direction: c.direction,
-    outcome: artistReviewStatus(c.after.status),
-    message: c.after.message,
-    sharedComments,
-  }));
-  const statements: BatchItem<"sqlite">[] = [
-    ...notices.flatMap((n) => outbox.enqueueStatements(n)),
-    ...fates.filter((f) => undo || f.fate !== "announce").map((f) =>
-      outbox.pairChangeStatement(f.c.trackId, f.c.direction, f.fate === "cancel" ? "cancel" : "keep")
-    ),
-  ];
-  return { notices, statements };
-}
-
 /** Times a decision is computed again after another change of the same pair got in first. */
 const DECISION_ATTEMPTS = 3;
 
 export function createStaffReview(
   ctx: Pick<AppDeps, "db" | "clock" | "logger"> & {
-    notifications?: Pick<Notifications, "outbox" | "sender"> & Partial<Pick<Notifications, "desk">>;
     config?: Pick<Config, "decisionNotifyHoldS">;
   },
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
-  comments?: Pick<TrackComments, "sharedCount">,
+  /** Who reacts to the changes (the artist's messages, the staff cards): decision 0327. */
+  events: ReviewEvents = NO_REVIEW_EVENTS,
 ) {
   const { db } = ctx;
-  /** Where the artist's messages are written (decision 0300). */
-  const artistOutbox = { outbox: ctx.notifications?.outbox, comments };
   /** DECISION_NOTIFY_HOLD_S in ms (docs/decisions/0223). */
   const holdMs = (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
 
@@ -128,7 +84,7 @@ export function createStaffReview(
           at,
           holdMs,
         }));
-      const told = await messageStatements(artistOutbox, changes, current);
+      const told = await events.pairsChanged({ changes, track: current });
       const [first, ...rest] = [...changes.flatMap((c) => changeStatements(db, c)), ...told.statements];
       if (!first) break;
       try {
@@ -166,11 +122,7 @@ export function createStaffReview(
       await withdrawVote(db, id, direction, who.id);
     }
     // The pair's staff card in Telegram shows the new tallies (issue 27).
-    const desk = ctx.notifications?.desk;
-    if (desk?.enabled) {
-      await desk.refresh(id, [direction]);
-      ctx.notifications?.sender.kick();
-    }
+    await events.voted(id, direction);
     const track = await view(scope, id, scope, who);
     return {
       votes: track.votes.filter((v) => v.direction === direction),
@@ -257,7 +209,7 @@ export function createStaffReview(
         automatic,
       });
     }
-    const told = await messageStatements(artistOutbox, changes, current);
+    const told = await events.pairsChanged({ changes, track: current });
     // A decided pair's assignment ends with the decision, marked with the call so an undo brings it
     // back (issue 24, decision 0233): decided = its status changed to a decision's outcome.
     const decided = changes
@@ -283,16 +235,10 @@ export function createStaffReview(
         throw await stale();
       }
       // The artist's messages, and the edits of the pairs' staff cards (issue 27).
-      ctx.notifications?.sender.kick();
+      events.committed();
     }
     // When the artist's message leaves: the hold's end, if a message was written to wait.
-    let notifyAt: string | null = null;
-    if (told.notices.length > 0) {
-      const [waiting] = await db.select({ at: telegramOutbox.next_attempt_at }).from(telegramOutbox)
-        .where(and(inArray(telegramOutbox.key, told.notices.map((n) => n.key)), eq(telegramOutbox.status, "pending")))
-        .limit(1);
-      notifyAt = waiting ? waiting.at.toISOString() : null;
-    }
+    const notifyAt = await events.messageDueAt(told.messages);
     // Until when the caller's undo is taken (the hold; decision 0275): a shortlist without a
     // message has nothing to hold back, but the pair can still go back.
     const undoUntil = changes.length > 0 && holdMs > 0 ? new Date(at.getTime() + holdMs).toISOString() : null;
@@ -439,17 +385,10 @@ export function createStaffReview(
         };
       });
       const statements: BatchItem<"sqlite">[] = changes.flatMap((c) => changeStatements(db, c));
-      const outbox = ctx.notifications?.outbox;
       // The assignments the undone call cleared are back (decision 0233).
       statements.push(restoreStatement(db, id, callId));
-      if (outbox) {
-        statements.push(outbox.cancelStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision))));
-        statements.push(
-          outbox.reinstateStatement(entries.map((e) => decisionChangeKey(id, e.direction, e.revision - 1))),
-        );
-        // What comes back waits for the undo's hold, or is cancelled if the restored state sends nothing.
-        statements.push(...(await messageStatements(artistOutbox, changes, current, true)).statements);
-      }
+      // The undone call's messages go, the restored state's come back (notifications, decision 0327).
+      statements.push(...(await events.pairsChanged({ changes, track: current, undo: entries })).statements);
       const [first, ...rest] = statements;
       if (first) {
         try {
@@ -458,7 +397,7 @@ export function createStaffReview(
           if (!isConcurrentChange(err)) throw err;
           throw await stale();
         }
-        ctx.notifications?.sender.kick();
+        events.committed();
       }
       return { decisions: await decisionsNow() };
     },
