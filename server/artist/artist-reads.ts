@@ -85,6 +85,69 @@ export interface ArtistHistory {
   page_size: number;
 }
 
+/**
+ * GET /api/tracks/history (issue 13, decision 0154): every submission the user ever made, newest
+ * first and paged, failed ones with their reason; per direction the state the artist sees and
+ * the staff's message, never the note or who decided.
+ */
+export async function historyOf(
+  deps: HistoryDeps,
+  userId: number,
+  q: { page: number; page_size: number },
+): Promise<ArtistHistory> {
+  const { db, shownBefore, comments } = deps;
+  const [counted] = await db.select({ n: count() }).from(tracks).where(eq(tracks.user_id, userId));
+  const total = counted?.n ?? 0;
+  const pages = Math.max(1, Math.ceil(total / q.page_size));
+  const page = Math.min(q.page, pages);
+  const rows = await db
+    .select({
+      id: tracks.id,
+      filename: tracks.filename,
+      upload_date: tracks.upload_date,
+      status: tracks.status,
+      error: tracks.error,
+      directions: tracks.directions,
+      downloaded: tracks.downloaded,
+      ...ARTIST_ANALYSIS_COLUMNS,
+      d_json: artistDecisionsJson(shownBefore()),
+    })
+    .from(tracks)
+    .leftJoin(trackAnalysis, analysisJoin)
+    .where(eq(tracks.user_id, userId))
+    .orderBy(desc(tracks.upload_date), desc(tracks.id))
+    .limit(q.page_size)
+    .offset((page - 1) * q.page_size);
+  const shared = await comments.sharedOf(rows.map((r) => r.id));
+  const days = await promiseDays(db);
+  return {
+    tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
+      id: t.id,
+      filename: t.filename,
+      upload_date: t.upload_date.toISOString(),
+      status: t.status,
+      // The reason is the artist's to read only once the upload has failed.
+      error: t.status === "failed" ? t.error : null,
+      directions: parseDirections(t.directions),
+      downloaded: t.downloaded,
+      analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
+      decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
+      comments: shared.get(t.id) ?? [],
+    })),
+    total,
+    page,
+    pages,
+    page_size: q.page_size,
+  };
+}
+
+/** What the history reads: the database, the hold's edge (ms), the shared comments. */
+export interface HistoryDeps {
+  db: Pick<AppDeps, "db">["db"];
+  shownBefore: () => number;
+  comments: Pick<TrackComments, "sharedOf">;
+}
+
 export function createArtistReads(
   ctx: Pick<AppDeps, "db" | "clock"> & { config?: Pick<Config, "decisionNotifyHoldS"> },
   status: ReturnType<typeof createStatusKeys>,
@@ -94,6 +157,7 @@ export function createArtistReads(
   const { db } = ctx;
   /** Changes after this (ms) are still within their hold: the artist sees the state before (0223). */
   const shownBefore = () => ctx.clock.now().getTime() - (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
+  const deps: HistoryDeps = { db, shownBefore, comments };
 
   async function statusRow(id: number): Promise<StatusRow | undefined> {
     return (await db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1))[0];
@@ -181,56 +245,8 @@ export function createArtistReads(
       return owned.get(userId);
     },
 
-    /**
-     * GET /api/tracks/history (issue 13, decision 0154): every submission the user ever made, newest
-     * first and paged, failed ones with their reason; per direction the state the artist sees and
-     * the staff's message, never the note or who decided.
-     */
-    async historyOf(userId: number, q: { page: number; page_size: number }): Promise<ArtistHistory> {
-      const [counted] = await db.select({ n: count() }).from(tracks).where(eq(tracks.user_id, userId));
-      const total = counted?.n ?? 0;
-      const pages = Math.max(1, Math.ceil(total / q.page_size));
-      const page = Math.min(q.page, pages);
-      const rows = await db
-        .select({
-          id: tracks.id,
-          filename: tracks.filename,
-          upload_date: tracks.upload_date,
-          status: tracks.status,
-          error: tracks.error,
-          directions: tracks.directions,
-          downloaded: tracks.downloaded,
-          ...ARTIST_ANALYSIS_COLUMNS,
-          d_json: artistDecisionsJson(shownBefore()),
-        })
-        .from(tracks)
-        .leftJoin(trackAnalysis, analysisJoin)
-        .where(eq(tracks.user_id, userId))
-        .orderBy(desc(tracks.upload_date), desc(tracks.id))
-        .limit(q.page_size)
-        .offset((page - 1) * q.page_size);
-      const shared = await comments.sharedOf(rows.map((r) => r.id));
-      const days = await promiseDays(db);
-      return {
-        tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
-          id: t.id,
-          filename: t.filename,
-          upload_date: t.upload_date.toISOString(),
-          status: t.status,
-          // The reason is the artist's to read only once the upload has failed.
-          error: t.status === "failed" ? t.error : null,
-          directions: parseDirections(t.directions),
-          downloaded: t.downloaded,
-          analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
-          decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
-          comments: shared.get(t.id) ?? [],
-        })),
-        total,
-        page,
-        pages,
-        page_size: q.page_size,
-      };
-    },
+    historyOf: (userId: number, q: { page: number; page_size: number }): Promise<ArtistHistory> =>
+      historyOf(deps, userId, q),
 
     /**
      * The artist's own listening call (GET /api/tracks/{id}/listen, decision 0232): the owner's track

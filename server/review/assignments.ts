@@ -7,6 +7,7 @@ import { ASSIGN_TEXTS, MAX_ASSIGN_TRACKS, MAX_SPLIT_PEOPLE } from "../../domain/
 import { trackAssignments, tracks, type User } from "../../db/schema.ts";
 import type { AssigneeView } from "./assignment-sql.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Db } from "../../db/client.ts";
 import type { UsersService } from "../users/service.ts";
 import { badRequest, forbidden, notFound } from "../lib/http-error.ts";
 import { hasDirectionSql, scopeSql } from "../tracks/scope.ts";
@@ -46,36 +47,37 @@ export interface AssignableStaff {
   directions: Direction[];
 }
 
+/** The tracks asked, each within the caller's sight (else 404 for the whole call), with the pairs to assign. */
+async function pairsOf(
+  db: Db,
+  scope: Scope,
+  ids: readonly number[],
+  only: Direction | undefined,
+): Promise<{ id: number; directions: Direction[] }[]> {
+  const rows = await db.select({ id: tracks.id, directions: tracks.directions, review: tracks.review })
+    .from(tracks).where(and(inArray(tracks.id, [...ids]), scopeSql(scope)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => {
+    const r = byId.get(id);
+    if (!r) throw notFound(TRACK_NOT_FOUND);
+    const all = parseDirections(r.directions);
+    if (only !== undefined) {
+      if (!all.includes(only)) throw badRequest(ASSIGN_TEXTS.notTrackDirection);
+      if (!inScope(only, scope)) throw forbidden(ASSIGN_TEXTS.outsideCategories);
+    }
+    const states = reviewStates(r.review);
+    const directions = all.filter((d) =>
+      (only === undefined || d === only) && inScope(d, scope) && assignable(states.get(d))
+    );
+    if (directions.length === 0) throw badRequest(ASSIGN_TEXTS.nothingToAssign);
+    return { id, directions };
+  });
+}
+
 export function createAssignments(
   ctx: Pick<AppDeps, "db" | "clock"> & { users: Pick<UsersService, "byId" | "staff"> },
 ) {
   const { db } = ctx;
-
-  /** The tracks asked, each within the caller's sight (else 404 for the whole call), with the pairs to assign. */
-  async function pairsOf(
-    scope: Scope,
-    ids: readonly number[],
-    only: Direction | undefined,
-  ): Promise<{ id: number; directions: Direction[] }[]> {
-    const rows = await db.select({ id: tracks.id, directions: tracks.directions, review: tracks.review })
-      .from(tracks).where(and(inArray(tracks.id, [...ids]), scopeSql(scope)));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => {
-      const r = byId.get(id);
-      if (!r) throw notFound(TRACK_NOT_FOUND);
-      const all = parseDirections(r.directions);
-      if (only !== undefined) {
-        if (!all.includes(only)) throw badRequest(ASSIGN_TEXTS.notTrackDirection);
-        if (!inScope(only, scope)) throw forbidden(ASSIGN_TEXTS.outsideCategories);
-      }
-      const states = reviewStates(r.review);
-      const directions = all.filter((d) =>
-        (only === undefined || d === only) && inScope(d, scope) && assignable(states.get(d))
-      );
-      if (directions.length === 0) throw badRequest(ASSIGN_TEXTS.nothingToAssign);
-      return { id, directions };
-    });
-  }
 
   /** The person to assign: an existing, unbanned admin or moderator. */
   async function assigneeOf(userId: number): Promise<User> {
@@ -146,7 +148,7 @@ export function createAssignments(
     if (unique.length > MAX_ASSIGN_TRACKS) throw badRequest(ASSIGN_TEXTS.tooManyTracks);
     const scope = scopeOf(who);
     if (direction !== undefined && !inScope(direction, scope)) throw forbidden(ASSIGN_TEXTS.outsideCategories);
-    const tracksAsked = await pairsOf(scope, unique, direction);
+    const tracksAsked = await pairsOf(db, scope, unique, direction);
     const assignee = userId === null ? null : await assigneeOf(userId);
     const pairs = tracksAsked.flatMap((t) => t.directions.map((d) => ({ id: t.id, direction: d })));
     if (assignee) { for (const p of pairs) checkCovers(assignee, p.direction); }
@@ -204,7 +206,7 @@ export function createAssignments(
         needed.push(q.direction);
       }
       if (q.trackId !== undefined) {
-        const [t] = await pairsOf(scope, [q.trackId], q.direction);
+        const [t] = await pairsOf(db, scope, [q.trackId], q.direction);
         needed = [...new Set([...needed, ...t.directions])];
       }
       const mine = DIRECTIONS.filter((d) => inScope(d, scope));

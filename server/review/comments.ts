@@ -77,11 +77,45 @@ function toView(r: ViewRow): CommentView {
   };
 }
 
+/** Every comment of a track, by moment (the staff track detail's `comments`). */
+export async function commentsOfTrack(deps: Pick<AppDeps, "db">, trackId: number): Promise<CommentView[]> {
+  const { db } = deps;
+  const rows = await db
+    .select(viewColumns)
+    .from(c)
+    .leftJoin(users, eq(users.id, c.author_id))
+    .where(eq(c.track_id, trackId))
+    .orderBy(asc(c.at_s), asc(c.id));
+  return rows.map(toView);
+}
+
+/** The shared comments of these tracks, by moment; the artist's history (decision 0232). */
+export async function sharedCommentsOf(
+  deps: Pick<AppDeps, "db">,
+  trackIds: readonly number[],
+): Promise<Map<number, SharedComment[]>> {
+  const { db } = deps;
+  const out = new Map<number, SharedComment[]>();
+  if (trackIds.length === 0) return out;
+  const rows = await db
+    .select({ track_id: c.track_id, at_s: c.at_s, end_s: c.end_s, text: c.text })
+    .from(c)
+    .where(and(inArray(c.track_id, [...trackIds]), eq(c.shared, true)))
+    .orderBy(asc(c.at_s), asc(c.id));
+  for (const { track_id, ...r } of rows) {
+    const list = out.get(track_id) ?? [];
+    list.push(r);
+    out.set(track_id, list);
+  }
+  return out;
+}
+
 export function createTrackComments(
   ctx: Pick<AppDeps, "db" | "clock">,
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
 ) {
   const { db } = ctx;
+  const deps = { db };
 
   /** The track within the caller's sight (404 outside it), its owner and its length. */
   async function trackFor(who: Viewer, trackId: number) {
@@ -129,33 +163,9 @@ export function createTrackComments(
     touchesArtist ? afterWrite([owner], run) : run();
 
   return {
-    /** Every comment of a track, by moment (the staff track detail's `comments`). */
-    async ofTrack(trackId: number): Promise<CommentView[]> {
-      const rows = await db
-        .select(viewColumns)
-        .from(c)
-        .leftJoin(users, eq(users.id, c.author_id))
-        .where(eq(c.track_id, trackId))
-        .orderBy(asc(c.at_s), asc(c.id));
-      return rows.map(toView);
-    },
+    ofTrack: (trackId: number): Promise<CommentView[]> => commentsOfTrack(deps, trackId),
 
-    /** The shared comments of these tracks, by moment; the artist's history (decision 0232). */
-    async sharedOf(trackIds: readonly number[]): Promise<Map<number, SharedComment[]>> {
-      const out = new Map<number, SharedComment[]>();
-      if (trackIds.length === 0) return out;
-      const rows = await db
-        .select({ track_id: c.track_id, at_s: c.at_s, end_s: c.end_s, text: c.text })
-        .from(c)
-        .where(and(inArray(c.track_id, [...trackIds]), eq(c.shared, true)))
-        .orderBy(asc(c.at_s), asc(c.id));
-      for (const { track_id, ...r } of rows) {
-        const list = out.get(track_id) ?? [];
-        list.push(r);
-        out.set(track_id, list);
-      }
-      return out;
-    },
+    sharedOf: (trackIds: readonly number[]): Promise<Map<number, SharedComment[]>> => sharedCommentsOf(deps, trackIds),
 
     /** How many shared comments a track has now (the decision's Telegram message mentions them). */
     async sharedCount(trackId: number): Promise<number> {
