@@ -8,7 +8,7 @@
  * - Memory: a 50 MB file built the same way, read from disk as a stream in a fresh child process;
  *   growth of the peak resident size (VmHWM in /proc/self/status) over the warmed-up process.
  *   Target: ≤ 64 MB.
- * - Processing: the same 50 MB file through the whole processing pass (server/tracks/processing/
+ * - Processing: the same 50 MB file through the whole processing pass (server/processing/
  *   analyse-track.ts: SHA-256, frame count, music-metadata and the analysis from one read), in a
  *   fresh child: time and peak growth. Target: ≤ 64 MB, as for the analysis alone.
  * - Tempo (issue 22): the synthetic grooves of server/testing/grooves.ts (two-step at 160–180 BPM,
@@ -33,7 +33,7 @@ import process from "node:process";
 import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
 import { createLocalStorage } from "../server/storage/file-storage.ts";
-import { analyseTrack } from "../server/tracks/processing/analyse-track.ts";
+import { analyseTrack } from "../server/processing/analyse-track.ts";
 import { expectedBpm, groove, type GroovePattern } from "../server/testing/grooves.ts";
 import { outsideReferences } from "./analysis-references.ts";
 import { CHORD_KEYS, chordTrack, keyVerdict } from "../server/testing/chords.ts";

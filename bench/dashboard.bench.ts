@@ -228,7 +228,7 @@ export default async function run() {
     // The moderator's figures (the admin here: every direction, their own row), month by default.
     const moderator_figures = await time(get(big.app, headers, "/api/moderator/dashboard/response-figures"));
     worstFigures = Math.max(worstFigures, moderator_figures.median_ms);
-    const yearFigures = await big.ctx.tracks.responseFigures("*", figuresWindow("year", new Date(), 0), "all");
+    const yearFigures = await big.ctx.review.responseFigures("*", figuresWindow("year", new Date(), 0), "all");
     const heardInYear = yearFigures.by_direction.reduce((n, d) => n + d.heard, 0);
     if (heardInYear === 0) throw new Error("the seeded history produced no figures");
     const check = await (await big.app.request("/api/admin/dashboard?period=year", { headers })).json();

@@ -1,6 +1,6 @@
 /**
  * `deno task bench fingerprint`: the audio fingerprint of issue 25 (server/audio/fingerprint.ts,
- * server/tracks/fingerprints.ts, docs/decisions/0247).
+ * server/processing/fingerprints.ts, docs/decisions/0247).
  *
  * - Cost: a 6-minute 320 kbps file built by repeating the MPEG frames of the fingerprint fixture
  *   `Print Artist - Original.mp3` is analysed whole (decode, loudness, tempo, key, fingerprint: the
@@ -26,7 +26,7 @@ import {
 } from "../server/audio/fingerprint.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
 import { chordTrack } from "../server/testing/chords.ts";
-import { createFingerprints } from "../server/tracks/fingerprints.ts";
+import { createFingerprints } from "../server/processing/fingerprints.ts";
 
 const DIR = new URL("../test/fixtures/audio/fingerprint/", import.meta.url);
 const ORIGINAL = new URL("Print%20Artist%20-%20Original.mp3", DIR);

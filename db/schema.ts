@@ -170,7 +170,7 @@ export const tracks = sqliteTable("tracks", {
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
   index("tracks_upload_date_idx").on(t.upload_date),
-  // The dashboards' overdue count (issue 23, server/tracks/review-queue.ts): the awaiting tracks of
+  // The dashboards' overdue count (issue 23, server/review/review-queue.ts): the awaiting tracks of
   // the last 14 days read from the index alone, without a row lookup each.
   index("tracks_upload_review_idx").on(t.upload_date, t.status, t.directions, t.review),
   index("tracks_downloaded_idx").on(t.downloaded),
@@ -275,7 +275,7 @@ export const trackAnalysis = sqliteTable("track_analysis", {
   /** 0–1, how sure the key reading is; null: none read. */
   key_confidence: real("key_confidence"),
   /**
-   * The analyser that wrote this report (ANALYSIS_VERSION, server/tracks/analysis.ts): reports older
+   * The analyser that wrote this report (ANALYSIS_VERSION, server/processing/analysis.ts): reports older
    * than the current one are analysed again in the background (docs/decisions/0217). Reports from
    * before versions were counted are 1.
    */
@@ -516,7 +516,7 @@ export const directionIntake = sqliteTable("direction_intake", {
 });
 
 /**
- * Resumable uploads (issue 26, server/tracks/resumable/): one row per file an artist has started and
+ * Resumable uploads (issue 26, server/uploads/resumable/): one row per file an artist has started and
  * not yet completed, its parts either in an S3 multipart upload (`mode` `s3`, `s3_upload_id`) or in
  * the server's part store under DATA_DIR (`local`). `id` is random and unguessable (it is the only
  * handle the browser keeps). An `open` row counts towards MAX_UPLOADS_PER_HOUR from `created_at`

@@ -3,8 +3,8 @@ import type { ReviewStatus } from "./review.ts";
 /**
  * What the artist is told about a pair, and when (issues 23 and 32; docs/decisions/0223, 0300): one
  * rule for the outbox (server/notifications/outbox.ts, written by the decisions' batches in
- * server/tracks/review.ts) and the artist's pages (server/tracks/decisions.ts `artistDecisionsJson`,
- * read by server/tracks/artist-reads.ts).
+ * server/review/review.ts) and the artist's pages (server/review/decisions.ts `artistDecisionsJson`,
+ * read by server/artist/artist-reads.ts).
  *
  * - A change is held for DECISION_NOTIFY_HOLD_S: until its hold ends the artist's pages show the
  *   state before it (`withinHold`), and any message about the pair waits.
@@ -12,7 +12,7 @@ import type { ReviewStatus } from "./review.ts";
  *   message goes out only when that state sends one (`sendsMessage`). A change to a state that
  *   sends nothing cancels the message still held (`heldMessageFate`).
  *
- * The server's SQL twin of `withinHold` is server/tracks/decisions.ts `withinHoldSql`.
+ * The server's SQL twin of `withinHold` is server/review/decisions.ts `withinHoldSql`.
  */
 
 /** A pair as the artist may be told of it: its state and the staff's message that came with it. */

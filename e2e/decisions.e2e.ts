@@ -26,7 +26,7 @@ test(
   async (t) => {
     const bot = await startTelegramBotDouble({ token: "123456:TEST" });
     try {
-      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/tracks/track-decision.test.ts's.
+      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/review/track-decision.test.ts's.
       const server = await t.startServer({
         TELEGRAM_BOT_TOKEN: "123456:TEST",
         TELEGRAM_BOT_API_URL: bot.url,
@@ -169,7 +169,7 @@ test(
   async (t) => {
     const bot = await startTelegramBotDouble({ token: "123456:TEST" });
     try {
-      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/tracks/track-decision.test.ts's.
+      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/review/track-decision.test.ts's.
       const server = await t.startServer({
         TELEGRAM_BOT_TOKEN: "123456:TEST",
         TELEGRAM_BOT_API_URL: bot.url,

@@ -5,7 +5,8 @@ import { createAdminRoutes } from "./admin/routes.ts";
 import { createGuards } from "./auth/guards.ts";
 import { createAuthRoutes, meLane } from "./auth/routes.ts";
 import { createTokenService } from "./auth/tokens.ts";
-import type { AppContext, AppDeps, AppEnv } from "./deps.ts";
+import type { AppDeps, AppEnv } from "./deps.ts";
+import type { AppContext } from "./wiring.ts";
 import { createDownloadRoutes } from "./tracks/downloads/routes.ts";
 import { createListenRoutes } from "./tracks/downloads/listen-routes.ts";
 import { createFaqRoutes, faqLane } from "./faq/public-routes.ts";
@@ -19,21 +20,22 @@ import { fileAnswer } from "./http/client-build.ts";
 import { serveFile } from "./http/serve-file.ts";
 import { maintenanceGate } from "./maintenance/gate.ts";
 import { createNotifications } from "./notifications/notifications.ts";
+import { reviewEffects } from "./notifications/review-effects.ts";
 import { createTelegramUpdates } from "./notifications/telegram-updates/updates.ts";
 import { createTelegramWebhookRoutes } from "./notifications/telegram-updates/webhook-routes.ts";
 import { createDeclineTemplatesService } from "./decline-templates/service.ts";
 import { createFaqService } from "./faq/service.ts";
 import { createSliderService } from "./slider/service.ts";
 import { createModeratorRoutes } from "./moderator/routes.ts";
-import { createProcessor } from "./tracks/processing/processor.ts";
-import { createReanalysis } from "./tracks/processing/reanalysis.ts";
-import { createTracksService } from "./tracks/service.ts";
+import { createProcessor } from "./processing/processor.ts";
+import { createReanalysis } from "./processing/reanalysis.ts";
+import { createTrackServices } from "./track-services.ts";
 import { createUsersService } from "./users/service.ts";
 import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes, sliderLane } from "./slider/public-routes.ts";
-import { createTrackRoutes, statusLane, tracksLane } from "./tracks/artist-routes.ts";
-import { createUploadRoutes } from "./tracks/upload-routes.ts";
-import { createResumableRoutes, isResumablePartPath } from "./tracks/resumable/routes.ts";
+import { createTrackRoutes, statusLane, tracksLane } from "./artist/artist-routes.ts";
+import { createUploadRoutes } from "./uploads/upload-routes.ts";
+import { createResumableRoutes, isResumablePartPath } from "./uploads/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
@@ -47,7 +49,10 @@ export function buildContext(deps: AppDeps): AppContext {
   const users = createUsersService({ db: deps.db, clock: deps.clock, sessions: tokens });
   // Built before the services, so a decision write can enqueue its message in the same batch.
   const notifications = createNotifications(deps);
-  const tracks = createTracksService({ ...deps, users, notifications });
+  // Notifications subscribe to review's changes: a decision's batch carries the artist's message and
+  // the staff cards' edits (decision 0327).
+  const rooms = createTrackServices({ ...deps, users, reviewEvents: reviewEffects(deps.db, notifications) });
+  const { tracks, review } = rooms;
   // The staff cards read their tracks through the tracks service (issue 27).
   notifications.desk.connect(tracks);
   const declineTemplates = createDeclineTemplatesService(deps);
@@ -56,15 +61,27 @@ export function buildContext(deps: AppDeps): AppContext {
     tokens,
     guards: createGuards(tokens, users),
     users,
-    tracks,
-    processor: createProcessor({ ...deps, tracks, desk: notifications.desk, sender: notifications.sender }),
-    reanalysis: createReanalysis({ ...deps, tracks }),
-    promiseSweep: createPromiseSweep({ ...deps, tracks }),
+    ...rooms,
+    processor: createProcessor({
+      ...deps,
+      processing: rooms.processing,
+      desk: notifications.desk,
+      sender: notifications.sender,
+    }),
+    reanalysis: createReanalysis({ ...deps, processing: rooms.processing, tracks }),
+    promiseSweep: createPromiseSweep({ ...deps, review }),
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates,
     // The staff cards' presses arrive here and go through `tracks` like the web's (issue 27).
-    telegramUpdates: createTelegramUpdates({ ...deps, users, tracks, declineTemplates, desk: notifications.desk }),
+    telegramUpdates: createTelegramUpdates({
+      ...deps,
+      users,
+      tracks,
+      review,
+      declineTemplates,
+      desk: notifications.desk,
+    }),
     faq: createFaqService(deps),
     slider: createSliderService(deps),
   };

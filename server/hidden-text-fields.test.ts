@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { charName, HIDDEN_CHARS_MESSAGE, hiddenCharsMessage } from "../domain/hidden-chars.ts";
 import { ALLOWED_TEXTS, REFUSED_CHARS } from "../domain/hidden-chars.cases.ts";
 import { INVALID_NAMES_MESSAGE } from "../domain/track-name.ts";
-import { MALFORMED_MESSAGE } from "./tracks/receive-upload.ts";
+import { MALFORMED_MESSAGE } from "./uploads/receive-upload.ts";
 import { declaredInput } from "./http/validate.ts";
 import { opaqueFieldsOf, type TextField, textFieldsOf } from "./http/text-fields.ts";
 import { type StaffFixture, staffFixture } from "./testing/staff-test-kit.ts";

@@ -3,7 +3,7 @@ import { ConfigError, configFromEnvOrExit } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
 import { recoverStorage, RECOVERY_MIN_AGE_MS } from "./storage/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
-import { createResumableUploads } from "./tracks/resumable/service.ts";
+import { createResumableUploads } from "./uploads/resumable/service.ts";
 
 export interface MainOptions {
   /**

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.ts";
-import type { AppContext } from "./deps.ts";
+import type { AppContext } from "./wiring.ts";
 import { createTestApp, type TestApp } from "./testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "./testing/factories.ts";
 

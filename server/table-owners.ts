@@ -8,22 +8,20 @@
 export const TABLE_OWNERS = {
   users: ["users"],
   auth: ["sessions", "oauth_sessions", "login_codes", "telegram_auth_uses"],
-  tracks: [
-    "tracks",
-    "track_counts",
-    "user_track_counts",
-    "track_pair_facts",
-    "track_analysis",
-    "track_fingerprints",
-    "fingerprint_segments",
+  // The track row and the counts its writes keep (docs/decisions/0325): the staff's edits, the
+  // processing leases, an upload's insert and the row's copy of its review pairs are tracks/ files.
+  tracks: ["tracks", "track_counts", "user_track_counts"],
+  uploads: ["upload_sessions"],
+  processing: ["track_analysis", "track_fingerprints", "fingerprint_segments"],
+  review: [
     "track_decisions",
     "track_decision_history",
+    "track_pair_facts",
     "track_listens",
     "track_votes",
     "track_comments",
     "track_assignments",
     "track_presence",
-    "upload_sessions",
   ],
   intake: ["direction_intake"],
   leases: ["job_leases"],

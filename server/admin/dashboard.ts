@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
 import { trackCounts, tracks, users, userTrackCounts } from "../../db/schema.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { validate } from "../http/validate.ts";
 import { tzOffsetQuery } from "../tracks/service.ts";
 import { isReviewStatus, type ReviewStatus } from "../../domain/review.ts";
@@ -173,7 +174,7 @@ export function createAdminDashboardRoutes(ctx: AppContext) {
       const stats = await computeDashboard(ctx.db, q.period, ctx.clock.now(), q.tz_offset);
       // The review desk's work per direction (issue 23): every direction for an administrator. Also
       // inside `stats`, beside the other figures.
-      const review_queue = await ctx.tracks.reviewQueue("*");
+      const review_queue = await ctx.review.reviewQueue("*");
       return c.json({ success: true, stats: { ...stats, review_queue }, review_queue });
     })
     // How fast the staff answer (issue 24, decision 0235): the tracks uploaded in the period, every
@@ -181,7 +182,7 @@ export function createAdminDashboardRoutes(ctx: AppContext) {
     .get("/response-figures", validate("query", dashboardQuerySchema), async (c) => {
       const q = c.req.valid("query");
       const window = figuresWindow(q.period, ctx.clock.now(), q.tz_offset);
-      const response_figures = await ctx.tracks.responseFigures("*", window, "all");
+      const response_figures = await ctx.review.responseFigures("*", window, "all");
       return c.json({ success: true, response_figures });
     });
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { ApiError, badRequest, notFound } from "../lib/http-error.ts";
 import { type StatusStore, StatusStoreUnavailable } from "../status-store/kv.ts";
 import { validate } from "../http/validate.ts";

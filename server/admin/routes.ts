@@ -1,8 +1,9 @@
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
 import { createAdminSliderRoutes } from "../slider/admin-routes.ts";
-import { createAdminTrackRoutes } from "../tracks/staff-routes.ts";
+import { createAdminTrackRoutes } from "../review/staff-routes.ts";
 import { createAdminUserRoutes } from "../users/admin-routes.ts";
 import { createAdminDashboardRoutes } from "./dashboard.ts";
 import { createAdminDeclineTemplateRoutes } from "../decline-templates/routes.ts";

@@ -189,7 +189,7 @@ export async function analyseMp3Frames(
   return {
     analysis: { ...figures, warnings: warningsFor(figures) },
     frames: stats,
-    // Kept apart from the report: it is stored in its own tables (server/tracks/fingerprints.ts).
+    // Kept apart from the report: it is stored in its own tables (server/processing/fingerprints.ts).
     fingerprint: facts.fingerprint,
   };
 }

@@ -1,6 +1,6 @@
 import { withoutHiddenChars } from "../../domain/hidden-chars.ts";
 import type { User } from "../../db/schema.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { SIGN_IN_SESSION_INVALID, spendTelegramResult } from "./sign-in-store.ts";
 import { parseTgAuthInput, verifyTelegramAuth } from "./telegram.ts";
@@ -144,7 +144,7 @@ function findByIdentity(ctx: AppContext, identity: Identity): Promise<User | und
 export async function isDisposable(ctx: AppContext, user: User, keep: "vk" | "telegram"): Promise<boolean> {
   if (user.is_admin || user.is_moderator || user.is_banned) return false;
   if (keep === "vk" ? user.telegram_id : user.vk_id) return false;
-  return (await ctx.tracks.countOwnedBy(user.id)) === 0;
+  return (await ctx.artist.countOwnedBy(user.id)) === 0;
 }
 
 /** Fills only empty profile fields: the person may have edited their names since. */

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { KV_KEYS, type StatusStore } from "../status-store/kv.ts";
 
@@ -121,7 +121,7 @@ export function rateLimit(limiter: SharedRateLimiter, trustedProxyHops = 0): Mid
  * the other way round (docs/decisions/0091-refresh-rate-limit-and-response-headers.md). In the store
  * when it is Upstash (createSharedRateLimiter).
  */
-export function perAddressLimiter(ctx: Pick<AppContext, "config" | "clock" | "kv">, name: string): SharedRateLimiter {
+export function perAddressLimiter(ctx: Pick<AppDeps, "config" | "clock" | "kv">, name: string): SharedRateLimiter {
   return createSharedRateLimiter({
     name,
     kv: ctx.kv,
@@ -133,7 +133,7 @@ export function perAddressLimiter(ctx: Pick<AppContext, "config" | "clock" | "kv
 
 /** The middleware of `perAddressLimiter`: 429 with Retry-After past the limit. */
 export function perAddressLimit(
-  ctx: Pick<AppContext, "config" | "clock" | "kv">,
+  ctx: Pick<AppDeps, "config" | "clock" | "kv">,
   name: string,
 ): MiddlewareHandler<AppEnv> {
   return rateLimit(perAddressLimiter(ctx, name), ctx.config.trustedProxyHops);

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { eq, lt } from "drizzle-orm";
 import { loginCodes, type OauthSession, oauthSessions, telegramAuthUses, type User } from "../../db/schema.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 
 /**
  * What the sign-in flow must remember between its steps, kept in the database so that sign-in works

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { declineTemplateSchemas, isTemplateOutcome, REVIEW_TEXTS } from "../../domain/review.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { parseId, validate } from "../http/validate.ts";
 
 /** `?outcome=accepted|shortlisted|declined` narrows a list to one outcome; left out: all. */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { type DeclineTemplate, declineTemplates } from "../../db/schema.ts";
 import { DECLINE_TEMPLATES_MAX, REVIEW_TEXTS, type TemplateOutcome } from "../../domain/review.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 
 /**
@@ -29,7 +29,7 @@ const viewOf = (t: DeclineTemplate): DeclineTemplateView => ({
   updated_at: t.updated_at.toISOString(),
 });
 
-export function createDeclineTemplatesService(ctx: Pick<AppContext, "db" | "clock">) {
+export function createDeclineTemplatesService(ctx: Pick<AppDeps, "db" | "clock">) {
   const { db } = ctx;
 
   async function row(id: number): Promise<DeclineTemplate | undefined> {

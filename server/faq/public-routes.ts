@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { laneOf, readyAnswer } from "../http/lanes.ts";
 import { sendJsonAnswer } from "../http/public-answer.ts";
 import { type FaqView, publicFaqAnswer } from "./service.ts";

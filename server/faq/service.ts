@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { hiddenCharsProblem, multiline } from "../../domain/hidden-chars.ts";
 import { z } from "zod";
 import { type Faq, faqs } from "../../db/schema.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import { sharedAnswer } from "../http/kept-answers.ts";
 import { sanitizeAnswer } from "./sanitize.ts";
@@ -78,13 +78,16 @@ function cleanAnswer(raw: string): string {
 }
 
 /** GET /api/faq's answer, `{ success: true, faqs }`, kept ready; every write below drops it. */
-const publicList = sharedAnswer("faq", async (ctx: Pick<AppContext, "db" | "clock" | "logger" | "faq">) => ({
-  success: true as const,
-  faqs: await ctx.faq.list(),
-}));
+const publicList = sharedAnswer(
+  "faq",
+  async (ctx: Pick<AppDeps, "db" | "clock" | "logger"> & { faq: { list(): Promise<FaqView[]> } }) => ({
+    success: true as const,
+    faqs: await ctx.faq.list(),
+  }),
+);
 export const publicFaqAnswer = publicList.get;
 
-export function createFaqService(ctx: Pick<AppContext, "db" | "clock">) {
+export function createFaqService(ctx: Pick<AppDeps, "db" | "clock">) {
   const { db } = ctx;
   const changed = () => publicList.invalidate(db);
   const load = async (id: number) => {

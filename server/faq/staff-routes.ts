@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { parseId, validate } from "../http/validate.ts";
 import { faqCreateSchema, faqUpdateSchema } from "./service.ts";
 

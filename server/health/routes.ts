@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { laneOf, readyAnswer } from "../http/lanes.ts";
 import { type Answer, makeAnswer, sendJsonAnswer } from "../http/public-answer.ts";
 import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
@@ -46,7 +47,7 @@ export const configLane = laneOf((ctx) => ({
   answer: (req) => readyAnswer(req, publicConfigAnswer(ctx), "no-cache"),
 }));
 
-function publicConfigOf(ctx: Pick<AppContext, "config">, rules: IntakeRules) {
+function publicConfigOf(ctx: Pick<AppDeps, "config">, rules: IntakeRules) {
   return {
     success: true as const,
     maintenance: ctx.config.maintenance,
@@ -67,7 +68,7 @@ const configAnswers = new WeakMap<Promise<IntakeRules>, Promise<Answer>>();
 const madeAnswers = new WeakMap<Promise<IntakeRules>, Answer>();
 
 /** GET /api/config's answer (the route and the ready-answer lane share it). */
-export function publicConfigAnswer(ctx: Pick<AppContext, "config" | "db">): Answer | Promise<Answer> {
+export function publicConfigAnswer(ctx: Pick<AppDeps, "config" | "db">): Answer | Promise<Answer> {
   const rules = readRules(ctx.db);
   const ready = madeAnswers.get(rules);
   if (ready) return ready;

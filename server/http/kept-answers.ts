@@ -4,7 +4,7 @@ import { type Answer, contentTag, makeAnswer, SHARED_ANSWER_TTL_MS } from "./pub
 
 /**
  * One keyed cache for the answers the server keeps in memory (decision 0213): the public answers
- * (FAQ, slider; `sharedAnswer`), the artist's own list (`ownedAnswers`, tracks/owned-answers.ts) and
+ * (FAQ, slider; `sharedAnswer`), the artist's own list (`ownedAnswers`, artist/owned-answers.ts) and
  * the status poll's answer bytes per track (the status lane). Values are kept per key; what differs
  * between those uses is chosen by the options:
  *

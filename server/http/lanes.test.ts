@@ -55,7 +55,7 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
     directions: "label_koster",
     status: "processing",
   });
-  await t.ctx.tracks.status.startBatch(artist.id, [keyed]);
+  await t.ctx.processing.status.startBatch(artist.id, [keyed]);
   // One without a status key: the routes answer it from the database.
   const unkeyed = await createTrack(db, { user_id: artist.id, filename: "Lane - Two.mp3", directions: "label_koster" });
   const other = await createUser(db);
@@ -65,7 +65,7 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
   const demotedAdmin = await createUser(db, { is_admin: true });
   const banned = await createUser(db);
   const bannedTrack = await createTrack(db, { user_id: banned.id, directions: "label_koster", status: "completed" });
-  await t.ctx.tracks.status.startBatch(banned.id, [bannedTrack]);
+  await t.ctx.processing.status.startBatch(banned.id, [bannedTrack]);
   const expired = await createUser(db);
   // Banned by another instance: the row says banned, this instance's sessions were not revoked.
   const bannedElsewhere = await createUser(db);
@@ -74,7 +74,7 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
     directions: "label_koster",
     status: "completed",
   });
-  await t.ctx.tracks.status.startBatch(bannedElsewhere.id, [bannedElsewhereTrack]);
+  await t.ctx.processing.status.startBatch(bannedElsewhere.id, [bannedElsewhereTrack]);
 
   const tokens = new Map<number, Record<string, string>>();
   for (const u of [artist, other, moderator, demotedModerator, admin, demotedAdmin, banned, expired, bannedElsewhere]) {

@@ -1,7 +1,8 @@
 import type { Hono } from "hono";
 import type { User } from "../../db/schema.ts";
 import { acceptedSession, bearerToken } from "../auth/guards.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { openToAll } from "../maintenance/gate.ts";
 import { type Answer, answerFor } from "./public-answer.ts";
 import { type HeaderList, responseWith, validPairs } from "./deno-header-list.ts";

@@ -2,7 +2,7 @@ import { type Direction, DIRECTION_LABELS, parseDirections } from "../../domain/
 import { CAP_WINDOW_DAYS, INTAKE_TEXTS } from "../../domain/intake-rules.ts";
 import { tempoInWindow } from "../../domain/tempo.ts";
 import { recentSubmissions } from "../tracks/intake-sql.ts";
-import type { Verdict } from "../tracks/processing/analyse-track.ts";
+import type { Verdict } from "../processing/analyse-track.ts";
 import type { Db } from "../../db/client.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { type IntakeRules, readRules } from "./rules.ts";

@@ -520,7 +520,7 @@ describe("the automatic decline", () => {
 
   it("runs on one instance at a time: another sweep waits for the lease to end", async () => {
     now = T0 + 200 * DAY;
-    const other = createPromiseSweep({ ...f.t.ctx, tracks: f.t.ctx.tracks }, { owner: "other-instance" });
+    const other = createPromiseSweep({ ...f.t.ctx, review: f.t.ctx.review }, { owner: "other-instance" });
     const a = await artist();
     const track = await createTrack(f.t.ctx.db, {
       user_id: a.user.id,

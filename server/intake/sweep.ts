@@ -4,7 +4,7 @@ import { fillTemplate, isReviewStatus, REVIEW_TEXTS } from "../../domain/review.
 import { mayMove } from "../../domain/decision-states.ts";
 import { trackNameParts } from "../../domain/track-name.ts";
 import type { AppDeps } from "../deps.ts";
-import type { TracksService } from "../tracks/service.ts";
+import type { ReviewService } from "../track-services.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { createJobLease } from "../leases/lease.ts";
 import { pairsPastDue } from "../tracks/intake-sql.ts";
@@ -36,7 +36,7 @@ const BATCH = 200;
 const MAX_ROUNDS = 25;
 
 export function createPromiseSweep(
-  deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { tracks: Pick<TracksService, "autoDecline"> },
+  deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { review: Pick<ReviewService, "autoDecline"> },
   opts: { owner?: string } = {},
 ): PromiseSweep {
   const { db, clock, logger } = deps;
@@ -72,7 +72,7 @@ export function createPromiseSweep(
             direction: DIRECTION_LABELS[d],
           });
           try {
-            if (await deps.tracks.autoDecline(row.id, d, message)) declined++;
+            if (await deps.review.autoDecline(row.id, d, message)) declined++;
           } catch (err) {
             // Changed by someone meanwhile: theirs stands.
             if (err instanceof ApiError && err.status === 409 && err.message === REVIEW_TEXTS.decisionChanged) continue;

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken } from "../auth/guards.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { linkSigner, LISTEN_PREFIX, verifyDownloadToken } from "../tracks/downloads/token.ts";
 import { ApiError } from "../lib/http-error.ts";
 

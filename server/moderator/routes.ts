@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import type { Scope } from "../../domain/scope.ts";
 import { roleOf } from "../auth/guards.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { createStaffFaqRoutes } from "../faq/staff-routes.ts";
-import { createModeratorTrackRoutes } from "../tracks/staff-routes.ts";
+import { createModeratorTrackRoutes } from "../review/staff-routes.ts";
 import { createModeratorDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 import { dashboardQuerySchema, figuresWindow } from "../admin/dashboard.ts";
 import { validate } from "../http/validate.ts";
@@ -30,7 +31,7 @@ export function createModeratorRoutes(ctx: AppContext) {
     })
     // The moderator's dashboard (issue 23): new, shortlisted and overdue per direction of theirs.
     .get("/dashboard", async (c) => {
-      const review_queue = await ctx.tracks.reviewQueue(roleOf(c.get("user")).categories);
+      const review_queue = await ctx.review.reviewQueue(roleOf(c.get("user")).categories);
       return c.json({ success: true, review_queue });
     })
     // Their response figures (issue 24, decisions 0235, 0237): their directions' and their own, for
@@ -39,7 +40,7 @@ export function createModeratorRoutes(ctx: AppContext) {
       const q = c.req.valid("query");
       const user = c.get("user");
       const window = figuresWindow(q.period, ctx.clock.now(), q.tz_offset);
-      const response_figures = await ctx.tracks.responseFigures(roleOf(user).categories, window, user.id);
+      const response_figures = await ctx.review.responseFigures(roleOf(user).categories, window, user.id);
       return c.json({ success: true, response_figures });
     })
     // The scope is read from the user row loaded for this request, so a change of categories by an

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { badRequest } from "../lib/http-error.ts";
 import { declareInput, parseId, parseOrThrow } from "../http/validate.ts";
 import { parseImageForm, type StoredImage } from "./image-upload.ts";

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { type SliderTile, sliderTiles } from "../../db/schema.ts";
 import { blank, SLIDER_TEXTS, type SliderInput, tileProblem, type TileType } from "../../domain/slider.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { badRequest, notFound } from "../lib/http-error.ts";
 import { sharedAnswer } from "../http/kept-answers.ts";
 import type { StoredImage } from "./image-upload.ts";
@@ -40,14 +40,14 @@ export function sliderView(t: SliderTile, address: PublicAddress = (stored) => s
 /** GET /api/slider's answer, `{ success: true, sliders }`, kept ready; every write below drops it. */
 const publicList = sharedAnswer(
   "slider",
-  async (ctx: Pick<AppContext, "db" | "clock" | "logger" | "slider">) => ({
+  async (ctx: Pick<AppDeps, "db" | "clock" | "logger"> & { slider: { list(): Promise<SliderView[]> } }) => ({
     success: true as const,
     sliders: await ctx.slider.list(),
   }),
 );
 export const publicSliderAnswer = publicList.get;
 
-export function createSliderService(ctx: Pick<AppContext, "db" | "publicStorage" | "clock" | "logger">) {
+export function createSliderService(ctx: Pick<AppDeps, "db" | "publicStorage" | "clock" | "logger">) {
   const { db } = ctx;
   const address = publicAddresses(ctx.publicStorage);
   const view = (t: SliderTile) => sliderView(t, address);

@@ -1,7 +1,8 @@
 import { migrateDb, openDb } from "../../db/client.ts";
 import { buildContext, createApp } from "../app.ts";
 import { parseConfig } from "../config.ts";
-import type { AppContext, AppDeps, Clock } from "../deps.ts";
+import type { AppDeps, Clock } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { createEmbeddedStore, type StatusStore } from "../status-store/kv.ts";
 import { createLogger } from "../lib/logger.ts";
 import { createTaskQueue } from "../lib/queue.ts";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type NewTrack, type NewUser, trackDecisions, tracks, type User, users } from "../../db/schema.ts";
 import type { AudioAnalysis } from "../audio/analyse-mp3.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 
 let seq = 0;
 

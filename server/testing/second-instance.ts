@@ -1,6 +1,7 @@
 import { openDb } from "../../db/client.ts";
 import { buildContext, createApp } from "../app.ts";
-import type { AppContext, AppDeps, Clock } from "../deps.ts";
+import type { AppDeps, Clock } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { createEmbeddedStore, type StatusStore } from "../status-store/kv.ts";
 import { createTaskQueue } from "../lib/queue.ts";
 import type { TestApp } from "./create-test-app.ts";

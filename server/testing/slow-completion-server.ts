@@ -2,7 +2,7 @@
  * Test-only entry point, not product: the real server (`server/main.ts`) with its file storage's
  * writes slowed to `TEST_SLOW_WRITE_BYTES_PER_S` bytes a second, so completing a resumable upload
  * (its parts written into one stored file) takes seconds and a test can kill the process in the
- * middle of it (server/tracks/resumable/complete-crash.test.ts, issue 32). Parts themselves go to
+ * middle of it (server/uploads/resumable/complete-crash.test.ts, issue 32). Parts themselves go to
  * the part store, which is not slowed.
  *
  * Production cannot turn this on: `deno task start`, `server/start.ts` and `server/main.ts` never

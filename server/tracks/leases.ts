@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type NewTrack, tracks } from "../../db/schema.ts";
-import type { AppContext } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { KeptListWrites } from "./kept-lists.ts";
-import { STATUS_COLUMNS, type StatusRow } from "./processing/status-keys.ts";
+import { STATUS_COLUMNS, type StatusRow } from "../processing/status-keys.ts";
 
 /**
  * The processing lease store (docs/decisions/0170, 0195): which instance works on which track, the
@@ -32,11 +32,99 @@ const pendingSql = and(eq(tracks.status, "processing"), isNotNull(tracks.storage
 const claimableSql = (now: Date) =>
   or(isNull(tracks.lease_owner), isNull(tracks.lease_until), lte(tracks.lease_until, now));
 
+/**
+ * Marks a track completed unless it left `processing` meanwhile (deleted, or ended), `owner` no
+ * longer holds its lease (another instance took it over), or another completed track of the
+ * same person has the same checksum. The same bytes from another person are accepted, and
+ * `duplicate_of` names the earliest completed track holding them, for staff only (issue 20,
+ * decision 0206). One statement: the duplicate check and the completion cannot interleave with
+ * another job's, so two copies of one file in flight cannot both end `completed`. The row as its
+ * status key shows it, or undefined when nothing was written.
+ */
+export async function completeTrack(
+  deps: LeaseDeps,
+  id: number,
+  facts: CompletedFacts,
+  owner: string,
+): Promise<StatusRow | undefined> {
+  const { db, clock, afterWrite } = deps;
+  const now = clock.now();
+  const sameBytes = and(
+    eq(otherTracks.checksum, facts.checksum),
+    ne(otherTracks.id, id),
+    eq(otherTracks.status, "completed"),
+  );
+  const done = await afterWrite((rows) => rows.map((r) => r.user_id), () =>
+    db
+      .update(tracks)
+      .set({
+        ...facts,
+        duplicate_of: sql`(${db.select({ first: sql`min(${otherTracks.id})` }).from(otherTracks).where(sameBytes)})`,
+        status: "completed",
+        error: null,
+        processed_at: now,
+        updated_at: now,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where(
+        and(
+          eq(tracks.id, id),
+          eq(tracks.status, "processing"),
+          eq(tracks.lease_owner, owner),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(otherTracks)
+              // `IS`: two tracks without an owner (deleted accounts) count as the same owner.
+              .where(and(sameBytes, sql`${otherTracks.user_id} IS ${tracks.user_id}`)),
+          ),
+        ),
+      )
+      .returning(STATUS_COLUMNS));
+  return done[0];
+}
+
+/**
+ * Marks a track failed unless it left `processing` meanwhile or `owner` no longer holds its
+ * lease. The row as its status key shows it, or undefined when nothing was written.
+ */
+export async function failTrack(
+  deps: LeaseDeps,
+  id: number,
+  facts: FailedFacts,
+  owner: string,
+): Promise<StatusRow | undefined> {
+  const { db, clock, afterWrite } = deps;
+  const now = clock.now();
+  const updated = await afterWrite((rows) => rows.map((r) => r.user_id), () =>
+    db
+      .update(tracks)
+      .set({
+        status: "failed",
+        error: facts.error,
+        ...(facts.size !== undefined ? { size: facts.size } : {}),
+        ...(facts.checksum !== undefined ? { checksum: facts.checksum } : {}),
+        ...(facts.discard ? { storage_key: null } : {}),
+        processed_at: now,
+        updated_at: now,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where(and(eq(tracks.id, id), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
+      .returning(STATUS_COLUMNS));
+  return updated[0];
+}
+
+/** What the lease store's writes use: the database, the clock, the kept-list rule. */
+export type LeaseDeps = Pick<AppDeps, "db" | "clock"> & Pick<KeptListWrites, "afterWrite">;
+
 export function createLeaseStore(
-  ctx: Pick<AppContext, "db" | "clock">,
+  ctx: Pick<AppDeps, "db" | "clock">,
   { afterWrite }: Pick<KeptListWrites, "afterWrite">,
 ) {
   const { db } = ctx;
+  const deps: LeaseDeps = { db, clock: ctx.clock, afterWrite };
 
   return {
     /**
@@ -153,79 +241,11 @@ export function createLeaseStore(
       };
     },
 
-    /**
-     * Marks a track completed unless it left `processing` meanwhile (deleted, or ended), `owner` no
-     * longer holds its lease (another instance took it over), or another completed track of the
-     * same person has the same checksum. The same bytes from another person are accepted, and
-     * `duplicate_of` names the earliest completed track holding them, for staff only (issue 20,
-     * decision 0206). One statement: the duplicate check and the completion cannot interleave with
-     * another job's, so two copies of one file in flight cannot both end `completed`. The row as its
-     * status key shows it, or undefined when nothing was written.
-     */
-    async complete(id: number, facts: CompletedFacts, owner: string): Promise<StatusRow | undefined> {
-      const now = ctx.clock.now();
-      const sameBytes = and(
-        eq(otherTracks.checksum, facts.checksum),
-        ne(otherTracks.id, id),
-        eq(otherTracks.status, "completed"),
-      );
-      const done = await afterWrite((rows) => rows.map((r) => r.user_id), () =>
-        db
-          .update(tracks)
-          .set({
-            ...facts,
-            duplicate_of: sql`(${
-              db.select({ first: sql`min(${otherTracks.id})` }).from(otherTracks).where(sameBytes)
-            })`,
-            status: "completed",
-            error: null,
-            processed_at: now,
-            updated_at: now,
-            lease_owner: null,
-            lease_until: null,
-          })
-          .where(
-            and(
-              eq(tracks.id, id),
-              eq(tracks.status, "processing"),
-              eq(tracks.lease_owner, owner),
-              notExists(
-                db
-                  .select({ one: sql`1` })
-                  .from(otherTracks)
-                  // `IS`: two tracks without an owner (deleted accounts) count as the same owner.
-                  .where(and(sameBytes, sql`${otherTracks.user_id} IS ${tracks.user_id}`)),
-              ),
-            ),
-          )
-          .returning(STATUS_COLUMNS));
-      return done[0];
-    },
+    complete: (id: number, facts: CompletedFacts, owner: string): Promise<StatusRow | undefined> =>
+      completeTrack(deps, id, facts, owner),
 
-    /**
-     * Marks a track failed unless it left `processing` meanwhile or `owner` no longer holds its
-     * lease. The row as its status key shows it, or undefined when nothing was written.
-     */
-    async fail(id: number, facts: FailedFacts, owner: string): Promise<StatusRow | undefined> {
-      const now = ctx.clock.now();
-      const updated = await afterWrite((rows) => rows.map((r) => r.user_id), () =>
-        db
-          .update(tracks)
-          .set({
-            status: "failed",
-            error: facts.error,
-            ...(facts.size !== undefined ? { size: facts.size } : {}),
-            ...(facts.checksum !== undefined ? { checksum: facts.checksum } : {}),
-            ...(facts.discard ? { storage_key: null } : {}),
-            processed_at: now,
-            updated_at: now,
-            lease_owner: null,
-            lease_until: null,
-          })
-          .where(and(eq(tracks.id, id), eq(tracks.status, "processing"), eq(tracks.lease_owner, owner)))
-          .returning(STATUS_COLUMNS));
-      return updated[0];
-    },
+    fail: (id: number, facts: FailedFacts, owner: string): Promise<StatusRow | undefined> =>
+      failTrack(deps, id, facts, owner),
   };
 }
 

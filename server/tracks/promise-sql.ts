@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Direction } from "../../domain/directions.ts";
 import { promiseCutoffMs } from "../../domain/response-promise.ts";
 import { tracks } from "../../db/schema.ts";
-import { reviewFilterSql } from "./decisions.ts";
+import { reviewFilterSql } from "../review/decisions.ts";
 
 /**
  * The response promise's SQL twin: the rule itself (when a pair is past its promise, strictly, to the

@@ -22,7 +22,7 @@ import { multipartBody, repeatingStream } from "../testing/multipart-body.ts";
 import { startS3ServerForTests } from "../testing/s3-server.ts";
 import { AUDIO, audioBytes, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
-import { ABORTED_MESSAGE } from "./receive-upload.ts";
+import { ABORTED_MESSAGE } from "../uploads/receive-upload.ts";
 
 const s3 = await startS3ServerForTests({ bucket: "np-life" });
 afterAll(async () => await s3?.stop());

@@ -5,7 +5,7 @@ import { INVALID_NAME_RECORD } from "../../domain/track-name.ts";
 import type { AudioWarning } from "../../domain/audio-warnings.ts";
 import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { ASSIGN_TEXTS } from "../../domain/assignment.ts";
-import { WARNING_CODES } from "./analysis.ts";
+import { WARNING_CODES } from "../processing/analysis.ts";
 import { VOTE_FILTERS, type VoteFilter } from "../../domain/votes.ts";
 import { AI_USE_FILTERS, AI_USE_TEXTS, type AiUseFilter, parseAiUse } from "../../domain/ai-use.ts";
 

@@ -5,15 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../domain/directions.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack } from "../testing/factories.ts";
-import { createTracksService, trackListQuerySchema } from "./service.ts";
+import { trackListQuerySchema } from "./service.ts";
+import { createTrackServices, type TracksService } from "../track-services.ts";
 
 let t: TestApp;
-let service: ReturnType<typeof createTracksService>;
+let service: TracksService;
 const all = trackListQuerySchema.parse({});
 
 beforeAll(async () => {
   t = await createTestApp();
-  service = createTracksService(t.ctx);
+  service = createTrackServices(t.ctx).tracks;
 });
 afterAll(() => t.close());
 

@@ -17,7 +17,7 @@ import {
   analysisOrder,
   type TrackAnalysisView,
   warningSql,
-} from "./analysis.ts";
+} from "../processing/analysis.ts";
 import { daysSince } from "../../domain/review.ts";
 import { promiseDays } from "../intake/rules.ts";
 import { pairPastSql, uploadedPastSql } from "./promise-sql.ts";
@@ -29,8 +29,8 @@ import {
   type DecisionView,
   decisionViews,
   reviewFilterSql,
-} from "./decisions.ts";
-import type { ListenView } from "./listening.ts";
+} from "../review/decisions.ts";
+import type { ListenView } from "../review/listening.ts";
 import {
   visibleScores,
   voteFilterSql,
@@ -40,9 +40,9 @@ import {
   type VoteSummary,
   type VoteView,
   voteViews,
-} from "./votes.ts";
+} from "../review/votes.ts";
 import { PAGE_SIZES, type SortField, type TrackListQuery } from "./schemas.ts";
-import { assignedToSql, assigneeFromJson, type AssigneeView, assignmentsJsonField } from "./assignment-sql.ts";
+import { assignedToSql, assigneeFromJson, type AssigneeView, assignmentsJsonField } from "../review/assignment-sql.ts";
 
 /**
  * Rows to views (docs/decisions/0120): the track object the staff screens read, built by SQLite as

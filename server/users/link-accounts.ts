@@ -2,7 +2,8 @@ import { type Context, Hono } from "hono";
 import { LinkRefused, linkTelegram, normalizePhone, telegramIdentity } from "../auth/accounts.ts";
 import { publicAddresses } from "../http/public-static.ts";
 import { userView } from "../auth/user-view.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { badRequest, conflict, unauthorized } from "../lib/http-error.ts";
 
 const EMPTY = "Укажите номер телефона или данные авторизации Telegram";

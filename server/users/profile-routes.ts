@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { AVATAR_MAX_BYTES, isAvatarType, PROFILE_FIELDS, PROFILE_TEXTS, profileSchema } from "../../domain/profile.ts";
-import type { AppContext, AppEnv } from "../deps.ts";
+import type { AppEnv } from "../deps.ts";
+import type { AppContext } from "../wiring.ts";
 import { badRequest, tooLarge, unauthorized } from "../lib/http-error.ts";
 import { declareInput, parseOrThrow } from "../http/validate.ts";
 import { IMAGE_HEAD_BYTES, receiveMultipart, sniffImage } from "../http/multipart.ts";

@@ -313,7 +313,7 @@ describe("a press on a staff card", () => {
   it("a decision made meanwhile on the web wins: the press changes nothing", async () => {
     const { track, card } = await cardedTrack();
     // Another moderator's decision on the web first.
-    await t.ctx.tracks.decide(
+    await t.ctx.review.decide(
       moderator,
       track.id,
       "label_koster",

@@ -2,7 +2,10 @@ import { type Direction, DIRECTION_LABELS } from "../../../domain/directions.ts"
 import { REVIEW_STATUS_LABELS, type ReviewStatus, type TemplateOutcome } from "../../../domain/review.ts";
 import { inScope, scopeOf } from "../../../domain/scope.ts";
 import { VOTE_EMOJI, type VoteValue } from "../../../domain/votes.ts";
-import type { AppContext } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { UsersService } from "../../users/service.ts";
+import type { ReviewService, TracksService } from "../../track-services.ts";
+import type { DeclineTemplatesService } from "../../decline-templates/service.ts";
 import { ApiError } from "../../lib/http-error.ts";
 import { type CallbackAction, decodeCallback } from "../telegram-desk/callback-data.ts";
 import type { InlineKeyboard } from "../telegram-desk/card-text.ts";
@@ -15,7 +18,7 @@ import { type BotCaller, chatIdValue } from "./bot-call.ts";
  * card's (else it is answered as stale), and the presser's Telegram id is
  * linked to a staff user (not banned) whose categories cover the card's direction (domain/scope.ts,
  * the one rule); it then goes through the same decision and vote calls as the web
- * (`ctx.tracks.decide` / `vote`: revision check, history, the artist's held message). A pair
+ * (`ctx.review.decide` / `vote`: revision check, history, the artist's held message). A pair
  * already accepted or declined is left alone, and the answer says so.
  */
 
@@ -37,7 +40,12 @@ export interface CallbackQuery {
 }
 
 export interface PressDeps {
-  ctx: Pick<AppContext, "users" | "tracks" | "declineTemplates" | "logger" | "config">;
+  ctx: Pick<AppDeps, "logger" | "config"> & {
+    users: Pick<UsersService, "byIdentity">;
+    tracks: Pick<TracksService, "get">;
+    review: Pick<ReviewService, "vote" | "decide">;
+    declineTemplates: Pick<DeclineTemplatesService, "templateOf">;
+  };
   bot: BotCaller;
   /** The signing secret of the buttons' data (telegram-desk/callback-data.ts `callbackSecret`). */
   secret: string;
@@ -108,7 +116,7 @@ export function createPressHandler(deps: PressDeps) {
   ): Promise<PressResult> {
     if (action === "v1" || action === "v0" || action === "v-1") {
       const vote = Number(action.slice(1)) as VoteValue;
-      await ctx.tracks.vote(user, card.track_id, card.direction, { vote, word: null });
+      await ctx.review.vote(user, card.track_id, card.direction, { vote, word: null });
       return { text: PRESS_TEXTS.voted(vote), outcome: "voted" };
     }
     // The pair as the presser sees it now: its state and the revision the decision is made from.
@@ -137,7 +145,7 @@ export function createPressHandler(deps: PressDeps) {
       return { text: PRESS_TEXTS.chooseTemplate, outcome: "templates" };
     }
     const templateId = action.startsWith("t") ? Number(action.slice(1)) : undefined;
-    await ctx.tracks.decide(
+    await ctx.review.decide(
       user,
       card.track_id,
       card.direction,

@@ -6,7 +6,7 @@ import { type Direction, isDirection } from "../../../domain/directions.ts";
 import type { Db } from "../../../db/client.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { DeclineTemplatesService } from "../../decline-templates/service.ts";
-import type { TracksService } from "../../tracks/service.ts";
+import type { ReviewService, TracksService } from "../../track-services.ts";
 import type { UsersService } from "../../users/service.ts";
 import { createJobLease, type JobLease } from "../../leases/lease.ts";
 import { callbackSecret } from "../telegram-desk/callback-data.ts";
@@ -220,6 +220,7 @@ export function createTelegramUpdates(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "fetch" | "config"> & {
     users: UsersService;
     tracks: TracksService;
+    review: ReviewService;
     declineTemplates: DeclineTemplatesService;
     desk: Pick<TelegramDesk, "keyboard" | "noteShownMarkup">;
   },

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../../deps.ts";
+import type { AppEnv } from "../../deps.ts";
+import type { AppContext } from "../../wiring.ts";
 import { badRequest, notFound, unauthorized } from "../../lib/http-error.ts";
 import { parseUpdate, WEBHOOK_ROUTE } from "./updates.ts";
 

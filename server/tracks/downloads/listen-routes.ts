@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../../deps.ts";
+import type { AppEnv } from "../../deps.ts";
+import type { AppContext } from "../../wiring.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
 import { TRACK_FILE_NOT_FOUND } from "../service.ts";
 import { linkSigner, ownLinkSigner, verifyDownloadToken } from "./token.ts";
@@ -59,7 +60,7 @@ export function createListenRoutes(ctx: AppContext) {
     if (!signer) throw forbidden(BAD_LISTEN_LINK);
     const track = staff
       ? await ctx.tracks.listenSource(signer, claims.trackIds[0])
-      : await ctx.tracks.ownListenSource(signer.id, claims.trackIds[0]);
+      : await ctx.artist.ownListenSource(signer.id, claims.trackIds[0]);
 
     const missing = () => notFound(`${TRACK_FILE_NOT_FOUND}: ${track.filename}`);
     const headOnly = c.req.method === "HEAD";

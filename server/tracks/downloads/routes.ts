@@ -1,6 +1,7 @@
 import { downloadZip } from "client-zip";
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../../deps.ts";
+import type { AppEnv } from "../../deps.ts";
+import type { AppContext } from "../../wiring.ts";
 import { forbidden, notFound, unauthorized } from "../../lib/http-error.ts";
 import { NO_FILES_FOUND, TRACK_FILE_NOT_FOUND } from "../service.ts";
 import { releaseBehind } from "./release-behind.ts";

@@ -1,6 +1,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { User } from "../../../db/schema.ts";
-import type { AppContext } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { AppContext } from "../../wiring.ts";
 
 /**
  * Download links: a short-lived JWT in the path, scoped to track ids and to the staff member who
@@ -29,7 +30,7 @@ const TTL_S: Record<LinkTyp, number> = {
   "own-listen": LISTEN_TOKEN_TTL_S,
 };
 
-type Ctx = Pick<AppContext, "config" | "clock">;
+type Ctx = Pick<AppDeps, "config" | "clock">;
 
 /** Who signs a link: the staff member and the session they are signed in with. */
 export interface LinkSigner {
