@@ -4,6 +4,8 @@ import { hasAudio } from "../player/playable.ts";
 import type { StaffTrackRow as StaffTrack } from "../../../lib/staff-queries.ts";
 import type { TrackTableTexts } from "../texts/track-table-texts.ts";
 import type { TrackSort } from "./track-list-search.ts";
+import { parseDirections } from "../../../../domain/directions.ts";
+import type { ReviewTexts } from "../texts/review-texts.ts";
 
 export interface TrackTableProps {
   tracks: StaffTrack[];
@@ -74,4 +76,24 @@ export function trackUserLabel(track: StaffTrack, texts: TrackTableTexts): { mai
   }
   if (track.guest_username) return { main: track.guest_username, sub: texts.guest };
   return { main: texts.unknownUser };
+}
+
+/** The directions cell's badges in one line, on hover (a narrow column cuts them): «Лейбл Костер · Новый». */
+export function directionsTitle(
+  track: StaffTrack,
+  directionLabel: (code: string) => string,
+  words: ReviewTexts,
+): string {
+  const state = new Map((track.decisions ?? []).map((d) => [d.direction, d.status]));
+  return parseDirections(track.directions)
+    .map((d) =>
+      track.status === "failed" ? directionLabel(d) : `${directionLabel(d)} · ${words.states[state.get(d) ?? "new"]}`
+    )
+    .join(", ");
+}
+
+/** The status cell's words in one line, on hover (a narrow column may cut the second badge). */
+export function statusTitle(track: StaffTrack, texts: TrackTableTexts): string {
+  const status = track.status === "processing" ? texts.processing : track.status === "failed" ? texts.failed : null;
+  return [track.downloaded ? texts.downloaded : texts.notDownloaded, status].filter(Boolean).join(", ");
 }

@@ -11,7 +11,13 @@ import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
 import { formatDateTime } from "../../../lib/format.ts";
 import { hasAudio, PLAY_BUTTON_ATTR } from "../player/playable.ts";
 import { FIGURE_COLUMNS, figureCell, SortHeader } from "./figure-columns.tsx";
-import { TrackActions, type TrackTableProps, trackUserLabel } from "./track-row-parts.tsx";
+import {
+  directionsTitle,
+  statusTitle,
+  TrackActions,
+  type TrackTableProps,
+  trackUserLabel,
+} from "./track-row-parts.tsx";
 import "../../../components/ui/staff.css";
 import "../player/player.css";
 
@@ -58,7 +64,20 @@ export function TrackTable(
 
   return (
     <div className="st-table-wrap">
-      <table className="st-table st-track-table">
+      {/* The texts' language (English on the moderator's screens): the column widths follow it. */}
+      <table className="st-table st-track-table" lang={texts.locale.slice(0, 2)}>
+        {/* The columns' widths on a desk (player.css): the name takes what is left and ends in «…». */}
+        <colgroup>
+          <col className="st-c-check" />
+          <col className="st-c-track" />
+          <col className="st-c-user" />
+          <col className="st-c-date" />
+          <col className="st-c-directions" />
+          <col className="st-c-status" />
+          <col className="st-c-votes" />
+          {FIGURE_COLUMNS.map((column) => <col key={column} className={`st-c-figure st-c-${column}`} />)}
+          <col className="st-c-actions" />
+        </colgroup>
         <thead>
           <tr>
             <th className="st-col-check">
@@ -163,10 +182,10 @@ export function TrackTable(
                   {who.sub && <div className="st-muted st-small">{who.sub}</div>}
                 </td>
                 <td className="st-date">{formatDateTime(track.upload_date)}</td>
-                <td>
+                <td title={directionsTitle(track, directionLabel, words)}>
                   <ReviewBadges track={track} directionLabel={directionLabel} locale={texts.locale} />
                 </td>
-                <td>
+                <td title={statusTitle(track, texts)}>
                   <span className="st-badges">
                     <span className={track.downloaded ? "st-badge st-badge-success" : "st-badge st-badge-warning"}>
                       {track.downloaded ? texts.downloaded : texts.notDownloaded}
