@@ -14,7 +14,7 @@
  * Screenshots at 1440 of the queue with the dock and of the template chooser.
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
-import { openDb } from "../db/client.ts";
+import { copyTracks } from "./queue-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
@@ -30,52 +30,6 @@ async function waitAnalysed(t: TestContext, adminToken: string, ids: number[]) {
       if (body.track?.analysis) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-  }
-}
-
-/**
- * `count` copies of track `sourceId` by SQL, each with its own name and an upload date `count - i`
- * hours before the source's, with the source's audio report: processed tracks in milliseconds.
- */
-async function copyTracks(dataDir: string, sourceId: number, names: string[]): Promise<number[]> {
-  const db = await openDb({ url: `file:${dataDir}/app.db` });
-  try {
-    const client = db.$client;
-    const trackCols = (await client.execute("PRAGMA table_info(tracks)")).rows
-      .map((r) => String(r.name))
-      .filter((c) =>
-        !["id", "filename", "upload_date", "review", "duplicate_of", "lease_owner", "lease_until"].includes(c)
-      );
-    const analysisCols = (await client.execute("PRAGMA table_info(track_analysis)")).rows
-      .map((r) => String(r.name))
-      .filter((c) => c !== "track_id");
-    const src = (await client.execute({ sql: "SELECT upload_date FROM tracks WHERE id = ?", args: [sourceId] }))
-      .rows[0];
-    const base = Number(src.upload_date);
-    const ids: number[] = [];
-    const tx = await client.transaction("write");
-    try {
-      for (let i = 0; i < names.length; i++) {
-        const made = await tx.execute({
-          sql: `INSERT INTO tracks (filename, upload_date, review, ${trackCols.join(", ")})
-                SELECT ?, ?, '', ${trackCols.join(", ")} FROM tracks WHERE id = ? RETURNING id`,
-          args: [names[i], base - (names.length - i) * 3_600_000, sourceId],
-        });
-        const id = Number(made.rows[0].id);
-        ids.push(id);
-        await tx.execute({
-          sql: `INSERT INTO track_analysis (track_id, ${analysisCols.join(", ")})
-                SELECT ?, ${analysisCols.join(", ")} FROM track_analysis WHERE track_id = ?`,
-          args: [id, sourceId],
-        });
-      }
-      await tx.commit();
-    } finally {
-      tx.close();
-    }
-    return ids;
-  } finally {
-    db.$client.close();
   }
 }
 
