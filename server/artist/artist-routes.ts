@@ -45,7 +45,7 @@ function statusBody(value: TrackStatusValue): Uint8Array | null {
 
 /**
  * GET /api/status/{id}, polled every 3 s by every open processing page, and its lane in front of the
- * router (server/lib/lanes.ts; decisions 0180, 0188). The route: the guard, then `statusFor` (the
+ * router (server/http/lanes.ts; decisions 0180, 0188). The route: the guard, then `statusFor` (the
  * service decides who may see the track; outside one's sight is 404 like a missing id); the id is
  * checked by parseId alone (a validator for a path segment that is always a string cost more than the
  * rest; issue 15).

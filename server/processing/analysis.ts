@@ -221,6 +221,67 @@ const reanalysisDue = (now: number) =>
       OR a.reanalysis_attempts < ${REANALYSIS_MAX_ATTEMPTS})
     AND (a.reanalysis_until IS NULL OR a.reanalysis_until <= ${now})`;
 
+/** What the service's operations moved out of it use. */
+interface AnalysisCtx {
+  db: Db;
+  clock: Clock;
+}
+
+/** `releaseReanalysis` of the service. */
+async function releaseReanalysisIn(ctx: AnalysisCtx, owner: string, trackId?: number): Promise<number> {
+  const { db } = ctx;
+  const rows = await db
+    .update(trackAnalysis)
+    .set({
+      reanalysis_owner: null,
+      reanalysis_until: null,
+      reanalysis_attempts: sql`max(0, ${trackAnalysis.reanalysis_attempts} - 1)`,
+    })
+    .where(
+      and(
+        eq(trackAnalysis.reanalysis_owner, owner),
+        trackId === undefined ? undefined : eq(trackAnalysis.track_id, trackId),
+      ),
+    )
+    .returning({ id: trackAnalysis.track_id });
+  return rows.length;
+}
+
+/** `listenSource` of the service. */
+async function listenSourceIn(
+  ctx: AnalysisCtx,
+  scope: Scope,
+  trackId: number,
+  fileMissing: (filename: string) => string,
+): Promise<ListenSource> {
+  const { db } = ctx;
+  const [row] = await db
+    .select({
+      id: tracks.id,
+      storage_key: tracks.storage_key,
+      filename: tracks.filename,
+      size: tracks.size,
+      ok: sql<number>`${analysed}`,
+      duration_s: trackLengthS,
+      peaks: trackAnalysis.peaks,
+    })
+    .from(tracks)
+    .leftJoin(trackAnalysis, analysisJoin)
+    .where(and(eq(tracks.id, trackId), scopeSql(scope)))
+    .limit(1);
+  if (!row) throw notFound("Трек не найден");
+  if (!row.storage_key) throw notFound(fileMissing(row.filename));
+  const ok = Boolean(Number(row.ok));
+  return {
+    id: row.id,
+    storage_key: row.storage_key,
+    filename: row.filename,
+    size: row.size,
+    duration_s: row.duration_s,
+    peaks: ok && row.peaks ? JSON.parse(row.peaks) : null,
+  };
+}
+
 export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
   const { db } = ctx;
 
@@ -327,21 +388,7 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
      * the attempt is not counted, and any instance may take the track at once.
      */
     async releaseReanalysis(owner: string, trackId?: number): Promise<number> {
-      const rows = await db
-        .update(trackAnalysis)
-        .set({
-          reanalysis_owner: null,
-          reanalysis_until: null,
-          reanalysis_attempts: sql`max(0, ${trackAnalysis.reanalysis_attempts} - 1)`,
-        })
-        .where(
-          and(
-            eq(trackAnalysis.reanalysis_owner, owner),
-            trackId === undefined ? undefined : eq(trackAnalysis.track_id, trackId),
-          ),
-        )
-        .returning({ id: trackAnalysis.track_id });
-      return rows.length;
+      return await releaseReanalysisIn(ctx, owner, trackId);
     },
 
     /** Completed tracks with a stored file and no report yet, oldest first. */
@@ -376,31 +423,7 @@ export function createTrackAnalysisService(ctx: { db: Db; clock: Clock }) {
       trackId: number,
       fileMissing: (filename: string) => string,
     ): Promise<ListenSource> {
-      const [row] = await db
-        .select({
-          id: tracks.id,
-          storage_key: tracks.storage_key,
-          filename: tracks.filename,
-          size: tracks.size,
-          ok: sql<number>`${analysed}`,
-          duration_s: trackLengthS,
-          peaks: trackAnalysis.peaks,
-        })
-        .from(tracks)
-        .leftJoin(trackAnalysis, analysisJoin)
-        .where(and(eq(tracks.id, trackId), scopeSql(scope)))
-        .limit(1);
-      if (!row) throw notFound("Трек не найден");
-      if (!row.storage_key) throw notFound(fileMissing(row.filename));
-      const ok = Boolean(Number(row.ok));
-      return {
-        id: row.id,
-        storage_key: row.storage_key,
-        filename: row.filename,
-        size: row.size,
-        duration_s: row.duration_s,
-        peaks: ok && row.peaks ? JSON.parse(row.peaks) : null,
-      };
+      return await listenSourceIn(ctx, scope, trackId, fileMissing);
     },
   };
 }
