@@ -17,7 +17,6 @@ const SCANNED = ["server", "domain", "db"];
 export const KNOWN_LONG_FUNCTIONS = [
   "server/processing/id3v2.ts#createId3Reader",
   "server/processing/processor.ts#createProcessor",
-  "server/processing/status-keys.ts#createStatusKeys",
   "server/review/review.ts#createStaffReview",
   "server/uploads/resumable/service.ts#createResumableUploads",
 ];

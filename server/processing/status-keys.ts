@@ -125,77 +125,86 @@ function wellFormed(v: TrackStatusValue | null): TrackStatusValue | null {
   return v;
 }
 
-export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger }) {
-  const { kv, db, logger } = deps;
-
+/**
+ * What the status-store calls moved out of `createStatusKeys` share: the store, the logger and the
+ * stale keys (with the flush under way).
+ */
+interface StatusStoreState {
+  kv: StatusStore;
+  logger: Logger;
   /**
    * Keys whose write failed: once the store answers again it may still hold their older value (a
    * track "processing" that has since ended), so they are read from the database until they are
    * written again or removed from the store.
    */
-  const stale = new Set<string>();
-  let flushing: Promise<void> | null = null;
+  stale: Set<string>;
+  flushing: Promise<void> | null;
+}
 
-  function logFailure(what: string, err: unknown): void {
-    // While the circuit is open every call fails at once; the store logged the outage already.
-    if (err instanceof StatusStoreUnavailable && err.circuitOpen) logger.debug("status store skipped", { op: what });
-    else logger.warn("status store unavailable, using the database", { op: what, err });
+function logFailure(st: StatusStoreState, what: string, err: unknown): void {
+  // While the circuit is open every call fails at once; the store logged the outage already.
+  if (err instanceof StatusStoreUnavailable && err.circuitOpen) st.logger.debug("status store skipped", { op: what });
+  else st.logger.warn("status store unavailable, using the database", { op: what, err });
+}
+
+/** Runs a status-store call; a failure is logged and answered with `fallback`. */
+async function safe<T>(st: StatusStoreState, what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    const out = await fn();
+    if (st.stale.size > 0) flushStale(st);
+    return out;
+  } catch (err) {
+    logFailure(st, what, err);
+    return fallback;
   }
+}
 
-  /** Runs a status-store call; a failure is logged and answered with `fallback`. */
-  async function safe<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
+/** Writes `keys`: they turn stale when the write fails and fresh when it succeeds. */
+async function write(st: StatusStoreState, what: string, keys: string[], fn: () => Promise<unknown>): Promise<void> {
+  if (keys.length === 0) return;
+  try {
+    await fn();
+  } catch (err) {
+    for (const key of keys) st.stale.add(key);
+    logFailure(st, what, err);
+    return;
+  }
+  for (const key of keys) st.stale.delete(key);
+  if (st.stale.size > 0) flushStale(st);
+}
+
+/** Removes the stale keys from the store once it answers again. */
+function flushStale(st: StatusStoreState): void {
+  if (st.flushing) return;
+  const keys = [...st.stale];
+  st.flushing = (async () => {
     try {
-      const out = await fn();
-      if (stale.size > 0) flushStale();
-      return out;
-    } catch (err) {
-      logFailure(what, err);
-      return fallback;
-    }
-  }
-
-  /** Writes `keys`: they turn stale when the write fails and fresh when it succeeds. */
-  async function write(what: string, keys: string[], fn: () => Promise<unknown>): Promise<void> {
-    if (keys.length === 0) return;
-    try {
-      await fn();
-    } catch (err) {
-      for (const key of keys) stale.add(key);
-      logFailure(what, err);
-      return;
-    }
-    for (const key of keys) stale.delete(key);
-    if (stale.size > 0) flushStale();
-  }
-
-  /** Removes the stale keys from the store once it answers again. */
-  function flushStale(): void {
-    if (flushing) return;
-    const keys = [...stale];
-    flushing = (async () => {
-      try {
-        for (let i = 0; i < keys.length; i += 500) {
-          const chunk = keys.slice(i, i + 500);
-          await kv.del(chunk);
-          // A key written meanwhile is fresh again and already out of the set; the rest are gone.
-          for (const key of chunk) stale.delete(key);
-        }
-      } catch {
-        // Still unreachable: the keys stay stale and the next successful call tries again.
-      } finally {
-        flushing = null;
+      for (let i = 0; i < keys.length; i += 500) {
+        const chunk = keys.slice(i, i + 500);
+        await st.kv.del(chunk);
+        // A key written meanwhile is fresh again and already out of the set; the rest are gone.
+        for (const key of chunk) st.stale.delete(key);
       }
-    })();
-  }
-
-  /** One key's value, or null when it is missing, stale or the store is down (the caller asks the database). */
-  async function read<T>(what: string, key: string): Promise<T | null> {
-    if (stale.has(key)) {
-      flushStale();
-      return null;
+    } catch {
+      // Still unreachable: the keys stay stale and the next successful call tries again.
+    } finally {
+      st.flushing = null;
     }
-    return await safe(what, () => kv.get<T>(key), null);
+  })();
+}
+
+/** One key's value, or null when it is missing, stale or the store is down (the caller asks the database). */
+async function read<T>(st: StatusStoreState, what: string, key: string): Promise<T | null> {
+  if (st.stale.has(key)) {
+    flushStale(st);
+    return null;
   }
+  return await safe(st, what, () => st.kv.get<T>(key), null);
+}
+
+export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger }) {
+  const { kv, db, logger } = deps;
+  const st: StatusStoreState = { kv, logger, stale: new Set<string>(), flushing: null };
 
   // Batch summaries are rebuilt from the database one at a time per user, so two jobs finishing
   // together cannot overwrite each other's newer view with an older one.
@@ -211,7 +220,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
 
   /** The batch's ids from the store, else from the database; `without`: tracks being added, left out. */
   async function batchIds(userId: number, without: readonly number[] = []): Promise<number[]> {
-    const ids = await read<number[]>("trackIds", KV_KEYS.trackIds(userId));
+    const ids = await read<number[]>(st, "trackIds", KV_KEYS.trackIds(userId));
     if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) {
       return ids.filter((id) => !without.includes(id));
     }
@@ -225,7 +234,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
       KV_KEYS.success(userId),
     ];
     const keys = [...cleared, ...rows.map((r) => KV_KEYS.trackStatus(r.id)), KV_KEYS.trackIds(userId)];
-    await write("startBatch", keys, async () => {
+    await write(st, "startBatch", keys, async () => {
       await kv.del(cleared);
       await Promise.all(rows.map((r) => kv.set(KV_KEYS.trackStatus(r.id), statusValue(r), STATUS_TTL_S)));
       await kv.set(KV_KEYS.trackIds(userId), ids, STATUS_TTL_S);
@@ -251,7 +260,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     /** A track reached its end state: its status key, then its batch's error lines and success text. */
     async trackFinished(row: StatusRow): Promise<void> {
       const statusKey = KV_KEYS.trackStatus(row.id);
-      await write("trackStatus", [statusKey], () => kv.set(statusKey, statusValue(row), STATUS_TTL_S));
+      await write(st, "trackStatus", [statusKey], () => kv.set(statusKey, statusValue(row), STATUS_TTL_S));
       const userId = row.user_id;
       if (userId === null) return;
       await serialise(userId, async () => {
@@ -262,7 +271,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
         const texts: Array<[string, unknown]> = [];
         if (summary.errors.length) texts.push([KV_KEYS.errors(userId), summary.errors]);
         if (summary.success) texts.push([KV_KEYS.success(userId), summary.success]);
-        await write("batchSummary", texts.map(([key]) => key), async () => {
+        await write(st, "batchSummary", texts.map(([key]) => key), async () => {
           for (const [key, value] of texts) await kv.set(key, value, STATUS_TTL_S);
         });
       });
@@ -270,7 +279,7 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
 
     /** `track_status:{id}` when present and well formed; null sends the caller to the database. */
     async readStatus(trackId: number): Promise<TrackStatusValue | null> {
-      return wellFormed(await read<TrackStatusValue>("readStatus", KV_KEYS.trackStatus(trackId)));
+      return wellFormed(await read<TrackStatusValue>(st, "readStatus", KV_KEYS.trackStatus(trackId)));
     },
 
     /**
@@ -282,8 +291,8 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     rawStatus(trackId: number): string | null | undefined {
       if (!kv.peekRaw) return undefined;
       const key = KV_KEYS.trackStatus(trackId);
-      if (stale.has(key)) {
-        flushStale();
+      if (st.stale.has(key)) {
+        flushStale(st);
         return null;
       }
       return kv.peekRaw(key);
@@ -301,13 +310,13 @@ export function createStatusKeys(deps: { kv: StatusStore; db: Db; logger: Logger
     batchIds: (userId: number) => batchIds(userId),
 
     async errors(userId: number): Promise<string[]> {
-      const lines = await read<string[]>("errors", KV_KEYS.errors(userId));
+      const lines = await read<string[]>(st, "errors", KV_KEYS.errors(userId));
       if (Array.isArray(lines) && lines.length > 0) return lines.map(String);
       return batchSummary(await batchRows(db, await batchIds(userId))).errors;
     },
 
     async success(userId: number): Promise<string> {
-      const text = await read<string>("success", KV_KEYS.success(userId));
+      const text = await read<string>(st, "success", KV_KEYS.success(userId));
       if (typeof text === "string" && text) return text;
       return batchSummary(await batchRows(db, await batchIds(userId))).success;
     },
