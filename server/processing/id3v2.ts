@@ -86,177 +86,201 @@ function decodeText(data: Uint8Array): string[] {
 
 type State = "header" | "frame-header" | "collect" | "skip" | "done";
 
+/** The reader's state, shared by the steps below (moved out of `createId3Reader`). */
+interface Id3State {
+  limits: Id3Limits;
+  state: State;
+  /** Bytes of the file seen so far (raw, as stored). */
+  pos: number;
+  /** End of the tag body in the raw file (the footer, when there is one, follows it). */
+  bodyEnd: number;
+  major: number;
+  /** The whole tag is unsynchronised (v2.2, v2.3): the body is read through `resync`. */
+  tagUnsync: boolean;
+  lastWasFF: boolean;
+  /** v2.4: every frame is unsynchronised (the tag's flag; each frame's own flag says so too). */
+  framesUnsync: boolean;
+  frames: number;
+  /** A small buffer for the 10-byte tag header, a frame header or a text frame's first bytes. */
+  buf: Uint8Array;
+  have: number;
+  need: number;
+  skip: number;
+  frame: { id: string; size: number; flags: number } | null;
+  tags: Id3Tags;
+}
+
+function frameHeaderBytes(r: Id3State) {
+  return r.major === 2 ? 6 : 10;
+}
+
+function startFrameHeader(r: Id3State) {
+  r.state = "frame-header";
+  r.have = 0;
+  r.need = frameHeaderBytes(r);
+}
+
+function onTagHeader(r: Id3State) {
+  if (r.buf[0] !== 0x49 || r.buf[1] !== 0x44 || r.buf[2] !== 0x33 || r.buf[3] < 2 || r.buf[3] > 4) {
+    r.state = "done";
+    return;
+  }
+  r.major = r.buf[3];
+  const flags = r.buf[5];
+  const body = ((r.buf[6] & 0x7f) << 21) | ((r.buf[7] & 0x7f) << 14) | ((r.buf[8] & 0x7f) << 7) | (r.buf[9] & 0x7f);
+  // The footer flag counts as the frame splitter counts it (server/audio/mpeg-frames.ts).
+  r.tags.tagBytes = 10 + body + (flags & 0x10 ? 10 : 0);
+  if (r.tags.tagBytes > r.limits.maxBytes) throw new Id3TagRefused(r.limits);
+  r.bodyEnd = 10 + body;
+  r.tagUnsync = r.major < 4 && (flags & 0x80) !== 0;
+  r.framesUnsync = r.major === 4 && (flags & 0x80) !== 0;
+  if (r.major >= 3 && flags & 0x40) {
+    // An extended header: its size (v2.3: the 4 bytes after it not counted; v2.4: syncsafe, counted)
+    // is read as a frame header would be, then passed over.
+    r.state = "frame-header";
+    r.have = 0;
+    r.need = 4;
+    r.frame = { id: "", size: -1, flags: 0 };
+    return;
+  }
+  startFrameHeader(r);
+}
+
+function onFrameHeader(r: Id3State) {
+  if (r.frame && r.frame.size === -1) {
+    // The extended header's size field.
+    const n = r.major === 4
+      ? ((r.buf[0] & 0x7f) << 21) | ((r.buf[1] & 0x7f) << 14) | ((r.buf[2] & 0x7f) << 7) | (r.buf[3] & 0x7f)
+      : ((r.buf[0] << 24) >>> 0) + (r.buf[1] << 16) + (r.buf[2] << 8) + r.buf[3];
+    r.frame = null;
+    r.skip = r.major === 4 ? Math.max(0, n - 4) : n;
+    r.state = "skip";
+    return;
+  }
+  if (r.buf[0] === 0) {
+    // Padding: no frame follows.
+    r.state = "done";
+    return;
+  }
+  const idLength = r.major === 2 ? 3 : 4;
+  const id = String.fromCharCode(...r.buf.subarray(0, idLength));
+  if (!/^[A-Z0-9]+$/.test(id)) {
+    // Not a frame: a broken tag. What was read so far stands.
+    r.state = "done";
+    return;
+  }
+  if (++r.frames > r.limits.maxFrames) throw new Id3TagRefused(r.limits);
+  let size: number;
+  let flags = 0;
+  if (r.major === 2) size = (r.buf[3] << 16) | (r.buf[4] << 8) | r.buf[5];
+  else if (r.major === 3) size = ((r.buf[4] << 24) >>> 0) + (r.buf[5] << 16) + (r.buf[6] << 8) + r.buf[7];
+  else size = ((r.buf[4] & 0x7f) << 21) | ((r.buf[5] & 0x7f) << 14) | ((r.buf[6] & 0x7f) << 7) | (r.buf[7] & 0x7f);
+  if (r.major >= 3) flags = r.buf[9];
+  const field = WANTED[id];
+  // Compressed or encrypted frames are not read (v2.3: 0x80, 0x40; v2.4: 0x08, 0x04).
+  const opaque = r.major === 3 ? (flags & 0xc0) !== 0 : r.major === 4 ? (flags & 0x0c) !== 0 : false;
+  if (!field || opaque || size === 0 || r.tags[field] !== null) {
+    r.skip = size;
+    r.state = size > 0 ? "skip" : "frame-header";
+    if (size === 0) startFrameHeader(r);
+    return;
+  }
+  r.frame = { id, size, flags };
+  const take = Math.min(size, r.limits.maxTextBytes);
+  if (r.buf.length < take) r.buf = new Uint8Array(r.limits.maxTextBytes);
+  r.have = 0;
+  r.need = take;
+  r.skip = size - take;
+  r.state = "collect";
+}
+
+function onFrameBody(r: Id3State) {
+  const f = r.frame!;
+  r.frame = null;
+  let data: Uint8Array = r.buf.subarray(0, r.have);
+  if (r.major === 3 && f.flags & 0x20) data = data.subarray(1); // group byte
+  if (r.major === 4) {
+    if (f.flags & 0x40) data = data.subarray(1); // group byte
+    if (f.flags & 0x01) data = data.subarray(4); // data length indicator
+    if (f.flags & 0x02 || r.framesUnsync) data = resync(data);
+  }
+  const values = decodeText(data);
+  if (values.length > 0) {
+    const field = WANTED[f.id];
+    r.tags[field] = field === "artist" ? joinArtists(values) : values.join(" / ");
+  }
+  r.state = r.skip > 0 ? "skip" : "frame-header";
+  if (r.state === "frame-header") startFrameHeader(r);
+}
+
 /**
  * Push the file's chunks in order from its first byte until `done`; `tags` is then final. Throws
  * `Id3TagRefused` as soon as the budget is passed (at the header for a declared size over it).
  */
 export function createId3Reader(limits: Id3Limits = ID3_LIMITS) {
-  let state: State = "header";
-  /** Bytes of the file seen so far (raw, as stored). */
-  let pos = 0;
-  /** End of the tag body in the raw file (the footer, when there is one, follows it). */
-  let bodyEnd = 0;
-  let major = 0;
-  /** The whole tag is unsynchronised (v2.2, v2.3): the body is read through `resync`. */
-  let tagUnsync = false;
-  let lastWasFF = false;
-  /** v2.4: every frame is unsynchronised (the tag's flag; each frame's own flag says so too). */
-  let framesUnsync = false;
-  let frames = 0;
-  /** A small buffer for the 10-byte tag header, a frame header or a text frame's first bytes. */
-  let buf = new Uint8Array(10);
-  let have = 0;
-  let need = 10;
-  let skip = 0;
-  let frame: { id: string; size: number; flags: number } | null = null;
-  const tags: Id3Tags = { tagBytes: 0, title: null, artist: null };
-
-  const frameHeaderBytes = () => (major === 2 ? 6 : 10);
-
-  function startFrameHeader() {
-    state = "frame-header";
-    have = 0;
-    need = frameHeaderBytes();
-  }
-
-  function onTagHeader() {
-    if (buf[0] !== 0x49 || buf[1] !== 0x44 || buf[2] !== 0x33 || buf[3] < 2 || buf[3] > 4) {
-      state = "done";
-      return;
-    }
-    major = buf[3];
-    const flags = buf[5];
-    const body = ((buf[6] & 0x7f) << 21) | ((buf[7] & 0x7f) << 14) | ((buf[8] & 0x7f) << 7) | (buf[9] & 0x7f);
-    // The footer flag counts as the frame splitter counts it (server/audio/mpeg-frames.ts).
-    tags.tagBytes = 10 + body + (flags & 0x10 ? 10 : 0);
-    if (tags.tagBytes > limits.maxBytes) throw new Id3TagRefused(limits);
-    bodyEnd = 10 + body;
-    tagUnsync = major < 4 && (flags & 0x80) !== 0;
-    framesUnsync = major === 4 && (flags & 0x80) !== 0;
-    if (major >= 3 && flags & 0x40) {
-      // An extended header: its size (v2.3: the 4 bytes after it not counted; v2.4: syncsafe, counted)
-      // is read as a frame header would be, then passed over.
-      state = "frame-header";
-      have = 0;
-      need = 4;
-      frame = { id: "", size: -1, flags: 0 };
-      return;
-    }
-    startFrameHeader();
-  }
-
-  function onFrameHeader() {
-    if (frame && frame.size === -1) {
-      // The extended header's size field.
-      const n = major === 4
-        ? ((buf[0] & 0x7f) << 21) | ((buf[1] & 0x7f) << 14) | ((buf[2] & 0x7f) << 7) | (buf[3] & 0x7f)
-        : ((buf[0] << 24) >>> 0) + (buf[1] << 16) + (buf[2] << 8) + buf[3];
-      frame = null;
-      skip = major === 4 ? Math.max(0, n - 4) : n;
-      state = "skip";
-      return;
-    }
-    if (buf[0] === 0) {
-      // Padding: no frame follows.
-      state = "done";
-      return;
-    }
-    const idLength = major === 2 ? 3 : 4;
-    const id = String.fromCharCode(...buf.subarray(0, idLength));
-    if (!/^[A-Z0-9]+$/.test(id)) {
-      // Not a frame: a broken tag. What was read so far stands.
-      state = "done";
-      return;
-    }
-    if (++frames > limits.maxFrames) throw new Id3TagRefused(limits);
-    let size: number;
-    let flags = 0;
-    if (major === 2) size = (buf[3] << 16) | (buf[4] << 8) | buf[5];
-    else if (major === 3) size = ((buf[4] << 24) >>> 0) + (buf[5] << 16) + (buf[6] << 8) + buf[7];
-    else size = ((buf[4] & 0x7f) << 21) | ((buf[5] & 0x7f) << 14) | ((buf[6] & 0x7f) << 7) | (buf[7] & 0x7f);
-    if (major >= 3) flags = buf[9];
-    const field = WANTED[id];
-    // Compressed or encrypted frames are not read (v2.3: 0x80, 0x40; v2.4: 0x08, 0x04).
-    const opaque = major === 3 ? (flags & 0xc0) !== 0 : major === 4 ? (flags & 0x0c) !== 0 : false;
-    if (!field || opaque || size === 0 || tags[field] !== null) {
-      skip = size;
-      state = size > 0 ? "skip" : "frame-header";
-      if (size === 0) startFrameHeader();
-      return;
-    }
-    frame = { id, size, flags };
-    const take = Math.min(size, limits.maxTextBytes);
-    if (buf.length < take) buf = new Uint8Array(limits.maxTextBytes);
-    have = 0;
-    need = take;
-    skip = size - take;
-    state = "collect";
-  }
-
-  function onFrameBody() {
-    const f = frame!;
-    frame = null;
-    let data: Uint8Array = buf.subarray(0, have);
-    if (major === 3 && f.flags & 0x20) data = data.subarray(1); // group byte
-    if (major === 4) {
-      if (f.flags & 0x40) data = data.subarray(1); // group byte
-      if (f.flags & 0x01) data = data.subarray(4); // data length indicator
-      if (f.flags & 0x02 || framesUnsync) data = resync(data);
-    }
-    const values = decodeText(data);
-    if (values.length > 0) {
-      const field = WANTED[f.id];
-      tags[field] = field === "artist" ? joinArtists(values) : values.join(" / ");
-    }
-    state = skip > 0 ? "skip" : "frame-header";
-    if (state === "frame-header") startFrameHeader();
-  }
+  const r: Id3State = {
+    limits,
+    state: "header",
+    pos: 0,
+    bodyEnd: 0,
+    major: 0,
+    tagUnsync: false,
+    lastWasFF: false,
+    framesUnsync: false,
+    frames: 0,
+    buf: new Uint8Array(10),
+    have: 0,
+    need: 10,
+    skip: 0,
+    frame: null,
+    tags: { tagBytes: 0, title: null, artist: null },
+  };
 
   /** Reads the logical (resynchronised) body bytes `data`. */
   function body(data: Uint8Array) {
     let i = 0;
-    while (i < data.length && state !== "done") {
-      if (state === "skip") {
-        const n = Math.min(skip, data.length - i);
-        skip -= n;
+    while (i < data.length && r.state !== "done") {
+      if (r.state === "skip") {
+        const n = Math.min(r.skip, data.length - i);
+        r.skip -= n;
         i += n;
-        if (skip === 0) startFrameHeader();
+        if (r.skip === 0) startFrameHeader(r);
         continue;
       }
-      const n = Math.min(need - have, data.length - i);
-      buf.set(data.subarray(i, i + n), have);
-      have += n;
+      const n = Math.min(r.need - r.have, data.length - i);
+      r.buf.set(data.subarray(i, i + n), r.have);
+      r.have += n;
       i += n;
-      if (have < need) return;
-      if (state === "frame-header") onFrameHeader();
-      else onFrameBody();
+      if (r.have < r.need) return;
+      if (r.state === "frame-header") onFrameHeader(r);
+      else onFrameBody(r);
     }
   }
 
   return {
-    tags,
+    tags: r.tags,
     get done() {
-      return state === "done";
+      return r.state === "done";
     },
     push(chunk: Uint8Array) {
       let c = chunk;
-      if (state === "header") {
-        const n = Math.min(10 - have, c.length);
-        buf.set(c.subarray(0, n), have);
-        have += n;
-        pos += n;
+      if (r.state === "header") {
+        const n = Math.min(10 - r.have, c.length);
+        r.buf.set(c.subarray(0, n), r.have);
+        r.have += n;
+        r.pos += n;
         c = c.subarray(n);
-        if (have < 10) return;
-        onTagHeader();
+        if (r.have < 10) return;
+        onTagHeader(r);
       }
-      if (state === "done") return;
+      if (r.state === "done") return;
       // Only the bytes inside the tag body.
-      const inBody = c.subarray(0, Math.max(0, bodyEnd - pos));
-      pos += c.length;
-      if (pos >= bodyEnd) {
+      const inBody = c.subarray(0, Math.max(0, r.bodyEnd - r.pos));
+      r.pos += c.length;
+      if (r.pos >= r.bodyEnd) {
         // Whatever the frames said, the tag ends here.
         if (inBody.length > 0) body(logical(inBody));
-        state = "done";
+        r.state = "done";
         return;
       }
       body(logical(inBody));
@@ -265,13 +289,13 @@ export function createId3Reader(limits: Id3Limits = ID3_LIMITS) {
 
   /** The body bytes as the frames see them: resynchronised when the whole tag is (v2.2, v2.3). */
   function logical(raw: Uint8Array): Uint8Array {
-    if (!tagUnsync) return raw;
+    if (!r.tagUnsync) return raw;
     const out = new Uint8Array(raw.length);
     let n = 0;
     for (let i = 0; i < raw.length; i++) {
       const b = raw[i];
-      if (!(lastWasFF && b === 0x00)) out[n++] = b;
-      lastWasFF = b === 0xff;
+      if (!(r.lastWasFF && b === 0x00)) out[n++] = b;
+      r.lastWasFF = b === 0xff;
     }
     return out.subarray(0, n);
   }
