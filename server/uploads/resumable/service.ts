@@ -173,162 +173,289 @@ function newUploadId(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
 }
 
+/** What the operations moved out of `createResumableUploads` use. */
+interface ResumableDeps {
+  ctx: AppContext;
+  db: AppContext["db"];
+  s3: S3Storage | null;
+  parts: PartStore;
+  now: () => Date;
+}
+
+/** The part size for a file: UPLOAD_PART_MB, larger only when the file would need more than 10,000 parts. */
+function partSizeFor(d: ResumableDeps, size: number): number {
+  const base = d.ctx.config.uploadPartBytes;
+  if (Math.ceil(size / base) <= MAX_PARTS) return base;
+  const mib = 1024 * 1024;
+  return Math.ceil(size / MAX_PARTS / mib) * mib;
+}
+
+/** The finished parts: from the bucket (ListParts) or the part store. Null: the S3 upload is gone. */
+async function partsOf(
+  d: ResumableDeps,
+  row: UploadSession,
+): Promise<Array<{ n: number; size: number; etag?: string }> | null> {
+  if (row.mode === "s3") {
+    if (!d.s3 || !row.s3_upload_id) return null;
+    return await d.s3.multipart.listParts(row.storage_key, row.s3_upload_id);
+  }
+  return await d.parts.list(row.id);
+}
+
+/** Frees an upload's parts wherever they are; idempotent (an upload already gone is fine). */
+async function freeParts(d: ResumableDeps, row: UploadSession): Promise<void> {
+  if (row.mode === "s3") {
+    if (d.s3 && row.s3_upload_id) await d.s3.multipart.abort(row.storage_key, row.s3_upload_id);
+  } else await d.parts.remove(row.id);
+}
+
+async function view(
+  d: ResumableDeps,
+  row: UploadSession,
+  done?: Array<{ n: number; size: number }>,
+): Promise<UploadView> {
+  const doneSet = new Set(wholeParts(row, done ?? (await partsOf(d, row)) ?? []));
+  const urls: Record<string, string> = {};
+  if (row.mode === "s3" && d.s3 && row.s3_upload_id) {
+    for (let n = 1; n <= row.part_count; n++) {
+      if (!doneSet.has(n)) urls[n] = await d.s3.multipart.partUrl(row.storage_key, row.s3_upload_id, n, PART_URL_TTL_S);
+    }
+  }
+  return {
+    id: row.id,
+    filename: row.filename,
+    size: row.size,
+    mode: row.mode,
+    part_size: row.part_size,
+    part_count: row.part_count,
+    parts_done: [...doneSet].sort((a, b) => a - b),
+    part_urls: urls,
+    expires_at: row.expires_at.toISOString(),
+  };
+}
+
+/**
+ * The owner's live upload: `open` (or being completed) and not expired. Anything else, another
+ * user's included, is the same 404, so an id says nothing about uploads one does not own.
+ */
+async function live(d: ResumableDeps, userId: number, id: string): Promise<UploadSession> {
+  const [row] = await d.db.select().from(uploadSessions).where(
+    and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)),
+  );
+  if (!row || (row.state !== "open" && row.state !== "completing") || row.expires_at <= d.now()) {
+    throw notFound(UPLOAD_NOT_FOUND);
+  }
+  return row;
+}
+
+/**
+ * Takes the upload for one completion (`completing`, claimed for COMPLETING_CLAIM_MS): open, or
+ * being completed by a request whose claim has lapsed. 409 when another holds it. The claim is
+ * renewed every CLAIM_RENEW_MS until `stop`; `renew` says whether it is still this request's (each
+ * renewal names the expiry it set, so a lapsed claim taken over is never extended), and `release`
+ * gives the upload back as open.
+ */
+async function claimCompletion(d: ResumableDeps, userId: number, id: string) {
+  const at = d.now();
+  let until = new Date(at.getTime() + COMPLETING_CLAIM_MS);
+  const [row] = await d.db.update(uploadSessions)
+    .set({ state: "completing", claimed_until: until })
+    .where(and(
+      eq(uploadSessions.id, id),
+      eq(uploadSessions.user_id, userId),
+      or(
+        eq(uploadSessions.state, "open"),
+        and(eq(uploadSessions.state, "completing"), lte(uploadSessions.claimed_until, at)),
+      ),
+    ))
+    .returning();
+  if (!row) throw conflict(COMPLETING_MESSAGE);
+  const ours = () =>
+    and(eq(uploadSessions.id, id), eq(uploadSessions.state, "completing"), eq(uploadSessions.claimed_until, until));
+  let held = true;
+  const renew = async (): Promise<boolean> => {
+    if (!held) return false;
+    const next = new Date(d.now().getTime() + COMPLETING_CLAIM_MS);
+    const [kept] = await d.db.update(uploadSessions).set({ claimed_until: next }).where(ours())
+      .returning({ id: uploadSessions.id });
+    if (kept) until = next;
+    else held = false;
+    return held;
+  };
+  const timer = setInterval(() => {
+    renew().catch((err) => d.ctx.logger.warn("could not renew an upload's completion claim", { id, err }));
+  }, CLAIM_RENEW_MS);
+  return {
+    row,
+    renew,
+    stop: () => clearInterval(timer),
+    release: async () => {
+      clearInterval(timer);
+      if (held) await d.db.update(uploadSessions).set({ state: "open", claimed_until: null }).where(ours());
+    },
+  };
+}
+
+/**
+ * Checks a claimed upload's parts and puts its file together under its storage key: the file's
+ * size. A refusal for missing or wrong parts leaves it to be continued; an over-size file is
+ * aborted and its parts removed. In the bucket, an upload a dead completion already put together
+ * (its multipart upload gone, the object there) is taken as it stands.
+ */
+async function assemble(d: ResumableDeps, row: UploadSession): Promise<number> {
+  const done = await partsOf(d, row);
+  if (done === null) {
+    const object = row.mode === "s3" ? await d.ctx.storage.stat(row.storage_key) : null;
+    if (object) return object.size;
+    await setState(d, row.id, "completing", "aborted");
+    throw notFound(UPLOAD_NOT_FOUND);
+  }
+  const total = done.reduce((sum, p) => sum + p.size, 0);
+  // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
+  const maxBytes = d.ctx.config.maxUploadFileBytes;
+  if (isFileTooLarge(total, maxBytes) || done.some((p) => p.n > row.part_count)) {
+    await setState(d, row.id, "completing", "aborted");
+    await freeParts(d, row).catch((err) =>
+      d.ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
+    );
+    throw tooLarge(fileTooLargeMessage(row.filename, maxBytes));
+  }
+  const have = new Map(done.map((p) => [p.n, p]));
+  const missing = row.part_count - have.size;
+  if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
+  // Parts of the wrong size (stored short by a cut) are named for the page to send again (issue 31).
+  const resend = whichMissing(row, wholeParts(row, done));
+  if (resend.length > 0) throw conflict(partSizeMessage(resend[0]), { resend_parts: resend });
+  if (row.mode === "s3") {
+    await d.s3!.multipart.complete(row.storage_key, row.s3_upload_id!, done.map((p) => ({ n: p.n, etag: p.etag! })));
+  } else {
+    await d.ctx.storage.write(row.storage_key, d.parts.concat(row.id, row.part_count), { maxBytes });
+  }
+  return total;
+}
+
+async function setState(d: ResumableDeps, id: string, from: UploadSession["state"], to: UploadSession["state"]) {
+  await d.db.update(uploadSessions).set({ state: to, claimed_until: null }).where(
+    and(eq(uploadSessions.id, id), eq(uploadSessions.state, from)),
+  );
+}
+
+/**
+ * The sweep (docs/decisions/0252): uploads past `expires_at` that nobody completed are aborted and
+ * their parts removed. Each row is taken by one conditional update, so instances sweeping at once
+ * never both abort it; freeing parts is idempotent, so a sweep cut off mid-way is finished by the
+ * next one, which frees the parts of every finished row again before deleting it a day later.
+ */
+async function sweepUploads(d: ResumableDeps): Promise<{ aborted: number; deleted: number; orphans: number }> {
+  const at = d.now();
+  const expired = await d.db.select().from(uploadSessions).where(or(
+    and(eq(uploadSessions.state, "open"), lte(uploadSessions.expires_at, at)),
+    and(
+      eq(uploadSessions.state, "completing"),
+      lte(uploadSessions.expires_at, at),
+      lte(uploadSessions.claimed_until, at),
+    ),
+  ));
+  let aborted = 0;
+  for (const row of expired) {
+    const [taken] = await d.db.update(uploadSessions).set({ state: "aborted", claimed_until: null })
+      .where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, row.state)))
+      .returning({ id: uploadSessions.id });
+    if (!taken) continue;
+    aborted++;
+    await freeParts(d, row).catch((err) => d.ctx.logger.warn("could not abort an expired upload", { id: row.id, err }));
+  }
+  const old = await d.db.select().from(uploadSessions).where(and(
+    inArray(uploadSessions.state, ["completed", "aborted"]),
+    lte(uploadSessions.expires_at, new Date(at.getTime() - FINISHED_KEEP_MS)),
+  ));
+  let deleted = 0;
+  for (const row of old) {
+    if (row.state === "aborted") {
+      const freed = await freeParts(d, row).then(() => true, () => false);
+      if (!freed) continue;
+    }
+    await d.db.delete(uploadSessions).where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, row.state)));
+    deleted++;
+  }
+  // Part folders no live upload owns (its row deleted with its user, or removed by hand), a day
+  // old: nothing can complete them. Only on local disk; the bucket's lifecycle rule covers S3.
+  let orphans = 0;
+  if (!d.s3) {
+    for await (const folder of d.parts.uploads()) {
+      if (folder.modifiedAt.getTime() > at.getTime() - UPLOAD_SESSION_TTL_MS) continue;
+      const [owner] = await d.db.select({ state: uploadSessions.state }).from(uploadSessions).where(
+        eq(uploadSessions.id, folder.id),
+      );
+      if (owner?.state === "open" || owner?.state === "completing") continue;
+      await d.parts.remove(folder.id);
+      orphans++;
+    }
+  }
+  return { aborted, deleted, orphans };
+}
+
+/** `start` of the service (its comment says what it does). */
+async function startUpload(
+  d: ResumableDeps,
+  userId: number,
+  input: StartInput,
+  limits?: StartLimits,
+): Promise<UploadView | null> {
+  const at = d.now();
+  const partSize = partSizeFor(d, input.size);
+  const values = {
+    id: newUploadId(),
+    user_id: userId,
+    filename: input.filename,
+    size: input.size,
+    last_modified: input.lastModified,
+    directions: formatDirections(input.directions),
+    ai_use: input.aiUse,
+    mode: d.s3 ? "s3" as const : "local" as const,
+    part_size: partSize,
+    part_count: Math.ceil(input.size / partSize),
+    s3_upload_id: null,
+    storage_key: newTrackKey(),
+    created_at: at,
+    expires_at: new Date(at.getTime() + UPLOAD_SESSION_TTL_MS),
+    state: "open" as const,
+  };
+  if (limits === undefined) await d.db.insert(uploadSessions).values(values);
+  else {
+    const added = await d.db.all<{ id: string }>(sql`
+        INSERT INTO ${uploadSessions} (id, user_id, filename, size, last_modified, directions, ai_use, mode,
+          part_size, part_count, storage_key, created_at, expires_at, state)
+        SELECT ${values.id}, ${userId}, ${values.filename}, ${values.size}, ${values.last_modified},
+          ${values.directions}, ${values.ai_use}, ${values.mode}, ${values.part_size}, ${values.part_count},
+          ${values.storage_key}, ${at.getTime()}, ${values.expires_at.getTime()}, 'open'
+        WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${limits.hourly}
+          AND (SELECT count(*) FROM (${startedSql(userId, at.getTime())})) + 1 <= ${limits.hourly}
+          AND (SELECT count(*) FROM (${unfinishedSql(userId, at.getTime())})) + 1 <= ${limits.open}
+        RETURNING id`);
+    if (added.length === 0) return null;
+  }
+  let row: UploadSession = { ...values, claimed_until: null, track_id: null };
+  if (d.s3) {
+    try {
+      const uploadId = await d.s3.multipart.create(values.storage_key);
+      await d.db.update(uploadSessions).set({ s3_upload_id: uploadId }).where(eq(uploadSessions.id, values.id));
+      row = { ...row, s3_upload_id: uploadId };
+    } catch (err) {
+      await d.db.delete(uploadSessions).where(eq(uploadSessions.id, values.id));
+      throw err;
+    }
+  }
+  return await view(d, row, []);
+}
+
 export function createResumableUploads(ctx: AppContext) {
   const { db } = ctx;
   const s3: S3Storage | null = isS3Storage(ctx.storage) ? ctx.storage : null;
   const parts: PartStore = createLocalPartStore(`${ctx.config.dataDir}/upload-parts`);
   const now = () => ctx.clock.now();
 
-  /** The part size for a file: UPLOAD_PART_MB, larger only when the file would need more than 10,000 parts. */
-  function partSizeFor(size: number): number {
-    const base = ctx.config.uploadPartBytes;
-    if (Math.ceil(size / base) <= MAX_PARTS) return base;
-    const mib = 1024 * 1024;
-    return Math.ceil(size / MAX_PARTS / mib) * mib;
-  }
-
-  /** The finished parts: from the bucket (ListParts) or the part store. Null: the S3 upload is gone. */
-  async function partsOf(row: UploadSession): Promise<Array<{ n: number; size: number; etag?: string }> | null> {
-    if (row.mode === "s3") {
-      if (!s3 || !row.s3_upload_id) return null;
-      return await s3.multipart.listParts(row.storage_key, row.s3_upload_id);
-    }
-    return await parts.list(row.id);
-  }
-
-  /** Frees an upload's parts wherever they are; idempotent (an upload already gone is fine). */
-  async function freeParts(row: UploadSession): Promise<void> {
-    if (row.mode === "s3") {
-      if (s3 && row.s3_upload_id) await s3.multipart.abort(row.storage_key, row.s3_upload_id);
-    } else await parts.remove(row.id);
-  }
-
-  async function view(row: UploadSession, done?: Array<{ n: number; size: number }>): Promise<UploadView> {
-    const doneSet = new Set(wholeParts(row, done ?? (await partsOf(row)) ?? []));
-    const urls: Record<string, string> = {};
-    if (row.mode === "s3" && s3 && row.s3_upload_id) {
-      for (let n = 1; n <= row.part_count; n++) {
-        if (!doneSet.has(n)) urls[n] = await s3.multipart.partUrl(row.storage_key, row.s3_upload_id, n, PART_URL_TTL_S);
-      }
-    }
-    return {
-      id: row.id,
-      filename: row.filename,
-      size: row.size,
-      mode: row.mode,
-      part_size: row.part_size,
-      part_count: row.part_count,
-      parts_done: [...doneSet].sort((a, b) => a - b),
-      part_urls: urls,
-      expires_at: row.expires_at.toISOString(),
-    };
-  }
-
-  /**
-   * The owner's live upload: `open` (or being completed) and not expired. Anything else, another
-   * user's included, is the same 404, so an id says nothing about uploads one does not own.
-   */
-  async function live(userId: number, id: string): Promise<UploadSession> {
-    const [row] = await db.select().from(uploadSessions).where(
-      and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)),
-    );
-    if (!row || (row.state !== "open" && row.state !== "completing") || row.expires_at <= now()) {
-      throw notFound(UPLOAD_NOT_FOUND);
-    }
-    return row;
-  }
-
-  /**
-   * Takes the upload for one completion (`completing`, claimed for COMPLETING_CLAIM_MS): open, or
-   * being completed by a request whose claim has lapsed. 409 when another holds it. The claim is
-   * renewed every CLAIM_RENEW_MS until `stop`; `renew` says whether it is still this request's (each
-   * renewal names the expiry it set, so a lapsed claim taken over is never extended), and `release`
-   * gives the upload back as open.
-   */
-  async function claimCompletion(userId: number, id: string) {
-    const at = now();
-    let until = new Date(at.getTime() + COMPLETING_CLAIM_MS);
-    const [row] = await db.update(uploadSessions)
-      .set({ state: "completing", claimed_until: until })
-      .where(and(
-        eq(uploadSessions.id, id),
-        eq(uploadSessions.user_id, userId),
-        or(
-          eq(uploadSessions.state, "open"),
-          and(eq(uploadSessions.state, "completing"), lte(uploadSessions.claimed_until, at)),
-        ),
-      ))
-      .returning();
-    if (!row) throw conflict(COMPLETING_MESSAGE);
-    const ours = () =>
-      and(eq(uploadSessions.id, id), eq(uploadSessions.state, "completing"), eq(uploadSessions.claimed_until, until));
-    let held = true;
-    const renew = async (): Promise<boolean> => {
-      if (!held) return false;
-      const next = new Date(now().getTime() + COMPLETING_CLAIM_MS);
-      const [kept] = await db.update(uploadSessions).set({ claimed_until: next }).where(ours())
-        .returning({ id: uploadSessions.id });
-      if (kept) until = next;
-      else held = false;
-      return held;
-    };
-    const timer = setInterval(() => {
-      renew().catch((err) => ctx.logger.warn("could not renew an upload's completion claim", { id, err }));
-    }, CLAIM_RENEW_MS);
-    return {
-      row,
-      renew,
-      stop: () => clearInterval(timer),
-      release: async () => {
-        clearInterval(timer);
-        if (held) await db.update(uploadSessions).set({ state: "open", claimed_until: null }).where(ours());
-      },
-    };
-  }
-
-  /**
-   * Checks a claimed upload's parts and puts its file together under its storage key: the file's
-   * size. A refusal for missing or wrong parts leaves it to be continued; an over-size file is
-   * aborted and its parts removed. In the bucket, an upload a dead completion already put together
-   * (its multipart upload gone, the object there) is taken as it stands.
-   */
-  async function assemble(row: UploadSession): Promise<number> {
-    const done = await partsOf(row);
-    if (done === null) {
-      const object = row.mode === "s3" ? await ctx.storage.stat(row.storage_key) : null;
-      if (object) return object.size;
-      await setState(row.id, "completing", "aborted");
-      throw notFound(UPLOAD_NOT_FOUND);
-    }
-    const total = done.reduce((sum, p) => sum + p.size, 0);
-    // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
-    const maxBytes = ctx.config.maxUploadFileBytes;
-    if (isFileTooLarge(total, maxBytes) || done.some((p) => p.n > row.part_count)) {
-      await setState(row.id, "completing", "aborted");
-      await freeParts(row).catch((err) =>
-        ctx.logger.warn("could not remove an over-size upload's parts", { id: row.id, err })
-      );
-      throw tooLarge(fileTooLargeMessage(row.filename, maxBytes));
-    }
-    const have = new Map(done.map((p) => [p.n, p]));
-    const missing = row.part_count - have.size;
-    if (missing > 0) throw conflict(partsMissingMessage(missing, row.part_count));
-    // Parts of the wrong size (stored short by a cut) are named for the page to send again (issue 31).
-    const resend = whichMissing(row, wholeParts(row, done));
-    if (resend.length > 0) throw conflict(partSizeMessage(resend[0]), { resend_parts: resend });
-    if (row.mode === "s3") {
-      await s3!.multipart.complete(row.storage_key, row.s3_upload_id!, done.map((p) => ({ n: p.n, etag: p.etag! })));
-    } else {
-      await ctx.storage.write(row.storage_key, parts.concat(row.id, row.part_count), { maxBytes });
-    }
-    return total;
-  }
-
-  async function setState(id: string, from: UploadSession["state"], to: UploadSession["state"]) {
-    await db.update(uploadSessions).set({ state: to, claimed_until: null }).where(
-      and(eq(uploadSessions.id, id), eq(uploadSessions.state, from)),
-    );
-  }
+  const d: ResumableDeps = { ctx, db, s3, parts, now };
 
   return {
     mode: (s3 ? "s3" : "local") as "s3" | "local",
@@ -341,51 +468,7 @@ export function createResumableUploads(ctx: AppContext) {
      * two starts at once on two instances cannot both pass. Null when refused (`startRefusal` says why).
      */
     async start(userId: number, input: StartInput, limits?: StartLimits): Promise<UploadView | null> {
-      const at = now();
-      const partSize = partSizeFor(input.size);
-      const values = {
-        id: newUploadId(),
-        user_id: userId,
-        filename: input.filename,
-        size: input.size,
-        last_modified: input.lastModified,
-        directions: formatDirections(input.directions),
-        ai_use: input.aiUse,
-        mode: s3 ? "s3" as const : "local" as const,
-        part_size: partSize,
-        part_count: Math.ceil(input.size / partSize),
-        s3_upload_id: null,
-        storage_key: newTrackKey(),
-        created_at: at,
-        expires_at: new Date(at.getTime() + UPLOAD_SESSION_TTL_MS),
-        state: "open" as const,
-      };
-      if (limits === undefined) await db.insert(uploadSessions).values(values);
-      else {
-        const added = await db.all<{ id: string }>(sql`
-          INSERT INTO ${uploadSessions} (id, user_id, filename, size, last_modified, directions, ai_use, mode,
-            part_size, part_count, storage_key, created_at, expires_at, state)
-          SELECT ${values.id}, ${userId}, ${values.filename}, ${values.size}, ${values.last_modified},
-            ${values.directions}, ${values.ai_use}, ${values.mode}, ${values.part_size}, ${values.part_count},
-            ${values.storage_key}, ${at.getTime()}, ${values.expires_at.getTime()}, 'open'
-          WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${limits.hourly}
-            AND (SELECT count(*) FROM (${startedSql(userId, at.getTime())})) + 1 <= ${limits.hourly}
-            AND (SELECT count(*) FROM (${unfinishedSql(userId, at.getTime())})) + 1 <= ${limits.open}
-          RETURNING id`);
-        if (added.length === 0) return null;
-      }
-      let row: UploadSession = { ...values, claimed_until: null, track_id: null };
-      if (s3) {
-        try {
-          const uploadId = await s3.multipart.create(values.storage_key);
-          await db.update(uploadSessions).set({ s3_upload_id: uploadId }).where(eq(uploadSessions.id, values.id));
-          row = { ...row, s3_upload_id: uploadId };
-        } catch (err) {
-          await db.delete(uploadSessions).where(eq(uploadSessions.id, values.id));
-          throw err;
-        }
-      }
-      return await view(row, []);
+      return await startUpload(d, userId, input, limits);
     },
 
     /**
@@ -413,18 +496,19 @@ export function createResumableUploads(ctx: AppContext) {
 
     /** The owner's upload with its finished parts and fresh addresses for the rest. */
     async status(userId: number, id: string): Promise<UploadView> {
-      const row = await live(userId, id);
-      const done = await partsOf(row);
+      const row = await live(d, userId, id);
+      const done = await partsOf(d, row);
       if (done === null) {
         // The bucket no longer has the upload (its lifecycle rule aborted it): nothing to resume.
-        await setState(row.id, row.state, "aborted");
+        await setState(d, row.id, row.state, "aborted");
         throw notFound(UPLOAD_NOT_FOUND);
       }
-      return await view(row, done);
+      return await view(d, row, done);
     },
 
     /** The owner's unfinished uploads, for the upload page (issue 31; `listOpen`). */
-    list: (userId: number) => listOpen(ctx, userId, partsOf, (id) => setState(id, "open", "aborted")),
+    list: (userId: number) =>
+      listOpen(ctx, userId, (row: UploadSession) => partsOf(d, row), (id) => setState(d, id, "open", "aborted")),
 
     /** One part of a local-mode upload, streamed into the part store (replacing an earlier copy). */
     async putPart(
@@ -434,7 +518,7 @@ export function createResumableUploads(ctx: AppContext) {
       body: ReadableStream<Uint8Array> | null,
       declaredLength: number | null,
     ): Promise<void> {
-      const row = await live(userId, id);
+      const row = await live(d, userId, id);
       if (row.mode === "s3") throw conflict(S3_PARTS_ELSEWHERE);
       if (row.state !== "open") throw conflict(COMPLETING_MESSAGE);
       if (!Number.isSafeInteger(n) || n < 1 || n > row.part_count) {
@@ -462,11 +546,11 @@ export function createResumableUploads(ctx: AppContext) {
       const [done] = await db.select({ state: uploadSessions.state, track_id: uploadSessions.track_id })
         .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
       if (done?.state === "completed" && done.track_id !== null) return done.track_id;
-      await live(userId, id);
-      const claim = await claimCompletion(userId, id);
+      await live(d, userId, id);
+      const claim = await claimCompletion(d, userId, id);
       const { row } = claim;
       try {
-        const stored = await assemble(row);
+        const stored = await assemble(d, row);
         // A claim lost meanwhile (this process stalled past it, another request took the upload over)
         // adds no track: the holder does.
         if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
@@ -500,69 +584,16 @@ export function createResumableUploads(ctx: AppContext) {
 
     /** Cancels the owner's upload and frees its parts. */
     async abort(userId: number, id: string): Promise<void> {
-      const row = await live(userId, id);
+      const row = await live(d, userId, id);
       const [taken] = await db.update(uploadSessions).set({ state: "aborted", claimed_until: null })
         .where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "open"))).returning({
           id: uploadSessions.id,
         });
       if (!taken) throw conflict(COMPLETING_MESSAGE);
-      await freeParts(row);
+      await freeParts(d, row);
     },
 
-    /**
-     * The sweep (docs/decisions/0252): uploads past `expires_at` that nobody completed are aborted and
-     * their parts removed. Each row is taken by one conditional update, so instances sweeping at once
-     * never both abort it; freeing parts is idempotent, so a sweep cut off mid-way is finished by the
-     * next one, which frees the parts of every finished row again before deleting it a day later.
-     */
-    async sweep(): Promise<{ aborted: number; deleted: number; orphans: number }> {
-      const at = now();
-      const expired = await db.select().from(uploadSessions).where(or(
-        and(eq(uploadSessions.state, "open"), lte(uploadSessions.expires_at, at)),
-        and(
-          eq(uploadSessions.state, "completing"),
-          lte(uploadSessions.expires_at, at),
-          lte(uploadSessions.claimed_until, at),
-        ),
-      ));
-      let aborted = 0;
-      for (const row of expired) {
-        const [taken] = await db.update(uploadSessions).set({ state: "aborted", claimed_until: null })
-          .where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, row.state)))
-          .returning({ id: uploadSessions.id });
-        if (!taken) continue;
-        aborted++;
-        await freeParts(row).catch((err) => ctx.logger.warn("could not abort an expired upload", { id: row.id, err }));
-      }
-      const old = await db.select().from(uploadSessions).where(and(
-        inArray(uploadSessions.state, ["completed", "aborted"]),
-        lte(uploadSessions.expires_at, new Date(at.getTime() - FINISHED_KEEP_MS)),
-      ));
-      let deleted = 0;
-      for (const row of old) {
-        if (row.state === "aborted") {
-          const freed = await freeParts(row).then(() => true, () => false);
-          if (!freed) continue;
-        }
-        await db.delete(uploadSessions).where(and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, row.state)));
-        deleted++;
-      }
-      // Part folders no live upload owns (its row deleted with its user, or removed by hand), a day
-      // old: nothing can complete them. Only on local disk; the bucket's lifecycle rule covers S3.
-      let orphans = 0;
-      if (!s3) {
-        for await (const folder of parts.uploads()) {
-          if (folder.modifiedAt.getTime() > at.getTime() - UPLOAD_SESSION_TTL_MS) continue;
-          const [owner] = await db.select({ state: uploadSessions.state }).from(uploadSessions).where(
-            eq(uploadSessions.id, folder.id),
-          );
-          if (owner?.state === "open" || owner?.state === "completing") continue;
-          await parts.remove(folder.id);
-          orphans++;
-        }
-      }
-      return { aborted, deleted, orphans };
-    },
+    sweep: () => sweepUploads(d),
   };
 }
 
