@@ -691,3 +691,78 @@ export type Faq = typeof faqs.$inferSelect;
 export type SliderTile = typeof sliderTiles.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type OauthSession = typeof oauthSessions.$inferSelect;
+
+/**
+ * The release desk (issue 34): one release per track accepted for a label direction
+ * (`label_neuropunk`, `label_koster`). `stage` moves materials_requested → materials_received →
+ * scheduled → released, or to cancelled (a later decline); an undo within the decision's hold
+ * removes the row. `revision` is checked on every staff change like a decision's. `label_copy` is
+ * the artist's and staff's label copy as JSON; `isrc` is lifted out of it so
+ * one ISRC is never given to two releases.
+ */
+export const RELEASE_STAGES = [
+  "materials_requested",
+  "materials_received",
+  "scheduled",
+  "released",
+  "cancelled",
+] as const;
+
+export const releases = sqliteTable("releases", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  stage: text("stage", { enum: RELEASE_STAGES }).notNull().default("materials_requested"),
+  revision: integer("revision").notNull().default(0),
+  title: text("title"),
+  version: text("version"),
+  catalogue_number: text("catalogue_number"),
+  /** The release day, YYYY-MM-DD (the label's calendar day). */
+  release_date: text("release_date"),
+  /** For staff only: never in an artist's answer. */
+  note: text("note"),
+  label_copy: text("label_copy", { mode: "json" }),
+  isrc: text("isrc"),
+  accepted_at: integer("accepted_at", { mode: "timestamp_ms" }).notNull(),
+  materials_complete_at: integer("materials_complete_at", { mode: "timestamp_ms" }),
+  released_at: integer("released_at", { mode: "timestamp_ms" }),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex("releases_track_direction_idx").on(t.track_id, t.direction),
+  uniqueIndex("releases_direction_catalogue_idx").on(t.direction, t.catalogue_number),
+  uniqueIndex("releases_isrc_idx").on(t.isrc),
+  index("releases_direction_stage_idx").on(t.direction, t.stage),
+]);
+
+/** Every change of a release: who (null: the artist's own or the system), what, before and after (JSON). */
+export const releaseHistory = sqliteTable("release_history", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  release_id: integer("release_id").notNull().references(() => releases.id, { onDelete: "cascade" }),
+  user_id: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  action: text("action").notNull(),
+  before: text("before", { mode: "json" }),
+  after: text("after", { mode: "json" }),
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [index("release_history_release_idx").on(t.release_id, t.id)]);
+
+/**
+ * A release's files from the artist (issue 34): the master, an extended mix, an instrumental. One
+ * row per release and kind (a new upload of a kind replaces the old one). `state`: `checking` while
+ * the file is analysed, `accepted`, or `refused` with `reason` (Russian, for the artist). `report`
+ * is the check's figures for staff (format, rate, depth, duration, loudness, true peak, clipped
+ * samples, the fingerprint's match with the demo).
+ */
+export const RELEASE_MATERIAL_KINDS = ["master", "extended", "instrumental"] as const;
+export const RELEASE_MATERIAL_STATES = ["checking", "accepted", "refused"] as const;
+
+export const releaseMaterials = sqliteTable("release_materials", {
+  release_id: integer("release_id").notNull().references(() => releases.id, { onDelete: "cascade" }),
+  kind: text("kind", { enum: RELEASE_MATERIAL_KINDS }).notNull(),
+  state: text("state", { enum: RELEASE_MATERIAL_STATES }).notNull().default("checking"),
+  reason: text("reason"),
+  report: text("report", { mode: "json" }),
+  filename: text("filename").notNull(),
+  size: integer("size").notNull(),
+  storage_key: text("storage_key").notNull(),
+  ...timestamps,
+}, (t) => [primaryKey({ columns: [t.release_id, t.kind] })]);

@@ -29,4 +29,5 @@ export const TABLE_OWNERS = {
   faq: ["faqs"],
   slider: ["slider_tiles"],
   notifications: ["telegram_cards", "telegram_outbox"],
+  releases: ["releases", "release_history", "release_materials"],
 } as const satisfies Record<string, readonly string[]>;
