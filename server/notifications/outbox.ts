@@ -83,6 +83,15 @@ export interface TelegramOutbox {
   enqueueStatements(notice: DecisionNotice): EnqueueStatements;
   /** The same statements run as a batch of their own; true when a row was written. */
   enqueue(notice: DecisionNotice): Promise<boolean>;
+  /**
+   * A message to an artist about something other than a decision (the release desk's, the episode
+   * desk's): the same statements as a notice's, with the text given. `key` names it once (a repeat
+   * writes nothing) and its subject (the key without its last `:` part) is what a newer message
+   * replaces while waiting; e.g. `release:<id>:reminder:<n>`. Sent from now (no decision hold).
+   */
+  artistTextStatements(message: ArtistText): EnqueueStatements;
+  /** The same statements run as a batch of their own; true when a row was written. */
+  enqueueArtistText(message: ArtistText): Promise<boolean>;
   /** DECISION_NOTIFY_HOLD_S in ms: how long a new row waits before it may be sent. */
   readonly holdMs: number;
   /**
@@ -105,6 +114,16 @@ export interface TelegramOutbox {
   pairChangeStatement(trackId: number, direction: string, fate: "keep" | "cancel"): BatchItem<"sqlite">;
 }
 
+/** A message to an artist that is not about a decision (`TelegramOutbox.artistTextStatements`). */
+export interface ArtistText {
+  /** Unique per message, with a subject: `<what>:<id>:<event>:<n>`; never `decision:…`. */
+  key: string;
+  /** The artist. Nothing is written when they have no `telegram_id`. */
+  userId: number;
+  /** Telegram HTML: escape what the artist or staff wrote with `escapeHtml` (message-text.ts). */
+  text: string;
+}
+
 export interface OutboxDeps {
   db: Db;
   clock: Clock;
@@ -114,7 +133,14 @@ export interface OutboxDeps {
 /** Why a held message was never sent: its decision was undone within the hold (0222). */
 export const CANCELLED_BY_UNDO = "cancelled: the decision was undone within its hold";
 
-function noticeStatements(db: Db, notice: DecisionNotice, text: string, enabled: boolean, now: Date, holdMs: number) {
+function noticeStatements(
+  db: Db,
+  notice: Pick<DecisionNotice, "key" | "userId">,
+  text: string,
+  enabled: boolean,
+  now: Date,
+  holdMs: number,
+) {
   const t = telegramOutbox;
   const at = now.getTime();
   // Not sent before the decision's hold is over (DECISION_NOTIFY_HOLD_S, docs/decisions/0223): the
@@ -203,6 +229,14 @@ export function createTelegramOutbox({ db, clock, config }: OutboxDeps): Telegra
     enqueueStatements: statements,
     async enqueue(notice) {
       const [, inserted] = await db.batch([...statements(notice)]);
+      return inserted.rowsAffected > 0;
+    },
+    artistTextStatements: (message) => {
+      if (message.key.startsWith("decision:")) throw new Error("a decision's message is a DecisionNotice");
+      return noticeStatements(db, message, message.text, enabled, clock.now(), 0);
+    },
+    async enqueueArtistText(message) {
+      const [, inserted] = await db.batch([...this.artistTextStatements(message)]);
       return inserted.rowsAffected > 0;
     },
   };
