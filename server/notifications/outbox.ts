@@ -152,7 +152,8 @@ interface ChannelsOn {
  * channel they chose cannot reach them (a choice never silences the messages; decision 0393).
  */
 export function channelWanted(channel: OutboxChannel, on: ChannelsOn): SQL {
-  const chose = (c: OutboxChannel) => sql`("ac"."channels" is null or instr(',' || "ac"."channels" || ',', ${`,${c},`}) > 0)`;
+  const chose = (c: OutboxChannel) =>
+    sql`("ac"."channels" is null or instr(',' || "ac"."channels" || ',', ${`,${c},`}) > 0)`;
   const tgReaches = sql`(${on.telegram ? 1 : 0} and "u"."telegram_id" is not null)`;
   const vkReaches = sql`(${on.vk ? 1 : 0} and "ac"."vk_user_id" is not null and "ac"."vk_allowed" = 1)`;
   return channel === "telegram"

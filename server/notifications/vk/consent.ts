@@ -89,7 +89,13 @@ export function createVkConsent(deps: ConsentDeps): VkConsent {
     await db.batch([
       db.update(ac).set({ vk_user_id: null, vk_allowed: false, updated_at: now })
         .where(and(eq(ac.vk_user_id, vkUserId), ne(ac.user_id, userId))),
-      db.insert(ac).values({ user_id: userId, vk_user_id: vkUserId, vk_allowed: allowed, created_at: now, updated_at: now })
+      db.insert(ac).values({
+        user_id: userId,
+        vk_user_id: vkUserId,
+        vk_allowed: allowed,
+        created_at: now,
+        updated_at: now,
+      })
         .onConflictDoUpdate({
           target: ac.user_id,
           set: { vk_user_id: vkUserId, vk_allowed: allowed, updated_at: now },
