@@ -24,6 +24,7 @@ export const VK_MESSAGES_TEXTS = {
   refresh: "Я разрешил — проверить",
   save: "Сохранить",
   saved: "Сохранено",
+  saveFailed: "Не удалось сохранить, попробуйте ещё раз",
   noTelegram: "Telegram не привязан",
   defaultNote: "Пока вы ничего не выбрали, ответы приходят везде, где вы можете их получить.",
 } as const;

@@ -57,14 +57,13 @@ export function createVkProfileRoutes(ctx: AppContext) {
       c.header("Cache-Control", "no-store");
       const binding = await vk.refresh(user.id);
       const channels = await channelsOf(ctx, user.id, binding.chosen);
-      if (vk.groupId === null) {
-        return c.json({ success: true as const, group_id: null, key: null, allowed: false, channels });
-      }
+      // Without the VK community's settings: no community and no key, only the channels.
+      const key = vk.groupId === null ? null : await vk.keyFor(user.id);
       return c.json({
         success: true as const,
         group_id: vk.groupId,
-        key: await vk.keyFor(user.id) as string | null,
-        allowed: binding.allowed,
+        key,
+        allowed: vk.groupId !== null && binding.allowed,
         channels,
       });
     })
