@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client.ts";
 import { artistChannels, OUTBOX_CHANNELS, type OutboxChannel, telegramOutbox, users } from "../../db/schema.ts";

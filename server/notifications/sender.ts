@@ -343,6 +343,63 @@ export async function nextDueAt(db: Db): Promise<number | null> {
   return row?.at ?? null;
 }
 
+/** What sending one claimed message needs (the sender's parts, at module level to keep it short). */
+interface SendCore {
+  outbox: OutboxContext;
+  callBot: BotCaller;
+  vk?: VkDelivery;
+  cards?: CardDelivery;
+  on: { telegram: boolean; vk: boolean };
+}
+
+/**
+ * Sends the claimed row with the track's other messages due to the same chat (one message, 0301),
+ * through its channel, records every row's outcome, and sends a message shut out of its channel
+ * (the bot blocked, VK messages no longer allowed) to the other once (0392).
+ */
+async function sendClaimed(
+  core: SendCore,
+  row: typeof telegramOutbox.$inferSelect,
+  now: Date,
+  tally: SendRound,
+) {
+  const { db, clock } = core.outbox;
+  const rows = [row, ...(await claimSiblings(db, row, now))]
+    .sort((a, b) => directionRank(a.key) - directionRank(b.key) || a.id - b.id);
+  const text = () => trackMessageText(rows.map((r) => r.text));
+  const outcome: Outcome = row.channel === "vk"
+    ? await core.vk!.deliver(rows, text())
+    : row.card_id === null
+    ? (await core.callBot("sendMessage", {
+      chat_id: chatIdValue(row.chat_id),
+      text: text(),
+      parse_mode: "HTML",
+      link_preview_options: { is_disabled: true },
+    })).outcome
+    : core.cards
+    ? await core.cards.deliver(row, core.callBot)
+    : { kind: "final", status: "failed", error: "no staff desk to render the card" };
+  // One message: counted once, every row of it recorded with its outcome.
+  const uncounted: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
+  let delay: number | undefined;
+  for (const r of rows) {
+    delay = await recordOutcome(
+      core.outbox,
+      r.id,
+      r.key,
+      r.claim_id!,
+      r.attempts,
+      outcome,
+      r === rows[0] ? tally : uncounted,
+      delay,
+    );
+  }
+  if (outcome.kind === "final" && outcome.status === "blocked" && row.card_id === null) {
+    const other = row.channel === "vk" ? "telegram" : "vk";
+    await fallBack(db, clock.now(), rows.map((r) => r.id), other, core.on);
+  }
+}
+
 export function createTelegramSender(deps: SenderDeps, options: SenderOptions = {}): TelegramSender {
   const { db, clock, logger } = deps;
   const opts = { ...DEFAULTS, ...options };
@@ -361,17 +418,9 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
   let idleWaiters: Array<() => void> = [];
 
-  function send(chatId: string, text: string): Promise<Outcome> {
-    return callBot("sendMessage", {
-      chat_id: chatIdValue(chatId),
-      text,
-      parse_mode: "HTML",
-      link_preview_options: { is_disabled: true },
-    }).then((r) => r.outcome);
-  }
-
   /** One Bot API call; the answer read as an outcome (network errors included, never thrown). */
   const callBot: BotCaller = (method, payload) => callBotApi(deps.fetch, bot!, opts.requestTimeoutMs, method, payload);
+  const core: SendCore = { outbox, callBot, vk, cards: deps.cards, on };
 
   async function sendDue(): Promise<SendRound> {
     const tally: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
@@ -381,35 +430,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
         const now = clock.now();
         const row = await claimNext(outbox, now);
         if (!row) break;
-        const rows = [row, ...(await claimSiblings(db, row, now))]
-          .sort((a, b) => directionRank(a.key) - directionRank(b.key) || a.id - b.id);
-        const outcome = row.channel === "vk"
-          ? await vk!.deliver(rows, trackMessageText(rows.map((r) => r.text)))
-          : row.card_id === null
-          ? await send(row.chat_id, trackMessageText(rows.map((r) => r.text)))
-          : deps.cards
-          ? await deps.cards.deliver(row, callBot)
-          : { kind: "final" as const, status: "failed" as const, error: "no staff desk to render the card" };
-        // One message: counted once, every row of it recorded with its outcome.
-        const uncounted: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
-        let delay: number | undefined;
-        for (const r of rows) {
-          delay = await recordOutcome(
-            outbox,
-            r.id,
-            r.key,
-            r.claim_id!,
-            r.attempts,
-            outcome,
-            r === rows[0] ? tally : uncounted,
-            delay,
-          );
-        }
-        // Shut out on this channel (the bot blocked, VK messages no longer allowed): once to the other (0392).
-        if (outcome.kind === "final" && outcome.status === "blocked" && row.card_id === null) {
-          const other = row.channel === "vk" ? "telegram" : "vk";
-          await fallBack(db, clock.now(), rows.map((r) => r.id), other, on);
-        }
+        await sendClaimed(core, row, now, tally);
         if (stopped) break;
       }
     } catch (err) {
