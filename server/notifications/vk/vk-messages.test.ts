@@ -19,6 +19,7 @@ import { decisionChangeKey, type DecisionNotice } from "../outbox.ts";
 import type { SenderOptions } from "../sender.ts";
 import { VK_CONSENT_LOST, vkRandomId } from "./vk-delivery.ts";
 import { telegramHtmlToPlain } from "./plain-text.ts";
+import { createPace, createVkCaller } from "./vk-api.ts";
 
 const START = Date.UTC(2026, 10, 1, 12, 0, 0);
 let nowMs = START;
@@ -343,5 +344,53 @@ describe("random_id", () => {
     expect(vkRandomId([7, 9])).not.toBe(vkRandomId([7, 10]));
     expect(vkRandomId([7, 9])).toBeGreaterThanOrEqual(2 ** 30);
     expect(vkRandomId([7, 9])).toBeLessThan(2 ** 31);
+  });
+});
+
+describe("the VK caller", () => {
+  const community = {
+    groupId: 1,
+    token: "vk1.a.secret-token",
+    secret: "s",
+    confirmation: "c",
+    apiUrl: "http://vk.invalid",
+  };
+
+  it("never gives the token back in an error's text", async () => {
+    const echo = createVkCaller(
+      () => Promise.resolve(Response.json({ error: { error_code: 5, error_msg: `bad token ${community.token}` } })),
+      community,
+    );
+    expect(await echo("messages.send", {})).toEqual({ kind: "error", code: 5, message: "bad token <token>" });
+    const broken = createVkCaller(() => Promise.reject(new Error(`refused: ${community.token}`)), community);
+    const reply = await broken("messages.send", {});
+    expect(reply.kind).toBe("network");
+    expect(JSON.stringify(reply)).not.toContain(community.token);
+  });
+
+  it("lets at most 20 calls start in any second", async () => {
+    let now = 0;
+    const starts: number[] = [];
+    const pace = createPace(20, 1_000, () => now, (ms) => {
+      now += ms;
+      return Promise.resolve();
+    });
+    for (let i = 0; i < 45; i++) {
+      await pace.turn();
+      starts.push(now);
+    }
+    expect(starts.filter((t) => t < 1_000)).toHaveLength(20);
+    expect(starts.filter((t) => t >= 1_000 && t < 2_000)).toHaveLength(20);
+    expect(starts.at(-1)).toBe(2_000);
+  });
+});
+
+describe("the Telegram text read as plain text", () => {
+  it("drops the tags, decodes the entities and keeps a link's address", () => {
+    expect(
+      telegramHtmlToPlain('<b>Трек</b> &lt;A&amp;B&gt; &quot;x&quot;\n<a href="https://a.b/?q=1&amp;r=2">здесь</a>'),
+    )
+      .toBe('Трек <A&B> "x"\nздесь (https://a.b/?q=1&r=2)');
+    expect(telegramHtmlToPlain('<a href="https://a.b/">https://a.b/</a> &#128077;')).toBe("https://a.b/ 👍");
   });
 });
