@@ -3,6 +3,7 @@ import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex 
 import { REVIEW_STATUSES, TEMPLATE_OUTCOMES } from "../domain/review.ts";
 import { TILE_TYPES } from "../domain/slider.ts";
 import { INTAKE_DEFAULTS } from "../domain/intake-rules.ts";
+import { MESSAGE_CHANNELS, type MessageChannel } from "../domain/message-channels.ts";
 
 const timestamps = {
   created_at: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -601,6 +602,10 @@ export const TELEGRAM_OUTBOX_STATUSES = [
 ] as const;
 export type TelegramOutboxStatus = (typeof TELEGRAM_OUTBOX_STATUSES)[number];
 
+/** The outbox's channels (issue 36): the artist's messages go to Telegram, VK or both. */
+export const OUTBOX_CHANNELS = MESSAGE_CHANNELS;
+export type OutboxChannel = MessageChannel;
+
 /** Methods of the outbox's rows: messages to artists, and the staff cards and their edits (issue 27). */
 export const TELEGRAM_OUTBOX_METHODS = [
   "sendMessage",
@@ -647,7 +652,13 @@ export const telegramCards = sqliteTable("telegram_cards", {
  */
 export const telegramOutbox = sqliteTable("telegram_outbox", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  key: text("key").notNull().unique(),
+  /** Unique with `channel`: one message goes out once per channel (issue 36). */
+  key: text("key").notNull(),
+  /**
+   * Where the row is sent (issue 36, docs/decisions/0390): `telegram` (the Bot API; `chat_id` the
+   * chat) or `vk` (the community's `messages.send`; `chat_id` is `vk:<user id>`).
+   */
+  channel: text("channel", { enum: OUTBOX_CHANNELS }).notNull().default("telegram"),
   user_id: integer("user_id").references(() => users.id, { onDelete: "set null" }),
   chat_id: text("chat_id").notNull(),
   text: text("text").notNull(),
@@ -675,6 +686,9 @@ export const telegramOutbox = sqliteTable("telegram_outbox", {
 }, (t) => [
   index("telegram_outbox_status_next_idx").on(t.status, t.next_attempt_at),
   index("telegram_outbox_chat_attempted_idx").on(t.chat_id, t.attempted_at),
+  uniqueIndex("telegram_outbox_key_channel_unique").on(t.key, t.channel),
+  // The VK community's pace across instances: tries over the last second (issue 36).
+  index("telegram_outbox_channel_attempted_idx").on(t.channel, t.attempted_at),
 ]);
 
 export type TelegramCard = typeof telegramCards.$inferSelect;
@@ -766,3 +780,18 @@ export const releaseMaterials = sqliteTable("release_materials", {
   storage_key: text("storage_key").notNull(),
   ...timestamps,
 }, (t) => [primaryKey({ columns: [t.release_id, t.kind] })]);
+
+/**
+ * Issue 36, VK community messages: per artist, the VK user allowed to receive the community's
+ * messages (`vk_user_id`: bound by the Callback API's `message_allow` with the artist's key, or by a
+ * VK ID sign-in), whether they allow it now (`vk_allowed`: `message_deny` and a `messages.send`
+ * error 901 clear it), and the channels the artist chose for their answers (`channels`: a comma
+ * list of `telegram`, `vk`; null: wherever they can receive). docs/decisions/0390–0393.
+ */
+export const artistChannels = sqliteTable("artist_channels", {
+  user_id: integer("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  vk_user_id: text("vk_user_id").unique(),
+  vk_allowed: integer("vk_allowed", { mode: "boolean" }).notNull().default(false),
+  channels: text("channels"),
+  ...timestamps,
+});

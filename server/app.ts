@@ -23,6 +23,7 @@ import { createNotifications } from "./notifications/notifications.ts";
 import { reviewEffects } from "./notifications/review-effects.ts";
 import { createTelegramUpdates } from "./notifications/telegram-updates/updates.ts";
 import { createTelegramWebhookRoutes } from "./notifications/telegram-updates/webhook-routes.ts";
+import { createVkCallbackRoutes, createVkProfileRoutes } from "./notifications/vk/routes.ts";
 import { createDeclineTemplatesService } from "./decline-templates/service.ts";
 import { createFaqService } from "./faq/service.ts";
 import { createSliderService } from "./slider/service.ts";
@@ -114,6 +115,8 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/", createHealthRoutes(ctx))
     .route("/auth", createAuthRoutes(ctx))
     .route("/profile", createProfileRoutes(ctx))
+    .route("/profile", createVkProfileRoutes(ctx))
+    .route("/vk", createVkCallbackRoutes(ctx))
     .route("/", createUploadRoutes(ctx))
     .route("/", createResumableRoutes(ctx))
     .route("/", createTrackRoutes(ctx))

@@ -236,4 +236,27 @@ describe("object storage and processing leases", () => {
     expect(errorOf({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s", S3_ENDPOINT: "not a url" }))
       .toContain("S3_ENDPOINT");
   });
+  it("configures the VK community's messages only with all four of its variables (issue 36)", () => {
+    const four = {
+      VK_GROUP_ID: "222000111",
+      VK_GROUP_TOKEN: "vk1.a.t",
+      VK_CALLBACK_SECRET: "s",
+      VK_CALLBACK_CONFIRMATION: "c0nf",
+    };
+    expect(parseConfig({}).vkMessages).toBeUndefined();
+    expect(parseConfig(four).vkMessages).toEqual({
+      groupId: 222000111,
+      token: "vk1.a.t",
+      secret: "s",
+      confirmation: "c0nf",
+      apiUrl: "https://api.vk.com",
+    });
+    expect(parseConfig({ ...four, VK_API_URL: "http://127.0.0.1:9/" }).vkMessages?.apiUrl).toBe("http://127.0.0.1:9");
+    const missing = errorOf({ VK_GROUP_ID: "222000111", VK_GROUP_TOKEN: "vk1.a.t" });
+    expect(missing).toContain("VK_CALLBACK_SECRET: required with VK_GROUP_ID, VK_GROUP_TOKEN");
+    expect(missing).toContain("VK_CALLBACK_CONFIRMATION");
+    expect(missing).not.toContain("vk1.a.t");
+    expect(errorOf({ ...four, VK_GROUP_ID: "club1" })).toContain("VK_GROUP_ID");
+    expect(errorOf({ VK_API_URL: "http://127.0.0.1:9" })).toContain("VK_API_URL: has no effect without VK_GROUP_ID");
+  });
 });

@@ -71,6 +71,14 @@ const EnvSchema = z.object({
   VK_CLIENT_ID: optionalString,
   VK_REDIRECT_URI: url("VK_REDIRECT_URI"),
   VK_ID_BASE_URL: url("VK_ID_BASE_URL"),
+  // VK community messages (issue 36): all four of the first, or none.
+  VK_GROUP_ID: optionalString.pipe(
+    z.string().regex(/^[1-9]\d{0,11}$/, { message: "VK_GROUP_ID must be the community's numeric id" }).optional(),
+  ),
+  VK_GROUP_TOKEN: optionalString,
+  VK_CALLBACK_SECRET: optionalString,
+  VK_CALLBACK_CONFIRMATION: optionalString,
+  VK_API_URL: url("VK_API_URL"),
   TELEGRAM_BOT_TOKEN: optionalString.pipe(
     z.string().regex(/^\d+:[\w-]+$/, { message: "TELEGRAM_BOT_TOKEN must look like 123456:ABC-DEF" }).optional(),
   ),
@@ -144,6 +152,12 @@ export interface Config {
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   vk?: { clientId: string; redirectUri: string; baseUrl: string };
+  /**
+   * The VK community that writes to artists (issue 36, server/notifications/vk/): its id, its token
+   * (`messages.send`, `messages.isMessagesFromGroupAllowed`), the Callback API's secret and
+   * confirmation string, and the API's base address.
+   */
+  vkMessages?: { groupId: number; token: string; secret: string; confirmation: string; apiUrl: string };
   /** `botApiUrl`: base address of the Bot API the artists' notifications go through (server/notifications/). */
   telegram?: {
     botToken: string;
@@ -230,6 +244,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       if (e[name]) problems.push(`  ${name}: has no effect without S3_BUCKET`);
     }
   }
+  problems.push(...vkMessagesProblems(e));
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -257,6 +272,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         clientId: e.VK_CLIENT_ID,
         redirectUri: e.VK_REDIRECT_URI ?? `${publicUrl}/login`,
         baseUrl: (e.VK_ID_BASE_URL ?? "https://id.vk.com").replace(/\/+$/, ""),
+      }
+      : undefined,
+    vkMessages: e.VK_GROUP_ID
+      ? {
+        groupId: Number(e.VK_GROUP_ID),
+        token: e.VK_GROUP_TOKEN!,
+        secret: e.VK_CALLBACK_SECRET!,
+        confirmation: e.VK_CALLBACK_CONFIRMATION!,
+        apiUrl: (e.VK_API_URL ?? "https://api.vk.com").replace(/\/+$/, ""),
       }
       : undefined,
     telegram: e.TELEGRAM_BOT_TOKEN
@@ -296,6 +320,19 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       }
       : undefined,
   };
+}
+
+const VK_MESSAGES_VARS = ["VK_GROUP_ID", "VK_GROUP_TOKEN", "VK_CALLBACK_SECRET", "VK_CALLBACK_CONFIRMATION"] as const;
+
+/** The VK community's four variables go together (issue 36): one without the others is a mistake. */
+function vkMessagesProblems(e: Partial<Record<(typeof VK_MESSAGES_VARS)[number] | "VK_API_URL", string>>): string[] {
+  const given = VK_MESSAGES_VARS.filter((name) => e[name]);
+  if (given.length === 0) {
+    return e.VK_API_URL ? ["  VK_API_URL: has no effect without VK_GROUP_ID"] : [];
+  }
+  return VK_MESSAGES_VARS.filter((name) => !e[name]).map((name) =>
+    `  ${name}: required with ${given.join(", ")} (VK community messages)`
+  );
 }
 
 /**

@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   "decline-templates": ["decline_templates"],
   faq: ["faqs"],
   slider: ["slider_tiles"],
-  notifications: ["telegram_cards", "telegram_outbox"],
+  // artist_channels: the VK community messages' consent and the artist's channels (issue 36).
+  notifications: ["telegram_cards", "telegram_outbox", "artist_channels"],
   releases: ["releases", "release_history", "release_materials"],
 } as const satisfies Record<string, readonly string[]>;

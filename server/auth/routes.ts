@@ -232,10 +232,12 @@ export async function vkCallback(
     // Started from a signed-in account's profile: link, sign nobody in (decision 0204).
     if (record.link_user_id !== null) {
       await linkVk(ctx, record.link_user_id, identity);
+      await bindVkMessages(ctx, record.link_user_id, vkUser.user_id);
       return back({ vk_linked: "1" });
     }
     const { user } = await accountForIdentity(ctx, identity);
     if (user.is_banned) return back({ ban_message: banMessage(user) });
+    await bindVkMessages(ctx, user.id, vkUser.user_id);
     // No tokens in the address, where access logs keep it: a one-time code the page exchanges
     // (decision 0202).
     const loginCode = await issueLoginCode(ctx, {
@@ -251,6 +253,18 @@ export async function vkCallback(
     }
     if (err instanceof LinkRefused) return back({ error: err.message });
     throw err;
+  }
+}
+
+/**
+ * Issue 36: an artist signed in with VK ID is the VK user the community writes to, at once; VK says
+ * whether they allow it (`messages.isMessagesFromGroupAllowed`). Never stops the sign-in.
+ */
+async function bindVkMessages(ctx: AppContext, userId: number, vkId: string) {
+  try {
+    await ctx.notifications.vk.bindSignedIn(userId, vkId);
+  } catch (err) {
+    ctx.logger.warn("vk messages: binding at sign-in failed", { err });
   }
 }
 

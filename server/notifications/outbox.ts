@@ -1,13 +1,14 @@
-import { and, eq, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client.ts";
-import { telegramOutbox, users } from "../../db/schema.ts";
+import { artistChannels, OUTBOX_CHANNELS, type OutboxChannel, telegramOutbox, users } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../deps.ts";
 import { type DecisionMessage, decisionMessageText } from "./message-text.ts";
 
 /**
- * The durable outbox of Telegram messages to artists (docs/decisions/0157). A decision change
+ * The durable outbox of messages to artists (docs/decisions/0157), over Telegram and, with the VK
+ * community's settings, VK (issue 36: one row per channel, decision 0390). A decision change
  * writes its message row in the same `db.batch([...])` as the change itself, so the message exists
  * exactly when the change does; the sender (sender.ts) sends it after the request has answered.
  */
@@ -22,7 +23,10 @@ export interface DecisionNotice extends Omit<DecisionMessage, "historyUrl"> {
    * announced at most once. `decisionChangeKey(trackId, direction, revision)`.
    */
   key: string;
-  /** The artist. Nothing is written when they have no `telegram_id`. */
+  /**
+   * The artist. A row per channel that reaches them (Telegram: a `telegram_id`; VK: allowed, issue
+   * 36) among those they chose; nothing when none does.
+   */
   userId: number;
 }
 
@@ -118,7 +122,10 @@ export interface TelegramOutbox {
 export interface ArtistText {
   /** Unique per message, with a subject: `<what>:<id>:<event>:<n>`; never `decision:…`. */
   key: string;
-  /** The artist. Nothing is written when they have no `telegram_id`. */
+  /**
+   * The artist. A row per channel that reaches them (Telegram: a `telegram_id`; VK: allowed, issue
+   * 36) among those they chose; nothing when none does.
+   */
   userId: number;
   /** Telegram HTML: escape what the artist or staff wrote with `escapeHtml` (message-text.ts). */
   text: string;
@@ -127,17 +134,42 @@ export interface ArtistText {
 export interface OutboxDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "publicUrl" | "telegram"> & Partial<Pick<Config, "decisionNotifyHoldS">>;
+  config: Pick<Config, "publicUrl" | "telegram"> & Partial<Pick<Config, "decisionNotifyHoldS" | "vkMessages">>;
 }
 
 /** Why a held message was never sent: its decision was undone within the hold (0222). */
 export const CANCELLED_BY_UNDO = "cancelled: the decision was undone within its hold";
 
+/** What the outbox knows of the channels when it writes a message's rows (issue 36). */
+interface ChannelsOn {
+  telegram: boolean;
+  vk: boolean;
+}
+
+/**
+ * SQL over `users` ("u") and `artist_channels` ("ac", left-joined): whether the artist gets the
+ * message on `channel`: they chose it (or chose nothing: wherever they can receive), or the other
+ * channel they chose cannot reach them (a choice never silences the messages; decision 0393).
+ */
+export function channelWanted(channel: OutboxChannel, on: ChannelsOn): SQL {
+  const chose = (c: OutboxChannel) =>
+    sql`("ac"."channels" is null or instr(',' || "ac"."channels" || ',', ${`,${c},`}) > 0)`;
+  const tgReaches = sql`(${on.telegram ? 1 : 0} and "u"."telegram_id" is not null)`;
+  const vkReaches = sql`(${on.vk ? 1 : 0} and "ac"."vk_user_id" is not null and "ac"."vk_allowed" = 1)`;
+  return channel === "telegram"
+    ? sql`("u"."telegram_id" is not null and (${chose("telegram")} or not (${vkReaches} and ${chose("vk")})))`
+    : sql`(${vkReaches} and (${chose("vk")} or not (${tgReaches} and ${chose("telegram")})))`;
+}
+
+/** The chat a row of `channel` goes to, from "u" and "ac": a Telegram id, or `vk:<VK user id>`. */
+export const channelChat = (channel: OutboxChannel) =>
+  channel === "telegram" ? sql`"u"."telegram_id"` : sql`'vk:' || "ac"."vk_user_id"`;
+
 function noticeStatements(
   db: Db,
   notice: Pick<DecisionNotice, "key" | "userId">,
   text: string,
-  enabled: boolean,
+  on: ChannelsOn,
   now: Date,
   holdMs: number,
 ) {
@@ -155,31 +187,48 @@ function noticeStatements(
     .set({ status: "superseded", claim_id: null, lease_until: null, last_error: SUPERSEDED_BY_NEWER, updated_at: now })
     .where(sql`(${t.status} = 'pending' OR (${t.status} = 'sending' AND ${t.lease_until} <= ${at}))
       AND ${aboutSubject(subject)} AND ${t.key} <> ${notice.key}`);
-  // What the artist was last told about this decision (sent, or being sent): the same text again is
-  // no news, so the row is recorded as superseded and never sent.
+  // One row per channel the artist gets it on (issue 36, decision 0390): Telegram's, then VK's.
+  const rows = OUTBOX_CHANNELS.map((channel) => channelInsert(db, notice, text, channel, on, sendAt, at));
+  return [supersede, ...rows, holdTrackStatement(db, trackSubjectOf(notice.key), sendAt, now)] as const;
+}
+
+/** The message's row for one channel, written only when the artist gets it there (`channelWanted`). */
+function channelInsert(
+  db: Db,
+  notice: Pick<DecisionNotice, "key" | "userId">,
+  text: string,
+  channel: OutboxChannel,
+  on: ChannelsOn,
+  sendAt: number,
+  at: number,
+) {
+  const t = telegramOutbox;
+  const subject = subjectOf(notice.key);
+  // What the artist was last told about this decision on this channel (sent, or being sent): the
+  // same text again is no news, so the row is recorded as superseded and never sent.
   const lastTold = sql`(SELECT "o"."text" FROM ${t} AS "o"
-    WHERE "o"."status" IN ('sent', 'sending') AND ${aboutSubject(subject, sql`"o"."key"`)}
+    WHERE "o"."status" IN ('sent', 'sending') AND "o"."channel" = ${channel}
+      AND ${aboutSubject(subject, sql`"o"."key"`)}
     ORDER BY "o"."id" DESC LIMIT 1)`;
   const sameAsTold = sql`coalesce(${lastTold} = ${text}, 0)`;
+  const enabled = on[channel];
   const status = enabled ? sql`CASE WHEN ${sameAsTold} THEN 'superseded' ELSE 'pending' END` : sql`'skipped'`;
   const reason = enabled
     ? sql`CASE WHEN ${sameAsTold} THEN ${SUPERSEDED_SAME_AS_TOLD} ELSE NULL END`
     : sql`${"TELEGRAM_BOT_TOKEN is not set"}`;
-  // INSERT … SELECT from the artist's row: the Telegram id is read in the same statement (so in the
-  // same batch) as the decision write, and an artist without one gets no row at all. Written as SQL:
-  // drizzle's insert-select wants every column of the table listed.
-  const insert = db.run(sql`
-    insert into ${t} (${sql.identifier(t.key.name)}, ${sql.identifier(t.user_id.name)}, ${
-    sql.identifier(t.chat_id.name)
-  },
-      ${sql.identifier(t.text.name)}, ${sql.identifier(t.status.name)}, ${sql.identifier(t.next_attempt_at.name)},
-      ${sql.identifier(t.last_error.name)}, ${sql.identifier(t.created_at.name)}, ${sql.identifier(t.updated_at.name)})
-    select ${notice.key}, ${users.id}, ${users.telegram_id}, ${text}, ${status}, ${sendAt},
+  const col = (c: { name: string }) => sql.identifier(c.name);
+  // INSERT … SELECT from the artist's row: the chat is read in the same statement (so in the same
+  // batch) as the decision write, and an artist the channel does not reach gets no row on it.
+  // Written as SQL: drizzle's insert-select wants every column of the table listed. Without the VK
+  // community's settings no VK row is written at all (`channelWanted`).
+  return db.run(sql`
+    insert into ${t} (${col(t.key)}, ${col(t.channel)}, ${col(t.user_id)}, ${col(t.chat_id)}, ${col(t.text)},
+      ${col(t.status)}, ${col(t.next_attempt_at)}, ${col(t.last_error)}, ${col(t.created_at)}, ${col(t.updated_at)})
+    select ${notice.key}, ${channel}, "u"."id", ${channelChat(channel)}, ${text}, ${status}, ${sendAt},
       ${reason}, ${at}, ${at}
-    from ${users}
-    where ${and(eq(users.id, notice.userId), isNotNull(users.telegram_id))}
-    on conflict (${sql.identifier(t.key.name)}) do nothing`);
-  return [supersede, insert, holdTrackStatement(db, trackSubjectOf(notice.key), sendAt, now)] as const;
+    from ${users} as "u" left join ${artistChannels} as "ac" on "ac"."user_id" = "u"."id"
+    where "u"."id" = ${notice.userId} and ${channelWanted(channel, on)}
+    on conflict (${col(t.key)}, ${col(t.channel)}) do nothing`);
 }
 
 /**
@@ -196,10 +245,11 @@ function holdTrackStatement(db: Db, subject: string | null, sendAt: number, now:
 
 export function createTelegramOutbox({ db, clock, config }: OutboxDeps): TelegramOutbox {
   const enabled = Boolean(config.telegram);
+  const on: ChannelsOn = { telegram: enabled, vk: Boolean(config.vkMessages) };
   const historyUrl = `${config.publicUrl}${HISTORY_PATH}`;
   const holdMs = (config.decisionNotifyHoldS ?? 0) * 1000;
   const statements = (notice: DecisionNotice) =>
-    noticeStatements(db, notice, decisionMessageText({ ...notice, historyUrl }), enabled, clock.now(), holdMs);
+    noticeStatements(db, notice, decisionMessageText({ ...notice, historyUrl }), on, clock.now(), holdMs);
   return {
     enabled,
     holdMs,
@@ -228,16 +278,16 @@ export function createTelegramOutbox({ db, clock, config }: OutboxDeps): Telegra
     },
     enqueueStatements: statements,
     async enqueue(notice) {
-      const [, inserted] = await db.batch([...statements(notice)]);
-      return inserted.rowsAffected > 0;
+      const [, telegram, vk] = await db.batch([...statements(notice)]);
+      return telegram.rowsAffected + vk.rowsAffected > 0;
     },
     artistTextStatements: (message) => {
       if (message.key.startsWith("decision:")) throw new Error("a decision's message is a DecisionNotice");
-      return noticeStatements(db, message, message.text, enabled, clock.now(), 0);
+      return noticeStatements(db, message, message.text, on, clock.now(), 0);
     },
     async enqueueArtistText(message) {
-      const [, inserted] = await db.batch([...this.artistTextStatements(message)]);
-      return inserted.rowsAffected > 0;
+      const [, telegram, vk] = await db.batch([...this.artistTextStatements(message)]);
+      return telegram.rowsAffected + vk.rowsAffected > 0;
     },
   };
 }

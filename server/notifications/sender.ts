@@ -1,12 +1,15 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { DIRECTIONS } from "../../domain/directions.ts";
 import type { Db } from "../../db/client.ts";
-import { telegramOutbox } from "../../db/schema.ts";
+import { type OutboxChannel, telegramOutbox } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../deps.ts";
 import type { Logger } from "../lib/logger.ts";
 import { trackMessageText } from "./message-text.ts";
+import { fallBack } from "./fallback.ts";
 import { aboutSubject, subjectOf, SUPERSEDED_BY_NEWER, trackSubjectOf } from "./outbox.ts";
+import { VK_CALLS_PER_SECOND } from "./vk/vk-api.ts";
+import type { VkDelivery } from "./vk/vk-delivery.ts";
 
 /**
  * Sends the outbox's rows through the Bot API's `sendMessage` (docs/protocols.md, "Telegram Bot
@@ -44,7 +47,9 @@ export interface SenderDeps {
   clock: Clock;
   logger: Logger;
   fetch: typeof fetch;
-  config: Pick<Config, "telegram">;
+  config: Pick<Config, "telegram"> & Partial<Pick<Config, "vkMessages">>;
+  /** The VK channel's rows (issue 36): absent without the VK community's settings. */
+  vk?: VkDelivery;
   /** Sends and edits the staff cards' rows (those with a `card_id`; issue 27, telegram-desk/). */
   cards?: CardDelivery;
 }
@@ -215,6 +220,8 @@ export interface OutboxContext {
   logger: Logger;
   opts: typeof DEFAULTS;
   random: () => number;
+  /** The channels this process sends (issue 36): a channel without its settings is left alone. */
+  channels: readonly OutboxChannel[];
 }
 
 /** Claims the next due row whose chat is free (one statement), or none. */
@@ -232,12 +239,17 @@ export async function claimNext(c: OutboxContext, now: Date) {
   const chatFree = sql`NOT EXISTS (SELECT 1 FROM ${t} AS ${o} WHERE ${col(t.chat_id)} = ${t.chat_id} AND (
     ${col(t.attempted_at)} > ${at} - ${spacing}
     OR (${col(t.status)} = 'sending' AND ${col(t.lease_until)} > ${at})))`;
+  // The VK community's pace across instances: fewer than 20 tries begun in the last second (issue 36).
+  const vkPace = sql`(${t.channel} <> 'vk' OR (SELECT count(*) FROM ${t} AS ${o} WHERE ${col(t.channel)} = 'vk'
+    AND ${col(t.attempted_at)} > ${at} - 1000) < ${VK_CALLS_PER_SECOND})`;
   const due = and(
     or(
       and(eq(t.status, "pending"), lte(t.next_attempt_at, now)),
       and(eq(t.status, "sending"), lte(t.lease_until, now)),
     ),
+    inArray(t.channel, [...c.channels]),
     chatFree,
+    vkPace,
   );
   // One statement: the row is chosen and taken under the same write lock, so a second process
   // either takes another row or none (docs/decisions/0070: no interactive transactions).
@@ -302,6 +314,7 @@ export async function recordOutcome(
   // A newer message about the same decision was written while this one was out (and will be, or
   // was, sent): retrying this one would tell the artist an old outcome after the new (0200).
   const newer = sql`EXISTS (SELECT 1 FROM ${t} AS "n" WHERE "n"."id" > ${id}
+    AND "n"."channel" = (SELECT "c"."channel" FROM ${t} AS "c" WHERE "c"."id" = ${id})
     AND "n"."status" IN ('pending', 'sending', 'sent') AND ${aboutSubject(subjectOf(key), sql`"n"."key"`)})`;
   await db
     .update(t)
@@ -330,12 +343,72 @@ export async function nextDueAt(db: Db): Promise<number | null> {
   return row?.at ?? null;
 }
 
+/** What sending one claimed message needs (the sender's parts, at module level to keep it short). */
+interface SendCore {
+  outbox: OutboxContext;
+  callBot: BotCaller;
+  vk?: VkDelivery;
+  cards?: CardDelivery;
+  on: { telegram: boolean; vk: boolean };
+}
+
+/**
+ * Sends the claimed row with the track's other messages due to the same chat (one message, 0301),
+ * through its channel, records every row's outcome, and sends a message shut out of its channel
+ * (the bot blocked, VK messages no longer allowed) to the other once (0392).
+ */
+async function sendClaimed(
+  core: SendCore,
+  row: typeof telegramOutbox.$inferSelect,
+  now: Date,
+  tally: SendRound,
+) {
+  const { db, clock } = core.outbox;
+  const rows = [row, ...(await claimSiblings(db, row, now))]
+    .sort((a, b) => directionRank(a.key) - directionRank(b.key) || a.id - b.id);
+  const text = () => trackMessageText(rows.map((r) => r.text));
+  const outcome: Outcome = row.channel === "vk"
+    ? await core.vk!.deliver(rows, text())
+    : row.card_id === null
+    ? (await core.callBot("sendMessage", {
+      chat_id: chatIdValue(row.chat_id),
+      text: text(),
+      parse_mode: "HTML",
+      link_preview_options: { is_disabled: true },
+    })).outcome
+    : core.cards
+    ? await core.cards.deliver(row, core.callBot)
+    : { kind: "final", status: "failed", error: "no staff desk to render the card" };
+  // One message: counted once, every row of it recorded with its outcome.
+  const uncounted: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
+  let delay: number | undefined;
+  for (const r of rows) {
+    delay = await recordOutcome(
+      core.outbox,
+      r.id,
+      r.key,
+      r.claim_id!,
+      r.attempts,
+      outcome,
+      r === rows[0] ? tally : uncounted,
+      delay,
+    );
+  }
+  if (outcome.kind === "final" && outcome.status === "blocked" && row.card_id === null) {
+    const other = row.channel === "vk" ? "telegram" : "vk";
+    await fallBack(db, clock.now(), rows.map((r) => r.id), other, core.on);
+  }
+}
+
 export function createTelegramSender(deps: SenderDeps, options: SenderOptions = {}): TelegramSender {
   const { db, clock, logger } = deps;
   const opts = { ...DEFAULTS, ...options };
   const random = options.random ?? Math.random;
   const bot = deps.config.telegram;
-  const outbox: OutboxContext = { db, clock, logger, opts, random };
+  const vk = deps.vk;
+  const channels: OutboxChannel[] = [...(bot ? ["telegram" as const] : []), ...(vk ? ["vk" as const] : [])];
+  const outbox: OutboxContext = { db, clock, logger, opts, random, channels };
+  const on = { telegram: Boolean(bot), vk: Boolean(vk) };
 
   let started = false;
   let stopped = false;
@@ -345,48 +418,19 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
   let idleWaiters: Array<() => void> = [];
 
-  function send(chatId: string, text: string): Promise<Outcome> {
-    return callBot("sendMessage", {
-      chat_id: chatIdValue(chatId),
-      text,
-      parse_mode: "HTML",
-      link_preview_options: { is_disabled: true },
-    }).then((r) => r.outcome);
-  }
-
   /** One Bot API call; the answer read as an outcome (network errors included, never thrown). */
   const callBot: BotCaller = (method, payload) => callBotApi(deps.fetch, bot!, opts.requestTimeoutMs, method, payload);
+  const core: SendCore = { outbox, callBot, vk, cards: deps.cards, on };
 
   async function sendDue(): Promise<SendRound> {
     const tally: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
-    if (!bot) return tally;
+    if (channels.length === 0) return tally;
     try {
       while (!stopped) {
         const now = clock.now();
         const row = await claimNext(outbox, now);
         if (!row) break;
-        const rows = [row, ...(await claimSiblings(db, row, now))]
-          .sort((a, b) => directionRank(a.key) - directionRank(b.key) || a.id - b.id);
-        const outcome = row.card_id === null
-          ? await send(row.chat_id, trackMessageText(rows.map((r) => r.text)))
-          : deps.cards
-          ? await deps.cards.deliver(row, callBot)
-          : { kind: "final" as const, status: "failed" as const, error: "no staff desk to render the card" };
-        // One message: counted once, every row of it recorded with its outcome.
-        const uncounted: SendRound = { sent: 0, retried: 0, failed: 0, blocked: 0 };
-        let delay: number | undefined;
-        for (const r of rows) {
-          delay = await recordOutcome(
-            outbox,
-            r.id,
-            r.key,
-            r.claim_id!,
-            r.attempts,
-            outcome,
-            r === rows[0] ? tally : uncounted,
-            delay,
-          );
-        }
+        await sendClaimed(core, row, now, tally);
         if (stopped) break;
       }
     } catch (err) {
@@ -449,7 +493,7 @@ export function createTelegramSender(deps: SenderDeps, options: SenderOptions = 
 
   return {
     start() {
-      if (started || !bot) return;
+      if (started || channels.length === 0) return;
       started = true;
       void loop();
     },

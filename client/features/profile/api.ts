@@ -1,4 +1,4 @@
-import { queryOptions, useMutation } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { InferResponseType } from "hono/client";
 import { client, rawBody, read } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
@@ -69,3 +69,20 @@ export const ownListenQuery = (id: number) =>
     gcTime: OWN_LISTEN_FRESH_MS,
     retry: false,
   });
+
+/** GET /api/profile/vk-messages (issue 36): the VK community, the allow-messages key, consent, channels. */
+export const vkMessagesQuery = queryOptions({
+  queryKey: ["profile", "vk-messages"],
+  queryFn: () => read(client.profile["vk-messages"].$get()),
+  // The key is short-lived (30 min): a profile left open asks again before pressing the button.
+  staleTime: 5 * 60_000,
+});
+
+/** PUT /api/profile/channels: where the artist's answers go. */
+export function useSetChannels() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (channels: ("telegram" | "vk")[]) => read(client.profile.channels.$put({ json: { channels } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: vkMessagesQuery.queryKey }),
+  });
+}

@@ -5,6 +5,7 @@ import { flash } from "../../lib/flash.ts";
 import { Avatar } from "./avatar.tsx";
 import { LinkTelegramForm, useTelegramLinkArrival } from "./link-telegram-form.tsx";
 import { LinkVkForm, useVkLinkArrival } from "./link-vk-form.tsx";
+import { MessageChannels } from "./message-channels.tsx";
 import { formatBirthDate, fullName, PROFILE_TEXTS } from "./profile-rules.ts";
 import { SubmissionHistory } from "./submission-history.tsx";
 
@@ -88,6 +89,7 @@ export function ProfilePage() {
           </div>
           {user.telegram_id && !user.vk_id && <LinkVkForm />}
           {user.vk_id && !user.telegram_id && <LinkTelegramForm />}
+          <MessageChannels hasTelegram={Boolean(user.telegram_id)} />
         </div>
         <div className="form-actions section profile-actions">
           <Link to="/profile/edit" className="btn btn-primary">Редактировать профиль</Link>

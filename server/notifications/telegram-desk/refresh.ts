@@ -44,6 +44,6 @@ export function cardRefreshStatements(
     from ${c}
     where ${c.track_id} = ${trackId} and ${inArray(c.direction, [...directions])}
       and ${c.state} in ('queued', 'sent')
-    on conflict (${sql.identifier(t.key.name)}) do nothing`);
+    on conflict (${sql.identifier(t.key.name)}, ${sql.identifier(t.channel.name)}) do nothing`);
   return [supersede, insert];
 }
