@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `allows_write_to_pm` integer;
