@@ -66,7 +66,9 @@ const maintenanceRoute = route("/maintenance", MaintenancePage);
 // The Telegram Mini App (issue 36): the artist's history (their tracks, places in the queues, the
 // label's comments) and the upload form inside Telegram's web view; its page and the history load
 // as their own chunks.
-const MiniAppPage = lazy(() => import("./features/mini-app/mini-app-page.tsx").then((m) => ({ default: m.MiniAppPage })));
+const MiniAppPage = lazy(() =>
+  import("./features/mini-app/mini-app-page.tsx").then((m) => ({ default: m.MiniAppPage }))
+);
 const MiniAppHistory = lazy(() =>
   import("./features/profile/submission-history.tsx").then((m) => ({ default: m.SubmissionHistory }))
 );

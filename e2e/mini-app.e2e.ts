@@ -171,7 +171,9 @@ test(
 
       // The bot may not write yet: the Mini App asks, Telegram answers yes, the account remembers it.
       const offer = page.getByTestId("mini-app-write-access");
-      const stored = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/telegram/webapp/write-access");
+      const stored = page.waitForResponse((r) =>
+        new URL(r.url()).pathname === "/api/auth/telegram/webapp/write-access"
+      );
       await offer.getByRole("button", { name: "Разрешить сообщения" }).click();
       expect((await stored).status()).toBe(200);
       await offer.waitFor({ state: "detached" });

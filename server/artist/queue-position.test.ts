@@ -168,8 +168,8 @@ describe("the artist's kept list follows the queue", () => {
       const first = await createTrack(app.ctx.db, { user_id: someone.id, directions: D, upload_date: ago(3) });
       const mine = await createTrack(app.ctx.db, { user_id: me.id, directions: D, upload_date: ago(2) });
       const mh = (await signIn(app.ctx, me)).headers;
-      const place = async () =>
-        ((await (await app.app.request("/api/tracks", { headers: mh })).json()).tracks[0].decisions[0] as Pair);
+      const place = async () => ((await (await app.app.request("/api/tracks", { headers: mh })).json()).tracks[0]
+        .decisions[0] as Pair);
       expect(await place()).toMatchObject({ queue_position: 2, queue_length: 2 });
       const res = await app.app.request(`/api/admin/tracks/${first.id}/decisions/${D}`, {
         method: "PUT",

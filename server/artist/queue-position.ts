@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Direction, DIRECTIONS } from "../../domain/directions.ts";
-import { promiseCutoffMs } from "../../domain/response-promise.ts";
+import { DAY_MS, promiseCutoffMs } from "../../domain/response-promise.ts";
 import { HEARD_MIN_S, HEARD_SLACK_S } from "../../domain/listening.ts";
 import { trackAnalysis, trackDecisions, trackListens, trackPairFacts, tracks } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
@@ -33,7 +33,6 @@ export const NO_QUEUE: QueueFigures = { queue_position: null, queue_length: null
 
 /** The pace is read over this many days. */
 export const PACE_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /** The day the `position`-th pair is reached when `decided` pairs were decided over PACE_DAYS days; null at no pace. */
 export function expectedBy(position: number, decided: number, now: Date): string | null {

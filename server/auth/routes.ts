@@ -310,10 +310,18 @@ export function createAuthRoutes(ctx: AppContext) {
       return c.json({ success: true, ...tokens, user: userView(user, publicAddresses(ctx.publicStorage)) });
     })
     // The Telegram Mini App (issue 36): its launch data signs in; the bot's write access stored.
-    .post("/telegram/webapp", limited, validate("json", webAppBody), (c) =>
-      webAppSignIn(ctx, c, c.req.valid("json").init_data))
-    .put("/telegram/webapp/write-access", ctx.guards.user, validate("json", writeAccessBody), (c) =>
-      storeWriteAccess(ctx, c, c.req.valid("json").allowed))
+    .post(
+      "/telegram/webapp",
+      limited,
+      validate("json", webAppBody),
+      (c) => webAppSignIn(ctx, c, c.req.valid("json").init_data),
+    )
+    .put(
+      "/telegram/webapp/write-access",
+      ctx.guards.user,
+      validate("json", writeAccessBody),
+      (c) => storeWriteAccess(ctx, c, c.req.valid("json").allowed),
+    )
     .post("/refresh", perAddressLimit(ctx, "refresh"), async (c) => {
       const token = bearerToken(c.req.header("authorization"));
       if (!token) throw unauthorized("Требуется токен обновления");

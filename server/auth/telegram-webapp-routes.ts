@@ -5,7 +5,7 @@ import type { AppContext } from "../wiring.ts";
 import { ApiError } from "../lib/http-error.ts";
 import { accountForIdentity, startSession } from "./accounts.ts";
 import { banError } from "./guards.ts";
-import { verifyWebAppInitData } from "./telegram-webapp.ts";
+import { parseWebAppLaunch, verifyWebAppInitData } from "./telegram-webapp.ts";
 import { userView } from "./user-view.ts";
 import { publicAddresses } from "../http/public-static.ts";
 
@@ -25,9 +25,11 @@ export const writeAccessBody = z.object({ allowed: z.boolean({ error: "Укаж�
  * rate limit as the other sign-ins. The launch data is checked, never logged or echoed back.
  */
 export async function webAppSignIn(ctx: AppContext, c: Context<AppEnv>, initData: string) {
+  // Malformed data is the person's mistake whatever the configuration (400 before 503).
+  const parsed = parseWebAppLaunch(initData);
   const tg = ctx.config.telegram;
   if (!tg) throw new ApiError(503, "Вход через Telegram не настроен");
-  const launch = await verifyWebAppInitData(initData, {
+  const launch = await verifyWebAppInitData(parsed, {
     botToken: tg.botToken,
     maxAgeS: tg.maxAgeS,
     nowS: Math.floor(ctx.clock.now().getTime() / 1000),

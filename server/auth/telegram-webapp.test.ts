@@ -193,7 +193,7 @@ describe("POST /api/auth/telegram/webapp", () => {
 });
 
 describe("the hash, as Telegram specifies it", () => {
-  it("matches an independent computation: secret = HMAC-SHA256(key \"WebAppData\", token), sorted lines", async () => {
+  it('matches an independent computation: secret = HMAC-SHA256(key "WebAppData", token), sorted lines', async () => {
     const fields = { user: '{"id":1}', auth_date: "1700000000", query_id: "Q", hash: "ignored" };
     const secret = createHmac("sha256", "WebAppData").update(TEST_BOT_TOKEN).digest();
     const expected = createHmac("sha256", secret)

@@ -87,24 +87,38 @@ function userOf(json: string | undefined): Omit<WebAppUser, "auth_date"> {
   };
 }
 
+/** Launch data whose form is right (its signature not checked yet): the fields and the user they name. */
+export interface WebAppLaunch {
+  fields: Record<string, string>;
+  user: Omit<WebAppUser, "auth_date">;
+}
+
+/**
+ * The launch data's form, checked before anything else (400 for malformed data, whatever the
+ * configuration: the person's mistake, as at the Telegram login).
+ */
+export function parseWebAppLaunch(raw: string): WebAppLaunch {
+  const fields = parseInitData(raw);
+  if (!fields.hash || !/^[0-9a-fA-F]{64}$/.test(fields.hash)) throw badRequest(WEBAPP_MALFORMED);
+  if (!fields.auth_date || !/^\d{1,12}$/.test(fields.auth_date)) throw badRequest(WEBAPP_MALFORMED);
+  return { fields, user: userOf(fields.user) };
+}
+
 /**
  * The user a Mini App launch proves: 400 for malformed data, 401 for a bad signature (another bot's
  * data, a changed field) or an `auth_date` older than `maxAgeS` (or too far ahead).
  */
 export async function verifyWebAppInitData(
-  raw: string,
+  launch: string | WebAppLaunch,
   opts: { botToken: string; maxAgeS: number; nowS: number },
 ): Promise<WebAppUser> {
-  const fields = parseInitData(raw);
-  const hash = fields.hash;
-  if (!hash || !/^[0-9a-fA-F]{64}$/.test(hash)) throw badRequest(WEBAPP_MALFORMED);
-  if (!fields.auth_date || !/^\d{1,12}$/.test(fields.auth_date)) throw badRequest(WEBAPP_MALFORMED);
-  if (!sameHex(await webAppHash(opts.botToken, fields), hash.toLowerCase())) {
+  const { fields, user } = typeof launch === "string" ? parseWebAppLaunch(launch) : launch;
+  if (!sameHex(await webAppHash(opts.botToken, fields), fields.hash.toLowerCase())) {
     throw new ApiError(401, WEBAPP_BAD_SIGNATURE);
   }
   const authDate = Number(fields.auth_date);
   if (opts.nowS - authDate > opts.maxAgeS || authDate - opts.nowS > FUTURE_SKEW_S) {
     throw new ApiError(401, WEBAPP_EXPIRED);
   }
-  return { ...userOf(fields.user), auth_date: authDate };
+  return { ...user, auth_date: authDate };
 }

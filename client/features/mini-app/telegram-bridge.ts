@@ -78,7 +78,9 @@ export function launchParams(): LaunchParams {
   const app = w.Telegram?.WebApp;
   return {
     initData: fromHash.initData ?? kept?.initData ?? (app?.initData || null),
-    theme: app?.themeParams && Object.keys(app.themeParams).length ? app.themeParams : fromHash.theme ?? kept?.theme ?? null,
+    theme: app?.themeParams && Object.keys(app.themeParams).length
+      ? app.themeParams
+      : fromHash.theme ?? kept?.theme ?? null,
   };
 }
 

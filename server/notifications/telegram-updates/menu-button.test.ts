@@ -22,7 +22,9 @@ const deps = (env: Record<string, string>) => ({
 describe("setMiniAppMenuButton", () => {
   it("sets a web_app button to PUBLIC_URL/tg with an https PUBLIC_URL and a bot token", async () => {
     const before = bot.calls.length;
-    expect(await setMiniAppMenuButton(deps({ PUBLIC_URL: "https://demo.example/", TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })))
+    expect(
+      await setMiniAppMenuButton(deps({ PUBLIC_URL: "https://demo.example/", TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })),
+    )
       .toBe(true);
     const made = bot.calls.slice(before);
     expect(made).toHaveLength(1);
@@ -37,7 +39,9 @@ describe("setMiniAppMenuButton", () => {
 
   it("makes no call with an http PUBLIC_URL or without a bot token", async () => {
     const before = bot.calls.length;
-    expect(await setMiniAppMenuButton(deps({ PUBLIC_URL: "http://localhost:8000", TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })))
+    expect(
+      await setMiniAppMenuButton(deps({ PUBLIC_URL: "http://localhost:8000", TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })),
+    )
       .toBe(false);
     expect(await setMiniAppMenuButton(deps({ PUBLIC_URL: "https://demo.example" }))).toBe(false);
     expect(bot.calls.length).toBe(before);
