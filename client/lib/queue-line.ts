@@ -26,7 +26,8 @@ export interface QueueFigures {
  * only with a promise, the listeners only when somebody has heard it (docs/decisions/0385).
  */
 export function queueLine(d: QueueFigures): string | null {
-  if (d.queue_position == null || d.queue_length == null) return null;
+  if (d.queue_position === null || d.queue_position === undefined) return null;
+  if (d.queue_length === null || d.queue_length === undefined) return null;
   const label = isDirection(d.direction) ? DIRECTION_LABELS[d.direction] : d.direction;
   const parts = [`№${d.queue_position} ${QUEUE_TEXTS.of} ${d.queue_length} ${QUEUE_TEXTS.inQueue} ${label}`];
   if (d.expected_by) {
