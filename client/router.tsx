@@ -5,7 +5,11 @@ import {
   lazyRouteComponent,
   Navigate,
   redirect,
+  useNavigate,
 } from "@tanstack/react-router";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
+import { UploadForm } from "./features/upload/upload-form.tsx";
 import { RootLayout } from "./components/root-layout.tsx";
 import { RouteError } from "./components/route-error.tsx";
 import { AuthOverlays } from "./features/auth/auth-overlays.tsx";
@@ -59,6 +63,35 @@ const errorRoute = createRoute({
   }),
 });
 const maintenanceRoute = route("/maintenance", MaintenancePage);
+// The Telegram Mini App (issue 36): the artist's history (their tracks, places in the queues, the
+// label's comments) and the upload form inside Telegram's web view; its page and the history load
+// as their own chunks.
+const MiniAppPage = lazy(() =>
+  import("./features/mini-app/mini-app-page.tsx").then((m) => ({ default: m.MiniAppPage }))
+);
+const MiniAppHistory = lazy(() =>
+  import("./features/profile/submission-history.tsx").then((m) => ({ default: m.SubmissionHistory }))
+);
+function MiniAppRoute() {
+  const navigate = useNavigate();
+  const { data: config } = useQuery(configQuery);
+  return (
+    <Suspense fallback={null}>
+      <MiniAppPage
+        tracks={<MiniAppHistory enabled />}
+        upload={(onSent) => (
+          <UploadForm
+            signedIn
+            // Sent: back to the list, where the new tracks show as processing.
+            onNavigate={(to) => (to === "/processing" ? onSent() : navigate({ to }))}
+            intake={config?.intake}
+          />
+        )}
+      />
+    </Suspense>
+  );
+}
+const miniAppRoute = route("/tg", MiniAppRoute);
 
 // Guest only.
 const guestLayout = createRoute({ getParentRoute: () => rootRoute, id: "guest", beforeLoad: guestOnly });
@@ -209,6 +242,7 @@ const routeTree = rootRoute.addChildren([
   privacyRoute,
   errorRoute,
   maintenanceRoute,
+  miniAppRoute,
   guestLayout.addChildren([loginRoute, callbackRoute]),
   signedInLayout.addChildren([profileRoute, profileEditRoute, processingRoute, successRoute]),
   adminRoute.addChildren(adminChildren),

@@ -41,6 +41,11 @@ export const users = sqliteTable("users", {
    * listening link issued before it is refused, even after the rights come back (decision 0203).
    */
   rights_changed_at: integer("rights_changed_at", { mode: "timestamp_ms" }),
+  /**
+   * Issue 36: whether the bot may write to the person, as the Telegram Mini App's launch data last
+   * said (`allows_write_to_pm`) or its `requestWriteAccess` answered; null until they open the Mini App.
+   */
+  allows_write_to_pm: integer("allows_write_to_pm", { mode: "boolean" }),
   ...timestamps,
 }, (t) => [
   index("users_is_banned_idx").on(t.is_banned),

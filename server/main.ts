@@ -4,6 +4,7 @@ import type { AppDeps } from "./deps.ts";
 import { recoverStorage, RECOVERY_MIN_AGE_MS } from "./storage/recover-storage.ts";
 import { buildDeps } from "./wiring.ts";
 import { createResumableUploads } from "./uploads/resumable/service.ts";
+import { setMiniAppMenuButton } from "./notifications/telegram-updates/menu-button.ts";
 
 export interface MainOptions {
   /**
@@ -61,6 +62,8 @@ export async function main(opts: MainOptions = {}) {
   // The staff cards' presses (issue 27): the webhook is set, or this instance competes for the
   // polling lease (docs/decisions/0262). Without TELEGRAM_BOT_TOKEN it does nothing.
   ctx.telegramUpdates.start();
+  // The bot's menu button opens the Mini App (issue 36), with an https PUBLIC_URL; once, in the background.
+  void setMiniAppMenuButton(deps);
   // Tracks left `processing` that no instance holds (a lease held by an instance that died is taken
   // once it has ended); then the idle sweep keeps looking, so no track waits for an upload to come
   // through this instance (docs/decisions/0170).

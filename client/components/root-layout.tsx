@@ -47,6 +47,19 @@ export function RootLayout({ overlays }: { overlays?: ReactNode }) {
     flash("success", "Вы успешно вышли из системы.");
   };
 
+  // The Telegram Mini App (issue 36) is its own whole screen inside Telegram: no site header or footer.
+  if (pathname === "/tg") {
+    return (
+      <div className="app mini-app-root">
+        <FlashArea />
+        <main id="main" tabIndex={-1} className="container main">
+          <Outlet />
+        </main>
+        {overlays}
+      </div>
+    );
+  }
+
   const links = (
     <>
       {pathname !== "/" && <Link to="/" className="nav-link nav-link-cta">Загрузить</Link>}

@@ -52,3 +52,11 @@ export function formatDuration(seconds: number | null | undefined): string {
   const s = String(total % 60).padStart(2, "0");
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
+
+const dayMonth = new Intl.DateTimeFormat("ru-RU", { day: "2-digit", month: "2-digit" });
+
+/** "05.03" (issue 36: the queue line's dates); "—" when there is no valid date. */
+export function formatDayMonth(value: DateInput): string {
+  const d = toDate(value);
+  return d ? dayMonth.format(d) : "—";
+}

@@ -29,6 +29,7 @@ import {
 } from "../processing/status-keys.ts";
 import { TRACK_FILE_NOT_FOUND, TRACK_NOT_FOUND, type Viewer } from "../tracks/views.ts";
 import type { SharedComment, TrackComments } from "../review/comments.ts";
+import { type QueueFigures, queueFigures, withQueue } from "./queue-position.ts";
 
 /**
  * The artist's reads (docs/decisions/0022, 0092, 0154, 0185): the status poll (GET /api/status/{id})
@@ -56,7 +57,8 @@ export interface OwnedTrack {
   upload_date: Date;
   downloaded: boolean;
   analysis: ReturnType<typeof artistAnalysis>;
-  decisions: ArtistDecisionView[];
+  /** Each direction's state, with its place in the queue while undecided (issue 36). */
+  decisions: (ArtistDecisionView & QueueFigures)[];
 }
 
 /** One submission in the artist's history (GET /api/tracks/history). */
@@ -71,8 +73,8 @@ export interface ArtistHistoryItem {
   directions: Direction[];
   downloaded: boolean;
   analysis: ReturnType<typeof artistAnalysis>;
-  /** One per direction; empty for a failed upload, which was never reviewed. */
-  decisions: ArtistDecisionView[];
+  /** One per direction; empty for a failed upload, which was never reviewed. With the queue figures (issue 36). */
+  decisions: (ArtistDecisionView & QueueFigures)[];
   /** The comments the label shared on this track, by moment; never staff-only ones, never who wrote them (0232). */
   comments: SharedComment[];
 }
@@ -120,6 +122,7 @@ export async function historyOf(
     .offset((page - 1) * q.page_size);
   const shared = await comments.sharedOf(rows.map((r) => r.id));
   const days = await promiseDays(db);
+  const queue = await queueFigures(db, { userId, now: deps.now(), shownBefore: shownBefore(), promise: days });
   return {
     tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
       id: t.id,
@@ -131,7 +134,11 @@ export async function historyOf(
       directions: parseDirections(t.directions),
       downloaded: t.downloaded,
       analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
-      decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
+      decisions: withQueue(
+        t.id,
+        artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
+        queue,
+      ),
       comments: shared.get(t.id) ?? [],
     })),
     total,
@@ -141,10 +148,11 @@ export async function historyOf(
   };
 }
 
-/** What the history reads: the database, the hold's edge (ms), the shared comments. */
+/** What the history reads: the database, the hold's edge (ms), the shared comments, the clock. */
 export interface HistoryDeps {
   db: Pick<AppDeps, "db">["db"];
   shownBefore: () => number;
+  now: () => Date;
   comments: Pick<TrackComments, "sharedOf">;
 }
 
@@ -157,7 +165,7 @@ export function createArtistReads(
   const { db } = ctx;
   /** Changes after this (ms) are still within their hold: the artist sees the state before (0223). */
   const shownBefore = () => ctx.clock.now().getTime() - (ctx.config?.decisionNotifyHoldS ?? 0) * 1000;
-  const deps: HistoryDeps = { db, shownBefore, comments };
+  const deps: HistoryDeps = { db, shownBefore, comments, now: () => ctx.clock.now() };
 
   async function statusRow(id: number): Promise<StatusRow | undefined> {
     return (await db.select(STATUS_COLUMNS).from(tracks).where(eq(tracks.id, id)).limit(1))[0];
@@ -194,11 +202,19 @@ export function createArtistReads(
     max: OWNED_ANSWERS_MAX,
     now: () => ctx.clock.now().getTime(),
   });
+  const queued = queuedLists(owned);
 
   async function ownedList(userId: number): Promise<OwnedTrack[]> {
     // The artist sees the length, bitrate and warnings of their own tracks (issue 12), no more.
     const days = await promiseDays(db);
-    return (await ownedByQuery.all({ userId, shownBefore: shownBefore() })).map(({ row }) => {
+    const version = queued.version();
+    const hold = shownBefore();
+    const [rows, queue] = await Promise.all([
+      ownedByQuery.all({ userId, shownBefore: hold }),
+      queueFigures(db, { userId, now: ctx.clock.now(), shownBefore: hold, promise: days }),
+    ]);
+    queued.loaded(userId, version, queue.size > 0);
+    return rows.map(({ row }) => {
       const r = JSON.parse(row) as OwnedRow;
       return {
         id: r.id,
@@ -206,7 +222,11 @@ export function createArtistReads(
         upload_date: new Date(r.upload_date),
         downloaded: Boolean(r.downloaded),
         analysis: artistAnalysis(r),
-        decisions: artistDecisionViews(r.d_dirs, r.d_status, r.d_json, { uploadMs: r.upload_date, days }),
+        decisions: withQueue(
+          r.id,
+          artistDecisionViews(r.d_dirs, r.d_status, r.d_json, { uploadMs: r.upload_date, days }),
+          queue,
+        ),
       };
     });
   }
@@ -242,6 +262,7 @@ export function createArtistReads(
      * gzip copy and ETag), kept per artist and dropped by every write of theirs (decision 0185).
      */
     ownedAnswer(userId: number): Answer | Promise<Answer> {
+      queued.check(userId);
       return owned.get(userId);
     },
 
@@ -263,5 +284,41 @@ export function createArtistReads(
       return row?.n ?? 0;
     },
   };
-  return { reads, keptLists: owned };
+  return { reads, keptLists: queued };
+}
+
+/**
+ * The kept lists keyed by the queue's version (issue 36, docs/decisions/0384): a list showing a place
+ * in a queue changes when any artist's pair is decided, uploaded or removed, not only the artist's
+ * own. Every track write of this instance goes through `forget` (tracks/kept-lists.ts `afterWrite`)
+ * and moves the version on; a kept list that shows a queue figure and was loaded at an older version
+ * is read again on its next request. A list with no undecided pair is unaffected. Other instances'
+ * writes are seen within the kept lists' time to live, as every other change.
+ */
+export function queuedLists(owned: { forget(...ids: (number | null | undefined)[]): void }) {
+  let version = 0;
+  const loadedAt = new Map<number, number>();
+  return {
+    version: () => version,
+    /** A list of `userId` was read at `at`; `queued`: it shows a queue figure. */
+    loaded(userId: number, at: number, queued: boolean) {
+      loadedAt.delete(userId);
+      if (!queued) return;
+      loadedAt.set(userId, at);
+      // As many as the lists kept: the one loaded longest ago goes first (its list ages out anyway).
+      if (loadedAt.size > OWNED_ANSWERS_MAX) loadedAt.delete(loadedAt.keys().next().value!);
+    },
+    /** Drops the kept list of `userId` when it shows a queue that has changed since. */
+    check(userId: number) {
+      const at = loadedAt.get(userId);
+      if (at !== undefined && at !== version) {
+        loadedAt.delete(userId);
+        owned.forget(userId);
+      }
+    },
+    forget(...ids: (number | null | undefined)[]) {
+      version++;
+      owned.forget(...ids);
+    },
+  };
 }

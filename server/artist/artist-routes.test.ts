@@ -4,6 +4,15 @@ import { PROCESSING_ERRORS } from "../processing/analyse-track.ts";
 import { createTestApp, type TestApp } from "../testing/create-test-app.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
+import { NO_QUEUE } from "./queue-position.ts";
+
+/** An undecided pair's queue figures (issue 36): their values are checked in queue-position.test.ts. */
+const IN_QUEUE = {
+  queue_position: expect.any(Number),
+  queue_length: expect.any(Number),
+  expected_by: null,
+  heard_by: 0,
+};
 
 let t: TestApp;
 beforeAll(async () => {
@@ -315,6 +324,7 @@ describe("GET /api/tracks", () => {
         message: 'Сведение "глухое"',
         respond_by: null,
         automatic: false,
+        ...NO_QUEUE,
       },
       // «ответ до»: the upload plus the direction's promise (issue 25).
       {
@@ -323,6 +333,7 @@ describe("GET /api/tracks", () => {
         message: null,
         respond_by: new Date(track.upload_date.getTime() + 14 * 86_400_000).toISOString(),
         automatic: false,
+        ...IN_QUEUE,
       },
     ]);
     expect(JSON.stringify(body)).not.toContain("staff only");
@@ -367,6 +378,7 @@ describe("GET /api/tracks", () => {
             message: null,
             respond_by: "2025-02-15T10:00:00.000Z",
             automatic: false,
+            ...IN_QUEUE,
           }],
         },
         {
@@ -381,6 +393,7 @@ describe("GET /api/tracks", () => {
             message: null,
             respond_by: "2025-01-15T10:00:00.000Z",
             automatic: false,
+            ...IN_QUEUE,
           }],
         },
       ],

@@ -6,6 +6,7 @@ import { analysisReport, createTrack, createUser, signIn } from "../testing/fact
 import { openInstance } from "../testing/second-instance.ts";
 import { dirPart, filePart, fixture, FIXTURES, postUpload } from "../testing/upload-helpers.ts";
 import { ownedAnswers } from "./owned-answers.ts";
+import { NO_QUEUE } from "./queue-position.ts";
 import { decisionInputSchema, trackDecisionInputSchema } from "../../domain/review.ts";
 import { trackInputSchema, trackUpdateSchema } from "../tracks/service.ts";
 import { trackAnalysis, type User } from "../../db/schema.ts";
@@ -168,6 +169,11 @@ describe("GET /api/tracks kept ready", () => {
       message: null,
       respond_by: expect.any(String),
       automatic: false,
+      // Still in the queue as the artist sees it (issue 36).
+      queue_position: expect.any(Number),
+      queue_length: expect.any(Number),
+      expected_by: expect.any(String),
+      heard_by: 0,
     }]);
     // Once it is over: the decision (the kept list is that old by then: read again).
     time += t.ctx.config.decisionNotifyHoldS * 1000;
@@ -177,6 +183,7 @@ describe("GET /api/tracks kept ready", () => {
       message: "Не наш формат",
       respond_by: null,
       automatic: false,
+      ...NO_QUEUE,
     }]);
 
     await t.ctx.tracks.markDownloaded([track.id]);

@@ -22,6 +22,7 @@ import { publicAddresses } from "../http/public-static.ts";
 import { jsonBytes, laneOf, signedInUser } from "../http/lanes.ts";
 import { COMPRESS_JSON_MIN } from "../http/edge-middleware.ts";
 import { meAnswer, userView } from "./user-view.ts";
+import { storeWriteAccess, webAppBody, webAppSignIn, writeAccessBody } from "./telegram-webapp-routes.ts";
 import { createPkce, exchangeVkCode, fetchVkUser, randomToken, vkAuthorizeUrl, VkError } from "./vk.ts";
 
 const SESSION_ID_LENGTH = 32;
@@ -322,6 +323,19 @@ export function createAuthRoutes(ctx: AppContext) {
       const tokens = await startSession(ctx, user, c.req.header("user-agent"));
       return c.json({ success: true, ...tokens, user: userView(user, publicAddresses(ctx.publicStorage)) });
     })
+    // The Telegram Mini App (issue 36): its launch data signs in; the bot's write access stored.
+    .post(
+      "/telegram/webapp",
+      limited,
+      validate("json", webAppBody),
+      (c) => webAppSignIn(ctx, c, c.req.valid("json").init_data),
+    )
+    .put(
+      "/telegram/webapp/write-access",
+      ctx.guards.user,
+      validate("json", writeAccessBody),
+      (c) => storeWriteAccess(ctx, c, c.req.valid("json").allowed),
+    )
     .post("/refresh", perAddressLimit(ctx, "refresh"), async (c) => {
       const token = bearerToken(c.req.header("authorization"));
       if (!token) throw unauthorized("Требуется токен обновления");

@@ -120,6 +120,12 @@ export function startTelegramBotDouble(
       call.answer = received.kind;
       return json(received.status, received.body);
     }
+    // The Mini App's menu button (issue 36): a `web_app` button needs a text and an https address.
+    if (method === "setChatMenuButton") {
+      const refusal = menuButtonRefusal(body.menu_button);
+      if (refusal) call.answer = "bad-request";
+      return refusal ? failed(400, refusal) : json(200, { ok: true, result: true });
+    }
     if (method !== "sendMessage" && !(method in CARD_METHODS)) {
       call.answer = "unknown-method";
       return failed(404, "Not Found: method not found");
@@ -317,4 +323,19 @@ function cardMethod(
     ok: true,
     result: { message_id: message.message_id, chat: { id: Number(chatId) }, text, caption: text },
   });
+}
+
+/** Why Telegram would refuse a `setChatMenuButton` body's `menu_button`; null when it takes it. */
+function menuButtonRefusal(button: unknown): string | null {
+  if (button === undefined) return null;
+  const b = button as { type?: unknown; text?: unknown; web_app?: { url?: unknown } };
+  if (!b || typeof b !== "object") return "Bad Request: can't parse menu button";
+  if (b.type === "default" || b.type === "commands") return null;
+  if (b.type !== "web_app") return "Bad Request: unsupported menu button type";
+  if (typeof b.text !== "string" || b.text.length === 0 || b.text.length > 64) {
+    return "Bad Request: menu button text is invalid";
+  }
+  const url = b.web_app?.url;
+  if (typeof url !== "string" || !url.startsWith("https://")) return "Bad Request: BUTTON_URL_INVALID";
+  return null;
 }

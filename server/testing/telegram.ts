@@ -1,4 +1,5 @@
 import { telegramHash } from "../auth/telegram.ts";
+import { webAppHash } from "../auth/telegram-webapp.ts";
 
 /** A test bot token; its bot id is 123456. */
 export const TEST_BOT_TOKEN = "123456:TEST-bot-token_for-tests";
@@ -29,4 +30,32 @@ export async function signTelegramAuth(
 export function encodeTgAuthResult(result: Record<string, unknown>): string {
   const bytes = new TextEncoder().encode(JSON.stringify(result));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A Telegram Mini App user as the launch data's `user` field carries it (issue 36). */
+export interface WebAppUserData {
+  id: number;
+  first_name?: string;
+  last_name?: string;
+  username?: string;
+  language_code?: string;
+  allows_write_to_pm?: boolean;
+}
+
+/**
+ * Mini App launch data (`tgWebAppData`, `Telegram.WebApp.initData`) signed the way Telegram signs it:
+ * secret = HMAC-SHA-256(key "WebAppData", bot token), hash over the sorted `key=value` lines.
+ */
+export async function signWebAppInitData(
+  user: WebAppUserData,
+  opts: { botToken?: string; authDate: number; extra?: Record<string, string> },
+): Promise<string> {
+  const fields: Record<string, string> = {
+    query_id: "AAHdF6IQAAAAAN0XohDhrOrc",
+    user: JSON.stringify(user),
+    auth_date: String(opts.authDate),
+    ...opts.extra,
+  };
+  const hash = await webAppHash(opts.botToken ?? TEST_BOT_TOKEN, fields);
+  return new URLSearchParams({ ...fields, hash }).toString();
 }

@@ -183,6 +183,46 @@ describe("profile page", () => {
     expect(pairs[2].textContent).toBe("Радио ПрофитаОтклонёнавтоматическиСообщение: Не успели послушать");
   });
 
+  it("shows the place in the queue with the expected date, the promise in brackets (issue 36)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date(2026, 10, 29, 12) });
+    const queued = (direction: string, expected: string | null, heard: number) => ({
+      direction,
+      status: "in_review",
+      message: null,
+      respond_by: "2026-12-13T10:00:00.000Z",
+      automatic: false,
+      queue_position: 14,
+      queue_length: 120,
+      expected_by: expected,
+      heard_by: heard,
+    });
+    await signInWith([{
+      id: 9,
+      filename: "A - Queued.mp3",
+      upload_date: "2026-11-29T10:00:00.000Z",
+      downloaded: false,
+      directions: ["podcast_koster", "show_neurogon"],
+      decisions: [queued("podcast_koster", "2026-12-12T10:00:00.000Z", 2), queued("show_neurogon", null, 0)],
+    }]);
+    renderPage("/profile", ProfilePage);
+    const [row] = await screen.findAllByTestId("my-track");
+    const pairs = [...row.querySelectorAll("[data-testid=my-track-decision]")];
+    const day = (iso: string) =>
+      new Intl.DateTimeFormat("ru-RU", { day: "2-digit", month: "2-digit" }).format(new Date(iso));
+    expect(pairs[0].querySelector("[data-testid=my-track-queue]")?.textContent).toBe(
+      `№14 из 120 в очереди Подкаст Костёр · ответ ожидается около ${day("2026-12-12T10:00:00.000Z")} (обещали до ${
+        day("2026-12-13T10:00:00.000Z")
+      }) · послушали 2`,
+    );
+    // The brackets carry the promise: no second promise line.
+    expect(pairs[0].querySelector("[data-testid=my-track-respond-by]")).toBeNull();
+    // No pace in that direction: the place alone, and the promise on its own line.
+    expect(pairs[1].querySelector("[data-testid=my-track-queue]")?.textContent).toBe(
+      "№14 из 120 в очереди Шоу Нейрогон",
+    );
+    expect(pairs[1].querySelector("[data-testid=my-track-respond-by]")).not.toBeNull();
+  });
+
   it("says a promise whose day has passed is late: «ответ задерживается, обещали до …» (issue 31)", async () => {
     // 29.11.2026 in the visitor's calendar; one promise for 23.11, one for today, one for 30.11.
     vi.useFakeTimers({ toFake: ["Date"], now: new Date(2026, 10, 29, 23, 30) });

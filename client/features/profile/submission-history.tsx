@@ -5,6 +5,7 @@ import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
 import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/artist-review.ts";
 import { formatDate, formatDateTime, formatDuration } from "../../lib/format.ts";
+import { queueLine } from "../../lib/queue-line.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 import { CommentPlayer } from "./comment-player.tsx";
@@ -56,6 +57,9 @@ export function downloadLine(downloaded: boolean): { label: string; state: strin
   };
 }
 
+/** How often the history is read again while one of its tracks is processing. */
+const PROCESSING_POLL_MS = 3_000;
+
 const reviewBadge: Record<ArtistReviewStatus, string> = {
   in_review: "badge-muted",
   listened: "badge-info",
@@ -96,7 +100,12 @@ export function SubmissionHistory({ enabled }: { enabled: boolean }) {
 
 /** The rows of one page; the last page shown offers the next one while there is more. */
 function HistoryPage({ page, last, onMore }: { page: number; last: boolean; onMore: () => void }) {
-  const q = useQuery(submissionHistoryQuery(page));
+  // A track still processing is followed until it is done (the Mini App shows its new uploads here).
+  const q = useQuery({
+    ...submissionHistoryQuery(page),
+    refetchInterval: (query) =>
+      query.state.data?.tracks.some((t) => t.status === "processing") ? PROCESSING_POLL_MS : false,
+  });
   return (
     <>
       {q.data?.tracks.map((t) => <SubmissionItem key={t.id} t={t} />)}
@@ -144,6 +153,9 @@ function SubmissionItem({ t }: { t: Submission }) {
           <ul className="track-decisions" aria-label={HISTORY_TEXTS.directions}>
             {t.decisions.map((d) => {
               const { respond_by: respondBy, automatic } = d;
+              // Issue 36: the place in the queue; it carries the promise in brackets when it has a date.
+              const queue = queueLine(d);
+              const late = respondBy !== null && promiseLine(respondBy, now).late;
               return (
                 <li key={d.direction} data-testid="my-track-decision">
                   <span className="track-direction">
@@ -157,7 +169,8 @@ function SubmissionItem({ t }: { t: Submission }) {
                       {HISTORY_TEXTS.automatic}
                     </span>
                   )}
-                  {respondBy && <PromiseLine respondBy={respondBy} now={now} />}
+                  {respondBy && (late || !queue || !d.expected_by) && <PromiseLine respondBy={respondBy} now={now} />}
+                  {queue && <span className="track-queue muted" data-testid="my-track-queue">{queue}</span>}
                   {d.message && (
                     <p className="track-message">
                       <span className="muted">{`${HISTORY_TEXTS.staffMessage}: `}</span>

@@ -12,4 +12,5 @@ CREATE UNIQUE INDEX `artist_channels_vk_user_id_unique` ON `artist_channels` (`v
 DROP INDEX `telegram_outbox_key_unique`;--> statement-breakpoint
 ALTER TABLE `telegram_outbox` ADD `channel` text DEFAULT 'telegram' NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX `telegram_outbox_key_channel_unique` ON `telegram_outbox` (`key`,`channel`);--> statement-breakpoint
-CREATE INDEX `telegram_outbox_channel_attempted_idx` ON `telegram_outbox` (`channel`,`attempted_at`);
+CREATE INDEX `telegram_outbox_channel_attempted_idx` ON `telegram_outbox` (`channel`,`attempted_at`);--> statement-breakpoint
+ALTER TABLE `users` ADD `allows_write_to_pm` integer;

@@ -1,0 +1,15 @@
+import { useMutation } from "@tanstack/react-query";
+import { callOptions, client, read } from "../../lib/api.ts";
+
+/** POST /api/auth/telegram/webapp: the launch data signs in (issue 36). */
+export function signInWithLaunch(initData: string) {
+  return read(client.auth.telegram.webapp.$post({ json: { init_data: initData } }, callOptions({ noRetry: true })));
+}
+
+/** PUT /api/auth/telegram/webapp/write-access: what `requestWriteAccess` answered. */
+export function useStoreWriteAccess() {
+  return useMutation({
+    mutationFn: (allowed: boolean) =>
+      read(client.auth.telegram.webapp["write-access"].$put({ json: { allowed } }, callOptions({ noRetry: true }))),
+  });
+}
