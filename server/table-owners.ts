@@ -30,4 +30,5 @@ export const TABLE_OWNERS = {
   slider: ["slider_tiles"],
   notifications: ["telegram_cards", "telegram_outbox"],
   releases: ["releases", "release_history", "release_materials"],
+  episodes: ["episodes", "episode_tracks", "episode_notices"],
 } as const satisfies Record<string, readonly string[]>;

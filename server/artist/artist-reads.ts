@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { type OnAir, onAirOf } from "../episodes/on-air.ts";
 import { type Direction, parseDirections } from "../../domain/directions.ts";
 import { type Track, trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
@@ -75,6 +76,8 @@ export interface ArtistHistoryItem {
   decisions: ArtistDecisionView[];
   /** The comments the label shared on this track, by moment; never staff-only ones, never who wrote them (0232). */
   comments: SharedComment[];
+  /** The aired episodes it played in (issue 35): «В эфире: Подкаст Костёр #57 · 34:10» with the link. */
+  on_air: OnAir[];
 }
 
 export interface ArtistHistory {
@@ -119,6 +122,7 @@ export async function historyOf(
     .limit(q.page_size)
     .offset((page - 1) * q.page_size);
   const shared = await comments.sharedOf(rows.map((r) => r.id));
+  const aired = await onAirOf(db, rows.map((r) => r.id));
   const days = await promiseDays(db);
   return {
     tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
@@ -133,6 +137,7 @@ export async function historyOf(
       analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
       decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
       comments: shared.get(t.id) ?? [],
+      on_air: aired.get(t.id) ?? [],
     })),
     total,
     page,
