@@ -209,7 +209,7 @@ async function markAired(
   const byArtist = new Map<number, typeof list>();
   for (const t of list) {
     const owner = ownerOf.get(t.track_id);
-    if (owner == null) continue;
+    if (owner === null || owner === undefined) continue;
     byArtist.set(owner, [...(byArtist.get(owner) ?? []), t]);
   }
   const name = episodeName(row.direction as Direction, row.number);
