@@ -65,12 +65,18 @@ export function useEpisodeWrites(base: EpisodeBase, id: number, direction: strin
   };
   const param = { id: String(id) };
   return {
+    /**
+     * The page saves its running order one call at a time, each the order as it then stands, and
+     * takes only the last call's answer into the cache (`accept`): an earlier answer arriving while
+     * the moderator keeps pressing keys would put back an order they have already changed.
+     */
     order: useMutation({
       mutationFn: (items: { track_id: number; note: string | null }[]) =>
         read(api(base)[":id"].tracks.$put({ param, json: { items } })).then((b) => b.episode),
-      onSuccess: done,
+      onSuccess: () => qc.invalidateQueries({ queryKey: keys.pool(direction) }),
       onError: () => qc.invalidateQueries({ queryKey: keys.one(id) }),
     }),
+    accept: done,
     suggest: useMutation({
       mutationFn: (first?: number) =>
         read(api(base)[":id"]["suggest-order"].$post({ param, json: first ? { first_track_id: first } : {} })),

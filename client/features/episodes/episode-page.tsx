@@ -60,9 +60,17 @@ function EpisodeDesk({ base, t, episode }: { base: EpisodeBase; t: EpisodeTexts;
 
   const inOrder = new Set(rows.map((r) => r.track_id));
   const poolRows = (pool.data ?? []).filter((p) => !inOrder.has(p.track_id));
+  // Saves run one after another, so the server ends with the last order; only the last answer counts.
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
+  const seq = useRef(0);
   const save = (next: Row[]) => {
     setRows(next);
-    writes.order.mutate(next.map((r) => ({ track_id: r.track_id, note: "note" in r ? r.note : null })));
+    const mine = ++seq.current;
+    const items = next.map((r) => ({ track_id: r.track_id, note: "note" in r ? r.note : null }));
+    chain.current = chain.current.then(() => writes.order.mutateAsync(items)).then(
+      (answer) => mine === seq.current && writes.accept(answer),
+      () => {},
+    );
   };
   const move = (from: number, to: number) => {
     if (to < 0 || to >= rows.length || from === to) return;
