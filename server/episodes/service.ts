@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import type { User } from "../../db/schema.ts";
-import { episodes, episodeTracks, tracks } from "../../db/schema.ts";
+import { episodes, episodeTracks } from "../../db/schema.ts";
 import { type Direction, DIRECTION_LABELS, isDirection } from "../../domain/directions.ts";
 import { airedMessage, episodeName, isShowDirection, SHOW_DIRECTIONS } from "../../domain/episodes.ts";
 import { orderFigures, suggestOrder } from "../../domain/running-order.ts";
@@ -15,17 +15,15 @@ import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts"
 import type { ArtistText } from "../notifications/outbox.ts";
 import { escapeHtml } from "../notifications/message-text.ts";
 import {
-  acceptedOf,
   type EpisodeRow,
   episodeRow,
   episodeView,
   heldElsewhere,
   listEpisodes,
   nextNumber,
-  poolOf,
-  runningOrder,
   tracklistOf,
 } from "./reads.ts";
+import { acceptedOf, episodeTrackFiles, episodeTrackOwners, poolOf, runningOrder } from "../tracks/episode-sql.ts";
 import type {
   airedSchema,
   episodeCreateSchema,
@@ -201,10 +199,7 @@ async function markAired(
   const now = d.clock.now();
   const cueOf = new Map((cues ?? list.filter((t) => t.at_s !== null).map((t) => ({ ...t, at_s: t.at_s! })))
     .map((c) => [c.track_id, c.at_s]));
-  const owners = await d.db.select({ id: tracks.id, user_id: tracks.user_id }).from(tracks)
-    .where(
-      sql`${tracks.id} IN (SELECT ${episodeTracks.track_id} FROM ${episodeTracks} WHERE ${episodeTracks.episode_id} = ${row.id})`,
-    );
+  const owners = await episodeTrackOwners(d.db, row.id);
   const ownerOf = new Map(owners.map((o) => [o.id, o.user_id]));
   const byArtist = new Map<number, typeof list>();
   for (const t of list) {
@@ -314,10 +309,7 @@ export function createEpisodes(d: EpisodeDeps) {
     async exportsOf(user: Staff, id: number) {
       const row = await visible(d.db, user, id);
       const list = await runningOrder(d.db, row);
-      const files = await d.db.select({ id: tracks.id, storage_key: tracks.storage_key, filename: tracks.filename })
-        .from(tracks).where(
-          sql`${tracks.id} IN (SELECT ${episodeTracks.track_id} FROM ${episodeTracks} WHERE ${episodeTracks.episode_id} = ${row.id})`,
-        );
+      const files = await episodeTrackFiles(d.db, row.id);
       return { episode: row, entries: await tracklistOf(d.db, list), order: list.map((t) => t.track_id), files };
     },
     /** The public page's answer for a show direction (404 for anything else). */
