@@ -56,10 +56,14 @@ function counter(page: Page) {
 /** No part of the page is wider than the window (nothing to scroll sideways at 390 px). */
 async function fitsWidth(page: Page) {
   const { over, wide } = await page.evaluate(() => ({
-    over: document.documentElement.scrollWidth - window.innerWidth,
+    over: document.documentElement.scrollWidth - globalThis.innerWidth,
     // The elements that reach past the window, to say which one when it fails.
-    wide: [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+    wide: [...document.querySelectorAll("body *")].filter((e) =>
+      e.getBoundingClientRect().right > globalThis.innerWidth + 1
+    )
+      .slice(0, 5).map((e) =>
+        `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`
+      ),
   }));
   expect(over, `horizontal overflow in px: ${wide.join(", ")}`).toBeLessThanOrEqual(0);
 }
