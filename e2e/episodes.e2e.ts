@@ -10,6 +10,7 @@
  * 1440×900 and 390×844. The test prints the keys, clicks and page changes the moderator needed.
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
+import { audit } from "./axe-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, newUser, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
@@ -176,6 +177,8 @@ test(
       await taken;
       expect(await orderIds(page)).toEqual(suggested.order);
       await t.screenshot(page, "episode-desk-1440");
+      // axe (WCAG A and AA, serious or critical) on each screen of the desk and the public page.
+      const findings = await audit(page, "episode desk @1440");
 
       // --- The tracklist for the studio.
       const download = page.waitForEvent("download");
@@ -259,6 +262,7 @@ test(
         for (const u of all) expect(shown).toContain(title(u));
         expect(await episode.getByRole("link", { name: "Слушать выпуск" }).getAttribute("href")).toBe(EPISODE_URL);
         await fitsWidth(visitor);
+        findings.push(...await audit(visitor, `public show page @${viewport.width}`));
         await t.screenshot(visitor, `episode-public-${viewport.width}`);
       }
 
@@ -271,6 +275,8 @@ test(
       await phoneDesk.getByTestId("order-row").nth(2).waitFor();
       await fitsWidth(phoneDesk);
       await t.screenshot(phoneDesk, "episode-desk-390");
+      findings.push(...await audit(phoneDesk, "aired episode desk @390"));
+      expect(findings).toEqual([]);
     } finally {
       await bot.stop();
     }
