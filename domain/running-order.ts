@@ -79,83 +79,96 @@ export function orderFigures(order: readonly OrderTrack[]): OrderFigures {
   return { clashes, max_step_pct: max, steps_over: over };
 }
 
-/** Per-pair costs, computed once: [steps over 4 % (0/1), clash (0/1), a softer preference score]. */
-interface Costs {
-  over: Uint8Array;
-  clash: Uint8Array;
-  soft: Float64Array;
-}
-
+/**
+ * Per-pair cost, computed once, as one number that compares like the tuple (steps over 4 %, clashes,
+ * softer preference): a step over 4 % weighs 10⁷, a clash 10⁴, and the softer score (same key 0, ±1
+ * 1, relative 1.5, unknown 2, clash 4, plus the step in units of 4 %, counted up to 8 %) is at most 6
+ * an edge, under 10⁴ for the 200 tracks an episode may hold; so no measure is traded for the next.
+ */
+const OVER_WEIGHT = 1e7;
+const CLASH_WEIGHT = 1e4;
 const SOFT_KEY: Record<KeyRelation, number> = { same: 0, "+1": 1, "-1": 1, relative: 1.5, clash: 4, unknown: 2 };
 
-function pairCosts(tracks: readonly OrderTrack[]): Costs {
+function pairCosts(tracks: readonly OrderTrack[]): Float64Array {
   const n = tracks.length;
-  const over = new Uint8Array(n * n), clash = new Uint8Array(n * n), soft = new Float64Array(n * n);
+  const w = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (i === j) continue;
       const t = transition(tracks[i], tracks[j]);
       const step = Math.abs(t.tempo_pct ?? 0);
-      over[i * n + j] = step > MAX_TEMPO_STEP_PCT ? 1 : 0;
-      clash[i * n + j] = t.key === "clash" ? 1 : 0;
-      soft[i * n + j] = SOFT_KEY[t.key] + step / MAX_TEMPO_STEP_PCT;
+      // The soft part is capped per step so a wild tempo (outside DnB's window) cannot outweigh a clash.
+      const soft = SOFT_KEY[t.key] + Math.min(step, MAX_TEMPO_STEP_PCT * 2) / MAX_TEMPO_STEP_PCT;
+      w[i * n + j] = (step > MAX_TEMPO_STEP_PCT ? OVER_WEIGHT : 0) + (t.key === "clash" ? CLASH_WEIGHT : 0) +
+        soft;
     }
   }
-  return { over, clash, soft };
+  return w;
 }
 
-/** An order's score, compared in turn: steps over 4 %, clashes, then the softer preference. */
-type Score = [number, number, number];
-
-function score(path: readonly number[], c: Costs, n: number): Score {
-  let over = 0, clash = 0, soft = 0;
-  for (let i = 1; i < path.length; i++) {
-    const k = path[i - 1] * n + path[i];
-    over += c.over[k];
-    clash += c.clash[k];
-    soft += c.soft[k];
-  }
-  return [over, clash, soft];
+function cost(path: readonly number[], w: Float64Array, n: number): number {
+  let sum = 0;
+  for (let i = 1; i < path.length; i++) sum += w[path[i - 1] * n + path[i]];
+  return sum;
 }
 
-function better(a: Score, b: Score): boolean {
-  if (a[0] !== b[0]) return a[0] < b[0];
-  if (a[1] !== b[1]) return a[1] < b[1];
-  return a[2] < b[2] - 1e-9;
-}
+const EPS = 1e-9;
 
-/**
- * Improves `path` (first element fixed) by moving runs of one to three tracks elsewhere and by
- * reversing stretches, taking each move that makes the score better, in a fixed order: the same
- * input always gives the same answer. Passes are capped, so 30 tracks take a few milliseconds.
- */
-function improve(start: number[], c: Costs, n: number): { path: number[]; score: Score } {
-  let path = start;
-  let best = score(path, c, n);
-  for (let pass = 0; pass < 40; pass++) {
-    let moved = false;
-    for (let len = 1; len <= 3; len++) {
-      for (let from = 1; from + len <= path.length; from++) {
-        const run = path.slice(from, from + len);
-        const rest = [...path.slice(0, from), ...path.slice(from + len)];
-        for (let to = 1; to <= rest.length; to++) {
-          if (to === from) continue;
-          const next = [...rest.slice(0, to), ...run, ...rest.slice(to)];
-          const s = score(next, c, n);
-          if (better(s, best)) [path, best, moved] = [next, s, true];
+/** The best move of a run of 1–3 tracks elsewhere (first improving one, in a fixed order); null: none. */
+function runMove(p: number[], w: Float64Array, n: number): number[] | null {
+  const m = p.length;
+  const at = (x: number, y: number) => (y === undefined ? 0 : w[x * n + y]);
+  for (let len = 1; len <= 3; len++) {
+    for (let i = 1; i + len <= m; i++) {
+      const prev = p[i - 1], s0 = p[i], sl = p[i + len - 1], next = p[i + len];
+      // Taking the run out: its two edges go, its neighbours meet.
+      const out = -at(prev, s0) - (next === undefined ? 0 : at(sl, next)) + (next === undefined ? 0 : at(prev, next));
+      for (let k = 0; k < m; k++) {
+        if (k >= i - 1 && k <= i + len - 1) continue;
+        const a = p[k], b = p[k + 1];
+        const into = (b === undefined ? 0 : -at(a, b) + at(sl, b)) + at(a, s0);
+        if (out + into < -EPS) {
+          const run = p.slice(i, i + len);
+          const rest = [...p.slice(0, i), ...p.slice(i + len)];
+          const pos = rest.indexOf(a) + 1;
+          return [...rest.slice(0, pos), ...run, ...rest.slice(pos)];
         }
       }
     }
-    for (let i = 1; i < path.length - 1; i++) {
-      for (let j = i + 1; j < path.length; j++) {
-        const next = [...path.slice(0, i), ...path.slice(i, j + 1).reverse(), ...path.slice(j + 1)];
-        const s = score(next, c, n);
-        if (better(s, best)) [path, best, moved] = [next, s, true];
-      }
-    }
-    if (!moved) break;
   }
-  return { path, score: best };
+  return null;
+}
+
+/** The first stretch whose reversal lowers the cost (costs are not symmetric: both ways summed); null: none. */
+function reversal(p: number[], w: Float64Array, n: number): number[] | null {
+  const m = p.length;
+  for (let i = 1; i < m - 1; i++) {
+    let forward = 0, backward = 0;
+    for (let j = i + 1; j < m; j++) {
+      forward += w[p[j - 1] * n + p[j]];
+      backward += w[p[j] * n + p[j - 1]];
+      const after = p[j + 1];
+      const before = w[p[i - 1] * n + p[i]] + (after === undefined ? 0 : w[p[j] * n + after]) + forward;
+      const reversed = w[p[i - 1] * n + p[j]] + (after === undefined ? 0 : w[p[i] * n + after]) + backward;
+      if (reversed < before - EPS) return [...p.slice(0, i), ...p.slice(i, j + 1).reverse(), ...p.slice(j + 1)];
+    }
+  }
+  return null;
+}
+
+/**
+ * Improves `start` (first element fixed) by moving runs of one to three tracks elsewhere and by
+ * reversing stretches, taking the first move that lowers the cost, in a fixed order: the same input
+ * always gives the same answer. Each move's change is computed from the edges it touches.
+ */
+function improve(start: number[], w: Float64Array, n: number): { path: number[]; cost: number } {
+  let path = start;
+  for (let step = 0; step < 2000; step++) {
+    const next = runMove(path, w, n) ?? reversal(path, w, n);
+    if (!next) break;
+    path = next;
+  }
+  return { path, cost: cost(path, w, n) };
 }
 
 /** The tracks by folded tempo (unknown last), ties by position in the given order. */
@@ -165,7 +178,7 @@ function byTempo(tracks: readonly OrderTrack[]): number[] {
 }
 
 /** Starting orders, each beginning with `first`: the given one, by tempo outward, a greedy walk. */
-function candidates(tracks: readonly OrderTrack[], first: number, c: Costs): number[][] {
+function candidates(tracks: readonly OrderTrack[], first: number, w: Float64Array): number[][] {
   const n = tracks.length;
   const rest = (list: number[]) => list.filter((i) => i !== first);
   const given = [first, ...rest(tracks.map((_, i) => i))];
@@ -187,10 +200,9 @@ function candidates(tracks: readonly OrderTrack[], first: number, c: Costs): num
   while (left.size > 0) {
     const at = greedy[greedy.length - 1];
     let pick = -1;
-    let pickScore: Score = [Infinity, Infinity, Infinity];
+    let pickCost = Infinity;
     for (const j of left) {
-      const s: Score = [c.over[at * n + j], c.clash[at * n + j], c.soft[at * n + j]];
-      if (better(s, pickScore)) [pick, pickScore] = [j, s];
+      if (w[at * n + j] < pickCost - EPS) [pick, pickCost] = [j, w[at * n + j]];
     }
     greedy.push(pick);
     left.delete(pick);
@@ -210,11 +222,11 @@ export function suggestOrder(tracks: readonly OrderTrack[], firstId?: number): n
   const firstAt = firstId === undefined ? 0 : tracks.findIndex((t) => t.id === firstId);
   if (firstAt < 0) throw new Error("the first track is not one of the tracks");
   const n = tracks.length;
-  const c = pairCosts(tracks);
-  let best: { path: number[]; score: Score } | null = null;
-  for (const start of candidates(tracks, firstAt, c)) {
-    const found = improve(start, c, n);
-    if (!best || better(found.score, best.score)) best = found;
+  const w = pairCosts(tracks);
+  let best: { path: number[]; cost: number } | null = null;
+  for (const start of candidates(tracks, firstAt, w)) {
+    const found = improve(start, w, n);
+    if (!best || found.cost < best.cost - EPS) best = found;
   }
   return best!.path.map((i) => tracks[i].id);
 }
