@@ -212,12 +212,14 @@ test(
       expect(m.c.loads).toBe(0);
 
       // --- Telegram: one message per artist, with the times of their tracks.
+      // Waits on the double's answers (the sender sends right after the aired call committed).
+      const aired2 = await bot.whenDelivered((c) => String(c.body.text).includes("прозвучал"), 2);
       const airedTexts = () =>
         bot.delivered.filter((c) => String(c.body.text).includes("прозвучал")).map((c) => [
           String(c.body.chat_id),
           String(c.body.text),
         ]);
-      for (let i = 0; i < 100 && airedTexts().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(aired2).toHaveLength(2);
       const title = (u: { filename: string }) => u.filename.replace(/\.mp3$/, "").split(" - ")[1];
       const [a, b] = suggested.order.filter((id) => ofOne.some((u) => u.id === id)).map((id) =>
         ofOne.find((u) => u.id === id)!
