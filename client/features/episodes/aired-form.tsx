@@ -92,7 +92,7 @@ export function AiredForm(
         <div className="st-alert st-alert-error" role="alert">{errorText(writes.aired.error, t.saveFailed)}</div>
       )}
       <button type="submit" className="st-btn st-btn-primary" disabled={writes.aired.isPending}>
-        {writes.aired.isPending ? t.saving : t.markAired}
+        {writes.aired.isPending ? t.saving : episode.aired_at ? t.saveAired : t.markAired}
       </button>
     </form>
   );

@@ -56,6 +56,7 @@ export interface EpisodeTexts {
   cueHint: string;
   badCue: string;
   markAired: string;
+  saveAired: string;
   saving: string;
   airedDone: (when: string) => string;
   airedLocked: string;
@@ -138,6 +139,7 @@ export const EPISODE_TEXTS_RU: EpisodeTexts = {
   cueHint: "мм:сс или ч:мм:сс",
   badCue: "Время — мм:сс или ч:мм:сс",
   markAired: "Отметить как вышедший",
+  saveAired: "Сохранить время и ссылку",
   saving: "Сохраняем...",
   airedDone: (when) => `Вышел ${when}. Артисты получили сообщения.`,
   airedLocked:
@@ -203,6 +205,7 @@ export const EPISODE_TEXTS_EN: EpisodeTexts = {
   cueHint: "mm:ss or h:mm:ss",
   badCue: "A cue is mm:ss or h:mm:ss",
   markAired: "Mark as aired",
+  saveAired: "Save cues and link",
   saving: "Saving...",
   airedDone: (when) => `Aired ${when}. The artists have been told.`,
   airedLocked:
