@@ -33,7 +33,9 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-const isStaff = (src?: string) => !!src && /features\/(admin|moderator|staff-review)\//.test(src);
+// The episode desk's staff pages (issue 35) sit in features/episodes/ beside the public show page.
+const isStaff = (src?: string) =>
+  !!src && /features\/(admin|moderator|staff-review)\/|features\/episodes\/(?!show-page)/.test(src);
 
 export default async function () {
   const out = await Deno.makeTempDir({ prefix: "np-bundle-" });

@@ -54,6 +54,12 @@ const indexRoute = createRoute({
 const aboutRoute = route("/about", AboutPage);
 const faqRoute = route("/faq", FaqPage);
 const privacyRoute = route("/privacy", PrivacyPage);
+// Issue 35: a show's aired episodes, public; its own chunk, so the entry stays as light as before.
+const showRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/shows/$direction",
+  component: lazyRouteComponent(() => import("./features/episodes/show-page.tsx"), "ShowPage"),
+});
 const errorRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/error",
@@ -183,6 +189,8 @@ const adminChildren = [
   admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
+  admin("episodes", () => import("./features/episodes/episodes-page.tsx"), "AdminEpisodesPage"),
+  admin("episodes/$id", () => import("./features/episodes/episode-page.tsx"), "AdminEpisodePage"),
   admin("intake", () => import("./features/admin/intake-page.tsx"), "AdminIntakePage"),
   admin(
     "decline-templates",
@@ -231,6 +239,8 @@ const moderatorChildren = [
   ),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
   mod("intake", () => import("./features/moderator/intake-page.tsx"), "ModeratorIntakePage"),
+  mod("episodes", () => import("./features/episodes/episodes-page.tsx"), "ModeratorEpisodesPage"),
+  mod("episodes/$id", () => import("./features/episodes/episode-page.tsx"), "ModeratorEpisodePage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
 ];
@@ -240,6 +250,7 @@ const routeTree = rootRoute.addChildren([
   aboutRoute,
   faqRoute,
   privacyRoute,
+  showRoute,
   errorRoute,
   maintenanceRoute,
   miniAppRoute,

@@ -800,3 +800,56 @@ export const artistChannels = sqliteTable("artist_channels", {
   channels: text("channels"),
   ...timestamps,
 });
+
+/**
+ * The shows' episode desk (issue 35): episodes of the four show directions (`podcast_neuropunk`,
+ * `podcast_koster`, `show_neurogon`, `radio_k_profit`), numbered per direction. `aired_at` and `url`
+ * are set by «aired»; until then the episode is staff-only and its running order may change.
+ */
+export const episodes = sqliteTable("episodes", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  direction: text("direction").notNull(),
+  number: integer("number").notNull(),
+  title: text("title").notNull(),
+  /** The planned air day, YYYY-MM-DD. */
+  air_date: text("air_date").notNull(),
+  revision: integer("revision").notNull().default(0),
+  aired_at: integer("aired_at", { mode: "timestamp_ms" }),
+  url: text("url"),
+  created_by: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex("episodes_direction_number_idx").on(t.direction, t.number),
+  index("episodes_direction_aired_idx").on(t.direction, t.aired_at),
+]);
+
+/**
+ * An episode's running order: one row per track, `position` from 1; `at_s` the cue (seconds into the
+ * recording) given when it aired; `note` for staff. `direction` repeats the episode's so the pool
+ * ("accepted, in no episode of the direction") reads one index.
+ */
+export const episodeTracks = sqliteTable("episode_tracks", {
+  episode_id: integer("episode_id").notNull().references(() => episodes.id, { onDelete: "cascade" }),
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  position: integer("position").notNull(),
+  note: text("note"),
+  at_s: integer("at_s"),
+}, (t) => [
+  primaryKey({ columns: [t.episode_id, t.track_id] }),
+  index("episode_tracks_direction_track_idx").on(t.direction, t.track_id),
+]);
+
+/**
+ * What staff are told on an episode's page when a track left it because its pair stopped being
+ * accepted (an undo within the hold, a decline): which track, why, when.
+ */
+export const episodeNotices = sqliteTable("episode_notices", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  episode_id: integer("episode_id").notNull().references(() => episodes.id, { onDelete: "cascade" }),
+  track_id: integer("track_id").notNull(),
+  filename: text("filename").notNull(),
+  /** `undone` (the acceptance was undone) or the pair's new status (`declined`, `shortlisted`, …). */
+  reason: text("reason").notNull(),
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [index("episode_notices_episode_idx").on(t.episode_id, t.id)]);

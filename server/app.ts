@@ -38,6 +38,9 @@ import { createTrackRoutes, statusLane, tracksLane } from "./artist/artist-route
 import { createUploadRoutes } from "./uploads/upload-routes.ts";
 import { createResumableRoutes, isResumablePartPath } from "./uploads/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
+import { createEpisodes } from "./episodes/service.ts";
+import { withEpisodeEffects } from "./episodes/review-effects.ts";
+import { createShowRoutes } from "./episodes/routes.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -52,7 +55,11 @@ export function buildContext(deps: AppDeps): AppContext {
   const notifications = createNotifications(deps);
   // Notifications subscribe to review's changes: a decision's batch carries the artist's message and
   // the staff cards' edits (decision 0327).
-  const rooms = createTrackServices({ ...deps, users, reviewEvents: reviewEffects(deps.db, notifications) });
+  const rooms = createTrackServices({
+    ...deps,
+    users,
+    reviewEvents: withEpisodeEffects(deps.db, reviewEffects(deps.db, notifications)),
+  });
   const { tracks, review } = rooms;
   // The staff cards read their tracks through the tracks service (issue 27).
   notifications.desk.connect(tracks);
@@ -85,6 +92,11 @@ export function buildContext(deps: AppDeps): AppContext {
     }),
     faq: createFaqService(deps),
     slider: createSliderService(deps),
+    episodes: createEpisodes({
+      ...deps,
+      outbox: notifications.outbox,
+      kick: () => notifications.sender.kick(),
+    }),
   };
 }
 
@@ -126,6 +138,7 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/moderator", createModeratorRoutes(ctx))
     .route("/downloads", createDownloadRoutes(ctx))
     .route("/listen", createListenRoutes(ctx))
+    .route("/shows", createShowRoutes(ctx))
     .route("/", createTelegramWebhookRoutes(ctx));
 }
 

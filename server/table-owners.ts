@@ -31,4 +31,5 @@ export const TABLE_OWNERS = {
   // artist_channels: the VK community messages' consent and the artist's channels (issue 36).
   notifications: ["telegram_cards", "telegram_outbox", "artist_channels"],
   releases: ["releases", "release_history", "release_materials"],
+  episodes: ["episodes", "episode_tracks", "episode_notices"],
 } as const satisfies Record<string, readonly string[]>;

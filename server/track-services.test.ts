@@ -152,6 +152,8 @@ describe("track services: the one boundary over the track tables", () => {
     "server/review/assignments.ts",
     // The intake rules' reads (issue 25): recent submissions, pairs past their promise.
     "server/tracks/intake-sql.ts",
+    // The episode desk's reads (issue 35): the pool's pairs, an episode's tracks, owners and files.
+    "server/tracks/episode-sql.ts",
     "server/processing/fingerprints.ts",
     // The SQL pieces they share: sight, reports, decisions, listening, votes, status keys.
     "server/tracks/scope.ts",

@@ -155,6 +155,7 @@ describe("GET /api/tracks/history", () => {
         "error",
         "filename",
         "id",
+        "on_air",
         "status",
         "upload_date",
       ],

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { type OnAir, onAirOf } from "../episodes/on-air.ts";
 import { type Direction, parseDirections } from "../../domain/directions.ts";
 import { type Track, trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
@@ -77,6 +78,8 @@ export interface ArtistHistoryItem {
   decisions: (ArtistDecisionView & QueueFigures)[];
   /** The comments the label shared on this track, by moment; never staff-only ones, never who wrote them (0232). */
   comments: SharedComment[];
+  /** The aired episodes it played in (issue 35): «В эфире: Подкаст Костёр #57 · 34:10» with the link. */
+  on_air: OnAir[];
 }
 
 export interface ArtistHistory {
@@ -121,6 +124,7 @@ export async function historyOf(
     .limit(q.page_size)
     .offset((page - 1) * q.page_size);
   const shared = await comments.sharedOf(rows.map((r) => r.id));
+  const aired = await onAirOf(db, rows.map((r) => r.id));
   const days = await promiseDays(db);
   const queue = await queueFigures(db, { userId, now: deps.now(), shownBefore: shownBefore(), promise: days });
   return {
@@ -140,6 +144,7 @@ export async function historyOf(
         queue,
       ),
       comments: shared.get(t.id) ?? [],
+      on_air: aired.get(t.id) ?? [],
     })),
     total,
     page,

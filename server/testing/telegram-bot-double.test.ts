@@ -24,6 +24,19 @@ describe("the Bot API double", () => {
     expect(bot.delivered.at(-1)?.body).toEqual({ chat_id: 42, text: "привет" });
   });
 
+  it("whenDelivered resolves once enough matching messages were answered ok, not before", async () => {
+    let got: unknown = null;
+    const waiting = bot.whenDelivered((c) => String(c.body.text).startsWith("ждём"), 2).then((c) => (got = c));
+    await send({ chat_id: 7, text: "ждём 1" });
+    await send({ chat_id: 7, text: "другое" });
+    expect(got).toBeNull();
+    await send({ chat_id: 7, text: "ждём 2" });
+    const calls = await waiting;
+    expect(calls.map((c) => c.body.text)).toEqual(["ждём 1", "ждём 2"]);
+    // Already there: at once.
+    expect(await bot.whenDelivered((c) => c.body.text === "ждём 1", 1)).toHaveLength(1);
+  });
+
   it("refuses a wrong token, an empty or too long text, in Telegram's error shape", async () => {
     expect(await (await send({ chat_id: 1, text: "x" }, "1:wrong")).json()).toEqual({
       ok: false,

@@ -68,6 +68,11 @@ export interface TelegramBotDouble {
   readonly delivered: BotCall[];
   /** Every message sent with ok (`sendMessage`, `sendAudio`), as edited since, in order. */
   readonly messages: BotMessage[];
+  /**
+   * Resolves with the delivered messages `match` accepts once there are `count` of them (at once when
+   * there already are): an e2e test waits on the double's answers instead of polling it.
+   */
+  whenDelivered(match: (call: BotCall) => boolean, count: number): Promise<BotCall[]>;
   /** Makes the next calls fail, one failure per call, in the order given. */
   failNext(...failures: BotFailure[]): void;
   /** The receiving side (issue 27): queued updates, presses, the webhook (telegram-bot-updates.ts). */
@@ -92,7 +97,22 @@ export function startTelegramBotDouble(
   const messages: BotMessage[] = [];
   const updates = createBotUpdates();
 
+  const waiters: { match: (call: BotCall) => boolean; count: number; resolve: (calls: BotCall[]) => void }[] = [];
+  const isDelivered = (c: BotCall) => c.answer === "ok" && c.method === "sendMessage";
+  const wake = () => {
+    for (const w of [...waiters]) {
+      const found = calls.filter((c) => isDelivered(c) && w.match(c));
+      if (found.length < w.count) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(found);
+    }
+  };
   const handler = async (req: Request): Promise<Response> => {
+    const res = await answer(req);
+    wake();
+    return res;
+  };
+  const answer = async (req: Request): Promise<Response> => {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url).pathname);
     if (!match) return failed(404, "Not Found");
     const [, callToken, method] = match;
@@ -206,8 +226,13 @@ export function startTelegramBotDouble(
           token,
           calls,
           get delivered() {
-            return calls.filter((c) => c.answer === "ok" && c.method === "sendMessage");
+            return calls.filter(isDelivered);
           },
+          whenDelivered: (match, count) =>
+            new Promise((resolve) => {
+              waiters.push({ match, count, resolve });
+              wake();
+            }),
           get messages() {
             return messages;
           },

@@ -58,6 +58,10 @@ export function ModeratorDashboardPage() {
           {/* Issue 25: the intake rules of these directions, read-only (the sidebar stays spec 2's). */}
           <Link to="/moderator/intake">Intake rules of your categories →</Link>
         </p>
+        {/* Issue 35: the shows' episode desk (the sidebar stays spec 2's). */}
+        <p style={{ margin: "6px 0 0" }}>
+          <Link to="/moderator/episodes">Episodes of your shows →</Link>
+        </p>
       </div>
 
       {counts.isError && (

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { onAirLine } from "../../../domain/episodes.ts";
 import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
@@ -182,6 +183,14 @@ function SubmissionItem({ t }: { t: Submission }) {
             })}
           </ul>
         )}
+        {/* Issue 35: the aired episodes it played in, «В эфире: Подкаст Костёр #57 · 34:10», linked. */}
+        {(t.on_air ?? []).map((a) => (
+          <p key={`${a.episode}-${a.aired_at}`} className="track-message" data-testid="my-track-on-air">
+            {a.url
+              ? <a href={a.url} target="_blank" rel="noopener noreferrer">{onAirLine(a.episode, a.at_s)}</a>
+              : onAirLine(a.episode, a.at_s)}
+          </p>
+        ))}
       </div>
       {failed && <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>}
       {/* Issue 24: the label's shared comments on the waveform, with the artist's own file, full width. */}

@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useNavigate, useSearch } from "@tanstack/react-router";
+import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { DIRECTION_LABELS } from "../../../domain/directions.ts";
+import { SHOW_DIRECTIONS } from "../../../domain/episodes.ts";
 import { useEffect, useRef, useState } from "react";
 import { CheckIcon } from "../../components/icons.tsx";
 import { auth, useAuth } from "../../lib/auth.ts";
@@ -52,6 +54,15 @@ export function UploadPage() {
       <p className="page-lead">
         Пришлите свой drum&bass — мы слушаем всё, что приходит. Выберите направления, и трек попадёт к нужным людям.
       </p>
+      {/* Issue 35: the shows' aired episodes with their tracklists. */}
+      <nav className="muted home-shows" aria-label="Выпуски в эфире">
+        Что прозвучало в эфире: {SHOW_DIRECTIONS.map((d, i) => (
+          <span key={d}>
+            {i > 0 && " · "}
+            <Link to="/shows/$direction" params={{ direction: d }}>{DIRECTION_LABELS[d]}</Link>
+          </span>
+        ))}
+      </nav>
       <HomeSlider />
       <UploadForm
         signedIn={isAuthenticated}
