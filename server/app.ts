@@ -37,6 +37,8 @@ import { createTrackRoutes, statusLane, tracksLane } from "./artist/artist-route
 import { createUploadRoutes } from "./uploads/upload-routes.ts";
 import { createResumableRoutes, isResumablePartPath } from "./uploads/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
+import { createReleases } from "./releases/service.ts";
+import { createArtistReleaseRoutes } from "./releases/routes.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -51,7 +53,10 @@ export function buildContext(deps: AppDeps): AppContext {
   const notifications = createNotifications(deps);
   // Notifications subscribe to review's changes: a decision's batch carries the artist's message and
   // the staff cards' edits (decision 0327).
-  const rooms = createTrackServices({ ...deps, users, reviewEvents: reviewEffects(deps.db, notifications) });
+  // The release desk joins each decision's batch too: an accepted label pair becomes a release (issue 34).
+  const releases = createReleases({ ...deps, notifications });
+  const reviewEvents = releases.reviewEvents(reviewEffects(deps.db, notifications));
+  const rooms = createTrackServices({ ...deps, users, reviewEvents });
   const { tracks, review } = rooms;
   // The staff cards read their tracks through the tracks service (issue 27).
   notifications.desk.connect(tracks);
@@ -70,6 +75,7 @@ export function buildContext(deps: AppDeps): AppContext {
     }),
     reanalysis: createReanalysis({ ...deps, processing: rooms.processing, tracks }),
     promiseSweep: createPromiseSweep({ ...deps, review }),
+    releases,
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates,
@@ -123,6 +129,7 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/moderator", createModeratorRoutes(ctx))
     .route("/downloads", createDownloadRoutes(ctx))
     .route("/listen", createListenRoutes(ctx))
+    .route("/releases", createArtistReleaseRoutes(ctx))
     .route("/", createTelegramWebhookRoutes(ctx));
 }
 
