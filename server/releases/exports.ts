@@ -6,7 +6,6 @@ import { asciiName } from "../../domain/ascii-name.ts";
 import { AUTHOR_ROLES, isLabelDirection, LABEL_NAMES, type LabelCopy } from "../../domain/releases.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { notFound } from "../lib/http-error.ts";
-import { contentDisposition } from "../tracks/downloads/routes.ts";
 import { artistsOf, type ReleaseRow, titleOf } from "./views.ts";
 
 /**
@@ -32,6 +31,11 @@ export const CSV_COLUMNS = [
 ] as const;
 
 const BOM = "\uFEFF";
+
+/** The export's names are ASCII already (asciiName, catalogue numbers): a plain attachment header. */
+function contentDisposition(name: string): string {
+  return `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"`;
+}
 
 function cell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;

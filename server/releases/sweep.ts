@@ -5,6 +5,7 @@ import { releases } from "../../db/schema.ts";
 import { labelDay, REMINDER_EVERY_DAYS, REMINDERS_MAX } from "../../domain/releases.ts";
 import type { AppDeps } from "../deps.ts";
 import { createJobLease } from "../leases/lease.ts";
+import { DAY_MS } from "../../domain/response-promise.ts";
 import { readRules } from "../intake/rules.ts";
 import type { TelegramOutbox } from "../notifications/outbox.ts";
 import { historyStatement } from "./pair-effects.ts";
@@ -32,7 +33,6 @@ export interface ReleaseSweep {
 
 const LEASE_NAME = "release-sweep";
 const BATCH = 200;
-const DAY_MS = 86_400_000;
 
 export interface SweepDeps extends Pick<AppDeps, "db" | "clock" | "logger" | "config"> {
   outbox: Pick<TelegramOutbox, "artistTextStatements">;
