@@ -274,6 +274,20 @@ describe("the artist's calls and the label copy", () => {
     expect((await putCopy(r.id, goodCopy, stranger)).status).toBe(404);
   });
 
+  it("shows the release's stage in the artist's history beside «Принят», once the hold is over", async () => {
+    const tr = await createTrack(db(), { directions: "label_koster", user_id: artist.id });
+    await decide(tr.id, "label_koster", "accepted");
+    const history = async () =>
+      ((await f.call("GET", "/api/tracks/history", { headers: artistHeaders })).body.tracks as {
+        id: number;
+        releases: unknown[];
+      }[]).find((t) => t.id === tr.id)!.releases;
+    expect(await history()).toEqual([]);
+    later(HOLD_S * 1000 + 1);
+    const r = await releaseOf(tr.id, "label_koster");
+    expect(await history()).toEqual([{ id: r.id, direction: "label_koster", stage: "materials_requested" }]);
+  });
+
   it("checks each field: shares total exactly 100, positive; ISRC form and uniqueness; hidden characters", async () => {
     const { release } = await accepted();
     const bad = async (over: Record<string, unknown>) => {
