@@ -117,10 +117,11 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
   }
   const blob = await res.blob();
   const disposition = res.headers.get("content-disposition") ?? "";
-  const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  const name = encoded ? decodeURIComponent(encoded) : /filename="([^"]+)"/.exec(disposition)?.[1];
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
-  a.download = name ? decodeURIComponent(name) : fallbackName;
+  a.download = name ?? fallbackName;
   document.body.append(a);
   a.click();
   a.remove();
