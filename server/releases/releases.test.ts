@@ -419,7 +419,10 @@ describe("materials complete, the sweep's messages, the exports", () => {
       later(1000);
       await sweep.runOnce();
       await sweep.runOnce();
+      // Just short of the next 3 days: nothing more.
       later(3 * DAY - 1000);
+      await sweep.runOnce();
+      expect(await reminders()).toHaveLength(Math.min(n, 4));
     }
     expect(await reminders()).toEqual([1, 2, 3, 4].map((n) => `release:${id}:reminder:${n}`));
 
