@@ -437,6 +437,16 @@ describe("materials complete, the sweep's messages, the exports", () => {
     expect(await outboxKeys(`release:${release.id}:reminder:`)).toEqual([]);
   });
 
+  it("sends no reminder for a cancelled release", async () => {
+    const { track, release } = await accepted();
+    await f.t.ctx.releases.sweep.runOnce();
+    expect(await outboxKeys(`release:${release.id}:request:`)).toHaveLength(1);
+    await decide(track.id, "label_neuropunk", "declined");
+    later(4 * DAY);
+    await f.t.ctx.releases.sweep.runOnce();
+    expect(await outboxKeys(`release:${release.id}:reminder:`)).toEqual([]);
+  });
+
   it("moves a scheduled release to released on its day (Moscow) and tells the artist", async () => {
     const { release } = await accepted();
     const path = `/api/admin/releases/${release.id}`;
