@@ -130,6 +130,15 @@ const processingRoute = signedIn(
   "/processing",
   lazyRouteComponent(() => import("./features/processing/processing-page.tsx"), "ProcessingPage"),
 );
+// The artist's releases (issue 34).
+const releasesRoute = signedIn(
+  "/releases",
+  lazyRouteComponent(() => import("./features/releases/artist-pages.tsx"), "ArtistReleasesPage"),
+);
+const releaseRoute = signedIn(
+  "/releases/$id",
+  lazyRouteComponent(() => import("./features/releases/artist-pages.tsx"), "ArtistReleasePage"),
+);
 const successRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: "/success",
@@ -192,6 +201,8 @@ const adminChildren = [
   admin("episodes", () => import("./features/episodes/episodes-page.tsx"), "AdminEpisodesPage"),
   admin("episodes/$id", () => import("./features/episodes/episode-page.tsx"), "AdminEpisodePage"),
   admin("intake", () => import("./features/admin/intake-page.tsx"), "AdminIntakePage"),
+  admin("releases", () => import("./features/releases/staff-list-page.tsx"), "AdminReleasesPage"),
+  admin("releases/$id", () => import("./features/releases/staff-release-page.tsx"), "AdminReleasePage"),
   admin(
     "decline-templates",
     () => import("./features/staff-review/edit/decline-templates-page.tsx"),
@@ -241,6 +252,8 @@ const moderatorChildren = [
   mod("intake", () => import("./features/moderator/intake-page.tsx"), "ModeratorIntakePage"),
   mod("episodes", () => import("./features/episodes/episodes-page.tsx"), "ModeratorEpisodesPage"),
   mod("episodes/$id", () => import("./features/episodes/episode-page.tsx"), "ModeratorEpisodePage"),
+  mod("releases", () => import("./features/releases/staff-list-page.tsx"), "ModeratorReleasesPage"),
+  mod("releases/$id", () => import("./features/releases/staff-release-page.tsx"), "ModeratorReleasePage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
 ];
@@ -255,7 +268,14 @@ const routeTree = rootRoute.addChildren([
   maintenanceRoute,
   miniAppRoute,
   guestLayout.addChildren([loginRoute, callbackRoute]),
-  signedInLayout.addChildren([profileRoute, profileEditRoute, processingRoute, successRoute]),
+  signedInLayout.addChildren([
+    profileRoute,
+    profileEditRoute,
+    processingRoute,
+    successRoute,
+    releasesRoute,
+    releaseRoute,
+  ]),
   adminRoute.addChildren(adminChildren),
   moderatorRoute.addChildren(moderatorChildren),
 ]);

@@ -41,6 +41,8 @@ import { createPromiseSweep } from "./intake/sweep.ts";
 import { createEpisodes } from "./episodes/service.ts";
 import { withEpisodeEffects } from "./episodes/review-effects.ts";
 import { createShowRoutes } from "./episodes/routes.ts";
+import { createReleases } from "./releases/service.ts";
+import { createArtistReleaseRoutes } from "./releases/routes.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -55,11 +57,11 @@ export function buildContext(deps: AppDeps): AppContext {
   const notifications = createNotifications(deps);
   // Notifications subscribe to review's changes: a decision's batch carries the artist's message and
   // the staff cards' edits (decision 0327).
-  const rooms = createTrackServices({
-    ...deps,
-    users,
-    reviewEvents: withEpisodeEffects(deps.db, reviewEffects(deps.db, notifications)),
-  });
+  // The release desk joins each decision's batch too: an accepted label pair becomes a release (issue
+  // 34); the episode desk takes a show pair that stops being accepted out of unaired episodes (35).
+  const releases = createReleases({ ...deps, notifications });
+  const reviewEvents = withEpisodeEffects(deps.db, releases.reviewEvents(reviewEffects(deps.db, notifications)));
+  const rooms = createTrackServices({ ...deps, users, reviewEvents });
   const { tracks, review } = rooms;
   // The staff cards read their tracks through the tracks service (issue 27).
   notifications.desk.connect(tracks);
@@ -78,6 +80,7 @@ export function buildContext(deps: AppDeps): AppContext {
     }),
     reanalysis: createReanalysis({ ...deps, processing: rooms.processing, tracks }),
     promiseSweep: createPromiseSweep({ ...deps, review }),
+    releases,
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates,
@@ -139,6 +142,7 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/downloads", createDownloadRoutes(ctx))
     .route("/listen", createListenRoutes(ctx))
     .route("/shows", createShowRoutes(ctx))
+    .route("/releases", createArtistReleaseRoutes(ctx))
     .route("/", createTelegramWebhookRoutes(ctx));
 }
 

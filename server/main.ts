@@ -80,6 +80,8 @@ export async function main(opts: MainOptions = {}) {
   ctx.reanalysis.start();
   // Pairs past their promise and grace are declined automatically, by one instance at a time (issue 25).
   ctx.promiseSweep.start();
+  // The release desk's requests, reminders and release days, one instance at a time (issue 34).
+  ctx.releases.sweep.start();
 
   const server = Deno.serve({
     port: config.port,
@@ -103,6 +105,7 @@ export async function main(opts: MainOptions = {}) {
     await ctx.notifications.sender.stop(5_000);
     await ctx.reanalysis.stop(5_000);
     await ctx.promiseSweep.stop();
+    await ctx.releases.sweep.stop();
     await ctx.processor.stop(20_000);
     deps.kv.close?.();
     deps.db.$client.close();

@@ -10,6 +10,7 @@ import { createAdminDeclineTemplateRoutes } from "../decline-templates/routes.ts
 import { createAdminRedisRoutes } from "./redis.ts";
 import { createAdminIntakeRoutes } from "../intake/routes.ts";
 import { createEpisodeRoutes } from "../episodes/routes.ts";
+import { createStaffReleaseRoutes } from "../releases/routes.ts";
 
 /**
  * Administrator API: /api/admin/*. Signed-in admins only: anonymous 401, anyone else 403. The
@@ -27,5 +28,6 @@ export function createAdminRoutes(ctx: AppContext) {
     .route("/decline-templates", createAdminDeclineTemplateRoutes(ctx))
     .route("/intake", createAdminIntakeRoutes(ctx))
     .route("/episodes", createEpisodeRoutes(ctx))
+    .route("/releases", createStaffReleaseRoutes(ctx))
     .route("/", createAdminRedisRoutes(ctx));
 }

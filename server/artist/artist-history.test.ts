@@ -156,6 +156,8 @@ describe("GET /api/tracks/history", () => {
         "filename",
         "id",
         "on_air",
+        // Issue 34: the track's label releases, beside «Принят».
+        "releases",
         "status",
         "upload_date",
       ],

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 import { type OnAir, onAirOf } from "../episodes/on-air.ts";
+import { and, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { type Direction, parseDirections } from "../../domain/directions.ts";
-import { type Track, trackAnalysis, tracks } from "../../db/schema.ts";
+import { releases, type Track, trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { maySeeTrack } from "../../domain/scope.ts";
@@ -80,6 +80,8 @@ export interface ArtistHistoryItem {
   comments: SharedComment[];
   /** The aired episodes it played in (issue 35): «В эфире: Подкаст Костёр #57 · 34:10» with the link. */
   on_air: OnAir[];
+  /** Its label releases (issue 34), shown beside «Принят»: the release page and its stage. */
+  releases: { id: number; direction: string; stage: string }[];
 }
 
 export interface ArtistHistory {
@@ -125,6 +127,7 @@ export async function historyOf(
     .offset((page - 1) * q.page_size);
   const shared = await comments.sharedOf(rows.map((r) => r.id));
   const aired = await onAirOf(db, rows.map((r) => r.id));
+  const releaseList = await releasesOfTracks(db, rows.map((r) => r.id), shownBefore());
   const days = await promiseDays(db);
   const queue = await queueFigures(db, { userId, now: deps.now(), shownBefore: shownBefore(), promise: days });
   return {
@@ -145,6 +148,7 @@ export async function historyOf(
       ),
       comments: shared.get(t.id) ?? [],
       on_air: aired.get(t.id) ?? [],
+      releases: releaseList.filter((r) => r.track_id === t.id).map(({ track_id: _t, ...r }) => r),
     })),
     total,
     page,
@@ -154,6 +158,19 @@ export async function historyOf(
 }
 
 /** What the history reads: the database, the hold's edge (ms), the shared comments, the clock. */
+/** The releases of these tracks whose accept is past its hold (issue 34). */
+async function releasesOfTracks(db: HistoryDeps["db"], ids: number[], before: number) {
+  if (ids.length === 0) return [];
+  return await db.select({
+    id: releases.id,
+    track_id: releases.track_id,
+    direction: releases.direction,
+    stage: releases.stage,
+  })
+    .from(releases).where(and(inArray(releases.track_id, ids), lte(releases.accepted_at, new Date(before))));
+}
+
+/** What the history reads: the database, the hold's edge (ms), the shared comments. */
 export interface HistoryDeps {
   db: Pick<AppDeps, "db">["db"];
   shownBefore: () => number;

@@ -10,6 +10,7 @@ import { dashboardQuerySchema, figuresWindow } from "../admin/dashboard.ts";
 import { validate } from "../http/validate.ts";
 import { createModeratorIntakeRoutes } from "../intake/routes.ts";
 import { createEpisodeRoutes } from "../episodes/routes.ts";
+import { createStaffReleaseRoutes } from "../releases/routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {
@@ -53,5 +54,7 @@ export function createModeratorRoutes(ctx: AppContext) {
     // Their directions' intake rules, read-only (issue 25; administrators keep them).
     .route("/intake", createModeratorIntakeRoutes(ctx))
     // The shows' episode desk (issue 35), within their categories.
-    .route("/episodes", createEpisodeRoutes(ctx));
+    .route("/episodes", createEpisodeRoutes(ctx))
+    // The label releases of their categories (issue 34).
+    .route("/releases", createStaffReleaseRoutes(ctx));
 }

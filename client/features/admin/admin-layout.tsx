@@ -6,6 +6,7 @@ const NAV: StaffNavItem[] = [
   { to: "/admin/tracks", label: "Треки" },
   { to: "/admin/intake", label: "Приём треков" },
   { to: "/admin/episodes", label: "Выпуски" },
+  { to: "/admin/releases", label: "Релизы" },
   { to: "/admin/faq", label: "FAQ" },
   { to: "/admin/slider", label: "Слайдер" },
   { to: "/admin/users", label: "Пользователи" },

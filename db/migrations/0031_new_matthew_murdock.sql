@@ -54,4 +54,11 @@ DROP INDEX `telegram_outbox_key_unique`;--> statement-breakpoint
 ALTER TABLE `telegram_outbox` ADD `channel` text DEFAULT 'telegram' NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX `telegram_outbox_key_channel_unique` ON `telegram_outbox` (`key`,`channel`);--> statement-breakpoint
 CREATE INDEX `telegram_outbox_channel_attempted_idx` ON `telegram_outbox` (`channel`,`attempted_at`);--> statement-breakpoint
+ALTER TABLE `direction_intake` ADD `catalogue_prefix` text;--> statement-breakpoint
+ALTER TABLE `direction_intake` ADD `catalogue_next` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE `direction_intake` ADD `release_extended` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `direction_intake` ADD `release_instrumental` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `releases` ADD `request_told_at` integer;--> statement-breakpoint
+ALTER TABLE `releases` ADD `reminders_sent` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `releases` ADD `reminded_at` integer;--> statement-breakpoint
 ALTER TABLE `users` ADD `allows_write_to_pm` integer;
