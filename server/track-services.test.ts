@@ -137,6 +137,8 @@ describe("track services: the one boundary over the track tables", () => {
   /** The modules behind the five track services (track-services.ts composes them; docs/decisions/0210, 0325). */
   const SERVICE_MODULES = [
     "server/artist/artist-reads.ts",
+    // The artist's queue figures (issue 36): one pass over the direction's undecided pairs.
+    "server/artist/queue-position.ts",
     "server/review/comments.ts",
     "server/tracks/kept-lists.ts",
     "server/tracks/leases.ts",
