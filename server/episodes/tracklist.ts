@@ -1,3 +1,4 @@
+import { csvText } from "../lib/csv.ts";
 import { asciiName } from "../../domain/ascii-name.ts";
 import { formatCue } from "../../domain/episodes.ts";
 
@@ -28,12 +29,6 @@ export function tracklistText(entries: readonly TracklistEntry[]): string {
   return entries.map((e) => `${two(e.position)}. ${e.artist} – ${titleWithVersion(e)} [${e.label}]\n`).join("");
 }
 
-function csvField(value: string): string {
-  // A leading = + - @ would make a spreadsheet run it as a formula: quoted with a ' before it.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) || safe !== value ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** RFC 4180 CSV with a header and a UTF-8 byte order mark (spreadsheets then read Cyrillic right). */
 export function tracklistCsv(entries: readonly TracklistEntry[]): string {
   const rows = [["position", "artist", "title", "version", "label", "cue"]];
@@ -47,7 +42,7 @@ export function tracklistCsv(entries: readonly TracklistEntry[]): string {
       e.at_s === null ? "" : formatCue(e.at_s),
     ]);
   }
-  return "\uFEFF" + rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
+  return csvText(rows);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { csvText } from "../lib/csv.ts";
 import { downloadZip } from "client-zip";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
@@ -30,15 +31,9 @@ export const CSV_COLUMNS = [
   "Explicit",
 ] as const;
 
-const BOM = "\uFEFF";
-
 /** The export's names are ASCII already (asciiName, catalogue numbers): a plain attachment header. */
 function contentDisposition(name: string): string {
   return `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"`;
-}
-
-function cell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** m:ss of seconds. */
@@ -81,7 +76,7 @@ export function csvRow(row: ReleaseRow, masterSeconds: number | null = null): st
 
 /** The CSV text with its BOM, CRLF line ends (RFC 4180). */
 export function labelCopyCsv(rows: readonly string[][]): string {
-  return BOM + [[...CSV_COLUMNS], ...rows].map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
+  return csvText([[...CSV_COLUMNS], ...rows]);
 }
 
 export function csvResponse(text: string, name: string): Response {
