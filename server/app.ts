@@ -37,6 +37,7 @@ import { createTrackRoutes, statusLane, tracksLane } from "./artist/artist-route
 import { createUploadRoutes } from "./uploads/upload-routes.ts";
 import { createResumableRoutes, isResumablePartPath } from "./uploads/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
+import { createReleaseMaterials } from "./releases/materials/service.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -84,6 +85,7 @@ export function buildContext(deps: AppDeps): AppContext {
     }),
     faq: createFaqService(deps),
     slider: createSliderService(deps),
+    releaseMaterials: createReleaseMaterials(deps),
   };
 }
 

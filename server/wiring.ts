@@ -19,6 +19,7 @@ import type {
 } from "./track-services.ts";
 import type { UsersService } from "./users/service.ts";
 import type { PromiseSweep } from "./intake/sweep.ts";
+import type { ReleaseMaterials } from "./releases/materials/service.ts";
 import { createEmbeddedStore, createUpstashStore } from "./status-store/kv.ts";
 import { createLogger } from "./lib/logger.ts";
 import { createTaskQueue } from "./lib/queue.ts";
@@ -80,4 +81,6 @@ export interface AppContext extends AppDeps {
   faq: FaqService;
   /** The slider tiles (the admin calls; GET /api/slider's kept answer reads through it). */
   slider: SliderService;
+  /** A release's files from the artist and their checks (issue 34). */
+  releaseMaterials: ReleaseMaterials;
 }
