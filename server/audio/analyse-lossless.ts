@@ -35,6 +35,8 @@ export interface LosslessOptions {
   onFormat?(format: PcmFormat): boolean;
   /** Decoding stops past this length (`cut`). */
   maxSeconds?: number;
+  /** Sees every decoded block (tests compare the samples with ffmpeg's). */
+  onBlock?(planes: Float32Array[], length: number): void;
 }
 
 /** Bytes fed to a decoder at once. */
@@ -192,6 +194,7 @@ function start(
   const sink: PcmBlockSink = (planes, length) => {
     if (!meters) return;
     const room = Math.max(0, limit - meters.samples);
+    opts.onBlock?.(planes, Math.min(length, room));
     meters.push(planes, Math.min(length, room));
     if (length > room) {
       cut = true;
