@@ -72,6 +72,118 @@ export function extendedFloat(b: Uint8Array, at: number): number {
   return sign * mantissa * 2 ** (exponent - 16383 - 63);
 }
 
+const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+
+/** A WAV `fmt ` chunk: PCM (1) or IEEE float (3), plain or inside WAVE_FORMAT_EXTENSIBLE. */
+function fmtChunk(b: Uint8Array, container: PcmFormat["container"]): PcmFormat {
+  if (b.length < 16) throw new PcmDecodeError("broken", "fmt");
+  const v = view(b);
+  let tag = v.getUint16(0, true);
+  // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of its sub-format GUID.
+  if (tag === 0xfffe && b.length >= 26) tag = v.getUint16(24, true);
+  if (tag !== 1 && tag !== 3) throw new PcmDecodeError("codec", `wav-format-0x${tag.toString(16)}`);
+  return {
+    container,
+    encoding: tag === 3 ? "float" : "int",
+    bits: v.getUint16(14, true),
+    sampleRate: v.getUint32(4, true),
+    channels: v.getUint16(2, true),
+    declaredFrames: null,
+  };
+}
+
+/** An AIFF/AIFC `COMM` chunk, and whether its samples are little-endian (AIFC `sowt`). */
+function commChunk(b: Uint8Array, container: PcmFormat["container"]): { format: PcmFormat; little: boolean } {
+  if (b.length < 18) throw new PcmDecodeError("broken", "COMM");
+  const v = view(b);
+  let encoding: PcmFormat["encoding"] = "int";
+  let little = false;
+  if (container === "aifc") {
+    const codec = b.length >= 22 ? ascii(b, 18, 4) : "NONE";
+    if (codec === "sowt") little = true;
+    else if (codec === "fl32" || codec === "FL32") encoding = "float";
+    else if (codec !== "NONE" && codec !== "twos") throw new PcmDecodeError("codec", `aifc-${codec.trim()}`);
+  }
+  const bits = v.getUint16(6, false);
+  return {
+    format: {
+      container,
+      encoding,
+      bits: encoding === "float" ? 32 : bits,
+      sampleRate: Math.round(extendedFloat(b, 8)),
+      channels: v.getUint16(0, false),
+      declaredFrames: v.getUint32(2, false),
+    },
+    little,
+  };
+}
+
+/**
+ * Interleaved sample bytes to planar float blocks of at most BLOCK_FRAMES, a frame split across two
+ * pushes carried over.
+ */
+class FrameBlocks {
+  readonly #convert: Convert;
+  readonly #align: number;
+  readonly #out: Float32Array[];
+  readonly #carry: Uint8Array;
+  readonly #carryView: DataView;
+  #carried = 0;
+  frames = 0;
+
+  constructor(format: PcmFormat, little: boolean, readonly sink: PcmBlockSink) {
+    const convert = converter(format, little);
+    if (!convert) throw new PcmDecodeError("codec", `${format.encoding}${format.bits}`);
+    this.#convert = convert;
+    this.#align = (format.bits / 8) * format.channels;
+    this.#out = Array.from({ length: format.channels }, () => new Float32Array(BLOCK_FRAMES));
+    this.#carry = new Uint8Array(this.#align);
+    this.#carryView = new DataView(this.#carry.buffer);
+  }
+
+  push(src: Uint8Array): void {
+    const align = this.#align, out = this.#out, convert = this.#convert;
+    let at = 0;
+    let n = 0;
+    const v = view(src);
+    const flush = () => {
+      if (n > 0) this.sink(out, n);
+      this.frames += n;
+      n = 0;
+    };
+    if (this.#carried > 0) {
+      const take = Math.min(align - this.#carried, src.length);
+      this.#carry.set(src.subarray(0, take), this.#carried);
+      this.#carried += take;
+      at = take;
+      if (this.#carried < align) return;
+      convert(this.#carry, this.#carryView, 0, out, n++);
+      this.#carried = 0;
+    }
+    for (; at + align <= src.length; at += align) {
+      convert(src, v, at, out, n++);
+      if (n === BLOCK_FRAMES) flush();
+    }
+    flush();
+    if (at < src.length) {
+      this.#carry.set(src.subarray(at), 0);
+      this.#carried = src.length - at;
+    }
+  }
+}
+
+/**
+ * The bytes of a WAV's `data` chunk, and its frames noted on the format: an RF64 file's from its
+ * `ds64`; a writer that could not seek back leaves 0 or 0xFFFFFFFF, and the audio runs to the end.
+ */
+function wavDataBytes(f: PcmFormat, size: number, ds64: number | null): number {
+  let bytes = size === 0xffffffff && ds64 !== null ? ds64 : size;
+  if (size === 0 || (size === 0xffffffff && ds64 === null)) bytes = Infinity;
+  const frameBytes = (f.bits / 8) * f.channels;
+  if (Number.isFinite(bytes) && frameBytes > 0) f.declaredFrames = Math.floor(bytes / frameBytes);
+  return bytes;
+}
+
 export interface PcmReader {
   /** Feeds bytes in order. Throws PcmDecodeError on a file it cannot read. */
   push(bytes: Uint8Array): void;
@@ -100,20 +212,9 @@ export function createPcmReader(
   let container: PcmFormat["container"] = kind === "riff" ? "wav" : "aiff";
   let dataLittle = little;
   let ds64DataSize: number | null = null;
-  let frames = 0;
-  let convert: Convert | null = null;
-  let blockAlign = 0;
-  let out: Float32Array[] = [];
-  // Bytes of a frame split across two pushes.
-  let carry = new Uint8Array(0);
-  let carryView = new DataView(carry.buffer);
-  let carried = 0;
+  let blocks: FrameBlocks | null = null;
   let aiffDataBytes = 0;
 
-  const word = (b: Uint8Array, at: number, n: 2 | 4) => {
-    const v = new DataView(b.buffer, b.byteOffset + at, n);
-    return n === 2 ? v.getUint16(0, little) : v.getUint32(0, little);
-  };
   const need = (n: number) => {
     if (hold.length < n) hold = new Uint8Array(n);
     held = 0;
@@ -124,84 +225,31 @@ export function createPcmReader(
       throw new PcmDecodeError("broken", "format");
     }
     format = f;
-    convert = converter(f, dataLittle);
-    if (!convert) throw new PcmDecodeError("codec", `${f.encoding}${f.bits}`);
-    blockAlign = (f.bits / 8) * f.channels;
-    out = Array.from({ length: f.channels }, () => new Float32Array(BLOCK_FRAMES));
-    carry = new Uint8Array(blockAlign);
-    carryView = new DataView(carry.buffer);
+    blocks = new FrameBlocks(f, dataLittle, sink);
     state = onFormat(f) ? { at: "data", left: dataBytes } : { at: "done" };
   }
 
   function chunkDone(id: string, body: Uint8Array) {
     if (kind === "riff") {
-      if (id === "ds64" && body.length >= 16) {
-        const v = new DataView(body.buffer, body.byteOffset, body.length);
-        ds64DataSize = Number(v.getBigUint64(8, true));
-      } else if (id === "fmt ") readFmt(body);
+      if (id === "ds64" && body.length >= 16) ds64DataSize = Number(view(body).getBigUint64(8, true));
+      else if (id === "fmt ") pendingFormat = fmtChunk(body, container);
       return;
     }
-    if (id === "COMM") readComm(body);
+    if (id === "COMM") {
+      const comm = commChunk(body, container);
+      pendingFormat = comm.format;
+      dataLittle = comm.little;
+    }
   }
 
   let pendingFormat: PcmFormat | null = null;
-
-  function readFmt(b: Uint8Array) {
-    if (b.length < 16) throw new PcmDecodeError("broken", "fmt");
-    let tag = word(b, 0, 2);
-    const channels = word(b, 2, 2);
-    const sampleRate = word(b, 4, 4);
-    const bits = word(b, 14, 2);
-    // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of its sub-format GUID.
-    if (tag === 0xfffe && b.length >= 26) tag = word(b, 24, 2);
-    if (tag !== 1 && tag !== 3) throw new PcmDecodeError("codec", `wav-format-0x${tag.toString(16)}`);
-    pendingFormat = {
-      container,
-      encoding: tag === 3 ? "float" : "int",
-      bits,
-      sampleRate,
-      channels,
-      declaredFrames: null,
-    };
-  }
-
-  function readComm(b: Uint8Array) {
-    if (b.length < 18) throw new PcmDecodeError("broken", "COMM");
-    const channels = word(b, 0, 2);
-    const declared = word(b, 2, 4);
-    const bits = word(b, 6, 2);
-    const sampleRate = extendedFloat(b, 8);
-    let encoding: PcmFormat["encoding"] = "int";
-    if (container === "aifc") {
-      const codec = b.length >= 22 ? ascii(b, 18, 4) : "NONE";
-      if (codec === "sowt") dataLittle = true;
-      else if (codec === "fl32" || codec === "FL32") encoding = "float";
-      else if (codec !== "NONE" && codec !== "twos") throw new PcmDecodeError("codec", `aifc-${codec.trim()}`);
-    }
-    pendingFormat = {
-      container,
-      encoding,
-      bits: encoding === "float" ? 32 : bits,
-      sampleRate: Math.round(sampleRate),
-      channels,
-      declaredFrames: declared,
-    };
-  }
 
   function enterChunk(id: string, size: number) {
     const isData = kind === "riff" ? id === "data" : id === "SSND";
     if (isData) {
       if (!pendingFormat) throw new PcmDecodeError("broken", "no-format");
-      let bytes = size;
-      if (kind === "riff") {
-        if (size === 0xffffffff && ds64DataSize !== null) bytes = ds64DataSize;
-        // A writer that could not seek back leaves 0 or 0xFFFFFFFF: the audio runs to the end.
-        if (size === 0 || (size === 0xffffffff && ds64DataSize === null)) bytes = Infinity;
-        const f = pendingFormat;
-        const frameBytes = (f.bits / 8) * f.channels;
-        if (Number.isFinite(bytes) && frameBytes > 0) f.declaredFrames = Math.floor(bytes / frameBytes);
-        startAudio(f, bytes);
-      } else {
+      if (kind === "riff") startAudio(pendingFormat, wavDataBytes(pendingFormat, size, ds64DataSize));
+      else {
         // SSND: offset and block size first, then `offset` bytes before the samples.
         state = { at: "body", id, size: 8 };
         need(8);
@@ -230,41 +278,12 @@ export function createPcmReader(
     }
   }
 
-  function audio(src: Uint8Array): void {
-    let at = 0;
-    let n = 0;
-    const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
-    const flush = () => {
-      if (n > 0) sink(out, n);
-      frames += n;
-      n = 0;
-    };
-    if (carried > 0) {
-      const take = Math.min(blockAlign - carried, src.length);
-      carry.set(src.subarray(0, take), carried);
-      carried += take;
-      at = take;
-      if (carried < blockAlign) return;
-      convert!(carry, carryView, 0, out, n++);
-      carried = 0;
-    }
-    for (; at + blockAlign <= src.length; at += blockAlign) {
-      convert!(src, view, at, out, n++);
-      if (n === BLOCK_FRAMES) flush();
-    }
-    flush();
-    if (at < src.length) {
-      carry.set(src.subarray(at), 0);
-      carried = src.length - at;
-    }
-  }
-
   return {
     get format() {
       return format;
     },
     get frames() {
-      return frames;
+      return blocks?.frames ?? 0;
     },
     push(bytes) {
       let off = 0;
@@ -283,7 +302,7 @@ export function createPcmReader(
         }
         if (s.at === "data") {
           const take = Math.min(s.left, bytes.length - off);
-          audio(bytes.subarray(off, off + take));
+          blocks!.push(bytes.subarray(off, off + take));
           off += take;
           s.left -= take;
           if (s.left === 0) state = { at: "done" };
@@ -303,7 +322,7 @@ export function createPcmReader(
           state = { at: "chunk" };
           need(8);
         } else if (s.at === "chunk") {
-          enterChunk(ascii(got, 0, 4), word(got, 4, 4));
+          enterChunk(ascii(got, 0, 4), view(got).getUint32(4, little));
         } else if (s.id === "SSND") {
           const offset = new DataView(got.buffer, got.byteOffset, 8).getUint32(0, false);
           const f = pendingFormat!;
@@ -318,8 +337,7 @@ export function createPcmReader(
       }
     },
     finish() {
-      if (!format) throw new PcmDecodeError("broken", "no-audio");
-      if (frames === 0) throw new PcmDecodeError("broken", "no-audio");
+      if (!format || !blocks || blocks.frames === 0) throw new PcmDecodeError("broken", "no-audio");
     },
   };
 }

@@ -450,6 +450,61 @@ async function completeMaterial(
   return { release_id: releaseId, kind };
 }
 
+/**
+ * `complete` of the service (its comment says what it does): a track queued for processing, or a
+ * release's file queued for its check (issue 34).
+ */
+async function completeUpload(d: ResumableDeps, userId: number, id: string): Promise<CompleteResult> {
+  const { ctx, db, parts } = d;
+  // Asked again after its answer was lost on a bad connection: the same track, not a 404.
+  const [done] = await db.select({
+    state: uploadSessions.state,
+    track_id: uploadSessions.track_id,
+    material_kind: uploadSessions.material_kind,
+    release_id: uploadSessions.release_id,
+  })
+    .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
+  if (done?.state === "completed" && done.track_id !== null) return { track_id: done.track_id };
+  if (done?.state === "completed" && done.material_kind && done.release_id !== null) {
+    return { release_id: done.release_id, kind: done.material_kind };
+  }
+  await live(d, userId, id);
+  const claim = await claimCompletion(d, userId, id);
+  const { row } = claim;
+  try {
+    const stored = await assemble(d, row);
+    // A claim lost meanwhile (this process stalled past it, another request took the upload over)
+    // adds no track: the holder does.
+    if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
+    if (row.material_kind && row.release_id !== null) {
+      return await completeMaterial(d, row, stored, claim.stop);
+    }
+    const [track] = await ctx.uploads.addUploads(
+      row.user_id,
+      [{ key: row.storage_key, filename: row.filename, size: stored }],
+      parseDirections(row.directions),
+      row.ai_use,
+      row.created_at,
+    );
+    await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
+      and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
+    );
+    claim.stop();
+    if (row.mode === "local") {
+      await parts.remove(row.id).catch((err) => ctx.logger.warn("could not remove upload parts", { id: row.id, err }));
+    }
+    ctx.processor.enqueue(track.id);
+    ctx.logger.info("resumable upload completed", { userId, trackId: track.id, mode: row.mode });
+    return { track_id: track.id };
+  } catch (err) {
+    // Left open to be continued (parts missing, a store that failed); an aborted one stays so.
+    await claim.release();
+    throw err;
+  } finally {
+    claim.stop();
+  }
+}
+
 /** `start` of the service (its comment says what it does). */
 async function startUpload(
   d: ResumableDeps,
@@ -599,57 +654,7 @@ export function createResumableUploads(ctx: AppContext) {
      * completes an upload (the `completing` claim); a refusal for missing or wrong parts leaves it
      * open to be continued, an over-size file is aborted and its parts removed.
      */
-    async complete(userId: number, id: string): Promise<CompleteResult> {
-      // Asked again after its answer was lost on a bad connection: the same track, not a 404.
-      const [done] = await db.select({
-        state: uploadSessions.state,
-        track_id: uploadSessions.track_id,
-        material_kind: uploadSessions.material_kind,
-        release_id: uploadSessions.release_id,
-      })
-        .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
-      if (done?.state === "completed" && done.track_id !== null) return { track_id: done.track_id };
-      if (done?.state === "completed" && done.material_kind && done.release_id !== null) {
-        return { release_id: done.release_id, kind: done.material_kind };
-      }
-      await live(d, userId, id);
-      const claim = await claimCompletion(d, userId, id);
-      const { row } = claim;
-      try {
-        const stored = await assemble(d, row);
-        // A claim lost meanwhile (this process stalled past it, another request took the upload over)
-        // adds no track: the holder does.
-        if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
-        if (row.material_kind && row.release_id !== null) {
-          return await completeMaterial(d, row, stored, claim.stop);
-        }
-        const [track] = await ctx.uploads.addUploads(
-          row.user_id,
-          [{ key: row.storage_key, filename: row.filename, size: stored }],
-          parseDirections(row.directions),
-          row.ai_use,
-          row.created_at,
-        );
-        await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
-          and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
-        );
-        claim.stop();
-        if (row.mode === "local") {
-          await parts.remove(row.id).catch((err) =>
-            ctx.logger.warn("could not remove upload parts", { id: row.id, err })
-          );
-        }
-        ctx.processor.enqueue(track.id);
-        ctx.logger.info("resumable upload completed", { userId, trackId: track.id, mode: row.mode });
-        return { track_id: track.id };
-      } catch (err) {
-        // Left open to be continued (parts missing, a store that failed); an aborted one stays so.
-        await claim.release();
-        throw err;
-      } finally {
-        claim.stop();
-      }
-    },
+    complete: (userId: number, id: string): Promise<CompleteResult> => completeUpload(d, userId, id),
 
     /** Cancels the owner's upload and frees its parts. */
     async abort(userId: number, id: string): Promise<void> {
