@@ -43,7 +43,13 @@ async function writeWav(dir: string, name: string, mb: number) {
 /** Child mode: warm up, then check `dir/master.wav` and print one JSON line. */
 async function child(dir: string) {
   const storage = createLocalStorage(dir);
-  const d = { db: null as never, storage, logger: createLogger("silent"), clock: { now: () => new Date() }, maxMinutes: 60 };
+  const d = {
+    db: null as never,
+    storage,
+    logger: createLogger("silent"),
+    clock: { now: () => new Date() },
+    maxMinutes: 60,
+  };
   const { analysis, fingerprint } = await analyseMp3Frames((await Deno.open(DEMO)).readable);
   const demo = { duration_s: analysis.duration_s, fingerprint };
   await judgeStoredFile(d, "master", "warm.wav", demo);
@@ -83,7 +89,9 @@ export default async function (): Promise<Record<string, unknown>> {
     const memoryPass = growth <= TARGET_GROWTH_MB;
     console.log(
       `300 MB master (${(r.duration_s / 60).toFixed(1)} min of 24-bit 48 kHz): ${speed.toFixed(0)}× real time on CPU ` +
-        `(${(r.duration_s / r.seconds).toFixed(0)}× wall), peak RSS +${growth.toFixed(1)} MB (target ≤ ${TARGET_GROWTH_MB} MB)`,
+        `(${(r.duration_s / r.seconds).toFixed(0)}× wall), peak RSS +${
+          growth.toFixed(1)
+        } MB (target ≤ ${TARGET_GROWTH_MB} MB)`,
     );
     return {
       file_mb: +(Deno.statSync(`${dir}/master.wav`).size / MB).toFixed(1),

@@ -12,7 +12,9 @@
  * the test compares with ours.
  */
 const dir = decodeURIComponent(new URL("../test/fixtures/audio/master/", import.meta.url).pathname);
-const source = decodeURIComponent(new URL("../test/fixtures/audio/fingerprint/Print Artist - Original.mp3", import.meta.url).pathname);
+const source = decodeURIComponent(
+  new URL("../test/fixtures/audio/fingerprint/Print Artist - Original.mp3", import.meta.url).pathname,
+);
 
 const FILES: Array<{ name: string; args: string[]; rate: number; channels: number }> = [
   { name: "pcm16-44k.wav", args: ["-c:a", "pcm_s16le"], rate: 44100, channels: 2 },
@@ -22,7 +24,12 @@ const FILES: Array<{ name: string; args: string[]; rate: number; channels: numbe
   { name: "pcm24-44k.flac", args: ["-c:a", "flac", "-sample_fmt", "s32"], rate: 44100, channels: 2 },
   { name: "pcm16-48k.flac", args: ["-ar", "48000", "-c:a", "flac", "-sample_fmt", "s16"], rate: 48000, channels: 2 },
   { name: "pcm16-44k.aiff", args: ["-c:a", "pcm_s16be"], rate: 44100, channels: 2 },
-  { name: "pcm24-mono-48k.aif", args: ["-ar", "48000", "-ac", "1", "-c:a", "pcm_s24be", "-f", "aiff"], rate: 48000, channels: 1 },
+  {
+    name: "pcm24-mono-48k.aif",
+    args: ["-ar", "48000", "-ac", "1", "-c:a", "pcm_s24be", "-f", "aiff"],
+    rate: 48000,
+    channels: 1,
+  },
   { name: "sowt-44k.aifc", args: ["-c:a", "pcm_s16le", "-f", "aiff"], rate: 44100, channels: 2 },
   { name: "pcm24-96k.wav", args: ["-ar", "96000", "-c:a", "pcm_s24le"], rate: 96000, channels: 2 },
   { name: "pcm8-44k.wav", args: ["-c:a", "pcm_u8"], rate: 44100, channels: 2 },
@@ -33,7 +40,11 @@ const FILES: Array<{ name: string; args: string[]; rate: number; channels: numbe
 const AT = [0, 1, 100, 1000, 5000, 10000, 20000];
 
 async function run(args: string[]): Promise<Uint8Array> {
-  const out = await new Deno.Command("ffmpeg", { args: ["-v", "error", "-y", ...args], stdout: "piped", stderr: "piped" })
+  const out = await new Deno.Command("ffmpeg", {
+    args: ["-v", "error", "-y", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   if (!out.success) throw new Error(`ffmpeg ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
   return out.stdout;
@@ -50,7 +61,9 @@ for (const f of FILES) {
     rate: f.rate,
     channels: f.channels,
     frames,
-    samples: AT.filter((i) => i < frames).map((i) => [i, ...Array.from({ length: f.channels }, (_, c) => samples[i * f.channels + c])]),
+    samples: AT.filter((i) => i < frames).map((
+      i,
+    ) => [i, ...Array.from({ length: f.channels }, (_, c) => samples[i * f.channels + c])]),
   };
 }
 await Deno.writeTextFile(`${dir}expected.json`, JSON.stringify(expected, null, 1) + "\n");

@@ -81,7 +81,9 @@ describe("release files decoded as ffmpeg decodes them (test/fixtures/audio/mast
       "unknown",
     );
     const mp3 = await Deno.readFile(
-      decodeURIComponent(new URL("../../test/fixtures/audio/fingerprint/Print Artist - Original.mp3", import.meta.url).pathname),
+      decodeURIComponent(
+        new URL("../../test/fixtures/audio/fingerprint/Print Artist - Original.mp3", import.meta.url).pathname,
+      ),
     );
     expect(await code(mp3)).toBe("unknown");
     const wav = await Deno.readFile(`${dir}pcm16-44k.wav`);

@@ -150,7 +150,11 @@ export function wavFile(pcm: Pcm, encoding: WavEncoding): Uint8Array {
  * A WAV of about `bytes` bytes that plays `pcm` over and over, streamed a piece at a time (the
  * memory test and the 300 MB bench): nothing larger than one loop of `pcm` is ever held.
  */
-export function wavStream(pcm: Pcm, encoding: WavEncoding, bytes: number): { stream: ReadableStream<Uint8Array>; size: number } {
+export function wavStream(
+  pcm: Pcm,
+  encoding: WavEncoding,
+  bytes: number,
+): { stream: ReadableStream<Uint8Array>; size: number } {
   const frameBytes = pcm.channels.length * (encoding === "float" ? 4 : encoding / 8);
   const frames = Math.floor((bytes - 44) / frameBytes);
   const loop = wavData(pcm, encoding);

@@ -45,7 +45,9 @@ describe("a release file's format", () => {
     expect(formatProblem(format({ sampleRate: 32_000 }))).toBe(
       "Частота дискретизации 32 кГц не подходит: нужна 44,1 или 48 кГц (выше тоже можно).",
     );
-    for (const rate of [8_000, 22_050, 47_999, 400_000]) expect(formatProblem(format({ sampleRate: rate }))).toMatch(/^Частота/);
+    for (const rate of [8_000, 22_050, 47_999, 400_000]) {
+      expect(formatProblem(format({ sampleRate: rate }))).toMatch(/^Частота/);
+    }
   });
 
   it("takes PCM 16 and 24 bits and 32-bit float; refuses other depths", () => {

@@ -5,13 +5,7 @@
  * server/audio/analyse-lossless.ts, the job that runs it check.ts.
  */
 import type { MaterialKind } from "../../../domain/release-material.ts";
-import {
-  bitErrorRate,
-  HOP_SECONDS,
-  MATCH_MAX_BER,
-  MATCH_MIN_CODES,
-  MATCH_MIN_SHARE,
-} from "../../audio/fingerprint.ts";
+import { bitErrorRate, HOP_SECONDS, MATCH_MAX_BER, MATCH_MIN_CODES, MATCH_MIN_SHARE } from "../../audio/fingerprint.ts";
 import type { LosslessFacts } from "../../audio/analyse-lossless.ts";
 import type { PcmDecodeErrorCode, PcmFormat } from "../../audio/pcm-container.ts";
 
@@ -59,7 +53,9 @@ export const tooLongReason = (minutes: number) => `Файл длиннее ${min
 export const durationReason = (kind: MaterialKind, seconds: number, demo: number) =>
   kind === "extended"
     ? `Extended-версия (${clock(seconds)}) короче принятого демо (${clock(demo)}): она должна быть длиннее.`
-    : `Длительность файла ${clock(seconds)} отличается от принятого демо (${clock(demo)}) больше чем на ${DURATION_TOLERANCE_S} с. Пришлите ${
+    : `Длительность файла ${clock(seconds)} отличается от принятого демо (${
+      clock(demo)
+    }) больше чем на ${DURATION_TOLERANCE_S} с. Пришлите ${
       kind === "master" ? "мастер" : "инструментал"
     } той же версии трека.`;
 

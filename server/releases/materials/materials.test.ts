@@ -6,7 +6,7 @@
  * true-peak flag, a replaced file, a restart.
  */
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { releaseHistory, releaseMaterials, releases, tracks, type User } from "../../../db/schema.ts";
 import { createTestApp, type TestApp } from "../../testing/create-test-app.ts";
 import { createUser, signIn, storedTrack } from "../../testing/factories.ts";
@@ -14,6 +14,8 @@ import { cut, decodeMp3, gain, normalise, pad, type Pcm, resample, wavFile } fro
 import { createReleaseMaterials } from "./service.ts";
 import { MATERIAL_REASONS } from "./judge.ts";
 import { materialsByRelease } from "./reads.ts";
+import { startS3ServerForTests } from "../../testing/s3-server.ts";
+import { isS3Storage } from "../../storage/s3-file-storage.ts";
 
 const fixtures = decodeURIComponent(new URL("../../../test/fixtures/audio/", import.meta.url).pathname);
 const DEMO = `${fixtures}fingerprint/Print Artist - Original.mp3`;
@@ -51,7 +53,11 @@ async function setUp(): Promise<Ctx> {
   return { t, artist, headers, releaseId, changed };
 }
 
-async function addRelease(t: TestApp, trackId: number, stage: typeof releases.$inferInsert.stage = "materials_requested") {
+async function addRelease(
+  t: TestApp,
+  trackId: number,
+  stage: typeof releases.$inferInsert.stage = "materials_requested",
+) {
   const [r] = await t.ctx.db.insert(releases).values({
     track_id: trackId,
     direction: "label_neuropunk",
@@ -65,7 +71,11 @@ async function call(t: TestApp, headers: Record<string, string>, method: string,
   const res = await t.app.request(path, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body as Uint8Array<ArrayBuffer> : JSON.stringify(body),
+    body: body === undefined
+      ? undefined
+      : body instanceof Uint8Array
+      ? body as Uint8Array<ArrayBuffer>
+      : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -107,7 +117,12 @@ describe("a release's files: upload and check", () => {
   });
 
   it("takes a 24-bit 48 kHz WAV master made from the demo: accepted, with its figures for staff", async () => {
-    const done = await send(c, "master", "Print Artist - Original (Master).wav", wavFile(resample(demoPcm, 48_000), 24));
+    const done = await send(
+      c,
+      "master",
+      "Print Artist - Original (Master).wav",
+      wavFile(resample(demoPcm, 48_000), 24),
+    );
     expect(done).toEqual({ status: 200, body: { success: true, release_id: c.releaseId, kind: "master" } });
     const row = await material(c);
     expect(row).toMatchObject({ state: "accepted", reason: null, filename: "Print Artist - Original (Master).wav" });
@@ -120,7 +135,12 @@ describe("a release's files: upload and check", () => {
       fingerprint: { same: true },
       flags: [],
     });
-    const report = row.report as { duration_s: number; demo_duration_s: number; loudness_lufs: number; true_peak_dbtp: number };
+    const report = row.report as {
+      duration_s: number;
+      demo_duration_s: number;
+      loudness_lufs: number;
+      true_peak_dbtp: number;
+    };
     expect(Math.abs(report.duration_s - report.demo_duration_s)).toBeLessThan(0.1);
     expect(report.loudness_lufs).toBeCloseTo(-11.5, 0);
     expect(report.true_peak_dbtp).toBeLessThan(-1);
@@ -194,7 +214,12 @@ describe("a release's files: upload and check", () => {
     await send(c, "master", "louder.wav", wavFile(gain(demoPcm, 4), 24));
     const louder = await material(c);
     expect(louder).toMatchObject({ state: "accepted", report: { fingerprint: { same: true } } });
-    const r = louder.report as { loudness_lufs: number; true_peak_dbtp: number; clipped_samples: number; flags: string[] };
+    const r = louder.report as {
+      loudness_lufs: number;
+      true_peak_dbtp: number;
+      clipped_samples: number;
+      flags: string[];
+    };
     expect(r.loudness_lufs).toBeGreaterThan(-9);
     expect(r.true_peak_dbtp).toBeGreaterThan(-0.1);
     expect(r.clipped_samples).toBeGreaterThan(0);
@@ -232,7 +257,10 @@ describe("a release's files: upload and check", () => {
     expect(await start({ ...wav, release_id: scheduled })).toMatchObject({ status: 409 });
     expect(await start({ ...wav, filename: "Artist - Title.mp3" })).toEqual({
       status: 400,
-      body: { success: false, error: "Файл «Artist - Title.mp3» не подходит: нужен WAV, FLAC или AIFF (.wav, .flac, .aif, .aiff)." },
+      body: {
+        success: false,
+        error: "Файл «Artist - Title.mp3» не подходит: нужен WAV, FLAC или AIFF (.wav, .flac, .aif, .aiff).",
+      },
     });
     for (const name of ["master.flac", "master.AIFF", "master.aif"]) {
       expect((await start({ ...wav, filename: name })).status).toBe(201);
@@ -257,7 +285,13 @@ describe("a release's files: upload and check", () => {
     });
     const u = s.body.upload;
     for (let n = 1; n <= u.part_count; n++) {
-      await call(c.t, c.headers, "PUT", `/api/upload/resumable/${u.id}/parts/${n}`, bytes.subarray((n - 1) * u.part_size, n * u.part_size));
+      await call(
+        c.t,
+        c.headers,
+        "PUT",
+        `/api/upload/resumable/${u.id}/parts/${n}`,
+        bytes.subarray((n - 1) * u.part_size, n * u.part_size),
+      );
     }
     await c.t.ctx.db.update(releases).set({ stage: "scheduled" }).where(eq(releases.id, c.releaseId));
     expect(await call(c.t, c.headers, "POST", `/api/upload/resumable/${u.id}/complete`)).toMatchObject({ status: 409 });
@@ -297,5 +331,62 @@ describe("a release's files: upload and check", () => {
     await next.idle();
     expect(await material(c)).toMatchObject({ state: "refused", reason: MATERIAL_REASONS.missing });
     await next.stop();
+  });
+});
+
+const s3 = await startS3ServerForTests({ bucket: "np-materials" });
+
+describe.skipIf(!s3)("a release's file straight into the bucket (S3_BUCKET set, s3rver)", () => {
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  it("sends the master's parts to presigned addresses and checks it from the bucket", async () => {
+    const t = await createTestApp({
+      env: {
+        UPLOAD_PART_MB: "5",
+        S3_BUCKET: s3!.bucket,
+        S3_ENDPOINT: s3!.endpoint,
+        S3_REGION: s3!.region,
+        S3_ACCESS_KEY_ID: s3!.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3!.secretAccessKey,
+      },
+    });
+    try {
+      expect(isS3Storage(t.ctx.storage)).toBe(true);
+      const artist = await createUser(t.ctx.db);
+      const headers = (await signIn(t.ctx, artist)).headers;
+      const demo = await storedTrack(t.ctx, await Deno.readFile(DEMO), artist.id, "Print Artist - Original.mp3");
+      t.ctx.processor.enqueue(demo.id);
+      await t.ctx.queue.idle();
+      const releaseId = await addRelease(t, demo.id);
+      const bytes = wavFile(pad(resample(demoPcm, 48_000), 0, 2), 24);
+      const start = await call(t, headers, "POST", "/api/upload/resumable", {
+        filename: "Master.wav",
+        size: bytes.length,
+        kind: "master",
+        release_id: releaseId,
+      });
+      expect(start.status).toBe(201);
+      const u = start.body.upload;
+      expect(u).toMatchObject({ mode: "s3", part_count: 1 });
+      const put = await fetch(u.part_urls["1"], { method: "PUT", body: bytes as Uint8Array<ArrayBuffer> });
+      await put.body?.cancel();
+      expect(put.status).toBe(200);
+      expect(await call(t, headers, "POST", `/api/upload/resumable/${u.id}/complete`)).toEqual({
+        status: 200,
+        body: { success: true, release_id: releaseId, kind: "master" },
+      });
+      await t.ctx.releaseMaterials.idle();
+      const [row] = await t.ctx.db.select().from(releaseMaterials).where(eq(releaseMaterials.release_id, releaseId));
+      expect(row).toMatchObject({
+        state: "accepted",
+        size: bytes.length,
+        report: { bits: 24, sample_rate_hz: 48_000 },
+      });
+      expect(await t.ctx.storage.stat(row.storage_key)).toMatchObject({ size: bytes.length });
+    } finally {
+      await t.close();
+    }
   });
 });

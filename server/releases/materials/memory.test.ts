@@ -87,13 +87,19 @@ describe("a 300 MB master's check", () => {
     await probe;
     peak = Math.max(peak, rssMb());
 
-    const [row] = await t.ctx.db.select().from(releaseMaterials).where(eq(releaseMaterials.storage_key, "ma/big-master"));
+    const [row] = await t.ctx.db.select().from(releaseMaterials).where(
+      eq(releaseMaterials.storage_key, "ma/big-master"),
+    );
     // The demo played over and over: far longer than the demo, so refused for its length, measured whole.
     expect(row.state).toBe("refused");
     expect((row.report as { duration_s: number }).duration_s).toBeGreaterThan(1000);
     expect(answered).toBeGreaterThan(5);
     expect(slowest).toBeLessThan(1000);
-    console.log(`300 MB master: RSS +${(peak - before).toFixed(1)} MB, slowest health ${slowest.toFixed(0)} ms, ${answered} answers`);
+    console.log(
+      `300 MB master: RSS +${(peak - before).toFixed(1)} MB, slowest health ${
+        slowest.toFixed(0)
+      } ms, ${answered} answers`,
+    );
     expect(peak - before).toBeLessThanOrEqual(64);
   }, 300_000);
 });

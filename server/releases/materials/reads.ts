@@ -3,7 +3,7 @@
  * the release desk's ZIP reads.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { releaseMaterials, type RELEASE_MATERIAL_KINDS, type RELEASE_MATERIAL_STATES } from "../../../db/schema.ts";
+import { type RELEASE_MATERIAL_KINDS, type RELEASE_MATERIAL_STATES, releaseMaterials } from "../../../db/schema.ts";
 import type { Db } from "../../../db/client.ts";
 import type { MaterialReport } from "./judge.ts";
 

@@ -15,7 +15,7 @@ import { conflict, notFound } from "../../lib/http-error.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { createTaskQueue } from "../../lib/queue.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
-import { checkMaterial, type CheckDeps, writeVerdict } from "./check.ts";
+import { type CheckDeps, checkMaterial, writeVerdict } from "./check.ts";
 import { MATERIAL_REASONS } from "./judge.ts";
 
 /** The stages a release takes files in: until it is scheduled (docs/decisions/0361). */

@@ -5,7 +5,13 @@ import { FakeXhr } from "../../../../server/testing/fake-xhr.ts";
 import { CHECKING_POLL_MS, type ReleaseFileItem, ReleaseFiles } from "./ReleaseFiles.tsx";
 
 const items: ReleaseFileItem[] = [
-  { kind: "master", required: true, state: "refused", reason: "Это не та запись, что была принята.", filename: "old.wav" },
+  {
+    kind: "master",
+    required: true,
+    state: "refused",
+    reason: "Это не та запись, что была принята.",
+    filename: "old.wav",
+  },
   { kind: "extended", required: false, state: "missing", reason: null, filename: null },
   { kind: "instrumental", required: false, state: "accepted", reason: null, filename: "inst.flac" },
 ];
@@ -17,7 +23,17 @@ function serve() {
         status: 201,
         body: {
           success: true,
-          upload: { id: "u1", filename: "m.wav", size: 25, mode: "local", part_size: 10, part_count: 3, parts_done: [], part_urls: {}, expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+          upload: {
+            id: "u1",
+            filename: "m.wav",
+            size: 25,
+            mode: "local",
+            part_size: 10,
+            part_count: 3,
+            parts_done: [],
+            part_urls: {},
+            expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+          },
         },
       };
     }
@@ -74,7 +90,12 @@ describe("the release page's files (issue 34)", () => {
     pick("extended", new File([new Uint8Array(25)], "Track (Extended).wav", { lastModified: 1 }));
     await settle();
     const start = FakeXhr.sent[0];
-    expect(JSON.parse(start.body as string)).toMatchObject({ filename: "Track (Extended).wav", size: 25, kind: "extended", release_id: 5 });
+    expect(JSON.parse(start.body as string)).toMatchObject({
+      filename: "Track (Extended).wav",
+      size: 25,
+      kind: "extended",
+      release_id: 5,
+    });
     expect(FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url)).toEqual([
       "/api/upload/resumable/u1/parts/1",
       "/api/upload/resumable/u1/parts/2",
@@ -88,8 +109,13 @@ describe("the release page's files (issue 34)", () => {
     pick("extended", new File([new Uint8Array(5)], "Track.mp3"));
     await settle();
     expect(FakeXhr.sent).toEqual([]);
-    expect(within(screen.getByTestId("release-file-extended")).getByRole("alert").textContent).toMatch(/нужен WAV, FLAC или AIFF/);
-    FakeXhr.reset(() => ({ status: 409, body: { success: false, error: "Файлы для этого релиза больше не принимаются." } }));
+    expect(within(screen.getByTestId("release-file-extended")).getByRole("alert").textContent).toMatch(
+      /нужен WAV, FLAC или AIFF/,
+    );
+    FakeXhr.reset(() => ({
+      status: 409,
+      body: { success: false, error: "Файлы для этого релиза больше не принимаются." },
+    }));
     pick("extended", new File([new Uint8Array(5)], "Track.wav"));
     await settle();
     expect(within(screen.getByTestId("release-file-extended")).getByRole("alert").textContent).toBe(

@@ -52,7 +52,12 @@ export function ReleaseFiles({ releaseId, items, onChanged }: {
       <p className="release-files-hint">{T.hint}</p>
       <ul className="release-files">
         {items.map((item) => (
-          <ReleaseFileRow key={item.kind} releaseId={releaseId} item={item} onChanged={onChanged} />
+          <ReleaseFileRow
+            key={item.kind}
+            releaseId={releaseId}
+            item={item}
+            onChanged={onChanged}
+          />
         ))}
       </ul>
     </section>
@@ -110,7 +115,9 @@ function ReleaseFileRow({ releaseId, item, onChanged }: {
           />
           <button
             type="button"
-            className={item.state === "missing" || item.state === "refused" ? "btn btn-primary release-file-action" : "btn release-file-action"}
+            className={item.state === "missing" || item.state === "refused"
+              ? "btn btn-primary release-file-action"
+              : "btn release-file-action"}
             disabled={sending}
             onClick={() => input.current?.click()}
           >
