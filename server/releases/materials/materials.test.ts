@@ -15,6 +15,7 @@ import { createReleaseMaterials } from "./service.ts";
 import { MATERIAL_REASONS } from "./judge.ts";
 import { materialsByRelease } from "./reads.ts";
 import { startS3ServerForTests } from "../../testing/s3-server.ts";
+import { recoverStorage } from "../../storage/recover-storage.ts";
 import { isS3Storage } from "../../storage/s3-file-storage.ts";
 
 const fixtures = decodeURIComponent(new URL("../../../test/fixtures/audio/", import.meta.url).pathname);
@@ -148,7 +149,8 @@ describe("a release's files: upload and check", () => {
     const history = await c.t.ctx.db.select().from(releaseHistory).where(eq(releaseHistory.release_id, c.releaseId));
     expect(history.map((h) => h.action)).toEqual(["material_received", "material_checked"]);
     expect(history[0].user_id).toBe(c.artist.id);
-    // The stored file is the upload's bytes, kept by the storage sweep (server/storage/recover-storage.ts).
+    // The stored file is kept by the storage sweep (server/storage/recover-storage.ts), even when old.
+    expect(await recoverStorage(c.t.ctx, -60_000)).toEqual({ partials: 0, orphans: 0 });
     expect(await c.t.ctx.storage.stat(row.storage_key)).toMatchObject({ size: row.size });
     const read = await materialsByRelease(c.t.ctx.db, [c.releaseId]);
     expect(read.get(c.releaseId)).toMatchObject([{ kind: "master", state: "accepted" }]);
