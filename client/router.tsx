@@ -91,6 +91,15 @@ const processingRoute = signedIn(
   "/processing",
   lazyRouteComponent(() => import("./features/processing/processing-page.tsx"), "ProcessingPage"),
 );
+// The artist's releases (issue 34).
+const releasesRoute = signedIn(
+  "/releases",
+  lazyRouteComponent(() => import("./features/releases/artist-pages.tsx"), "ArtistReleasesPage"),
+);
+const releaseRoute = signedIn(
+  "/releases/$id",
+  lazyRouteComponent(() => import("./features/releases/artist-pages.tsx"), "ArtistReleasePage"),
+);
 const successRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: "/success",
@@ -151,6 +160,8 @@ const adminChildren = [
   admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
   admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
   admin("intake", () => import("./features/admin/intake-page.tsx"), "AdminIntakePage"),
+  admin("releases", () => import("./features/releases/staff-list-page.tsx"), "AdminReleasesPage"),
+  admin("releases/$id", () => import("./features/releases/staff-release-page.tsx"), "AdminReleasePage"),
   admin(
     "decline-templates",
     () => import("./features/staff-review/edit/decline-templates-page.tsx"),
@@ -198,6 +209,8 @@ const moderatorChildren = [
   ),
   mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
   mod("intake", () => import("./features/moderator/intake-page.tsx"), "ModeratorIntakePage"),
+  mod("releases", () => import("./features/releases/staff-list-page.tsx"), "ModeratorReleasesPage"),
+  mod("releases/$id", () => import("./features/releases/staff-release-page.tsx"), "ModeratorReleasePage"),
   mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
   mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
 ];
@@ -210,7 +223,14 @@ const routeTree = rootRoute.addChildren([
   errorRoute,
   maintenanceRoute,
   guestLayout.addChildren([loginRoute, callbackRoute]),
-  signedInLayout.addChildren([profileRoute, profileEditRoute, processingRoute, successRoute]),
+  signedInLayout.addChildren([
+    profileRoute,
+    profileEditRoute,
+    processingRoute,
+    successRoute,
+    releasesRoute,
+    releaseRoute,
+  ]),
   adminRoute.addChildren(adminChildren),
   moderatorRoute.addChildren(moderatorChildren),
 ]);

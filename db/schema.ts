@@ -511,6 +511,15 @@ export const directionIntake = sqliteTable("direction_intake", {
    * `{artist}` `{title}` `{direction}`); null: the built-in text (server/intake/rules.ts).
    */
   late_message: text("late_message"),
+  /**
+   * The label's release desk (issue 34): the catalogue number's prefix (null: the direction's
+   * built-in one, domain/releases.ts), the next number staff are offered, and which extra files the
+   * label asks the artist for besides the master.
+   */
+  catalogue_prefix: text("catalogue_prefix"),
+  catalogue_next: integer("catalogue_next").notNull().default(1),
+  release_extended: integer("release_extended", { mode: "boolean" }).notNull().default(false),
+  release_instrumental: integer("release_instrumental", { mode: "boolean" }).notNull().default(false),
   updated_by: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
   updated_at: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
@@ -732,6 +741,11 @@ export const releases = sqliteTable("releases", {
   accepted_at: integer("accepted_at", { mode: "timestamp_ms" }).notNull(),
   materials_complete_at: integer("materials_complete_at", { mode: "timestamp_ms" }),
   released_at: integer("released_at", { mode: "timestamp_ms" }),
+  /** When the artist was told what is needed (the sweep, once the decision's hold is over). */
+  request_told_at: integer("request_told_at", { mode: "timestamp_ms" }),
+  /** Reminders for missing materials sent (at most 4, at least 3 days apart) and the last one's time. */
+  reminders_sent: integer("reminders_sent").notNull().default(0),
+  reminded_at: integer("reminded_at", { mode: "timestamp_ms" }),
   ...timestamps,
 }, (t) => [
   uniqueIndex("releases_track_direction_idx").on(t.track_id, t.direction),

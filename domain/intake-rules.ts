@@ -23,6 +23,11 @@ export interface IntakeSettings {
   auto_decline_after_days: number;
   staff_chat_id: string | null;
   late_message: string | null;
+  /** The release desk (issue 34; label directions): catalogue prefix (null: built in), next number, extras asked. */
+  catalogue_prefix: string | null;
+  catalogue_next: number;
+  release_extended: boolean;
+  release_instrumental: boolean;
 }
 
 /** A direction without a saved row (db/schema.ts `direction_intake` has the same defaults). */
@@ -38,6 +43,10 @@ export const INTAKE_DEFAULTS: IntakeSettings = {
   auto_decline_after_days: 7,
   staff_chat_id: null,
   late_message: null,
+  catalogue_prefix: null,
+  catalogue_next: 1,
+  release_extended: false,
+  release_instrumental: false,
 };
 
 export const INTAKE_LIMITS = {
@@ -50,6 +59,7 @@ export const INTAKE_LIMITS = {
   tempoMax: 400,
   promiseDaysMax: 365,
   autoDeclineAfterDaysMax: 365,
+  catalogueNextMax: 999_999,
 } as const;
 
 /** The window the cap counts over. */
@@ -122,6 +132,14 @@ const staffChatId = z.union([z.string(), z.number(), z.null()], { message: STAFF
     message: STAFF_CHAT_ID_MESSAGE,
   });
 
+/** A catalogue prefix: 2 to 8 Latin capitals (NPR, KSTR). */
+export const CATALOGUE_PREFIX_RULE = /^[A-Z]{2,8}$/;
+const CATALOGUE_PREFIX_MESSAGE = "catalogue_prefix: от 2 до 8 латинских заглавных букв (например NPR) или null";
+
+const cataloguePrefix = z.union([z.string(), z.null()], { message: CATALOGUE_PREFIX_MESSAGE })
+  .transform((v) => (v === null || v.trim() === "" ? null : v.trim().toUpperCase()))
+  .refine((v) => v === null || CATALOGUE_PREFIX_RULE.test(v), { message: CATALOGUE_PREFIX_MESSAGE });
+
 /** Fields a client may send back from a read Rule: ignored, not an error. */
 const READ_ONLY = new Set(["direction", "updated_at", "updated_by"]);
 
@@ -137,6 +155,10 @@ const updateShape = {
   auto_decline_after_days: whole(0, INTAKE_LIMITS.autoDeclineAfterDaysMax, "Отказ после срока, дней"),
   staff_chat_id: staffChatId,
   late_message: text(INTAKE_LIMITS.lateMessageMax, "Сообщение «не успели послушать»"),
+  catalogue_prefix: cataloguePrefix,
+  catalogue_next: whole(1, INTAKE_LIMITS.catalogueNextMax, "Следующий номер каталога"),
+  release_extended: z.boolean({ message: "release_extended: ожидается true или false" }),
+  release_instrumental: z.boolean({ message: "release_instrumental: ожидается true или false" }),
 };
 
 /** PUT /api/admin/intake/{direction}: any subset of the writable fields (at least one). */

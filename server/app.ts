@@ -38,6 +38,8 @@ import { createUploadRoutes } from "./uploads/upload-routes.ts";
 import { createResumableRoutes, isResumablePartPath } from "./uploads/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
 import { createReleaseMaterials } from "./releases/materials/service.ts";
+import { createReleases } from "./releases/service.ts";
+import { createArtistReleaseRoutes } from "./releases/routes.ts";
 
 export function buildContext(deps: AppDeps): AppContext {
   const tokens = createTokenService({
@@ -52,7 +54,10 @@ export function buildContext(deps: AppDeps): AppContext {
   const notifications = createNotifications(deps);
   // Notifications subscribe to review's changes: a decision's batch carries the artist's message and
   // the staff cards' edits (decision 0327).
-  const rooms = createTrackServices({ ...deps, users, reviewEvents: reviewEffects(deps.db, notifications) });
+  // The release desk joins each decision's batch too: an accepted label pair becomes a release (issue 34).
+  const releases = createReleases({ ...deps, notifications });
+  const reviewEvents = releases.reviewEvents(reviewEffects(deps.db, notifications));
+  const rooms = createTrackServices({ ...deps, users, reviewEvents });
   const { tracks, review } = rooms;
   // The staff cards read their tracks through the tracks service (issue 27).
   notifications.desk.connect(tracks);
@@ -71,6 +76,7 @@ export function buildContext(deps: AppDeps): AppContext {
     }),
     reanalysis: createReanalysis({ ...deps, processing: rooms.processing, tracks }),
     promiseSweep: createPromiseSweep({ ...deps, review }),
+    releases,
     notifications,
     // One instance each per app, used by every route that needs it (docs/decisions/0210).
     declineTemplates,
@@ -85,7 +91,11 @@ export function buildContext(deps: AppDeps): AppContext {
     }),
     faq: createFaqService(deps),
     slider: createSliderService(deps),
-    releaseMaterials: createReleaseMaterials(deps),
+    // Every upload and verdict of a release file moves the release desk on (issue 34).
+    releaseMaterials: createReleaseMaterials({
+      ...deps,
+      afterMaterialsChanged: (releaseId) => releases.afterMaterialsChanged(releaseId).then(() => {}),
+    }),
   };
 }
 
@@ -125,6 +135,7 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/moderator", createModeratorRoutes(ctx))
     .route("/downloads", createDownloadRoutes(ctx))
     .route("/listen", createListenRoutes(ctx))
+    .route("/releases", createArtistReleaseRoutes(ctx))
     .route("/", createTelegramWebhookRoutes(ctx));
 }
 

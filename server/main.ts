@@ -82,6 +82,8 @@ export async function main(opts: MainOptions = {}) {
     (n) => n && deps.logger.info("resumed release file checks", { files: n }),
     (err) => deps.logger.error("could not resume release file checks", { err }),
   );
+  // The release desk's requests, reminders and release days, one instance at a time (issue 34).
+  ctx.releases.sweep.start();
 
   const server = Deno.serve({
     port: config.port,
@@ -105,6 +107,7 @@ export async function main(opts: MainOptions = {}) {
     await ctx.notifications.sender.stop(5_000);
     await ctx.reanalysis.stop(5_000);
     await ctx.promiseSweep.stop();
+    await ctx.releases.sweep.stop();
     await ctx.processor.stop(20_000);
     await ctx.releaseMaterials.stop(5_000);
     deps.kv.close?.();

@@ -20,6 +20,7 @@ import type {
 import type { UsersService } from "./users/service.ts";
 import type { PromiseSweep } from "./intake/sweep.ts";
 import type { ReleaseMaterials } from "./releases/materials/service.ts";
+import type { ReleasesService } from "./releases/service.ts";
 import { createEmbeddedStore, createUpstashStore } from "./status-store/kv.ts";
 import { createLogger } from "./lib/logger.ts";
 import { createTaskQueue } from "./lib/queue.ts";
@@ -71,6 +72,8 @@ export interface AppContext extends AppDeps {
   reanalysis: Reanalysis;
   /** The response promise's automatic decline, leased across instances (issue 25). */
   promiseSweep: PromiseSweep;
+  /** The labels' release desk (issue 34): releases of accepted label pairs, label copy, calendar, exports. */
+  releases: ReleasesService;
   /** Telegram messages to artists: the outbox a decision write enqueues into, and its sender. */
   notifications: Notifications;
   /** The bot's updates (staff cards' presses, issue 27): webhook or leased polling (decision 0262). */

@@ -184,5 +184,7 @@ export function createAdminDashboardRoutes(ctx: AppContext) {
       const window = figuresWindow(q.period, ctx.clock.now(), q.tz_offset);
       const response_figures = await ctx.review.responseFigures("*", window, "all");
       return c.json({ success: true, response_figures });
-    });
+    })
+    // The labels' release desk per label (issue 34): waiting for materials, median days, this month.
+    .get("/releases", async (c) => c.json({ success: true as const, release_figures: await ctx.releases.figures() }));
 }

@@ -9,6 +9,7 @@ import { createAdminDashboardRoutes } from "./dashboard.ts";
 import { createAdminDeclineTemplateRoutes } from "../decline-templates/routes.ts";
 import { createAdminRedisRoutes } from "./redis.ts";
 import { createAdminIntakeRoutes } from "../intake/routes.ts";
+import { createStaffReleaseRoutes } from "../releases/routes.ts";
 
 /**
  * Administrator API: /api/admin/*. Signed-in admins only: anonymous 401, anyone else 403. The
@@ -25,5 +26,6 @@ export function createAdminRoutes(ctx: AppContext) {
     .route("/dashboard", createAdminDashboardRoutes(ctx))
     .route("/decline-templates", createAdminDeclineTemplateRoutes(ctx))
     .route("/intake", createAdminIntakeRoutes(ctx))
+    .route("/releases", createStaffReleaseRoutes(ctx))
     .route("/", createAdminRedisRoutes(ctx));
 }

@@ -134,6 +134,8 @@ describe("GET /api/tracks/history", () => {
         "error",
         "filename",
         "id",
+        // Issue 34: the track's label releases, beside «Принят».
+        "releases",
         "status",
         "upload_date",
       ],

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { type Direction, parseDirections } from "../../domain/directions.ts";
-import { type Track, trackAnalysis, tracks } from "../../db/schema.ts";
+import { releases, type Track, trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../lib/http-error.ts";
 import { maySeeTrack } from "../../domain/scope.ts";
@@ -75,6 +75,8 @@ export interface ArtistHistoryItem {
   decisions: ArtistDecisionView[];
   /** The comments the label shared on this track, by moment; never staff-only ones, never who wrote them (0232). */
   comments: SharedComment[];
+  /** Its label releases (issue 34), shown beside «Принят»: the release page and its stage. */
+  releases: { id: number; direction: string; stage: string }[];
 }
 
 export interface ArtistHistory {
@@ -119,6 +121,7 @@ export async function historyOf(
     .limit(q.page_size)
     .offset((page - 1) * q.page_size);
   const shared = await comments.sharedOf(rows.map((r) => r.id));
+  const releaseList = await releasesOfTracks(db, rows.map((r) => r.id), shownBefore());
   const days = await promiseDays(db);
   return {
     tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
@@ -133,12 +136,25 @@ export async function historyOf(
       analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
       decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
       comments: shared.get(t.id) ?? [],
+      releases: releaseList.filter((r) => r.track_id === t.id).map(({ track_id: _t, ...r }) => r),
     })),
     total,
     page,
     pages,
     page_size: q.page_size,
   };
+}
+
+/** The releases of these tracks whose accept is past its hold (issue 34). */
+async function releasesOfTracks(db: HistoryDeps["db"], ids: number[], before: number) {
+  if (ids.length === 0) return [];
+  return await db.select({
+    id: releases.id,
+    track_id: releases.track_id,
+    direction: releases.direction,
+    stage: releases.stage,
+  })
+    .from(releases).where(and(inArray(releases.track_id, ids), lte(releases.accepted_at, new Date(before))));
 }
 
 /** What the history reads: the database, the hold's edge (ms), the shared comments. */

@@ -9,6 +9,7 @@ import { createModeratorDeclineTemplateRoutes } from "../decline-templates/route
 import { dashboardQuerySchema, figuresWindow } from "../admin/dashboard.ts";
 import { validate } from "../http/validate.ts";
 import { createModeratorIntakeRoutes } from "../intake/routes.ts";
+import { createStaffReleaseRoutes } from "../releases/routes.ts";
 
 /** GET /api/moderator/status (spec 2 §7): `categories` is `"*"` or the list of direction codes. */
 export interface ModeratorStatus {
@@ -50,5 +51,7 @@ export function createModeratorRoutes(ctx: AppContext) {
     // The decision form's ready-made decline messages, read-only (administrators keep them).
     .route("/decline-templates", createModeratorDeclineTemplateRoutes(ctx))
     // Their directions' intake rules, read-only (issue 25; administrators keep them).
-    .route("/intake", createModeratorIntakeRoutes(ctx));
+    .route("/intake", createModeratorIntakeRoutes(ctx))
+    // The label releases of their categories (issue 34).
+    .route("/releases", createStaffReleaseRoutes(ctx));
 }

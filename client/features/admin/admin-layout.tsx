@@ -5,6 +5,7 @@ const NAV: StaffNavItem[] = [
   { to: "/admin", label: "Панель управления", exact: true },
   { to: "/admin/tracks", label: "Треки" },
   { to: "/admin/intake", label: "Приём треков" },
+  { to: "/admin/releases", label: "Релизы" },
   { to: "/admin/faq", label: "FAQ" },
   { to: "/admin/slider", label: "Слайдер" },
   { to: "/admin/users", label: "Пользователи" },

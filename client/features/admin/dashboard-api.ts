@@ -36,3 +36,11 @@ export const adminResponseFiguresQuery = (period: Period) =>
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
+
+/** The labels' release figures (issue 34): waiting for materials, medians, this month. */
+export const adminReleaseFiguresQuery = () =>
+  queryOptions({
+    queryKey: [...adminKeys.dashboard, "releases"] as const,
+    queryFn: () => read(admin.dashboard.releases.$get()).then((b) => b.release_figures),
+    staleTime: 0,
+  });

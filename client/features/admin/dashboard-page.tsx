@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
+import { ReleaseFigures } from "./release-figures.tsx";
 import { adminDashboardQuery, adminResponseFiguresQuery, type Period } from "./dashboard-api.ts";
 import { DownloadPie, HorizontalBars, TimelineChart } from "./dashboard-charts.tsx";
 import { ReviewCounts } from "./review-counts.tsx";
@@ -125,6 +126,7 @@ export function AdminDashboardPage() {
               )}
           </div>
           {stats.review && <ReviewCounts rows={stats.review} />}
+          <ReleaseFigures />
           {figures.data && (
             <ResponseFigures
               figures={figures.data}

@@ -22,6 +22,10 @@ export type IntakeRuleInput = Pick<
   | "auto_decline_after_days"
   | "staff_chat_id"
   | "late_message"
+  | "catalogue_prefix"
+  | "catalogue_next"
+  | "release_extended"
+  | "release_instrumental"
 >;
 
 export const adminIntakeKey = ["admin", "intake"] as const;

@@ -90,6 +90,11 @@ describe("«Приём треков»", () => {
       auto_decline_after_days: 7,
       late_message: null,
       staff_chat_id: "-1001234567890",
+      // Issue 34: a label direction's release desk settings go with it.
+      catalogue_prefix: null,
+      catalogue_next: 1,
+      release_extended: false,
+      release_instrumental: false,
     });
     expect(koster.getByRole("status").textContent).toBe(INTAKE_TEXTS.saved);
     expect(koster.getByTestId("intake-state").textContent).toBe("Пауза");

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { ADMIN_DIRECTION_LABELS, type Direction, isDirection } from "../../../domain/directions.ts";
+import { isLabelDirection } from "../../../domain/releases.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
@@ -34,6 +35,14 @@ export const INTAKE_TEXTS = {
   lateMessage: "Сообщение «не успели послушать»",
   lateHint: "Уходит артисту при автоотказе. Пусто — стандартный текст. Подстановки: {artist}, {title}, {direction}.",
   staffChat: "Telegram-чат сотрудников",
+  /** Issue 34: the label's release desk (label directions only). */
+  releases: "Релизы лейбла",
+  cataloguePrefix: "Префикс номера по каталогу",
+  cataloguePrefixHint: "2–8 латинских заглавных, например NPR. Пусто — встроенный (NPR, KSTR).",
+  catalogueNext: "Следующий номер",
+  catalogueNextHint: "С него начинается подсказка номера; если номера выше уже выданы — следующий за ними.",
+  releaseExtended: "Просить extended mix",
+  releaseInstrumental: "Просить инструментал",
   staffChatHint:
     "id группы (например, -1001234567890) или @канал: туда приходят карточки новых треков. Пусто — не отправлять.",
   save: "Сохранить",
@@ -82,6 +91,10 @@ interface Draft {
   auto_decline_after_days: string;
   late_message: string;
   staff_chat_id: string;
+  catalogue_prefix: string;
+  catalogue_next: string;
+  release_extended: boolean;
+  release_instrumental: boolean;
 }
 
 const text = (v: string | number | null | undefined) => (v === null || v === undefined ? "" : String(v));
@@ -99,6 +112,10 @@ function draftOf(r: IntakeRule): Draft {
     auto_decline_after_days: text(r.auto_decline_after_days),
     late_message: text(r.late_message),
     staff_chat_id: text(r.staff_chat_id),
+    catalogue_prefix: text(r.catalogue_prefix),
+    catalogue_next: text(r.catalogue_next),
+    release_extended: r.release_extended,
+    release_instrumental: r.release_instrumental,
   };
 }
 
@@ -107,8 +124,18 @@ const num = (s: string): number | null => (s.trim() === "" ? null : Number(s.tri
 const str = (s: string): string | null => (s.trim() === "" ? null : s.trim());
 
 /** What the PUT sends: every writable field, so the saved rule is exactly what the card shows. */
-export function inputOf(d: Draft): IntakeRuleInput {
+export function inputOf(d: Draft, direction?: string): IntakeRuleInput {
+  // The release desk's settings belong to the label directions (issue 34).
+  const releases = direction && isLabelDirection(direction)
+    ? {
+      catalogue_prefix: str(d.catalogue_prefix),
+      catalogue_next: num(d.catalogue_next),
+      release_extended: d.release_extended,
+      release_instrumental: d.release_instrumental,
+    }
+    : {};
   return {
+    ...releases,
     open: d.open,
     pause_message: str(d.pause_message),
     cap_per_30_days: num(d.cap_per_30_days),
@@ -153,7 +180,7 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
     setError(null);
     setDone(false);
     try {
-      const answer = await save.mutateAsync({ direction: rule.direction, json: inputOf(draft) });
+      const answer = await save.mutateAsync({ direction: rule.direction, json: inputOf(draft, rule.direction) });
       setSaved(answer.rule);
       setDraft(draftOf(answer.rule));
       setDone(true);
@@ -282,6 +309,42 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
           />
           <small className="st-hint" id={f("chat-hint")}>{INTAKE_TEXTS.staffChatHint}</small>
         </div>
+        {isLabelDirection(rule.direction) && (
+          <fieldset className="st-fieldset intake-half" data-testid="intake-releases">
+            <legend className="st-label">{INTAKE_TEXTS.releases}</legend>
+            <div className="st-field">
+              <label className="st-label" htmlFor={f("prefix")}>{INTAKE_TEXTS.cataloguePrefix}</label>
+              <input
+                id={f("prefix")}
+                className="st-input"
+                autoComplete="off"
+                value={draft.catalogue_prefix}
+                aria-describedby={f("prefix-hint")}
+                onChange={(e) =>
+                  set("catalogue_prefix", e.target.value)}
+              />
+              <small className="st-hint" id={f("prefix-hint")}>{INTAKE_TEXTS.cataloguePrefixHint}</small>
+            </div>
+            {numberField("catalogue_next", INTAKE_TEXTS.catalogueNext, INTAKE_TEXTS.catalogueNextHint, 1)}
+            <label className="st-check">
+              <input
+                type="checkbox"
+                checked={draft.release_extended}
+                onChange={(e) =>
+                  set("release_extended", e.target.checked)}
+              />
+              <span>{INTAKE_TEXTS.releaseExtended}</span>
+            </label>
+            <label className="st-check">
+              <input
+                type="checkbox"
+                checked={draft.release_instrumental}
+                onChange={(e) => set("release_instrumental", e.target.checked)}
+              />
+              <span>{INTAKE_TEXTS.releaseInstrumental}</span>
+            </label>
+          </fieldset>
+        )}
       </div>
       <div className="st-form-actions">
         <button type="submit" className="st-btn st-btn-primary" disabled={save.isPending || !edited}>

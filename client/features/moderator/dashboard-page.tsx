@@ -57,6 +57,9 @@ export function ModeratorDashboardPage() {
         <p style={{ margin: "10px 0 0" }}>
           {/* Issue 25: the intake rules of these directions, read-only (the sidebar stays spec 2's). */}
           <Link to="/moderator/intake">Intake rules of your categories →</Link>
+          {" · "}
+          {/* Issue 34: the label releases of these categories. */}
+          <Link to="/moderator/releases">Label releases →</Link>
         </p>
       </div>
 

@@ -4,6 +4,7 @@ import { Link } from "@tanstack/react-router";
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
 import { DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
 import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../../domain/artist-review.ts";
+import { RELEASE_STAGE_LABELS, type ReleaseStage } from "../../../domain/releases.ts";
 import { formatDate, formatDateTime, formatDuration } from "../../lib/format.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
@@ -30,6 +31,8 @@ export const HISTORY_TEXTS = {
   downloadLabel: "Скачивание файла",
   downloadedHint: "команда скачала файл",
   notDownloadedHint: "команда ещё не скачала файл",
+  /** Issue 34: the label release of an accepted pair, beside «Принят». */
+  release: "Релиз",
 } as const;
 
 /** `a` is a later calendar day than `b`, in the visitor's own calendar. */
@@ -152,6 +155,17 @@ function SubmissionItem({ t }: { t: Submission }) {
                   <span className={`badge ${reviewBadge[d.status as ArtistReviewStatus] ?? "badge-muted"}`}>
                     {ARTIST_REVIEW_LABELS[d.status as ArtistReviewStatus] ?? d.status}
                   </span>
+                  {(t.releases ?? []).filter((r) => r.direction === d.direction).map((r) => (
+                    <Link
+                      key={r.id}
+                      to="/releases/$id"
+                      params={{ id: String(r.id) }}
+                      className="badge badge-info"
+                      data-testid="my-track-release"
+                    >
+                      {`${HISTORY_TEXTS.release}: ${RELEASE_STAGE_LABELS[r.stage as ReleaseStage] ?? r.stage}`}
+                    </Link>
+                  ))}
                   {automatic && (
                     <span className="badge badge-muted" data-testid="my-track-automatic">
                       {HISTORY_TEXTS.automatic}

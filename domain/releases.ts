@@ -1,0 +1,247 @@
+/**
+ * The release desk of the two labels (issue 34): which directions have releases, the stages and the
+ * moves staff may make between them, the label copy's rules (authors' shares, the ISRC, the
+ * samples), the catalogue number, and the Russian texts the artist reads. Shared by the server's
+ * validators and the client's forms.
+ */
+import { z } from "zod";
+import type { Direction } from "./directions.ts";
+import { multiline } from "./hidden-chars.ts";
+
+/** The directions whose accepted tracks become releases. */
+export const LABEL_DIRECTIONS = ["label_neuropunk", "label_koster"] as const satisfies readonly Direction[];
+export type LabelDirection = (typeof LABEL_DIRECTIONS)[number];
+
+export function isLabelDirection(d: string): d is LabelDirection {
+  return (LABEL_DIRECTIONS as readonly string[]).includes(d);
+}
+
+/** A label's catalogue prefix until an administrator sets one (intake settings `catalogue_prefix`). */
+export const DEFAULT_CATALOGUE_PREFIX: Record<LabelDirection, string> = {
+  label_neuropunk: "NPR",
+  label_koster: "KSTR",
+};
+
+/** The label's name on exports and in the artist's messages. */
+export const LABEL_NAMES: Record<LabelDirection, string> = {
+  label_neuropunk: "Neuropunk Records",
+  label_koster: "Костёр Звукозапись",
+};
+
+/** Stages, in their order (db/schema.ts `RELEASE_STAGES` holds the same list for the column). */
+export const RELEASE_STAGE_LABELS = {
+  materials_requested: "Ждём материалы",
+  materials_received: "Материалы получены",
+  scheduled: "Запланирован",
+  released: "Вышел",
+  cancelled: "Отменён",
+} as const;
+export type ReleaseStage = keyof typeof RELEASE_STAGE_LABELS;
+export const RELEASE_STAGE_LIST = Object.keys(RELEASE_STAGE_LABELS) as ReleaseStage[];
+
+/** English names for the moderator's screens. */
+export const RELEASE_STAGE_LABELS_EN: Record<ReleaseStage, string> = {
+  materials_requested: "Waiting for materials",
+  materials_received: "Materials received",
+  scheduled: "Scheduled",
+  released: "Released",
+  cancelled: "Cancelled",
+};
+
+/**
+ * The moves staff may make (PATCH …/releases/{id} `stage`). Forward one step, back one step
+ * (an unscheduled date, materials found wanting), to cancelled from any stage before release, and a
+ * cancelled release reopened. The desk itself also moves materials_requested → materials_received
+ * when everything required is in, and scheduled → released on the release day.
+ */
+export const RELEASE_STAGE_MOVES: Record<ReleaseStage, readonly ReleaseStage[]> = {
+  materials_requested: ["materials_received", "cancelled"],
+  materials_received: ["materials_requested", "scheduled", "cancelled"],
+  scheduled: ["materials_received", "released", "cancelled"],
+  released: [],
+  cancelled: ["materials_requested"],
+};
+
+export function mayMoveStage(from: ReleaseStage, to: ReleaseStage): boolean {
+  return from === to || RELEASE_STAGE_MOVES[from].includes(to);
+}
+
+/** `CC-XXX-YY-NNNNN`: country, registrant (letters or digits), year, designation. */
+export const ISRC_RULE = /^[A-Z]{2}-[A-Z0-9]{3}-\d{2}-\d{5}$/;
+
+/** The ISRC as stored: upper case, with its hyphens (given with or without them). */
+export function normalIsrc(raw: string): string | null {
+  const compact = raw.trim().toUpperCase().replace(/-/g, "");
+  if (!/^[A-Z]{2}[A-Z0-9]{3}\d{7}$/.test(compact)) return null;
+  const isrc = `${compact.slice(0, 2)}-${compact.slice(2, 5)}-${compact.slice(5, 7)}-${compact.slice(7)}`;
+  return ISRC_RULE.test(isrc) ? isrc : null;
+}
+
+/** A catalogue number: capitals and digits, an optional hyphen (NPR001, KSTR-12). */
+export const CATALOGUE_NUMBER_RULE = /^[A-Z]{1,8}-?\d{1,6}$/;
+
+/** The catalogue number `prefix` + `n`, at least three digits: NPR001, KSTR120. */
+export function catalogueNumber(prefix: string, n: number): string {
+  return `${prefix}${String(n).padStart(3, "0")}`;
+}
+
+/** The number of a catalogue number of this prefix, else null. */
+export function catalogueNumberOf(prefix: string, value: string): number | null {
+  const m = new RegExp(`^${prefix}-?(\\d+)$`).exec(value);
+  return m ? Number(m[1]) : null;
+}
+
+export const AUTHOR_ROLES = ["music", "lyrics", "both"] as const;
+export type AuthorRole = (typeof AUTHOR_ROLES)[number];
+export const AUTHOR_ROLE_LABELS: Record<AuthorRole, string> = {
+  music: "музыка",
+  lyrics: "текст",
+  both: "музыка и текст",
+};
+
+export const LABEL_COPY_LIMITS = { name: 100, title: 200, version: 100, people: 20, details: 1000 } as const;
+
+export const RELEASE_TEXTS = {
+  notFound: "Релиз не найден",
+  outsideCategories: "Релиз вне ваших категорий",
+  changed: "Релиз изменился: обновите страницу",
+  badMove: (from: ReleaseStage, to: ReleaseStage) =>
+    `Нельзя перевести релиз из «${RELEASE_STAGE_LABELS[from]}» в «${RELEASE_STAGE_LABELS[to]}»`,
+  needsNumberAndDate: "Чтобы запланировать релиз, нужны номер по каталогу и дата выхода",
+  catalogueTaken: (n: string, other: string) => `Номер ${n} уже у релиза ${other}`,
+  isrcTaken: (isrc: string, other: string) => `ISRC ${isrc} уже указан у релиза ${other}`,
+  sharesTotal: (total: number) => `authors: доли авторов в сумме должны быть ровно 100 (сейчас ${total})`,
+  nothingToChange: "Не указано ни одно поле",
+  cancelledCopy: "Релиз отменён: данные больше не меняются",
+  releasedCopy: "Релиз уже вышел: данные больше не меняются",
+} as const;
+
+/** How one release is named in a refusal: its catalogue number, else its id. */
+export function releaseRef(r: { id: number; catalogue_number: string | null }): string {
+  return r.catalogue_number ? `${r.catalogue_number} (№ ${r.id})` : `№ ${r.id}`;
+}
+
+const line = (label: string, max: number) =>
+  z.string({ message: `${label}: ожидается текст` }).transform((v) => v.trim())
+    .refine((v) => v.length > 0, { message: `${label}: не может быть пустым` })
+    .refine((v) => v.length <= max, { message: `${label}: не длиннее ${max} символов` });
+
+const optionalLine = (label: string, max: number) =>
+  z.union([z.string(), z.null()], { message: `${label}: ожидается текст или null` })
+    .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
+    .refine((v) => v === null || v.length <= max, { message: `${label}: не длиннее ${max} символов` });
+
+const people = (label: string, min: number) =>
+  z.array(line(label, LABEL_COPY_LIMITS.name), { message: `${label}: ожидается список имён` })
+    .min(min, { message: `${label}: укажите хотя бы одно имя` })
+    .max(LABEL_COPY_LIMITS.people, { message: `${label}: не больше ${LABEL_COPY_LIMITS.people} имён` });
+
+const share = z.number({ message: "authors: доля — число" }).finite()
+  .refine((v) => v > 0, { message: "authors: доля каждого автора больше нуля" })
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
+    message: "authors: доля — не больше двух знаков после запятой",
+  });
+
+const author = z.object({
+  name: line("authors: имя автора", LABEL_COPY_LIMITS.name),
+  role: z.enum(AUTHOR_ROLES, { message: "authors: роль — music, lyrics или both" }),
+  share,
+}, { message: "authors: ожидается {name, role, share}" });
+
+/** The total of the shares, to the hundredth (shares have at most two decimals). */
+export function sharesTotal(shares: readonly number[]): number {
+  return shares.reduce((sum, s) => sum + Math.round(s * 100), 0) / 100;
+}
+
+/** PUT /api/releases/{id}/label-copy: the whole label copy, each field checked with its reason. */
+export const labelCopySchema = z.object({
+  title: line("title", LABEL_COPY_LIMITS.title),
+  version: optionalLine("version", LABEL_COPY_LIMITS.version),
+  artists: people("artists", 1),
+  featuring: people("featuring", 0).default([]),
+  remixers: people("remixers", 0).default([]),
+  authors: z.array(author, { message: "authors: ожидается список авторов" })
+    .min(1, { message: "authors: укажите хотя бы одного автора" })
+    .max(LABEL_COPY_LIMITS.people, { message: `authors: не больше ${LABEL_COPY_LIMITS.people} авторов` })
+    .superRefine((list, ctx) => {
+      const total = sharesTotal(list.map((a) => a.share));
+      if (total !== 100) ctx.addIssue({ code: "custom", message: RELEASE_TEXTS.sharesTotal(total) });
+    }),
+  samples: z.object({
+    used: z.boolean({ message: "samples.used: ожидается true или false" }),
+    cleared: z.boolean({ message: "samples.cleared: ожидается true или false" }),
+    details: multiline(
+      z.union([z.string(), z.null()], { message: "samples.details: ожидается текст" })
+        .transform((v) => (v ?? "").trim())
+        .refine((v) => v.length <= LABEL_COPY_LIMITS.details, {
+          message: `samples.details: не длиннее ${LABEL_COPY_LIMITS.details} символов`,
+        }),
+    ).default(""),
+  }, { message: "samples: ожидается {used, cleared, details}" }).superRefine((s, ctx) => {
+    if (s.used && s.details === "") {
+      ctx.addIssue({ code: "custom", message: "samples.details: опишите, какие сэмплы использованы и откуда" });
+    }
+    if (!s.used && s.cleared) {
+      ctx.addIssue({ code: "custom", message: "samples.cleared: сэмплы не использованы — разрешать нечего" });
+    }
+  }),
+  isrc: z.union([z.string(), z.null()], { message: "isrc: ожидается текст или null" }).default(null)
+    .transform((v, ctx) => {
+      if (v === null || v.trim() === "") return null;
+      const isrc = normalIsrc(v);
+      if (!isrc) {
+        ctx.addIssue({ code: "custom", message: "isrc: ожидается вид CC-XXX-YY-NNNNN, например RU-A12-26-00001" });
+        return z.NEVER;
+      }
+      return isrc;
+    }),
+}).strict();
+
+export type LabelCopy = z.output<typeof labelCopySchema>;
+
+/** Is the label copy complete for release: saved whole, and any samples cleared. */
+export function labelCopyComplete(copy: LabelCopy | null): boolean {
+  return copy !== null && (!copy.samples.used || copy.samples.cleared);
+}
+
+/** PATCH …/releases/{id} (staff): any of the fields, with the revision read. */
+export const releasePatchSchema = z.object({
+  stage: z.enum(RELEASE_STAGE_LIST as [ReleaseStage, ...ReleaseStage[]], { message: "stage: неизвестная стадия" })
+    .optional(),
+  catalogue_number: z.union([z.string(), z.null()], { message: "catalogue_number: ожидается текст или null" })
+    .transform((v) => (v === null || v.trim() === "" ? null : v.trim().toUpperCase()))
+    .refine((v) => v === null || CATALOGUE_NUMBER_RULE.test(v), {
+      message: "catalogue_number: латинские заглавные и цифры, например NPR001",
+    }).optional(),
+  release_date: z.union([z.string(), z.null()], { message: "release_date: ожидается дата ГГГГ-ММ-ДД или null" })
+    .refine((v) => v === null || isCalendarDate(v), { message: "release_date: ожидается дата ГГГГ-ММ-ДД" })
+    .optional(),
+  title: optionalLine("title", LABEL_COPY_LIMITS.title).optional(),
+  version: optionalLine("version", LABEL_COPY_LIMITS.version).optional(),
+  note: multiline(optionalLine("note", 2000)).optional(),
+  revision: z.number({ message: "revision: ожидается номер ревизии" }).int().min(0),
+}).strict().refine((v) => Object.keys(v).length > 1, { message: RELEASE_TEXTS.nothingToChange });
+
+export type ReleasePatch = z.output<typeof releasePatchSchema>;
+
+/** YYYY-MM-DD naming a real day. */
+export function isCalendarDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+/** The label's calendar day of a moment (Moscow: the label works on Moscow time), YYYY-MM-DD. */
+export function labelDay(at: Date): string {
+  return new Date(at.getTime() + 3 * 3600_000).toISOString().slice(0, 10);
+}
+
+/** ДД.ММ.ГГГГ of a YYYY-MM-DD day. */
+export function russianDate(day: string): string {
+  const [y, m, d] = day.split("-");
+  return `${d}.${m}.${y}`;
+}
+
+/** Reminders for missing materials: at most this many, at least this far apart (and after the request). */
+export const REMINDER_EVERY_DAYS = 3;
+export const REMINDERS_MAX = 4;
