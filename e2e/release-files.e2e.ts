@@ -109,10 +109,10 @@ test(
       await form.getByLabel("Версия (например Original Mix)").fill("Original Mix");
       await form.getByRole("button", { name: "Сохранить данные релиза" }).click();
       // The form is keyed by the release's revision, which the save and the move to «Материалы
-    // получены» both change: its «сохранены» may be gone at once, so the checklist is what is waited on.
-    await phone.locator('[data-kind="label_copy"] .badge', { hasText: "готово" }).waitFor();
-    await phone.getByTestId("release-stage").getByText("Материалы получены").waitFor();
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      // получены» both change: its «сохранены» may be gone at once, so the checklist is what is waited on.
+      await phone.locator('[data-kind="label_copy"] .badge', { hasText: "готово" }).waitFor();
+      await phone.getByTestId("release-stage").getByText("Материалы получены").waitFor();
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await t.screenshot(phone, "release-files-accepted-390");
 

@@ -80,7 +80,7 @@ test("releases: accept → request; label copy at 390 and 1440; staff number, da
     await form.getByRole("button", { name: "Сохранить данные релиза" }).click();
     await phone.getByText("Данные релиза сохранены").waitFor();
     await phone.locator('[data-kind="label_copy"] .badge', { hasText: "готово" }).waitFor();
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await t.screenshot(phone, "release-artist-390");
 
