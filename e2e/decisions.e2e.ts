@@ -112,13 +112,18 @@ test(
       expect(await notHeard.getByTestId("my-track-decision").textContent()).toContain("На рассмотрении");
       await t.screenshot(artistPage, "artist-history-390");
 
-      // Telegram: exactly one message, to the artist, with the staff's message in it.
-      await waitDelivered(bot, 1);
+      // The accepted label pair has its release (issue 34): «Принят» links to it with its stage.
+      await decision.getByTestId("my-track-release").filter({ hasText: "Релиз: Ждём материалы" }).waitFor();
+
+      // Telegram: exactly one decision message, to the artist, with the staff's message in it, and the
+      // release desk's request for materials (issue 34): two messages in all.
+      await waitDelivered(bot, 2);
       await new Promise((r) => setTimeout(r, 1500));
-      expect(bot.delivered).toHaveLength(1);
-      const sent = bot.delivered[0].body;
-      expect(String(sent.chat_id)).toBe(telegramId);
-      expect(String(sent.text)).toContain("Спасибо! Трек берём на лейбл");
+      expect(bot.delivered).toHaveLength(2);
+      expect(bot.delivered.map((c) => String(c.body.chat_id))).toEqual([telegramId, telegramId]);
+      const texts = bot.delivered.map((c) => String(c.body.text));
+      expect(texts.filter((text) => text.includes("Спасибо! Трек берём на лейбл"))).toHaveLength(1);
+      expect(texts.filter((text) => text.includes("Чтобы выпустить релиз"))).toHaveLength(1);
     } finally {
       await bot.stop();
     }

@@ -241,7 +241,10 @@ test(
         const title = nameOf.get(id)!.replace(/\.mp3$/, "");
         expect(texts.filter((x) => x.includes(title)), title).toHaveLength(outcome === "shortlisted" ? 0 : 1);
       }
-      expect(bot.delivered).toHaveLength(told.length);
+      // Each accepted label pair also gets the release desk's request for materials (issue 34).
+      const requests = texts.filter((x) => x.includes("Чтобы выпустить релиз"));
+      expect(requests).toHaveLength([...final.values()].filter((o) => o === "accepted").length);
+      expect(bot.delivered.length - requests.length).toBe(told.length);
       // The track taken back was accepted afterwards: its one message is the acceptance.
       expect(undone).not.toBeNull();
       expect(final.get(undone!)).toBe("accepted");

@@ -174,6 +174,9 @@ describe("track services: the one boundary over the track tables", () => {
     "server/admin/dashboard.ts",
     "server/storage/recover-storage.ts",
     "server/users/service.ts",
+    // The release desk's reads join each release to its track's name, owner and demo figures in one
+    // query (issue 34); it writes no track table.
+    "server/releases/views.ts",
   ];
 
   async function* sources(dir: string): AsyncGenerator<string> {

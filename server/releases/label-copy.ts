@@ -1,6 +1,6 @@
 import { and, desc, eq, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { releases, tracks, type User } from "../../db/schema.ts";
+import { releases, type User } from "../../db/schema.ts";
 import { type LabelCopy, RELEASE_TEXTS, releaseRef } from "../../domain/releases.ts";
 import type { Clock } from "../deps.ts";
 import { conflict, notFound } from "../lib/http-error.ts";
@@ -12,6 +12,7 @@ import {
   askedFiles,
   materialItems,
   materialsComplete,
+  ownedBy,
   type ReleaseRow,
   releaseRowById,
   releaseRows,
@@ -32,7 +33,7 @@ export interface ArtistDeskDeps {
 
 function ownWhere(deps: ArtistDeskDeps, userId: number) {
   return and(
-    eq(tracks.user_id, userId),
+    ownedBy(userId),
     lte(releases.accepted_at, new Date(deps.clock.now().getTime() - deps.holdMs)),
   );
 }

@@ -152,6 +152,40 @@ describe("a release per accepted label pair", () => {
   });
 });
 
+describe("undo puts back what the undone call changed", () => {
+  it("undoing the decline that cancelled a release puts back its stage; undoing a reopen cancels again", async () => {
+    const { track, release } = await accepted();
+    await f.call("PATCH", `/api/admin/releases/${release.id}`, { json: { stage: "materials_received", revision: 0 } });
+    await decide(track.id, "label_neuropunk", "declined");
+    expect((await releaseOf(track.id)).stage).toBe("cancelled");
+    expect((await f.call("POST", `/api/admin/tracks/${track.id}/decision/undo`, {})).status).toBe(200);
+    expect((await releaseOf(track.id)).stage).toBe("materials_received");
+
+    later(HOLD_S * 1000 + 1);
+    await decide(track.id, "label_neuropunk", "declined");
+    later(HOLD_S * 1000 + 1);
+    await decide(track.id, "label_neuropunk", "accepted");
+    expect((await releaseOf(track.id)).stage).toBe("materials_requested");
+    expect((await f.call("POST", `/api/admin/tracks/${track.id}/decision/undo`, {})).status).toBe(200);
+    const back = await releaseOf(track.id);
+    expect(back).toMatchObject({ id: release.id, stage: "cancelled" });
+  });
+
+  it("a release already out stays released when the pair is declined later", async () => {
+    const { track, release } = await accepted();
+    const path = `/api/admin/releases/${release.id}`;
+    await f.call("PATCH", path, { json: { stage: "materials_received", revision: 0 } });
+    await f.call("PATCH", path, {
+      json: { stage: "scheduled", catalogue_number: `NPR8${release.id}`, release_date: "2027-01-01", revision: 1 },
+    });
+    await f.call("PATCH", path, { json: { stage: "released", revision: 2 } });
+    expect((await outboxKeys(`release:${release.id}:released:`)).length).toBe(1);
+    await decide(track.id, "label_neuropunk", "declined");
+    expect((await releaseOf(track.id)).stage).toBe("released");
+    expect((await f.call("PATCH", path, { json: { stage: "cancelled", revision: 3 } })).status).toBe(400);
+  });
+});
+
 describe("staff calls", () => {
   it("lists and reads within the caller's categories: 404 outside sight, 403 outside categories", async () => {
     const { release } = await accepted("label_neuropunk", { directions: "label_neuropunk,podcast_koster" });
@@ -385,7 +419,10 @@ describe("materials complete, the sweep's messages, the exports", () => {
       later(1000);
       await sweep.runOnce();
       await sweep.runOnce();
+      // Just short of the next 3 days: nothing more.
       later(3 * DAY - 1000);
+      await sweep.runOnce();
+      expect(await reminders()).toHaveLength(Math.min(n, 4));
     }
     expect(await reminders()).toEqual([1, 2, 3, 4].map((n) => `release:${id}:reminder:${n}`));
 
@@ -397,6 +434,16 @@ describe("materials complete, the sweep's messages, the exports", () => {
     await f.t.ctx.releases.afterMaterialsChanged(release.id);
     later(4 * DAY);
     await sweep.runOnce();
+    expect(await outboxKeys(`release:${release.id}:reminder:`)).toEqual([]);
+  });
+
+  it("sends no reminder for a cancelled release", async () => {
+    const { track, release } = await accepted();
+    await f.t.ctx.releases.sweep.runOnce();
+    expect(await outboxKeys(`release:${release.id}:request:`)).toHaveLength(1);
+    await decide(track.id, "label_neuropunk", "declined");
+    later(4 * DAY);
+    await f.t.ctx.releases.sweep.runOnce();
     expect(await outboxKeys(`release:${release.id}:reminder:`)).toEqual([]);
   });
 

@@ -163,6 +163,24 @@ export function createReleaseSweep(deps: SweepDeps, opts: { owner?: string } = {
     return written;
   }
 
+  const wanted = new Set<number>();
+  let soonTimer: ReturnType<typeof setTimeout> | undefined;
+  let soonAt = Infinity;
+  function armSoon() {
+    const next = Math.min(...wanted);
+    if (!Number.isFinite(next) || next >= soonAt) return;
+    if (soonTimer !== undefined) clearTimeout(soonTimer);
+    soonAt = next;
+    soonTimer = setTimeout(async () => {
+      soonTimer = undefined;
+      soonAt = Infinity;
+      for (const at of wanted) if (at <= Date.now()) wanted.delete(at);
+      await sweep.runOnce().catch(() => 0);
+      if (!stopped) armSoon();
+    }, Math.max(0, next - Date.now()));
+    Deno.unrefTimer(soonTimer);
+  }
+
   function schedule() {
     if (stopped) return;
     timer = setTimeout(async () => {
@@ -182,9 +200,11 @@ export function createReleaseSweep(deps: SweepDeps, opts: { owner?: string } = {
       return running;
     },
     soon(ms) {
+      // One timer for the earliest pass asked for; the later ones are kept and run after it (a burst
+      // of decisions makes a few passes, not one each).
       if (stopped) return;
-      const t = setTimeout(() => void sweep.runOnce().catch(() => 0), ms + 50);
-      Deno.unrefTimer(t);
+      wanted.add(Math.ceil((Date.now() + ms + 50) / 100) * 100);
+      armSoon();
     },
     start() {
       stopped = false;
@@ -194,6 +214,8 @@ export function createReleaseSweep(deps: SweepDeps, opts: { owner?: string } = {
     async stop() {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
+      if (soonTimer !== undefined) clearTimeout(soonTimer);
+      wanted.clear();
       await running?.catch(() => 0);
     },
   };

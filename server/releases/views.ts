@@ -44,6 +44,11 @@ export type ReleaseRow = {
   musical_key: string | null;
 };
 
+/** SQL: the release's track belongs to this user. */
+export function ownedBy(userId: number): SQL {
+  return eq(tracks.user_id, userId);
+}
+
 /** The releases with their track (the base query every read narrows). */
 export function releaseRows(db: Db, where: SQL | undefined) {
   return db.select(RELEASE_COLUMNS).from(releases)

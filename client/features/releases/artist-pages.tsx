@@ -147,7 +147,7 @@ export function ArtistReleasePage() {
       />
       <h2>{T.labelCopy}</h2>
       <LabelCopyForm
-        key={r.revision}
+        key={r.id}
         initial={r.label_copy}
         defaults={{ title: r.title, artists: r.artists }}
         texts={LABEL_COPY_FORM_RU}

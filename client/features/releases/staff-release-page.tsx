@@ -38,7 +38,7 @@ function StaffReleasePage({ panel }: { panel: Panel }) {
       </section>
     );
   }
-  return <ReleaseView key={one.data.release.revision} panel={panel} data={one.data} />;
+  return <ReleaseView key={one.data.release.id} panel={panel} data={one.data} />;
 }
 
 function ReleaseView({ panel, data }: { panel: Panel; data: StaffReleaseOne }) {
@@ -46,11 +46,6 @@ function ReleaseView({ panel, data }: { panel: Panel; data: StaffReleaseOne }) {
   const r = data.release;
   const patch = usePatchRelease(panel, r.id);
   const saveCopy = useSaveStaffLabelCopy(panel, r.id);
-  const [catalogue, setCatalogue] = useState(r.catalogue_number ?? "");
-  const [date, setDate] = useState(r.release_date ?? "");
-  const [title, setTitle] = useState(r.title);
-  const [version, setVersion] = useState(r.version ?? "");
-  const [note, setNote] = useState(r.note ?? "");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   const send = (change: Omit<ReleasePatch, "revision">) =>
@@ -102,72 +97,7 @@ function ReleaseView({ panel, data }: { panel: Panel; data: StaffReleaseOne }) {
               ))}
             </div>
           </section>
-          <section className="st-section">
-            <div className="st-form-grid">
-              <label className="st-field">
-                <span>{T.catalogue}</span>
-                <input
-                  className="st-input"
-                  name="catalogue_number"
-                  value={catalogue}
-                  onChange={(e) => setCatalogue(e.target.value)}
-                />
-              </label>
-              {r.suggested_catalogue_number && (
-                <button
-                  type="button"
-                  className="st-btn st-btn-sm"
-                  data-testid="take-number"
-                  disabled={patch.isPending}
-                  onClick={() => send({ catalogue_number: r.suggested_catalogue_number })}
-                >
-                  {T.takeNumber(r.suggested_catalogue_number)}
-                </button>
-              )}
-              <label className="st-field">
-                <span>{T.date}</span>
-                <input
-                  type="date"
-                  className="st-input"
-                  name="release_date"
-                  value={date}
-                  onChange={(e) => setDate(e.target.value)}
-                />
-              </label>
-              <label className="st-field">
-                <span>{T.titleField}</span>
-                <input className="st-input" name="title" value={title} onChange={(e) => setTitle(e.target.value)} />
-              </label>
-              <label className="st-field">
-                <span>{T.version}</span>
-                <input
-                  className="st-input"
-                  name="version"
-                  value={version}
-                  onChange={(e) => setVersion(e.target.value)}
-                />
-              </label>
-              <label className="st-field">
-                <span>{T.note}</span>
-                <textarea className="st-textarea" name="note" value={note} onChange={(e) => setNote(e.target.value)} />
-              </label>
-            </div>
-            <button
-              type="button"
-              className="st-btn st-btn-primary"
-              disabled={patch.isPending}
-              onClick={() =>
-                send({
-                  catalogue_number: catalogue.trim() || null,
-                  release_date: date || null,
-                  title: title.trim() || null,
-                  version: version.trim() || null,
-                  note: note.trim() || null,
-                })}
-            >
-              {T.save}
-            </button>
-          </section>
+          <Fields key={r.revision} panel={panel} release={r} pending={patch.isPending} send={send} />
           <section className="st-section">
             <h2>{T.labelCopy}</h2>
             {!r.label_copy && <p className="st-muted">{T.noLabelCopy}</p>}
@@ -237,6 +167,90 @@ function ReleaseView({ panel, data }: { panel: Panel; data: StaffReleaseOne }) {
           </section>
         </div>
       </div>
+    </section>
+  );
+}
+
+/** The release's own fields, as read at its revision (a new revision starts them again). */
+function Fields({ panel, release: r, pending, send }: {
+  panel: Panel;
+  release: StaffReleaseOne["release"];
+  pending: boolean;
+  send: (change: Omit<ReleasePatch, "revision">) => Promise<unknown>;
+}) {
+  const T = textsOf(panel);
+  const patch = { isPending: pending };
+  const [catalogue, setCatalogue] = useState(r.catalogue_number ?? "");
+  const [date, setDate] = useState(r.release_date ?? "");
+  const [title, setTitle] = useState(r.title);
+  const [version, setVersion] = useState(r.version ?? "");
+  const [note, setNote] = useState(r.note ?? "");
+  return (
+    <section className="st-section">
+      <div className="st-form-grid">
+        <label className="st-field">
+          <span>{T.catalogue}</span>
+          <input
+            className="st-input"
+            name="catalogue_number"
+            value={catalogue}
+            onChange={(e) => setCatalogue(e.target.value)}
+          />
+        </label>
+        {r.suggested_catalogue_number && (
+          <button
+            type="button"
+            className="st-btn st-btn-sm"
+            data-testid="take-number"
+            disabled={patch.isPending}
+            onClick={() => send({ catalogue_number: r.suggested_catalogue_number })}
+          >
+            {T.takeNumber(r.suggested_catalogue_number)}
+          </button>
+        )}
+        <label className="st-field">
+          <span>{T.date}</span>
+          <input
+            type="date"
+            className="st-input"
+            name="release_date"
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+          />
+        </label>
+        <label className="st-field">
+          <span>{T.titleField}</span>
+          <input className="st-input" name="title" value={title} onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <label className="st-field">
+          <span>{T.version}</span>
+          <input
+            className="st-input"
+            name="version"
+            value={version}
+            onChange={(e) => setVersion(e.target.value)}
+          />
+        </label>
+        <label className="st-field">
+          <span>{T.note}</span>
+          <textarea className="st-textarea" name="note" value={note} onChange={(e) => setNote(e.target.value)} />
+        </label>
+      </div>
+      <button
+        type="button"
+        className="st-btn st-btn-primary"
+        disabled={patch.isPending}
+        onClick={() =>
+          send({
+            catalogue_number: catalogue.trim() || null,
+            release_date: date || null,
+            title: title.trim() || null,
+            version: version.trim() || null,
+            note: note.trim() || null,
+          })}
+      >
+        {T.save}
+      </button>
     </section>
   );
 }
