@@ -565,6 +565,12 @@ export const uploadSessions = sqliteTable("upload_sessions", {
   claimed_until: integer("claimed_until", { mode: "timestamp_ms" }),
   /** The track a `completed` upload became: a completion asked again (its answer lost) gets it again. */
   track_id: integer("track_id"),
+  /**
+   * A release's file (issue 34): `master`, `extended` or `instrumental` of the artist's release
+   * `release_id`; its completion writes the `release_materials` row instead of a track. Null: a track.
+   */
+  material_kind: text("material_kind", { enum: ["master", "extended", "instrumental"] }),
+  release_id: integer("release_id"),
 }, (t) => [
   index("upload_sessions_user_created_idx").on(t.user_id, t.created_at),
   index("upload_sessions_state_expires_idx").on(t.state, t.expires_at),

@@ -211,7 +211,7 @@ test(
   { timeout: 300_000 },
 );
 
-/** The page's words while parts do not go through (client/features/upload/resumable-upload.ts). */
+/** The page's words while parts do not go through (client/lib/upload/resumable-upload.ts). */
 const STALLED = "Связь прервалась. Пробуем снова: загрузка продолжится сама, когда связь вернётся.";
 
 /** Resolves once `ready()` holds, checked as the proxy sees requests (a state of the test's own proxy). */

@@ -41,6 +41,7 @@ import { createPromiseSweep } from "./intake/sweep.ts";
 import { createEpisodes } from "./episodes/service.ts";
 import { withEpisodeEffects } from "./episodes/review-effects.ts";
 import { createShowRoutes } from "./episodes/routes.ts";
+import { createReleaseMaterials } from "./releases/materials/service.ts";
 import { createReleases } from "./releases/service.ts";
 import { createArtistReleaseRoutes } from "./releases/routes.ts";
 
@@ -99,6 +100,11 @@ export function buildContext(deps: AppDeps): AppContext {
       ...deps,
       outbox: notifications.outbox,
       kick: () => notifications.sender.kick(),
+    }),
+    // Every upload and verdict of a release file moves the release desk on (issue 34).
+    releaseMaterials: createReleaseMaterials({
+      ...deps,
+      afterMaterialsChanged: (releaseId) => releases.afterMaterialsChanged(releaseId).then(() => {}),
     }),
   };
 }

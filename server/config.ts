@@ -101,6 +101,8 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: wholeNumber(0),
   MAX_UPLOAD_FILE_MB: positiveInt(50),
   MAX_UPLOAD_FILES: positiveInt(20),
+  // A release's master, extended mix or instrumental (issue 34): WAV, FLAC or AIFF, up to this many MB.
+  MAX_MASTER_FILE_MB: positiveInt(300).pipe(z.number().max(10_240, { message: "must be at most 10240" })),
   // Files per artist over the last hour (docs/decisions/0196); at most a million, so the count stays exact.
   MAX_UPLOADS_PER_HOUR: positiveInt(60).pipe(z.number().max(1_000_000, { message: "must be at most 1000000" })),
   // Unfinished resumable uploads one artist may hold at once (issue 32, docs/decisions/0296).
@@ -180,6 +182,8 @@ export interface Config {
   trustedProxyHops: number;
   maxUploadFileBytes: number;
   maxUploadFiles: number;
+  /** Largest release file (master, extended mix, instrumental; `MAX_MASTER_FILE_MB`, issue 34). */
+  maxMasterFileBytes: number;
   /** Files an artist may upload over the last hour, counted in the database across instances (docs/decisions/0196). */
   maxUploadsPerHour: number;
   /** Unfinished resumable uploads an artist may hold at once (`MAX_OPEN_UPLOADS`, docs/decisions/0296). */
@@ -299,6 +303,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     maxUploadFileBytes: e.MAX_UPLOAD_FILE_MB * 1024 * 1024,
     maxUploadFiles: e.MAX_UPLOAD_FILES,
+    maxMasterFileBytes: e.MAX_MASTER_FILE_MB * 1024 * 1024,
     maxUploadsPerHour: e.MAX_UPLOADS_PER_HOUR,
     maxOpenUploads: e.MAX_OPEN_UPLOADS,
     maxTrackMinutes: e.MAX_TRACK_MINUTES,

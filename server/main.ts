@@ -80,6 +80,11 @@ export async function main(opts: MainOptions = {}) {
   ctx.reanalysis.start();
   // Pairs past their promise and grace are declined automatically, by one instance at a time (issue 25).
   ctx.promiseSweep.start();
+  // Release files left `checking` by a stopped process are checked again (issue 34).
+  void ctx.releaseMaterials.resume().then(
+    (n) => n && deps.logger.info("resumed release file checks", { files: n }),
+    (err) => deps.logger.error("could not resume release file checks", { err }),
+  );
   // The release desk's requests, reminders and release days, one instance at a time (issue 34).
   ctx.releases.sweep.start();
 
@@ -107,6 +112,7 @@ export async function main(opts: MainOptions = {}) {
     await ctx.promiseSweep.stop();
     await ctx.releases.sweep.stop();
     await ctx.processor.stop(20_000);
+    await ctx.releaseMaterials.stop(5_000);
     deps.kv.close?.();
     deps.db.$client.close();
     Deno.exit(0);

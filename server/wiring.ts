@@ -20,6 +20,7 @@ import type {
 import type { UsersService } from "./users/service.ts";
 import type { PromiseSweep } from "./intake/sweep.ts";
 import type { EpisodesService } from "./episodes/service.ts";
+import type { ReleaseMaterials } from "./releases/materials/service.ts";
 import type { ReleasesService } from "./releases/service.ts";
 import { createEmbeddedStore, createUpstashStore } from "./status-store/kv.ts";
 import { createLogger } from "./lib/logger.ts";
@@ -86,4 +87,6 @@ export interface AppContext extends AppDeps {
   slider: SliderService;
   /** The shows' episode desk (issue 35): episodes, the pool, running orders, exports, aired. */
   episodes: EpisodesService;
+  /** A release's files from the artist and their checks (issue 34). */
+  releaseMaterials: ReleaseMaterials;
 }

@@ -1,5 +1,5 @@
 import { isNotNull } from "drizzle-orm";
-import { sliderTiles, tracks, users } from "../../db/schema.ts";
+import { releaseMaterials, sliderTiles, tracks, users } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { UPLOAD_MAX_DURATION_MS } from "../http/multipart.ts";
 import type { FileStorage } from "./file-storage.ts";
@@ -36,6 +36,9 @@ export async function recoverStorage(deps: AppDeps, minAgeMs = RECOVERY_MIN_AGE_
   const report: RecoveryReport = { partials: 0, orphans: 0 };
   const trackKeys = await deps.db.select({ key: tracks.storage_key }).from(tracks).where(isNotNull(tracks.storage_key));
   const referenced = new Set(trackKeys.map((r) => r.key!));
+  // A release's files (issue 34) live beside the tracks.
+  const materialKeys = await deps.db.select({ key: releaseMaterials.storage_key }).from(releaseMaterials);
+  for (const r of materialKeys) referenced.add(r.key);
   await sweep(deps.storage, (key) => !referenced.has(key), cutoff, report);
 
   const avatars = await deps.db.select({ avatar: users.avatar }).from(users).where(isNotNull(users.avatar));

@@ -61,6 +61,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await ctx.telegramUpdates.stop(5_000);
       await ctx.reanalysis.stop(5_000);
       await ctx.processor.stop(5_000);
+      await ctx.releaseMaterials.stop(5_000);
       deps.kv.close?.();
       db.$client.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { DIRECTION_LABELS } from "../../../domain/directions.ts";
 import type { ResumableUploadSummary } from "../../../domain/resumable-upload.ts";
-import type { UploadOutcome } from "./upload-request.ts";
+import type { UploadOutcome } from "../../lib/upload/upload-request.ts";
 import {
   cancelUnfinished,
   continueUnfinished,
@@ -9,7 +9,7 @@ import {
   formatMb,
   listUnfinished,
   RESUMABLE_TEXTS,
-} from "./resumable-upload.ts";
+} from "../../lib/upload/resumable-upload.ts";
 
 interface Props {
   /** The form is sending (or this list is): nothing here may start. */

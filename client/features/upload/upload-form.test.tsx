@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../../domain/directions.ts";
 import { readFailedFiles } from "../../components/failed-files.ts";
 import { type FakeAnswer, FakeXhr, type SentRequest } from "../../../server/testing/fake-xhr.ts";
-import { fileKey } from "./resumable-upload.ts";
+import { fileKey } from "../../lib/upload/resumable-upload.ts";
 import { UploadForm } from "./upload-form.tsx";
 
 const LATER = new Date(Date.now() + 86_400_000).toISOString();

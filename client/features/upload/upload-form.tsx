@@ -11,9 +11,15 @@ import { AiQuestion, useAiAnswer } from "./ai-question.tsx";
 import { type DirectionIntake, DirectionsPicker, pauseMessage } from "./directions-picker.tsx";
 import { FileRow, type UploadItem } from "./file-row.tsx";
 import { RequirementsBox } from "./requirements-box.tsx";
-import { checkStored, doneShare, RESUMABLE_TEXTS, storedUpload, uploadResumable } from "./resumable-upload.ts";
+import {
+  checkStored,
+  doneShare,
+  RESUMABLE_TEXTS,
+  storedUpload,
+  uploadResumable,
+} from "../../lib/upload/resumable-upload.ts";
 import { UnfinishedUploads } from "./unfinished-uploads.tsx";
-import type { UploadOutcome } from "./upload-request.ts";
+import type { UploadOutcome } from "../../lib/upload/upload-request.ts";
 import {
   BAN_REDIRECT_MS,
   duplicateWarning,

@@ -1,11 +1,12 @@
 import { blockedDirections, type Direction, DIRECTIONS } from "../../../domain/directions.ts";
 import { isValidTrackName } from "../../../domain/track-name.ts";
+import { TRANSFER_TEXTS, UPLOAD_TIMEOUT_MS } from "../../lib/upload/transfer-texts.ts";
 
 /** The upload page's rules (spec 1 §2, §5), free of React so they can be tested on their own. */
 
 export { isValidTrackName };
 
-export const UPLOAD_TIMEOUT_MS = 600_000;
+export { UPLOAD_TIMEOUT_MS };
 export const POST_UPLOAD_REDIRECT_MS = 1000;
 export const BAN_REDIRECT_MS = 3000;
 export const LOGIN_BANNER_MS = 3000;
@@ -15,9 +16,7 @@ export const UPLOAD_TEXTS = {
   signInPrompt: "Войти для загрузки",
   uploading: "Загрузка...",
   uploaded: "Успешно загружено!",
-  timeout: "Превышено время ожидания. Попробуйте загрузить файлы по частям.",
-  unknownAnswer: "Неизвестный ответ от сервера.",
-  failed: "Ошибка загрузки треков. Пожалуйста, попробуйте позже.",
+  ...TRANSFER_TEXTS,
   signedIn: "Авторизация успешно завершена!",
 } as const;
 

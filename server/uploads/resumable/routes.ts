@@ -26,6 +26,8 @@ import {
   UPLOAD_NOT_FOUND,
 } from "./service.ts";
 import { aiUseInput } from "../../tracks/schemas.ts";
+import { MATERIAL_KINDS } from "../../../domain/release-material.ts";
+import { MATERIAL_KIND_MESSAGE, RELEASE_ID_MESSAGE, startMaterialUpload } from "./material-start.ts";
 
 /**
  * The resumable upload protocol (issue 26; the contract in docs/decisions/0250):
@@ -33,7 +35,8 @@ import { aiUseInput } from "../../tracks/schemas.ts";
  *   GET    /api/upload/resumable                  the artist's own unfinished uploads (issue 31)
  *   GET    /api/upload/resumable/:id              parts done, fresh part addresses (S3)
  *   PUT    /api/upload/resumable/:id/parts/:n     one part's bytes (local disk only)
- *   POST   /api/upload/resumable/:id/complete     the track, queued for processing
+ *   POST   /api/upload/resumable/:id/complete     the track, queued for processing (or a release's
+ *                                                 file with `kind` and `release_id`, queued for its check)
  *   DELETE /api/upload/resumable/:id              cancel, parts removed
  * The part route's raw body is let past the 1 MiB JSON limit by app.ts (`isResumablePartPath`).
  */
@@ -51,6 +54,12 @@ const startSchema = z.object({
   }).optional(),
   // The AI question's answer, read as POST /api/upload reads its `ai_use` field (one text, one rule).
   ai_use: aiUseInput.optional(),
+  // A release's file instead of a track (issue 34): its kind and the artist's own release.
+  kind: z.enum(MATERIAL_KINDS, { error: MATERIAL_KIND_MESSAGE }).optional(),
+  release_id: z.number({ error: RELEASE_ID_MESSAGE }).int(RELEASE_ID_MESSAGE).min(1, RELEASE_ID_MESSAGE).max(
+    2 ** 53 - 1,
+    RELEASE_ID_MESSAGE,
+  ).optional(),
 });
 
 /** Upload ids are 32 base64url characters; anything else cannot exist. */
@@ -104,6 +113,14 @@ export function createResumableRoutes(ctx: AppContext) {
       // As POST /api/upload: staff are not limited, and a full hour is refused before anything else.
       const limited = !user.is_admin && !user.is_moderator;
       if (limited) await refuseOverLimits(c, user.id);
+      if (body.kind !== undefined || body.release_id !== undefined) {
+        const upload = await startMaterialUpload(ctx, uploads, user.id, body, limited ? limits : undefined);
+        if (upload === null) {
+          await refuseOverLimits(c, user.id);
+          throw overHourlyLimit(c, maxUploadsPerHour, { used: maxUploadsPerHour, retryAfterS: 1 });
+        }
+        return c.json({ success: true as const, upload }, 201);
+      }
       // The file by the same rules and texts as a `files` part of POST /api/upload (upload-rules.ts).
       // No type is declared here: the content is checked by the processing job, as for a part sent
       // as application/octet-stream.
@@ -172,8 +189,8 @@ export function createResumableRoutes(ctx: AppContext) {
       return c.json({ success: true as const, part: n });
     })
     .post("/upload/resumable/:id/complete", ctx.guards.user, async (c) => {
-      const trackId = await uploads.complete(c.get("user").id, uploadId(c.req.param("id")));
-      return c.json({ success: true as const, track_id: trackId });
+      const done = await uploads.complete(c.get("user").id, uploadId(c.req.param("id")));
+      return c.json({ success: true as const, ...done });
     })
     .delete("/upload/resumable/:id", ctx.guards.user, async (c) => {
       await uploads.abort(c.get("user").id, uploadId(c.req.param("id")));

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../wiring.ts";
@@ -13,6 +13,7 @@ import { fileTooLargeMessage, isFileTooLarge } from "../../../domain/upload-limi
 import { newTrackKey } from "../upload-routes.ts";
 import { countedUploadsNowSql, UPLOAD_WINDOW_MS } from "../uploads.ts";
 import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
+import type { MaterialKind } from "../../../domain/release-material.ts";
 
 /**
  * Resumable uploads (issue 26, docs/decisions/0250–0253): a file sent in parts that survive a dropped
@@ -101,7 +102,12 @@ export interface StartInput {
   lastModified: number | null;
   directions: Direction[];
   aiUse: "no" | "partly" | "yes" | null;
+  /** A release's file (issue 34) instead of a track: its completion writes the release's material. */
+  material?: { kind: MaterialKind; releaseId: number };
 }
+
+/** What a completion became: a track, or a release's file (issue 34). */
+export type CompleteResult = { track_id: number } | { release_id: number; kind: MaterialKind };
 
 /** Part `n`'s expected size (1-based): `part_size`, the last one the rest. */
 export function expectedPartSize(s: Pick<UploadSession, "size" | "part_size" | "part_count">, n: number): number {
@@ -135,6 +141,8 @@ async function listOpen(
     eq(uploadSessions.user_id, userId),
     eq(uploadSessions.state, "open"),
     gt(uploadSessions.expires_at, ctx.clock.now()),
+    // A release's files are continued from the release page, not listed on the upload page.
+    isNull(uploadSessions.material_kind),
   )).orderBy(desc(uploadSessions.created_at));
   const out: ResumableUploadSummary[] = [];
   for (const row of rows) {
@@ -180,6 +188,11 @@ interface ResumableDeps {
   s3: S3Storage | null;
   parts: PartStore;
   now: () => Date;
+}
+
+/** The largest file an upload may become: a release's file MAX_MASTER_FILE_MB, a track MAX_UPLOAD_FILE_MB. */
+function maxBytesOf(d: ResumableDeps, row: Pick<UploadSession, "material_kind">): number {
+  return row.material_kind ? d.ctx.config.maxMasterFileBytes : d.ctx.config.maxUploadFileBytes;
 }
 
 /** The part size for a file: UPLOAD_PART_MB, larger only when the file would need more than 10,000 parts. */
@@ -312,7 +325,7 @@ async function assemble(d: ResumableDeps, row: UploadSession): Promise<number> {
   }
   const total = done.reduce((sum, p) => sum + p.size, 0);
   // A presigned PUT cannot cap its size, so the bucket may hold more than was declared.
-  const maxBytes = d.ctx.config.maxUploadFileBytes;
+  const maxBytes = maxBytesOf(d, row);
   if (isFileTooLarge(total, maxBytes) || done.some((p) => p.n > row.part_count)) {
     await setState(d, row.id, "completing", "aborted");
     await freeParts(d, row).catch((err) =>
@@ -395,6 +408,103 @@ async function sweepUploads(d: ResumableDeps): Promise<{ aborted: number; delete
   return { aborted, deleted, orphans };
 }
 
+/**
+ * A release's file put together (issue 34): the release's material row written as `checking` and its
+ * check queued (server/releases/materials/service.ts), instead of a track. The release is asked
+ * again: one scheduled or cancelled while the file was being sent takes it no more (409, the stored
+ * file removed).
+ */
+async function completeMaterial(
+  d: ResumableDeps,
+  row: UploadSession,
+  size: number,
+  stopClaim: () => void,
+): Promise<CompleteResult> {
+  const { ctx } = d;
+  const kind = row.material_kind!;
+  const releaseId = row.release_id!;
+  try {
+    await ctx.releaseMaterials.uploadTarget(row.user_id, releaseId);
+  } catch (err) {
+    await setState(d, row.id, "completing", "aborted");
+    await ctx.storage.delete(row.storage_key).catch(() => {});
+    if (row.mode === "local") await d.parts.remove(row.id).catch(() => {});
+    throw err;
+  }
+  await ctx.releaseMaterials.received({
+    releaseId,
+    kind,
+    userId: row.user_id,
+    filename: row.filename,
+    size,
+    storageKey: row.storage_key,
+  });
+  await d.db.update(uploadSessions).set({ state: "completed", claimed_until: null }).where(
+    and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
+  );
+  stopClaim();
+  if (row.mode === "local") {
+    await d.parts.remove(row.id).catch((err) => ctx.logger.warn("could not remove upload parts", { id: row.id, err }));
+  }
+  ctx.logger.info("release file upload completed", { userId: row.user_id, releaseId, kind, mode: row.mode });
+  return { release_id: releaseId, kind };
+}
+
+/**
+ * `complete` of the service (its comment says what it does): a track queued for processing, or a
+ * release's file queued for its check (issue 34).
+ */
+async function completeUpload(d: ResumableDeps, userId: number, id: string): Promise<CompleteResult> {
+  const { ctx, db, parts } = d;
+  // Asked again after its answer was lost on a bad connection: the same track, not a 404.
+  const [done] = await db.select({
+    state: uploadSessions.state,
+    track_id: uploadSessions.track_id,
+    material_kind: uploadSessions.material_kind,
+    release_id: uploadSessions.release_id,
+  })
+    .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
+  if (done?.state === "completed" && done.track_id !== null) return { track_id: done.track_id };
+  if (done?.state === "completed" && done.material_kind && done.release_id !== null) {
+    return { release_id: done.release_id, kind: done.material_kind };
+  }
+  await live(d, userId, id);
+  const claim = await claimCompletion(d, userId, id);
+  const { row } = claim;
+  try {
+    const stored = await assemble(d, row);
+    // A claim lost meanwhile (this process stalled past it, another request took the upload over)
+    // adds no track: the holder does.
+    if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
+    if (row.material_kind && row.release_id !== null) {
+      return await completeMaterial(d, row, stored, claim.stop);
+    }
+    const [track] = await ctx.uploads.addUploads(
+      row.user_id,
+      [{ key: row.storage_key, filename: row.filename, size: stored }],
+      parseDirections(row.directions),
+      row.ai_use,
+      row.created_at,
+    );
+    await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
+      and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
+    );
+    claim.stop();
+    if (row.mode === "local") {
+      await parts.remove(row.id).catch((err) => ctx.logger.warn("could not remove upload parts", { id: row.id, err }));
+    }
+    ctx.processor.enqueue(track.id);
+    ctx.logger.info("resumable upload completed", { userId, trackId: track.id, mode: row.mode });
+    return { track_id: track.id };
+  } catch (err) {
+    // Left open to be continued (parts missing, a store that failed); an aborted one stays so.
+    await claim.release();
+    throw err;
+  } finally {
+    claim.stop();
+  }
+}
+
 /** `start` of the service (its comment says what it does). */
 async function startUpload(
   d: ResumableDeps,
@@ -420,15 +530,18 @@ async function startUpload(
     created_at: at,
     expires_at: new Date(at.getTime() + UPLOAD_SESSION_TTL_MS),
     state: "open" as const,
+    material_kind: input.material?.kind ?? null,
+    release_id: input.material?.releaseId ?? null,
   };
   if (limits === undefined) await d.db.insert(uploadSessions).values(values);
   else {
     const added = await d.db.all<{ id: string }>(sql`
         INSERT INTO ${uploadSessions} (id, user_id, filename, size, last_modified, directions, ai_use, mode,
-          part_size, part_count, storage_key, created_at, expires_at, state)
+          part_size, part_count, storage_key, created_at, expires_at, state, material_kind, release_id)
         SELECT ${values.id}, ${userId}, ${values.filename}, ${values.size}, ${values.last_modified},
           ${values.directions}, ${values.ai_use}, ${values.mode}, ${values.part_size}, ${values.part_count},
-          ${values.storage_key}, ${at.getTime()}, ${values.expires_at.getTime()}, 'open'
+          ${values.storage_key}, ${at.getTime()}, ${values.expires_at.getTime()}, 'open', ${values.material_kind},
+          ${values.release_id}
         WHERE ${countedUploadsNowSql(userId, at.getTime())} + 1 <= ${limits.hourly}
           AND (SELECT count(*) FROM (${startedSql(userId, at.getTime())})) + 1 <= ${limits.hourly}
           AND (SELECT count(*) FROM (${unfinishedSql(userId, at.getTime())})) + 1 <= ${limits.open}
@@ -541,46 +654,7 @@ export function createResumableUploads(ctx: AppContext) {
      * completes an upload (the `completing` claim); a refusal for missing or wrong parts leaves it
      * open to be continued, an over-size file is aborted and its parts removed.
      */
-    async complete(userId: number, id: string): Promise<number> {
-      // Asked again after its answer was lost on a bad connection: the same track, not a 404.
-      const [done] = await db.select({ state: uploadSessions.state, track_id: uploadSessions.track_id })
-        .from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.user_id, userId)));
-      if (done?.state === "completed" && done.track_id !== null) return done.track_id;
-      await live(d, userId, id);
-      const claim = await claimCompletion(d, userId, id);
-      const { row } = claim;
-      try {
-        const stored = await assemble(d, row);
-        // A claim lost meanwhile (this process stalled past it, another request took the upload over)
-        // adds no track: the holder does.
-        if (!(await claim.renew())) throw conflict(COMPLETING_MESSAGE);
-        const [track] = await ctx.uploads.addUploads(
-          row.user_id,
-          [{ key: row.storage_key, filename: row.filename, size: stored }],
-          parseDirections(row.directions),
-          row.ai_use,
-          row.created_at,
-        );
-        await db.update(uploadSessions).set({ state: "completed", claimed_until: null, track_id: track.id }).where(
-          and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
-        );
-        claim.stop();
-        if (row.mode === "local") {
-          await parts.remove(row.id).catch((err) =>
-            ctx.logger.warn("could not remove upload parts", { id: row.id, err })
-          );
-        }
-        ctx.processor.enqueue(track.id);
-        ctx.logger.info("resumable upload completed", { userId, trackId: track.id, mode: row.mode });
-        return track.id;
-      } catch (err) {
-        // Left open to be continued (parts missing, a store that failed); an aborted one stays so.
-        await claim.release();
-        throw err;
-      } finally {
-        claim.stop();
-      }
-    },
+    complete: (userId: number, id: string): Promise<CompleteResult> => completeUpload(d, userId, id),
 
     /** Cancels the owner's upload and frees its parts. */
     async abort(userId: number, id: string): Promise<void> {

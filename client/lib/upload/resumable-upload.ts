@@ -1,8 +1,8 @@
 import type { Direction } from "../../../domain/directions.ts";
-import { refreshSession } from "../../lib/api.ts";
-import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
+import { refreshSession } from "../api.ts";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 import { interpretUpload, type RawAnswer, type UploadOutcome, type XhrRequest, xhrSend } from "./upload-request.ts";
-import { UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./upload-rules.ts";
+import { TRANSFER_TEXTS as UPLOAD_TEXTS, UPLOAD_TIMEOUT_MS } from "./transfer-texts.ts";
 import type { ResumableUploadSummary, ResumableUploadView } from "../../../domain/resumable-upload.ts";
 
 /**
@@ -332,6 +332,40 @@ export async function uploadResumable(
   return { kind: "success", trackIds };
 }
 
+/**
+ * A release's file (issue 34): started with its `kind` and `release_id` (the server checks the
+ * release, the name and the size before any byte moves), then sent in parts and completed as a
+ * track's file is; the answer names the release, not a track (`trackIds` empty). Always a new
+ * upload: a record of the same file kept by the upload page is not continued, so one file sent as
+ * two kinds never completes as the other.
+ */
+export async function uploadReleaseFile(
+  file: FileLike,
+  target: { kind: "master" | "extended" | "instrumental"; releaseId: number },
+  callbacks: Pick<FileCallbacks, "onStall"> & { onProgress(percent: number): void },
+  opts: { signal?: AbortSignal; deps?: Deps } = {},
+): Promise<UploadOutcome> {
+  forgetUpload(file);
+  const call = await siteCall({
+    method: "POST",
+    url: API_BASE,
+    body: JSON.stringify({
+      filename: file.name,
+      size: file.size,
+      last_modified: file.lastModified,
+      kind: target.kind,
+      release_id: target.releaseId,
+    }),
+    signal: opts.signal,
+  });
+  if (!call.ok) return call.outcome;
+  const upload = asUpload(call.body);
+  if (!upload) return { kind: "error", message: UPLOAD_TEXTS.unknownAnswer };
+  remember(file, upload);
+  callbacks.onProgress(0);
+  return await sendFile(file, upload, callbacks, opts.deps ?? realDeps, opts.signal);
+}
+
 /** The artist's unfinished uploads (GET /api/upload/resumable), newest first; null when it cannot be asked. */
 export async function listUnfinished(): Promise<ResumableUploadSummary[] | null> {
   const call = await siteCall({ method: "GET", url: API_BASE });
@@ -470,9 +504,12 @@ async function sendFile(
     if (call.ok) {
       forgetUpload(file);
       const id = call.body.track_id;
-      if (typeof id !== "number") return { kind: "error", message: UPLOAD_TEXTS.unknownAnswer };
+      // A release's file (issue 34) answers its release instead of a track.
+      if (typeof id !== "number" && typeof call.body.release_id !== "number") {
+        return { kind: "error", message: UPLOAD_TEXTS.unknownAnswer };
+      }
       onProgress(100);
-      return { kind: "success", trackIds: [id] };
+      return { kind: "success", trackIds: typeof id === "number" ? [id] : [] };
     }
     if (call.answer.status === 409 && round === 0) {
       const status = await readStatus(upload.id);

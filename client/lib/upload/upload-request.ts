@@ -1,8 +1,8 @@
 import type { InferResponseType } from "hono/client";
-import type { client } from "../../lib/api.ts";
-import { tokens } from "../../lib/api.ts";
+import type { client } from "../api.ts";
+import { tokens } from "../api.ts";
 import { DEFAULT_BAN_MESSAGE } from "../../../domain/ban.ts";
-import { UPLOAD_TEXTS } from "./upload-rules.ts";
+import { TRANSFER_TEXTS as UPLOAD_TEXTS } from "./transfer-texts.ts";
 
 /**
  * The upload's requests go through XMLHttpRequest: unlike fetch, it reports upload progress, so
