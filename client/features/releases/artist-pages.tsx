@@ -20,6 +20,9 @@ import "./releases.css";
  * `/releases/$id`, the checklist of what the label needs (the files through `ReleaseFiles`, the
  * label copy form, the samples' answer), the date and number once scheduled.
  */
+/** The checklist items that are files: their state and refusal live in ReleaseFiles. */
+const FILE_KINDS: ReadonlySet<string> = new Set(["master", "extended", "instrumental"]);
+
 export function ArtistReleasesPage() {
   useDocumentTitle(T.title);
   const list = useQuery(artistReleasesQuery());
@@ -95,7 +98,7 @@ export function ArtistReleasePage() {
     );
   }
   const files: ReleaseFileItem[] = r.materials
-    .filter((m) => m.kind === "master" || m.kind === "extended" || m.kind === "instrumental")
+    .filter((m) => FILE_KINDS.has(m.kind))
     .map((m) => ({
       kind: m.kind as ReleaseFileItem["kind"],
       required: m.required,
@@ -136,7 +139,8 @@ export function ArtistReleasePage() {
             >
               {stateText(m)}
             </span>
-            {m.reason && <p className="release-check-reason">{m.reason}</p>}
+            {/* A file's refusal is said once, in its row below (ReleaseFiles). */}
+            {m.reason && !FILE_KINDS.has(m.kind) && <p className="release-check-reason">{m.reason}</p>}
           </li>
         ))}
       </ul>
