@@ -14,10 +14,13 @@ import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } fro
 
 const PHONE = { width: 390, height: 844 };
 
-/** The moderator accepts the track in Костёр Звукозапись with a message, on the track's page of the desk. */
+/**
+ * The moderator accepts the track for Подкаст Костёр with a message, on the track's page of the desk (a
+ * show: the accept sends only the decision's message; a label's also asks for the release files).
+ */
 async function accept(page: Page, s: TestContext, trackId: number, message: string) {
   await open(page, s, `/moderator/tracks/${trackId}/edit`, "Edit Track");
-  const card = page.getByTestId("decision-label_koster");
+  const card = page.getByTestId("decision-podcast_koster");
   await card.getByLabel("Status").selectOption("accepted");
   await card.getByLabel("Message to the artist").fill(message);
   await card.getByRole("button", { name: "Save decision" }).click();
@@ -94,7 +97,7 @@ test(
       const [first, second] = await uploadAs(s, artist.access, [
         { name: `${runArtist("Vk")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
         { name: `${runArtist("Both")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
-      ], "label_koster");
+      ], "podcast_koster");
       await waitCompleted(s, admin.access, [first.id, second.id]);
 
       const desk = await signIn(s, "moderator");
@@ -111,7 +114,7 @@ test(
       await accept(desk, s, second.id, "И этот берём.");
       await vk.waitDelivered(2);
       expect(vk.delivered[1].message).toContain("И этот берём.");
-      for (let i = 0; i < 100 && bot.delivered.length < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      await bot.whenDelivered(() => true, 1);
       expect(bot.delivered).toHaveLength(1);
       expect(String(bot.delivered[0].body.chat_id)).toBe(telegramId);
       expect(String(bot.delivered[0].body.text)).toContain("И этот берём.");
