@@ -10,6 +10,7 @@ import {
 import { createHash } from "node:crypto";
 import { analyseMp3, analyseMp3Frames, type AudioAnalysis, AudioDecodeError } from "../audio/analyse-mp3.ts";
 import type { FrameStats } from "../audio/mpeg-frames.ts";
+import type { Fingerprint } from "../audio/fingerprint.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { paceStreamed } from "../lib/gc-pacer.ts";
 import { createId3Reader, Id3TagRefused, type Id3Tags } from "./id3v2.ts";
@@ -33,7 +34,7 @@ export type Verdict =
     facts: TrackFacts;
     analysis: AudioAnalysis;
     /** The audio fingerprint (server/audio/fingerprint.ts), looked up and stored by the processor. */
-    fingerprint: Uint32Array;
+    fingerprint: Fingerprint;
   }
   | {
     status: "failed";
@@ -75,7 +76,7 @@ interface Pass {
   tail: Uint8Array;
   meta: Outcome<IAudioMetadata>;
   /** The analysis and the confirmed frames it counted; a refusal (tag over budget, too long, undecodable). */
-  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Uint32Array }>;
+  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Fingerprint }>;
 }
 
 /**
