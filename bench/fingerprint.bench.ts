@@ -238,7 +238,8 @@ async function lookup() {
       for (let i = 0; i < codes.length; i++) codes[i] = other() || 1;
       return { codes, mix };
     };
-    const unknown: Fingerprint = { ...randomCodes(), speeds: SPEEDS.map((speed) => ({ speed, ...randomCodes() })) };
+    const readings = SPEEDS.map((speed) => ({ speed, ...randomCodes() }));
+    const unknown: Fingerprint = { ...randomCodes(), speeds: () => readings };
 
     const times = { found: [] as number[], unknown: [] as number[] };
     let found = 0, foundSpeed = 0;

@@ -89,7 +89,11 @@ export interface SpeedReading extends PrintCodes {
 
 /** What the fingerprinter gives: the stored codes and mix (speed 1), and the other speeds' (looked up only). */
 export interface Fingerprint extends PrintCodes {
-  speeds: SpeedReading[];
+  /**
+   * The readings at every speed of `SPEEDS`, made on the first call (about 13 × 5 ms for 120 s) and
+   * kept: only a lookup needs them, so the analysis pass does not pay for them.
+   */
+  speeds(): SpeedReading[];
 }
 
 /** The frames kept from the first sound. */
@@ -253,7 +257,12 @@ export function createFingerprinter(inputRate: number): Fingerprinter {
     },
     finish() {
       const at1 = readAt(kept, 1);
-      return { codes: at1.codes, mix: at1.mix, speeds: SPEEDS.map((speed) => ({ speed, ...readAt(kept, speed) })) };
+      let speeds: SpeedReading[] | null = null;
+      return {
+        codes: at1.codes,
+        mix: at1.mix,
+        speeds: () => (speeds ??= SPEEDS.map((speed) => ({ speed, ...readAt(kept, speed) }))),
+      };
     },
   };
 }
@@ -267,81 +276,85 @@ function readAt(frames: Frames, speed: number): PrintCodes {
   const n = frames.count;
   const count = n === 0 ? 0 : Math.max(0, Math.min(MAX_CODES, Math.floor((n - 1) * speed) - WINDOW + 2));
   const frameCount = count === 0 ? 0 : count + WINDOW - 1;
+  // Each kept frame folded once at this speed's pitch: 12 classes, then the mix's 8 bands (linear,
+  // so reading between frames afterwards gives what folding the frames read between would).
+  const used = Math.min(n, Math.ceil((frameCount - 1) / speed) + 3);
+  const folded = foldFrames(frames, used, speed);
   const chroma = new Float64Array(frameCount * 12);
   const silent = new Uint8Array(frameCount);
   const mix = new Uint32Array(count);
-  const shift = Math.round((1200 * Math.log2(speed)) / 10);
-  const bandShift = 12 * Math.log2(speed);
-  const energy = new Float64Array(12);
-  const level = new Float64Array(MIX_BANDS);
+  const value = new Float64Array(FOLDED);
   for (let i = 0; i < frameCount; i++) {
-    const x = Math.min(n - 1, i / speed);
-    const i0 = Math.floor(x), i1 = Math.min(n - 1, i0 + 1), w = x - i0;
-    silent[i] = frames.silent[w < 0.5 ? i0 : i1];
+    const x = Math.min(used - 1, i / speed);
+    const i0 = Math.floor(x), w = x - i0;
+    silent[i] = frames.silent[w < 0.5 ? i0 : Math.min(used - 1, i0 + 1)];
     if (silent[i]) continue;
-    let norm = 0;
-    energy.fill(0);
-    // Smoothed over the neighbours (1, 2, 1 a hop apart), as the mix is.
+    value.fill(0);
+    // Smoothed over the neighbours (1, 2, 1 a hop apart): frames that fall a fraction of a hop
+    // apart (an offset, a speed) read alike.
     for (let d = -SMOOTH; d <= SMOOTH; d++) {
-      const at = Math.max(0, Math.min(n - 1, x + d));
-      const j0 = Math.floor(at), j1 = Math.min(n - 1, j0 + 1), v = at - j0;
-      const f0 = j0 * FINE, f1 = j1 * FINE, weight = d === 0 ? 2 : 1;
-      for (let c = 0; c < 12; c++) {
-        let e = 0;
-        for (let k = -5; k < 5; k++) {
-          const b = (((c * 10 + k + shift) % FINE) + FINE) % FINE;
-          e += (1 - v) * frames.fine[f0 + b] + v * frames.fine[f1 + b];
-        }
-        energy[c] += weight * e;
-      }
+      const at = Math.max(0, Math.min(used - 1, x + d));
+      const j0 = Math.floor(at), j1 = Math.min(used - 1, j0 + 1), v = at - j0;
+      const weight = d === 0 ? 2 : 1, a = weight * (1 - v), b = weight * v;
+      for (let k = 0; k < FOLDED; k++) value[k] += a * folded[j0 * FOLDED + k] + b * folded[j1 * FOLDED + k];
     }
-    for (let c = 0; c < 12; c++) norm += energy[c];
+    let norm = 0;
+    for (let c = 0; c < 12; c++) norm += value[c];
     norm = Math.sqrt(norm) || 1;
-    for (let c = 0; c < 12; c++) chroma[i * 12 + c] = Math.sqrt(energy[c]) / norm;
-    if (i < count) mix[i] = mixWord(frames, i / speed, bandShift, level);
+    for (let c = 0; c < 12; c++) chroma[i * 12 + c] = Math.sqrt(value[c]) / norm;
+    if (i < count) mix[i] = mixWord(value);
+  }
+  const cum = new Float64Array((frameCount + 1) * 12);
+  for (let i = 0; i < frameCount; i++) {
+    for (let c = 0; c < 12; c++) cum[(i + 1) * 12 + c] = cum[i * 12 + c] + chroma[i * 12 + c];
   }
   const codes = new Uint32Array(count);
-  for (let j = 0; j < count; j++) codes[j] = silent[j] ? 0 : codeOf(chroma, j);
+  for (let j = 0; j < count; j++) codes[j] = silent[j] ? 0 : codeOf(cum, j);
   return { codes, mix };
 }
 
+/** Values per folded frame: the 12 pitch classes, then the mix's bands. */
+const FOLDED = 12 + MIX_BANDS;
+
 /**
- * The mix of the frame read at `x` (a fractional frame index), its bands `shift` twelfths of an
- * octave higher; smoothed over its neighbours (weights 1, 2, 1 a hop apart), so that frames falling
- * a fraction of a hop apart (an offset, a speed) read alike.
+ * The first `used` kept frames folded as a copy at `speed` reads onto the original: pitch class c
+ * gathers the fine bins 10c − 5 … 10c + 4 moved up by 1200·log2(speed) cents (to 10), and mix band g
+ * the fine bands 9g … 9g + 8 moved up by 12·log2(speed) twelfths (between two bands, shared).
  */
-function mixWord(frames: Frames, x: number, shift: number, level: Float64Array): number {
+function foldFrames(frames: Frames, used: number, speed: number): Float64Array {
+  const shift = Math.round((1200 * Math.log2(speed)) / 10);
+  const bandShift = 12 * Math.log2(speed);
   const per = BANDS / MIX_BANDS;
-  const n = frames.count;
-  level.fill(0);
-  for (let d = -1; d <= 1; d++) {
-    const at = Math.max(0, Math.min(n - 1, x + d));
-    const i0 = Math.floor(at), i1 = Math.min(n - 1, i0 + 1), w = at - i0;
-    const weight = d === 0 ? 2 : 1;
+  const out = new Float64Array(used * FOLDED);
+  for (let r = 0; r < used; r++) {
+    const fine = r * FINE, bands = r * BANDS, o = r * FOLDED;
+    for (let c = 0; c < 12; c++) {
+      let e = 0;
+      for (let k = -5; k < 5; k++) e += frames.fine[fine + ((((c * 10 + k + shift) % FINE) + FINE) % FINE)];
+      out[o + c] = e;
+    }
     for (let g = 0; g < MIX_BANDS; g++) {
       let e = 0;
       for (let k = 0; k < per; k++) {
-        const y = g * per + k + shift;
+        const y = g * per + k + bandShift;
         const b0 = Math.floor(y), u = y - b0;
-        if (b0 >= 0 && b0 < BANDS) {
-          e += (1 - u) * ((1 - w) * frames.bands[i0 * BANDS + b0] + w * frames.bands[i1 * BANDS + b0]);
-        }
-        const b1 = b0 + 1;
-        if (u > 0 && b1 >= 0 && b1 < BANDS) {
-          e += u * ((1 - w) * frames.bands[i0 * BANDS + b1] + w * frames.bands[i1 * BANDS + b1]);
-        }
+        if (b0 >= 0 && b0 < BANDS) e += (1 - u) * frames.bands[bands + b0];
+        if (u > 0 && b0 + 1 >= 0 && b0 + 1 < BANDS) e += u * frames.bands[bands + b0 + 1];
       }
-      level[g] += weight * e;
+      out[o + 12 + g] = e;
     }
   }
+  return out;
+}
+
+/** The mix word of a folded frame: each band's level below the loudest, in MIX_STEP_DB steps, 4 bits. */
+function mixWord(value: Float64Array): number {
   let loudest = 0;
-  for (let g = 0; g < MIX_BANDS; g++) {
-    const e = level[g];
-    if (e > loudest) loudest = e;
-  }
+  for (let g = 0; g < MIX_BANDS; g++) loudest = Math.max(loudest, value[12 + g]);
   let word = 0;
   for (let g = 0; g < MIX_BANDS; g++) {
-    const below = level[g] > 0 ? (10 * Math.log10(loudest / level[g])) / MIX_STEP_DB : 15;
+    const e = value[12 + g];
+    const below = e > 0 ? (10 * Math.log10(loudest / e)) / MIX_STEP_DB : 15;
     word |= Math.min(15, Math.round(below)) << (4 * g);
   }
   // Compared only where both codes have sound (a silent frame's code is 0).
@@ -356,13 +369,11 @@ function mixWord(frames: Frames, x: number, shift: number, level: Float64Array):
  * - bits 24–27, change over a second in groups of three classes: ΣA(0,8,g) > ΣA(8,16,g);
  * - bits 28–31, the same change compared between neighbouring groups (a checkerboard).
  */
-function codeOf(chroma: Float64Array, first: number): number {
-  const a = (j0: number, j1: number, i: number) => {
-    let s = 0;
-    const c = i % 12;
-    for (let j = j0; j < j1; j++) s += chroma[(first + j) * 12 + c];
-    return s;
-  };
+function codeOf(cum: Float64Array, first: number): number {
+  // `cum` holds running sums of the chroma frames (frame f's sums before it at f·12), so a sum over
+  // frames is one difference.
+  const a = (j0: number, j1: number, i: number) =>
+    cum[(first + j1) * 12 + (i % 12)] - cum[(first + j0) * 12 + (i % 12)];
   let code = 0;
   for (let i = 0; i < 12; i++) if (a(0, 4, i) > a(0, 4, i + 1)) code |= 1 << i;
   for (let i = 0; i < 12; i++) if (a(0, 2, i) > a(2, 4, i)) code |= 1 << (12 + i);

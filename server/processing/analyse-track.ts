@@ -398,22 +398,26 @@ export class AnalysisInterrupted extends Error {
 }
 
 /**
- * The audio report alone of a stored file (tracks completed before the analysis existed, reports
- * analysed again). `interrupt` is asked before each chunk: when it says so, the read stops (the
- * file closed, the bucket's stream cancelled) and AnalysisInterrupted is thrown.
+ * The audio report of a stored file (tracks completed before the analysis existed, reports analysed
+ * again). `interrupt` is asked before each chunk: when it says so, the read stops (the file closed,
+ * the bucket's stream cancelled) and AnalysisInterrupted is thrown. `fingerprint` is handed the
+ * file's audio fingerprint from the same pass (re-analysis stores it again: issue 38, 0421).
  */
 export async function analyseStored(
   storage: FileStorage,
   key: string,
-  opts: { interrupt?: () => boolean } = {},
+  opts: { interrupt?: () => boolean; fingerprint?: (print: Fingerprint) => void } = {},
 ): Promise<AudioAnalysis> {
   const { interrupt } = opts;
-  if (!interrupt) return await analyseMp3(storedChunks(storage, key));
   async function* interruptible() {
     for await (const chunk of storedChunks(storage, key)) {
       if (interrupt!()) throw new AnalysisInterrupted();
       yield chunk;
     }
   }
-  return await analyseMp3(interruptible());
+  const source = interrupt ? interruptible() : storedChunks(storage, key);
+  if (!opts.fingerprint) return await analyseMp3(source);
+  const pass = await analyseMp3Frames(source);
+  opts.fingerprint(pass.fingerprint);
+  return pass.analysis;
 }

@@ -182,7 +182,7 @@ describe("fingerprint lookup through the segment index", () => {
   it("finds nothing for silence", async () => {
     const query = await createTrack(t.ctx.db, { status: "processing" });
     const silence = { codes: new Uint32Array(100), mix: new Uint32Array(100) };
-    expect(await t.ctx.processing.fingerprints.matches(query.id, { ...silence, speeds: [] })).toEqual({
+    expect(await t.ctx.processing.fingerprints.matches(query.id, { ...silence, speeds: () => [] })).toEqual({
       sameOwner: null,
       otherOwner: null,
       versionOf: null,

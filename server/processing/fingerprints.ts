@@ -85,7 +85,7 @@ export function summariseMatches(found: AudioMatch[]): AudioMatches {
 /** The readings of a query: as heard first, then the other speeds. */
 const readingsOf = (print: Fingerprint): SpeedReading[] => [
   { speed: 1, codes: print.codes, mix: print.mix },
-  ...print.speeds,
+  ...print.speeds(),
 ];
 
 /** A candidate: a track, and the reading and offset the index voted for. */
