@@ -26,7 +26,7 @@ import {
   indexedPositions,
   MAX_CODES,
   printToBytes,
-  segmentHash,
+  segmentHashAt,
   SPEEDS,
 } from "../server/audio/fingerprint.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
@@ -174,7 +174,7 @@ async function lookup() {
         for (let i = 0; i < codes.length; i++) codes[i] = next() || 1;
         for (let i = 0; i < mix.length; i++) mix[i] = next();
         prints.push(id, printToBytes({ codes, mix }));
-        for (const p of indexedPositions(codes)) segments.push(segmentHash(codes[p]), id, p);
+        for (const p of indexedPositions(codes)) segments.push(segmentHashAt(codes, p), id, p);
       }
       for (let i = 0; i < prints.length; i += 2 * ROWS) {
         const part = prints.slice(i, i + 2 * ROWS);

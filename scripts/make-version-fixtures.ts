@@ -1,6 +1,6 @@
 /**
  * Makes the fingerprint's version fixtures (issue 38) in test/fixtures/audio/versions/, once; the
- * MP3s are committed and server/audio/fingerprint-speed.test.ts and the lookup tests read them:
+ * MP3s are committed and server/audio/fingerprint.test.ts and the lookup tests read them:
  *
  *   npx -y deno@2 run -A scripts/make-version-fixtures.ts
  *

@@ -119,11 +119,15 @@ describe("fingerprint lookup through the segment index", () => {
     // Only this test's stored track is looked at (the others' Full Mix is in the same database).
     const ours = async (trackId: number, print: Fingerprint) =>
       summariseMatches((await fingerprints.lookup(trackId, print)).filter((m) => m.trackId === original.id));
-    // Without its bass the chroma moves too far (bit error rate 0.21): never the same, found as a
-    // version only when the index happens to hit it.
-    const withoutBass = await createTrack(t.ctx.db, { user_id: artist.id, status: "processing" });
-    expect((await ours(withoutBass.id, await version("Without Bass"))).sameOwner).toBeNull();
-    for (const title of ["Instrumental", "Without Drums", "Other Take"]) {
+    // Without its lead or its bass the codes move further (bit error rates 0.13 and 0.21: "version"
+    // when laid on each other, server/audio/fingerprint.test.ts); in 12 s they share no segment hash
+    // with the full mix, so the index does not find them. Never the same recording, at any rate.
+    for (const title of ["Instrumental", "Without Bass"]) {
+      const mine = await createTrack(t.ctx.db, { user_id: artist.id, status: "processing" });
+      const found = await ours(mine.id, await version(title));
+      expect([found.sameOwner, found.otherOwner], title).toEqual([null, null]);
+    }
+    for (const title of ["Without Drums", "Other Take"]) {
       const mine = await createTrack(t.ctx.db, { user_id: artist.id, status: "processing" });
       // Not refused as a duplicate: another version of the owner's track.
       expect(await ours(mine.id, await version(title)), title).toEqual({

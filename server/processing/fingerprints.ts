@@ -11,11 +11,11 @@ import {
   FINGERPRINT_VERSION,
   HOP_SECONDS,
   indexedPositions,
-  isSegment,
+  isSegmentHash,
   type PrintCodes,
   printFromBytes,
   printToBytes,
-  segmentHash,
+  segmentHashAt,
   type SpeedReading,
 } from "../audio/fingerprint.ts";
 
@@ -161,8 +161,8 @@ export function createFingerprints(ctx: { db: Db }) {
     readings.forEach((reading, r) => {
       const upTo = r === 0 ? reading.codes.length : Math.min(reading.codes.length, SPEED_LOOKUP_CODES);
       for (let j = 0; j < upTo; j++) {
-        if (!isSegment(reading.codes[j])) continue;
-        const h = segmentHash(reading.codes[j]);
+        const h = segmentHashAt(reading.codes, j);
+        if (!isSegmentHash(h)) continue;
         const list = positions.get(h);
         if (list) list.push([r, j]);
         else positions.set(h, [[r, j]]);
@@ -223,7 +223,7 @@ export function createFingerprints(ctx: { db: Db }) {
     /** Stores a completed track's fingerprint (codes and mix at speed 1) and its index rows (replacing any it had). */
     async save(trackId: number, print: PrintCodes): Promise<void> {
       const segments = indexedPositions(print.codes).map((p) => ({
-        hash: segmentHash(print.codes[p]),
+        hash: segmentHashAt(print.codes, p),
         track_id: trackId,
         position: p,
       }));

@@ -139,7 +139,7 @@ describe("a copy at another speed, and another version (issue 38)", () => {
   afterEach(() => f.close());
   const version = (title: string) => fixture(`versions/Version Artist - ${title}.mp3`);
 
-  it("refuses the same person's sped-up copy; accepts their instrumental as another version, noted for staff only", async () => {
+  it("refuses the same person's sped-up copy; accepts their mix without drums as another version, noted for staff only", async () => {
     const a = await signedIn(f);
     const first = await postUpload(f, a.headers, [
       filePart("Version Artist - Full Mix.mp3", version("Full Mix")),
@@ -160,9 +160,9 @@ describe("a copy at another speed, and another version (issue 38)", () => {
       error: PROCESSING_ERRORS.duplicate,
     });
 
-    // The lead left out: another version, not a duplicate.
+    // The drums left out: another version, not a duplicate.
     const instrumental = await postUpload(f, a.headers, [
-      filePart("Version Artist - Full Mix (Instrumental).mp3", version("Instrumental")),
+      filePart("Version Artist - Full Mix (No Drums).mp3", version("Without Drums")),
       dirPart("label_koster"),
     ]);
     await f.ctx.queue.idle();
