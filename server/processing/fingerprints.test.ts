@@ -119,15 +119,16 @@ describe("fingerprint lookup through the segment index", () => {
     // Only this test's stored track is looked at (the others' Full Mix is in the same database).
     const ours = async (trackId: number, print: Fingerprint) =>
       summariseMatches((await fingerprints.lookup(trackId, print)).filter((m) => m.trackId === original.id));
-    // Without its lead or its bass the codes move further (bit error rates 0.13 and 0.21: "version"
-    // when laid on each other, server/audio/fingerprint.test.ts); in 12 s they share no segment hash
-    // with the full mix, so the index does not find them. Never the same recording, at any rate.
-    for (const title of ["Instrumental", "Without Bass"]) {
+    // Without its lead or its bass the codes move further (bit error rates 0.13 and 0.21), and the
+    // other take's hashes differ here and there: all three are "version" when laid on the full mix
+    // (server/audio/fingerprint.test.ts), but in 12 s they share no segment hash the index probes
+    // with it, so it does not find them. Never the same recording, at any rate.
+    for (const title of ["Instrumental", "Without Bass", "Other Take"]) {
       const mine = await createTrack(t.ctx.db, { user_id: artist.id, status: "processing" });
       const found = await ours(mine.id, await version(title));
       expect([found.sameOwner, found.otherOwner], title).toEqual([null, null]);
     }
-    for (const title of ["Without Drums", "Other Take"]) {
+    for (const title of ["Without Drums"]) {
       const mine = await createTrack(t.ctx.db, { user_id: artist.id, status: "processing" });
       // Not refused as a duplicate: another version of the owner's track.
       expect(await ours(mine.id, await version(title)), title).toEqual({

@@ -32,10 +32,12 @@ const MAX_CANDIDATES = 10;
 /** Index rows read at most per lookup (a hash shared by very many tracks cannot make it slow). */
 const MAX_ROWS = 20_000;
 /**
- * The other speeds' codes are looked up over the first minute only (about 30 hashes each, 420 in
- * all with speed 1's 60): a copy at another speed is found from its start as from anywhere.
+ * The other speeds' codes are looked up over the first minute only, and only every other speed
+ * (2 % apart: the segment hash's steady bits still agree 1 % off, and `bestComparison` lays the
+ * speeds next to the voted one): about 30 hashes each, 240 in all with speed 1's 60.
  */
 const SPEED_LOOKUP_CODES = Math.round(60 / HOP_SECONDS);
+const probed = (speed: number) => Math.round(speed * 100) % 2 === 0;
 
 /** One completed track a lookup found (issue 38). */
 export interface AudioMatch {
@@ -97,38 +99,40 @@ interface Candidate {
 }
 
 /**
- * Each track's best (reading, offset) from the index rows hit: votes per track, reading and offset
- * (stored position minus query position), neighbouring offsets counted with it.
+ * Each track's best (reading, offset) from the index rows hit: the stored rows voting for each
+ * (reading, offset) (stored position minus query position), neighbouring offsets counted with it. A
+ * row counts once however many query positions share its hash (a steady passage repeats a hash at
+ * neighbouring positions, and neighbouring speeds read the same one), so one stray row never
+ * outvotes two that agree.
  */
 function vote(
   rows: { hash: number; track: number; at: number }[],
   positions: Map<number, [number, number][]>,
   self: number,
 ): Candidate[] {
-  const votes = new Map<number, Map<number, number>>();
-  // Offsets are keyed with their reading: reading * 4096 + (offset + 2048).
-  for (const r of rows) {
-    if (r.track === self) continue;
+  // Per track: (reading * 4096 + offset + 2048) → the rows (by index) voting for it.
+  const votes = new Map<number, Map<number, Set<number>>>();
+  rows.forEach((r, i) => {
+    if (r.track === self) return;
     let byKey = votes.get(r.track);
     if (!byKey) votes.set(r.track, byKey = new Map());
     for (const [reading, j] of positions.get(r.hash) ?? []) {
       const key = reading * 4096 + (r.at - j + 2048);
-      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+      const set = byKey.get(key);
+      if (set) set.add(i);
+      else byKey.set(key, new Set([i]));
     }
-  }
+  });
   const candidates: Candidate[] = [];
   for (const [track, byKey] of votes) {
     let best = { key: 0, score: 0 };
-    for (const key of byKey.keys()) {
-      const score = (byKey.get(key - 1) ?? 0) + byKey.get(key)! + (byKey.get(key + 1) ?? 0);
-      if (score > best.score || (score === best.score && key < best.key)) best = { key, score };
+    for (const [key, set] of byKey) {
+      const near = new Set(set);
+      for (const i of byKey.get(key - 1) ?? []) near.add(i);
+      for (const i of byKey.get(key + 1) ?? []) near.add(i);
+      if (near.size > best.score || (near.size === best.score && key < best.key)) best = { key, score: near.size };
     }
-    candidates.push({
-      track,
-      reading: Math.floor(best.key / 4096),
-      offset: (best.key % 4096) - 2048,
-      score: best.score,
-    });
+    candidates.push({ track, reading: Math.floor(best.key / 4096), offset: (best.key % 4096) - 2048, score: best.score });
   }
   candidates.sort((a, b) => b.score - a.score || a.track - b.track);
   return candidates.slice(0, MAX_CANDIDATES);
@@ -159,6 +163,7 @@ export function createFingerprints(ctx: { db: Db }) {
     // Query positions by hash: the codes that are segments (as on the stored side) are looked up.
     const positions = new Map<number, [number, number][]>();
     readings.forEach((reading, r) => {
+      if (r > 0 && !probed(reading.speed)) return;
       const upTo = r === 0 ? reading.codes.length : Math.min(reading.codes.length, SPEED_LOOKUP_CODES);
       for (let j = 0; j < upTo; j++) {
         const h = segmentHashAt(reading.codes, j);
