@@ -132,7 +132,12 @@ function vote(
       for (const i of byKey.get(key + 1) ?? []) near.add(i);
       if (near.size > best.score || (near.size === best.score && key < best.key)) best = { key, score: near.size };
     }
-    candidates.push({ track, reading: Math.floor(best.key / 4096), offset: (best.key % 4096) - 2048, score: best.score });
+    candidates.push({
+      track,
+      reading: Math.floor(best.key / 4096),
+      offset: (best.key % 4096) - 2048,
+      score: best.score,
+    });
   }
   candidates.sort((a, b) => b.score - a.score || a.track - b.track);
   return candidates.slice(0, MAX_CANDIDATES);
