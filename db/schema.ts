@@ -172,6 +172,13 @@ export const tracks = sqliteTable("tracks", {
    * `duplicate_of`, and not a foreign key for the same reason.
    */
   same_audio_as: integer("same_audio_as"),
+  /**
+   * Issue 38 (docs/decisions/0422): the completed track this one is another version of (an
+   * instrumental, a vocal, an edit, another mix or take: the fingerprints agree in part, not as the
+   * same recording), the same owner's first, else another owner's; null when none. Staff see
+   * «похоже на другую версию трека #N». Not a foreign key, like `same_audio_as`.
+   */
+  similar_to_track_id: integer("similar_to_track_id"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),

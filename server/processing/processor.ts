@@ -168,9 +168,11 @@ async function record(pr: ProcessorCore, id: number, storageKey: string | null, 
     // The same recording however re-encoded (issue 25, docs/decisions/0248): the same person's
     // earlier track fails this one with the identical-bytes message; another person's is noted for
     // staff only. Checked before the completion (the identical-bytes check stays inside it).
+    // Another version (an instrumental, another mix: issue 38, 0422) is noted for staff, never refused.
     const audio = await pr.processing.fingerprints.matches(id, verdict.fingerprint);
+    const similar_to_track_id = audio.versionOf?.trackId ?? null;
     const completed = audio.sameOwner === null
-      ? await pr.processing.complete(id, { ...f, same_audio_as: audio.otherOwner }, pr.owner)
+      ? await pr.processing.complete(id, { ...f, same_audio_as: audio.otherOwner, similar_to_track_id }, pr.owner)
       : undefined;
     if (completed) {
       drop(pr, id);

@@ -61,6 +61,7 @@ ALTER TABLE `direction_intake` ADD `release_instrumental` integer DEFAULT false 
 ALTER TABLE `releases` ADD `request_told_at` integer;--> statement-breakpoint
 ALTER TABLE `releases` ADD `reminders_sent` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `releases` ADD `reminded_at` integer;--> statement-breakpoint
+ALTER TABLE `tracks` ADD `similar_to_track_id` integer;--> statement-breakpoint
 ALTER TABLE `upload_sessions` ADD `material_kind` text;--> statement-breakpoint
 ALTER TABLE `upload_sessions` ADD `release_id` integer;--> statement-breakpoint
 ALTER TABLE `users` ADD `allows_write_to_pm` integer;
