@@ -51,7 +51,7 @@ async function child(dir: string) {
     maxMinutes: 60,
   };
   const { analysis, fingerprint } = await analyseMp3Frames((await Deno.open(DEMO)).readable);
-  const demo = { duration_s: analysis.duration_s, fingerprint };
+  const demo = { duration_s: analysis.duration_s, fingerprint: fingerprint.codes };
   await judgeStoredFile(d, "master", "warm.wav", demo);
   const before = memory();
   const cpuBefore = process.cpuUsage();

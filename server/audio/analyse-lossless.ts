@@ -87,7 +87,7 @@ function createMeters(format: PcmFormat) {
         true_peak_dbtp: tp > 0 ? round1(20 * Math.log10(tp)) : null,
         clipped_samples: clips.count(),
         cut,
-        fingerprint: print.finish(),
+        fingerprint: print.finish().codes,
       };
     },
   };

@@ -11,7 +11,7 @@ import { releaseMaterials, releases, trackFingerprints, tracks } from "../../../
 import type { MaterialKind } from "../../../domain/release-material.ts";
 import { analyseLossless, type LosslessFacts } from "../../audio/analyse-lossless.ts";
 import { analyseMp3Frames } from "../../audio/analyse-mp3.ts";
-import { codesFromBytes, FINGERPRINT_VERSION } from "../../audio/fingerprint.ts";
+import { FINGERPRINT_VERSION, printFromBytes } from "../../audio/fingerprint.ts";
 import { PcmDecodeError, type PcmFormat } from "../../audio/pcm-container.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
 import { giveWay } from "../../lib/give-way.ts";
@@ -81,11 +81,11 @@ export async function demoFacts(d: CheckDeps, trackId: number): Promise<DemoFact
   const [stored] = await d.db.select({ codes: trackFingerprints.codes }).from(trackFingerprints).where(
     and(eq(trackFingerprints.track_id, trackId), eq(trackFingerprints.version, FINGERPRINT_VERSION)),
   );
-  if (stored) return { duration_s, fingerprint: codesFromBytes(new Uint8Array(stored.codes)) };
+  if (stored) return { duration_s, fingerprint: printFromBytes(new Uint8Array(stored.codes)).codes };
   if (!track.key || !(await d.storage.stat(track.key))) return { duration_s, fingerprint: null };
   try {
     const { fingerprint } = await analyseMp3Frames(fileChunks(d.storage, track.key));
-    return { duration_s, fingerprint };
+    return { duration_s, fingerprint: fingerprint.codes };
   } catch (err) {
     d.logger.warn("could not fingerprint a release's demo", { trackId, err });
     return { duration_s, fingerprint: null };
