@@ -105,6 +105,7 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
   const bassHi = Math.ceil(BASS_HIGH_HZ / binHz);
   const hi = Math.min(size / 2 - 3, Math.ceil(Math.min(TREBLE_HIGH_HZ, 0.42 * rate) / binHz));
   const top = size / 2 - 1;
+  let from = 0, to = 0; // the bins whose magnitudes are needed (set below)
   // Half-widths: the mean around a bin (a semitone each way) and the envelope (a third of an octave).
   const reach = new Int32Array(hi + 1);
   const envReach = new Int32Array(hi + 1);
@@ -112,6 +113,8 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
     reach[k] = Math.max(2, Math.round(k * 0.06));
     envReach[k] = Math.max(4, Math.round(k * 0.26));
   }
+  from = Math.max(1, lo - reach[lo] - 2);
+  to = Math.min(top, hi + (WHITEN ? envReach[hi] : reach[hi]) + 2);
   const cutoff = Math.min(2200, 0.4 * rate);
   const s1: Biquad = passFilter("low", cutoff, 0.5411961, inputRate);
   const s2: Biquad = passFilter("low", cutoff, 1.306563, inputRate);
@@ -135,7 +138,7 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
       im[j] = frame[2 * j + 1] * window[2 * j + 1];
     }
     fft(re, im);
-    for (let k = 1; k < m; k++) {
+    for (let k = from; k <= to; k++) {
       const k2 = m - k;
       const er = 0.5 * (re[k] + re[k2]), ei = 0.5 * (im[k] - im[k2]);
       const or = 0.5 * (im[k] + im[k2]), oi = -0.5 * (re[k] - re[k2]);
@@ -143,10 +146,8 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
       const xi = ei + or * twi[k] + oi * twr[k];
       mag[k] = Math.sqrt(xr * xr + xi * xi);
     }
-    mag[0] = 0;
-    mag[m] = 0;
-    prefix[0] = 0;
-    for (let k = 0; k <= top; k++) prefix[k + 1] = prefix[k] + mag[k];
+    prefix[from] = 0;
+    for (let k = from; k <= to; k++) prefix[k + 1] = prefix[k] + mag[k];
     let energy = 0, trebleEnergy = 0;
     for (let k = lo; k <= hi; k++) {
       energy += mag[k] * mag[k];
@@ -161,11 +162,11 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
       const v = mag[k];
       if (!(v > mag[k - 1] && v >= mag[k + 1] && v > mag[k - 2] && v >= mag[k + 2])) continue;
       const r = reach[k];
-      const a = Math.max(0, k - r), b = Math.min(top, k + r);
+      const a = Math.max(from, k - r), b = Math.min(to, k + r);
       const mean = (prefix[b + 1] - prefix[a]) / (b + 1 - a);
       if (v < PEAK_OVER_MEAN * mean) continue;
       const er = envReach[k];
-      const ea = Math.max(0, k - er), eb = Math.min(top, k + er);
+      const ea = Math.max(from, k - er), eb = Math.min(to, k + er);
       const env = (prefix[eb + 1] - prefix[ea]) / (eb + 1 - ea);
       const l = Math.log(mag[k - 1] + 1e-12), c = Math.log(v), rr = Math.log(mag[k + 1] + 1e-12);
       const den = l - 2 * c + rr;

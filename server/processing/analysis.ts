@@ -46,7 +46,7 @@ export interface TrackAnalysisView {
   /** Its Camelot code, e.g. "4A". */
   camelot: string | null;
   /** How sure the key is, 0–1; below KEY_SURE_CONFIDENCE the desk shows it as uncertain (issue 38). */
-  key_confidence: number | null;
+  key_confidence?: number | null;
   warnings: AudioWarning[];
 }
 
