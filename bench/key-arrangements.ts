@@ -185,7 +185,9 @@ export function arrangement(tonic: number, mode: KeyMode, seed: number): Arrange
     bpm,
     midi: smf(notes, [[0, lead], [1, chords], [2, bass]], bpm),
     recipe: `progression ${mode === "major" ? "major" : "minor"} #${pi + 1}, ${bpm} BPM, lead GM ${lead}, ` +
-      `chords GM ${chords} (${comp ? "comping" : "held"}), bass GM ${bass}${sevenths ? ", sevenths" : ""}${drums ? ", drums" : ""}`,
+      `chords GM ${chords} (${comp ? "comping" : "held"}), bass GM ${bass}${sevenths ? ", sevenths" : ""}${
+        drums ? ", drums" : ""
+      }`,
   };
 }
 

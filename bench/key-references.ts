@@ -51,8 +51,10 @@ export async function keyReferences() {
       if (isSure) sure++;
       if (c === "exact") isSure ? sureExact++ : unsureExact++;
       if (c !== "exact") {
-        lines.push(`  ${c}: ${piece.name} ${f.bitrate}: ${a.key ?? "none"} (${a.key_confidence}) for ` +
-          `${ALL_KEYS.find((k) => k.tonic === piece.tonic && k.mode === piece.mode)!.name}`);
+        lines.push(
+          `  ${c}: ${piece.name} ${f.bitrate}: ${a.key ?? "none"} (${a.key_confidence}) for ` +
+            `${ALL_KEYS.find((k) => k.tonic === piece.tonic && k.mode === piece.mode)!.name}`,
+        );
       }
     }
   }

@@ -90,10 +90,11 @@ function addAt(hist: Float64Array, hz: number, w: number) {
   hist[(i0 + 1) % BINS] += w * f;
 }
 
-export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
-  const factor = Math.max(1, Math.floor(inputRate / TARGET_RATE));
-  const rate = inputRate / factor;
-  const size = 2 ** Math.ceil(Math.log2(FRAME_SECONDS * rate));
+/**
+ * The per-frame analysis: `(frame, segment)` reads one frame of `size` samples at `rate` into the
+ * segment's histograms and counts.
+ */
+function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, into: ChromaSegment) => void {
   // A real frame of `size` is one complex FFT of `size / 2` points, split afterwards.
   const m = size / 2;
   const fft = makeFft(m);
@@ -105,7 +106,6 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
   const bassHi = Math.ceil(BASS_HIGH_HZ / binHz);
   const hi = Math.min(size / 2 - 3, Math.ceil(Math.min(TREBLE_HIGH_HZ, 0.42 * rate) / binHz));
   const top = size / 2 - 1;
-  let from = 0, to = 0; // the bins whose magnitudes are needed (set below)
   // Half-widths: the mean around a bin (a semitone each way) and the envelope (a third of an octave).
   const reach = new Int32Array(hi + 1);
   const envReach = new Int32Array(hi + 1);
@@ -113,26 +113,17 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
     reach[k] = Math.max(2, Math.round(k * 0.06));
     envReach[k] = Math.max(4, Math.round(k * 0.26));
   }
-  from = Math.max(1, lo - reach[lo] - 2);
-  to = Math.min(top, hi + (WHITEN ? envReach[hi] : reach[hi]) + 2);
-  const cutoff = Math.min(2200, 0.4 * rate);
-  const s1: Biquad = passFilter("low", cutoff, 0.5411961, inputRate);
-  const s2: Biquad = passFilter("low", cutoff, 1.306563, inputRate);
-  const st = new Float64Array(8);
-  const frame = new Float64Array(size);
+  // The bins whose magnitudes are needed.
+  const from = Math.max(1, lo - reach[lo] - 2);
+  const to = Math.min(top, hi + (WHITEN ? envReach[hi] : reach[hi]) + 2);
   const re = new Float64Array(m);
   const im = new Float64Array(m);
   const mag = new Float64Array(size / 2 + 1);
   const prefix = new Float64Array(size / 2 + 2);
   const treble = new Float64Array(BINS);
   const bass = new Float64Array(BINS);
-  const done: ChromaSegment[] = [];
-  let current = newSegment();
-  let anchored = false;
-  let filled = 0;
-  let phase = 0;
 
-  function analyseFrame() {
+  return (frame, current) => {
     for (let j = 0; j < m; j++) {
       re[j] = frame[2 * j] * window[2 * j];
       im[j] = frame[2 * j + 1] * window[2 * j + 1];
@@ -189,10 +180,27 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
     if (peakEnergy >= TONAL_FRAME_SHARE * trebleEnergy && trebleEnergy > 0) current.tonalFrames++;
     if (tSum > 0) { for (let i = 0; i < BINS; i++) current.treble[i] += treble[i] / tSum; }
     if (bSum > 0) { for (let i = 0; i < BINS; i++) current.bass[i] += bass[i] / bSum; }
-  }
+  };
+}
+
+export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
+  const factor = Math.max(1, Math.floor(inputRate / TARGET_RATE));
+  const rate = inputRate / factor;
+  const size = 2 ** Math.ceil(Math.log2(FRAME_SECONDS * rate));
+  const analyseFrame = createFrameAnalyser(rate, size);
+  const cutoff = Math.min(2200, 0.4 * rate);
+  const s1: Biquad = passFilter("low", cutoff, 0.5411961, inputRate);
+  const s2: Biquad = passFilter("low", cutoff, 1.306563, inputRate);
+  const st = new Float64Array(8);
+  const frame = new Float64Array(size);
+  const done: ChromaSegment[] = [];
+  let current = newSegment();
+  let anchored = false;
+  let filled = 0;
+  let phase = 0;
 
   function frameDone() {
-    analyseFrame();
+    analyseFrame(frame, current);
     if (++framesInSegment === SEGMENT_FRAMES) {
       done.push(current);
       current = newSegment();
