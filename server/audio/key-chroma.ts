@@ -4,8 +4,8 @@
  * description. key.ts reads the key from what this collects.
  *
  * Fed with band-envelopes.ts's half-rate mono mix. Framing is anchored to the content: nothing is
- * read before the first sample above -80 dBFS, and from there the mix is low-passed (4th-order
- * Butterworth near 2.2 kHz), decimated to about 5.5 kHz and cut into back-to-back Hann-windowed
+ * read before the first sample above -80 dBFS, and from there the mix is low-passed (a binomial
+ * half-band, then a 4th-order Butterworth near 2.2 kHz), decimated to about 5.5 kHz and cut into back-to-back Hann-windowed
  * frames of 4096 samples (about 0.7 s, bins of about 1.4 Hz). Every frame is read: leading silence
  * moves nothing, and another sample rate moves the frames by a fraction of a frame over a track, not
  * by whole frames read or passed over.
@@ -31,7 +31,7 @@ import { hannWindow, makeFft, realSplitTwiddles } from "./onset-flux.ts";
 import { passFilter } from "./band-envelopes.ts";
 
 /** Decimated rate aimed at: the input's divided by the largest whole factor that keeps at least this. */
-const TARGET_RATE = 5000;
+const TARGET_RATE = 2500;
 const TREBLE_LOW_HZ = 65;
 const TREBLE_HIGH_HZ = 2000;
 const BASS_LOW_HZ = 40;
@@ -188,10 +188,15 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
   const rate = inputRate / factor;
   const size = 2 ** Math.ceil(Math.log2(FRAME_SECONDS * rate));
   const analyseFrame = createFrameAnalyser(rate, size);
+  // With an even factor, a first halving by the binomial (1 2 1) / 4 (its zero at the input's
+  // Nyquist frequency; what folds below 2.2 kHz comes from above 8.8 kHz, at least 20 dB down), then
+  // the Butterworth at half the rate: half the filter work per input sample.
+  const pre = factor % 2 === 0 ? 2 : 1;
   const cutoff = Math.min(2200, 0.4 * rate);
-  const s1: Biquad = passFilter("low", cutoff, 0.5411961, inputRate);
-  const s2: Biquad = passFilter("low", cutoff, 1.306563, inputRate);
-  const st = new Float64Array(8);
+  const s1: Biquad = passFilter("low", cutoff, 0.5411961, inputRate / pre);
+  const s2: Biquad = passFilter("low", cutoff, 1.306563, inputRate / pre);
+  const st = new Float64Array(10);
+  let odd = 0; // whether the next input sample is the second of a pair
   const frame = new Float64Array(size);
   const done: ChromaSegment[] = [];
   let current = newSegment();
@@ -215,7 +220,8 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
       const c0 = s1.b0, c1 = s1.b1, c2 = s1.b2, c3 = s1.a1, c4 = s1.a2;
       const d0 = s2.b0, d1 = s2.b1, d2 = s2.b2, d3 = s2.a1, d4 = s2.a2;
       let a1 = st[0], a2 = st[1], a3 = st[2], a4 = st[3], b1 = st[4], b2 = st[5], b3 = st[6], b4 = st[7];
-      let n = filled | 0, p = phase | 0;
+      let n = filled | 0, p = phase | 0, t = odd | 0, e = st[8], o = st[9];
+      const half = pre === 2, step = (factor / pre) | 0;
       let j = 0;
       if (!anchored) {
         while (j < length && Math.abs(mono[j]) <= ANCHOR_LEVEL) j++;
@@ -223,7 +229,19 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
         anchored = true;
       }
       while (j < length) {
-        const x = mono[j++];
+        let x = mono[j++];
+        if (half) {
+          // The pair's first sample waits; on its second, the binomial centred on the first.
+          if (t === 0) {
+            e = x;
+            t = 1;
+            continue;
+          }
+          const u = 0.25 * (o + 2 * e + x);
+          o = x;
+          t = 0;
+          x = u;
+        }
         if (factor === 1) {
           frame[n++] = x;
         } else {
@@ -231,7 +249,7 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
           a2 = a1, a1 = x, a4 = a3, a3 = y1;
           const y = d0 * y1 + d1 * b1 + d2 * b2 - d3 * b3 - d4 * b4;
           b2 = b1, b1 = y1, b4 = b3, b3 = y;
-          if (++p < factor) continue;
+          if (++p < step) continue;
           p = 0;
           frame[n++] = y;
         }
@@ -242,6 +260,8 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
       }
       filled = n;
       phase = p;
+      odd = t;
+      st[8] = e, st[9] = o;
       st[0] = a1, st[1] = a2, st[2] = a3, st[3] = a4, st[4] = b1, st[5] = b2, st[6] = b3, st[7] = b4;
     },
     segments() {

@@ -94,7 +94,7 @@ export const PITCH_CLASS_SHARE = 0.05;
 /** The profile used, chosen on the corpus (0410). */
 export let PROFILE = "edmm";
 /** Weight of the bass view's chroma added to the treble view's, per segment (0410). */
-export let BASS_WEIGHT = 0.25;
+export let BASS_WEIGHT = 0;
 /** For the bench's measurements only: another profile or bass weight. */
 export function setKeyOptions(o: { profile?: string; bassWeight?: number }) {
   if (o.profile) PROFILE = o.profile;
