@@ -5,8 +5,9 @@
  *
  * Fed with band-envelopes.ts's half-rate mono mix. Framing is anchored to the content: nothing is
  * read before the first sample above -80 dBFS, and from there the mix is low-passed (a binomial
- * half-band, then a 4th-order Butterworth near 2.2 kHz), decimated to about 5.5 kHz and cut into back-to-back Hann-windowed
- * frames of 4096 samples (about 0.7 s, bins of about 1.4 Hz). Every frame is read: leading silence
+ * half-band, then a 4th-order Butterworth near 1.1 kHz), decimated to about 2.8 kHz (2.7 at 48 kHz
+ * input) and cut into back-to-back Hann-windowed frames of 2048 samples (about 0.74 s, bins of about
+ * 1.35 Hz: a semitone is two bins apart at 40 Hz). Every frame is read: leading silence
  * moves nothing, and another sample rate moves the frames by a fraction of a frame over a track, not
  * by whole frames read or passed over.
  *
@@ -18,10 +19,12 @@
  * - with `HARMONICS` over 1, harmonic weighting: a peak at f also counts, at 0.6^(h−1) of its weight,
  *   for the pitch f/h (it may be the h-th harmonic of a lower note);
  * - two views into 120-bin (10-cent) pitch-class histograms: the main view from peaks between 65 Hz
- *   and 2 kHz and the bass view from peaks between 40 and 200 Hz. Each frame's histograms are scaled to a sum of 1 (loud and quiet parts count
- *   alike) and added to the current segment's.
+ *   and 2 kHz (1.15 kHz at this rate: 0.42 of it) and the bass view from peaks between 40 and
+ *   200 Hz. Each frame's histograms are scaled to a sum of 1 (loud and quiet parts count alike) and
+ *   added to the current segment's.
  *
- * Segments are SEGMENT_FRAMES frames (about 9 s); key.ts scores each and combines them by duration.
+ * Segments are SEGMENT_FRAMES frames (about 9 s); key.ts reads the key from their duration-weighted
+ * sum and how many of them agree with it.
  * The reference frequency (tuning) is estimated at the end over the whole track (circular mean of
  * the histogram within a semitone). Memory: a frame buffer, and 240 numbers per segment (30 KB for an
  * hour).

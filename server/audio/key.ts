@@ -1,12 +1,12 @@
 /**
  * The musical key (docs/decisions/0215, 0410), read from key-chroma.ts's harmonic pitch-class
  * profiles: the segments' 10-cent histograms are folded into 12 pitch classes around the track's own
- * tuning (the circular mean within a semitone), each segment's treble chroma plus `BASS_WEIGHT` × its
- * bass chroma is correlated (Pearson) with the 24 rotations of the chosen profile (`PROFILE`), and the
- * segments' correlations are averaged by duration; the best key wins. The confidence
- * (`keyConfidence`) combines that correlation with how much of the track agrees; at or above
- * `KEY_SURE_CONFIDENCE` the report shows the key as sure, below it with «?». Null when too little
- * was tonal (`readKey`).
+ * tuning (the circular mean within a semitone); the whole track's chroma (their duration-weighted
+ * sum, plus `BASS_WEIGHT` × the bass view's: 0, as measured) is correlated (Pearson) with the 24
+ * rotations of the chosen profile (`PROFILE`: Faraldo's edmm, chosen on the corpus); the best key
+ * wins. The confidence (`keyConfidence`) is that correlation times the tonal share; at or above
+ * `KEY_SURE_CONFIDENCE` the desk shows the key as sure, below it with «?». Null when too little was
+ * tonal (`readKey`).
  */
 import { camelotOf, type KeyMode, keyName } from "../../domain/musical-key.ts";
 import { BINS, type ChromaSegment, createChromaFrontEnd, FINE } from "./key-chroma.ts";
@@ -91,7 +91,7 @@ export const MIN_CONFIDENCE = 0.25;
 export const MIN_PITCH_CLASSES = 3;
 export const PITCH_CLASS_SHARE = 0.05;
 
-/** The profile used, chosen on the corpus (0410). */
+/** The profile used, chosen on the corpus (0410). `let` for the bench's measurements (`setKeyOptions`). */
 export let PROFILE = "edmm";
 /** Weight of the bass view's chroma added to the treble view's, per segment (0410). */
 export let BASS_WEIGHT = 0;
