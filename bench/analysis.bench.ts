@@ -26,6 +26,10 @@
  *   128 kbps CBR and V0, the format alternating as for tempo (44.1 or 48 kHz, mono or stereo: each
  *   key meets all four), 96 files analysed from the MP3: key right on ≥ 85 %, and the relative key
  *   or a fifth away on all the rest. Skipped (and said so) without ffmpeg.
+ * - Key on real compositions (issue 38): bench/key-references.ts over bench/key-corpus.ts (ABC tunes
+ *   and multi-instrument arrangements rendered by fluidsynth): exact / fifth / relative / parallel /
+ *   other, the MIREX score, and the accuracy at or above the confidence the desk shows as sure.
+ *   Printed, not yet judged in `pass` (its targets are not met: README, decision 0410).
  * The child is this module run with `--child <file>` (or `--child-processing <file>`): it prints one
  * JSON line.
  */
@@ -36,6 +40,7 @@ import { createLocalStorage } from "../server/storage/file-storage.ts";
 import { analyseTrack } from "../server/processing/analyse-track.ts";
 import { expectedBpm, groove, type GroovePattern } from "../server/testing/grooves.ts";
 import { outsideReferences } from "./analysis-references.ts";
+import { keyReferences } from "./key-references.ts";
 import { CHORD_KEYS, chordTrack, keyVerdict } from "../server/testing/chords.ts";
 
 const FIXTURE = new URL("../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url);
@@ -345,6 +350,7 @@ export default async function run() {
     const tempo = await tempoCorpus(dir);
     const references = await outsideReferences(dir);
     const key = await keyCorpus(dir);
+    const realKeys = await keyReferences();
 
     const speedPass = realTime >= TARGET_SPEED;
     const memoryPass = growth <= TARGET_GROWTH_MB;
@@ -390,6 +396,7 @@ export default async function run() {
       ...tempo,
       ...references,
       ...key,
+      ...realKeys,
       pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (tempo?.drop_pass ?? true) &&
         (key?.key_pass ?? true) && (references.references_pass ?? true) === true,
     };

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { ALL_KEYS, camelotForKey, camelotOf, camelotSortIndex, compareCamelot, keyName } from "./musical-key.ts";
+import {
+  ALL_KEYS,
+  camelotForKey,
+  camelotOf,
+  camelotSortIndex,
+  compareCamelot,
+  isKeySure,
+  KEY_SURE_CONFIDENCE,
+  keyName,
+  shortKeyName,
+  uncertainKeyLabel,
+} from "./musical-key.ts";
 
 describe("musical keys and their Camelot codes", () => {
   it.each(
@@ -47,5 +58,19 @@ describe("musical keys and their Camelot codes", () => {
     expect(camelotSortIndex("12B")).toBe(23);
     expect(camelotSortIndex("13A")).toBeNull();
     expect(camelotSortIndex("0B")).toBeNull();
+  });
+});
+
+describe("an uncertain key (issue 38)", () => {
+  it("is shown with its relative and «?» below the sure confidence", () => {
+    expect(uncertainKeyLabel("Ab major")).toBe("Ab / Fm?");
+    expect(uncertainKeyLabel("F minor")).toBe("Fm / Ab?");
+    expect(uncertainKeyLabel("C# minor")).toBe("C#m / E?");
+    expect(shortKeyName("Eb minor")).toBe("Ebm");
+    expect(shortKeyName("nonsense")).toBeNull();
+    expect(isKeySure(KEY_SURE_CONFIDENCE)).toBe(true);
+    expect(isKeySure(KEY_SURE_CONFIDENCE - 0.001)).toBe(false);
+    // A report older than the confidence is shown as read.
+    expect(isKeySure(null)).toBe(true);
   });
 });

@@ -64,3 +64,31 @@ export function compareCamelot(a: string | null | undefined, b: string | null | 
   if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
   return x - y;
 }
+
+/**
+ * At or above this confidence (the report's `key_confidence`) a key is shown as read; below it as
+ * uncertain (issue 38, docs/decisions/0411; the bench prints the accuracy on each side of it). A
+ * report without a confidence (older than it) is shown as read.
+ */
+export const KEY_SURE_CONFIDENCE = 0.85;
+
+export function isKeySure(confidence: number | null | undefined): boolean {
+  return confidence === null || confidence === undefined || confidence >= KEY_SURE_CONFIDENCE;
+}
+
+/** "Ab", "Fm": a key's short name ("Ab major", "F minor"); null for anything not one of the 24. */
+export function shortKeyName(name: string | null | undefined): string | null {
+  const k = name ? BY_NAME.get(name) : undefined;
+  return k ? `${k.name.split(" ")[0]}${k.mode === "minor" ? "m" : ""}` : null;
+}
+
+/**
+ * An uncertain key as the desk shows it: the key read and its relative (the same Camelot number, the
+ * commonest confusion), then «?» — «Ab / Fm?» for "Ab major", «Fm / Ab?» for "F minor".
+ */
+export function uncertainKeyLabel(name: string): string {
+  const k = BY_NAME.get(name);
+  if (!k) return `${name}?`;
+  const relative = k.mode === "major" ? keyName(k.tonic + 9, "minor") : keyName(k.tonic + 3, "major");
+  return `${shortKeyName(name)} / ${shortKeyName(relative)}?`;
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { analyseMp3 } from "./analyse-mp3.ts";
 import { createPcmAnalyser } from "./pcm-analyser.ts";
-import { readKey, scoreKeys } from "./key.ts";
+import { createKeyChroma, readKey, scoreKeys } from "./key.ts";
+import { createBandEnvelopes } from "./band-envelopes.ts";
 import { feed, noiseSource, sine } from "../testing/audio-signals.ts";
 import { CHORD_KEYS, chordTrack, keyVerdict } from "../testing/chords.ts";
 import { groove, type GroovePattern } from "../testing/grooves.ts";
@@ -106,5 +107,59 @@ describe("key through real MP3s (test/fixtures/audio, make-key-fixtures.ts)", ()
   it("two steady tones (the 220 and 330 Hz fixture) have no key", async () => {
     const a = await analyseMp3((await Deno.open(new URL("Test Artist - Amen Study.mp3", FIXTURES))).readable);
     expect(a).toMatchObject({ key: null, camelot: null, key_confidence: null });
+  });
+});
+
+describe("the same recording, one key (issue 38)", () => {
+  // A short piece: 12 s of the F minor chord loop over the groove, 44.1 kHz stereo.
+  const FS = 44100;
+  const piece = chordTrack({ tonic: 5, mode: "minor", seconds: 12, sampleRate: FS, channels: 2, drums: true, seed: 7 });
+
+  /** Band-limited (windowed-sinc, 32 taps) resampling of each channel to `to` Hz. */
+  function resample(channels: Float32Array[], from: number, to: number): Float32Array[] {
+    const half = 16, cutoff = Math.min(1, to / from) * 0.95;
+    return channels.map((x) => {
+      const out = new Float32Array(Math.floor((x.length * to) / from));
+      for (let i = 0; i < out.length; i++) {
+        const t = (i * from) / to, c = Math.floor(t);
+        let s = 0;
+        for (let k = c - half + 1; k <= c + half; k++) {
+          if (k < 0 || k >= x.length) continue;
+          const d = t - k;
+          const sinc = d === 0 ? 1 : Math.sin(Math.PI * cutoff * d) / (Math.PI * cutoff * d);
+          s += x[k] * cutoff * sinc * (0.5 + 0.5 * Math.cos((Math.PI * d) / half));
+        }
+        out[i] = s;
+      }
+      return out;
+    });
+  }
+
+  const pad = (channels: Float32Array[], samples: number) =>
+    channels.map((x) => {
+      const out = new Float32Array(samples + x.length);
+      out.set(x, samples);
+      return out;
+    });
+
+  /** The key as the analyser reads it: the band envelopes' half-rate mix into the chroma (pcm-analyser.ts). */
+  function keyOf(channels: Float32Array[], fs: number) {
+    const chroma = createKeyChroma(fs / 2);
+    feed(createBandEnvelopes(fs, channels.length, (mono, length) => chroma.push(mono, length)).push, channels, 4608);
+    return chroma.finish();
+  }
+
+  it("0–5 s of leading silence in 0.1 s steps, at 44.1 and 48 kHz: one key and Camelot code", () => {
+    const at48 = resample(piece, FS, 48000);
+    const readings = new Set<string>();
+    for (let tenths = 0; tenths <= 50; tenths++) {
+      for (const [channels, fs] of [[piece, FS], [at48, 48000]] as const) {
+        const r = keyOf(pad(channels, Math.round((tenths * fs) / 10)), fs);
+        readings.add(`${r.key} ${r.camelot}`);
+      }
+    }
+    expect([...readings]).toEqual(["F minor 4A"]);
+    // The whole analyser agrees, with the longest silence.
+    expect(read(pad(at48, 5 * 48000), 48000)).toMatchObject({ key: "F minor", camelot: "4A" });
   });
 });

@@ -1,91 +1,105 @@
 /**
- * The musical key, from a chromagram of the whole track against key profiles for electronic dance
- * music (docs/decisions/0215).
- *
- * Fed in the one pass with band-envelopes.ts's half-rate mono mix. That mix is low-passed (4th-order
- * Butterworth near 2.2 kHz) and decimated to about 5.5 kHz (a quarter of it at 44.1/48 kHz input,
- * less for lower rates), then cut into Hann-windowed frames of 4096 samples (about 0.7 s, bins of
- * about 1.4 Hz: a semitone is two bins apart at 55 Hz); one frame is read and the next passed over
- * (a key holds for minutes: half the track is plenty, for half the cost). Per frame
- * only spectral peaks count: a bin higher than its two neighbours on each side and than twice the
- * mean around it (a semitone each way), between 65 Hz and 2 kHz. Each peak's frequency (parabolic
- * interpolation) goes, by its amplitude above that mean, into a 120-bin pitch-class histogram (10
- * cents a bin); the frame's histogram is scaled to a sum of 1 so loud and quiet sections count
- * alike. Drums leave little: noise has no peaks above its own mean, and a kick's tail sits below
- * 65 Hz.
- *
- * At the end the tuning is the energy's circular mean over the 10 positions within a semitone; the
- * 120 bins fold into 12 pitch classes centred there, and the 12-bin profile is correlated (Pearson)
- * with the 24 rotations of Faraldo et al. (2016)'s EDM profiles (edma). The key is the best; null when
- * too little of the track was tonal (see `readKey`). Memory is fixed: a frame buffer and the
- * histogram.
+ * The musical key (docs/decisions/0215, 0410), read from key-chroma.ts's harmonic pitch-class
+ * profiles: the segments' 10-cent histograms are folded into 12 pitch classes around the track's own
+ * tuning (the circular mean within a semitone); the whole track's chroma (their duration-weighted
+ * sum, plus `BASS_WEIGHT` × the bass view's: 0, as measured) is correlated (Pearson) with the 24
+ * rotations of the chosen profile (`PROFILE`: Faraldo's edmm, chosen on the corpus); the best key
+ * wins. The confidence (`keyConfidence`) is that correlation times the tonal share; at or above
+ * `KEY_SURE_CONFIDENCE` the desk shows the key as sure, below it with «?». Null when too little was
+ * tonal (`readKey`).
  */
 import { camelotOf, type KeyMode, keyName } from "../../domain/musical-key.ts";
-import type { Biquad } from "./loudness.ts";
-import { hannWindow, makeFft, realSplitTwiddles } from "./onset-flux.ts";
-import { passFilter } from "./band-envelopes.ts";
+import { BINS, type ChromaSegment, createChromaFrontEnd, FINE } from "./key-chroma.ts";
 
-/** Decimated rate aimed at: the lowest multiple of the input's that is at least this. */
-const TARGET_RATE = 5000;
-const LOWEST_HZ = 65;
-const HIGHEST_HZ = 2000;
-/** A frame of at least this long (the next power of two in samples). */
-const FRAME_SECONDS = 0.6;
-const FINE = 10; // histogram bins per semitone
-/** C0 in Hz (A4 = 440). */
-const C0 = 440 * 2 ** (-57 / 12);
-/** A peak must stand this much above the mean around it (amplitude ratio). */
-const PEAK_OVER_MEAN = 2;
+/** A key profile: weights of the 12 pitch classes above the tonic, major and minor. */
+export interface KeyProfile {
+  major: number[];
+  minor: number[];
+}
 
 /**
- * Faraldo, Gómez, Jordà & Herrera (2016), "Key Estimation in Electronic Dance Music" (ECIR): the
- * `edma` profiles (derived from EDM annotated by key), tonic first.
+ * The published profiles measured on the bench's corpus (bench/key-corpus.md, docs/decisions/0410).
+ * - `krumhansl`: Krumhansl & Kessler (1982), probe-tone ratings;
+ * - `temperley`: Temperley (1999), "What's key for key?";
+ * - `temperley2005`: Temperley (2005/2007), the Kostka–Payne corpus's pitch-class probabilities;
+ * - `edma`: Faraldo, Gómez, Jordà & Herrera (2016), "Key Estimation in Electronic Dance Music"
+ *   (ECIR), the profiles derived from EDM annotated by key;
+ * - `edmm`: the same paper's manually built EDM profiles.
  */
-const EDMA_MAJOR = [
-  0.16519551,
-  0.04749026,
-  0.08293076,
-  0.06687112,
-  0.09994645,
-  0.09274123,
-  0.05294487,
-  0.13159476,
-  0.05218986,
-  0.07443653,
-  0.06940723,
-  0.0642515,
-];
-const EDMA_MINOR = [
-  0.17235348,
-  0.05336489,
-  0.0761009,
-  0.10043649,
-  0.05621498,
-  0.08527853,
-  0.0497915,
-  0.13451001,
-  0.07458916,
-  0.05003023,
-  0.09187879,
-  0.05545106,
-];
+export const KEY_PROFILES: Record<string, KeyProfile> = {
+  krumhansl: {
+    major: [6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88],
+    minor: [6.33, 2.68, 3.52, 5.38, 2.6, 3.53, 2.54, 4.75, 3.98, 2.69, 3.34, 3.17],
+  },
+  temperley: {
+    major: [5.0, 2.0, 3.5, 2.0, 4.5, 4.0, 2.0, 4.5, 2.0, 3.5, 1.5, 4.0],
+    minor: [5.0, 2.0, 3.5, 4.5, 2.0, 4.0, 2.0, 4.5, 3.5, 2.0, 1.5, 4.0],
+  },
+  temperley2005: {
+    major: [0.748, 0.06, 0.488, 0.082, 0.67, 0.46, 0.096, 0.715, 0.104, 0.366, 0.057, 0.4],
+    minor: [0.712, 0.084, 0.474, 0.618, 0.049, 0.46, 0.105, 0.747, 0.404, 0.067, 0.133, 0.33],
+  },
+  edma: {
+    major: [
+      0.16519551,
+      0.04749026,
+      0.08293076,
+      0.06687112,
+      0.09994645,
+      0.09274123,
+      0.05294487,
+      0.13159476,
+      0.05218986,
+      0.07443653,
+      0.06940723,
+      0.0642515,
+    ],
+    minor: [
+      0.17235348,
+      0.05336489,
+      0.0761009,
+      0.10043649,
+      0.05621498,
+      0.08527853,
+      0.0497915,
+      0.13451001,
+      0.07458916,
+      0.05003023,
+      0.09187879,
+      0.05545106,
+    ],
+  },
+  edmm: {
+    major: [7.23, 2.24, 3.25, 2.36, 4.38, 3.86, 2.41, 5.48, 2.47, 3.63, 2.31, 3.19],
+    minor: [7.01, 2.63, 3.42, 5.21, 2.55, 3.67, 2.37, 4.89, 3.87, 2.58, 3.46, 3.15],
+  },
+};
 
 /**
- * The key is null when tonal frames are fewer than this share of the frames with sound: a frame is
- * tonal when its peaks hold at least `TONAL_FRAME_SHARE` of its energy between 65 Hz and 2 kHz.
+ * The key is null when tonal frames are fewer than this share of the frames with sound (a frame is
+ * tonal when its peaks hold at least key-chroma.ts's `TONAL_FRAME_SHARE` of its energy).
  */
 export const MIN_TONAL_FRAMES = 0.2;
-export const TONAL_FRAME_SHARE = 0.25;
 /** Or when the best profile's correlation is under this (no profile fits). */
 export const MIN_CORRELATION = 0.5;
+/** Or when the confidence is under this (noise: a few random peaks that happen to correlate). */
+export const MIN_CONFIDENCE = 0.25;
 /**
  * Or when fewer than `MIN_PITCH_CLASSES` pitch classes hold `PITCH_CLASS_SHARE` of the chroma each:
  * one or two notes (a test tone, a kick tuned to a note, a bass on root and fifth) make no key.
  */
 export const MIN_PITCH_CLASSES = 3;
 export const PITCH_CLASS_SHARE = 0.05;
-/** Frames quieter than this (mean square between 65 Hz and 2 kHz, about -70 dBFS) count as silence. */
-const SILENT_FRAME = 1e-7;
+
+/** The profile used, chosen on the corpus (0410). `let` for the bench's measurements (`setKeyOptions`). */
+export let PROFILE = "edmm";
+/** Weight of the bass view's chroma added to the treble view's, per segment (0410). */
+export let BASS_WEIGHT = 0;
+/** For the bench's measurements only: another profile or bass weight. */
+export function setKeyOptions(o: { profile?: string; bassWeight?: number }) {
+  if (o.profile) PROFILE = o.profile;
+  if (o.bassWeight !== undefined) BASS_WEIGHT = o.bassWeight;
+}
 
 export interface KeyReading {
   key: string | null;
@@ -98,165 +112,70 @@ export interface KeyChroma {
   /** Mono samples at the rate given to `createKeyChroma`. */
   push(mono: Float64Array, length: number): void;
   finish(): KeyReading;
+  /** What `finish` reads the key from. */
+  summary(): ChromaSummary;
 }
 
 export interface ChromaSummary {
-  /** 12 pitch classes, C first, summing to 1 (all 0 when there was nothing). */
+  /** 12 pitch classes, C first, summing to 1 (all 0 when there was nothing): the whole track. */
   chroma: Float64Array;
   /** Frames with sound, and those of them that were tonal. */
   frames: number;
   tonalFrames: number;
+  /**
+   * The segments (key-chroma.ts), folded with the track's tuning: treble and bass chroma (each summing
+   * to 1, or all 0) and frames with sound. Without them the whole-track chroma is the one segment.
+   */
+  segments?: { chroma: Float64Array; bass: Float64Array; frames: number }[];
 }
 
 export function createKeyChroma(inputRate: number): KeyChroma {
-  const factor = Math.max(1, Math.floor(inputRate / TARGET_RATE));
-  const rate = inputRate / factor;
-  const size = 2 ** Math.ceil(Math.log2(FRAME_SECONDS * rate));
-  // A real frame of `size` is one complex FFT of `size / 2` points (even samples as the real part,
-  // odd as the imaginary), split afterwards into the bins wanted.
-  const m = size / 2;
-  const fft = makeFft(m);
-  const { twr, twi } = realSplitTwiddles(m);
-  const window = hannWindow(size);
-  const binHz = rate / size;
-  const lo = Math.max(3, Math.floor(LOWEST_HZ / binHz));
-  const hi = Math.min(size / 2 - 3, Math.ceil(Math.min(HIGHEST_HZ, 0.42 * rate) / binHz));
-  // Half-width of the mean around each bin: a semitone (6 %) each way, at least two bins.
-  const reach = new Int32Array(hi + 1);
-  for (let k = lo; k <= hi; k++) reach[k] = Math.max(2, Math.round(k * 0.06));
-  const cutoff = Math.min(2200, 0.4 * rate);
-  // Butterworth 4th order as two sections (only when decimating).
-  const s1: Biquad = passFilter("low", cutoff, 0.5411961, inputRate);
-  const s2: Biquad = passFilter("low", cutoff, 1.306563, inputRate);
-  const st = new Float64Array(8);
-  const frame = new Float64Array(size);
-  const re = new Float64Array(m);
-  const im = new Float64Array(m);
-  const mag = new Float64Array(size / 2 + 1);
-  const prefix = new Float64Array(size / 2 + 2);
-  const fine = new Float64Array(12 * FINE);
-  const total = new Float64Array(12 * FINE);
-  let filled = 0;
-  let phase = 0; // input samples since the last kept one
-  let skip = 0; // input samples still to pass over before the next frame
-  let frames = 0;
-  let tonalFrames = 0;
-
-  function analyseFrame() {
-    for (let j = 0; j < m; j++) {
-      re[j] = frame[2 * j] * window[2 * j];
-      im[j] = frame[2 * j + 1] * window[2 * j + 1];
-    }
-    fft(re, im);
-    let energy = 0;
-    for (let k = lo - 2; k <= hi + 2; k++) {
-      const k2 = m - k; // 0 < k < m here
-      const er = 0.5 * (re[k] + re[k2]), ei = 0.5 * (im[k] - im[k2]);
-      const or = 0.5 * (im[k] + im[k2]), oi = -0.5 * (re[k] - re[k2]);
-      const xr = er + or * twr[k] - oi * twi[k];
-      const xi = ei + or * twi[k] + oi * twr[k];
-      mag[k] = Math.sqrt(xr * xr + xi * xi);
-    }
-    prefix[lo - 2] = 0;
-    for (let k = lo - 2; k <= hi + 2; k++) prefix[k + 1] = prefix[k] + mag[k];
-    for (let k = lo; k <= hi; k++) energy += mag[k] * mag[k];
-    // Parseval with the Hann window's mean square (3/8): the band's mean square in the frame.
-    if ((2 * energy) / (size * size * 0.375) < SILENT_FRAME) return;
-    frames++;
-    fine.fill(0);
-    let peakEnergy = 0;
-    let sum = 0;
-    for (let k = lo; k <= hi; k++) {
-      const m = mag[k];
-      if (!(m > mag[k - 1] && m >= mag[k + 1] && m > mag[k - 2] && m >= mag[k + 2])) continue;
-      const r = reach[k];
-      const a = Math.max(lo - 2, k - r), b = Math.min(hi + 2, k + r);
-      const mean = (prefix[b + 1] - prefix[a]) / (b + 1 - a);
-      if (m < PEAK_OVER_MEAN * mean) continue;
-      // Parabolic interpolation on the log magnitudes.
-      const l = Math.log(mag[k - 1] + 1e-12), c = Math.log(m), rr = Math.log(mag[k + 1] + 1e-12);
-      const den = l - 2 * c + rr;
-      const delta = den < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (l - rr)) / den)) : 0;
-      const hz = (k + delta) * binHz;
-      const pos = (((12 * FINE * Math.log2(hz / C0)) % (12 * FINE)) + 12 * FINE) % (12 * FINE);
-      const w = m - mean;
-      const i0 = Math.floor(pos), f = pos - i0;
-      fine[i0] += w * (1 - f);
-      fine[(i0 + 1) % (12 * FINE)] += w * f;
-      sum += w;
-      // The peak's energy: its three central bins.
-      peakEnergy += m * m + mag[k - 1] * mag[k - 1] + mag[k + 1] * mag[k + 1];
-    }
-    if (peakEnergy >= TONAL_FRAME_SHARE * energy) tonalFrames++;
-    if (sum > 0) { for (let i = 0; i < total.length; i++) total[i] += fine[i] / sum; }
-  }
-
-  return {
-    push(mono, length) {
-      // Locals throughout: a closure variable's value is of no known type to the optimiser (0104).
-      const c0 = s1.b0, c1 = s1.b1, c2 = s1.b2, c3 = s1.a1, c4 = s1.a2;
-      const d0 = s2.b0, d1 = s2.b1, d2 = s2.b2, d3 = s2.a1, d4 = s2.a2;
-      let a1 = st[0], a2 = st[1], a3 = st[2], a4 = st[3], b1 = st[4], b2 = st[5], b3 = st[6], b4 = st[7];
-      let n = filled | 0, p = phase | 0;
-      let j = 0;
-      while (j < length) {
-        // Between two frames read, a frame's worth of input is passed over (the filter picks up
-        // again with a transient of about a millisecond, where the next window is near zero).
-        if (skip > 0) {
-          const pass = Math.min(skip, length - j);
-          skip -= pass;
-          j += pass;
-          continue;
-        }
-        const x = mono[j++];
-        if (factor === 1) {
-          frame[n++] = x;
-        } else {
-          const y1 = c0 * x + c1 * a1 + c2 * a2 - c3 * a3 - c4 * a4;
-          a2 = a1, a1 = x, a4 = a3, a3 = y1;
-          const y = d0 * y1 + d1 * b1 + d2 * b2 - d3 * b3 - d4 * b4;
-          b2 = b1, b1 = y1, b4 = b3, b3 = y;
-          if (++p < factor) continue;
-          p = 0;
-          frame[n++] = y;
-        }
-        if (n === size) {
-          analyseFrame();
-          n = 0;
-          skip = size * factor;
-        }
-      }
-      filled = n;
-      phase = p;
-      st[0] = a1, st[1] = a2, st[2] = a3, st[3] = a4, st[4] = b1, st[5] = b2, st[6] = b3, st[7] = b4;
-    },
-    finish() {
-      return readKey(summarise(total, frames, tonalFrames));
-    },
-  };
+  const front = createChromaFrontEnd(inputRate);
+  const summary = () => summarise(front.segments());
+  return { push: front.push, summary, finish: () => readKey(summary()) };
 }
 
-/** Folds the 10-cent histogram into 12 pitch classes around the track's own tuning. */
-export function summarise(total: Float64Array, frames: number, tonalFrames: number): ChromaSummary {
+/** The offset of the semitone centres from A = 440, in fine bins (−5 … 5): the circular mean. */
+function tuningOffset(total: Float64Array): number {
   let s = 0, c = 0;
   for (let i = 0; i < total.length; i++) {
     const angle = (2 * Math.PI * (i % FINE)) / FINE;
     s += total[i] * Math.sin(angle);
     c += total[i] * Math.cos(angle);
   }
-  // Offset of the semitone centres from equal temperament at A = 440, in histogram bins (−5 … 5).
-  const offset = s === 0 && c === 0 ? 0 : (Math.atan2(s, c) / (2 * Math.PI)) * FINE;
+  return s === 0 && c === 0 ? 0 : (Math.atan2(s, c) / (2 * Math.PI)) * FINE;
+}
+
+/** Folds a 10-cent histogram into 12 pitch classes centred `offset` bins off A = 440, summing to 1. */
+function fold(fine: Float64Array, offset: number): Float64Array {
   const chroma = new Float64Array(12);
-  for (let i = 0; i < total.length; i++) {
-    // Distance in semitones from the tuned centre below, shared linearly with the one above.
+  for (let i = 0; i < fine.length; i++) {
     const pos = (i - offset) / FINE;
     const low = Math.floor(pos), f = pos - low;
-    chroma[((low % 12) + 12) % 12] += total[i] * (1 - f);
-    chroma[(((low + 1) % 12) + 12) % 12] += total[i] * f;
+    chroma[((low % 12) + 12) % 12] += fine[i] * (1 - f);
+    chroma[(((low + 1) % 12) + 12) % 12] += fine[i] * f;
   }
   const sum = chroma.reduce((a, b) => a + b, 0);
   if (sum > 0) { for (let i = 0; i < 12; i++) chroma[i] /= sum; }
-  return { chroma, frames, tonalFrames };
+  return chroma;
+}
+
+/** The segments folded around the track's own tuning (estimated from all of them). */
+export function summarise(segments: ChromaSegment[]): ChromaSummary {
+  const total = new Float64Array(BINS);
+  let frames = 0, tonalFrames = 0;
+  for (const s of segments) {
+    for (let i = 0; i < BINS; i++) total[i] += s.treble[i];
+    frames += s.frames;
+    tonalFrames += s.tonalFrames;
+  }
+  const offset = tuningOffset(total);
+  return {
+    chroma: fold(total, offset),
+    frames,
+    tonalFrames,
+    segments: segments.map((s) => ({ chroma: fold(s.treble, offset), bass: fold(s.bass, offset), frames: s.frames })),
+  };
 }
 
 function pearson(x: ArrayLike<number>, profile: number[], shift: number): number {
@@ -284,31 +203,74 @@ export interface KeyScore {
 }
 
 /** The 24 keys' correlations with a 12-bin chroma (C first), best first. */
-export function scoreKeys(chroma: ArrayLike<number>): KeyScore[] {
+export function scoreKeys(chroma: ArrayLike<number>, profile = KEY_PROFILES[PROFILE]): KeyScore[] {
   const scores: KeyScore[] = [];
   for (let tonic = 0; tonic < 12; tonic++) {
-    scores.push({ tonic, mode: "major", correlation: pearson(chroma, EDMA_MAJOR, tonic) });
-    scores.push({ tonic, mode: "minor", correlation: pearson(chroma, EDMA_MINOR, tonic) });
+    scores.push({ tonic, mode: "major", correlation: pearson(chroma, profile.major, tonic) });
+    scores.push({ tonic, mode: "minor", correlation: pearson(chroma, profile.minor, tonic) });
   }
   return scores.sort((a, b) => b.correlation - a.correlation);
+}
+
+export interface CombinedKey {
+  best: KeyScore;
+  /** Share of the duration whose own segment estimate is the best key (0–1). */
+  agreement: number;
+  /** The best key's lead over the second, in correlation. */
+  margin: number;
+}
+
+/**
+ * The key from the whole track's chroma (plus `BASS_WEIGHT` × its bass chroma), and how the segments
+ * agree with it: the share of the duration (frames with sound) whose own segment estimate is that key.
+ * The whole-track chroma is the segments' duration-weighted sum; reading the key from it measured
+ * better on the corpus than averaging the segments' correlations (0410).
+ */
+export function combineSegments(summary: ChromaSummary): CombinedKey {
+  const segments = summary.segments ?? [{ chroma: summary.chroma, bass: new Float64Array(12), frames: 1 }];
+  const bass = new Float64Array(12);
+  let weight = 0;
+  for (const s of segments) {
+    for (let i = 0; i < 12; i++) bass[i] += s.frames * s.bass[i];
+    weight += s.frames;
+  }
+  const mix = (chroma: ArrayLike<number>, b: ArrayLike<number>, scale: number) =>
+    Float64Array.from({ length: 12 }, (_, i) => chroma[i] + BASS_WEIGHT * b[i] * scale);
+  const [best, second] = scoreKeys(mix(summary.chroma, bass, weight ? 1 / weight : 0));
+  let agreeing = 0;
+  for (const s of segments) {
+    const [own] = scoreKeys(mix(s.chroma, s.bass, 1));
+    if (s.frames > 0 && own.tonic === best.tonic && own.mode === best.mode) agreeing += s.frames;
+  }
+  return { best, agreement: weight ? agreeing / weight : 0, margin: best.correlation - second.correlation };
 }
 
 /**
  * The key of a summarised track. Null (all three fields) when no frame had sound, when fewer than
  * `MIN_TONAL_FRAMES` of the frames with sound were tonal (drums only), when fewer than three pitch
- * classes were heard (a lone tone), or when the best correlation is under `MIN_CORRELATION`. The confidence is the best correlation times the share of tonal
- * frames (each capped at 1), three decimals: a clear key held through the track is near 1.
+ * classes were heard (a lone tone), when the best correlation is under `MIN_CORRELATION` or the
+ * confidence (`keyConfidence`) under `MIN_CONFIDENCE`.
  */
 export function readKey(summary: ChromaSummary): KeyReading {
   const none = { key: null, camelot: null, confidence: null };
   if (summary.frames === 0 || summary.tonalFrames < MIN_TONAL_FRAMES * summary.frames) return none;
   if (summary.chroma.filter((x) => x >= PITCH_CLASS_SHARE).length < MIN_PITCH_CLASSES) return none;
-  const [best] = scoreKeys(summary.chroma);
-  if (best.correlation < MIN_CORRELATION) return none;
-  const tonal = summary.tonalFrames / summary.frames;
-  return {
-    key: keyName(best.tonic, best.mode),
-    camelot: camelotOf(best.tonic, best.mode),
-    confidence: Math.round(Math.min(1, best.correlation) * Math.min(1, tonal) * 1000) / 1000,
-  };
+  const combined = combineSegments(summary);
+  const { best } = combined;
+  const confidence = keyConfidence(combined, summary.tonalFrames / summary.frames);
+  if (best.correlation < MIN_CORRELATION || confidence < MIN_CONFIDENCE) return none;
+  return { key: keyName(best.tonic, best.mode), camelot: camelotOf(best.tonic, best.mode), confidence };
 }
+
+/**
+ * How sure the key is, 0–1 (three decimals): the best correlation times the share of tonal frames
+ * (each capped at 1). Measured on the corpus (0410), the correlation separates right readings from
+ * wrong ones better than the segments' agreement or the lead over the second key, alone or combined.
+ */
+export function keyConfidence(c: CombinedKey, tonalShare: number): number {
+  const x = Math.min(1, c.best.correlation) * Math.min(1, tonalShare);
+  return Math.round(Math.max(0, x) * 1000) / 1000;
+}
+
+/** At or above this confidence the report shows the key as sure; below it, with «?» (issue 38). */
+export { KEY_SURE_CONFIDENCE } from "../../domain/musical-key.ts";

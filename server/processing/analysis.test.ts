@@ -26,6 +26,7 @@ const REPORT_KEYS = [
   "drop_s",
   "duration_s",
   "key",
+  "key_confidence",
   "loudness_lufs",
   "sample_rate_hz",
   "true_peak_dbtp",

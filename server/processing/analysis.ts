@@ -46,6 +46,8 @@ export interface TrackAnalysisView {
   key: string | null;
   /** Its Camelot code, e.g. "4A". */
   camelot: string | null;
+  /** How sure the key is, 0–1; below KEY_SURE_CONFIDENCE the desk shows it as uncertain (issue 38). */
+  key_confidence?: number | null;
   warnings: AudioWarning[];
 }
 
@@ -111,7 +113,8 @@ export const analysisJsonFields = sql`'a_ok', ${analysed}, 'a_dur', ${trackAnaly
   'a_rate', ${trackAnalysis.sample_rate_hz}, 'a_ch', ${trackAnalysis.channels},
   'a_lufs', ${trackAnalysis.loudness_lufs}, 'a_tp', ${trackAnalysis.true_peak_dbtp},
   'a_clip', ${trackAnalysis.clipped_samples}, 'a_bpm', ${trackAnalysis.bpm}, 'a_drop', ${trackAnalysis.drop_s},
-  'a_key', ${trackAnalysis.musical_key}, 'a_cam', ${trackAnalysis.camelot}, 'a_warn', ${trackAnalysis.warnings}`;
+  'a_key', ${trackAnalysis.musical_key}, 'a_cam', ${trackAnalysis.camelot}, 'a_warn', ${trackAnalysis.warnings},
+  'a_kc', ${trackAnalysis.key_confidence}`;
 
 export interface AnalysisJson {
   a_ok: number;
@@ -128,6 +131,7 @@ export interface AnalysisJson {
   a_key: string | null;
   a_cam: string | null;
   a_warn: string | null;
+  a_kc?: number | null;
 }
 
 const warningsOf = (text: string | null): AudioWarning[] => (text ?? "").split(",").filter(isAudioWarning);
@@ -147,6 +151,7 @@ export function analysisFromJson(r: AnalysisJson): TrackAnalysisView | null {
     drop_s: r.a_drop,
     key: r.a_key ?? null,
     camelot: r.a_cam ?? null,
+    key_confidence: r.a_kc ?? null,
     warnings: warningsOf(r.a_warn),
   };
 }

@@ -1,4 +1,5 @@
 import type { StaffTrack } from "../../../lib/staff-queries.ts";
+import { isKeySure, uncertainKeyLabel } from "../../../../domain/musical-key.ts";
 
 /** The audio report a staff track carries (null until analysed). */
 export type TrackAnalysis = NonNullable<StaffTrack["analysis"]>;
@@ -42,8 +43,13 @@ export function formatBpm(bpm: number | null, locale: string): string {
   return number(locale, rounded, Number.isInteger(rounded) ? 0 : 1);
 }
 
-/** "F minor · 4A" (the key's name and its Camelot code, issue 22); "—" when no key was read. */
-export function formatKey(a: Pick<TrackAnalysis, "key" | "camelot">): string {
+/**
+ * "F minor · 4A" (the key's name and its Camelot code, issue 22); "—" when no key was read. A key read
+ * with a confidence under KEY_SURE_CONFIDENCE is shown as uncertain, with its relative: «Fm / Ab? ·
+ * 4A?» (issue 38, docs/decisions/0411).
+ */
+export function formatKey(a: Pick<TrackAnalysis, "key" | "camelot" | "key_confidence">): string {
   if (!a.key) return a.camelot ?? "—";
+  if (!isKeySure(a.key_confidence)) return `${uncertainKeyLabel(a.key)}${a.camelot ? ` · ${a.camelot}?` : ""}`;
   return a.camelot ? `${a.key} · ${a.camelot}` : a.key;
 }

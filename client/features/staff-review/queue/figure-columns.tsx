@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { formatDuration } from "../../../lib/format.ts";
 import { formatBitrate, formatBpm, formatLoudness } from "../player/figures.ts";
+import { isKeySure, uncertainKeyLabel } from "../../../../domain/musical-key.ts";
 import type { StaffTrackRow as StaffTrack } from "../../../lib/staff-queries.ts";
 import type { TrackSort, TrackSortField } from "./track-list-search.ts";
 
@@ -34,6 +35,16 @@ export function figureCell(track: StaffTrack, column: FigureColumn, locale: stri
       // narrow fit the 1440 px panel (docs/decisions/0217).
       if (!a?.camelot) return a?.key ?? "—";
       if (!a.key) return a.camelot;
+      if (!isKeySure(a.key_confidence)) {
+        // Uncertain (issue 38, 0411): the code with «?», the key and its relative on hover.
+        const label = uncertainKeyLabel(a.key);
+        return (
+          <span title={label}>
+            {`${a.camelot}?`}
+            <span className="visually-hidden">{`, ${label}`}</span>
+          </span>
+        );
+      }
       return (
         <span title={a.key}>
           {a.camelot}

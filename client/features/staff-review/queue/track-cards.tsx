@@ -1,6 +1,7 @@
 import { warningText } from "../texts/review-texts.ts";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
 import { parseTrackName } from "../../../../domain/track-name.ts";
+import { isKeySure } from "../../../../domain/musical-key.ts";
 import { PauseIcon, PlayIcon } from "../../../components/icons.tsx";
 import type { StaffTrackRow as StaffTrack } from "../../../lib/staff-queries.ts";
 import { formatBpm } from "../player/figures.ts";
@@ -43,10 +44,12 @@ export const TRACK_CARD_TEXTS_EN: TrackCardTexts = {
  * code first (what a DJ mixes by), else the key's name; nothing when neither is there.
  */
 export function trackKey(track: StaffTrack): string | null {
-  const a = track.analysis as { camelot?: unknown; key?: unknown } | null;
+  const a = track.analysis as { camelot?: unknown; key?: unknown; key_confidence?: number | null } | null;
   if (!a) return null;
-  if (typeof a.camelot === "string" && a.camelot) return a.camelot;
-  if (typeof a.key === "string" && a.key) return a.key;
+  // An uncertain key (issue 38, 0411) carries «?».
+  const mark = isKeySure(a.key_confidence) ? "" : "?";
+  if (typeof a.camelot === "string" && a.camelot) return a.camelot + mark;
+  if (typeof a.key === "string" && a.key) return a.key + mark;
   return null;
 }
 
