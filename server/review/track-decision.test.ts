@@ -367,6 +367,11 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
       message: null,
       respond_by: expect.any(String),
       automatic: false,
+      // Still undecided as the artist sees it: its place in the queue (issue 36, decision 0383).
+      queue_position: expect.any(Number),
+      queue_length: expect.any(Number),
+      expected_by: expect.anything(),
+      heard_by: 0,
     }]);
     nowMs += HOLD_S * 1000 + 1;
     const after = await f.call("GET", "/api/tracks/history", { headers: artistHeaders });
@@ -378,6 +383,10 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
       message: "Нет",
       respond_by: null,
       automatic: false,
+      queue_position: null,
+      queue_length: null,
+      expected_by: null,
+      heard_by: null,
     }]);
   });
 
