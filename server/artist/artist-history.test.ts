@@ -60,7 +60,14 @@ afterAll(() => f.close());
 
 // «ответ до»: the upload (1 January, 12:00 UTC) plus the default promise of 14 days, until answered.
 const REVIEWED_DECISIONS = [
-  { direction: "label_koster", status: "accepted", message: "Выпускаем в марте", respond_by: null, automatic: false },
+  {
+    direction: "label_koster",
+    status: "accepted",
+    message: "Выпускаем в марте",
+    respond_by: null,
+    automatic: false,
+    reasons: [],
+  },
   // Shortlisted reads as listened to the artist; untouched reads as in review.
   {
     direction: "podcast_koster",
@@ -68,6 +75,7 @@ const REVIEWED_DECISIONS = [
     message: null,
     respond_by: "2026-01-15T12:00:00.000Z",
     automatic: false,
+    reasons: [],
   },
   {
     direction: "show_neurogon",
@@ -75,6 +83,7 @@ const REVIEWED_DECISIONS = [
     message: null,
     respond_by: "2026-01-15T12:00:00.000Z",
     automatic: false,
+    reasons: [],
   },
 ];
 
@@ -97,6 +106,7 @@ describe("GET /api/tracks", () => {
       message: "Не подходит по стилю",
       respond_by: null,
       automatic: false,
+      reasons: [],
     }]);
     expect(byId.get(ids.processing)).toEqual([{
       direction: "radio_k_profit",
@@ -104,6 +114,7 @@ describe("GET /api/tracks", () => {
       message: null,
       respond_by: "2026-01-17T12:00:00.000Z",
       automatic: false,
+      reasons: [],
     }]);
   });
 });
@@ -158,6 +169,7 @@ describe("GET /api/tracks/history", () => {
       message: "Не подходит по стилю",
       respond_by: null,
       automatic: false,
+      reasons: [],
     }]);
   });
 

@@ -315,6 +315,7 @@ describe("GET /api/tracks", () => {
         message: 'Сведение "глухое"',
         respond_by: null,
         automatic: false,
+        reasons: [],
       },
       // «ответ до»: the upload plus the direction's promise (issue 25).
       {
@@ -323,6 +324,7 @@ describe("GET /api/tracks", () => {
         message: null,
         respond_by: new Date(track.upload_date.getTime() + 14 * 86_400_000).toISOString(),
         automatic: false,
+        reasons: [],
       },
     ]);
     expect(JSON.stringify(body)).not.toContain("staff only");
@@ -367,6 +369,7 @@ describe("GET /api/tracks", () => {
             message: null,
             respond_by: "2025-02-15T10:00:00.000Z",
             automatic: false,
+            reasons: [],
           }],
         },
         {
@@ -381,6 +384,7 @@ describe("GET /api/tracks", () => {
             message: null,
             respond_by: "2025-01-15T10:00:00.000Z",
             automatic: false,
+            reasons: [],
           }],
         },
       ],

@@ -168,6 +168,7 @@ describe("GET /api/tracks kept ready", () => {
       message: null,
       respond_by: expect.any(String),
       automatic: false,
+      reasons: [],
     }]);
     // Once it is over: the decision (the kept list is that old by then: read again).
     time += t.ctx.config.decisionNotifyHoldS * 1000;
@@ -177,6 +178,7 @@ describe("GET /api/tracks kept ready", () => {
       message: "Не наш формат",
       respond_by: null,
       automatic: false,
+      reasons: [],
     }]);
 
     await t.ctx.tracks.markDownloaded([track.id]);

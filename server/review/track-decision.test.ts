@@ -367,6 +367,7 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
       message: null,
       respond_by: expect.any(String),
       automatic: false,
+      reasons: [],
     }]);
     nowMs += HOLD_S * 1000 + 1;
     const after = await f.call("GET", "/api/tracks/history", { headers: artistHeaders });
@@ -378,6 +379,7 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
       message: "Нет",
       respond_by: null,
       automatic: false,
+      reasons: [],
     }]);
   });
 
