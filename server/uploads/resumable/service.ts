@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
+import { completeUploadVersion } from "../versions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../wiring.ts";
 import { badRequest, conflict, notFound, tooLarge } from "../../lib/http-error.ts";
@@ -565,6 +566,14 @@ export function createResumableUploads(ctx: AppContext) {
           and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
         );
         claim.stop();
+        // Started as a new version (issue 37): linked now, and assigned to who decided the last one.
+        await completeUploadVersion(db, {
+          uploadId: row.id,
+          userId: row.user_id,
+          trackId: track.id,
+          directions: parseDirections(row.directions),
+          at: ctx.clock.now(),
+        });
         if (row.mode === "local") {
           await parts.remove(row.id).catch((err) =>
             ctx.logger.warn("could not remove upload parts", { id: row.id, err })

@@ -6,13 +6,23 @@ import { type StaffBase, staffTrackQuery, type TrackList } from "../../../lib/st
 import type { ReviewTrack } from "../player/figures.ts";
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import { useDecisionDesk, waitsFor } from "./use-decision-desk.ts";
-import { useReviewKeys } from "../player/use-review-keys.ts";
+import { type ReviewKeyAction, useReviewKeys } from "../player/use-review-keys.ts";
+import { DECLINE_REASONS } from "../../../../domain/decline-reasons.ts";
 import { hasAudio } from "../player/playable.ts";
 import { useReviewPlayer } from "../player/use-review-player.ts";
 import { useTrackComments } from "../comments/use-track-comments.ts";
 import type { CommentTexts } from "../texts/comment-texts.ts";
 
 const NO_ROWS: ReviewTrack[] = [];
+
+/** Shift+1–9: the decline reason of that number, while the chooser of a decline or shortlist is open. */
+const reasonKeys = (desk: ReturnType<typeof useDecisionDesk>) =>
+  Object.fromEntries(DECLINE_REASONS.map((r, i) => [
+    `reason${i + 1}`,
+    () => {
+      if (desk.chooser === "declined" || desk.chooser === "shortlisted") desk.toggleReason(r);
+    },
+  ])) as Partial<Record<ReviewKeyAction, () => void>>;
 
 interface TrackReviewOptions {
   base: StaffBase;
@@ -134,6 +144,8 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide, commentT
       pick7: () => desk.pick(7),
       pick8: () => desk.pick(8),
       pick9: () => desk.pick(9),
+      // Issue 37: Shift+1–9 toggles a decline reason while a decline's (or shortlist's) chooser is open.
+      ...reasonKeys(desk),
       comment: comments.startAtNow,
     },
     rows.length > 0 || player.current !== null,
