@@ -29,6 +29,8 @@ import {
 } from "../processing/status-keys.ts";
 import { TRACK_FILE_NOT_FOUND, TRACK_NOT_FOUND, type Viewer } from "../tracks/views.ts";
 import type { SharedComment, TrackComments } from "../review/comments.ts";
+import { versionsOf, type VersionView } from "../uploads/versions.ts";
+import { ratingStates, type RatingState } from "../feedback/ratings.ts";
 
 /**
  * The artist's reads (docs/decisions/0022, 0092, 0154, 0185): the status poll (GET /api/status/{id})
@@ -75,6 +77,12 @@ export interface ArtistHistoryItem {
   decisions: ArtistDecisionView[];
   /** The comments the label shared on this track, by moment; never staff-only ones, never who wrote them (0232). */
   comments: SharedComment[];
+  /** Issue 37: the track it is a new version of, its number, and the line's versions (empty outside one). */
+  version_of: number | null;
+  version_number: number;
+  versions: VersionView[];
+  /** Issue 37: per decided direction, whether the artist may rate the feedback, and their rating. */
+  feedback: RatingState[];
 }
 
 export interface ArtistHistory {
@@ -120,6 +128,8 @@ export async function historyOf(
     .offset((page - 1) * q.page_size);
   const shared = await comments.sharedOf(rows.map((r) => r.id));
   const days = await promiseDays(db);
+  const lines = await versionsOf(db, rows.map((r) => r.id), true);
+  const ratings = await ratingStates(db, rows.map((r) => r.id), shownBefore());
   return {
     tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
       id: t.id,
@@ -133,6 +143,10 @@ export async function historyOf(
       analysis: artistAnalysis({ a_ok, a_dur, a_kbps, a_warn }),
       decisions: artistDecisionViews(t.directions, t.status, d_json, { uploadMs: t.upload_date.getTime(), days }),
       comments: shared.get(t.id) ?? [],
+      version_of: lines.get(t.id)?.version_of ?? null,
+      version_number: lines.get(t.id)?.number ?? 1,
+      versions: lines.get(t.id)?.versions ?? [],
+      feedback: ratings.get(t.id) ?? [],
     })),
     total,
     page,
