@@ -143,10 +143,15 @@ describe("GET /api/tracks/history", () => {
         "directions",
         "downloaded",
         "error",
+        // Issue 37: the feedback's rating states and the version line.
+        "feedback",
         "filename",
         "id",
         "status",
         "upload_date",
+        "version_number",
+        "version_of",
+        "versions",
       ],
     );
     expect(reviewed).toMatchObject({
