@@ -818,3 +818,16 @@ export const feedbackRatings = sqliteTable("feedback_ratings", {
   primaryKey({ columns: [t.track_id, t.direction] }),
   index("feedback_ratings_rated_at_idx").on(t.rated_at),
 ]);
+
+/**
+ * Issue 37: a completed upload whose audio is close to an earlier track of the same artist but not
+ * the same recording (an edit, a remix, a new mixdown): offered to the artist as a new version of
+ * `similar_to`, until they link it (`/api/tracks/{id}/version-of`) or the offer is dropped.
+ */
+export const versionOffers = sqliteTable("version_offers", {
+  track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
+  similar_to: integer("similar_to").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  /** The best bit error rate found (0.15–0.32: similar, not the same recording). */
+  ber: real("ber").notNull(),
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});

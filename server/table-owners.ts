@@ -12,7 +12,7 @@ export const TABLE_OWNERS = {
   // processing leases, an upload's insert and the row's copy of its review pairs are tracks/ files.
   tracks: ["tracks", "track_counts", "user_track_counts"],
   uploads: ["upload_sessions", "track_versions", "upload_versions"],
-  processing: ["track_analysis", "track_fingerprints", "fingerprint_segments"],
+  processing: ["track_analysis", "track_fingerprints", "fingerprint_segments", "version_offers"],
   review: [
     "track_decisions",
     "track_decision_history",

@@ -151,6 +151,7 @@ describe("GET /api/tracks/history", () => {
         "upload_date",
         "version_number",
         "version_of",
+        "version_offer",
         "versions",
       ],
     );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { type Direction, parseDirections } from "../../domain/directions.ts";
 import { type Track, trackAnalysis, tracks } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
@@ -29,7 +29,7 @@ import {
 } from "../processing/status-keys.ts";
 import { TRACK_FILE_NOT_FOUND, TRACK_NOT_FOUND, type Viewer } from "../tracks/views.ts";
 import type { SharedComment, TrackComments } from "../review/comments.ts";
-import { versionsOf, type VersionView } from "../uploads/versions.ts";
+import { offersOf, versionsOf, type VersionView } from "../uploads/versions.ts";
 import { ratingStates, type RatingState } from "../feedback/ratings.ts";
 
 /**
@@ -83,6 +83,8 @@ export interface ArtistHistoryItem {
   versions: VersionView[];
   /** Issue 37: per decided direction, whether the artist may rate the feedback, and their rating. */
   feedback: RatingState[];
+  /** Issue 37: an earlier track of theirs this one sounds close to, offered as its new version. */
+  version_offer: { track_id: number; filename: string | null } | null;
 }
 
 export interface ArtistHistory {
@@ -130,6 +132,9 @@ export async function historyOf(
   const days = await promiseDays(db);
   const lines = await versionsOf(db, rows.map((r) => r.id), true);
   const ratings = await ratingStates(db, rows.map((r) => r.id), shownBefore());
+  const offers = await offersOf(db, rows.map((r) => r.id));
+  const offered = offers.size === 0 ? [] : await db.select({ id: tracks.id, filename: tracks.filename }).from(tracks)
+    .where(inArray(tracks.id, [...offers.values()]));
   return {
     tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
       id: t.id,
@@ -147,6 +152,12 @@ export async function historyOf(
       version_number: lines.get(t.id)?.number ?? 1,
       versions: lines.get(t.id)?.versions ?? [],
       feedback: ratings.get(t.id) ?? [],
+      version_offer: offers.has(t.id)
+        ? {
+          track_id: offers.get(t.id)!,
+          filename: offered.find((o) => o.id === offers.get(t.id))?.filename ?? null,
+        }
+        : null,
     })),
     total,
     page,

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, max, or } from "drizzle-orm";
-import { tracks, trackVersions, uploadVersions } from "../../db/schema.ts";
+import { tracks, trackVersions, uploadVersions, versionOffers } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { type Direction, DIRECTION_LABELS, parseDirections } from "../../domain/directions.ts";
 import { INTAKE_TEXTS } from "../../domain/intake-rules.ts";
 import { artistReviewStatus, isReviewStatus } from "../../domain/review.ts";
-import { ApiError, badRequest } from "../lib/http-error.ts";
+import { ApiError, badRequest, conflict, notFound } from "../lib/http-error.ts";
 import { readRules } from "../intake/rules.ts";
 import type { VerdictOptions } from "../intake/check.ts";
 import { assignVersion } from "../review/version-assignee.ts";
@@ -214,4 +214,37 @@ export async function versionsOf(
     }
   }
   return out;
+}
+
+export const OFFER_TEXTS = {
+  trackNotFound: "Трек не найден",
+  noOffer: "Этот трек не предлагался как новая версия того трека.",
+  linked: "Трек уже связан с другой версией.",
+} as const;
+
+/** The offers of the artist's tracks `ids` not taken yet (issue 37): track id → the earlier track. */
+export async function offersOf(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: versionOffers.track_id, to: versionOffers.similar_to, linked: trackVersions.track_id })
+    .from(versionOffers).leftJoin(trackVersions, eq(trackVersions.track_id, versionOffers.track_id))
+    .where(inArray(versionOffers.track_id, [...ids]));
+  return new Map(rows.filter((r) => r.linked === null).map((r) => [r.id, r.to]));
+}
+
+/**
+ * POST /api/tracks/{id}/version-of (issue 37): the artist takes the offer, the upload becomes the
+ * new version of the similar earlier track (its directions stay; the assignee follows the last
+ * decider). 404 for another's track, 400 for a track never offered so, 409 once linked.
+ */
+export async function acceptOffer(db: Db, userId: number, trackId: number, versionOf: number, at: Date) {
+  const [track] = await db.select({ user_id: tracks.user_id, directions: tracks.directions }).from(tracks)
+    .where(eq(tracks.id, trackId)).limit(1);
+  if (!track || track.user_id !== userId) throw notFound(OFFER_TEXTS.trackNotFound);
+  const [linked] = await db.select({ id: trackVersions.track_id }).from(trackVersions)
+    .where(eq(trackVersions.track_id, trackId)).limit(1);
+  if (linked) throw conflict(OFFER_TEXTS.linked);
+  if ((await offersOf(db, [trackId])).get(trackId) !== versionOf) throw badRequest(OFFER_TEXTS.noOffer);
+  const plan = await planVersion(db, userId, versionOf);
+  await linkVersion(db, { trackId, plan, cooldownPassed: false, directions: parseDirections(track.directions), at });
+  return (await versionsOf(db, [trackId], true)).get(trackId)!;
 }

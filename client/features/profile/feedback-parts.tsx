@@ -25,7 +25,49 @@ export const FEEDBACK_TEXTS = {
   uploaded: "Новая версия отправлена.",
   uploadFailed: "Не удалось отправить новую версию.",
   versionLine: (n: number, total: number) => `Версия ${n} из ${total}`,
+  offer: (name: string) => `Похоже на новую версию трека «${name}».`,
+  offerTake: "Да, это новая версия",
+  offerTaken: "Связано с прежней версией.",
+  offerFailed: "Не удалось связать версии.",
 } as const;
+
+/**
+ * The automatic offer (issue 37): this upload sounds close to an earlier track of the artist's but is
+ * not the same recording; one press links it as that track's new version.
+ */
+export function VersionOffer({ trackId, offer }: {
+  trackId: number;
+  offer: { track_id: number; filename: string | null } | null | undefined;
+}) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!offer) return null;
+  const take = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await read(client.tracks[":id"]["version-of"].$post({
+        param: { id: String(trackId) },
+        json: { version_of: offer.track_id },
+      }));
+      await queryClient.invalidateQueries({ queryKey: ["my-tracks", "history"] });
+    } catch (err) {
+      setError(errorText(err, FEEDBACK_TEXTS.offerFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="track-new-version" data-testid="my-track-version-offer">
+      <span>{FEEDBACK_TEXTS.offer(offer.filename ?? `#${offer.track_id}`)}</span>
+      <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void take()}>
+        {FEEDBACK_TEXTS.offerTake}
+      </button>
+      {error && <p className="alert alert-error" role="alert">{error}</p>}
+    </div>
+  );
+}
 
 export function DecisionReasons({ reasons }: { reasons: readonly string[] | undefined }) {
   const known = (reasons ?? []).filter(isDeclineReason) as DeclineReason[];

@@ -8,7 +8,14 @@ import { formatDate, formatDateTime, formatDuration } from "../../lib/format.ts"
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 import { CommentPlayer } from "./comment-player.tsx";
-import { DecisionReasons, FEEDBACK_TEXTS, FeedbackRating, mayHaveNewVersion, NewVersion } from "./feedback-parts.tsx";
+import {
+  DecisionReasons,
+  FEEDBACK_TEXTS,
+  FeedbackRating,
+  mayHaveNewVersion,
+  NewVersion,
+  VersionOffer,
+} from "./feedback-parts.tsx";
 import "./submission-history.css";
 
 /** The artist's texts of the submission history (issue 13). */
@@ -179,6 +186,7 @@ function SubmissionItem({ t }: { t: Submission }) {
           </p>
         )}
         {!failed && mayHaveNewVersion(t.decisions) && <NewVersion trackId={t.id} />}
+        {!failed && <VersionOffer trackId={t.id} offer={t.version_offer} />}
       </div>
       {failed && <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>}
       {/* Issue 24: the label's shared comments on the waveform, with the artist's own file, full width. */}

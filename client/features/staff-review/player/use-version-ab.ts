@@ -40,6 +40,13 @@ export function useVersionAB({ base, tracksKey, player }: {
   const match = loudnessMatch(current?.analysis?.loudness_lufs, previous?.analysis?.loudness_lufs);
   const main = player.audio;
 
+  // The other version's element leaves with the desk.
+  useEffect(() => () => {
+    other.current?.pause();
+    other.current?.remove();
+    other.current = null;
+  }, []);
+
   // Another track: back to it, the other version stopped, the player's level as it was.
   useEffect(() => {
     setSide("current");
@@ -71,7 +78,14 @@ export function useVersionAB({ base, tracksKey, player }: {
   const toggle = useCallback(() => {
     const url = prevListen.data?.stream_url;
     if (!main || previousId === null || !url) return;
-    const o = other.current ?? (other.current = new Audio());
+    let o = other.current;
+    if (!o) {
+      // In the page (hidden, no controls), so the tests can read its level and position.
+      o = other.current = document.createElement("audio");
+      o.dataset.versionAb = "previous";
+      o.hidden = true;
+      document.body.appendChild(o);
+    }
     o.preload = "auto";
     o.volume = volumeOf(match.previous_db);
     if (side === "current") {

@@ -39,3 +39,12 @@ CREATE TABLE `upload_versions` (
 	`cooldown_passed` integer DEFAULT false NOT NULL,
 	FOREIGN KEY (`upload_id`) REFERENCES `upload_sessions`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+CREATE TABLE `version_offers` (
+	`track_id` integer PRIMARY KEY NOT NULL,
+	`similar_to` integer NOT NULL,
+	`ber` real NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`track_id`) REFERENCES `tracks`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`similar_to`) REFERENCES `tracks`(`id`) ON UPDATE no action ON DELETE cascade
+);
