@@ -29,24 +29,26 @@ export function feedbackRatingSchema() {
       }
       return v;
     }),
-    words: multiline(z.unknown().optional().transform((v, ctx) => {
-      if (v === undefined || v === null) return null;
-      if (typeof v !== "string") {
-        ctx.addIssue({ code: "custom", message: RATING_TEXTS.wordsNotText });
-        return z.NEVER;
-      }
-      const t = v.trim();
-      if (charCount(t) > RATING_WORDS_MAX) {
-        ctx.addIssue({ code: "custom", message: RATING_TEXTS.wordsTooLong });
-        return z.NEVER;
-      }
-      const hidden = hiddenCharsProblem(t, { multiline: true });
-      if (hidden) {
-        ctx.addIssue({ code: "custom", message: hidden });
-        return z.NEVER;
-      }
-      return t === "" ? null : t;
-    })),
+    words: multiline(
+      z.unknown().optional().transform((v, ctx) => {
+        if (v === undefined || v === null) return null;
+        if (typeof v !== "string") {
+          ctx.addIssue({ code: "custom", message: RATING_TEXTS.wordsNotText });
+          return z.NEVER;
+        }
+        const t = v.trim();
+        if (charCount(t) > RATING_WORDS_MAX) {
+          ctx.addIssue({ code: "custom", message: RATING_TEXTS.wordsTooLong });
+          return z.NEVER;
+        }
+        const hidden = hiddenCharsProblem(t, { multiline: true });
+        if (hidden) {
+          ctx.addIssue({ code: "custom", message: hidden });
+          return z.NEVER;
+        }
+        return t === "" ? null : t;
+      }),
+    ),
   });
 }
 

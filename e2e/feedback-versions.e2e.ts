@@ -132,7 +132,7 @@ test(
     expect(await previous.getAttribute("data-at")).toBe("20");
     expect(await previous.getAttribute("aria-label")).toContain("on the previous version");
     expect(await desk.getByTestId("version-changes").textContent()).toContain("Loudness");
-    await desk.locator('.dk-ab:not([disabled])').waitFor();
+    await desk.locator(".dk-ab:not([disabled])").waitFor();
     // Playing v2 from 0:20.
     await desk.evaluate(() => {
       const a = document.querySelector("audio")!;
@@ -183,7 +183,7 @@ test(
     // The phone's bar: the A/B switch is a button there.
     const deskPhone = await signIn(s, "moderator", PHONE);
     await deskPhone.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(name)}&track=${v2}`);
-    await deskPhone.locator('.dk-ab:not([disabled])').waitFor();
+    await deskPhone.locator(".dk-ab:not([disabled])").waitFor();
     await deskPhone.evaluate(() => {
       document.querySelector("audio")!.currentTime = 12;
     });

@@ -30,7 +30,7 @@ import {
 import { TRACK_FILE_NOT_FOUND, TRACK_NOT_FOUND, type Viewer } from "../tracks/views.ts";
 import type { SharedComment, TrackComments } from "../review/comments.ts";
 import { offersOf, versionsOf, type VersionView } from "../uploads/versions.ts";
-import { ratingStates, type RatingState } from "../feedback/ratings.ts";
+import { type RatingState, ratingStates } from "../feedback/ratings.ts";
 
 /**
  * The artist's reads (docs/decisions/0022, 0092, 0154, 0185): the status poll (GET /api/status/{id})

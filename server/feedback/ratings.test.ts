@@ -42,7 +42,12 @@ describe("PUT /api/tracks/{id}/feedback/{direction}", () => {
     expect(item.feedback).toEqual([{ direction: "label_koster", rateable: true, rating: null, words: null }]);
     const r = await rate(a.headers, t.id, "label_koster", { rating: 4, words: "  Понятно, что чинить  " });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.feedback).toEqual({ direction: "label_koster", rateable: false, rating: 4, words: "Понятно, что чинить" });
+    expect(r.body.feedback).toEqual({
+      direction: "label_koster",
+      rateable: false,
+      rating: 4,
+      words: "Понятно, что чинить",
+    });
     const again = await rate(a.headers, t.id, "label_koster", { rating: 5 });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ success: false, error: RATING_TEXTS.alreadyRated });

@@ -8,7 +8,9 @@ import { acceptOffer } from "../uploads/versions.ts";
 import { z } from "zod";
 
 const offerSchema = z.object({
-  version_of: z.number({ error: "Укажите version_of: номер трека." }).int().positive("Укажите version_of: номер трека."),
+  version_of: z.number({ error: "Укажите version_of: номер трека." }).int().positive(
+    "Укажите version_of: номер трека.",
+  ),
 });
 
 /** PUT /api/tracks/{id}/feedback/{direction} (issue 37): the artist rates a decision's feedback once. */

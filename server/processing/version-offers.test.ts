@@ -74,7 +74,10 @@ describe("the offer after an upload", () => {
         versions: Array<{ id: number }>;
       }>;
     const items = await history();
-    expect(items.find((i) => i.id === remix)!.version_offer).toEqual({ track_id: original, filename: "Арт - Сорок.mp3" });
+    expect(items.find((i) => i.id === remix)!.version_offer).toEqual({
+      track_id: original,
+      filename: "Арт - Сорок.mp3",
+    });
     expect(items.find((i) => i.id === other)!.version_offer).toBeNull();
     expect(items.find((i) => i.id === original)!.version_offer).toBeNull();
 

@@ -120,8 +120,10 @@ describe("version_of on POST /api/upload", () => {
     expect(v3.retryAfter).not.toBeNull();
 
     const b = await artist();
-    expect((await f.call("PUT", "/api/admin/intake/label_koster", { json: { cooldown_hours: null, cap_per_30_days: 1 } }))
-      .status).toBe(200);
+    expect(
+      (await f.call("PUT", "/api/admin/intake/label_koster", { json: { cooldown_hours: null, cap_per_30_days: 1 } }))
+        .status,
+    ).toBe(200);
     const ob = await original(b.user.id, "label_koster");
     const capped = await upload(b.headers, [filePart("Арт - Оригинал v2.mp3")], ob.id);
     expect(capped.status).toBe(429);
@@ -179,7 +181,9 @@ describe("version_of on the resumable start", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe(VERSION_TEXTS.notOwn);
     const mine = await original(a.user.id, "label_koster");
-    const data = Deno.readFileSync(new URL("../../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url));
+    const data = Deno.readFileSync(
+      new URL("../../test/fixtures/audio/Test%20Artist%20-%20Amen%20Study.mp3", import.meta.url),
+    );
     const ok = await start({ filename: "Арт - Оригинал v2.mp3", size: data.byteLength, version_of: mine.id });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     const up = ok.body.upload as { id: string; part_count: number; part_size: number };

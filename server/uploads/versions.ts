@@ -86,7 +86,9 @@ export async function planVersion(db: Db, userId: number, versionOf: number): Pr
 
 /** The directions a version goes to: those named (each among `open`, else 400), or all of `open`. */
 export function versionDirections(plan: VersionPlan, named: readonly Direction[]): Direction[] {
-  for (const d of named) if (!plan.open.includes(d)) throw badRequest(VERSION_TEXTS.otherDirection(DIRECTION_LABELS[d]));
+  for (const d of named) {
+    if (!plan.open.includes(d)) throw badRequest(VERSION_TEXTS.otherDirection(DIRECTION_LABELS[d]));
+  }
   return named.length > 0 ? [...named] : [...plan.open];
 }
 
@@ -134,7 +136,11 @@ export async function linkVersion(
 
 /** A resumable upload started as a version: kept until it completes. */
 export async function rememberUploadVersion(db: Db, uploadId: string, plan: VersionPlan, cooldownPassed: boolean) {
-  await db.insert(uploadVersions).values({ upload_id: uploadId, version_of: plan.versionOf, cooldown_passed: cooldownPassed })
+  await db.insert(uploadVersions).values({
+    upload_id: uploadId,
+    version_of: plan.versionOf,
+    cooldown_passed: cooldownPassed,
+  })
     .onConflictDoNothing();
 }
 
@@ -225,7 +231,11 @@ export const OFFER_TEXTS = {
 /** The offers of the artist's tracks `ids` not taken yet (issue 37): track id → the earlier track. */
 export async function offersOf(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: versionOffers.track_id, to: versionOffers.similar_to, linked: trackVersions.track_id })
+  const rows = await db.select({
+    id: versionOffers.track_id,
+    to: versionOffers.similar_to,
+    linked: trackVersions.track_id,
+  })
     .from(versionOffers).leftJoin(trackVersions, eq(trackVersions.track_id, versionOffers.track_id))
     .where(inArray(versionOffers.track_id, [...ids]));
   return new Map(rows.filter((r) => r.linked === null).map((r) => [r.id, r.to]));

@@ -1,12 +1,6 @@
 import { type Context, Hono } from "hono";
 import { checkIntake, intakeGate } from "../../intake/check.ts";
-import {
-  checkVersion,
-  parseVersionOf,
-  planVersion,
-  rememberUploadVersion,
-  versionDirections,
-} from "../versions.ts";
+import { checkVersion, parseVersionOf, planVersion, rememberUploadVersion, versionDirections } from "../versions.ts";
 import { z } from "zod";
 import type { Direction } from "../../../domain/directions.ts";
 import type { AppEnv } from "../../deps.ts";

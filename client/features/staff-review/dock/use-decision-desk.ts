@@ -237,7 +237,9 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     /** The decline reasons chosen (issue 37) and their toggle (Shift+1–9 in the chooser). */
     reasons,
     toggleReason: (r: DeclineReason) =>
-      setReasons((now) => now.includes(r) ? now.filter((x) => x !== r) : DECLINE_REASONS.filter((x) => x === r || now.includes(x))),
+      setReasons((now) =>
+        now.includes(r) ? now.filter((x) => x !== r) : DECLINE_REASONS.filter((x) => x === r || now.includes(x))
+      ),
     /** Enter: the chosen outcome without a ready-made message (with the typed one, if any). */
     send: () => chooser && void decide(chooser),
     message,

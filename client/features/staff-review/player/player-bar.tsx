@@ -3,7 +3,7 @@ import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-que
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import { TrackReport } from "./track-report.tsx";
 import type { ReviewPlayer } from "./use-review-player.ts";
-import { type WaveMarker, Waveform } from "./waveform.tsx";
+import { Waveform, type WaveMarker } from "./waveform.tsx";
 import { commentMarkers, CommentsPanel } from "../comments/comments-panel.tsx";
 import type { CommentTexts } from "../texts/comment-texts.ts";
 import type { TrackCommentsState } from "../comments/use-track-comments.ts";
