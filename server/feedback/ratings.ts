@@ -89,7 +89,7 @@ export async function rateFeedback(
   const state = (await ratingStates(db, [trackId], now.getTime() - deps.holdMs)).get(trackId)?.find((s) =>
     s.direction === direction
   );
-  if (state?.rating != null) throw new ApiError(409, RATING_TEXTS.alreadyRated, { reason: "already_rated" });
+  if (state && state.rating !== null) throw new ApiError(409, RATING_TEXTS.alreadyRated, { reason: "already_rated" });
   if (!state?.rateable) throw new ApiError(409, RATING_TEXTS.nothingToRate, { reason: "nothing_to_rate" });
   const [pair] = await db.select({ by: trackDecisions.decided_by }).from(trackDecisions)
     .where(and(eq(trackDecisions.track_id, trackId), eq(trackDecisions.direction, direction))).limit(1);

@@ -3,7 +3,16 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { trackDecisions, trackPairReasons } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { REASON_OUTCOMES } from "../../domain/decline-reasons.ts";
-import type { PairChange } from "./decisions.ts";
+import type { DeclineReason } from "../../domain/decline-reasons.ts";
+
+/** What of a change (decisions.ts `PairChange`) its reasons' row needs. */
+interface ReasonChange {
+  trackId: number;
+  direction: string;
+  before: { revision: number };
+  after: { status: string };
+  reasons?: readonly DeclineReason[];
+}
 
 /**
  * Decline reasons (issue 37): written with the decision's batch, one row per change that names
@@ -19,7 +28,7 @@ export const pairReasonsSql = (revision: typeof trackDecisions.revision) =>
       AND ${trackPairReasons.revision} = ${revision})`;
 
 /** The statements of a decision call's reasons, for its batch (after the history rows). */
-export function reasonStatements(db: Db, changes: readonly PairChange[]): BatchItem<"sqlite">[] {
+export function reasonStatements(db: Db, changes: readonly ReasonChange[]): BatchItem<"sqlite">[] {
   return changes
     .filter((c) => c.reasons && c.reasons.length > 0 && (REASON_OUTCOMES as readonly string[]).includes(c.after.status))
     .map((c) =>

@@ -144,16 +144,22 @@ export async function rememberUploadVersion(db: Db, uploadId: string, plan: Vers
     .onConflictDoNothing();
 }
 
-/** The completed resumable upload's version link, if it was started as one. */
+/**
+ * The completed resumable upload's version link, if it was started as one: linked now, and assigned
+ * to whoever decided the version it replaces.
+ */
 export async function completeUploadVersion(
   db: Db,
-  input: { uploadId: string; userId: number; trackId: number; directions: readonly Direction[]; at: Date },
+  upload: { id: string; user_id: number; directions: string },
+  trackId: number,
+  at: Date,
 ): Promise<void> {
-  const [row] = await db.select().from(uploadVersions).where(eq(uploadVersions.upload_id, input.uploadId)).limit(1);
+  const [row] = await db.select().from(uploadVersions).where(eq(uploadVersions.upload_id, upload.id)).limit(1);
   if (!row) return;
-  const plan = await planVersion(db, input.userId, row.version_of).catch(() => null);
+  const plan = await planVersion(db, upload.user_id, row.version_of).catch(() => null);
   if (!plan) return;
-  await linkVersion(db, { ...input, plan, cooldownPassed: row.cooldown_passed });
+  const directions = parseDirections(upload.directions);
+  await linkVersion(db, { trackId, plan, cooldownPassed: row.cooldown_passed, directions, at });
 }
 
 /** One version of a line, as the track objects carry it. */

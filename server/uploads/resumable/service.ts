@@ -566,14 +566,7 @@ export function createResumableUploads(ctx: AppContext) {
           and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
         );
         claim.stop();
-        // Started as a new version (issue 37): linked now, and assigned to who decided the last one.
-        await completeUploadVersion(db, {
-          uploadId: row.id,
-          userId: row.user_id,
-          trackId: track.id,
-          directions: parseDirections(row.directions),
-          at: ctx.clock.now(),
-        });
+        await completeUploadVersion(db, row, track.id, now()); // a version (issue 37): linked, assigned
         if (row.mode === "local") {
           await parts.remove(row.id).catch((err) =>
             ctx.logger.warn("could not remove upload parts", { id: row.id, err })
