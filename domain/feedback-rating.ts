@@ -22,13 +22,8 @@ const charCount = (s: string) => [...s].length;
 
 export function feedbackRatingSchema() {
   return z.object({
-    rating: z.unknown().transform((v, ctx) => {
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 5) {
-        ctx.addIssue({ code: "custom", message: RATING_TEXTS.badRating });
-        return z.NEVER;
-      }
-      return v;
-    }),
+    rating: z.number({ error: RATING_TEXTS.badRating }).int(RATING_TEXTS.badRating).min(1, RATING_TEXTS.badRating)
+      .max(5, RATING_TEXTS.badRating),
     words: multiline(
       z.unknown().optional().transform((v, ctx) => {
         if (v === undefined || v === null) return null;

@@ -162,6 +162,10 @@ const decisionText = (tooLong: string) =>
       }),
   );
 
+/** `reasons` (issue 37): a list of codes, checked by `parseReasons`; left out or null: none given. */
+const reasonList = () =>
+  z.array(z.string().max(64), { error: REASON_ERRORS.notList }).max(32, REASON_ERRORS.notList).nullish();
+
 /**
  * PUT …/tracks/{id}/decisions/{direction}: `revision` is the pair's revision the form was made
  * from (a stale or missing one is refused with the current decision, decision 0199); `status`,
@@ -202,7 +206,7 @@ export function decisionInputSchema() {
         return n;
       }),
       /** Decline reasons (issue 37, domain/decline-reasons.ts): only with `declined` or `shortlisted`. */
-      reasons: z.unknown().optional().transform((v, ctx) => {
+      reasons: reasonList().transform((v, ctx) => {
         const r = parseReasons(v);
         if (!r.ok) {
           ctx.addIssue({ code: "custom", message: r.error });
@@ -253,7 +257,7 @@ export function trackDecisionInputSchema() {
   const fields = z.object({
     status,
     template_id: z.unknown().optional(),
-    reasons: z.unknown().optional(),
+    reasons: reasonList(),
     // Checked below by the per-pair rules; marked so the check at the edge reads them as text.
     message: multiline(z.unknown().optional()),
     note: multiline(z.unknown().optional()),
