@@ -166,6 +166,13 @@ export const tracks = sqliteTable("tracks", {
    * `duplicate_of`, and not a foreign key for the same reason.
    */
   same_audio_as: integer("same_audio_as"),
+  /**
+   * Issue 38 (docs/decisions/0422): the completed track this one is another version of (an
+   * instrumental, a vocal, an edit, another mix or take: the fingerprints agree in part, not as the
+   * same recording), the same owner's first, else another owner's; null when none. Staff see
+   * «похоже на другую версию трека #N». Not a foreign key, like `same_audio_as`.
+   */
+  similar_to_track_id: integer("similar_to_track_id"),
   ...timestamps,
 }, (t) => [
   index("tracks_user_id_idx").on(t.user_id),
@@ -820,14 +827,13 @@ export const feedbackRatings = sqliteTable("feedback_ratings", {
 ]);
 
 /**
- * Issue 37: a completed upload whose audio is close to an earlier track of the same artist but not
- * the same recording (an edit, a remix, a new mixdown): offered to the artist as a new version of
- * `similar_to`, until they link it (`/api/tracks/{id}/version-of`) or the offer is dropped.
+ * Issue 37: a completed upload the fingerprint's lookup finds to be another version of an earlier
+ * track of the same artist (issue 38's kind "version": an edit, a remix, a new mixdown), not the same
+ * recording: offered to the artist as a new version of `similar_to` until they link it
+ * (`POST /api/tracks/{id}/version-of`).
  */
 export const versionOffers = sqliteTable("version_offers", {
   track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
   similar_to: integer("similar_to").notNull().references(() => tracks.id, { onDelete: "cascade" }),
-  /** The best bit error rate found (0.15–0.32: similar, not the same recording). */
-  ber: real("ber").notNull(),
   created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });

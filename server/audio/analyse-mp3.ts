@@ -8,6 +8,7 @@ import { createFrameSplitter, type FrameStats } from "./mpeg-frames.ts";
 import { acquireDecoder, type PcmSink } from "./mpeg-decoder.ts";
 import { createPcmAnalyser, type PcmAnalyser } from "./pcm-analyser.ts";
 import { type AudioWarning, warningsFor } from "./warnings.ts";
+import type { Fingerprint } from "./fingerprint.ts";
 
 export interface AudioAnalysis {
   /** From the decoded samples (encoder delay and padding removed when a LAME tag gives them). */
@@ -116,7 +117,7 @@ function declaredSeconds(stats: FrameStats, totalBytes: number | undefined): num
 export async function analyseMp3Frames(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   opts: AnalyseOptions = {},
-): Promise<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Uint32Array }> {
+): Promise<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Fingerprint }> {
   const splitter = createFrameSplitter();
   const stats = splitter.stats;
   const decoder = await acquireDecoder();

@@ -144,6 +144,43 @@ describe("drop of drum grooves (issue 22)", () => {
   );
 });
 
+/**
+ * Issue 38: a full-range break with a kick running straight into the drop. The two-step groove
+ * with two more kicks (a quieter one, decaying in 0.15 s) on beats 3 and 3½ of every bar before the
+ * bass, so the low band hardly rests in the beat and a half before the bar: the drop used to land
+ * on the kick on the "and" of 3 (0.5 s early, 6 of 20 such arrangements in the outside check).
+ */
+describe("drop after a full-range break (issue 38)", () => {
+  function breakKick(fs: number): Float32Array {
+    const out = new Float32Array(Math.round(0.5 * fs));
+    let phase = 0;
+    for (let i = 0; i < out.length; i++) {
+      const t = i / fs;
+      phase += (2 * Math.PI * (50 + 100 * Math.exp(-t / 0.025))) / fs;
+      out[i] = Math.exp(-t / 0.15) * Math.sin(phase);
+    }
+    return out;
+  }
+
+  it.each([[172, 8], [174, 16], [178, 12], [180, 8]])(
+    "two-step at %d BPM, bass on bar %d: the drop is the bass's first downbeat, not the break's last kick",
+    (bpm, bars) => {
+      const bassFrom = (bars * 240) / bpm;
+      const x = groove({ pattern: "two-step", bpm, seconds: bassFrom + 10, sampleRate: FS, bassFrom, seed: 4 })[0];
+      const kick = breakKick(FS), beat = (60 / bpm) * FS;
+      for (let bar = 0; bar < bars; bar++) {
+        for (const b of [3, 3.5]) {
+          const at = Math.round((bar * 4 + b) * beat);
+          for (let i = 0; i < kick.length; i++) x[at + i] += 0.3 * kick[i];
+        }
+      }
+      const drop = dropOf(x);
+      expect(drop).not.toBeNull();
+      expect(Math.abs(drop! - bassFrom)).toBeLessThanOrEqual(0.1);
+    },
+  );
+});
+
 describe("Foote novelty", () => {
   it("peaks where a series steps, and is nothing inside a steady or a steadily alternating stretch", () => {
     const x = Float32Array.from({ length: 200 }, (_, i) => (i < 120 ? (i % 4 ? -80 : -10) : -15));

@@ -43,6 +43,14 @@ const HOLD_BELOW_DB = 10;
 const MAX_DIP_S = 0.15;
 /** A frame this far over the bass's typical level is a hit (a kick over the bass). */
 const HIT_DB = 3;
+/** How many beats after the landing the bass may still enter (a break's kicks before the bar). */
+const BASS_AFTER_KICK_BEATS = 2;
+/** Frames an eighth read off the landing's grid may be off the bass's onset. */
+const GRID_SLACK = 3;
+/** A rise from one frame to the next of this much is a hit's onset. */
+const ONSET_DB = 6;
+/** An onset from this far under the bass's typical level has no bass under it. */
+const STARVED_DB = 6;
 /** How far before and after the novelty peak the landing is looked for. */
 const LOOK_BACK_S = 1;
 const LOOK_AHEAD_S = 0.5;
@@ -161,7 +169,53 @@ export function findDrop(levels: Float32Array, frameRate: number, beatS: number 
   };
   const end = Math.min(levels.length - bar, peak * perBlock + Math.round(LOOK_AHEAD_S * frameRate));
   for (let f = Math.max(1, peak * perBlock - Math.round(LOOK_BACK_S * frameRate)); f <= end; f++) {
-    if (levels[f] >= held && levels[f - 1] < held && holds(f)) return Math.round((f / frameRate) * 10) / 10;
+    if (levels[f] >= held && levels[f - 1] < held && holds(f)) {
+      return Math.round((onTheBass(levels, f, beat * frameRate, { typical, held }, holds) / frameRate) * 10) / 10;
+    }
   }
   return Math.round((peak / blockRate) * 10) / 10;
+}
+
+/**
+ * 5. **The bass, not the break's last kick** (issue 38, docs/decisions/0424). A full-range break
+ * whose kicks come thick before the bar can hold the bass's level for a bar from its last kick (a
+ * beat and a half early in a two-step): its hits decay, but the next comes before the gap is long.
+ * What the bass has and the break has not is the level between hits: under the bass every hit
+ * starts from about the bass's level; in the break the level has decayed well under it before the
+ * next hit. So the landing `f` and the eighth notes after it, up to BASS_AFTER_KICK_BEATS, are tried
+ * in turn: the first whose bar has no onset (a rise of ONSET_DB from one frame to the next) starting
+ * from more than STARVED_DB under the bass's typical level, and that holds a bar, is the drop; then
+ * the frame by it where the level rises to the bass's. When none is, the landing stays.
+ */
+function onTheBass(
+  levels: Float32Array,
+  f: number,
+  beatFrames: number,
+  bass: { typical: number; held: number },
+  holds: (f: number) => boolean,
+): number {
+  const bar = Math.round(4 * beatFrames);
+  const fed = (g: number) => {
+    // From a few frames in: the eighth is read off the landing's grid, and the bass's own onset may fall just after it.
+    for (let h = g + 1 + GRID_SLACK; h < Math.min(levels.length, g + bar); h++) {
+      // A hit's onset (a kick beating against the bass climbs back to the bass's level, not over it).
+      const hit = Math.max(levels[h], h + 1 < levels.length ? levels[h + 1] : -Infinity) >= bass.typical + HIT_DB;
+      if (hit && levels[h] - levels[h - 1] >= ONSET_DB && levels[h - 1] < bass.typical - STARVED_DB) return false;
+    }
+    return true;
+  };
+  for (let k = 0; k <= 2 * BASS_AFTER_KICK_BEATS; k++) {
+    const g = f + Math.round((k * beatFrames) / 2);
+    if (g + bar > levels.length) break;
+    if (!fed(g) || !holds(g)) continue;
+    if (k === 0) return f;
+    // The eighth is read from the landing's grid: the bass's first frame is the rise nearest it.
+    for (let d = 0; d <= GRID_SLACK; d++) {
+      for (const h of [g - d, g + d]) {
+        if (h > 0 && h < levels.length && levels[h] >= bass.held && levels[h - 1] < bass.held) return h;
+      }
+    }
+    return g;
+  }
+  return f;
 }

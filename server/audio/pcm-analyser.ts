@@ -7,7 +7,7 @@
 import { createBandEnvelopes } from "./band-envelopes.ts";
 import { createClipCounter } from "./clipping.ts";
 import { findDrop } from "./drop.ts";
-import { createFingerprinter } from "./fingerprint.ts";
+import { createFingerprinter, type Fingerprint } from "./fingerprint.ts";
 import { createKeyChroma } from "./key.ts";
 import { createLoudnessMeter } from "./loudness.ts";
 import { readTempo } from "./tempo.ts";
@@ -34,7 +34,7 @@ export interface PcmFacts {
   key_confidence: number | null;
   peaks: [number, number][];
   /** The audio fingerprint's sub-fingerprints (fingerprint.ts); kept apart from the report. */
-  fingerprint: Uint32Array;
+  fingerprint: Fingerprint;
 }
 
 export interface PcmAnalyser {

@@ -10,6 +10,7 @@ import {
 import { createHash } from "node:crypto";
 import { analyseMp3, analyseMp3Frames, type AudioAnalysis, AudioDecodeError } from "../audio/analyse-mp3.ts";
 import type { FrameStats } from "../audio/mpeg-frames.ts";
+import type { Fingerprint } from "../audio/fingerprint.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { paceStreamed } from "../lib/gc-pacer.ts";
 import { createId3Reader, Id3TagRefused, type Id3Tags } from "./id3v2.ts";
@@ -33,7 +34,7 @@ export type Verdict =
     facts: TrackFacts;
     analysis: AudioAnalysis;
     /** The audio fingerprint (server/audio/fingerprint.ts), looked up and stored by the processor. */
-    fingerprint: Uint32Array;
+    fingerprint: Fingerprint;
   }
   | {
     status: "failed";
@@ -75,7 +76,7 @@ interface Pass {
   tail: Uint8Array;
   meta: Outcome<IAudioMetadata>;
   /** The analysis and the confirmed frames it counted; a refusal (tag over budget, too long, undecodable). */
-  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Uint32Array }>;
+  analysis: Outcome<{ analysis: AudioAnalysis; frames: FrameStats; fingerprint: Fingerprint }>;
 }
 
 /**
@@ -397,22 +398,26 @@ export class AnalysisInterrupted extends Error {
 }
 
 /**
- * The audio report alone of a stored file (tracks completed before the analysis existed, reports
- * analysed again). `interrupt` is asked before each chunk: when it says so, the read stops (the
- * file closed, the bucket's stream cancelled) and AnalysisInterrupted is thrown.
+ * The audio report of a stored file (tracks completed before the analysis existed, reports analysed
+ * again). `interrupt` is asked before each chunk: when it says so, the read stops (the file closed,
+ * the bucket's stream cancelled) and AnalysisInterrupted is thrown. `fingerprint` is handed the
+ * file's audio fingerprint from the same pass (re-analysis stores it again: issue 38, 0421).
  */
 export async function analyseStored(
   storage: FileStorage,
   key: string,
-  opts: { interrupt?: () => boolean } = {},
+  opts: { interrupt?: () => boolean; fingerprint?: (print: Fingerprint) => void } = {},
 ): Promise<AudioAnalysis> {
   const { interrupt } = opts;
-  if (!interrupt) return await analyseMp3(storedChunks(storage, key));
   async function* interruptible() {
     for await (const chunk of storedChunks(storage, key)) {
       if (interrupt!()) throw new AnalysisInterrupted();
       yield chunk;
     }
   }
-  return await analyseMp3(interruptible());
+  const source = interrupt ? interruptible() : storedChunks(storage, key);
+  if (!opts.fingerprint) return await analyseMp3(source);
+  const pass = await analyseMp3Frames(source);
+  opts.fingerprint(pass.fingerprint);
+  return pass.analysis;
 }

@@ -131,6 +131,63 @@ describe("the same recording, however re-encoded (issue 25)", () => {
   });
 });
 
+describe("a copy at another speed, and another version (issue 38)", () => {
+  let f: TestApp;
+  beforeEach(async () => {
+    f = await createTestApp();
+  });
+  afterEach(() => f.close());
+  const version = (title: string) => fixture(`versions/Version Artist - ${title}.mp3`);
+
+  it("refuses the same person's sped-up copy; accepts their mix without drums as another version, noted for staff only", async () => {
+    const a = await signedIn(f);
+    const first = await postUpload(f, a.headers, [
+      filePart("Version Artist - Full Mix.mp3", version("Full Mix")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    const originalId = first.body.track_ids[0] as number;
+    expect(await row(f, originalId)).toMatchObject({ status: "completed", similar_to_track_id: null });
+
+    // 4 % faster and higher: the same recording, refused as today's duplicates are.
+    const faster = await postUpload(f, a.headers, [
+      filePart("Version Artist - Full Mix (Sped Up).mp3", version("Sped Up 4")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    expect(await row(f, faster.body.track_ids[0])).toMatchObject({
+      status: "failed",
+      error: PROCESSING_ERRORS.duplicate,
+    });
+
+    // The drums left out: another version, not a duplicate.
+    const instrumental = await postUpload(f, a.headers, [
+      filePart("Version Artist - Full Mix (No Drums).mp3", version("Without Drums")),
+      dirPart("label_koster"),
+    ]);
+    await f.ctx.queue.idle();
+    const instrumentalId = instrumental.body.track_ids[0] as number;
+    expect(await row(f, instrumentalId)).toMatchObject({
+      status: "completed",
+      error: null,
+      same_audio_as: null,
+      similar_to_track_id: originalId,
+    });
+
+    const admin = await createUser(f.ctx.db, { is_admin: true });
+    const staff = (await signIn(f.ctx, admin)).headers;
+    const detail = await (await f.app.request(`/api/admin/tracks/${instrumentalId}`, { headers: staff })).json();
+    expect(detail.track.similar_to_track_id).toBe(originalId);
+    expect(detail.track.same_audio_as).toBeNull();
+    const plain = await (await f.app.request(`/api/admin/tracks/${originalId}`, { headers: staff })).json();
+    expect(plain.track.similar_to_track_id).toBeNull();
+    for (const path of ["/api/tracks", "/api/tracks/history", `/api/status/${instrumentalId}`]) {
+      const text = await (await f.app.request(path, { headers: a.headers })).text();
+      expect(text, path).not.toContain("similar_to");
+    }
+  });
+});
+
 describe("processing verdicts", () => {
   it("fails a second upload of the same audio by the same person, and does not keep its file", async () => {
     const a = await signedIn();

@@ -169,9 +169,11 @@ async function record(pr: ProcessorCore, id: number, storageKey: string | null, 
     // The same recording however re-encoded (issue 25, docs/decisions/0248): the same person's
     // earlier track fails this one with the identical-bytes message; another person's is noted for
     // staff only. Checked before the completion (the identical-bytes check stays inside it).
+    // Another version (an instrumental, another mix: issue 38, 0422) is noted for staff, never refused.
     const audio = await pr.processing.fingerprints.matches(id, verdict.fingerprint);
+    const similar_to_track_id = audio.versionOf?.trackId ?? null;
     const completed = audio.sameOwner === null
-      ? await pr.processing.complete(id, { ...f, same_audio_as: audio.otherOwner }, pr.owner)
+      ? await pr.processing.complete(id, { ...f, same_audio_as: audio.otherOwner, similar_to_track_id }, pr.owner)
       : undefined;
     if (completed) {
       drop(pr, id);
@@ -180,10 +182,10 @@ async function record(pr: ProcessorCore, id: number, storageKey: string | null, 
       await pr.processing.fingerprints.save(id, verdict.fingerprint).catch((err) =>
         pr.logger.warn("could not store an audio fingerprint", { trackId: id, err })
       );
-      // Close to an earlier track of the same artist, not the same recording: offered as its new
-      // version (issue 37). Bookkeeping: a failure costs the offer, never the track.
-      await offerVersion(pr.deps.db, id, verdict.fingerprint, pr.clock.now()).catch((err) =>
-        pr.logger.warn("could not look for a version offer", { trackId: id, err })
+      // Another version of an earlier track of the same artist: offered to them as its new version
+      // (issue 37). Bookkeeping: a failure costs the offer, never the track.
+      await offerVersion(pr.deps.db, id, audio, verdict.fingerprint, pr.clock.now()).catch((err) =>
+        pr.logger.warn("could not record a version offer", { trackId: id, err })
       );
       // After the completion: a duplicate never gets a report. Should this write fail, the
       // start-up pass (`analyseOlder`) gives the track its report later.

@@ -9,13 +9,23 @@ import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { directionIntake, telegramOutbox, trackAnalysis, trackDecisions, tracks } from "../../db/schema.ts";
+import { Buffer } from "node:buffer";
+import {
+  directionIntake,
+  telegramOutbox,
+  trackAnalysis,
+  trackDecisions,
+  trackFingerprints,
+  tracks,
+} from "../../db/schema.ts";
+import { analyseMp3Frames } from "../audio/analyse-mp3.ts";
+import { FINGERPRINT_VERSION, printToBytes } from "../audio/fingerprint.ts";
 import { parseConfig } from "../config.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { analysisReport, createUser, storedTrack } from "../testing/factories.ts";
 import { openInstance } from "../testing/second-instance.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
-import { fixture, FIXTURES } from "../testing/upload-helpers.ts";
+import { fixture, FIXTURES, FIXTURES_DIR } from "../testing/upload-helpers.ts";
 import { ANALYSIS_VERSION, REANALYSIS_MAX_ATTEMPTS } from "./analysis.ts";
 import { PROCESSING_ERRORS } from "./analyse-track.ts";
 import { createReanalysis, REANALYSIS_RETRY_MS } from "./reanalysis.ts";
@@ -161,6 +171,35 @@ describe("re-analysis", () => {
     expect(await report(current.id)).toEqual(before);
     // Nothing is due any more, so the loop ends.
     expect(await f.t.ctx.processing.analysis.nextReanalysisAt()).toBeNull();
+  });
+
+  it("stores the fingerprint again with the report: an older version's is replaced, and then found (issue 38)", async () => {
+    // 40 s: long enough to be matched (an 8 s track never is, 0247).
+    const LONG = "Long Artist - Forty Seconds.mp3";
+    const older = await olderTrack(LONG);
+    // A fingerprint of the version before (never compared), as issue 25's analyser stored it.
+    await f.t.ctx.db.insert(trackFingerprints).values({
+      track_id: older.id,
+      codes: Buffer.from(new Uint8Array(400).fill(7)),
+      version: FINGERPRINT_VERSION - 1,
+    });
+    const file = await Deno.open(new URL(encodeURIComponent(LONG), FIXTURES_DIR));
+    const print = (await analyseMp3Frames(file.readable)).fingerprint;
+    // The query as another track (not processing: an upload waiting would hold the re-analysis back).
+    const query = await f.trackWithFile(FIXTURES.low, { status: "failed" });
+    expect((await f.t.ctx.processing.fingerprints.lookup(query.id, print)).map((m) => m.trackId)).not.toContain(
+      older.id,
+    );
+    nowMs += 1000;
+
+    expect(await drain()).toEqual([older.id]);
+    const [stored] = await f.t.ctx.db.select().from(trackFingerprints).where(eq(trackFingerprints.track_id, older.id));
+    expect(stored.version).toBe(FINGERPRINT_VERSION);
+    expect(new Uint8Array(stored.codes)).toEqual(printToBytes(print));
+    expect((await f.t.ctx.processing.fingerprints.lookup(query.id, print)).map((m) => [m.trackId, m.kind]))
+      .toContainEqual(
+        [older.id, "same"],
+      );
   });
 
   it("keeps the direction's tempo window: a new tempo outside it is flagged, never refused after the fact", async () => {

@@ -2,6 +2,7 @@ import type { AppDeps } from "../deps.ts";
 import type { ProcessingService, TracksService } from "../track-services.ts";
 import { AudioDecodeError } from "../audio/analyse-mp3.ts";
 import { analyseStored, AnalysisInterrupted, PROCESSING_ERRORS } from "./analyse-track.ts";
+import type { Fingerprint } from "../audio/fingerprint.ts";
 import { flagTempoWindow } from "../intake/check.ts";
 
 /**
@@ -107,9 +108,9 @@ export function createReanalysis(
         await processing.analysis.failReanalysis(id, owner, PROCESSING_ERRORS.missing, null);
         return true;
       }
-      let report;
+      let report, print: Fingerprint | null = null;
       try {
-        report = await analyseStored(storage, key, { interrupt: giveWay });
+        report = await analyseStored(storage, key, { interrupt: giveWay, fingerprint: (p) => (print = p) });
       } catch (err) {
         if (err instanceof AnalysisInterrupted) {
           await processing.analysis.releaseReanalysis(owner, id);
@@ -124,7 +125,11 @@ export function createReanalysis(
       // The directions' tempo windows (issue 25) judge the new tempo as they judged the first one.
       const directions = await tracks.trackDirections(id);
       if (directions) report = await flagTempoWindow(deps.db, directions, report);
-      await processing.analysis.saveReanalysis(id, report, owner);
+      // The fingerprint of this analyser's version goes with the report (issue 38, 0421): stored
+      // fingerprints of an older version are never compared until then.
+      if (await processing.analysis.saveReanalysis(id, report, owner) && print) {
+        await processing.fingerprints.save(id, print);
+      }
       return true;
     } catch (err) {
       logger.warn("could not analyse a track again; its report is kept", { trackId: id, err });

@@ -2,59 +2,44 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { trackFingerprints, tracks, trackVersions, versionOffers } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import {
-  bitErrorRate,
-  codesFromBytes,
+  audioMatchKind,
+  compare,
   FINGERPRINT_VERSION,
   HOP_SECONDS,
-  MATCH_MAX_BER,
-  MATCH_MIN_CODES,
+  type PrintCodes,
+  printFromBytes,
 } from "../audio/fingerprint.ts";
 
 /**
- * The automatic offer of a new version (issue 37, docs/decisions/0407): a completed upload whose
- * audio is close to an earlier completed track of the same artist but is not the same recording is
- * offered to them as its new version. Built on the existing fingerprint's bit error rate (the
- * speed-robust "partial match" of issue 38 was not on main when this was written): at the best
- * offset within ±`SEARCH_S`, over at least MATCH_MIN_CODES codes, a rate up to MATCH_MAX_BER is the
- * same recording (the duplicate check's own rule: it stays a duplicate), one up to `SIMILAR_MAX_BER`
- * is similar, anything above is another piece (unrelated audio sits near 0.5).
+ * The automatic offer of a new version (issue 37, docs/decisions/0407): a completed upload that is
+ * another version of an earlier track of the same artist (an edit, a remix, a new mixdown), not the
+ * same recording, is offered to them as its new version. First issue 38's lookup (`matches`, kind
+ * "version"); when it finds none, the artist's own recent tracks are laid on the new one at every
+ * offset within ±SEARCH_S (a new intro shifts it by a fraction of a hop, which the index's single
+ * offset misses): a bit error rate up to SIMILAR_MAX_BER that is not "same" is similar. The same
+ * recording stays a duplicate: the lookup's "same" fails the upload before it completes.
  */
 export const SIMILAR_MAX_BER = 0.32;
-/** How far a new intro or a cut may shift the version against the earlier track. */
 export const SEARCH_S = 12;
-/** The artist's most recent tracks compared (an artist has few; this bounds a prolific one). */
 const MAX_COMPARED = 50;
 
-export type VersionRelation = "identical" | "similar" | null;
-
-/** The best bit error rate of `query` against `stored` at any offset within ±SEARCH_S. */
-export function bestRate(stored: Uint32Array, query: Uint32Array): number | null {
+/** "same", "similar" or null: the closest relation of `query` to `stored` within ±SEARCH_S. */
+export function versionRelation(stored: PrintCodes, query: PrintCodes): "same" | "similar" | null {
   const span = Math.ceil(SEARCH_S / HOP_SECONDS);
-  let best: number | null = null;
-  for (let o = -span; o <= span; o++) {
-    const { ber, compared } = bitErrorRate(stored, query, o);
-    if (compared >= MATCH_MIN_CODES && (best === null || ber < best)) best = ber;
+  let similar = false;
+  for (let near = -span; near <= span; near++) {
+    const c = compare(stored, query, near);
+    if (!c) continue;
+    if (audioMatchKind(c) === "same") return "same";
+    if (c.ber <= SIMILAR_MAX_BER) similar = true;
   }
-  return best;
+  return similar ? "similar" : null;
 }
 
-export function versionRelation(stored: Uint32Array, query: Uint32Array): VersionRelation {
-  const ber = bestRate(stored, query);
-  if (ber === null) return null;
-  if (ber <= MATCH_MAX_BER) return "identical";
-  return ber <= SIMILAR_MAX_BER ? "similar" : null;
-}
-
-/**
- * After a completion: the closest similar earlier track of the same artist, recorded as an offer
- * (nothing for a track already sent as a version, a guest's, or one with no similar track).
- */
-export async function offerVersion(db: Db, trackId: number, codes: Uint32Array, at: Date): Promise<number | null> {
+/** The artist's recent completed track the new one is similar to, or null. */
+async function similarOwnTrack(db: Db, trackId: number, print: PrintCodes): Promise<number | null> {
   const [self] = await db.select({ user: tracks.user_id }).from(tracks).where(eq(tracks.id, trackId));
   if (!self?.user) return null;
-  const [linked] = await db.select({ id: trackVersions.track_id }).from(trackVersions)
-    .where(eq(trackVersions.track_id, trackId));
-  if (linked) return null;
   const earlier = await db.select({ id: tracks.id, codes: trackFingerprints.codes }).from(tracks)
     .innerJoin(trackFingerprints, eq(trackFingerprints.track_id, tracks.id))
     .where(and(
@@ -64,14 +49,26 @@ export async function offerVersion(db: Db, trackId: number, codes: Uint32Array, 
       eq(trackFingerprints.version, FINGERPRINT_VERSION),
     ))
     .orderBy(desc(tracks.upload_date)).limit(MAX_COMPARED);
-  let best: { id: number; ber: number } | null = null;
   for (const e of earlier) {
-    const ber = bestRate(codesFromBytes(e.codes), codes);
-    if (ber === null || ber <= MATCH_MAX_BER || ber > SIMILAR_MAX_BER) continue;
-    if (!best || ber < best.ber) best = { id: e.id, ber };
+    if (versionRelation(printFromBytes(e.codes), print) === "similar") return e.id;
   }
-  if (!best) return null;
-  await db.insert(versionOffers).values({ track_id: trackId, similar_to: best.id, ber: best.ber, created_at: at })
+  return null;
+}
+
+/** After a completion: records the offer (none for a track sent as a version already). */
+export async function offerVersion(
+  db: Db,
+  trackId: number,
+  found: { versionOf: { trackId: number; sameOwner: boolean } | null },
+  print: PrintCodes,
+  at: Date,
+): Promise<number | null> {
+  const [linked] = await db.select({ id: trackVersions.track_id }).from(trackVersions)
+    .where(eq(trackVersions.track_id, trackId));
+  if (linked) return null;
+  const similarTo = found.versionOf?.sameOwner ? found.versionOf.trackId : await similarOwnTrack(db, trackId, print);
+  if (similarTo === null) return null;
+  await db.insert(versionOffers).values({ track_id: trackId, similar_to: similarTo, created_at: at })
     .onConflictDoNothing();
-  return best.id;
+  return similarTo;
 }

@@ -98,6 +98,12 @@ export interface TrackView {
    */
   same_audio_as: SameAudioView | null;
   /**
+   * Staff only, never in an artist's answer (issue 38, docs/decisions/0422): the completed track
+   * this one is another version of (an instrumental, another mix: not the same recording), shown as
+   * «похоже на другую версию трека #N»; null when none.
+   */
+  similar_to_track_id: number | null;
+  /**
    * Who is to decide the track (issue 24, decision 0233): the colleague assigned to the first of its
    * directions within the caller's categories that has one; null when none has.
    */
@@ -185,6 +191,7 @@ export const rowJson = sql<string>`json_object(
   'size', ${tracks.size}, 'duration', ${tracks.duration}, 'has_file', ${tracks.storage_key} IS NOT NULL,
   'u_id', ${users.id}, 'u_username', ${users.username}, 'u_first', ${users.first_name}, 'u_last', ${users.last_name},
   'ai_use', ${tracks.ai_use}, ${analysisJsonFields}, ${decisionsJsonField}, ${duplicateJsonField}, ${sameAudioJsonField},
+  'similar_id', ${tracks.similar_to_track_id},
   ${votesJsonField}, ${assignmentsJsonField})`;
 
 /** Queries selecting `rowJson` join the users and the audio report. */
@@ -209,6 +216,7 @@ interface JsonRow extends AnalysisJson {
   dup: { username: string | null; upload_date: number } | null;
   same_id: number | null;
   same: { username: string | null; upload_date: number } | null;
+  similar_id: number | null;
   asg: unknown;
   votes: VoteJson[] | null;
   ai_use: AiUse | null;
@@ -265,6 +273,7 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
       username: r.same?.username ?? null,
       upload_date: r.same ? new Date(r.same.upload_date).toISOString() : null,
     },
+    similar_to_track_id: r.similar_id ?? null,
     assignee: assigneeFromJson(r.asg, r.directions, viewFor.scope, displayName),
     ...voteViews(r.directions, decisions, r.votes, viewFor.scope, viewFor.voter, displayName),
     ai_use: r.ai_use ?? null,

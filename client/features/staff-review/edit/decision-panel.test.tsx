@@ -221,6 +221,17 @@ describe("decision panel", () => {
     expect(document.body.textContent).not.toContain("та же запись");
   });
 
+  it("tells staff which track this one looks like another version of (issue 38)", async () => {
+    await setupTrack(echo, { ...track, similar_to_track_id: 91 });
+    await screen.findByTestId("decision-label_koster");
+    expect(screen.getByRole("note").textContent).toBe("похоже на другую версию трека #91");
+    cleanup();
+
+    await setupTrack(echo, { ...track, similar_to_track_id: null });
+    await screen.findByTestId("decision-label_koster");
+    expect(document.body.textContent).not.toContain("другую версию");
+  });
+
   it("sends status, note and message; an empty message is sent as none", async () => {
     const puts = await setupTrack();
     const koster = await screen.findByTestId("decision-label_koster");

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { type Direction, parseDirections } from "../../../../domain/directions.ts";
 import { ListeningList } from "./listening-list.tsx";
-import { DuplicateNote, SameAudioNote } from "./duplicate-note.tsx";
+import { DuplicateNote, SameAudioNote, SimilarVersionNote } from "./duplicate-note.tsx";
 import { AiUseBadge } from "../queue/ai-use-badge.tsx";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
 import "./decision-panel.css";
@@ -38,6 +38,7 @@ export function DecisionPanel({ base, tracksKey, track, label, canDecide }: Deci
       <h2 id={headingId} className="dp-title">{t.title}</h2>
       <DuplicateNote of={track.duplicate_of} />
       <SameAudioNote of={track.same_audio_as} />
+      <SimilarVersionNote of={track.similar_to_track_id} />
       <p className="dp-ai-use">
         <AiUseBadge value={track.ai_use} detail />
       </p>

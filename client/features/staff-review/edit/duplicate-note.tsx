@@ -40,3 +40,13 @@ export function SameAudioNote({ of }: { of: SameAudioAs | null | undefined }) {
   if (!of) return null;
   return <p className="dp-duplicate" role="note">{sameAudioNoteText(of, t)}</p>;
 }
+
+/**
+ * The staff line under a track that is another version of an earlier one (issue 38, decision 0422):
+ * «похоже на другую версию трека #N» (an instrumental, another mix; not the same recording).
+ */
+export function SimilarVersionNote({ of }: { of: number | null | undefined }) {
+  const t = useReviewTexts().duplicate;
+  if (of === null || of === undefined) return null;
+  return <p className="dp-duplicate" role="note">{t.similarVersion(of)}</p>;
+}

@@ -34,6 +34,13 @@ describe("the panels' dictionaries (issue 31)", () => {
     expect(cyrillic).toEqual([]);
   });
 
+  it("says «похоже на другую версию трека #N» to an administrator and its English to a moderator (issue 38)", () => {
+    expect(REVIEW_TEXTS_RU.duplicate.similarVersion(12)).toBe("похоже на другую версию трека #12");
+    expect(REVIEW_TEXTS_EN.duplicate.similarVersion(12)).toBe("looks like another version of track #12");
+    expect(ADMIN_PANEL_TEXTS.review.duplicate.similarVersion(3)).toBe("похоже на другую версию трека #3");
+    expect(MODERATOR_PANEL_TEXTS.review.duplicate.similarVersion(3)).toBe("looks like another version of track #3");
+  });
+
   it("the admin panel's dictionary is Russian and has the moderator's keys", () => {
     expect(words(ADMIN_PANEL_TEXTS.review).some(([, w]) => CYRILLIC.test(w))).toBe(true);
     expect(shape(ADMIN_PANEL_TEXTS)).toEqual(shape(MODERATOR_PANEL_TEXTS));

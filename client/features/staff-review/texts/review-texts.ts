@@ -166,6 +166,8 @@ export interface DuplicateTexts {
   /** A copy of another upload: the track's number, its uploader (or null) and its date (or null once deleted). */
   sameFile: (id: number, username: string | null, date: string | null) => string;
   sameAudio: (id: number, username: string | null, date: string | null) => string;
+  /** Issue 38: another version of a track (an instrumental, another mix), by its number. */
+  similarVersion: (id: number) => string;
 }
 
 /** Every string entry of the server's texts, keyed by the entry's name. */
@@ -370,6 +372,7 @@ export const REVIEW_TEXTS_RU: ReviewTexts = {
       date === null
         ? `та же запись, что трек #${id} (трек удалён)`
         : `та же запись, что трек #${id}${username ? ` от @${username}` : ""}, ${date}`,
+    similarVersion: (id) => `похоже на другую версию трека #${id}`,
   },
   serverErrors: new Map(),
 };
@@ -523,6 +526,7 @@ export const REVIEW_TEXTS_EN: ReviewTexts = {
       date === null
         ? `the same recording as track #${id} (track deleted)`
         : `the same recording as track #${id}${username ? ` by @${username}` : ""}, ${date}`,
+    similarVersion: (id) => `looks like another version of track #${id}`,
   },
   serverErrors: translations(SERVER_EN),
 };

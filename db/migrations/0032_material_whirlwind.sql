@@ -43,7 +43,6 @@ CREATE TABLE `upload_versions` (
 CREATE TABLE `version_offers` (
 	`track_id` integer PRIMARY KEY NOT NULL,
 	`similar_to` integer NOT NULL,
-	`ber` real NOT NULL,
 	`created_at` integer NOT NULL,
 	FOREIGN KEY (`track_id`) REFERENCES `tracks`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`similar_to`) REFERENCES `tracks`(`id`) ON UPDATE no action ON DELETE cascade

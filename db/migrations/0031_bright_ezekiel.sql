@@ -1,0 +1,1 @@
+ALTER TABLE `tracks` ADD `similar_to_track_id` integer;
