@@ -880,3 +880,66 @@ export const episodeNotices = sqliteTable("episode_notices", {
   reason: text("reason").notNull(),
   created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 }, (t) => [index("episode_notices_episode_idx").on(t.episode_id, t.id)]);
+// ---- issue 37: feedback that teaches (decline reasons, versions, ratings) ----
+
+/**
+ * The reasons a decision named (issue 37), per pair and per change: the row of the history entry
+ * with the same (track, direction, revision). A pair's current reasons are those of its current
+ * revision; an undo (a new revision) carries none.
+ */
+export const trackPairReasons = sqliteTable("track_pair_reasons", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  revision: integer("revision").notNull(),
+  /** JSON list of reason codes (domain/decline-reasons.ts). */
+  reasons: text("reasons").notNull(),
+}, (t) => [primaryKey({ columns: [t.track_id, t.direction, t.revision] })]);
+
+/**
+ * A track sent as a new version of an earlier one of the same artist (issue 37). `original_id` is
+ * the first track of the line (its own row has none), `number` the version's number (the original
+ * is 1). `cooldown_passed`: this version was let past a direction's cooldown (once per original).
+ */
+export const trackVersions = sqliteTable("track_versions", {
+  track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
+  version_of: integer("version_of").references(() => tracks.id, { onDelete: "set null" }),
+  original_id: integer("original_id").notNull(),
+  number: integer("number").notNull(),
+  cooldown_passed: integer("cooldown_passed", { mode: "boolean" }).notNull().default(false),
+}, (t) => [index("track_versions_original_idx").on(t.original_id, t.number)]);
+
+/** A resumable upload started as a new version (issue 37): linked when it completes. */
+export const uploadVersions = sqliteTable("upload_versions", {
+  upload_id: text("upload_id").primaryKey().references(() => uploadSessions.id, { onDelete: "cascade" }),
+  version_of: integer("version_of").notNull(),
+  cooldown_passed: integer("cooldown_passed", { mode: "boolean" }).notNull().default(false),
+});
+
+/**
+ * The artist's rating of a decided pair's feedback (issue 37), once per pair. `staff_id` is who
+ * decided the pair when it was rated (the dashboards' average per staff member).
+ */
+export const feedbackRatings = sqliteTable("feedback_ratings", {
+  track_id: integer("track_id").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  direction: text("direction").notNull(),
+  user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  staff_id: integer("staff_id").references(() => users.id, { onDelete: "set null" }),
+  rating: integer("rating").notNull(),
+  words: text("words"),
+  rated_at: integer("rated_at", { mode: "timestamp_ms" }).notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.track_id, t.direction] }),
+  index("feedback_ratings_rated_at_idx").on(t.rated_at),
+]);
+
+/**
+ * Issue 37: a completed upload the fingerprint's lookup finds to be another version of an earlier
+ * track of the same artist (issue 38's kind "version": an edit, a remix, a new mixdown), not the same
+ * recording: offered to the artist as a new version of `similar_to` until they link it
+ * (`POST /api/tracks/{id}/version-of`).
+ */
+export const versionOffers = sqliteTable("version_offers", {
+  track_id: integer("track_id").primaryKey().references(() => tracks.id, { onDelete: "cascade" }),
+  similar_to: integer("similar_to").notNull().references(() => tracks.id, { onDelete: "cascade" }),
+  created_at: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});

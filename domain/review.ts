@@ -4,6 +4,7 @@ import { type Direction, DIRECTIONS } from "./directions.ts";
 import { hiddenCharsProblem, multiline } from "./hidden-chars.ts";
 import { INTAKE_DEFAULTS } from "./intake-rules.ts";
 import { DAY_MS } from "./response-promise.ts";
+import { type DeclineReason, parseReasons, REASON_ERRORS, REASON_OUTCOMES } from "./decline-reasons.ts";
 
 /**
  * The review of a track in each of its directions (issue 13): the staff's five states and their
@@ -161,6 +162,10 @@ const decisionText = (tooLong: string) =>
       }),
   );
 
+/** `reasons` (issue 37): a list of codes, checked by `parseReasons`; left out or null: none given. */
+const reasonList = () =>
+  z.array(z.string().max(64), { error: REASON_ERRORS.notList }).max(32, REASON_ERRORS.notList).nullish();
+
 /**
  * PUT …/tracks/{id}/decisions/{direction}: `revision` is the pair's revision the form was made
  * from (a stale or missing one is refused with the current decision, decision 0199); `status`,
@@ -200,8 +205,20 @@ export function decisionInputSchema() {
         }
         return n;
       }),
+      /** Decline reasons (issue 37, domain/decline-reasons.ts): only with `declined` or `shortlisted`. */
+      reasons: reasonList().transform((v, ctx) => {
+        const r = parseReasons(v);
+        if (!r.ok) {
+          ctx.addIssue({ code: "custom", message: r.error });
+          return z.NEVER;
+        }
+        return r.value;
+      }),
     })
     .superRefine((v, ctx) => {
+      if (v.reasons && v.reasons.length > 0 && !(REASON_OUTCOMES as readonly unknown[]).includes(v.status)) {
+        ctx.addIssue({ code: "custom", message: REASON_ERRORS.wrongOutcome });
+      }
       if (v.template_id === undefined) return;
       if (v.message !== undefined && v.message !== null) {
         ctx.addIssue({ code: "custom", message: REVIEW_TEXTS.messageAndTemplate });
@@ -211,7 +228,10 @@ export function decisionInputSchema() {
     });
 }
 
-export type DecisionInput = z.output<ReturnType<typeof decisionInputSchema>>;
+export type DecisionInput = Omit<z.output<ReturnType<typeof decisionInputSchema>>, "reasons"> & {
+  /** Optional for callers that name none (the Telegram desk, the automatic decline). */
+  reasons?: DeclineReason[];
+};
 
 /** A whole number ≥ 0 (a revision), as a number or a form's string. */
 const revisionValue = (v: unknown): number | null => {
@@ -237,6 +257,7 @@ export function trackDecisionInputSchema() {
   const fields = z.object({
     status,
     template_id: z.unknown().optional(),
+    reasons: reasonList(),
     // Checked below by the per-pair rules; marked so the check at the edge reads them as text.
     message: multiline(z.unknown().optional()),
     note: multiline(z.unknown().optional()),

@@ -35,6 +35,7 @@ import { createUsersService } from "./users/service.ts";
 import { createProfileRoutes } from "./users/profile-routes.ts";
 import { createSliderRoutes, sliderLane } from "./slider/public-routes.ts";
 import { createTrackRoutes, statusLane, tracksLane } from "./artist/artist-routes.ts";
+import { createFeedbackRoutes } from "./feedback/routes.ts";
 import { createUploadRoutes } from "./uploads/upload-routes.ts";
 import { createResumableRoutes, isResumablePartPath } from "./uploads/resumable/routes.ts";
 import { createPromiseSweep } from "./intake/sweep.ts";
@@ -141,6 +142,8 @@ export function createApiRoutes(ctx: AppContext) {
     .route("/", createUploadRoutes(ctx))
     .route("/", createResumableRoutes(ctx))
     .route("/", createTrackRoutes(ctx))
+    // Issue 37: the artist rates a decision's feedback.
+    .route("/", createFeedbackRoutes(ctx))
     .route("/faq", createFaqRoutes(ctx))
     .route("/slider", createSliderRoutes(ctx))
     .route("/admin", createAdminRoutes(ctx))

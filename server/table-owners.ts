@@ -11,8 +11,8 @@ export const TABLE_OWNERS = {
   // The track row and the counts its writes keep (docs/decisions/0325): the staff's edits, the
   // processing leases, an upload's insert and the row's copy of its review pairs are tracks/ files.
   tracks: ["tracks", "track_counts", "user_track_counts"],
-  uploads: ["upload_sessions"],
-  processing: ["track_analysis", "track_fingerprints", "fingerprint_segments"],
+  uploads: ["upload_sessions", "track_versions", "upload_versions"],
+  processing: ["track_analysis", "track_fingerprints", "fingerprint_segments", "version_offers"],
   review: [
     "track_decisions",
     "track_decision_history",
@@ -22,6 +22,7 @@ export const TABLE_OWNERS = {
     "track_comments",
     "track_assignments",
     "track_presence",
+    "track_pair_reasons",
   ],
   intake: ["direction_intake"],
   leases: ["job_leases"],
@@ -32,4 +33,5 @@ export const TABLE_OWNERS = {
   notifications: ["telegram_cards", "telegram_outbox", "artist_channels"],
   releases: ["releases", "release_history", "release_materials"],
   episodes: ["episodes", "episode_tracks", "episode_notices"],
+  feedback: ["feedback_ratings"],
 } as const satisfies Record<string, readonly string[]>;

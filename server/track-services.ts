@@ -1,5 +1,6 @@
 import type { AppDeps } from "./deps.ts";
 import type { UsersService } from "./users/service.ts";
+import { withFeedbackFigures } from "./review/feedback-figures.ts";
 import { NO_REVIEW_EVENTS, type ReviewEventsFactory } from "./review/events.ts";
 import type { Config } from "./config.ts";
 import type { Scope } from "../domain/scope.ts";
@@ -86,8 +87,16 @@ export function createTrackServices(
     /** The dashboards' new, shortlisted and overdue per direction in the scope (issue 23). */
     reviewQueue: (scope: Scope) => reviewQueue(ctx.db, scope, ctx.clock.now()),
     /** The dashboards' response figures for the tracks uploaded in the window (issue 24, 0235). */
-    responseFigures: (scope: Scope, window: FiguresWindow, staff: "all" | number) =>
-      responseFigures(ctx.db, scope, window, ctx.clock.now(), staff),
+    responseFigures: async (scope: Scope, window: FiguresWindow, staff: "all" | number) =>
+      // With the feedback's figures (issue 37): decline reasons and artists' ratings; the ratings'
+      // words only in the administrator's view ("all").
+      await withFeedbackFigures(
+        ctx.db,
+        await responseFigures(ctx.db, scope, window, ctx.clock.now(), staff),
+        scope,
+        window,
+        staff === "all",
+      ),
   };
 
   const processing = {

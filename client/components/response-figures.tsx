@@ -1,4 +1,10 @@
 import "./response-figures.css";
+import {
+  FEEDBACK_FIGURES_TEXTS_EN,
+  FEEDBACK_FIGURES_TEXTS_RU,
+  FeedbackFigures,
+  type FeedbackFiguresData,
+} from "./feedback-figures.tsx";
 
 /**
  * The dashboards' response figures (issue 24, `response_figures`; definitions: decision 0235): per
@@ -197,6 +203,12 @@ export function ResponseFigures(
           }))}
         />
       )}
+      {/* Issue 37: decline reasons and the artists' ratings of the feedback. */}
+      <FeedbackFigures
+        figures={figures as FeedbackFiguresData}
+        directionLabel={directionLabel}
+        texts={texts === RESPONSE_FIGURES_TEXTS_EN ? FEEDBACK_FIGURES_TEXTS_EN : FEEDBACK_FIGURES_TEXTS_RU}
+      />
     </section>
   );
 }

@@ -77,6 +77,7 @@ const REVIEWED_DECISIONS = [
     respond_by: null,
     automatic: false,
     ...NO_QUEUE,
+    reasons: [],
   },
   // Shortlisted reads as listened to the artist; untouched reads as in review.
   {
@@ -86,6 +87,7 @@ const REVIEWED_DECISIONS = [
     respond_by: "2026-01-15T12:00:00.000Z",
     automatic: false,
     ...IN_QUEUE(true),
+    reasons: [],
   },
   {
     direction: "show_neurogon",
@@ -94,6 +96,7 @@ const REVIEWED_DECISIONS = [
     respond_by: "2026-01-15T12:00:00.000Z",
     automatic: false,
     ...IN_QUEUE(false),
+    reasons: [],
   },
 ];
 
@@ -117,6 +120,7 @@ describe("GET /api/tracks", () => {
       respond_by: null,
       automatic: false,
       ...NO_QUEUE,
+      reasons: [],
     }]);
     expect(byId.get(ids.processing)).toEqual([{
       direction: "radio_k_profit",
@@ -125,6 +129,7 @@ describe("GET /api/tracks", () => {
       respond_by: "2026-01-17T12:00:00.000Z",
       automatic: false,
       ...IN_QUEUE(false),
+      reasons: [],
     }]);
   });
 });
@@ -153,6 +158,8 @@ describe("GET /api/tracks/history", () => {
         "directions",
         "downloaded",
         "error",
+        // Issue 37: the feedback's rating states and the version line.
+        "feedback",
         "filename",
         "id",
         "on_air",
@@ -160,6 +167,10 @@ describe("GET /api/tracks/history", () => {
         "releases",
         "status",
         "upload_date",
+        "version_number",
+        "version_of",
+        "version_offer",
+        "versions",
       ],
     );
     expect(reviewed).toMatchObject({
@@ -183,6 +194,7 @@ describe("GET /api/tracks/history", () => {
       respond_by: null,
       automatic: false,
       ...NO_QUEUE,
+      reasons: [],
     }]);
   });
 

@@ -31,6 +31,8 @@ import {
 import { TRACK_FILE_NOT_FOUND, TRACK_NOT_FOUND, type Viewer } from "../tracks/views.ts";
 import type { SharedComment, TrackComments } from "../review/comments.ts";
 import { type QueueFigures, queueFigures, withQueue } from "./queue-position.ts";
+import { offersOf, versionsOf, type VersionView } from "../uploads/versions.ts";
+import { type RatingState, ratingStates } from "../feedback/ratings.ts";
 
 /**
  * The artist's reads (docs/decisions/0022, 0092, 0154, 0185): the status poll (GET /api/status/{id})
@@ -82,6 +84,14 @@ export interface ArtistHistoryItem {
   on_air: OnAir[];
   /** Its label releases (issue 34), shown beside «Принят»: the release page and its stage. */
   releases: { id: number; direction: string; stage: string }[];
+  /** Issue 37: the track it is a new version of, its number, and the line's versions (empty outside one). */
+  version_of: number | null;
+  version_number: number;
+  versions: VersionView[];
+  /** Issue 37: per decided direction, whether the artist may rate the feedback, and their rating. */
+  feedback: RatingState[];
+  /** Issue 37: an earlier track of theirs this one sounds close to, offered as its new version. */
+  version_offer: { track_id: number; filename: string | null } | null;
 }
 
 export interface ArtistHistory {
@@ -130,6 +140,11 @@ export async function historyOf(
   const releaseList = await releasesOfTracks(db, rows.map((r) => r.id), shownBefore());
   const days = await promiseDays(db);
   const queue = await queueFigures(db, { userId, now: deps.now(), shownBefore: shownBefore(), promise: days });
+  const lines = await versionsOf(db, rows.map((r) => r.id), true);
+  const ratings = await ratingStates(db, rows.map((r) => r.id), shownBefore());
+  const offers = await offersOf(db, rows.map((r) => r.id));
+  const offered = offers.size === 0 ? [] : await db.select({ id: tracks.id, filename: tracks.filename }).from(tracks)
+    .where(inArray(tracks.id, [...offers.values()]));
   return {
     tracks: rows.map(({ a_ok, a_dur, a_kbps, a_warn, d_json, ...t }) => ({
       id: t.id,
@@ -149,6 +164,16 @@ export async function historyOf(
       comments: shared.get(t.id) ?? [],
       on_air: aired.get(t.id) ?? [],
       releases: releaseList.filter((r) => r.track_id === t.id).map(({ track_id: _t, ...r }) => r),
+      version_of: lines.get(t.id)?.version_of ?? null,
+      version_number: lines.get(t.id)?.number ?? 1,
+      versions: lines.get(t.id)?.versions ?? [],
+      feedback: ratings.get(t.id) ?? [],
+      version_offer: offers.has(t.id)
+        ? {
+          track_id: offers.get(t.id)!,
+          filename: offered.find((o) => o.id === offers.get(t.id))?.filename ?? null,
+        }
+        : null,
     })),
     total,
     page,
@@ -157,7 +182,6 @@ export async function historyOf(
   };
 }
 
-/** What the history reads: the database, the hold's edge (ms), the shared comments, the clock. */
 /** The releases of these tracks whose accept is past its hold (issue 34). */
 async function releasesOfTracks(db: HistoryDeps["db"], ids: number[], before: number) {
   if (ids.length === 0) return [];

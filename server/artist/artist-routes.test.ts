@@ -325,6 +325,7 @@ describe("GET /api/tracks", () => {
         respond_by: null,
         automatic: false,
         ...NO_QUEUE,
+        reasons: [],
       },
       // «ответ до»: the upload plus the direction's promise (issue 25).
       {
@@ -334,6 +335,7 @@ describe("GET /api/tracks", () => {
         respond_by: new Date(track.upload_date.getTime() + 14 * 86_400_000).toISOString(),
         automatic: false,
         ...IN_QUEUE,
+        reasons: [],
       },
     ]);
     expect(JSON.stringify(body)).not.toContain("staff only");
@@ -379,6 +381,7 @@ describe("GET /api/tracks", () => {
             respond_by: "2025-02-15T10:00:00.000Z",
             automatic: false,
             ...IN_QUEUE,
+            reasons: [],
           }],
         },
         {
@@ -394,6 +397,7 @@ describe("GET /api/tracks", () => {
             respond_by: "2025-01-15T10:00:00.000Z",
             automatic: false,
             ...IN_QUEUE,
+            reasons: [],
           }],
         },
       ],

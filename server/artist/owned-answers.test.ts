@@ -174,6 +174,7 @@ describe("GET /api/tracks kept ready", () => {
       queue_length: expect.any(Number),
       expected_by: expect.any(String),
       heard_by: 0,
+      reasons: [],
     }]);
     // Once it is over: the decision (the kept list is that old by then: read again).
     time += t.ctx.config.decisionNotifyHoldS * 1000;
@@ -184,6 +185,7 @@ describe("GET /api/tracks kept ready", () => {
       respond_by: null,
       automatic: false,
       ...NO_QUEUE,
+      reasons: [],
     }]);
 
     await t.ctx.tracks.markDownloaded([track.id]);

@@ -66,8 +66,14 @@ export async function intakeGate(db: Db, { userId, now }: { userId: number; now:
   const recent = windowMs === 0 ? [] : await recentSubmissions(db, userId, new Date(now.getTime() - windowMs));
   return {
     rules,
-    check: (directions: readonly Direction[], files = 1) => verdict(rules, recent, directions, files, now),
+    check: (directions: readonly Direction[], files = 1, opts: VerdictOptions = {}) =>
+      verdict(rules, recent, directions, files, now, opts),
   };
+}
+
+/** Issue 37: a new version passes the cooldown once per original (the cap still counts). */
+export interface VerdictOptions {
+  skipCooldown?: boolean;
 }
 
 function verdict(
@@ -76,6 +82,7 @@ function verdict(
   directions: readonly Direction[],
   files: number,
   now: Date,
+  opts: VerdictOptions = {},
 ): void {
   for (const d of directions) {
     const rule = rules[d];
@@ -83,7 +90,7 @@ function verdict(
     if (!rule.open) throw refusal(409, INTAKE_TEXTS.paused(label, rule.pause_message), d, "paused", now);
     const mine = recent.filter((t) => parseDirections(t.directions).includes(d)).map((t) => t.at.getTime())
       .sort((a, b) => a - b);
-    if (rule.cooldown_hours !== null && mine.length > 0) {
+    if (rule.cooldown_hours !== null && mine.length > 0 && !opts.skipCooldown) {
       const opens = mine[mine.length - 1] + rule.cooldown_hours * HOUR_MS;
       if (opens > now.getTime()) {
         const at = new Date(opens);

@@ -2,6 +2,7 @@ import { type Direction, DIRECTION_LABELS } from "../../domain/directions.ts";
 import { artistMessage } from "../../domain/decision-message.ts";
 import { ARTIST_REVIEW_LABELS, type ArtistReviewStatus } from "../../domain/review.ts";
 import { trackBaseName } from "../../domain/track-name.ts";
+import { type DeclineReason, reasonLinesRu } from "../../domain/decline-reasons.ts";
 
 /**
  * The Russian text of a decision message, in Telegram's HTML parse mode
@@ -24,7 +25,12 @@ export interface DecisionMessage {
   sharedComments?: number;
   /** Address of the artist's history, e.g. `https://site/profile`. */
   historyUrl: string;
+  /** The decline reasons the decision named (issue 37), shown in Russian with a line each. */
+  reasons?: readonly DeclineReason[];
 }
+
+/** The heading of a message's decline reasons (issue 37). */
+export const REASONS_HEADING = "Что стоит доработать:";
 
 /** The line of a message about a track with comments shared with the artist (decision 0232). */
 export const COMMENTS_MENTION =
@@ -70,12 +76,16 @@ export function decisionMessageText(m: DecisionMessage): string {
   const tail = (m.sharedComments ?? 0) > 0
     ? `${COMMENTS_MENTION}\nИстория ваших треков: ${escapeHtml(m.historyUrl)}`
     : `История ваших треков: ${escapeHtml(m.historyUrl)}`;
+  // The decline reasons (issue 37): fixed texts, each a short line.
+  const reasons = (m.reasons ?? []).length > 0
+    ? `\n\n${REASONS_HEADING}\n${reasonLinesRu(m.reasons!).map((l) => `• ${escapeHtml(l)}`).join("\n")}`
+    : "";
   // The same rule as the desk's preview (domain/decision-message.ts).
   const message = artistMessage(m.message);
-  if (!message) return `${head}\n\n${tail}`;
+  if (!message) return `${head}${reasons}\n\n${tail}`;
   const label = "\n\nСообщение:\n";
-  const budget = TELEGRAM_TEXT_LIMIT - head.length - label.length - 2 - tail.length;
-  return `${head}${label}${escapeWithin(message, budget)}\n\n${tail}`;
+  const budget = TELEGRAM_TEXT_LIMIT - head.length - reasons.length - label.length - 2 - tail.length;
+  return `${head}${reasons}${label}${escapeWithin(message, budget)}\n\n${tail}`;
 }
 
 /** The three parts of a decision message: the track's line, the direction's lines, the history link. */

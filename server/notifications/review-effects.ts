@@ -40,6 +40,7 @@ async function messageStatements(
     outcome: artistReviewStatus(c.after.status),
     message: c.after.message,
     sharedComments,
+    ...(c.reasons && c.reasons.length > 0 ? { reasons: c.reasons } : {}),
   }));
   const statements: BatchItem<"sqlite">[] = [
     ...notices.flatMap((n) => outbox.enqueueStatements(n)),

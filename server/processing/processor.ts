@@ -1,3 +1,4 @@
+import { offerVersion } from "./version-offers.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ProcessingService } from "../track-services.ts";
 import { AudioDecodeError } from "../audio/analyse-mp3.ts";
@@ -180,6 +181,11 @@ async function record(pr: ProcessorCore, id: number, storageKey: string | null, 
       // it are then not recognised, which is no reason to fail this one.
       await pr.processing.fingerprints.save(id, verdict.fingerprint).catch((err) =>
         pr.logger.warn("could not store an audio fingerprint", { trackId: id, err })
+      );
+      // Another version of an earlier track of the same artist: offered to them as its new version
+      // (issue 37). Bookkeeping: a failure costs the offer, never the track.
+      await offerVersion(pr.deps.db, id, audio, verdict.fingerprint, pr.clock.now()).catch((err) =>
+        pr.logger.warn("could not record a version offer", { trackId: id, err })
       );
       // After the completion: a duplicate never gets a report. Should this write fail, the
       // start-up pass (`analyseOlder`) gives the track its report later.

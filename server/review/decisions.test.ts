@@ -97,6 +97,8 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
       // Answered: no promise date any more (issue 25).
       respond_by: null,
       overdue: false,
+      // No decline reasons named (issue 37).
+      reasons: [],
     });
     expect(Math.abs(Date.parse(decision.decided_at!) - Date.now())).toBeLessThan(60_000);
 
@@ -115,6 +117,7 @@ describe("PUT /api/{admin|moderator}/tracks/{id}/decisions/{direction}", () => {
         // The upload plus the direction's promise (14 days by default), issue 25.
         respond_by: new Date(Date.parse(track.upload_date) + 14 * 86_400_000).toISOString(),
         overdue: false,
+        reasons: [],
       },
     ]);
     expect(track.decision_history).toEqual([{

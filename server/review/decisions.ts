@@ -12,6 +12,8 @@ import {
 import { trackDecisionHistory, trackDecisions, tracks, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { hasDirectionSql } from "../tracks/scope.ts";
+import { type DeclineReason, reasonsFromJson } from "../../domain/decline-reasons.ts";
+import { pairReasonsSql } from "./reasons.ts";
 
 /**
  * The review state of each (track, direction) pair and its history (issue 13,
@@ -50,6 +52,8 @@ export interface DecisionView {
   respond_by: string | null;
   /** Past `respond_by` and still awaiting a decision (new or listened). */
   overdue: boolean;
+  /** The decline reasons the pair's current decision named (issue 37); empty for none. */
+  reasons: DeclineReason[];
 }
 
 /** One direction of a track as its artist sees it: never the note, never who decided. */
@@ -61,6 +65,8 @@ export interface ArtistDecisionView {
   respond_by: string | null;
   /** The answer was the automatic decline of a promise not kept, not a person's (issue 25). */
   automatic: boolean;
+  /** The decline reasons of the decision shown (issue 37); empty for none. */
+  reasons: DeclineReason[];
 }
 
 /** What the promise of a track's pairs is reckoned from (issue 25). */
@@ -104,6 +110,8 @@ export interface DecisionJson {
   by_username: string | null;
   by_first: string | null;
   by_last: string | null;
+  /** JSON list of decline reasons (issue 37). */
+  reasons?: string | null;
 }
 
 export type Namer = (u: { username: string; first_name: string | null; last_name: string | null }) => string;
@@ -118,7 +126,8 @@ export const decisionsJsonField = sql`'decisions', json((SELECT json_group_array
   'direction', ${trackDecisions.direction}, 'status', ${trackDecisions.status}, 'note', ${trackDecisions.note},
   'message', ${trackDecisions.message}, 'decided_at', ${trackDecisions.decided_at}, 'revision', ${trackDecisions.revision},
   'by_id', ${deciders.id}, 'by_username', ${deciders.username}, 'by_first', ${deciders.first_name},
-  'by_last', ${deciders.last_name}))
+  'by_last', ${deciders.last_name},
+  'reasons', ${pairReasonsSql(trackDecisions.revision)}))
   FROM ${trackDecisions} LEFT JOIN ${users} AS "deciders" ON ${deciders.id} = ${trackDecisions.decided_by}
   WHERE ${trackDecisions.track_id} = ${tracks.id}))`;
 
@@ -146,7 +155,8 @@ export const artistDecisionsJson = (shownBefore: SQL | number | Placeholder) => 
   'direction', ${trackDecisions.direction},
   'status', CASE WHEN ${held} THEN coalesce(${trackDecisions.shown_status}, 'new') ELSE ${trackDecisions.status} END,
   'message', CASE WHEN ${held} THEN ${trackDecisions.shown_message} ELSE ${trackDecisions.message} END,
-  'automatic', CASE WHEN ${held} THEN 0 ELSE coalesce(${automatic}, 0) END))
+  'automatic', CASE WHEN ${held} THEN 0 ELSE coalesce(${automatic}, 0) END,
+  'reasons', CASE WHEN ${held} THEN NULL ELSE ${pairReasonsSql(trackDecisions.revision)} END))
   FROM ${trackDecisions} WHERE ${trackDecisions.track_id} = ${tracks.id})`;
 };
 
@@ -190,6 +200,7 @@ export function decisionViews(
         decided_at: null,
         revision: s?.revision ?? 0,
         ...promise(direction, "new"),
+        reasons: [],
       };
     }
     return {
@@ -201,6 +212,7 @@ export function decisionViews(
       decided_at: s.decided_at === null ? null : new Date(s.decided_at).toISOString(),
       revision: s.revision ?? 0,
       ...promise(direction, s.status),
+      reasons: reasonsFromJson(s.reasons),
     };
   });
 }
@@ -229,12 +241,15 @@ export function artistDecisionViews(
       message: known ? s.message : null,
       respond_by: respondByOf(direction, status, basis && { ...basis, now: new Date(0) })?.toISOString() ?? null,
       automatic: known && Boolean(s.automatic),
+      reasons: known ? reasonsFromJson(s.reasons) : [],
     };
   });
 }
 
 /** A pair as `artistDecisionsJson` gives it. */
-export type ArtistDecisionJson = Pick<DecisionJson, "direction" | "status" | "message"> & { automatic?: number | null };
+export type ArtistDecisionJson = Pick<DecisionJson, "direction" | "status" | "message" | "reasons"> & {
+  automatic?: number | null;
+};
 
 /**
  * Does the track wait for the caller: a pair of theirs is still `new` or `listened` and the upload
@@ -325,6 +340,8 @@ export interface PairChange {
   undoes?: string | null;
   /** Made by the response promise's sweep, not a person (issue 25). */
   automatic?: boolean;
+  /** The decline reasons the change names (issue 37; review/reasons.ts writes them). */
+  reasons?: readonly DeclineReason[];
 }
 
 /**

@@ -118,6 +118,9 @@ describe("response figures", () => {
       to_decision: { median_s: s(2 * D), p90_s: s(16 * D) },
       // Kept: t1, t3. Due: those, t2 (late) and t4 (undecided after 20 days); t5 is not due yet.
       within_promise: { kept: 2, due: 4, share: 0.5 },
+      // The feedback's figures (issue 37): no reasons named, no ratings here.
+      reasons: { declines: 0, with_reasons: 0, share: null, top: [] },
+      ratings: { count: 0, average: null },
     });
     expect(dir.show_neurogon).toMatchObject({
       received: 10,

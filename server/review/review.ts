@@ -20,6 +20,7 @@ import {
 } from "../../domain/review.ts";
 import { changeStatements, type DecisionView, isConcurrentChange, type PairChange, storedPairs } from "./decisions.ts";
 import { syncReviewStatement } from "../tracks/review-column.ts";
+import { reasonStatements } from "./reasons.ts";
 import { type Current, loadCurrent, viewAs } from "../tracks/staff-reads.ts";
 import type { KeptListWrites } from "../tracks/kept-lists.ts";
 import { clearStatements, restoreStatement } from "./assignment-sql.ts";
@@ -208,6 +209,7 @@ async function decidePairs(
       holdMs: rv.holdMs,
       callId,
       automatic,
+      reasons: a.fields.reasons,
     });
   }
   const told = await rv.events.pairsChanged({ changes, track: current });
@@ -219,6 +221,7 @@ async function decidePairs(
   const [first, ...rest] = [
     ...changes.flatMap((c) => changeStatements(rv.db, c)),
     ...(changes.length > 0 ? clearStatements(rv.db, id, decided, callId) : []),
+    ...reasonStatements(rv.db, changes),
   ];
   if (first) {
     try {

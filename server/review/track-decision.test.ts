@@ -372,6 +372,7 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
       queue_length: expect.any(Number),
       expected_by: expect.anything(),
       heard_by: 0,
+      reasons: [],
     }]);
     nowMs += HOLD_S * 1000 + 1;
     const after = await f.call("GET", "/api/tracks/history", { headers: artistHeaders });
@@ -387,6 +388,7 @@ describe("the hold before the artist hears (DECISION_NOTIFY_HOLD_S)", () => {
       queue_length: null,
       expected_by: null,
       heard_by: null,
+      reasons: [],
     }]);
   });
 

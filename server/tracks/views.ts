@@ -1,3 +1,4 @@
+import { versionsOf, type VersionView } from "../uploads/versions.ts";
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Direction, DIRECTIONS, formatDirections, parseDirections } from "../../domain/directions.ts";
@@ -121,6 +122,13 @@ export interface TrackView {
    * that leaves the field out, or created by staff).
    */
   ai_use: AiUse | null;
+  /**
+   * Issue 37: the track this one is a new version of (null: none), its number in the line, and every
+   * version of the line (ids, upload dates, outcomes), the original first; empty outside a line.
+   */
+  version_of: number | null;
+  version_number: number;
+  versions: VersionView[];
 }
 
 export interface DuplicateOfView {
@@ -269,7 +277,20 @@ function fromJson(text: string, viewFor: ViewFor): TrackView {
     assignee: assigneeFromJson(r.asg, r.directions, viewFor.scope, displayName),
     ...voteViews(r.directions, decisions, r.votes, viewFor.scope, viewFor.voter, displayName),
     ai_use: r.ai_use ?? null,
+    version_of: null,
+    version_number: 1,
+    versions: [],
   };
+}
+
+/** The views with their version lines filled in (issue 37): one read for the page. */
+async function withVersions<T extends TrackView>(db: Db, views: T[]): Promise<T[]> {
+  const lines = await versionsOf(db, views.map((v) => v.id), false);
+  for (const v of views) {
+    const line = lines.get(v.id);
+    if (line) Object.assign(v, { version_of: line.version_of, version_number: line.number, versions: line.versions });
+  }
+  return views;
 }
 
 const userSortKey = sql`coalesce(${users.username}, ${tracks.guest_username}, '')`;
@@ -412,7 +433,10 @@ export async function viewTrack(
     .where(and(eq(tracks.id, id), scopeSql(scope)))
     .limit(1);
   if (!row) throw notFound(TRACK_NOT_FOUND);
-  return fromJson(row.j, { scope: waitingFor, now: clock.now(), voter, promise: await promiseDays(db) });
+  const [view] = await withVersions(db, [
+    fromJson(row.j, { scope: waitingFor, now: clock.now(), voter, promise: await promiseDays(db) }),
+  ]);
+  return view;
 }
 
 /** The staff list: filtered, sorted and (when asked) paged; one count query and one page query. */
@@ -459,8 +483,8 @@ export async function listTracks(
     const [row] = await cq.where(where);
     return Number(row?.n ?? 0);
   };
-  const answer = (rows: { j: string }[]) => ({
-    tracks: rows.map((r) => fromJson(r.j, viewFor)),
+  const answer = async (rows: { j: string }[]) => ({
+    tracks: await withVersions(db, rows.map((r) => fromJson(r.j, viewFor))),
     total,
     filtered,
     page,

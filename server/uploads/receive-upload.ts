@@ -42,6 +42,8 @@ export interface ReceiveOptions {
    * them first has nothing stored when it is refused), and again with all of them at the end.
    */
   checkSubmission?: (directions: readonly Direction[], files: number) => void;
+  /** A new version (issue 37): the directions it inherits when the form names none. */
+  defaultDirections?: readonly Direction[];
 }
 
 export const MALFORMED_MESSAGE =
@@ -125,6 +127,7 @@ export async function receiveUpload(
   let failure: ApiError | null = null;
   if (hasFaults(faults)) failure = badRequest(faultsMessage(faults), { invalid_files: faultRecords(faults) });
   else if (fileCount === 0) failure = badRequest(NO_FILES_MESSAGE);
+  else if (directions.length === 0 && opts.defaultDirections?.length) directions.push(...opts.defaultDirections);
   else if (directions.length === 0) failure = badRequest(NO_DIRECTIONS_MESSAGE);
   if (failure === null && opts.checkSubmission) {
     try {

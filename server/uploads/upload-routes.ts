@@ -6,6 +6,8 @@ import { ApiError } from "../lib/http-error.ts";
 import { receiveUpload } from "./receive-upload.ts";
 import { tooManyUploadsMessage } from "./upload-rules.ts";
 import { intakeGate } from "../intake/check.ts";
+import type { Direction } from "../../domain/directions.ts";
+import { checkVersion, linkVersion, parseVersionOf, planVersion, versionDirections } from "./versions.ts";
 
 /**
  * A generated storage key, spread over 256 folders; the user's file name never becomes a path.
@@ -55,13 +57,23 @@ export function createUploadRoutes(ctx: AppContext) {
     // The intake rules (issue 25): read before the body, asked as its parts arrive. Staff are not
     // held by them, as by the hourly limit (docs/decisions/0238).
     const gate = limited ? await intakeGate(ctx.db, { userId: user.id, now: ctx.clock.now() }) : null;
+    // A new version of the artist's own track (issue 37): `?version_of=<id>`, known before the body.
+    const versionOf = parseVersionOf(c.req.query("version_of"));
+    const plan = versionOf === undefined ? null : await planVersion(ctx.db, user.id, versionOf);
+    let cooldownPassed = false;
+    const checkSubmission = plan
+      ? (named: readonly Direction[], n: number) => {
+        cooldownPassed = checkVersion(gate?.check, plan, versionDirections(plan, named), n);
+      }
+      : gate?.check;
     const { files, directions, aiUse, discard } = await receiveUpload(c.req.raw, {
       storage: ctx.storage,
       maxFiles: maxUploadFiles,
       maxFileBytes: maxUploadFileBytes,
       idleTimeoutMs: ctx.config.uploadIdleTimeoutS * 1000,
       newKey: newTrackKey,
-      checkSubmission: gate?.check,
+      checkSubmission,
+      defaultDirections: plan?.open,
     }).catch((err) => {
       // A cap or a cooldown says when to come back, as the hourly limit does.
       const retry = err instanceof ApiError && err.status === 429 ? err.extra?.retry_after_s : undefined;
@@ -82,6 +94,9 @@ export function createUploadRoutes(ctx: AppContext) {
       // More files than the hour has left (or another request took the rest meanwhile): none is kept.
       await discard();
       throw overLimit(c, await ctx.uploads.uploadQuota(user.id, maxUploadsPerHour, files.length));
+    }
+    if (plan) {
+      await linkVersion(ctx.db, { trackId: rows[0].id, plan, cooldownPassed, directions, at: ctx.clock.now() });
     }
     for (const row of rows) ctx.processor.enqueue(row.id);
     ctx.logger.info("upload accepted", { userId: user.id, tracks: rows.length });

@@ -11,6 +11,14 @@ import { queueLine } from "../../lib/queue-line.ts";
 import { type Submission, submissionHistoryQuery } from "./api.ts";
 import { PROFILE_TEXTS } from "./profile-rules.ts";
 import { CommentPlayer } from "./comment-player.tsx";
+import {
+  DecisionReasons,
+  FEEDBACK_TEXTS,
+  FeedbackRating,
+  mayHaveNewVersion,
+  NewVersion,
+  VersionOffer,
+} from "./feedback-parts.tsx";
 import "./submission-history.css";
 
 /** The artist's texts of the submission history (issue 13). */
@@ -192,6 +200,9 @@ function SubmissionItem({ t }: { t: Submission }) {
                       {d.message}
                     </p>
                   )}
+                  {/* Issue 37: the decision's reasons, and the rating of its feedback. */}
+                  <DecisionReasons reasons={d.reasons} />
+                  <FeedbackRating trackId={t.id} state={t.feedback?.find((x) => x.direction === d.direction)} />
                 </li>
               );
             })}
@@ -205,6 +216,13 @@ function SubmissionItem({ t }: { t: Submission }) {
               : onAirLine(a.episode, a.at_s)}
           </p>
         ))}
+        {(t.versions ?? []).length > 1 && (
+          <p className="track-date" data-testid="my-track-version">
+            {FEEDBACK_TEXTS.versionLine(t.version_number, t.versions.length)}
+          </p>
+        )}
+        {!failed && mayHaveNewVersion(t.decisions) && <NewVersion trackId={t.id} />}
+        {!failed && <VersionOffer trackId={t.id} offer={t.version_offer} />}
       </div>
       {failed && <span className="badge badge-danger">{HISTORY_TEXTS.failed}</span>}
       {/* Issue 24: the label's shared comments on the waveform, with the artist's own file, full width. */}

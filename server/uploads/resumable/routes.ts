@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
-import { checkIntake } from "../../intake/check.ts";
+import { checkIntake, intakeGate } from "../../intake/check.ts";
+import { checkVersion, parseVersionOf, planVersion, rememberUploadVersion, versionDirections } from "../versions.ts";
 import { z } from "zod";
 import type { Direction } from "../../../domain/directions.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -60,6 +61,8 @@ const startSchema = z.object({
     2 ** 53 - 1,
     RELEASE_ID_MESSAGE,
   ).optional(),
+  // A new version of the caller's own track (issue 37; uploads/versions.ts).
+  version_of: z.union([z.number(), z.string().max(20), z.null()]).optional(),
 });
 
 /** Upload ids are 32 base64url characters; anything else cannot exist. */
@@ -136,22 +139,37 @@ export function createResumableRoutes(ctx: AppContext) {
         throw tooLarge(fileTooLargeMessage(filename, maxUploadFileBytes));
       }
       if (body.size === 0) throw badRequest(EMPTY_FILE_MESSAGE);
-      const directions: Direction[] = [];
+      const named: Direction[] = [];
       for (const value of [body.directions ?? []].flat()) {
-        const error = addDirections(directions, value);
+        const error = addDirections(named, value);
         if (error) throw badRequest(error);
       }
+      // A new version (issue 37): the original's directions still open, or those of them named.
+      const versionOf = parseVersionOf(body.version_of);
+      const plan = versionOf === undefined ? null : await planVersion(ctx.db, user.id, versionOf);
+      const directions = plan ? versionDirections(plan, named) : named;
       if (directions.length === 0) throw badRequest(NO_DIRECTIONS_MESSAGE);
+      let cooldownPassed = false;
 
       // The intake rules (issue 25, docs/decisions/0238), as POST /api/upload checks them: a paused
       // direction 409, a cap or a cooldown 429 with Retry-After. Checked at the start only: an upload
       // the artist was let start is let finish. Staff are not held.
-      if (limited) {
-        await checkIntake(ctx.db, { userId: user.id, directions, now: ctx.clock.now() }).catch((err) => {
+      if (limited || plan) {
+        const refused = (err: unknown) => {
           const retry = err instanceof ApiError && err.status === 429 ? err.extra?.retry_after_s : undefined;
           if (typeof retry === "number") c.header("Retry-After", String(retry));
           throw err;
-        });
+        };
+        if (plan) {
+          const gate = limited ? await intakeGate(ctx.db, { userId: user.id, now: ctx.clock.now() }) : null;
+          try {
+            cooldownPassed = checkVersion(gate?.check, plan, directions, 1);
+          } catch (err) {
+            refused(err);
+          }
+        } else {
+          await checkIntake(ctx.db, { userId: user.id, directions, now: ctx.clock.now() }).catch(refused);
+        }
       }
 
       const upload = await uploads.start(user.id, {
@@ -166,6 +184,7 @@ export function createResumableRoutes(ctx: AppContext) {
         await refuseOverLimits(c, user.id);
         throw overHourlyLimit(c, maxUploadsPerHour, { used: maxUploadsPerHour, retryAfterS: 1 });
       }
+      if (plan) await rememberUploadVersion(ctx.db, upload.id, plan, cooldownPassed);
       return c.json({ success: true as const, upload }, 201);
     })
     .get("/upload/resumable", ctx.guards.user, async (c) => {

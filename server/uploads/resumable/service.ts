@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
+import { completeUploadVersion } from "../versions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../wiring.ts";
 import { badRequest, conflict, notFound, tooLarge } from "../../lib/http-error.ts";
@@ -490,6 +491,7 @@ async function completeUpload(d: ResumableDeps, userId: number, id: string): Pro
       and(eq(uploadSessions.id, row.id), eq(uploadSessions.state, "completing")),
     );
     claim.stop();
+    await completeUploadVersion(db, row, track.id, d.now()); // a version (issue 37): linked, assigned
     if (row.mode === "local") {
       await parts.remove(row.id).catch((err) => ctx.logger.warn("could not remove upload parts", { id: row.id, err }));
     }

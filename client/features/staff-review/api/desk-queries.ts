@@ -1,3 +1,4 @@
+import type { DeclineReason } from "../../../../domain/decline-reasons.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { read } from "../../../lib/api.ts";
 import type { Direction } from "../../../../domain/directions.ts";
@@ -30,6 +31,8 @@ export interface DeskDecisionBody {
   /** Each decided pair's revision the desk saw (decision 0199): a newer one answers 409. */
   revisions: Partial<Record<Direction, number>>;
   overrides?: Partial<Record<Direction, DeskOverride>>;
+  /** Decline reasons (issue 37), with `declined` or `shortlisted`. */
+  reasons?: DeclineReason[];
 }
 
 export interface DeskAnswer {

@@ -9,6 +9,7 @@ import { DeskConflictNotice, type DeskEndsContext, QueueDone, SilentHold } from 
 import "../edit/decision-panel.css";
 import "./decision-dock.css";
 import { TemplateChooser } from "./template-chooser.tsx";
+import { useFeedbackDeskTexts } from "../texts/feedback-texts.ts";
 
 /**
  * The decision dock under the player (issue 23): the three outcomes for the track playing, the
@@ -41,6 +42,7 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
   const id = useId();
   const texts = useReviewTexts();
   const t = texts.desk;
+  const feedbackTexts = useFeedbackDeskTexts();
   const { track, pairs, chooser } = desk;
   // On a phone the votes open with the sheet, so the bar keeps its one row of controls (0227).
   const phone = useMediaQuery(PHONE_QUERY);
@@ -216,7 +218,7 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
       {desk.legend && (
         <section id={`${id}-legend`} className="dk-legend" aria-label={t.keysButton}>
           <dl>
-            {t.keys.map(([k, what]) => (
+            {[...t.keys, ...feedbackTexts.keys].map(([k, what]) => (
               <div key={k}>
                 <dt>
                   <kbd>{k}</kbd>

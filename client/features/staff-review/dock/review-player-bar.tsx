@@ -8,6 +8,8 @@ import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-que
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import type { useTrackReview } from "./use-track-review.ts";
 import { TrackVotes } from "../votes/track-votes.tsx";
+import { previousMarkers, VersionBar } from "../player/version-ab.tsx";
+import { useFeedbackDeskTexts } from "../texts/feedback-texts.ts";
 
 /**
  * The track lists' player bar with the review desk's dock: the decision dock with the votes of the
@@ -25,6 +27,7 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
 }) {
   const current = review.player.current;
   const phone = useMediaQuery(PHONE_QUERY);
+  const feedbackTexts = useFeedbackDeskTexts();
   if (rows.length === 0 && !current) return null;
   const assignment = (
     <DeskAssignment
@@ -39,6 +42,8 @@ export function ReviewPlayerBar({ review, work, rows, base, tracksKey, label, te
       texts={texts}
       comments={review.comments}
       fromDrop={review.fromDrop}
+      versionBar={<VersionBar ab={review.versions} />}
+      extraMarkers={review.versions.previous ? previousMarkers(review.versions.previous.comments, feedbackTexts) : []}
       dock={
         <>
           <DecisionDock

@@ -4,6 +4,7 @@ import { templateMessage } from "../../../../domain/decision-message.ts";
 import type { DeskOutcome } from "../api/desk-queries.ts";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
 import type { DecisionDesk } from "./use-decision-desk.ts";
+import { ReasonToggles } from "./reason-toggles.tsx";
 
 /**
  * The chooser of the outcome's ready-made messages in the decision dock (issue 23): each template
@@ -43,6 +44,7 @@ export function TemplateChooser({ desk, chooser, filename, label }: {
       aria-label={t.chooserTitles[chooser]}
     >
       <p className="dk-chooser-title">{t.chooserTitles[chooser]}</p>
+      {chooser !== "accepted" && <ReasonToggles desk={desk} />}
       {desk.templates.length === 0 && <p className="st-muted st-small">{t.noTemplates}</p>}
       <ol className="dk-templates">
         {desk.templates.map((t, i) => (

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
+import { DECLINE_REASONS, type DeclineReason } from "../../../../domain/decline-reasons.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { panelErrorText } from "../texts/review-texts.ts";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
@@ -83,6 +84,8 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   const [message, setMessage] = useState("");
   const [note, setNote] = useState("");
   const [overrides, setOverrides] = useState<Partial<Record<Direction, DeskOutcome>>>({});
+  // Decline reasons (issue 37): toggled after X (or the shortlist's chooser), sent with the decision.
+  const [reasons, setReasons] = useState<DeclineReason[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [last, setLast] = useState<LastDecision | null>(null);
   const [conflict, setConflict] = useState<DeskConflict | null>(null);
@@ -103,6 +106,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     setMessage("");
     setNote("");
     setOverrides({});
+    setReasons([]);
   }, [track?.id]);
 
   // The hold counts down once a second while it lasts.
@@ -127,6 +131,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       message: templateId === null ? message.trim() || null : null,
       note: note.trim() || null,
       revisions: Object.fromEntries(before.map((d) => [d.direction, d.revision])),
+      ...(status !== "accepted" && reasons.length > 0 ? { reasons } : {}),
       ...(Object.keys(overrides).length > 0
         ? {
           overrides: Object.fromEntries(
@@ -139,6 +144,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     setConflict(null);
     setChooser(null);
     setSheet(false);
+    setReasons([]);
     // The row shows its new state at once and keeps its place; the next track starts meanwhile.
     patch(decided.id, before.map((d) => ({ ...d, status: overrides[d.direction as Direction] ?? status })));
     player.advance(decided.id);
@@ -228,6 +234,12 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     },
     templates: shown,
     pick,
+    /** The decline reasons chosen (issue 37) and their toggle (Shift+1–9 in the chooser). */
+    reasons,
+    toggleReason: (r: DeclineReason) =>
+      setReasons((now) =>
+        now.includes(r) ? now.filter((x) => x !== r) : DECLINE_REASONS.filter((x) => x === r || now.includes(x))
+      ),
     /** Enter: the chosen outcome without a ready-made message (with the typed one, if any). */
     send: () => chooser && void decide(chooser),
     message,

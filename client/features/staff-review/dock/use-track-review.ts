@@ -6,13 +6,24 @@ import { type StaffBase, staffTrackQuery, type TrackList } from "../../../lib/st
 import type { ReviewTrack } from "../player/figures.ts";
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import { useDecisionDesk, waitsFor } from "./use-decision-desk.ts";
-import { useReviewKeys } from "../player/use-review-keys.ts";
+import { type ReviewKeyAction, useReviewKeys } from "../player/use-review-keys.ts";
+import { DECLINE_REASONS } from "../../../../domain/decline-reasons.ts";
 import { hasAudio } from "../player/playable.ts";
 import { useReviewPlayer } from "../player/use-review-player.ts";
 import { useTrackComments } from "../comments/use-track-comments.ts";
+import { useVersionAB } from "../player/use-version-ab.ts";
 import type { CommentTexts } from "../texts/comment-texts.ts";
 
 const NO_ROWS: ReviewTrack[] = [];
+
+/** Shift+1–9: the decline reason of that number, while the chooser of a decline or shortlist is open. */
+const reasonKeys = (desk: ReturnType<typeof useDecisionDesk>) =>
+  Object.fromEntries(DECLINE_REASONS.map((r, i) => [
+    `reason${i + 1}`,
+    () => {
+      if (desk.chooser === "declined" || desk.chooser === "shortlisted") desk.toggleReason(r);
+    },
+  ])) as Partial<Record<ReviewKeyAction, () => void>>;
 
 interface TrackReviewOptions {
   base: StaffBase;
@@ -68,6 +79,8 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide, commentT
   });
   const desk = useDecisionDesk({ base, tracksKey: keys.tracks, player, canDecide });
   const comments = useTrackComments({ base, tracksKey: keys.tracks, player, texts: commentTexts });
+  // Issue 37: a new version heard against the previous one (B).
+  const versions = useVersionAB({ base, tracksKey: keys.tracks, player });
 
   // The address names the track the player holds; Back, a reload, a shared link and the way back
   // from the edit page hold it ready again (playing when the browser lets a page start sound).
@@ -134,6 +147,9 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide, commentT
       pick7: () => desk.pick(7),
       pick8: () => desk.pick(8),
       pick9: () => desk.pick(9),
+      // Issue 37: Shift+1–9 toggles a decline reason while a decline's (or shortlist's) chooser is open.
+      ...reasonKeys(desk),
+      versions: versions.toggle,
       comment: comments.startAtNow,
     },
     rows.length > 0 || player.current !== null,
@@ -144,6 +160,7 @@ export function useTrackReview({ base, keys, list: l, texts, canDecide, commentT
     desk,
     fromDrop: { on: fromDrop, toggle: toggleFromDrop },
     comments: { state: comments, texts: commentTexts },
+    versions,
     table: {
       currentId: player.current?.id ?? null,
       playing: player.playing,

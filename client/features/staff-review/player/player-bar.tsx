@@ -3,7 +3,7 @@ import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-que
 import type { PlayerTexts } from "../texts/player-texts.ts";
 import { TrackReport } from "./track-report.tsx";
 import type { ReviewPlayer } from "./use-review-player.ts";
-import { Waveform } from "./waveform.tsx";
+import { Waveform, type WaveMarker } from "./waveform.tsx";
 import { commentMarkers, CommentsPanel } from "../comments/comments-panel.tsx";
 import type { CommentTexts } from "../texts/comment-texts.ts";
 import type { TrackCommentsState } from "../comments/use-track-comments.ts";
@@ -55,7 +55,7 @@ export function FromDropSwitch(
  * `aria-keyshortcuts`, so screen-reader users have every key's action) and the technical report.
  */
 export function PlayerBar(
-  { player, texts, dock, fromDrop, comments }: {
+  { player, texts, dock, fromDrop, comments, extraMarkers, versionBar }: {
     player: ReviewPlayer;
     texts: PlayerTexts;
     /** The decision dock for the track playing (issue 23), under the player. */
@@ -64,6 +64,10 @@ export function PlayerBar(
     fromDrop?: { on: boolean; toggle: () => void };
     /** The comments on the waveform (issue 24): markers, a dragged range, the list beside the report. */
     comments?: { state: TrackCommentsState; texts: CommentTexts };
+    /** Issue 37: the previous version's comments on this waveform. */
+    extraMarkers?: readonly WaveMarker[];
+    /** Issue 37: «v2 of #N», the changes and the A/B switch, above the waveform. */
+    versionBar?: React.ReactNode;
   },
 ) {
   const { current, listen, playing, loading, error, notice } = player;
@@ -88,6 +92,7 @@ export function PlayerBar(
                 {loading && <span className="st-muted st-small">{texts.loading}</span>}
                 {error && <span className="st-player-error" role="alert">{error}</span>}
               </div>
+              {versionBar}
               <Waveform
                 audio={player.audio}
                 peaks={listen?.peaks ?? null}
@@ -95,7 +100,7 @@ export function PlayerBar(
                 drop={drop}
                 onSeek={player.seekTo}
                 texts={texts}
-                markers={comments ? commentMarkers(comments.state, comments.texts) : undefined}
+                markers={[...(comments ? commentMarkers(comments.state, comments.texts) : []), ...(extraMarkers ?? [])]}
                 onRange={comments?.state.startRange}
               />
               <div className="st-player-controls" role="group" aria-label={texts.region}>

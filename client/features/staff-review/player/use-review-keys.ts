@@ -28,7 +28,10 @@ export type ReviewKeyAction =
   | "legend"
   | "close"
   | "comment"
-  | `pick${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
+  | `pick${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`
+  // Issue 37: Shift+1–9 in the chooser toggles a decline reason; B switches versions.
+  | `reason${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`
+  | "versions";
 
 const TEXT_ENTRY = "input, select, textarea, [contenteditable]:not([contenteditable='false'])";
 const PRESSED_BY_KEY =
@@ -47,6 +50,8 @@ const LETTERS: Record<string, ReviewKeyAction> = {
   KeyZ: "undo",
   // A comment at the current moment (issue 24, decision 0231).
   KeyC: "comment",
+  // The other version at the same moment, loudness-matched (issue 37).
+  KeyB: "versions",
 };
 /** Where a browser reports no `code` (some virtual keyboards): the Latin letter itself. */
 const LETTER_KEYS: Record<string, ReviewKeyAction> = {
@@ -60,6 +65,7 @@ const LETTER_KEYS: Record<string, ReviewKeyAction> = {
   n: "note",
   z: "undo",
   c: "comment",
+  b: "versions",
 };
 
 export interface ReviewKeyState {
@@ -86,6 +92,9 @@ export function reviewKeyAction(e: KeyboardEvent, state: ReviewKeyState = {}): R
     }
     const digit = /^(?:Digit|Numpad)([1-9])$/.exec(e.code ?? "")?.[1] ?? (/^[1-9]$/.test(e.key) ? e.key : null);
     if (digit && !e.shiftKey) return `pick${Number(digit) as 1}`;
+    // Shift+digit: the physical key, since Shift turns the digit into a sign on every layout.
+    const shifted = /^(?:Digit|Numpad)([1-9])$/.exec(e.code ?? "")?.[1];
+    if (shifted && e.shiftKey) return `reason${Number(shifted) as 1}`;
   }
   if (e.key === "ArrowLeft" && !e.shiftKey) return "back";
   if (e.key === "ArrowRight" && !e.shiftKey) return "forward";

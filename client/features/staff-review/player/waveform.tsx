@@ -40,6 +40,8 @@ export interface WaveMarker {
   /** The marker's accessible name and title, e.g. «Комментарий на 0:20: …». */
   label: string;
   shared: boolean;
+  /** Issue 37: a comment on the previous version of the track, shown at its moment. */
+  previous?: boolean;
 }
 
 /** Pixels a pointer must travel across the waveform before a press is a range rather than a click. */
@@ -147,6 +149,7 @@ export function Waveform({ audio, peaks, duration, drop, onSeek, texts, markers,
                 type="button"
                 className="st-wave-marker"
                 data-shared={m.shared || undefined}
+                data-previous={m.previous || undefined}
                 data-at={m.at_s}
                 style={{
                   left: pct(m.at_s),
