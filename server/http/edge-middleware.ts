@@ -60,11 +60,11 @@ export function edgeHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
     let res = c.res;
     const noStore = api && carriesCredentials(c.req.raw, path);
     try {
-      setAll(res.headers, rid, noStore, headerListFor(set, api, res.headers));
+      setAll(res.headers, rid, noStore, headerListFor(set, api, res.headers, path));
     } catch {
       // Some responses (a fetched one passed through) have immutable headers: copy it.
       const headers = new Headers(res.headers);
-      setAll(headers, rid, noStore, headerListFor(set, api, headers));
+      setAll(headers, rid, noStore, headerListFor(set, api, headers, path));
       c.res = undefined;
       c.res = res = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     }

@@ -320,7 +320,11 @@ describe("the start-up check", () => {
     const named = new Map<unknown, "edge" | "maintenance" | "bodyLimit" | "signedIn">();
     const [edge, gate, limit] = t.app.routes.filter((r) => r.method === "ALL").map((r) => r.handler);
     named.set(edge, "edge").set(gate, "maintenance").set(limit, "bodyLimit").set(t.ctx.guards.user, "signedIn");
-    return planLanes(routes, lanes, named, { api: t.app.lanes[0].headers, document: t.app.lanes[3].headers });
+    return planLanes(routes, lanes, named, {
+      api: t.app.lanes[0].headers,
+      document: t.app.lanes[3].headers,
+      miniApp: t.app.lanes[3].headers,
+    });
   };
 
   it("passes the app as it is", () => {

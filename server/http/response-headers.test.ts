@@ -105,6 +105,20 @@ describe("the headers every answer gets", () => {
     }
   });
 
+  it("the Mini App's page (issue 36) may be framed by Telegram Web only; every other page by no one", async () => {
+    const tg = await t.app.request("/tg");
+    const csp = tg.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'self' https://web.telegram.org");
+    expect(tg.headers.get("x-frame-options")).toBeNull();
+    await tg.body?.cancel();
+    for (const path of ["/", "/profile", "/tgx", "/admin"]) {
+      const res = await t.app.request(path);
+      expect(res.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("x-frame-options"), path).toBe("SAMEORIGIN");
+      await res.body?.cancel();
+    }
+  });
+
   it("API answers: the API's set, each once, and none of a page's policies", async () => {
     const { API_SECURITY_HEADERS, SECURITY_HEADERS } = await import("./security-headers.ts");
     const apiNames = new Set(API_SECURITY_HEADERS.map(([k]) => k.toLowerCase()));

@@ -63,11 +63,13 @@ const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").toLow
 function securityHeaders(
   extraImgSrc: readonly string[] = [],
   extraConnectSrc: readonly string[] = [],
+  frameAncestors: readonly string[] = CSP.frameAncestors,
 ): readonly (readonly [string, string])[] {
   const csp: Record<string, readonly string[]> = {
     ...CSP,
     imgSrc: [...CSP.imgSrc, ...extraImgSrc],
     connectSrc: [...CSP.connectSrc, ...extraConnectSrc],
+    frameAncestors,
   };
   return [
     ["Cross-Origin-Resource-Policy", "same-origin"],
@@ -128,6 +130,21 @@ export const API_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
 export interface SecurityHeaderSet {
   readonly document: HeaderList;
   readonly api: HeaderList;
+  /** The Mini App's page (`/tg`, issue 36): the page's set, framed by Telegram Web only. */
+  readonly miniApp: HeaderList;
+}
+
+/**
+ * Telegram Web (web.telegram.org, its /k and /a clients) shows a Mini App in an iframe; Telegram's
+ * apps open it in a web view, which no frame rule touches. Only the Mini App's address may be framed,
+ * and only there: `frame-ancestors` names them, and `X-Frame-Options` (which cannot name another
+ * origin, and which CSP's `frame-ancestors` overrides where both are known) is left out for it.
+ */
+export const MINI_APP_FRAME_ANCESTORS = ["'self'", "https://web.telegram.org"] as const;
+
+/** The Mini App's page: `/tg` and anything under it. */
+export function isMiniAppPath(path: string): boolean {
+  return path === "/tg" || path.startsWith("/tg/");
 }
 
 export function securityHeaderSet(
@@ -137,6 +154,9 @@ export function securityHeaderSet(
   return {
     document: headerList(securityHeaders(extraImgSrc, extraConnectSrc)),
     api: headerList(API_SECURITY_HEADERS),
+    miniApp: headerList(
+      securityHeaders(extraImgSrc, extraConnectSrc, MINI_APP_FRAME_ANCESTORS).filter(([k]) => k !== "X-Frame-Options"),
+    ),
   };
 }
 
@@ -147,9 +167,12 @@ export function securityHeaderSet(
  */
 const DATA_TYPES = /^(?:application\/json|audio\/|application\/zip)/i;
 
-/** The list an answer gets: the API's for an `/api` answer that is data (DATA_TYPES), else the page's. */
-export function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Headers): HeaderList {
-  if (!api) return set.document;
+/**
+ * The list an answer gets: the API's for an `/api` answer that is data (DATA_TYPES), the Mini App's
+ * for its page, else the page's.
+ */
+export function headerListFor(set: SecurityHeaderSet, api: boolean, headers: Headers, path = ""): HeaderList {
+  if (!api) return isMiniAppPath(path) ? set.miniApp : set.document;
   const type = headers.get("content-type");
   return type === null || DATA_TYPES.test(type) ? set.api : set.document;
 }
