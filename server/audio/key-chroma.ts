@@ -36,7 +36,7 @@ import { passFilter } from "./band-envelopes.ts";
 /** Decimated rate aimed at: the input's divided by the largest whole factor that keeps at least this. */
 const TARGET_RATE = 2500;
 const TREBLE_LOW_HZ = 65;
-const TREBLE_HIGH_HZ = 2000;
+let TREBLE_HIGH_HZ = 2000;
 const BASS_LOW_HZ = 40;
 const BASS_HIGH_HZ = 200;
 /** A frame of at least this long (the next power of two in samples). */
@@ -51,11 +51,18 @@ const PEAK_OVER_MEAN = 2;
  * Harmonic weighting and whitening are built and switched off: both measured worse on the corpus with
  * the published (monophonic) profiles (0410). `HARMONICS = 4` and `WHITEN = true` turn them on.
  */
-const HARMONICS: number = 1;
-const WHITEN: boolean = false;
+let HARMONICS: number = 8;
+let WHITEN: boolean = false;
 const HARMONIC_SLOPE = 0.6;
 /** Frames per segment. */
-export const SEGMENT_FRAMES = 12;
+export let SEGMENT_FRAMES = 12;
+/** For the bench's measurements only. */
+export function setChromaOptions(o: { harmonics?: number; whiten?: boolean; segmentFrames?: number; trebleHigh?: number }) {
+  if (o.harmonics !== undefined) HARMONICS = o.harmonics;
+  if (o.whiten !== undefined) WHITEN = o.whiten;
+  if (o.segmentFrames !== undefined) SEGMENT_FRAMES = o.segmentFrames;
+  if (o.trebleHigh !== undefined) TREBLE_HIGH_HZ = o.trebleHigh;
+}
 /** The first sample above this (|x|, about -80 dBFS) starts the framing. */
 const ANCHOR_LEVEL = 1e-4;
 /** Frames quieter than this (mean square between 40 Hz and 2 kHz, about -70 dBFS) count as silence. */
@@ -67,6 +74,8 @@ export interface ChromaSegment {
   /** Treble and bass views, 120 bins each (10 cents, C0 first), sums of the frames' shares. */
   treble: Float64Array;
   bass: Float64Array;
+  /** The main view without harmonic weighting (the peaks' own pitches): how many notes were heard. */
+  plain: Float64Array;
   /** Frames with sound, and those of them that were tonal. */
   frames: number;
   tonalFrames: number;
@@ -80,14 +89,26 @@ export interface ChromaFrontEnd {
 }
 
 function newSegment(): ChromaSegment {
-  return { treble: new Float64Array(BINS), bass: new Float64Array(BINS), frames: 0, tonalFrames: 0 };
+  return {
+    treble: new Float64Array(BINS),
+    bass: new Float64Array(BINS),
+    plain: new Float64Array(BINS),
+    frames: 0,
+    tonalFrames: 0,
+  };
 }
 
 /** The fine-histogram position (0 ≤ pos < 120) of a frequency. */
 const finePos = (hz: number) => (((BINS * Math.log2(hz / C0)) % BINS) + BINS) % BINS;
 
 function addAt(hist: Float64Array, hz: number, w: number) {
-  const pos = finePos(hz);
+  addAtPos(hist, finePos(hz), w);
+}
+
+/** The h-th harmonic lies this many fine bins above its fundamental (h = 1 … 16; index 0 unused). */
+const HARMONIC_BINS = Float64Array.from({ length: 17 }, (_, h) => (h ? BINS * Math.log2(h) : 0));
+
+function addAtPos(hist: Float64Array, pos: number, w: number) {
   const i0 = Math.floor(pos), f = pos - i0;
   hist[i0] += w * (1 - f);
   hist[(i0 + 1) % BINS] += w * f;
@@ -125,6 +146,7 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
   const prefix = new Float64Array(size / 2 + 2);
   const treble = new Float64Array(BINS);
   const bass = new Float64Array(BINS);
+  const plain = new Float64Array(BINS);
 
   return (frame, current) => {
     for (let j = 0; j < m; j++) {
@@ -151,7 +173,8 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
     current.frames++;
     treble.fill(0);
     bass.fill(0);
-    let peakEnergy = 0, tSum = 0, bSum = 0;
+    plain.fill(0);
+    let peakEnergy = 0, tSum = 0, bSum = 0, pSum = 0;
     for (let k = lo; k <= hi; k++) {
       const v = mag[k];
       if (!(v > mag[k - 1] && v >= mag[k + 1] && v > mag[k - 2] && v >= mag[k + 2])) continue;
@@ -172,9 +195,12 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
         bSum += w;
       }
       if (k >= trebleLo) {
+        const pos = finePos(hz);
+        addAtPos(plain, pos, w);
+        pSum += w;
         let g = w;
         for (let h = 1; h <= HARMONICS; h++, g *= HARMONIC_SLOPE) {
-          addAt(treble, hz / h, g);
+          addAtPos(treble, (((pos - HARMONIC_BINS[h]) % BINS) + BINS) % BINS, g);
           tSum += g;
         }
         peakEnergy += v * v + mag[k - 1] * mag[k - 1] + mag[k + 1] * mag[k + 1];
@@ -183,6 +209,7 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
     if (peakEnergy >= TONAL_FRAME_SHARE * trebleEnergy && trebleEnergy > 0) current.tonalFrames++;
     if (tSum > 0) { for (let i = 0; i < BINS; i++) current.treble[i] += treble[i] / tSum; }
     if (bSum > 0) { for (let i = 0; i < BINS; i++) current.bass[i] += bass[i] / bSum; }
+    if (pSum > 0) { for (let i = 0; i < BINS; i++) current.plain[i] += plain[i] / pSum; }
   };
 }
 
