@@ -16,8 +16,9 @@
  *   it (a semitone each way); frequency by parabolic interpolation of the log magnitudes;
  * - a peak's weight is its height above that mean; with `WHITEN`, divided by the spectral envelope
  *   (the mean magnitude a third of an octave each way: spectral whitening);
- * - with `HARMONICS` over 1, harmonic weighting: a peak at f also counts, at 0.6^(h−1) of its weight,
- *   for the pitch f/h (it may be the h-th harmonic of a lower note);
+ * - harmonic weighting (`HARMONICS` = 8): a peak at f also counts, at 0.6^(h−1) of its weight, for
+ *   the pitch f/h (it may be the h-th harmonic of a lower note); a third histogram keeps the peaks'
+ *   own pitches unweighted, for counting the notes heard (key.ts);
  * - two views into 120-bin (10-cent) pitch-class histograms: the main view from peaks between 65 Hz
  *   and 2 kHz (1.15 kHz at this rate: 0.42 of it) and the bass view from peaks between 40 and
  *   200 Hz. Each frame's histograms are scaled to a sum of 1 (loud and quiet parts count alike) and
@@ -36,7 +37,7 @@ import { passFilter } from "./band-envelopes.ts";
 /** Decimated rate aimed at: the input's divided by the largest whole factor that keeps at least this. */
 const TARGET_RATE = 2500;
 const TREBLE_LOW_HZ = 65;
-let TREBLE_HIGH_HZ = 2000;
+const TREBLE_HIGH_HZ = 2000;
 const BASS_LOW_HZ = 40;
 const BASS_HIGH_HZ = 200;
 /** A frame of at least this long (the next power of two in samples). */
@@ -48,8 +49,10 @@ const C0 = 440 * 2 ** (-57 / 12);
 /** A peak must stand this much above the mean around it (amplitude ratio). */
 const PEAK_OVER_MEAN = 2;
 /**
- * Harmonic weighting and whitening are built and switched off: both measured worse on the corpus with
- * the published (monophonic) profiles (0410). `HARMONICS = 4` and `WHITEN = true` turn them on.
+ * Harmonic weighting: a peak at f also counts, at `HARMONIC_SLOPE`^(h−1) of its weight, for f/h,
+ * h = 2 … `HARMONICS` (8 and 0.6 as in the published HPCP): on, as measured with the 2.8 kHz front
+ * end (0412; 0410's first build measured it worse). Whitening is built and off (worse at every
+ * setting measured, 0410/0412); `WHITEN = true` turns it on.
  */
 let HARMONICS: number = 8;
 let WHITEN: boolean = false;
@@ -57,11 +60,10 @@ const HARMONIC_SLOPE = 0.6;
 /** Frames per segment. */
 export let SEGMENT_FRAMES = 12;
 /** For the bench's measurements only. */
-export function setChromaOptions(o: { harmonics?: number; whiten?: boolean; segmentFrames?: number; trebleHigh?: number }) {
+export function setChromaOptions(o: { harmonics?: number; whiten?: boolean; segmentFrames?: number }) {
   if (o.harmonics !== undefined) HARMONICS = o.harmonics;
   if (o.whiten !== undefined) WHITEN = o.whiten;
   if (o.segmentFrames !== undefined) SEGMENT_FRAMES = o.segmentFrames;
-  if (o.trebleHigh !== undefined) TREBLE_HIGH_HZ = o.trebleHigh;
 }
 /** The first sample above this (|x|, about -80 dBFS) starts the framing. */
 const ANCHOR_LEVEL = 1e-4;

@@ -2,8 +2,9 @@
  * The musical key (docs/decisions/0215, 0410), read from key-chroma.ts's harmonic pitch-class
  * profiles: the segments' 10-cent histograms are folded into 12 pitch classes around the track's own
  * tuning (the circular mean within a semitone); the whole track's chroma (their duration-weighted
- * sum, plus `BASS_WEIGHT` × the bass view's: 0, as measured) is correlated (Pearson) with the 24
- * rotations of the chosen profile (`PROFILE`: Faraldo's edmm, chosen on the corpus); the best key
+ * sum, plus `BASS_WEIGHT` × the bass view's: 0, as measured), scaled to a maximum of 1 with bins under
+ * `PCP_THRESHOLD` set to 0, is correlated (Pearson) with the 24 rotations of the chosen profile
+ * (`PROFILE`: Sha'ath's, chosen on the corpus, 0412); the best key
  * wins. The confidence (`keyConfidence`) is that correlation times the tonal share; at or above
  * `KEY_SURE_CONFIDENCE` the desk shows the key as sure, below it with «?». Null when too little was
  * tonal (`readKey`).
@@ -24,7 +25,10 @@ export interface KeyProfile {
  * - `temperley2005`: Temperley (2005/2007), the Kostka–Payne corpus's pitch-class probabilities;
  * - `edma`: Faraldo, Gómez, Jordà & Herrera (2016), "Key Estimation in Electronic Dance Music"
  *   (ECIR), the profiles derived from EDM annotated by key;
- * - `edmm`: the same paper's manually built EDM profiles.
+ * - `edmm`: the same paper's manually built EDM profiles;
+ * - `shaath`: Ibrahim Sha'ath's (KeyFinder; 2011, "Estimation of key in digital music recordings"),
+ *   a Krumhansl–Kessler variant, one of the profiles essentia's Key offers (values as published in
+ *   Faraldo's key-estimation material).
  */
 export const KEY_PROFILES: Record<string, KeyProfile> = {
   krumhansl: {
@@ -95,7 +99,7 @@ export const MIN_CONFIDENCE = 0.25;
 export const MIN_PITCH_CLASSES = 3;
 export const PITCH_CLASS_SHARE = 0.05;
 
-/** The profile used, chosen on the corpus (0410). `let` for the bench's measurements (`setKeyOptions`). */
+/** The profile used, chosen on the corpus (0410, 0412). `let` for the bench's measurements (`setKeyOptions`). */
 export let PROFILE = "shaath";
 /** Weight of the bass view's chroma added to the treble view's, per segment (0410). */
 export let BASS_WEIGHT = 0;
