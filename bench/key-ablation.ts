@@ -1,6 +1,7 @@
 /**
  * The key's settings measured one at a time on the real-music corpus (issue 38, decision 0412):
- * `deno run -A bench/key-ablation.ts 1/edmm/0 8/shaath/0.2 …` (harmonics/profile/chroma threshold)
+ * `deno run -A bench/key-ablation.ts 1/edmm/0 8/shaath/0.2 …` (harmonics/profile/chroma threshold,
+ * optionally /the main view's lowest frequency in Hz, 65 by default)
  * analyses every MP3 of bench/key-corpus.ts as an upload is, once per setting, and prints the exact
  * share and MIREX score on the tunes, the arrangements and the two halves of the pieces used for the
  * held-out check (arrangements by tonic index even/odd, tunes alternating).
@@ -44,9 +45,9 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   for (const setting of Deno.args.length ? Deno.args : ["8/shaath/0.2"]) {
-    const [harmonics, profile, threshold] = setting.split("/");
+    const [harmonics, profile, threshold, low] = setting.split("/");
     if (!KEY_PROFILES[profile]) throw new Error(`no profile ${profile}: ${Object.keys(KEY_PROFILES).join(", ")}`);
-    setChromaOptions({ harmonics: +harmonics });
+    setChromaOptions({ harmonics: +harmonics, trebleLowHz: low ? +low : 65 });
     setKeyOptions({ profile, pcpThreshold: +threshold });
     console.log(`${setting}: ${await measure(corpus.pieces)}`);
   }

@@ -36,7 +36,7 @@ import { passFilter } from "./band-envelopes.ts";
 
 /** Decimated rate aimed at: the input's divided by the largest whole factor that keeps at least this. */
 const TARGET_RATE = 2500;
-const TREBLE_LOW_HZ = 65;
+let TREBLE_LOW_HZ = 65;
 const TREBLE_HIGH_HZ = 2000;
 const BASS_LOW_HZ = 40;
 const BASS_HIGH_HZ = 200;
@@ -60,7 +60,10 @@ const HARMONIC_SLOPE = 0.6;
 /** Frames per segment. */
 export let SEGMENT_FRAMES = 12;
 /** For the bench's measurements only. */
-export function setChromaOptions(o: { harmonics?: number; whiten?: boolean; segmentFrames?: number }) {
+export function setChromaOptions(
+  o: { harmonics?: number; whiten?: boolean; segmentFrames?: number; trebleLowHz?: number },
+) {
+  if (o.trebleLowHz !== undefined) TREBLE_LOW_HZ = o.trebleLowHz;
   if (o.harmonics !== undefined) HARMONICS = o.harmonics;
   if (o.whiten !== undefined) WHITEN = o.whiten;
   if (o.segmentFrames !== undefined) SEGMENT_FRAMES = o.segmentFrames;
