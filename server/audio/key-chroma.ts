@@ -16,8 +16,9 @@
  *   it (a semitone each way); frequency by parabolic interpolation of the log magnitudes;
  * - a peak's weight is its height above that mean; with `WHITEN`, divided by the spectral envelope
  *   (the mean magnitude a third of an octave each way: spectral whitening);
- * - with `HARMONICS` over 1, harmonic weighting: a peak at f also counts, at 0.6^(h−1) of its weight,
- *   for the pitch f/h (it may be the h-th harmonic of a lower note);
+ * - harmonic weighting (`HARMONICS` = 8): a peak at f also counts, at 0.6^(h−1) of its weight, for
+ *   the pitch f/h (it may be the h-th harmonic of a lower note); a third histogram keeps the peaks'
+ *   own pitches unweighted, for counting the notes heard (key.ts);
  * - two views into 120-bin (10-cent) pitch-class histograms: the main view from peaks between 65 Hz
  *   and 2 kHz (1.15 kHz at this rate: 0.42 of it) and the bass view from peaks between 40 and
  *   200 Hz. Each frame's histograms are scaled to a sum of 1 (loud and quiet parts count alike) and
@@ -35,7 +36,7 @@ import { passFilter } from "./band-envelopes.ts";
 
 /** Decimated rate aimed at: the input's divided by the largest whole factor that keeps at least this. */
 const TARGET_RATE = 2500;
-const TREBLE_LOW_HZ = 65;
+let TREBLE_LOW_HZ = 65;
 const TREBLE_HIGH_HZ = 2000;
 const BASS_LOW_HZ = 40;
 const BASS_HIGH_HZ = 200;
@@ -48,14 +49,25 @@ const C0 = 440 * 2 ** (-57 / 12);
 /** A peak must stand this much above the mean around it (amplitude ratio). */
 const PEAK_OVER_MEAN = 2;
 /**
- * Harmonic weighting and whitening are built and switched off: both measured worse on the corpus with
- * the published (monophonic) profiles (0410). `HARMONICS = 4` and `WHITEN = true` turn them on.
+ * Harmonic weighting: a peak at f also counts, at `HARMONIC_SLOPE`^(h−1) of its weight, for f/h,
+ * h = 2 … `HARMONICS` (8 and 0.6 as in the published HPCP): on, as measured with the 2.8 kHz front
+ * end (0412; 0410's first build measured it worse). Whitening is built and off (worse at every
+ * setting measured, 0410/0412); `WHITEN = true` turns it on.
  */
-const HARMONICS: number = 1;
-const WHITEN: boolean = false;
+let HARMONICS: number = 8;
+let WHITEN: boolean = false;
 const HARMONIC_SLOPE = 0.6;
 /** Frames per segment. */
-export const SEGMENT_FRAMES = 12;
+export let SEGMENT_FRAMES = 12;
+/** For the bench's measurements only. */
+export function setChromaOptions(
+  o: { harmonics?: number; whiten?: boolean; segmentFrames?: number; trebleLowHz?: number },
+) {
+  if (o.trebleLowHz !== undefined) TREBLE_LOW_HZ = o.trebleLowHz;
+  if (o.harmonics !== undefined) HARMONICS = o.harmonics;
+  if (o.whiten !== undefined) WHITEN = o.whiten;
+  if (o.segmentFrames !== undefined) SEGMENT_FRAMES = o.segmentFrames;
+}
 /** The first sample above this (|x|, about -80 dBFS) starts the framing. */
 const ANCHOR_LEVEL = 1e-4;
 /** Frames quieter than this (mean square between 40 Hz and 2 kHz, about -70 dBFS) count as silence. */
@@ -67,6 +79,8 @@ export interface ChromaSegment {
   /** Treble and bass views, 120 bins each (10 cents, C0 first), sums of the frames' shares. */
   treble: Float64Array;
   bass: Float64Array;
+  /** The main view without harmonic weighting (the peaks' own pitches): how many notes were heard. */
+  plain: Float64Array;
   /** Frames with sound, and those of them that were tonal. */
   frames: number;
   tonalFrames: number;
@@ -80,14 +94,26 @@ export interface ChromaFrontEnd {
 }
 
 function newSegment(): ChromaSegment {
-  return { treble: new Float64Array(BINS), bass: new Float64Array(BINS), frames: 0, tonalFrames: 0 };
+  return {
+    treble: new Float64Array(BINS),
+    bass: new Float64Array(BINS),
+    plain: new Float64Array(BINS),
+    frames: 0,
+    tonalFrames: 0,
+  };
 }
 
 /** The fine-histogram position (0 ≤ pos < 120) of a frequency. */
 const finePos = (hz: number) => (((BINS * Math.log2(hz / C0)) % BINS) + BINS) % BINS;
 
 function addAt(hist: Float64Array, hz: number, w: number) {
-  const pos = finePos(hz);
+  addAtPos(hist, finePos(hz), w);
+}
+
+/** The h-th harmonic lies this many fine bins above its fundamental (h = 1 … 16; index 0 unused). */
+const HARMONIC_BINS = Float64Array.from({ length: 17 }, (_, h) => (h ? BINS * Math.log2(h) : 0));
+
+function addAtPos(hist: Float64Array, pos: number, w: number) {
   const i0 = Math.floor(pos), f = pos - i0;
   hist[i0] += w * (1 - f);
   hist[(i0 + 1) % BINS] += w * f;
@@ -125,6 +151,7 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
   const prefix = new Float64Array(size / 2 + 2);
   const treble = new Float64Array(BINS);
   const bass = new Float64Array(BINS);
+  const plain = new Float64Array(BINS);
 
   return (frame, current) => {
     for (let j = 0; j < m; j++) {
@@ -151,7 +178,8 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
     current.frames++;
     treble.fill(0);
     bass.fill(0);
-    let peakEnergy = 0, tSum = 0, bSum = 0;
+    plain.fill(0);
+    let peakEnergy = 0, tSum = 0, bSum = 0, pSum = 0;
     for (let k = lo; k <= hi; k++) {
       const v = mag[k];
       if (!(v > mag[k - 1] && v >= mag[k + 1] && v > mag[k - 2] && v >= mag[k + 2])) continue;
@@ -172,9 +200,12 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
         bSum += w;
       }
       if (k >= trebleLo) {
+        const pos = finePos(hz);
+        addAtPos(plain, pos, w);
+        pSum += w;
         let g = w;
         for (let h = 1; h <= HARMONICS; h++, g *= HARMONIC_SLOPE) {
-          addAt(treble, hz / h, g);
+          addAtPos(treble, (((pos - HARMONIC_BINS[h]) % BINS) + BINS) % BINS, g);
           tSum += g;
         }
         peakEnergy += v * v + mag[k - 1] * mag[k - 1] + mag[k + 1] * mag[k + 1];
@@ -183,6 +214,7 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
     if (peakEnergy >= TONAL_FRAME_SHARE * trebleEnergy && trebleEnergy > 0) current.tonalFrames++;
     if (tSum > 0) { for (let i = 0; i < BINS; i++) current.treble[i] += treble[i] / tSum; }
     if (bSum > 0) { for (let i = 0; i < BINS; i++) current.bass[i] += bass[i] / bSum; }
+    if (pSum > 0) { for (let i = 0; i < BINS; i++) current.plain[i] += plain[i] / pSum; }
   };
 }
 

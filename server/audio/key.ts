@@ -2,8 +2,9 @@
  * The musical key (docs/decisions/0215, 0410), read from key-chroma.ts's harmonic pitch-class
  * profiles: the segments' 10-cent histograms are folded into 12 pitch classes around the track's own
  * tuning (the circular mean within a semitone); the whole track's chroma (their duration-weighted
- * sum, plus `BASS_WEIGHT` × the bass view's: 0, as measured) is correlated (Pearson) with the 24
- * rotations of the chosen profile (`PROFILE`: Faraldo's edmm, chosen on the corpus); the best key
+ * sum, plus `BASS_WEIGHT` × the bass view's: 0, as measured), scaled to a maximum of 1 with bins under
+ * `PCP_THRESHOLD` set to 0, is correlated (Pearson) with the 24 rotations of the chosen profile
+ * (`PROFILE`: Sha'ath's, chosen on the corpus, 0412); the best key
  * wins. The confidence (`keyConfidence`) is that correlation times the tonal share; at or above
  * `KEY_SURE_CONFIDENCE` the desk shows the key as sure, below it with «?». Null when too little was
  * tonal (`readKey`).
@@ -24,7 +25,10 @@ export interface KeyProfile {
  * - `temperley2005`: Temperley (2005/2007), the Kostka–Payne corpus's pitch-class probabilities;
  * - `edma`: Faraldo, Gómez, Jordà & Herrera (2016), "Key Estimation in Electronic Dance Music"
  *   (ECIR), the profiles derived from EDM annotated by key;
- * - `edmm`: the same paper's manually built EDM profiles.
+ * - `edmm`: the same paper's manually built EDM profiles;
+ * - `shaath`: Ibrahim Sha'ath's (KeyFinder; 2011, "Estimation of key in digital music recordings"),
+ *   a Krumhansl–Kessler variant, one of the profiles essentia's Key offers (values as published in
+ *   Faraldo's key-estimation material).
  */
 export const KEY_PROFILES: Record<string, KeyProfile> = {
   krumhansl: {
@@ -69,6 +73,10 @@ export const KEY_PROFILES: Record<string, KeyProfile> = {
       0.05545106,
     ],
   },
+  shaath: {
+    major: [6.6, 2.0, 3.5, 2.3, 4.6, 4.0, 2.5, 5.2, 2.4, 3.7, 2.3, 3.4],
+    minor: [6.5, 2.7, 3.5, 5.4, 2.6, 3.5, 2.5, 5.2, 4.0, 2.7, 4.3, 3.2],
+  },
   edmm: {
     major: [7.23, 2.24, 3.25, 2.36, 4.38, 3.86, 2.41, 5.48, 2.47, 3.63, 2.31, 3.19],
     minor: [7.01, 2.63, 3.42, 5.21, 2.55, 3.67, 2.37, 4.89, 3.87, 2.58, 3.46, 3.15],
@@ -91,13 +99,14 @@ export const MIN_CONFIDENCE = 0.25;
 export const MIN_PITCH_CLASSES = 3;
 export const PITCH_CLASS_SHARE = 0.05;
 
-/** The profile used, chosen on the corpus (0410). `let` for the bench's measurements (`setKeyOptions`). */
-export let PROFILE = "edmm";
+/** The profile used, chosen on the corpus (0410, 0412). `let` for the bench's measurements (`setKeyOptions`). */
+export let PROFILE = "shaath";
 /** Weight of the bass view's chroma added to the treble view's, per segment (0410). */
 export let BASS_WEIGHT = 0;
 /** For the bench's measurements only: another profile or bass weight. */
-export function setKeyOptions(o: { profile?: string; bassWeight?: number }) {
+export function setKeyOptions(o: { profile?: string; bassWeight?: number; pcpThreshold?: number }) {
   if (o.profile) PROFILE = o.profile;
+  if (o.pcpThreshold !== undefined) PCP_THRESHOLD = o.pcpThreshold;
   if (o.bassWeight !== undefined) BASS_WEIGHT = o.bassWeight;
 }
 
@@ -119,6 +128,11 @@ export interface KeyChroma {
 export interface ChromaSummary {
   /** 12 pitch classes, C first, summing to 1 (all 0 when there was nothing): the whole track. */
   chroma: Float64Array;
+  /**
+   * The same without harmonic weighting (the peaks' own pitches), for counting the notes heard:
+   * harmonic weighting gives one tone a fifth and a third below. Absent: `chroma` is used.
+   */
+  plain?: Float64Array;
   /** Frames with sound, and those of them that were tonal. */
   frames: number;
   tonalFrames: number;
@@ -163,19 +177,37 @@ function fold(fine: Float64Array, offset: number): Float64Array {
 /** The segments folded around the track's own tuning (estimated from all of them). */
 export function summarise(segments: ChromaSegment[]): ChromaSummary {
   const total = new Float64Array(BINS);
+  const plain = new Float64Array(BINS);
   let frames = 0, tonalFrames = 0;
   for (const s of segments) {
-    for (let i = 0; i < BINS; i++) total[i] += s.treble[i];
+    for (let i = 0; i < BINS; i++) {
+      total[i] += s.treble[i];
+      plain[i] += s.plain[i];
+    }
     frames += s.frames;
     tonalFrames += s.tonalFrames;
   }
   const offset = tuningOffset(total);
   return {
     chroma: fold(total, offset),
+    plain: fold(plain, offset),
     frames,
     tonalFrames,
     segments: segments.map((s) => ({ chroma: fold(s.treble, offset), bass: fold(s.bass, offset), frames: s.frames })),
   };
+}
+
+/** Chroma bins under this share of the largest are set to 0 before the correlation (0412). */
+export let PCP_THRESHOLD = 0.2;
+
+/** The chroma scaled to a maximum of 1, bins under `PCP_THRESHOLD` set to 0. */
+function thresholded(chroma: ArrayLike<number>): Float64Array {
+  let max = 0;
+  for (let i = 0; i < 12; i++) max = Math.max(max, chroma[i]);
+  return Float64Array.from({ length: 12 }, (_, i) => {
+    const v = max > 0 ? chroma[i] / max : 0;
+    return v < PCP_THRESHOLD ? 0 : v;
+  });
 }
 
 function pearson(x: ArrayLike<number>, profile: number[], shift: number): number {
@@ -235,7 +267,7 @@ export function combineSegments(summary: ChromaSummary): CombinedKey {
     weight += s.frames;
   }
   const mix = (chroma: ArrayLike<number>, b: ArrayLike<number>, scale: number) =>
-    Float64Array.from({ length: 12 }, (_, i) => chroma[i] + BASS_WEIGHT * b[i] * scale);
+    thresholded(Float64Array.from({ length: 12 }, (_, i) => chroma[i] + BASS_WEIGHT * b[i] * scale));
   const [best, second] = scoreKeys(mix(summary.chroma, bass, weight ? 1 / weight : 0));
   let agreeing = 0;
   for (const s of segments) {
@@ -254,7 +286,7 @@ export function combineSegments(summary: ChromaSummary): CombinedKey {
 export function readKey(summary: ChromaSummary): KeyReading {
   const none = { key: null, camelot: null, confidence: null };
   if (summary.frames === 0 || summary.tonalFrames < MIN_TONAL_FRAMES * summary.frames) return none;
-  if (summary.chroma.filter((x) => x >= PITCH_CLASS_SHARE).length < MIN_PITCH_CLASSES) return none;
+  if ((summary.plain ?? summary.chroma).filter((x) => x >= PITCH_CLASS_SHARE).length < MIN_PITCH_CLASSES) return none;
   const combined = combineSegments(summary);
   const { best } = combined;
   const confidence = keyConfidence(combined, summary.tonalFrames / summary.frames);
