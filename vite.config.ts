@@ -1,8 +1,12 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Rolldown } from "vite";
 
-/** The artist's lazily loaded pages: the profile and its edit page, and the processing page. */
-const ARTIST_PAGES = /\/client\/features\/(profile|processing)\//;
+/**
+ * The artist's lazily loaded pages: the profile and its edit page, the processing page, the release
+ * pages (issue 34), the Mini App (issue 36) and the public show page (issue 35).
+ */
+const ARTIST_PAGES =
+  /\/client\/features\/(profile|processing|mini-app)\/|\/client\/features\/releases\/(?!staff-)|\/client\/features\/episodes\/show-page/;
 const STAFF_CODE = /\/client\/features\/(admin|moderator|staff-review)\//;
 
 /**

@@ -33,9 +33,11 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-// The episode desk's staff pages (issue 35) sit in features/episodes/ beside the public show page.
+// The episode desk's staff pages (issue 35) sit in features/episodes/ beside the public show page,
+// and the release desk's (issue 34) in features/releases/ beside the artist's release pages.
 const isStaff = (src?: string) =>
-  !!src && /features\/(admin|moderator|staff-review)\/|features\/episodes\/(?!show-page)/.test(src);
+  !!src &&
+  /features\/(admin|moderator|staff-review)\/|features\/episodes\/(?!show-page)|features\/releases\/staff-/.test(src);
 
 export default async function () {
   const out = await Deno.makeTempDir({ prefix: "np-bundle-" });

@@ -1,7 +1,8 @@
 import { and, desc, eq, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { releases, type User } from "../../db/schema.ts";
-import { type LabelCopy, RELEASE_TEXTS, releaseRef } from "../../domain/releases.ts";
+import { RELEASE_TEXTS, releaseRef } from "../../domain/releases.ts";
+import { type LabelCopy } from "../../domain/release-schemas.ts";
 import type { Clock } from "../deps.ts";
 import { conflict, notFound } from "../lib/http-error.ts";
 import { readRules } from "../intake/rules.ts";

@@ -1,12 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import {
-  isCalendarDate,
-  LABEL_DIRECTIONS,
-  labelCopySchema,
-  RELEASE_STAGE_LIST,
-  releasePatchSchema,
-} from "../../domain/releases.ts";
+import { isCalendarDate, LABEL_DIRECTIONS, RELEASE_STAGE_LIST } from "../../domain/releases.ts";
+import { labelCopySchema, releasePatchSchema } from "../../domain/release-schemas.ts";
 import type { AppEnv } from "../deps.ts";
 import type { AppContext } from "../wiring.ts";
 import { parseId, validate } from "../http/validate.ts";

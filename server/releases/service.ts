@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { User } from "../../db/schema.ts";
-import type { LabelCopy, ReleasePatch } from "../../domain/releases.ts";
+import type { LabelCopy, ReleasePatch } from "../../domain/release-schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Notifications } from "../notifications/notifications.ts";
 import type { ReviewEventsFactory } from "../review/events.ts";

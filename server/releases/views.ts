@@ -8,10 +8,9 @@ import {
   DEFAULT_CATALOGUE_PREFIX,
   isLabelDirection,
   LABEL_NAMES,
-  type LabelCopy,
-  labelCopyComplete,
   type ReleaseStage,
 } from "../../domain/releases.ts";
+import { type LabelCopy, labelCopyComplete } from "../../domain/release-schemas.ts";
 import { trackNameParts } from "../../domain/track-name.ts";
 import type { IntakeRules } from "../intake/rules.ts";
 import { materialsByRelease, type MaterialState } from "./materials/reads.ts";

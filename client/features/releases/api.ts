@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { InferResponseType } from "hono/client";
-import type { LabelCopy, ReleasePatch } from "../../../domain/releases.ts";
+import type { LabelCopy, ReleasePatch } from "../../../domain/release-schemas.ts";
 import { ApiError, client, read, refreshSession, tokens } from "../../lib/api.ts";
 
 /**
