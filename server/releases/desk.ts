@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { releases, type User } from "../../db/schema.ts";
 import { inScope, isVisible, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import { LABEL_DIRECTIONS, mayMoveStage, RELEASE_TEXTS, releaseRef, type ReleaseStage } from "../../domain/releases.ts";
-import { type LabelCopy, type ReleasePatch } from "../../domain/release-schemas.ts";
+import type { LabelCopy, ReleasePatch } from "../../domain/release-schemas.ts";
 import type { Clock } from "../deps.ts";
 import { badRequest, conflict, forbidden, notFound } from "../lib/http-error.ts";
 import { readRules } from "../intake/rules.ts";

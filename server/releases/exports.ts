@@ -5,7 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { releaseMaterials } from "../../db/schema.ts";
 import { asciiName } from "../../domain/ascii-name.ts";
 import { AUTHOR_ROLES, isLabelDirection, LABEL_NAMES } from "../../domain/releases.ts";
-import { type LabelCopy } from "../../domain/release-schemas.ts";
+import type { LabelCopy } from "../../domain/release-schemas.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { notFound } from "../lib/http-error.ts";
 import { artistsOf, type ReleaseRow, titleOf } from "./views.ts";

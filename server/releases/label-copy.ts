@@ -2,7 +2,7 @@ import { and, desc, eq, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { releases, type User } from "../../db/schema.ts";
 import { RELEASE_TEXTS, releaseRef } from "../../domain/releases.ts";
-import { type LabelCopy } from "../../domain/release-schemas.ts";
+import type { LabelCopy } from "../../domain/release-schemas.ts";
 import type { Clock } from "../deps.ts";
 import { conflict, notFound } from "../lib/http-error.ts";
 import { readRules } from "../intake/rules.ts";

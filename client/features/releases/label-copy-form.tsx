@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { AUTHOR_ROLES, type AuthorRole, sharesTotal } from "../../../domain/releases.ts";
-import { type LabelCopy } from "../../../domain/release-schemas.ts";
+import type { LabelCopy } from "../../../domain/release-schemas.ts";
 import { errorText } from "../../lib/api.ts";
 import type { LabelCopyFormTexts } from "./releases-texts.ts";
 
