@@ -168,6 +168,7 @@ export async function cardTrack(deps: StaffReadDeps, id: number, direction: Dire
       bpm: a?.bpm ?? null,
       key: a?.key ?? null,
       camelot: a?.camelot ?? null,
+      keyConfidence: a?.key_confidence ?? null,
       loudnessLufs: a?.loudness_lufs ?? null,
       warnings: a?.warnings ?? [],
       waitingDays: track.waiting_days,

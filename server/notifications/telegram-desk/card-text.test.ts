@@ -20,6 +20,11 @@ const facts: CardFacts = {
 };
 
 describe("a staff card's text", () => {
+  it("shows a key under the sure confidence as uncertain, as the desk does (decision 0411)", () => {
+    expect(cardText({ ...facts, keyConfidence: 0.6 }, "https://label.example")).toContain("174 BPM · Fm / Ab? (4A?)");
+    expect(cardText({ ...facts, keyConfidence: 0.9 }, "https://label.example")).toContain("174 BPM · F minor (4A)");
+  });
+
   it("shows the track's facts with everything from a person escaped, and the panel link", () => {
     const text = cardText(facts, "https://label.example");
     expect(text).toContain("<b>DJ &lt;Script&gt; &amp; Co</b> — Night &lt;b&gt;Run&lt;/b&gt;");

@@ -1,4 +1,5 @@
 import { audioWarningText } from "../../../domain/audio-warnings.ts";
+import { isKeySure, uncertainKeyLabel } from "../../../domain/musical-key.ts";
 import { type Direction, DIRECTION_LABELS, parseDirections } from "../../../domain/directions.ts";
 import { isAwaitingDecision, REVIEW_STATUS_LABELS, type ReviewStatus } from "../../../domain/review.ts";
 import { trackNameParts } from "../../../domain/track-name.ts";
@@ -48,6 +49,8 @@ export interface CardFacts {
   bpm: number | null;
   key: string | null;
   camelot: string | null;
+  /** Under KEY_SURE_CONFIDENCE the key is shown as uncertain, as on the desk (decision 0411). */
+  keyConfidence?: number | null;
   loudnessLufs: number | null;
   warnings: readonly string[];
   /** Days the pair has waited, or null once it waits for nobody. */
@@ -94,7 +97,11 @@ export function cardText(f: CardFacts, publicUrl: string): string {
   lines.push(`${CARD_TEXTS.directions}: ${labels.join(", ")}`);
   const figures = [
     f.bpm !== null ? `${number(f.bpm, f.bpm % 1 === 0 ? 0 : 1)} BPM` : null,
-    f.key ? `${escapeHtml(f.key)}${f.camelot ? ` (${escapeHtml(f.camelot)})` : ""}` : null,
+    f.key
+      ? isKeySure(f.keyConfidence)
+        ? `${escapeHtml(f.key)}${f.camelot ? ` (${escapeHtml(f.camelot)})` : ""}`
+        : `${escapeHtml(uncertainKeyLabel(f.key))}${f.camelot ? ` (${escapeHtml(f.camelot)}?)` : ""}`
+      : null,
     f.loudnessLufs !== null ? `${number(f.loudnessLufs, 1)} LUFS` : null,
   ].filter((x) => x !== null);
   if (figures.length > 0) lines.push(figures.join(" · "));
