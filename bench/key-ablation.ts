@@ -1,14 +1,18 @@
 /**
  * The key's settings measured one at a time on the real-music corpus (issue 38, decision 0412):
  * `deno run -A bench/key-ablation.ts 1/edmm/0 8/shaath/0.2 …` (harmonics/profile/chroma threshold,
- * optionally /the main view's lowest frequency in Hz, 65 by default)
+ * optionally /the main view's lowest frequency in Hz, 65 by default, /the chord weight and /the minor
+ * prior, key.ts's by default)
  * analyses every MP3 of bench/key-corpus.ts as an upload is, once per setting, and prints the exact
  * share and MIREX score on the tunes, the arrangements and the two halves of the pieces used for the
  * held-out check (arrangements by tonic index even/odd, tunes alternating).
  */
 import { analyseMp3 } from "../server/audio/analyse-mp3.ts";
 import { setChromaOptions } from "../server/audio/key-chroma.ts";
-import { KEY_PROFILES, setKeyOptions } from "../server/audio/key.ts";
+import { CHORD_WEIGHT, KEY_PROFILES, MINOR_PRIOR, setKeyOptions } from "../server/audio/key.ts";
+
+const CHORD_WEIGHT_CHOSEN = CHORD_WEIGHT;
+const MINOR_PRIOR_CHOSEN = MINOR_PRIOR;
 import { ALL_KEYS } from "../domain/musical-key.ts";
 import { keyClass, MIREX_WEIGHT } from "./key-references.ts";
 import { type CorpusPiece, keyCorpus } from "./key-corpus.ts";
@@ -45,10 +49,15 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   for (const setting of Deno.args.length ? Deno.args : ["8/shaath/0.2"]) {
-    const [harmonics, profile, threshold, low] = setting.split("/");
+    const [harmonics, profile, threshold, low, chords, minor] = setting.split("/");
     if (!KEY_PROFILES[profile]) throw new Error(`no profile ${profile}: ${Object.keys(KEY_PROFILES).join(", ")}`);
     setChromaOptions({ harmonics: +harmonics, trebleLowHz: low ? +low : 65 });
-    setKeyOptions({ profile, pcpThreshold: +threshold });
+    setKeyOptions({
+      profile,
+      pcpThreshold: +threshold,
+      chordWeight: chords ? +chords : CHORD_WEIGHT_CHOSEN,
+      minorPrior: minor ? +minor : MINOR_PRIOR_CHOSEN,
+    });
     console.log(`${setting}: ${await measure(corpus.pieces)}`);
   }
 }

@@ -36,9 +36,17 @@ const LEADS = [73, 80, 81, 56, 65, 40, 0, 11, 71, 24];
 const CHORDS = [0, 4, 48, 88, 89, 16, 25, 5, 50, 90];
 const BASSES = [33, 38, 32, 34, 39, 35];
 
+/**
+ * A small generator of numbers in [0, 1): the seed mixed by murmur3's finaliser, then a linear
+ * congruential sequence. Unmixed, nearby seeds gave nearly the same first number, and the first
+ * number picks the progression: the corpus held 2 of the 6 progressions per mode (0425).
+ */
 function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  let h = seed >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  let s = (h ^ (h >>> 16)) >>> 0 || 1;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
 interface Note {
@@ -128,7 +136,8 @@ export function arrangement(tonic: number, mode: KeyMode, seed: number): Arrange
   const comp = r() < 0.5; // comping (chords on beats) or held pads
   const sevenths = r() < 0.5; // four-note chords (the dominant's seventh stays out: V7 is not in the key's scale)
   for (let b = 0; b <= bars; b++) {
-    const chord: Chord = b === bars ? prog[0] : prog[b % prog.length];
+    // The last bar is the tonic chord (the progressions that open elsewhere still close on it, 0425).
+    const chord: Chord = b === bars ? [0, mode === "major" ? "maj" : "min"] : prog[b % prog.length];
     const t0 = b * bar;
     const tones = triad(chord).map((x) => (x + tonic) % 12);
     const rootBass = place(tones[0], 33);

@@ -25,7 +25,7 @@ const BITRATES = ["320k", "128k"];
 /** Pieces shorter than this are left out (a fragment of a few bars has little key to read). */
 const MIN_SECONDS = 10;
 /** Arrangements: one per key and seed. */
-export const ARRANGEMENT_SEEDS = [1, 2];
+export const ARRANGEMENT_SEEDS = [1, 2, 3, 4];
 
 export interface CorpusPiece {
   /** e.g. "abcmidi/coleraine.abc X:8" or "arr-01-5-minor". */
@@ -126,6 +126,13 @@ export function midiNotes(data: Uint8Array): { tick: number; pitch: number }[] {
   return notes;
 }
 
+/** FNV-1a of the bytes, 8 hex digits. */
+function fnv1a(bytes: Uint8Array): string {
+  let h = 0x811c9dc5;
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+
 /** Whether the piece ends on the tonic: the lowest of the notes starting last is the tonic. */
 function endsOnTonic(midi: Uint8Array, tonic: number): boolean {
   const notes = midiNotes(midi);
@@ -218,7 +225,8 @@ export async function keyCorpus(): Promise<Corpus | string> {
   for (const seed of ARRANGEMENT_SEEDS) {
     for (const k of ALL_KEYS) {
       const a = arrangement(k.tonic, k.mode, seed);
-      const base = `${dir}/${a.name}`;
+      // The render's name carries the MIDI's hash: a changed generator renders afresh.
+      const base = `${dir}/${a.name}-${fnv1a(a.midi)}`;
       await Deno.writeFile(`${base}.mid`, a.midi);
       const files = await renderMp3s(`${base}.mid`, base);
       if (!files) {

@@ -91,6 +91,11 @@ export interface ChromaFrontEnd {
   push(mono: Float64Array, length: number): void;
   /** The segments so far (the last one may be short). */
   segments(): ChromaSegment[];
+  /**
+   * Every frame with sound's main view (120 bins, summing to 1, or all 0), back to back, in order:
+   * what key.ts reads the chords heard from (0425). 480 bytes a frame: 2.3 MB for an hour.
+   */
+  frames(): Float32Array;
 }
 
 function newSegment(): ChromaSegment {
@@ -123,7 +128,11 @@ function addAtPos(hist: Float64Array, pos: number, w: number) {
  * The per-frame analysis: `(frame, segment)` reads one frame of `size` samples at `rate` into the
  * segment's histograms and counts.
  */
-function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, into: ChromaSegment) => void {
+function createFrameAnalyser(
+  rate: number,
+  size: number,
+  keep: (treble: Float64Array, sum: number) => void,
+): (frame: Float64Array, into: ChromaSegment) => void {
   // A real frame of `size` is one complex FFT of `size / 2` points, split afterwards.
   const m = size / 2;
   const fft = makeFft(m);
@@ -212,6 +221,7 @@ function createFrameAnalyser(rate: number, size: number): (frame: Float64Array, 
       }
     }
     if (peakEnergy >= TONAL_FRAME_SHARE * trebleEnergy && trebleEnergy > 0) current.tonalFrames++;
+    keep(treble, tSum);
     if (tSum > 0) { for (let i = 0; i < BINS; i++) current.treble[i] += treble[i] / tSum; }
     if (bSum > 0) { for (let i = 0; i < BINS; i++) current.bass[i] += bass[i] / bSum; }
     if (pSum > 0) { for (let i = 0; i < BINS; i++) current.plain[i] += plain[i] / pSum; }
@@ -222,7 +232,17 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
   const factor = Math.max(1, Math.floor(inputRate / TARGET_RATE));
   const rate = inputRate / factor;
   const size = 2 ** Math.ceil(Math.log2(FRAME_SECONDS * rate));
-  const analyseFrame = createFrameAnalyser(rate, size);
+  let kept = new Float32Array(BINS * 64);
+  let keptFrames = 0;
+  const analyseFrame = createFrameAnalyser(rate, size, (treble, sum) => {
+    if ((keptFrames + 1) * BINS > kept.length) {
+      const grown = new Float32Array(kept.length * 2);
+      grown.set(kept);
+      kept = grown;
+    }
+    const at = keptFrames++ * BINS;
+    if (sum > 0) { for (let i = 0; i < BINS; i++) kept[at + i] = treble[i] / sum; }
+  });
   // With an even factor, a first halving by the binomial (1 2 1) / 4 (its zero at the input's
   // Nyquist frequency; what folds below 2.2 kHz comes from above 8.8 kHz, at least 20 dB down), then
   // the Butterworth at half the rate: half the filter work per input sample.
@@ -301,6 +321,9 @@ export function createChromaFrontEnd(inputRate: number): ChromaFrontEnd {
     },
     segments() {
       return current.frames > 0 ? [...done, current] : done;
+    },
+    frames() {
+      return kept.subarray(0, keptFrames * BINS);
     },
   };
 }

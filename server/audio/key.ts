@@ -104,8 +104,12 @@ export let PROFILE = "shaath";
 /** Weight of the bass view's chroma added to the treble view's, per segment (0410). */
 export let BASS_WEIGHT = 0;
 /** For the bench's measurements only: another profile or bass weight. */
-export function setKeyOptions(o: { profile?: string; bassWeight?: number; pcpThreshold?: number }) {
+export function setKeyOptions(
+  o: { profile?: string; bassWeight?: number; pcpThreshold?: number; chordWeight?: number; minorPrior?: number },
+) {
   if (o.profile) PROFILE = o.profile;
+  if (o.chordWeight !== undefined) CHORD_WEIGHT = o.chordWeight;
+  if (o.minorPrior !== undefined) MINOR_PRIOR = o.minorPrior;
   if (o.pcpThreshold !== undefined) PCP_THRESHOLD = o.pcpThreshold;
   if (o.bassWeight !== undefined) BASS_WEIGHT = o.bassWeight;
 }
@@ -141,11 +145,16 @@ export interface ChromaSummary {
    * to 1, or all 0) and frames with sound. Without them the whole-track chroma is the one segment.
    */
   segments?: { chroma: Float64Array; bass: Float64Array; frames: number }[];
+  /**
+   * The chords heard (`chordShares`): for each of the 24 triads (major on C … B, then minor), the
+   * share of the frames with sound whose chroma is nearest that triad. Absent: no chord term.
+   */
+  chords?: Float64Array;
 }
 
 export function createKeyChroma(inputRate: number): KeyChroma {
   const front = createChromaFrontEnd(inputRate);
-  const summary = () => summarise(front.segments());
+  const summary = () => summarise(front.segments(), front.frames());
   return { push: front.push, summary, finish: () => readKey(summary()) };
 }
 
@@ -161,7 +170,7 @@ function tuningOffset(total: Float64Array): number {
 }
 
 /** Folds a 10-cent histogram into 12 pitch classes centred `offset` bins off A = 440, summing to 1. */
-function fold(fine: Float64Array, offset: number): Float64Array {
+function fold(fine: ArrayLike<number>, offset: number): Float64Array {
   const chroma = new Float64Array(12);
   for (let i = 0; i < fine.length; i++) {
     const pos = (i - offset) / FINE;
@@ -174,8 +183,8 @@ function fold(fine: Float64Array, offset: number): Float64Array {
   return chroma;
 }
 
-/** The segments folded around the track's own tuning (estimated from all of them). */
-export function summarise(segments: ChromaSegment[]): ChromaSummary {
+/** The segments (and frames) folded around the track's own tuning (estimated from all of them). */
+export function summarise(segments: ChromaSegment[], frameChroma?: Float32Array): ChromaSummary {
   const total = new Float64Array(BINS);
   const plain = new Float64Array(BINS);
   let frames = 0, tonalFrames = 0;
@@ -194,7 +203,45 @@ export function summarise(segments: ChromaSegment[]): ChromaSummary {
     frames,
     tonalFrames,
     segments: segments.map((s) => ({ chroma: fold(s.treble, offset), bass: fold(s.bass, offset), frames: s.frames })),
+    chords: frameChroma && frameChroma.length ? chordShares(frameChroma, offset) : undefined,
   };
+}
+
+/** Frames averaged for each chord reading: about 2.2 s, a bar at most tempos (0425). */
+export const CHORD_FRAMES = 3;
+
+/**
+ * The chords heard: each frame's chroma (folded around the tuning), averaged over `CHORD_FRAMES`
+ * frames centred on it, is matched (cosine) with the 24 triads; the share of the frames each triad
+ * wins. A tonic triad heard as a chord says more of the key than its notes spread over other chords
+ * (0425): a minor loop i–VII–VI–VII holds every note of the relative major's tonic triad, never the
+ * chord.
+ */
+export function chordShares(frames: Float32Array, offset: number): Float64Array {
+  const n = frames.length / BINS;
+  const folded: Float64Array[] = [];
+  for (let f = 0; f < n; f++) folded.push(fold(frames.subarray(f * BINS, (f + 1) * BINS), offset));
+  const shares = new Float64Array(24);
+  const half = Math.floor(CHORD_FRAMES / 2);
+  const c = new Float64Array(12);
+  for (let f = 0; f < n; f++) {
+    c.fill(0);
+    for (let g = Math.max(0, f - half); g <= Math.min(n - 1, f + half); g++) {
+      for (let i = 0; i < 12; i++) c[i] += folded[g][i];
+    }
+    let best = -1, bestScore = 0;
+    for (let t = 0; t < 24; t++) {
+      const root = t % 12, third = t < 12 ? 4 : 3;
+      // The cosine with a triad template (three ones) up to the common factor 1/√3·|c|.
+      const score = c[root] + c[(root + third) % 12] + c[(root + 7) % 12];
+      if (score > bestScore) {
+        bestScore = score;
+        best = t;
+      }
+    }
+    if (best >= 0) shares[best] += 1 / n;
+  }
+  return shares;
 }
 
 /** Chroma bins under this share of the largest are set to 0 before the correlation (0412). */
@@ -244,6 +291,26 @@ export function scoreKeys(chroma: ArrayLike<number>, profile = KEY_PROFILES[PROF
   return scores.sort((a, b) => b.correlation - a.correlation);
 }
 
+/** Weight of the tonic triad's share of the chords heard, added to a key's correlation (0425). */
+export let CHORD_WEIGHT = 0.2;
+/**
+ * Added to every minor key's correlation: drum and bass, like most electronic dance music, is
+ * mostly minor, and its minor loops (i–VI–III–VII, i–VII–VI–VII) hold the relative major's notes;
+ * a near tie between a key and its relative goes to the minor one (0425, after Faraldo et al. 2016).
+ */
+export let MINOR_PRIOR = 0.03;
+
+/**
+ * The keys ordered by their correlation plus `CHORD_WEIGHT` × their tonic triad's share of the
+ * chords heard (when known) plus `MINOR_PRIOR` for minor keys; each keeps its own correlation.
+ */
+export function rankKeys(scores: KeyScore[], chords?: Float64Array): KeyScore[] {
+  const rank = (s: KeyScore) =>
+    s.correlation + (chords ? CHORD_WEIGHT * chords[s.tonic + (s.mode === "minor" ? 12 : 0)] : 0) +
+    (s.mode === "minor" ? MINOR_PRIOR : 0);
+  return [...scores].sort((a, b) => rank(b) - rank(a));
+}
+
 export interface CombinedKey {
   best: KeyScore;
   /** Share of the duration whose own segment estimate is the best key (0–1). */
@@ -268,7 +335,7 @@ export function combineSegments(summary: ChromaSummary): CombinedKey {
   }
   const mix = (chroma: ArrayLike<number>, b: ArrayLike<number>, scale: number) =>
     thresholded(Float64Array.from({ length: 12 }, (_, i) => chroma[i] + BASS_WEIGHT * b[i] * scale));
-  const [best, second] = scoreKeys(mix(summary.chroma, bass, weight ? 1 / weight : 0));
+  const [best, second] = rankKeys(scoreKeys(mix(summary.chroma, bass, weight ? 1 / weight : 0)), summary.chords);
   let agreeing = 0;
   for (const s of segments) {
     const [own] = scoreKeys(mix(s.chroma, s.bass, 1));
