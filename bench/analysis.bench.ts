@@ -398,7 +398,7 @@ export default async function run() {
       ...key,
       ...realKeys,
       pass: speedPass && memoryPass && processingPass && (tempo?.tempo_pass ?? true) && (tempo?.drop_pass ?? true) &&
-        (key?.key_pass ?? true) && (references.references_pass ?? true) === true,
+        (key?.key_pass ?? true) && (realKeys.key_corpus_pass ?? true) && (references.references_pass ?? true) === true,
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

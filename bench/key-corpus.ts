@@ -238,3 +238,16 @@ export async function keyCorpus(): Promise<Corpus | string> {
   }
   return { pieces, excluded };
 }
+
+/** `deno run -A bench/key-corpus.ts`: renders the corpus and prints key-corpus.md's truth table. */
+if (import.meta.main) {
+  const corpus = await keyCorpus();
+  if (typeof corpus === "string") {
+    console.error(`skipped (${corpus})`);
+    Deno.exit(1);
+  }
+  console.log("| Piece | Truth | How |\n| --- | --- | --- |");
+  for (const p of corpus.pieces) console.log(`| ${p.name} | ${keyName(p.tonic, p.mode)} | ${p.truth} |`);
+  console.log("\nLeft out of the example files, and why:\n");
+  for (const e of corpus.excluded) console.log(`- ${e}`);
+}

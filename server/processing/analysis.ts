@@ -19,10 +19,11 @@ import { type Scope, scopeSql } from "../tracks/scope.ts";
  * older version are analysed again in the background (processing/reanalysis.ts, docs/decisions/0217).
  * 1: the reports written before versions were counted (issue 12's analyser, and issue 22's tempo
  * before its key and drop). 2: issue 22's tempo, drop and key. 3: issue 38's drop and the audio
- * fingerprint's version 2 (re-analysis stores the fingerprint again with the report: 0421). Bump it
+ * fingerprint's version 2 (re-analysis stores the fingerprint again with the report: 0421). 4: the
+ * key's chords heard and minor prior (0425). Bump it
  * when a change to server/audio changes what a stored report or a stored fingerprint says.
  */
-export const ANALYSIS_VERSION = 3;
+export const ANALYSIS_VERSION = 4;
 
 /**
  * Re-analysis attempts per report and version: claims are counted, so a file that kills the process
