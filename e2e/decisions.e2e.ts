@@ -11,7 +11,17 @@
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted, waitPlaying } from "./staff-kit.ts";
+import {
+  apiAs,
+  artistWithTelegram,
+  open,
+  runArtist,
+  signIn,
+  tokensOf,
+  uploadAs,
+  waitCompleted,
+  waitPlaying,
+} from "./staff-kit.ts";
 
 const MESSAGE = "Спасибо! Трек берём на лейбл, напишем в Telegram.";
 
@@ -36,14 +46,8 @@ test(
 
       // The artist of this test: made by the admin with a Telegram id, so the decision is sent there.
       const admin = await tokensOf(s, "admin");
-      const username = runArtist("decided");
-      const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
+      const artist = await artistWithTelegram(s, "decided");
+      const { username, telegramId } = artist;
       const artistName = runArtist("Decided");
       const uploaded = await uploadAs(s, artist.access, [
         { name: `${artistName} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
@@ -182,14 +186,8 @@ test(
       });
       const s: TestContext = { ...t, server };
       const admin = await tokensOf(s, "admin");
-      const username = runArtist("declined");
-      const telegramId = String(710_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
+      const artist = await artistWithTelegram(s, "declined");
+      const { username, telegramId } = artist;
       const [track] = await uploadAs(s, artist.access, [
         { name: `${runArtist("Reverted")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
       ], "label_koster");

@@ -12,23 +12,20 @@
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { audit } from "./axe-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, newUser, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import {
+  apiAs,
+  artistWithTelegram,
+  newUser,
+  runArtist,
+  signIn,
+  tokensOf,
+  uploadAs,
+  waitCompleted,
+  WIDE,
+} from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 const EPISODE_URL = "https://radio.example.org/koster-57";
-
-/** A user of this test with a Telegram id (the artists), made by the admin. */
-async function artistWithTelegram(t: TestContext, prefix: string) {
-  const admin = await tokensOf(t, "admin");
-  const username = runArtist(prefix);
-  const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-  const made = await apiAs(t, admin.access, "/admin/users", {
-    method: "POST",
-    body: JSON.stringify({ username, telegram_id: telegramId }),
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  return { username, telegramId, ...(await tokensOf(t, username)) };
-}
 
 /** Counts what the moderator does: keys, clicks, page loads and route changes (a new path). */
 function counter(page: Page) {
