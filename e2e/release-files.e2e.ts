@@ -10,10 +10,9 @@
  * the release-day messages; the ZIP downloads with the master under its ASCII name and the label copy.
  */
 import { unzipSync } from "fflate";
-import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { decodeMp3, resample, wavFile } from "../server/testing/master-audio.ts";
 import { labelDay, russianDate } from "../domain/releases.ts";
-import { expect, test, type TestContext } from "./harness.ts";
+import { expect, test } from "./harness.ts";
 import {
   acceptOnDesk,
   apiAs,
@@ -21,11 +20,11 @@ import {
   FIXTURES,
   runArtist,
   signIn,
-  tokensOf,
   uploadAs,
   waitBotMessage,
   waitCompleted,
   WIDE,
+  withBotServer,
 } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -47,17 +46,8 @@ async function masterOf(source: string, name: string): Promise<{ path: string; b
 
 test(
   "release files: another song's master refused with its reason; the demo's 24-bit 48 kHz master accepted; label copy at 390 and 1440; number, schedule, messages, ZIP",
-  async (t) => {
-    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-    try {
-      const server = await t.startServer({
-        TELEGRAM_BOT_TOKEN: "123456:TEST",
-        TELEGRAM_BOT_API_URL: bot.url,
-        DECISION_NOTIFY_HOLD_S: "0",
-        INTAKE_SWEEP_INTERVAL_S: "1",
-      });
-      const s: TestContext = { ...t, server };
-      const admin = await tokensOf(s, "admin");
+  (t) =>
+    withBotServer(t, { INTAKE_SWEEP_INTERVAL_S: "1" }, async ({ bot, server, s, admin }) => {
       const artist = await artistWithTelegram(s, "master");
       const { username } = artist;
       const artistName = runArtist("Masterartist");
@@ -152,10 +142,7 @@ test(
       const wav = zip[`${number} - ${artistName} - Master Study (Original Mix).wav`];
       expect(wav.length).toBe(master.bytes.length);
       expect(wav.every((b, i) => b === master.bytes[i])).toBe(true);
-    } finally {
-      await bot.stop();
-    }
-    // Two checks of a master and a server of its own on a shared machine.
-  },
+    }),
+  // Two checks of a master and a server of its own on a shared machine.
   { timeout: 300_000 },
 );

@@ -9,35 +9,25 @@
  * downloads with its BOM and columns. (The master's upload and the ZIP with it are the materials
  * checks' e2e.)
  */
-import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { labelDay, russianDate } from "../domain/releases.ts";
-import { expect, test, type TestContext } from "./harness.ts";
+import { expect, test } from "./harness.ts";
 import {
   acceptOnDesk,
   apiAs,
   artistWithTelegram,
   runArtist,
   signIn,
-  tokensOf,
   uploadAs,
   waitBotMessage,
   waitCompleted,
   WIDE,
+  withBotServer,
 } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 
-test("releases: accept → request; label copy at 390 and 1440; staff number, date, schedule; messages; CSV", async (t) => {
-  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-  try {
-    const server = await t.startServer({
-      TELEGRAM_BOT_TOKEN: "123456:TEST",
-      TELEGRAM_BOT_API_URL: bot.url,
-      DECISION_NOTIFY_HOLD_S: "0",
-      INTAKE_SWEEP_INTERVAL_S: "1",
-    });
-    const s: TestContext = { ...t, server };
-    const admin = await tokensOf(s, "admin");
+test("releases: accept → request; label copy at 390 and 1440; staff number, date, schedule; messages; CSV", (t) =>
+  withBotServer(t, { INTAKE_SWEEP_INTERVAL_S: "1" }, async ({ bot, server, s, admin }) => {
     const artist = await artistWithTelegram(s, "release");
     const { username } = artist;
     const artistName = runArtist("Relartist");
@@ -145,7 +135,4 @@ test("releases: accept → request; label copy at 390 and 1440; staff number, da
     await desk.getByRole("tab", { name: "Календарь" }).click();
     await desk.locator(`[data-day="${today}"]`).getByText(number).waitFor();
     await t.screenshot(desk, "release-calendar-1440");
-  } finally {
-    await bot.stop();
-  }
-});
+  }));

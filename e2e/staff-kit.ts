@@ -2,8 +2,8 @@
  * Pieces the end-to-end tests share: users of their own, signing in by login link, calling the API as
  * a user, uploading unique copies of the fixtures, and waiting for their processing.
  */
-import type { TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
-import { expect, type Page, type TestContext } from "./harness.ts";
+import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
+import { expect, type ExtraServer, type Page, type TestContext } from "./harness.ts";
 
 export const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url);
 export const WIDE = { width: 1440, height: 900 };
@@ -76,6 +76,40 @@ export async function acceptOnDesk(
   });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
   return accepted.body;
+}
+
+/** What `withBotServer` gives the test: the double, its own server, the context on it, the admin's tokens. */
+export interface BotServer {
+  bot: TelegramBotDouble;
+  server: ExtraServer;
+  s: TestContext;
+  admin: Awaited<ReturnType<typeof tokensOf>>;
+}
+
+/**
+ * Runs `use` on a server of the test's own wired to a Telegram Bot API double, decisions sent at
+ * once (DECISION_NOTIFY_HOLD_S 0: the hold is server/review/track-decision.test.ts's), with `env`
+ * on top; the double is stopped after, whatever happened.
+ */
+export async function withBotServer(
+  t: TestContext,
+  env: Record<string, string>,
+  use: (w: BotServer) => Promise<void>,
+): Promise<void> {
+  const token = "123456:TEST";
+  const bot = await startTelegramBotDouble({ token });
+  try {
+    const server = await t.startServer({
+      TELEGRAM_BOT_TOKEN: token,
+      TELEGRAM_BOT_API_URL: bot.url,
+      DECISION_NOTIFY_HOLD_S: "0",
+      ...env,
+    });
+    const s: TestContext = { ...t, server };
+    await use({ bot, server, s, admin: await tokensOf(s, "admin") });
+  } finally {
+    await bot.stop();
+  }
 }
 
 /**
