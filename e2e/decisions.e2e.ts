@@ -9,9 +9,19 @@
  * Issue 20 also: a decline with a template followed by a note saved in the same form stays a decline,
  * and the artist is told once.
  */
-import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
-import { expect, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted, waitPlaying } from "./staff-kit.ts";
+import { expect, test } from "./harness.ts";
+import {
+  apiAs,
+  artistWithTelegram,
+  open,
+  runArtist,
+  signIn,
+  tokensOf,
+  uploadAs,
+  waitCompleted,
+  waitPlaying,
+  withBotServer,
+} from "./staff-kit.ts";
 
 const MESSAGE = "Спасибо! Трек берём на лейбл, напишем в Telegram.";
 
@@ -23,27 +33,11 @@ async function waitDelivered(bot: { delivered: unknown[] }, n: number) {
 
 test(
   "decisions: a moderator plays and accepts a track with a message; the artist's history shows «Принят»; one Telegram message",
-  async (t) => {
-    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-    try {
-      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/review/track-decision.test.ts's.
-      const server = await t.startServer({
-        TELEGRAM_BOT_TOKEN: "123456:TEST",
-        TELEGRAM_BOT_API_URL: bot.url,
-        DECISION_NOTIFY_HOLD_S: "0",
-      });
-      const s: TestContext = { ...t, server };
-
+  (t) =>
+    withBotServer(t, {}, async ({ bot, server, s, admin }) => {
       // The artist of this test: made by the admin with a Telegram id, so the decision is sent there.
-      const admin = await tokensOf(s, "admin");
-      const username = runArtist("decided");
-      const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
+      const artist = await artistWithTelegram(s, "decided");
+      const { username, telegramId } = artist;
       const artistName = runArtist("Decided");
       const uploaded = await uploadAs(s, artist.access, [
         { name: `${artistName} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
@@ -124,10 +118,7 @@ test(
       const texts = bot.delivered.map((c) => String(c.body.text));
       expect(texts.filter((text) => text.includes("Спасибо! Трек берём на лейбл"))).toHaveLength(1);
       expect(texts.filter((text) => text.includes("Чтобы выпустить релиз"))).toHaveLength(1);
-    } finally {
-      await bot.stop();
-    }
-  },
+    }),
   { timeout: 120_000 },
 );
 
@@ -171,25 +162,10 @@ test("decisions: the admin adds a decline template, declines a track with it in 
 
 test(
   "decisions: a decline with a template, then a note saved in the same form: still declined, the artist told once (issue 20)",
-  async (t) => {
-    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-    try {
-      // Sent at once: the hold before the artist hears (DECISION_NOTIFY_HOLD_S) is server/review/track-decision.test.ts's.
-      const server = await t.startServer({
-        TELEGRAM_BOT_TOKEN: "123456:TEST",
-        TELEGRAM_BOT_API_URL: bot.url,
-        DECISION_NOTIFY_HOLD_S: "0",
-      });
-      const s: TestContext = { ...t, server };
-      const admin = await tokensOf(s, "admin");
-      const username = runArtist("declined");
-      const telegramId = String(710_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
+  (t) =>
+    withBotServer(t, {}, async ({ bot, s, admin }) => {
+      const artist = await artistWithTelegram(s, "declined");
+      const { username, telegramId } = artist;
       const [track] = await uploadAs(s, artist.access, [
         { name: `${runArtist("Reverted")} - Amen Study.mp3`, source: "Test Artist - Amen Study.mp3" },
       ], "label_koster");
@@ -246,9 +222,6 @@ test(
       expect(String(bot.delivered[0].body.chat_id)).toBe(telegramId);
       expect(String(bot.delivered[0].body.text)).toContain("Отклонён");
       expect(String(bot.delivered[0].body.text)).toContain(TEMPLATE);
-    } finally {
-      await bot.stop();
-    }
-  },
+    }),
   { timeout: 120_000 },
 );

@@ -16,7 +16,7 @@
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { copyTracks, waitAnalysed } from "./queue-kit.ts";
-import { apiAs, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { apiAs, artistWithTelegram, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
 const QUEUE = 200;
 const SCREENSHOTS = new URL("../test-artifacts/screenshots/", import.meta.url);
@@ -77,13 +77,7 @@ async function deskServer(t: TestContext, prefix: string) {
   });
   const s: TestContext = { ...t, server };
   const admin = await tokensOf(s, "admin");
-  const username = runArtist(prefix.toLowerCase());
-  const made = await apiAs(s, admin.access, "/admin/users", {
-    method: "POST",
-    body: JSON.stringify({ username, telegram_id: String(710_000_000 + Math.floor(Math.random() * 1_000_000)) }),
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  const artist = await tokensOf(s, username);
+  const artist = await artistWithTelegram(s, prefix);
   const name = runArtist(prefix);
   const [source] = await uploadAs(s, artist.access, [
     { name: `${name} - Source.mp3`, source: "Test Artist - Amen Study.mp3" },

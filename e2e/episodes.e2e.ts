@@ -9,26 +9,22 @@
  * #57 · 34:10» with the link; the public page, reached from the home page, lists the episode. At
  * 1440×900 and 390×844. The test prints the keys, clicks and page changes the moderator needed.
  */
-import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { audit } from "./axe-kit.ts";
-import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, newUser, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { expect, type Page, test } from "./harness.ts";
+import {
+  apiAs,
+  artistWithTelegram,
+  newUser,
+  runArtist,
+  signIn,
+  uploadAs,
+  waitCompleted,
+  WIDE,
+  withBotServer,
+} from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 const EPISODE_URL = "https://radio.example.org/koster-57";
-
-/** A user of this test with a Telegram id (the artists), made by the admin. */
-async function artistWithTelegram(t: TestContext, prefix: string) {
-  const admin = await tokensOf(t, "admin");
-  const username = runArtist(prefix);
-  const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-  const made = await apiAs(t, admin.access, "/admin/users", {
-    method: "POST",
-    body: JSON.stringify({ username, telegram_id: telegramId }),
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  return { username, telegramId, ...(await tokensOf(t, username)) };
-}
 
 /** Counts what the moderator does: keys, clicks, page loads and route changes (a new path). */
 function counter(page: Page) {
@@ -76,17 +72,8 @@ const orderIds = (page: Page) =>
 
 test(
   "episodes: a podcast_koster moderator accepts three tracks, builds episode 57 by keys, takes the suggested order, airs it; each artist told once",
-  async (t) => {
-    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-    try {
-      const server = await t.startServer({
-        TELEGRAM_BOT_TOKEN: "123456:TEST",
-        TELEGRAM_BOT_API_URL: bot.url,
-        DECISION_NOTIFY_HOLD_S: "0",
-      });
-      const s: TestContext = { ...t, server };
-      const admin = await tokensOf(s, "admin");
-
+  (t) =>
+    withBotServer(t, {}, async ({ bot, server, s, admin }) => {
       // --- Set-up: a moderator of podcast_koster alone; two artists, three tracks in three keys.
       const mod = await newUser(s, "koster");
       const promoted = await apiAs(s, admin.access, `/admin/users/${mod.id}`, {
@@ -279,9 +266,6 @@ test(
       await t.screenshot(phoneDesk, "episode-desk-390");
       findings.push(...await audit(phoneDesk, "aired episode desk @390"));
       expect(findings).toEqual([]);
-    } finally {
-      await bot.stop();
-    }
-  },
+    }),
   { timeout: 240_000 },
 );

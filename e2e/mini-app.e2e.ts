@@ -14,7 +14,7 @@
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { signWebAppInitData, TEST_BOT_TOKEN } from "../server/testing/telegram.ts";
 import { expect, test, type TestContext } from "./harness.ts";
-import { apiAs, FIXTURES, newUser, runArtist, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
+import { acceptOnDesk, apiAs, FIXTURES, newUser, runArtist, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DIRECTION = "podcast_koster";
@@ -102,11 +102,7 @@ test(
         { name: `${runArtist("Done")} - Already Heard.mp3`, source: "Free Artist - Free Format.mp3" },
       ], DIRECTION);
       await waitCompleted(s, admin.access, theirs.map((u) => u.id));
-      const decided = await apiAs(s, admin.access, `/admin/tracks/${theirs[1].id}/decisions/${DIRECTION}`, {
-        method: "PUT",
-        body: JSON.stringify({ status: "accepted", message: "Берём", revision: 0 }),
-      });
-      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      await acceptOnDesk(s, admin.access, theirs[1].id, DIRECTION, "Берём");
 
       // The Telegram user's launch data, signed for the server's bot; the bot may not write to them yet.
       const tgId = 500_000_000 + Math.floor(Math.random() * 1_000_000);

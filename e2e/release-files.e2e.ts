@@ -10,11 +10,22 @@
  * the release-day messages; the ZIP downloads with the master under its ASCII name and the label copy.
  */
 import { unzipSync } from "fflate";
-import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { decodeMp3, resample, wavFile } from "../server/testing/master-audio.ts";
 import { labelDay, russianDate } from "../domain/releases.ts";
-import { expect, test, type TestContext } from "./harness.ts";
-import { apiAs, FIXTURES, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { expect, test } from "./harness.ts";
+import {
+  acceptOnDesk,
+  apiAs,
+  artistWithTelegram,
+  FIXTURES,
+  runArtist,
+  signIn,
+  uploadAs,
+  waitBotMessage,
+  waitCompleted,
+  WIDE,
+  withBotServer,
+} from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DEMO = "fingerprint/Print Artist - Original.mp3";
@@ -22,16 +33,6 @@ const OTHER_SONG = "fingerprint/Print Artist - Other Groove.mp3";
 /** server/releases/materials/judge.ts MATERIAL_REASONS.notSameRecording */
 const NOT_SAME =
   "Это не та запись, что была принята: звучание файла не совпадает с принятым демо. Пришлите мастер принятого трека.";
-
-/** Waits for a message to the artist whose text passes `match` (the sender works after the answer). */
-async function waitMessage(bot: TelegramBotDouble, match: (text: string) => boolean): Promise<string> {
-  for (let i = 0; i < 300; i++) {
-    const found = bot.delivered.map((c) => String(c.body.text ?? "")).find(match);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no such message; got: ${JSON.stringify(bot.delivered.map((c) => c.body.text))}`);
-}
 
 /** A 24-bit 48 kHz WAV of a fixture MP3's audio, written to a temp file named `name`. */
 async function masterOf(source: string, name: string): Promise<{ path: string; bytes: Uint8Array }> {
@@ -45,25 +46,10 @@ async function masterOf(source: string, name: string): Promise<{ path: string; b
 
 test(
   "release files: another song's master refused with its reason; the demo's 24-bit 48 kHz master accepted; label copy at 390 and 1440; number, schedule, messages, ZIP",
-  async (t) => {
-    const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-    try {
-      const server = await t.startServer({
-        TELEGRAM_BOT_TOKEN: "123456:TEST",
-        TELEGRAM_BOT_API_URL: bot.url,
-        DECISION_NOTIFY_HOLD_S: "0",
-        INTAKE_SWEEP_INTERVAL_S: "1",
-      });
-      const s: TestContext = { ...t, server };
-      const admin = await tokensOf(s, "admin");
-      const username = runArtist("master");
-      const telegramId = String(710_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
+  (t) =>
+    withBotServer(t, { INTAKE_SWEEP_INTERVAL_S: "1" }, async ({ bot, server, s, admin }) => {
+      const artist = await artistWithTelegram(s, "master");
+      const { username } = artist;
       const artistName = runArtist("Masterartist");
       const [track] = await uploadAs(
         s,
@@ -72,14 +58,10 @@ test(
         "label_neuropunk",
       );
       await waitCompleted(s, admin.access, [track.id]);
-      const accepted = await apiAs(s, admin.access, `/admin/tracks/${track.id}/decisions/label_neuropunk`, {
-        method: "PUT",
-        body: JSON.stringify({ status: "accepted", message: "Берём!", revision: 0 }),
-      });
-      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      await acceptOnDesk(s, admin.access, track.id, "label_neuropunk");
 
       // The request, with the release page's link.
-      const request = await waitMessage(bot, (text) => text.includes("Чтобы выпустить релиз"));
+      const request = await waitBotMessage(bot, (text) => text.includes("Чтобы выпустить релиз"));
       const releaseId = Number(/\/releases\/(\d+)/.exec(request)?.[1]);
       expect(releaseId).toBeGreaterThan(0);
 
@@ -145,9 +127,9 @@ test(
       await desk.getByRole("button", { name: "Сохранить", exact: true }).click();
       await desk.locator(".st-badge", { hasText: today }).waitFor();
       await desk.getByRole("button", { name: "Запланирован" }).click();
-      const scheduled = await waitMessage(bot, (text) => text.startsWith("Релиз запланирован"));
+      const scheduled = await waitBotMessage(bot, (text) => text.startsWith("Релиз запланирован"));
       expect(scheduled.split("\n")[0]).toBe(`Релиз запланирован на ${russianDate(today)}, номер ${number}`);
-      const released = await waitMessage(bot, (text) => text.startsWith("Сегодня вышел релиз"));
+      const released = await waitBotMessage(bot, (text) => text.startsWith("Сегодня вышел релиз"));
       expect(released).toContain(number);
       await t.screenshot(desk, "release-files-staff-1440");
 
@@ -160,10 +142,7 @@ test(
       const wav = zip[`${number} - ${artistName} - Master Study (Original Mix).wav`];
       expect(wav.length).toBe(master.bytes.length);
       expect(wav.every((b, i) => b === master.bytes[i])).toBe(true);
-    } finally {
-      await bot.stop();
-    }
-    // Two checks of a master and a server of its own on a shared machine.
-  },
+    }),
+  // Two checks of a master and a server of its own on a shared machine.
   { timeout: 300_000 },
 );

@@ -9,55 +9,36 @@
  * downloads with its BOM and columns. (The master's upload and the ZIP with it are the materials
  * checks' e2e.)
  */
-import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { labelDay, russianDate } from "../domain/releases.ts";
-import { expect, test, type TestContext } from "./harness.ts";
-import { apiAs, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { expect, test } from "./harness.ts";
+import {
+  acceptOnDesk,
+  apiAs,
+  artistWithTelegram,
+  runArtist,
+  signIn,
+  uploadAs,
+  waitBotMessage,
+  waitCompleted,
+  WIDE,
+  withBotServer,
+} from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 
-/** Waits for a message to the artist whose text passes `match` (the sender works after the answer). */
-async function waitMessage(bot: TelegramBotDouble, match: (text: string) => boolean): Promise<string> {
-  for (let i = 0; i < 300; i++) {
-    const found = bot.delivered.map((c) => String(c.body.text ?? "")).find(match);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no such message; got: ${JSON.stringify(bot.delivered.map((c) => c.body.text))}`);
-}
-
-test("releases: accept → request; label copy at 390 and 1440; staff number, date, schedule; messages; CSV", async (t) => {
-  const bot = await startTelegramBotDouble({ token: "123456:TEST" });
-  try {
-    const server = await t.startServer({
-      TELEGRAM_BOT_TOKEN: "123456:TEST",
-      TELEGRAM_BOT_API_URL: bot.url,
-      DECISION_NOTIFY_HOLD_S: "0",
-      INTAKE_SWEEP_INTERVAL_S: "1",
-    });
-    const s: TestContext = { ...t, server };
-    const admin = await tokensOf(s, "admin");
-    const username = runArtist("release");
-    const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-    const made = await apiAs(s, admin.access, "/admin/users", {
-      method: "POST",
-      body: JSON.stringify({ username, telegram_id: telegramId }),
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const artist = await tokensOf(s, username);
+test("releases: accept → request; label copy at 390 and 1440; staff number, date, schedule; messages; CSV", (t) =>
+  withBotServer(t, { INTAKE_SWEEP_INTERVAL_S: "1" }, async ({ bot, server, s, admin }) => {
+    const artist = await artistWithTelegram(s, "release");
+    const { username } = artist;
     const artistName = runArtist("Relartist");
     const [track] = await uploadAs(s, artist.access, [
       { name: `${artistName} - Release Study.mp3`, source: "Test Artist - Amen Study.mp3" },
     ], "label_neuropunk");
     await waitCompleted(s, admin.access, [track.id]);
-    const accepted = await apiAs(s, admin.access, `/admin/tracks/${track.id}/decisions/label_neuropunk`, {
-      method: "PUT",
-      body: JSON.stringify({ status: "accepted", message: "Берём!", revision: 0 }),
-    });
-    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    await acceptOnDesk(s, admin.access, track.id, "label_neuropunk");
 
     // The request: what is needed and the release page's link.
-    const request = await waitMessage(bot, (text) => text.includes("Чтобы выпустить релиз"));
+    const request = await waitBotMessage(bot, (text) => text.includes("Чтобы выпустить релиз"));
     const releaseId = Number(/\/releases\/(\d+)/.exec(request)?.[1]);
     expect(releaseId).toBeGreaterThan(0);
     expect(request).toContain("мастер");
@@ -125,9 +106,9 @@ test("releases: accept → request; label copy at 390 and 1440; staff number, da
     await desk.getByRole("button", { name: "Запланирован" }).click();
 
     // The schedule's message, and the release day's (the day is today, Moscow: the sweep releases it).
-    const scheduled = await waitMessage(bot, (text) => text.startsWith("Релиз запланирован"));
+    const scheduled = await waitBotMessage(bot, (text) => text.startsWith("Релиз запланирован"));
     expect(scheduled.split("\n")[0]).toBe(`Релиз запланирован на ${russianDate(today)}, номер ${number}`);
-    const released = await waitMessage(bot, (text) => text.startsWith("Сегодня вышел релиз"));
+    const released = await waitBotMessage(bot, (text) => text.startsWith("Сегодня вышел релиз"));
     expect(released).toContain(number);
     await desk.reload();
     await stage.getByText("Вышел").waitFor();
@@ -154,7 +135,4 @@ test("releases: accept → request; label copy at 390 and 1440; staff number, da
     await desk.getByRole("tab", { name: "Календарь" }).click();
     await desk.locator(`[data-day="${today}"]`).getByText(number).waitFor();
     await t.screenshot(desk, "release-calendar-1440");
-  } finally {
-    await bot.stop();
-  }
-});
+  }));

@@ -16,7 +16,7 @@
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { copyTracks } from "./queue-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { apiAs, artistWithTelegram, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
 const HOLD_S = 4;
 const QUEUE = 200;
@@ -90,14 +90,7 @@ test(
       // --- The queue: an artist with a Telegram id, one real upload, 200 copies by SQL.
       const setUpStarted = performance.now();
       const admin = await tokensOf(s, "admin");
-      const username = runArtist("desk");
-      const telegramId = String(700_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
+      const artist = await artistWithTelegram(s, "desk");
       const name = runArtist("Desk");
       const [source] = await uploadAs(s, artist.access, [
         { name: `${name} - Source.mp3`, source: "Test Artist - Amen Study.mp3" },

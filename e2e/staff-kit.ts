@@ -2,7 +2,8 @@
  * Pieces the end-to-end tests share: users of their own, signing in by login link, calling the API as
  * a user, uploading unique copies of the fixtures, and waiting for their processing.
  */
-import { expect, type Page, type TestContext } from "./harness.ts";
+import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
+import { expect, type ExtraServer, type Page, type TestContext } from "./harness.ts";
 
 export const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url);
 export const WIDE = { width: 1440, height: 900 };
@@ -40,12 +41,87 @@ export async function apiAs(t: TestContext, token: string, path: string, init: R
  * A user of this test alone, made through the admin API and signed in by login link: a test that
  * bans, edits or fills a profile works on its own user, never on the seeded ones the others share.
  */
-export async function newUser(t: TestContext, prefix: string) {
+export async function newUser(t: TestContext, prefix: string, fields: { telegram_id?: string } = {}) {
   const admin = await tokensOf(t, "admin");
   const username = runArtist(prefix.toLowerCase());
-  const made = await apiAs(t, admin.access, "/admin/users", { method: "POST", body: JSON.stringify({ username }) });
+  const made = await apiAs(t, admin.access, "/admin/users", {
+    method: "POST",
+    body: JSON.stringify({ username, ...fields }),
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   return { id: made.body.user.id as number, username, ...(await tokensOf(t, username)) };
+}
+
+/** A user of this test with a Telegram id of its own (an artist the Bot API double hears about). */
+export async function artistWithTelegram(t: TestContext, prefix: string) {
+  const telegramId = String(700_000_000 + Math.floor(Math.random() * 100_000_000));
+  return { ...(await newUser(t, prefix, { telegram_id: telegramId })), telegramId };
+}
+
+/**
+ * Accepts track `id` for `direction` on the desk through the staff API (its first decision:
+ * revision 0), with `message` to the artist; the tests whose subject is the desk's own screens
+ * accept there instead.
+ */
+export async function acceptOnDesk(
+  t: TestContext,
+  staffToken: string,
+  id: number,
+  direction: string,
+  message = "Берём!",
+) {
+  const accepted = await apiAs(t, staffToken, `/admin/tracks/${id}/decisions/${direction}`, {
+    method: "PUT",
+    body: JSON.stringify({ status: "accepted", message, revision: 0 }),
+  });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return accepted.body;
+}
+
+/** What `withBotServer` gives the test: the double, its own server, the context on it, the admin's tokens. */
+export interface BotServer {
+  bot: TelegramBotDouble;
+  server: ExtraServer;
+  s: TestContext;
+  admin: Awaited<ReturnType<typeof tokensOf>>;
+}
+
+/**
+ * Runs `use` on a server of the test's own wired to a Telegram Bot API double, decisions sent at
+ * once (DECISION_NOTIFY_HOLD_S 0: the hold is server/review/track-decision.test.ts's), with `env`
+ * on top; the double is stopped after, whatever happened.
+ */
+export async function withBotServer(
+  t: TestContext,
+  env: Record<string, string>,
+  use: (w: BotServer) => Promise<void>,
+): Promise<void> {
+  const token = "123456:TEST";
+  const bot = await startTelegramBotDouble({ token });
+  try {
+    const server = await t.startServer({
+      TELEGRAM_BOT_TOKEN: token,
+      TELEGRAM_BOT_API_URL: bot.url,
+      DECISION_NOTIFY_HOLD_S: "0",
+      ...env,
+    });
+    const s: TestContext = { ...t, server };
+    await use({ bot, server, s, admin: await tokensOf(s, "admin") });
+  } finally {
+    await bot.stop();
+  }
+}
+
+/**
+ * The first message delivered to an artist whose text passes `match`, once the Bot API double has
+ * answered it (the sender works after the decision's answer): waits on the double, not on time.
+ */
+export async function waitBotMessage(
+  bot: Pick<TelegramBotDouble, "whenDelivered">,
+  match: (text: string) => boolean,
+): Promise<string> {
+  const [found] = await bot.whenDelivered((c) => match(String(c.body.text ?? "")), 1);
+  return String(found.body.text);
 }
 
 /** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */

@@ -8,7 +8,7 @@
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, test, type TestContext } from "./harness.ts";
-import { apiAs, FIXTURES, open, runArtist, signIn, tokensOf } from "./staff-kit.ts";
+import { apiAs, artistWithTelegram, FIXTURES, open, runArtist, signIn, tokensOf } from "./staff-kit.ts";
 
 const CHAT = -1009876543210;
 const SOURCE = "Test Artist - Amen Study.mp3";
@@ -62,12 +62,7 @@ test(
         }),
       });
       expect(mod.status, JSON.stringify(mod.body)).toBe(201);
-      const username = runArtist("deskartist");
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: String(700_000_000 + Math.floor(Math.random() * 1_000_000)) }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const { username } = await artistWithTelegram(s, "deskartist");
 
       // The artist uploads in Chromium, to Лейбл Костёр.
       const artistName = runArtist("Desk");

@@ -10,7 +10,7 @@
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { startVkApiDouble } from "../server/testing/vk-api-double.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
+import { artistWithTelegram, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -53,15 +53,9 @@ test(
       });
       const s: TestContext = { ...t, server };
       const admin = await tokensOf(s, "admin");
-      const username = runArtist("vkmsg");
-      const telegramId = String(720_000_000 + Math.floor(Math.random() * 1_000_000));
+      const artist = await artistWithTelegram(s, "vkmsg");
+      const { username, telegramId } = artist;
       const vkUserId = String(400_000_000 + Math.floor(Math.random() * 1_000_000));
-      const made = await apiAs(s, admin.access, "/admin/users", {
-        method: "POST",
-        body: JSON.stringify({ username, telegram_id: telegramId }),
-      });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const artist = await tokensOf(s, username);
 
       // The profile: the VK part, the button opening VK's allow-messages window with the key.
       const page = await signIn(s, username, PHONE);

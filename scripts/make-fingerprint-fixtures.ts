@@ -20,97 +20,40 @@
  *   the half-time drums (kick on 1, snare on 3) and another loop of chords (i – iv – v – VI), 320 kbps.
  */
 import { chordTrack } from "../server/testing/chords.ts";
+import { ffmpeg, lame, withMaster } from "./fixture-encode.ts";
 
 const SECONDS = 12;
 const FS = 44100;
 const dir = new URL("../test/fixtures/audio/fingerprint/", import.meta.url).pathname;
 
-function wav(channels: Float32Array[], fs: number): Uint8Array {
-  const n = channels[0].length, c = channels.length;
-  const out = new Uint8Array(44 + n * c * 2);
-  const v = new DataView(out.buffer);
-  const w = (o: number, s: string) => [...s].forEach((ch, i) => (out[o + i] = ch.charCodeAt(0)));
-  w(0, "RIFF");
-  v.setUint32(4, 36 + n * c * 2, true);
-  w(8, "WAVE");
-  w(12, "fmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, c, true);
-  v.setUint32(24, fs, true);
-  v.setUint32(28, fs * c * 2, true);
-  v.setUint16(32, c * 2, true);
-  v.setUint16(34, 16, true);
-  w(36, "data");
-  v.setUint32(40, n * c * 2, true);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < c; k++) {
-      v.setInt16(44 + 2 * (i * c + k), Math.round(Math.max(-1, Math.min(1, channels[k][i])) * 32767), true);
-    }
-  }
-  return out;
-}
-
-async function run(cmd: string, args: string[]) {
-  const out = await new Deno.Command(cmd, { args, stderr: "piped" }).output();
-  if (!out.success) throw new Error(`${cmd} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-}
-
-const master = await Deno.makeTempFile({ suffix: ".wav" });
-const other = await Deno.makeTempFile({ suffix: ".wav" });
-try {
-  const common = { tonic: 7, mode: "minor" as const, seconds: SECONDS, sampleRate: FS, channels: 2 as const, bpm: 172 };
-  await Deno.writeFile(master, wav(chordTrack({ ...common, drums: true, seed: 5 }), FS));
-  await Deno.writeFile(
-    other,
-    wav(
-      chordTrack({
-        ...common,
-        drums: true,
-        drumPattern: "dubstep",
-        progression: [[0, "min"], [5, "min"], [7, "min"], [8, "maj"]],
-        seed: 9,
-      }),
-      FS,
-    ),
-  );
-  const original = `${dir}Print Artist - Original.mp3`;
-  await run("lame", ["--quiet", "-b", "320", master, original]);
-  await run("lame", ["--quiet", "-b", "128", master, `${dir}Print Artist - Copy 128.mp3`]);
-  await run("lame", ["--quiet", "-V", "0", master, `${dir}Print Artist - Copy V0.mp3`]);
-  const ff = (args: string[], file: string) =>
-    run("ffmpeg", [
-      "-y",
-      "-loglevel",
-      "error",
-      "-i",
-      original,
-      ...args,
-      "-c:a",
-      "libmp3lame",
-      "-b:a",
-      "192k",
-      `${dir}${file}`,
-    ]);
-  await ff(["-ar", "48000"], "Print Artist - Copy 48k.mp3");
-  await ff(["-af", "volume=-1dB"], "Print Artist - Copy Quieter.mp3");
-  await ff(["-af", "adelay=2000:all=1"], "Print Artist - Copy Late.mp3");
-  await run("ffmpeg", [
-    "-y",
-    "-loglevel",
-    "error",
-    "-i",
-    original,
-    "-c",
-    "copy",
-    "-metadata",
-    "artist=Someone Else",
-    "-metadata",
-    "title=Renamed",
-    `${dir}Someone Else - Renamed.mp3`,
-  ]);
-  await run("lame", ["--quiet", "-b", "320", other, `${dir}Print Artist - Other Groove.mp3`]);
-} finally {
-  await Deno.remove(master);
-  await Deno.remove(other);
-}
+const common = { tonic: 7, mode: "minor" as const, seconds: SECONDS, sampleRate: FS, channels: 2 as const, bpm: 172 };
+const otherGroove = chordTrack({
+  ...common,
+  drums: true,
+  drumPattern: "dubstep",
+  progression: [[0, "min"], [5, "min"], [7, "min"], [8, "maj"]],
+  seed: 9,
+});
+const original = `${dir}Print Artist - Original.mp3`;
+await withMaster(chordTrack({ ...common, drums: true, seed: 5 }), FS, async (master) => {
+  await lame(["-b", "320", master, original]);
+  await lame(["-b", "128", master, `${dir}Print Artist - Copy 128.mp3`]);
+  await lame(["-V", "0", master, `${dir}Print Artist - Copy V0.mp3`]);
+});
+const ff = (args: string[], file: string) =>
+  ffmpeg(["-i", original, ...args, "-c:a", "libmp3lame", "-b:a", "192k", `${dir}${file}`]);
+await ff(["-ar", "48000"], "Print Artist - Copy 48k.mp3");
+await ff(["-af", "volume=-1dB"], "Print Artist - Copy Quieter.mp3");
+await ff(["-af", "adelay=2000:all=1"], "Print Artist - Copy Late.mp3");
+await ffmpeg([
+  "-i",
+  original,
+  "-c",
+  "copy",
+  "-metadata",
+  "artist=Someone Else",
+  "-metadata",
+  "title=Renamed",
+  `${dir}Someone Else - Renamed.mp3`,
+]);
+await withMaster(otherGroove, FS, (other) => lame(["-b", "320", other, `${dir}Print Artist - Other Groove.mp3`]));

@@ -18,55 +18,17 @@
  *   other drum sounds, another vibrato): not the same recording.
  */
 import { mixStems, pieceStems, type Stems } from "../server/testing/versions.ts";
+import { ffmpeg, withMaster } from "./fixture-encode.ts";
 
 const SECONDS = 12;
 const FS = 44100;
 const dir = new URL("../test/fixtures/audio/versions/", import.meta.url).pathname;
 
-function wav(channels: Float32Array[], fs: number): Uint8Array {
-  const n = channels[0].length, c = channels.length;
-  const out = new Uint8Array(44 + n * c * 2);
-  const v = new DataView(out.buffer);
-  const w = (o: number, s: string) => [...s].forEach((ch, i) => (out[o + i] = ch.charCodeAt(0)));
-  w(0, "RIFF");
-  v.setUint32(4, 36 + n * c * 2, true);
-  w(8, "WAVE");
-  w(12, "fmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, c, true);
-  v.setUint32(24, fs, true);
-  v.setUint32(28, fs * c * 2, true);
-  v.setUint16(32, c * 2, true);
-  v.setUint16(34, 16, true);
-  w(36, "data");
-  v.setUint32(40, n * c * 2, true);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < c; k++) {
-      v.setInt16(44 + 2 * (i * c + k), Math.round(Math.max(-1, Math.min(1, channels[k][i])) * 32767), true);
-    }
-  }
-  return out;
-}
-
-async function ffmpeg(args: string[]) {
-  const out = await new Deno.Command("ffmpeg", { args: ["-y", "-loglevel", "error", ...args], stderr: "piped" })
-    .output();
-  if (!out.success) throw new Error(`ffmpeg ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-}
-
 const mp3 = ["-c:a", "libmp3lame", "-b:a", "128k", "-map_metadata", "-1"];
 const name = (title: string) => `${dir}Version Artist - ${title}.mp3`;
 
-async function render(stems: Stems, leaveOut: (keyof Stems)[], title: string) {
-  const master = await Deno.makeTempFile({ suffix: ".wav" });
-  try {
-    await Deno.writeFile(master, wav(mixStems(stems, leaveOut), FS));
-    await ffmpeg(["-i", master, ...mp3, name(title)]);
-  } finally {
-    await Deno.remove(master);
-  }
-}
+const render = (stems: Stems, leaveOut: (keyof Stems)[], title: string) =>
+  withMaster(mixStems(stems, leaveOut), FS, (master) => ffmpeg(["-i", master, ...mp3, name(title)]));
 
 const stems = pieceStems({ seconds: SECONDS, sampleRate: FS });
 await render(stems, [], "Full Mix");

@@ -6,7 +6,7 @@ import { trackNameParts } from "../../domain/track-name.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ReviewService } from "../track-services.ts";
 import { ApiError } from "../lib/http-error.ts";
-import { createJobLease } from "../leases/lease.ts";
+import { createSweepRunner, type SweepPass } from "../leases/sweep-runner.ts";
 import { pairsPastDue } from "../tracks/intake-sql.ts";
 import { readRules } from "./rules.ts";
 import { autoDeclineDaysOf, isOverdue } from "../../domain/response-promise.ts";
@@ -18,8 +18,9 @@ import { autoDeclineDaysOf, isOverdue } from "../../domain/response-promise.ts";
  * decision path (`decidePairs`: history marked `automatic`, no decider, the artist's held message,
  * assignments ended), with the direction's `late_message` or DEFAULT_LATE_MESSAGE.
  *
- * Several instances: the pass runs under the job lease of server/leases/ (one conditional upsert); the
- * holder keeps it by renewing it each pass, another takes it once it has ended. Should two passes
+ * Several instances: the pass runs under the job lease of server/leases/ (one conditional upsert) by
+ * the one sweep runner (server/leases/sweep-runner.ts); the holder keeps it by renewing it each pass,
+ * another takes it once it has ended. Should two passes
  * ever meet, a pair's revision check lets only one decline through.
  */
 export interface PromiseSweep {
@@ -39,25 +40,14 @@ export function createPromiseSweep(
   deps: Pick<AppDeps, "db" | "clock" | "logger" | "config"> & { review: Pick<ReviewService, "autoDecline"> },
   opts: { owner?: string } = {},
 ): PromiseSweep {
-  const { db, clock, logger } = deps;
-  const everyMs = deps.config.intakeSweepIntervalS * 1000;
-  const owner = opts.owner ?? `${Deno.pid}-${crypto.randomUUID()}`;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<number> | null = null;
-  let stopped = false;
+  const { db, logger } = deps;
 
-  const jobLease = createJobLease(db, LEASE_NAME);
-  /** Takes or renews the lease for two intervals; false when another instance holds it. */
-  const lease = async (now: Date) => (await jobLease.acquire(owner, now, 2 * everyMs)) !== null;
-
-  async function pass(): Promise<number> {
-    const now = clock.now();
-    if (!(await lease(now))) return 0;
+  async function pass({ now, stopping }: SweepPass): Promise<number> {
     const rules = await readRules(db);
     const due = autoDeclineDaysOf(rules);
     let declined = 0;
     const seen = new Set<number>();
-    for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
+    for (let round = 0; round < MAX_ROUNDS && !stopping(); round++) {
       const rows = (await pairsPastDue(db, due, now, BATCH)).filter((r) => !seen.has(r.id));
       for (const row of rows) {
         seen.add(row.id);
@@ -86,34 +76,12 @@ export function createPromiseSweep(
     return declined;
   }
 
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(async () => {
-      await sweep.runOnce().catch(() => 0);
-      schedule();
-    }, everyMs);
-    Deno.unrefTimer(timer);
-  }
-
-  const sweep: PromiseSweep = {
-    runOnce() {
-      if (running) return running;
-      running = pass().catch((err) => {
-        logger.warn("promise sweep failed", { err });
-        throw err;
-      }).finally(() => (running = null));
-      return running;
-    },
-    start() {
-      stopped = false;
-      void sweep.runOnce().catch(() => 0);
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      await running?.catch(() => 0);
-    },
-  };
-  return sweep;
+  const { runOnce, start, stop } = createSweepRunner(deps, {
+    name: LEASE_NAME,
+    everyMs: deps.config.intakeSweepIntervalS * 1000,
+    owner: opts.owner,
+    label: "promise sweep",
+    pass,
+  });
+  return { runOnce, start, stop };
 }

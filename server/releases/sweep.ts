@@ -1,10 +1,9 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client.ts";
 import { releases } from "../../db/schema.ts";
 import { labelDay, REMINDER_EVERY_DAYS, REMINDERS_MAX } from "../../domain/releases.ts";
 import type { AppDeps } from "../deps.ts";
-import { createJobLease } from "../leases/lease.ts";
+import { createSweepRunner } from "../leases/sweep-runner.ts";
 import { DAY_MS } from "../../domain/response-promise.ts";
 import { readRules } from "../intake/rules.ts";
 import type { TelegramOutbox } from "../notifications/outbox.ts";
@@ -15,7 +14,8 @@ import { materialsByRelease } from "./materials/reads.ts";
 
 /**
  * The release desk's sweep (issue 34, docs/decisions/0352), every INTAKE_SWEEP_INTERVAL_S under its
- * own job lease (one instance at a time, like the promise sweep):
+ * own job lease by the one sweep runner (server/leases/sweep-runner.ts: one instance at a time, like
+ * the promise sweep):
  * - a new release's request to the artist once its decision's hold is over (an undo within the
  *   hold removed the release, so nothing is sent);
  * - reminders while materials are missing: the n-th no sooner than REMINDER_EVERY_DAYS after the
@@ -145,79 +145,17 @@ async function releaseDays(deps: SweepDeps, now: Date): Promise<number> {
 }
 
 export function createReleaseSweep(deps: SweepDeps, opts: { owner?: string } = {}): ReleaseSweep {
-  const { db, clock, logger } = deps;
-  const everyMs = deps.config.intakeSweepIntervalS * 1000;
   const holdMs = (deps.config.decisionNotifyHoldS ?? 0) * 1000;
-  const owner = opts.owner ?? `${Deno.pid}-${crypto.randomUUID()}`;
-  const jobLease = createJobLease(db as Db, LEASE_NAME);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<number> | null = null;
-  let stopped = true;
-
-  async function pass(): Promise<number> {
-    const now = clock.now();
-    if ((await jobLease.acquire(owner, now, 2 * everyMs)) === null) return 0;
-    const written = (await requests(deps, now, holdMs)) + (await reminders(deps, now)) +
-      (await releaseDays(deps, now));
-    if (written > 0) deps.kick();
-    return written;
-  }
-
-  const wanted = new Set<number>();
-  let soonTimer: ReturnType<typeof setTimeout> | undefined;
-  let soonAt = Infinity;
-  function armSoon() {
-    const next = Math.min(...wanted);
-    if (!Number.isFinite(next) || next >= soonAt) return;
-    if (soonTimer !== undefined) clearTimeout(soonTimer);
-    soonAt = next;
-    soonTimer = setTimeout(async () => {
-      soonTimer = undefined;
-      soonAt = Infinity;
-      for (const at of wanted) if (at <= Date.now()) wanted.delete(at);
-      await sweep.runOnce().catch(() => 0);
-      if (!stopped) armSoon();
-    }, Math.max(0, next - Date.now()));
-    Deno.unrefTimer(soonTimer);
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(async () => {
-      await sweep.runOnce().catch(() => 0);
-      schedule();
-    }, everyMs);
-    Deno.unrefTimer(timer);
-  }
-
-  const sweep: ReleaseSweep = {
-    runOnce() {
-      if (running) return running;
-      running = pass().catch((err) => {
-        logger.warn("release sweep failed", { err });
-        throw err;
-      }).finally(() => (running = null));
-      return running;
+  return createSweepRunner(deps, {
+    name: LEASE_NAME,
+    everyMs: deps.config.intakeSweepIntervalS * 1000,
+    owner: opts.owner,
+    label: "release sweep",
+    async pass({ now }) {
+      const written = (await requests(deps, now, holdMs)) + (await reminders(deps, now)) +
+        (await releaseDays(deps, now));
+      if (written > 0) deps.kick();
+      return written;
     },
-    soon(ms) {
-      // One timer for the earliest pass asked for; the later ones are kept and run after it (a burst
-      // of decisions makes a few passes, not one each).
-      if (stopped) return;
-      wanted.add(Math.ceil((Date.now() + ms + 50) / 100) * 100);
-      armSoon();
-    },
-    start() {
-      stopped = false;
-      void sweep.runOnce().catch(() => 0);
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      if (soonTimer !== undefined) clearTimeout(soonTimer);
-      wanted.clear();
-      await running?.catch(() => 0);
-    },
-  };
-  return sweep;
+  });
 }

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { settleXhr, useFakeXhrSession } from "../../components/testing/fake-xhr-session.ts";
 import type { ResumableUploadSummary } from "../../../domain/resumable-upload.ts";
 import { FakeXhr } from "../../../server/testing/fake-xhr.ts";
 import { UploadForm } from "./upload-form.tsx";
@@ -47,12 +48,6 @@ function serve() {
   });
 }
 
-function settle(): Promise<void> {
-  return act(async () => {
-    for (let i = 0; i < 80; i++) await Promise.resolve();
-  });
-}
-
 /** «Продолжить», then the file chosen in the picker it opens. */
 function pick(file: File) {
   fireEvent.click(screen.getByRole("button", { name: "Продолжить: Artist - Half Sent.mp3" }));
@@ -64,22 +59,12 @@ function pick(file: File) {
 const file = (lastModified = MODIFIED, size = 45) =>
   new File([new Uint8Array(size)], "Artist - Half Sent.mp3", { type: "audio/mpeg", lastModified });
 
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem("accessToken", "acc");
-  serve();
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useFakeXhrSession(serve, { signedIn: true });
 
 describe("unfinished uploads on the upload page (issue 31)", () => {
   it("lists an unfinished upload before any file is picked: name, size, share sent, directions", async () => {
     render(<UploadForm signedIn onNavigate={() => {}} />);
-    await settle();
+    await settleXhr();
     const row = screen.getByTestId("unfinished-upload");
     expect(row.textContent).toContain("Artist - Half Sent.mp3");
     expect(row.textContent).toContain("0 МБ · отправлено 44% · Лейбл Костёр, Радио Профита");
@@ -91,7 +76,7 @@ describe("unfinished uploads on the upload page (issue 31)", () => {
 
   it("is not shown to a visitor, who has no uploads to ask for", async () => {
     render(<UploadForm signedIn={false} onNavigate={() => {}} />);
-    await settle();
+    await settleXhr();
     expect(screen.queryByTestId("unfinished-upload")).toBeNull();
     expect(FakeXhr.sent).toEqual([]);
   });
@@ -99,11 +84,11 @@ describe("unfinished uploads on the upload page (issue 31)", () => {
   it("«Продолжить» takes the file alone: another file is refused, the same one sends only the missing parts", async () => {
     const navigate = vi.fn();
     render(<UploadForm signedIn onNavigate={navigate} />);
-    await settle();
+    await settleXhr();
     const row = screen.getByTestId("unfinished-upload");
 
     pick(file(MODIFIED + 1));
-    await settle();
+    await settleXhr();
     expect(within(row).getByRole("alert").textContent).toBe(
       "Это другой файл: нужен «Artist - Half Sent.mp3», 0 МБ, без изменений.",
     );
@@ -111,7 +96,7 @@ describe("unfinished uploads on the upload page (issue 31)", () => {
 
     vi.useFakeTimers({ toFake: ["setTimeout"] });
     pick(file());
-    await settle();
+    await settleXhr();
     // No direction and no AI answer was asked: the upload's own are kept.
     expect(FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url.split("/").at(-1))).toEqual(["3", "4", "5"]);
     expect(FakeXhr.sent.some((r) => r.method === "POST" && r.url === "/api/upload/resumable")).toBe(false);
@@ -126,9 +111,9 @@ describe("unfinished uploads on the upload page (issue 31)", () => {
 
   it("«Отменить» deletes the upload and takes it off the list", async () => {
     render(<UploadForm signedIn onNavigate={() => {}} />);
-    await settle();
+    await settleXhr();
     fireEvent.click(screen.getByRole("button", { name: "Отменить: Artist - Half Sent.mp3" }));
-    await settle();
+    await settleXhr();
     expect(FakeXhr.sent.filter((r) => r.method === "DELETE").map((r) => r.url)).toEqual(["/api/upload/resumable/up1"]);
     expect(screen.queryByTestId("unfinished-upload")).toBeNull();
   });

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { settleXhr, useFakeXhrSession } from "../../components/testing/fake-xhr-session.ts";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../../domain/directions.ts";
 import { readFailedFiles } from "../../components/failed-files.ts";
 import { type FakeAnswer, FakeXhr, type SentRequest } from "../../../server/testing/fake-xhr.ts";
@@ -47,13 +48,6 @@ function mp3(name: string, bytes = 1000) {
   return new File([new Uint8Array(bytes)], name, { type: "audio/mpeg", lastModified: 1_700_000_000_000 });
 }
 
-/** Lets the chain of fake answers (each a microtask away) run to its end inside act. */
-function settle(): Promise<void> {
-  return act(async () => {
-    for (let i = 0; i < 50; i++) await Promise.resolve();
-  });
-}
-
 function addFiles(files: File[]) {
   const input = screen.getByTestId("file-input") as HTMLInputElement;
   Object.defineProperty(input, "files", { value: files, configurable: true });
@@ -77,16 +71,7 @@ const submitButton = () => screen.getByRole("button", { name: /Загрузит�
 const answerAi = (label: "Нет" | "Частично" | "Да" = "Нет") =>
   fireEvent.click(screen.getByRole("radio", { name: label }));
 
-beforeEach(() => {
-  localStorage.clear();
-  serve();
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useFakeXhrSession(serve);
 
 describe("upload form", () => {
   it("marks an invalid name red, blocks upload until it is removed, and records it as not uploaded", () => {
@@ -159,7 +144,7 @@ describe("upload form", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: "Подкаст Нейропанк" }));
     answerAi("Частично");
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await settle();
+    await settleXhr(50);
     // Both files were checked by the server before any byte moved.
     const starts = FakeXhr.sent.filter((r) => r.method === "POST");
     expect(starts.map((r) => JSON.parse(r.body as string))).toEqual([
@@ -186,12 +171,12 @@ describe("upload form", () => {
     act(() => part.progress(5, 10));
     expect(screen.getAllByRole("progressbar").map((b) => b.getAttribute("aria-valuenow"))).toEqual(["25", "0"]);
     await actAndSettle(() => part.respond(200, { success: true }));
-    await settle();
+    await settleXhr(50);
     // The rest of the parts go through one by one.
     while (FakeXhr.held.length > 0) {
       const next = FakeXhr.held.shift()!;
       await actAndSettle(() => next.respond(200, { success: true }));
-      await settle();
+      await settleXhr(50);
     }
     expect(FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url)).toEqual([
       "/api/upload/resumable/up1/parts/1",
@@ -222,7 +207,7 @@ describe("upload form", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
     answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await settle();
+    await settleXhr(50);
     expect(screen.getByText("Аккаунт заблокирован: спам")).toBeTruthy();
     act(() => {
       vi.advanceTimersByTime(2999);
@@ -241,7 +226,7 @@ describe("upload form", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
     answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await settle();
+    await settleXhr(50);
     expect(screen.getByText("Ошибка загрузки треков. Пожалуйста, попробуйте позже.")).toBeTruthy();
     expect(screen.getAllByTestId("file-row")).toHaveLength(1);
     expect(submitButton().textContent).toBe("Загрузить трек");
@@ -256,13 +241,13 @@ describe("upload form", () => {
     const onNavigate = vi.fn();
     render(<UploadForm signedIn onNavigate={onNavigate} />);
     addFiles([file]);
-    await settle();
+    await settleXhr(50);
     const row = screen.getByTestId("file-row");
     expect(within(row).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("33");
     // Its directions were given when it started: none are needed to go on.
     expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
     await actAndSettle(() => fireEvent.click(within(row).getByRole("button", { name: "Продолжить: A - 1.mp3" })));
-    await settle();
+    await settleXhr(50);
     expect(FakeXhr.sent.filter((r) => r.method === "POST" && r.url === "/api/upload/resumable")).toHaveLength(0);
     expect(FakeXhr.sent.filter((r) => r.method === "PUT").map((r) => r.url)).toEqual([
       "/api/upload/resumable/old/parts/2",
@@ -281,7 +266,7 @@ describe("upload form", () => {
     FakeXhr.reset(() => ({ status: 404, body: { success: false, error: "Загрузка не найдена" } }));
     render(<UploadForm signedIn onNavigate={() => {}} />);
     addFiles([file]);
-    await settle();
+    await settleXhr(50);
     expect(screen.queryByRole("button", { name: /Продолжить/ })).toBeNull();
     expect(screen.queryByRole("progressbar")).toBeNull();
     expect(localStorage.getItem("resumableUploads")).toBeNull();
@@ -345,12 +330,12 @@ describe("upload form", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: "Шоу Нейрогон" }));
     answerAi();
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await settle();
+    await settleXhr(50);
     expect(screen.getByRole("alert").textContent).toBe(paused);
     expect(screen.getAllByTestId("file-row")).toHaveLength(1);
     refusal = { status: 429, body: { success: false, error: capped } };
     await actAndSettle(() => fireEvent.click(submitButton()));
-    await settle();
+    await settleXhr(50);
     expect(screen.getByRole("alert").textContent).toBe(capped);
   });
 });

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { settleXhr, useFakeXhrSession } from "../../../components/testing/fake-xhr-session.ts";
 import { FakeXhr } from "../../../../server/testing/fake-xhr.ts";
 import { CHECKING_POLL_MS, type ReleaseFileItem, ReleaseFiles } from "./ReleaseFiles.tsx";
 
@@ -43,12 +44,6 @@ function serve() {
   });
 }
 
-function settle(): Promise<void> {
-  return act(async () => {
-    for (let i = 0; i < 80; i++) await Promise.resolve();
-  });
-}
-
 function pick(kind: string, file: File) {
   const row = screen.getByTestId(`release-file-${kind}`);
   const input = within(row).getByLabelText(/^Выбрать файл/) as HTMLInputElement;
@@ -56,17 +51,7 @@ function pick(kind: string, file: File) {
   fireEvent.change(input);
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem("accessToken", "acc");
-  serve();
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useFakeXhrSession(serve, { signedIn: true });
 
 describe("the release page's files (issue 34)", () => {
   it("shows each file's state, whether it is needed, its name and a refusal's reason", () => {
@@ -88,7 +73,7 @@ describe("the release page's files (issue 34)", () => {
     const changed = vi.fn();
     render(<ReleaseFiles releaseId={5} items={items} onChanged={changed} />);
     pick("extended", new File([new Uint8Array(25)], "Track (Extended).wav", { lastModified: 1 }));
-    await settle();
+    await settleXhr();
     const start = FakeXhr.sent[0];
     expect(JSON.parse(start.body as string)).toMatchObject({
       filename: "Track (Extended).wav",
@@ -107,7 +92,7 @@ describe("the release page's files (issue 34)", () => {
   it("refuses a file that is not WAV, FLAC or AIFF before sending anything, and shows the server's refusal", async () => {
     render(<ReleaseFiles releaseId={5} items={items} onChanged={() => {}} />);
     pick("extended", new File([new Uint8Array(5)], "Track.mp3"));
-    await settle();
+    await settleXhr();
     expect(FakeXhr.sent).toEqual([]);
     expect(within(screen.getByTestId("release-file-extended")).getByRole("alert").textContent).toMatch(
       /нужен WAV, FLAC или AIFF/,
@@ -117,7 +102,7 @@ describe("the release page's files (issue 34)", () => {
       body: { success: false, error: "Файлы для этого релиза больше не принимаются." },
     }));
     pick("extended", new File([new Uint8Array(5)], "Track.wav"));
-    await settle();
+    await settleXhr();
     expect(within(screen.getByTestId("release-file-extended")).getByRole("alert").textContent).toBe(
       "Файлы для этого релиза больше не принимаются.",
     );
