@@ -243,6 +243,8 @@ test(
       const told = [...final].filter(([, outcome]) => outcome !== "shortlisted");
       const accepted = [...final.values()].filter((o) => o === "accepted").length;
       expect(bot.delivered, "nothing is sent during the hold").toHaveLength(0);
+      // What the hold keeps back, as the outbox kit sees it: a message per told pair, a request per acceptance.
+      expect(await stillOnTheWay(server.dataDir, artist.id, [])).toHaveLength(told.length + accepted);
       await endHolds(server.dataDir, HOLD_S * 1000);
       await bot.whenDelivered(() => true, told.length + accepted);
       const texts = bot.delivered.map((c) => String(c.body.text));
