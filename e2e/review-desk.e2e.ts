@@ -17,7 +17,7 @@
  * Screenshots at 1440 of the queue with the dock and of the template chooser.
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
-import { copyTracks } from "./queue-kit.ts";
+import { copyTracks, waitAnalysed } from "./queue-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { endHolds, stillOnTheWay } from "./outbox-kit.ts";
 import { apiAs, artistWithTelegram, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
@@ -29,17 +29,6 @@ import { apiAs, artistWithTelegram, runArtist, signIn, tokensOf, uploadAs, waitC
 const HOLD_S = 600;
 const QUEUE = 200;
 const SCREENSHOTS = new URL("../test-artifacts/screenshots/", import.meta.url);
-
-/** Waits until every track has its audio report (written just after processing completes). */
-async function waitAnalysed(t: TestContext, adminToken: string, ids: number[]) {
-  for (const id of ids) {
-    for (let i = 0; i < 100; i++) {
-      const { body } = await apiAs(t, adminToken, `/admin/tracks/${id}`);
-      if (body.track?.analysis) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 /** The rows of the list in their order. */
 const rowIds = (page: Page) =>
