@@ -20,7 +20,7 @@ import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts
 import { copyTracks, waitAnalysed } from "./queue-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { endHolds, stillOnTheWay } from "./outbox-kit.ts";
-import { apiAs, artistWithTelegram, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
+import { artistWithTelegram, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 
 /**
  * Ten minutes: a loaded machine cannot use it up before Z (the undo must come within it, and a few
