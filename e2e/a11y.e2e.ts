@@ -84,14 +84,25 @@ async function uniqueMp3(): Promise<Buffer> {
 
 /**
  * The slider's SoundCloud player is a lazy iframe: Tab scrolls it into view, it starts loading, and
- * the frame's document arriving mid-test moves focus about. Load every frame up front (the machine
- * has no outside network, so refuse outside requests at once) and let them settle.
+ * the frame's document arriving mid-test moves focus about. Before the page opens: outside requests
+ * are refused at once (the machine has no outside network) and every iframe is marked when its
+ * document (or the error page of a refused one) has loaded.
  */
-async function settleFrames(page: Page) {
+async function watchFrames(page: Page) {
   await page.route((url) => url.hostname !== "127.0.0.1", (route) => route.abort());
+  await page.addInitScript(() =>
+    document.addEventListener("load", (e) => {
+      if (e.target instanceof HTMLIFrameElement) e.target.dataset.e2eLoaded = "yes";
+    }, true)
+  );
+}
+
+/** Loads every frame up front and waits for each one's load event (`watchFrames` before the page opened). */
+async function settleFrames(page: Page) {
   await page.evaluate(() => document.querySelectorAll("iframe").forEach((f) => f.setAttribute("loading", "eager")));
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLIFrameElement>("iframe")].every((f) => f.dataset.e2eLoaded === "yes")
+  );
 }
 
 const focusInDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("[role=dialog]")));
@@ -356,6 +367,7 @@ test("axe: the decision history at 390 px is a list, with whole words and no scr
 
 test("keyboard: the upload page, with a focus ring on every stop", async (t) => {
   const page = await signIn(t, "artist");
+  await watchFrames(page);
   await openPage(page, t.server.baseUrl + "/");
   await settleFrames(page);
   // The first stop is the skip link, shown on focus.
@@ -407,6 +419,7 @@ test("keyboard: the upload page, with a focus ring on every stop", async (t) => 
 
 test("keyboard: the login dialog takes focus, keeps it, closes on Escape and gives it back", async (t) => {
   const page = await t.page(DESKTOP);
+  await watchFrames(page);
   await openPage(page, t.server.baseUrl + "/");
   await settleFrames(page);
   await tabTo(page, /Войдите, чтобы отправить трек/);

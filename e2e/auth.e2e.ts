@@ -399,19 +399,27 @@ test("guards: anonymous /profile → /login; artist /admin → /; signed-in /log
 
 test("leaving the page while the sign-in check is still on its way keeps the session", async (t) => {
   const page = await t.page({ width: 1280, height: 800 });
-  // Hold the first account check of the sign-in address so the person leaves before it answers.
-  let held = false;
+  // Hold the first account check of the sign-in address until the person has left: it answers only
+  // then (released by the test, not after a pause that a slow machine may outlast).
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let holding!: () => void;
+  const held = new Promise<void>((r) => (holding = r));
+  let first = true;
   await page.route("**/api/auth/me", async (route) => {
-    if (held) return route.continue();
-    held = true;
-    await new Promise((r) => setTimeout(r, 1_500));
+    if (!first) return route.continue();
+    first = false;
+    holding();
+    await released;
     await route.continue().catch(() => {});
   });
   await page.goto(await t.server.loginLink("artist"));
-  await expectSignedIn(page);
-  // The tokens left the address at once, before the check answered (decision 0202).
-  expect(new URL(page.url()).search).not.toContain("access_token");
+  await held;
+  // The tokens left the address at once, before the check answered (decision 0202), and are kept.
+  await page.waitForURL((u) => !u.searchParams.has("access_token"));
+  await page.waitForFunction(() => Boolean(localStorage.getItem("accessToken")));
   await page.goto(t.server.baseUrl + "/profile");
+  release();
   await waitForPath(page, "/profile");
   await page.getByText("@artist").waitFor();
   await expectSignedIn(page);

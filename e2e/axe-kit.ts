@@ -19,16 +19,16 @@ interface Finding {
  * <script> would be blocked; evaluating the source through the DevTools protocol is not subject to it.
  */
 export async function audit(page: Page, label: string): Promise<string[]> {
-  await page.waitForLoadState("networkidle");
+  // What the audit needs is on the page: the caller waited for its elements (never for the network
+  // to go quiet: a page may keep a request open, docs/decisions/0447); the document has loaded.
+  await page.waitForLoadState("load");
   // Entry animations (flash, cookie bar) must end, or contrast is measured mid-fade. The cookie bar
-  // comes a second after start unless accepted: on a busy machine that is after a fixed pause, so
-  // wait for the bar itself (the catch is for a page that shows none).
-  await page.waitForTimeout(100);
-  await page.waitForFunction(
-    () => localStorage.getItem("cookieConsent") === "true" || document.querySelector(".cookie-bar") !== null,
-    undefined,
-    { timeout: 5_000 },
-  ).catch(() => {});
+  // comes a second after start unless accepted, on every page with the full layout (the one with
+  // the footer's privacy link; the bare maintenance page has neither): wait for the bar itself.
+  await page.waitForFunction(() =>
+    localStorage.getItem("cookieConsent") === "true" || document.querySelector(".cookie-bar") !== null ||
+    document.querySelector(".site-footer a[href='/privacy']") === null
+  );
   await page.evaluate(() =>
     Promise.all(
       document.getAnimations()

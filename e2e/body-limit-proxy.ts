@@ -40,6 +40,8 @@ export interface BodyLimitProxy {
    * part endpoint, or (a proxy in front of the bucket) by S3's UploadPart (`?partNumber=n&uploadId=…`).
    */
   partsAccepted(): number[];
+  /** Resolves when the proxy has next recorded a request (passed, refused, dropped or truncated). */
+  changed(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,13 @@ export function partNumber(r: Pick<ProxiedRequest, "path" | "search">): number {
 
 export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitProxy {
   const ac = new AbortController();
+  let waiters: (() => void)[] = [];
+  /** Wakes whoever waits on `changed()`: a request was recorded. */
+  const recorded = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
+  };
   const proxy: BodyLimitProxy = {
     url: "",
     target: "",
@@ -66,6 +75,7 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
     truncated: [],
     partsAccepted: () =>
       proxy.passed.filter((r) => r.method === "PUT" && r.status === 200).map(partNumber).filter((n) => n > 0),
+    changed: () => new Promise<void>((resolve) => waiters.push(resolve)),
     stop: async () => {
       ac.abort();
       await server.finished;
@@ -77,6 +87,7 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
     const seen: ProxiedRequest = { method: req.method, path: url.pathname, search: url.search, bytes: declared };
     if (declared > opts.maxBodyBytes) {
       proxy.refused.push(seen);
+      recorded();
       await req.body?.cancel().catch(() => {});
       return new Response("<html><body><h1>413 Request Entity Too Large</h1></body></html>", {
         status: 413,
@@ -96,10 +107,12 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
       });
       await upstream.body?.cancel();
       proxy.truncated.push({ ...seen, sent: head.length, status: upstream.status });
+      recorded();
       return brokenResponse();
     }
     if (proxy.drop(seen)) {
       proxy.dropped.push(seen);
+      recorded();
       // Take a little of the body, then break the connection: no status reaches the browser.
       const reader = req.body?.getReader();
       await reader?.read().catch(() => {});
@@ -130,6 +143,7 @@ export function startBodyLimitProxy(opts: { maxBodyBytes: number }): BodyLimitPr
       redirect: "manual",
     });
     proxy.passed.push({ ...seen, status: upstream.status });
+    recorded();
     return new Response(upstream.body, { status: upstream.status, headers: upstream.headers });
   });
   proxy.url = `http://127.0.0.1:${server.addr.port}`;

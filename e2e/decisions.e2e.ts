@@ -9,7 +9,9 @@
  * Issue 20 also: a decline with a template followed by a note saved in the same form stays a decline,
  * and the artist is told once.
  */
+import type { TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, test } from "./harness.ts";
+import { stillOnTheWay } from "./outbox-kit.ts";
 import {
   apiAs,
   artistWithTelegram,
@@ -25,9 +27,15 @@ import {
 
 const MESSAGE = "Спасибо! Трек берём на лейбл, напишем в Telegram.";
 
-/** Polls the double until `n` messages were delivered, then a little longer to see no more arrive. */
-async function waitDelivered(bot: { delivered: unknown[] }, n: number) {
-  for (let i = 0; i < 150 && bot.delivered.length < n; i++) await new Promise((r) => setTimeout(r, 100));
+/**
+ * Waits on the double until `n` messages were delivered, then proves no more will come by the
+ * server's state (outbox-kit.ts: nothing waiting or being sent to the artist, no release request
+ * still to be written; docs/decisions/0445), not by waiting a while: exactly `n` then.
+ */
+async function waitDelivered(bot: TelegramBotDouble, dataDir: string, userId: number, n: number) {
+  await bot.whenDelivered(() => true, n);
+  const texts = bot.delivered.map((c) => String(c.body.text));
+  expect(await stillOnTheWay(dataDir, userId, texts), "nothing more on its way").toEqual([]);
   expect(bot.delivered).toHaveLength(n);
 }
 
@@ -55,6 +63,11 @@ test(
         .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-track-id"))));
       const skipped = uploaded.find((u) => u.id === order[0])!;
       const track = uploaded.find((u) => u.id === order[1])!;
+      // The player's receipt that makes the played track «Прослушан» (the server's answer says so).
+      const heard = page.waitForResponse(async (r) =>
+        r.request().method() === "POST" && new URL(r.url()).pathname.endsWith(`/tracks/${track.id}/listened`) &&
+        r.ok() && (await r.json()).heard === true
+      );
       const row = page.locator(`tr[data-track-id="${skipped.id}"]`);
       await row.getByRole("button", { name: `Play: ${skipped.filename}` }).click();
       await waitPlaying(page, skipped.id);
@@ -67,9 +80,7 @@ test(
         const { body } = await apiAs(s, artist.access, "/tracks");
         return body.tracks.find((x: { id: number }) => x.id === id)?.decisions[0]?.status;
       };
-      for (let i = 0; i < 100 && (await artistStatus(track.id)) !== "listened"; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await heard;
       expect(await artistStatus(track.id)).toBe("listened");
       expect(await artistStatus(skipped.id)).toBe("in_review");
 
@@ -111,9 +122,7 @@ test(
 
       // Telegram: exactly one decision message, to the artist, with the staff's message in it, and the
       // release desk's request for materials (issue 34): two messages in all.
-      await waitDelivered(bot, 2);
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(bot.delivered).toHaveLength(2);
+      await waitDelivered(bot, server.dataDir, artist.id, 2);
       expect(bot.delivered.map((c) => String(c.body.chat_id))).toEqual([telegramId, telegramId]);
       const texts = bot.delivered.map((c) => String(c.body.text));
       expect(texts.filter((text) => text.includes("Спасибо! Трек берём на лейбл"))).toHaveLength(1);
@@ -216,9 +225,7 @@ test(
       expect(await mine.textContent()).not.toContain("На рассмотрении");
 
       // Telegram: the decline, once; the note is not news.
-      await waitDelivered(bot, 1);
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(bot.delivered).toHaveLength(1);
+      await waitDelivered(bot, s.server.dataDir, artist.id, 1);
       expect(String(bot.delivered[0].body.chat_id)).toBe(telegramId);
       expect(String(bot.delivered[0].body.text)).toContain("Отклонён");
       expect(String(bot.delivered[0].body.text)).toContain(TEMPLATE);

@@ -230,9 +230,12 @@ test("desk slips: Enter pressed twice in the comment box saves one comment; the 
   await row.getByRole("button", { name: `Play: ${up.filename}` }).click();
   await waitPlaying(page, up.id);
   const posts: number[] = [];
-  // A slow answer (a loaded server, a phone line): the second Enter surely lands while the first waits.
+  // A slow answer (a loaded server, a phone line): the first save waits until the test lets it go,
+  // after the second Enter, so that press surely lands while the first waits.
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
   await page.route(`**/api/moderator/tracks/${up.id}/comments`, async (route) => {
-    await new Promise((r) => setTimeout(r, 400));
+    await released;
     await route.continue();
   });
   page.on("request", (r) => {
@@ -249,6 +252,7 @@ test("desk slips: Enter pressed twice in the comment box saves one comment; the 
   // Twice, as a hurried hand does: the second press lands before the first answer.
   await field.press("Enter");
   await page.keyboard.press("Enter");
+  release();
   await field.waitFor({ state: "detached" });
   await page.locator(".st-comment-list").getByText(text).waitFor();
 

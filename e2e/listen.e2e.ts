@@ -43,8 +43,17 @@ test("Chromium's <audio> plays and seeks in a track through its listening addres
     const seeked = once("seeked");
     audio.currentTime = 6;
     await seeked;
+    // Playing on from the seek: the element's own report that its time moved past it.
+    const movedOn = new Promise<void>((resolve) => {
+      const on = () => {
+        if (audio.currentTime <= 6) return;
+        audio.removeEventListener("timeupdate", on);
+        resolve();
+      };
+      audio.addEventListener("timeupdate", on);
+    });
     await audio.play();
-    await new Promise((r) => setTimeout(r, 300));
+    await movedOn;
     const at = audio.currentTime;
     audio.pause();
     return { duration, at };

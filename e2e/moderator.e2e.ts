@@ -4,9 +4,19 @@
  * edits its directions within the categories, downloads it, and manages an FAQ entry that then shows
  * on /faq. A screenshot of every moderator page at 1440 px, and the tracks page at 390 px.
  */
-import type { Download } from "playwright-core";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
-import { apiAs, open, runArtist, signIn, tokensOf, uploadAs, type Uploaded, waitCompleted, WIDE } from "./staff-kit.ts";
+import {
+  apiAs,
+  open,
+  runArtist,
+  signIn,
+  tokensOf,
+  uploadAs,
+  type Uploaded,
+  waitCompleted,
+  watchDownloads,
+  WIDE,
+} from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
 const ARTIST = runArtist("Mod");
@@ -53,9 +63,7 @@ test("moderator panel: only their tracks, directions within their categories, a 
   expect((await apiAs(t, moderator.access, `/moderator/tracks/download/${neuropunk.id}`)).status).toBe(404);
 
   const page = await signIn(t, "moderator");
-  const downloads: Download[] = [];
-  page.context().on("page", (p) => p.on("download", (d) => downloads.push(d)));
-  page.on("download", (d) => downloads.push(d));
+  const { all: downloads, first: firstDownload } = watchDownloads(page);
 
   // Dashboard: welcome, the categories in the header and on the page, the counts.
   await open(page, t, "/moderator", "Dashboard");
@@ -117,7 +125,7 @@ test("moderator panel: only their tracks, directions within their categories, a 
   await page.waitForFunction(() => document.querySelectorAll("tbody tr[data-track-id]").length === 1);
   await row.getByText("Костёр подкаст").waitFor({ timeout: 5000 });
   await row.getByRole("button", { name: `Download: ${koster.filename}` }).click();
-  for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  await firstDownload;
   expect(downloads.length).toBe(1);
   expect(downloads[0].url()).toContain("access_token=");
   const got = await Deno.readFile((await downloads[0].path())!);
@@ -221,9 +229,11 @@ test("moderator panel: an FAQ entry added, edited with the preview, shown on /fa
   await page.waitForURL(`${t.server.baseUrl}/moderator/faq`);
   await page.locator("li[data-faq-id]").first().waitFor();
   expect(await page.locator("li[data-faq-id]", { hasText: question }).count()).toBe(0);
+  // The page read the list again (its answer) and shows it (an entry, or the empty card): no network wait.
+  const faqRead = visitor.waitForResponse((r) => new URL(r.url()).pathname === "/api/faq" && r.ok());
   await visitor.goto(`${t.server.baseUrl}/faq`);
-  await visitor.locator("main").waitFor();
-  await visitor.waitForLoadState("networkidle");
+  await faqRead;
+  await visitor.locator(".accordion .acc-item, .card.empty").first().waitFor();
   expect(await visitor.getByText(question).count()).toBe(0);
 });
 

@@ -214,12 +214,19 @@ test(
 /** The page's words while parts do not go through (client/lib/upload/resumable-upload.ts). */
 const STALLED = "Связь прервалась. Пробуем снова: загрузка продолжится сама, когда связь вернётся.";
 
-/** Resolves once `ready()` holds, checked as the proxy sees requests (a state of the test's own proxy). */
-async function until(ready: () => boolean, what: string, timeoutMs = 120_000) {
-  const end = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+/**
+ * Resolves once `ready()` holds, checked each time the test's own proxy records a request (its
+ * event, not a polling pause); fails after `timeoutMs` naming `what`.
+ */
+async function until(proxy: BodyLimitProxy, ready: () => boolean, what: string, timeoutMs = 120_000) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    while (!ready()) await Promise.race([proxy.changed(), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -261,16 +268,16 @@ async function cutReloadResume(
   // Parts stop going through: the page says so, and keeps trying.
   const stalled = page.getByRole("status").filter({ hasText: STALLED });
   await stalled.waitFor({ timeout: 120_000 });
-  await until(() => parts.dropped.length >= 2, "a second try of part 3");
+  await until(parts, () => parts.dropped.length >= 2, "a second try of part 3");
   expect(parts.dropped.every((r) => partNumber(r) === 3)).toBe(true);
   // The connection comes back: the page tries at once (its wait was up to 30 s) and says no more.
   cutAfter = 3;
   await page.evaluate(() => dispatchEvent(new Event("online")));
-  await until(() => parts.partsAccepted().length === 3, "part 3 after the connection came back", 20_000);
+  await until(parts, () => parts.partsAccepted().length === 3, "part 3 after the connection came back", 20_000);
 
   // Gone again: part 4 is cut (its first try left short in the store with `shortPart`) and tried again.
   await stalled.waitFor({ timeout: 120_000 });
-  await until(() => parts.dropped.some((r) => partNumber(r) === 4), "a try of part 4 cut");
+  await until(parts, () => parts.dropped.some((r) => partNumber(r) === 4), "a try of part 4 cut");
   expect(parts.partsAccepted()).toEqual([1, 2, 3]);
   if (opts.shortPart) {
     // The bucket took the 1 MiB that reached it as part 4.

@@ -11,20 +11,10 @@
  */
 import { audit } from "./axe-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { waitAnalysed } from "./queue-kit.ts";
 import { apiAs, newUser, runArtist, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
-
-/** Waits until every track has its audio report (written just after processing completes). */
-async function waitAnalysed(t: TestContext, adminToken: string, ids: number[]) {
-  for (const id of ids) {
-    for (let i = 0; i < 100; i++) {
-      const { body } = await apiAs(t, adminToken, `/admin/tracks/${id}`);
-      if (body.track?.analysis) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 /** A phone: touch, mobile viewport, signed in by login link; closed by the caller. */
 async function phoneAs(t: TestContext, username: string) {

@@ -6,7 +6,8 @@
  * the clipped track under the Клиппинг filter with its Russian badge. Screenshots of the player at
  * 1440 and 390 px.
  */
-import { expect, type Page, test, type TestContext } from "./harness.ts";
+import { expect, type Page, test } from "./harness.ts";
+import { waitAnalysed } from "./queue-kit.ts";
 import {
   apiAs,
   newUser,
@@ -20,17 +21,6 @@ import {
 } from "./staff-kit.ts";
 
 const PHONE = { width: 390, height: 844 };
-
-/** Waits until every track has its audio report (written just after processing completes). */
-async function waitAnalysed(t: TestContext, adminToken: string, ids: number[]) {
-  for (const id of ids) {
-    for (let i = 0; i < 100; i++) {
-      const { body } = await apiAs(t, adminToken, `/admin/tracks/${id}`);
-      if (body.track?.analysis) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 const rowIds = (page: Page) =>
   page.evaluate(() =>

@@ -10,7 +10,6 @@
  * seconds and the kill lands in the middle of it. Everything this test uses it starts and stops
  * itself; without redis-server or s3rver it fails rather than passing unseen.
  */
-import type { Download } from "playwright-core";
 import { eq } from "drizzle-orm";
 import { openDb } from "../db/client.ts";
 import { tracks } from "../db/schema.ts";
@@ -29,6 +28,7 @@ import {
   uniqueMp3,
   uploadAs,
   waitPlaying,
+  watchDownloads,
   WIDE,
 } from "./staff-kit.ts";
 
@@ -108,9 +108,7 @@ test(
 
       // --- The moderator lists, listens to and downloads it through B.
       const moderator = await signIn(onB, "moderator");
-      const downloads: Download[] = [];
-      moderator.context().on("page", (p) => p.on("download", (d) => downloads.push(d)));
-      moderator.on("download", (d) => downloads.push(d));
+      const { all: downloads, first: firstDownload } = watchDownloads(moderator);
       const listened: number[] = [];
       moderator.on("response", (r) => {
         if (new URL(r.url()).pathname.startsWith("/api/listen/")) listened.push(r.status());
@@ -127,7 +125,7 @@ test(
       expect(listened.every((s) => s === 200 || s === 206)).toBe(true);
       await t.screenshot(moderator, "two-instances-moderator-on-b-1440");
       await row.getByRole("button", { name: `Download: ${filename}` }).click();
-      for (let i = 0; i < 100 && downloads.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await firstDownload;
       expect(downloads.length).toBe(1);
       expect(new URL(downloads[0].url()).origin).toBe(b.baseUrl);
       const got = await Deno.readFile((await downloads[0].path())!);

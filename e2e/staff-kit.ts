@@ -2,6 +2,7 @@
  * Pieces the end-to-end tests share: users of their own, signing in by login link, calling the API as
  * a user, uploading unique copies of the fixtures, and waiting for their processing.
  */
+import type { Download } from "playwright-core";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { expect, type ExtraServer, type Page, type TestContext } from "./harness.ts";
 
@@ -124,6 +125,23 @@ export async function waitBotMessage(
   return String(found.body.text);
 }
 
+/**
+ * The downloads `page` and the tabs it opens start: `all` of them, and `first`, resolved by the
+ * first one's event (a test waits on it, never on a polling loop).
+ */
+export function watchDownloads(page: Page): { all: Download[]; first: Promise<Download> } {
+  const all: Download[] = [];
+  let started!: (d: Download) => void;
+  const first = new Promise<Download>((resolve) => (started = resolve));
+  const seen = (d: Download) => {
+    all.push(d);
+    started(d);
+  };
+  page.context().on("page", (p) => p.on("download", seen));
+  page.on("download", seen);
+  return { all, first };
+}
+
 /** An ID3v1 tag with a random comment makes each upload unique, so the duplicate check lets it through. */
 export function uniqueMp3(bytes: Uint8Array, tag: string): Uint8Array<ArrayBuffer> {
   const id3 = new Uint8Array(128);
@@ -155,7 +173,6 @@ export async function uploadAs(
   return up.body.track_ids.map((id: number, i: number) => ({ id, filename: files[i].name, bytes: copies[i] }));
 }
 
-/** Waits until processing has ended for each track, and checks it completed (a failed check removes the file). */
 /** Waits until the review player plays track `id` (audio running, its row marked as the one playing). */
 export async function waitPlaying(page: Page, id: number) {
   try {
@@ -184,12 +201,17 @@ export async function waitPlaying(page: Page, id: number) {
   }
 }
 
+/**
+ * Waits until processing has ended for each track, and checks it completed (a failed check removes
+ * the file). The state is read until it changes, with no count of tries: a slow machine once went on
+ * with a track still processing (docs/decisions/0448).
+ */
 export async function waitCompleted(t: TestContext, adminToken: string, ids: number[]) {
   for (const id of ids) {
-    for (let i = 0; i < 100; i++) {
+    for (;;) {
       const { body } = await apiAs(t, adminToken, `/admin/tracks/${id}`);
       if (body.track?.status !== "processing") {
-        expect(body.track.status).toBe("completed");
+        expect(body.track?.status, `track ${id}`).toBe("completed");
         break;
       }
       await new Promise((r) => setTimeout(r, 200));

@@ -13,18 +13,6 @@ import { apiAs, artistWithTelegram, FIXTURES, open, runArtist, signIn, tokensOf 
 const CHAT = -1009876543210;
 const SOURCE = "Test Artist - Amen Study.mp3";
 
-async function until<T>(
-  what: string,
-  read: () => T | null | undefined | false | Promise<T | null | undefined | false>,
-) {
-  for (let i = 0; i < 300; i++) {
-    const v = await read();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 test(
   "telegram desk: an upload's card with its clip reaches the staff chat; the linked moderator's Принять accepts it; the artist sees «Принят»; the card shows the outcome",
   async (t) => {
@@ -82,9 +70,8 @@ test(
         .waitFor({ timeout: 30_000 });
 
       // The staff chat got one card, with the clip as audio and the buttons.
-      const card = await until(
-        "the card",
-        () => bot.messages.find((m) => m.chat_id === String(CHAT) && m.text.includes(artistName)),
+      const card = await bot.whenAnswered(() =>
+        bot.messages.find((m) => m.chat_id === String(CHAT) && m.text.includes(artistName))
       );
       expect(card.audio).not.toBeNull();
       expect(card.audio!.bytes.length).toBeGreaterThan(10_000);
@@ -100,12 +87,10 @@ test(
         messageId: card.message_id,
         data: accept!.callback_data!,
       });
-      const answer = await until(
-        "the press's answer",
-        () =>
-          bot.calls.find((c) =>
-            c.method === "answerCallbackQuery" && c.body.callback_query_id === press.callback_query!.id
-          ),
+      const answer = await bot.whenAnswered(() =>
+        bot.calls.find((c) =>
+          c.method === "answerCallbackQuery" && c.body.callback_query_id === press.callback_query!.id
+        )
       );
       expect(String(answer.body.text)).toMatch(/^Принят/);
 
@@ -116,7 +101,7 @@ test(
       await t.screenshot(page, "telegram-desk-artist-history-1280");
 
       // The card shows the outcome and who decided, and has no buttons left.
-      const decided = await until("the card's edit", () => {
+      const decided = await bot.whenAnswered(() => {
         const m = bot.messages.find((x) => x.message_id === card.message_id && x.chat_id === String(CHAT));
         // Telegram drops the keyboard an edit does not repeat: none, or an empty one.
         const buttons = (m?.reply_markup?.inline_keyboard ?? []).flat();

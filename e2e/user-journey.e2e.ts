@@ -4,6 +4,7 @@
  * find the track in the profile, edit the profile with an avatar. Then a screenshot of every page of
  * the user side at 1280 and 390 px.
  */
+import { watchApiCalls } from "./api-calls.ts";
 import { expect, type Page, test } from "./harness.ts";
 import { apiAs, newUser, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
@@ -196,6 +197,7 @@ for (const width of [1280, 390]) {
   test(`every user-side page renders at ${width} px without sideways scrolling`, async (t) => {
     const height = width === 390 ? 844 : 900;
     const anon = await t.page({ width, height });
+    const anonCalls = watchApiCalls(anon);
     // The cookie bar is shown once; accept it on the first page so it does not cover the others.
     await anon.goto(t.server.baseUrl + "/");
     await anon.getByRole("button", { name: "Понятно" }).click();
@@ -207,7 +209,8 @@ for (const width of [1280, 390]) {
         await first.waitFor();
         await first.click();
       }
-      await anon.waitForLoadState("networkidle");
+      // Its content: the page's reads have answered (their events), not a quiet network.
+      await anonCalls.settled();
       await noSidewaysScroll(anon);
       const name = `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-anon-${width}`;
       await t.screenshot(anon, name);
@@ -231,13 +234,14 @@ for (const width of [1280, 390]) {
     await waitCompleted(t, (await tokensOf(t, "admin")).access, [track.id]);
 
     const page = await t.page({ width, height });
+    const calls = watchApiCalls(page);
     await page.goto(artist.link);
     await page.waitForURL((url) => !url.search.includes("access_token"));
     await page.getByRole("button", { name: "Понятно" }).click();
     for (const path of SIGNED_IN_PAGES) {
       await page.goto(t.server.baseUrl + path);
       await page.locator("main h1").first().waitFor();
-      await page.waitForLoadState("networkidle");
+      await calls.settled();
       await noSidewaysScroll(page);
       const name = `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-artist-${width}`;
       await t.screenshot(page, name);

@@ -37,6 +37,18 @@ describe("the Bot API double", () => {
     expect(await bot.whenDelivered((c) => c.body.text === "ждём 1", 1)).toHaveLength(1);
   });
 
+  it("whenAnswered resolves with what it reads once an answered call makes it true, not before", async () => {
+    let got: unknown = null;
+    const find = () => bot.messages.find((m) => m.text === "ответ 2");
+    const waiting = bot.whenAnswered(find).then((m) => (got = m));
+    await send({ chat_id: 8, text: "ответ 1" });
+    expect(got).toBeNull();
+    await send({ chat_id: 8, text: "ответ 2" });
+    expect((await waiting).text).toBe("ответ 2");
+    // Already true: at once.
+    expect((await bot.whenAnswered(find)).text).toBe("ответ 2");
+  });
+
   it("refuses a wrong token, an empty or too long text, in Telegram's error shape", async () => {
     expect(await (await send({ chat_id: 1, text: "x" }, "1:wrong")).json()).toEqual({
       ok: false,

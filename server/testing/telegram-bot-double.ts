@@ -73,6 +73,11 @@ export interface TelegramBotDouble {
    * there already are): an e2e test waits on the double's answers instead of polling it.
    */
   whenDelivered(match: (call: BotCall) => boolean, count: number): Promise<BotCall[]>;
+  /**
+   * Resolves with `read()`'s value once it is truthy, read now and again after each call the double
+   * has answered (its messages, edits, presses' answers): waiting on the double's events, not polling.
+   */
+  whenAnswered<T>(read: () => T | null | undefined | false): Promise<T>;
   /** Makes the next calls fail, one failure per call, in the order given. */
   failNext(...failures: BotFailure[]): void;
   /** The receiving side (issue 27): queued updates, presses, the webhook (telegram-bot-updates.ts). */
@@ -99,7 +104,9 @@ export function startTelegramBotDouble(
 
   const waiters: { match: (call: BotCall) => boolean; count: number; resolve: (calls: BotCall[]) => void }[] = [];
   const isDelivered = (c: BotCall) => c.answer === "ok" && c.method === "sendMessage";
+  let watchers: (() => boolean)[] = [];
   const wake = () => {
+    watchers = watchers.filter((settled) => !settled());
     for (const w of [...waiters]) {
       const found = calls.filter((c) => isDelivered(c) && w.match(c));
       if (found.length < w.count) continue;
@@ -232,6 +239,15 @@ export function startTelegramBotDouble(
             new Promise((resolve) => {
               waiters.push({ match, count, resolve });
               wake();
+            }),
+          whenAnswered: <T>(read: () => T | null | undefined | false) =>
+            new Promise<T>((resolve) => {
+              const settled = () => {
+                const value = read();
+                if (value) resolve(value);
+                return Boolean(value);
+              };
+              if (!settled()) watchers.push(settled);
             }),
           get messages() {
             return messages;
