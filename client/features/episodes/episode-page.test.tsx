@@ -42,9 +42,9 @@ function episodeWith(ids: number[]) {
   };
 }
 
-function setUp() {
+function setUp(start = [1, 2], hold?: (n: number) => Promise<void>) {
   const saved: number[][] = [];
-  let current = [1, 2];
+  let current = start;
   const fetch = fakeFetch({
     "/api/moderator/episodes/5": () => ({ success: true, episode: episodeWith(current) }),
     "/api/moderator/episodes/pool": () => ({
@@ -53,14 +53,16 @@ function setUp() {
     }),
     "/api/moderator/episodes/5/tracks": async (req) => {
       const body = await req.json() as { items: { track_id: number }[] };
-      current = body.items.map((i) => i.track_id);
-      saved.push(current);
-      return { success: true, episode: episodeWith(current) };
+      const mine = body.items.map((i) => i.track_id);
+      saved.push(mine);
+      await hold?.(saved.length);
+      current = mine;
+      return { success: true, episode: episodeWith(mine) };
     },
   });
   vi.stubGlobal("fetch", fetch);
-  renderPage("/moderator/episodes/5", ModeratorEpisodePage, { routePath: "/moderator/episodes/$id" });
-  return { saved };
+  const page = renderPage("/moderator/episodes/5", ModeratorEpisodePage, { routePath: "/moderator/episodes/$id" });
+  return { saved, queryClient: page.queryClient };
 }
 
 const order = () => screen.getAllByTestId("order-row").map((r) => Number(r.getAttribute("data-track")));
@@ -99,6 +101,35 @@ describe("the episode page (moderator, English)", () => {
     expect(saved.at(-1)).toEqual([3, 2]);
     expect(order()).toEqual([3, 2]);
     expect(screen.getAllByTestId("pool-row").map((r) => Number(r.getAttribute("data-track")))).toEqual([1]);
+  });
+});
+
+describe("the running order while saves are on their way", () => {
+  it("an earlier answer landing after the next key does not put the older order back", async () => {
+    let release = () => {};
+    const second = new Promise<void>((r) => (release = r));
+    const { saved, queryClient } = setUp([], (n) => (n === 2 ? second : Promise.resolve()));
+    await settle();
+    // The moment the first save's answer enters the cache (before the page has re-rendered with
+    // it), the moderator presses Enter on the next pool track: the race the desk met under load.
+    let pressed = false;
+    const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+      const data = event.query.state.data as { tracks?: unknown[] } | undefined;
+      if (pressed || event.type !== "updated" || data?.tracks?.length !== 1) return;
+      pressed = true;
+      fireEvent.keyDown(screen.getAllByTestId("pool-row")[0], { key: "Enter" });
+    });
+    fireEvent.keyDown(screen.getAllByTestId("pool-row")[0], { key: "Enter" });
+    await settle();
+    unsubscribe();
+    expect(pressed).toBe(true);
+    expect(saved).toEqual([[1], [1, 2]]);
+    expect(order()).toEqual([1, 2]);
+    fireEvent.keyDown(screen.getAllByTestId("pool-row")[0], { key: "Enter" });
+    release();
+    await settle();
+    expect(saved.at(-1)).toEqual([1, 2, 3]);
+    expect(order()).toEqual([1, 2, 3]);
   });
 });
 

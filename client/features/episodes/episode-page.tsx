@@ -52,7 +52,12 @@ function EpisodeDesk({ base, t, episode }: { base: EpisodeBase; t: EpisodeTexts;
   const [focus, setFocus] = useState<{ list: "order" | "pool"; id: number } | null>(null);
   const locked = episode.aired_at !== null;
   const navigate = useNavigate();
-  useEffect(() => setRows(episode.tracks), [episode]);
+  // Saves not yet answered: while any is on its way the page's order is ahead of the cache's, and a
+  // cache change (an earlier answer landing after the next key) must not put the older order back.
+  const pending = useRef(0);
+  useEffect(() => {
+    if (pending.current === 0) setRows(episode.tracks);
+  }, [episode]);
   useEffect(() => {
     if (!focus) return;
     document.querySelector<HTMLElement>(`[data-list="${focus.list}"][data-track="${focus.id}"]`)?.focus();
@@ -66,10 +71,16 @@ function EpisodeDesk({ base, t, episode }: { base: EpisodeBase; t: EpisodeTexts;
   const save = (next: Row[]) => {
     setRows(next);
     const mine = ++seq.current;
+    pending.current++;
     const items = next.map((r) => ({ track_id: r.track_id, note: "note" in r ? r.note : null }));
     chain.current = chain.current.then(() => writes.order.mutateAsync(items)).then(
-      (answer) => mine === seq.current && writes.accept(answer),
-      () => {},
+      (answer) => {
+        pending.current--;
+        if (mine === seq.current) writes.accept(answer);
+      },
+      () => {
+        pending.current--;
+      },
     );
   };
   const move = (from: number, to: number) => {
