@@ -5,8 +5,14 @@ import { LABEL_DIRECTIONS, labelDay, RELEASE_STAGE_LIST } from "../../../domain/
 import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { downloadFile, type Panel, staffCalendarQuery, type StaffListFilters, staffReleasesQuery } from "./api.ts";
-import { STAFF_RELEASE_TEXTS_EN, STAFF_RELEASE_TEXTS_RU, type StaffReleaseTexts } from "./releases-texts.ts";
+import {
+  downloadFile,
+  type Panel,
+  staffCalendarQuery,
+  type StaffListFilters,
+  staffReleasesQuery,
+} from "./staff-api.ts";
+import { STAFF_RELEASE_TEXTS_EN, STAFF_RELEASE_TEXTS_RU, type StaffReleaseTexts } from "./staff-texts.ts";
 import "./releases.css";
 
 /**

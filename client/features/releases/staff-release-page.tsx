@@ -13,9 +13,10 @@ import {
   staffReleaseQuery,
   usePatchRelease,
   useSaveStaffLabelCopy,
-} from "./api.ts";
+} from "./staff-api.ts";
 import { LabelCopyForm } from "./label-copy-form.tsx";
-import { LABEL_COPY_FORM_EN, LABEL_COPY_FORM_RU } from "./releases-texts.ts";
+import { LABEL_COPY_FORM_RU } from "./releases-texts.ts";
+import { LABEL_COPY_FORM_EN } from "./staff-texts.ts";
 import { labelName, textsOf } from "./staff-list-page.tsx";
 import "./releases.css";
 
