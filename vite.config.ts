@@ -29,10 +29,28 @@ function publicLazyChunk(id: string, ctx: Rolldown.ChunkingContext): string | nu
   return reachedFromArtistPages(id) ? "public-shared" : null;
 }
 
+/**
+ * What a lazy page's import fetches beside it (decision 0430): everything for the artist's pages
+ * (the "artist" chunk), only the CSS for the staff pages. The list is written into the public entry,
+ * so each staff chunk named there cost every visitor bytes; a staff page's own imports are fetched
+ * by the browser once its chunk arrives (its CSS still before it shows, so nothing flashes unstyled).
+ */
+function preloadedWith(chunk: string, deps: string[]): string[] {
+  return /(^|\/)artist-[^/]*\.js$/.test(chunk) ? deps : deps.filter((d) => d.endsWith(".css"));
+}
+
 // Run from the repo root through scripts/vite.ts (`deno task build` builds client/ into client/dist).
 export default defineConfig({
   root: "client",
   plugins: [react()],
+  resolve: {
+    // React 19 has useSyncExternalStore: the router's store reads it without the shim for older
+    // Reacts, which only hands React's own back (decision 0430).
+    alias: [{
+      find: /^use-sync-external-store\/shim\/with-selector$/,
+      replacement: "use-sync-external-store/with-selector",
+    }],
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,
@@ -42,7 +60,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     // Every browser the es2022 target names preloads modules itself; one that does not still runs
     // the app, only without the early fetch (decision 0320).
-    modulePreload: { polyfill: false },
+    modulePreload: { polyfill: false, resolveDependencies: preloadedWith },
     rolldownOptions: {
       output: {
         // Fewer, larger public chunks (decision 0320): every gzip stream starts without a dictionary,
