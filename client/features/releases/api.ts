@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQueryClient } from "@tanstack/react-query";
 import type { InferResponseType } from "hono/client";
 import type { LabelCopy } from "../../../domain/release-schemas.ts";
 import { client, read } from "../../lib/api.ts";
+import { useCall } from "../../lib/use-call.ts";
 
 /**
  * The artist's release calls (issue 34): their own releases and label copy. The staff's calls are in
@@ -27,9 +28,8 @@ export const artistReleaseQuery = (id: number) =>
 
 export function useSaveArtistLabelCopy(id: number) {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (json: LabelCopy) =>
-      read(client.releases[":id"]["label-copy"].$put({ param: { id: String(id) }, json })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: artistReleasesKey }),
-  });
+  return useCall(
+    (json: LabelCopy) => read(client.releases[":id"]["label-copy"].$put({ param: { id: String(id) }, json })),
+    () => qc.invalidateQueries({ queryKey: artistReleasesKey }),
+  );
 }
