@@ -1,5 +1,5 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Rolldown } from "vite";
+import { defineConfig, type Plugin, type Rolldown } from "vite";
 
 /**
  * The artist's lazily loaded pages: the profile and its edit page, the processing page, the release
@@ -39,10 +39,25 @@ function preloadedWith(chunk: string, deps: string[]): string[] {
   return /(^|\/)artist-[^/]*\.js$/.test(chunk) ? deps : deps.filter((d) => d.endsWith(".css"));
 }
 
+const JSX_BINDINGS = new URL("./client/lib/jsx-runtime.ts", import.meta.url).pathname;
+
+/** In the build, our JSX reaches React's runtime through client/lib/jsx-runtime.ts (decision 0430). */
+const jsxBindings: Plugin = {
+  name: "jsx-runtime-bindings",
+  apply: "build",
+  enforce: "pre",
+  resolveId(id, importer) {
+    if (id !== "react/jsx-runtime" || !importer || importer === JSX_BINDINGS || importer.includes("/node_modules/")) {
+      return null;
+    }
+    return JSX_BINDINGS;
+  },
+};
+
 // Run from the repo root through scripts/vite.ts (`deno task build` builds client/ into client/dist).
 export default defineConfig({
   root: "client",
-  plugins: [react()],
+  plugins: [react(), jsxBindings],
   resolve: {
     // React 19 has useSyncExternalStore: the router's store reads it without the shim for older
     // Reacts, which only hands React's own back (decision 0430).
