@@ -8,25 +8,34 @@ import { defineConfig, type Plugin, type Rolldown } from "vite";
 const ARTIST_PAGES =
   /\/client\/features\/(profile|processing|mini-app)\/|\/client\/features\/releases\/(?!staff-)|\/client\/features\/episodes\/show-page/;
 const STAFF_CODE = /\/client\/features\/(admin|moderator|staff-review)\//;
+/** The staff pages (the bench's own rule): the two panels, the episode desk and the release desk. */
+const STAFF_PAGES = /\/client\/features\/(admin|moderator|staff-review)\/|\/client\/features\/episodes\/(?!show-page)|\/client\/features\/releases\/staff-/;
+
+/** Whether `id` is imported, directly or through other modules, by a module `pages` names. */
+function reachedFrom(id: string, pages: RegExp, ctx: Rolldown.ChunkingContext): boolean {
+  const seen = new Set<string>();
+  const reached = (m: string): boolean => {
+    if (seen.has(m)) return false;
+    seen.add(m);
+    return (ctx.getModuleInfo(m)?.importers ?? []).some((i) => pages.test(i) || reached(i));
+  };
+  return reached(id);
+}
 
 /**
- * The chunk of a module the public lazy pages load (decision 0320). The artist's pages are one
- * chunk, "artist": /processing links to /profile twice, and a pointed-at link loads its page anyway
- * (`defaultPreload: "intent"`). A helper of ours they import, directly or through other helpers,
- * goes to "public-shared", which the staff pages import too. Anything else is left to the automatic
+ * The chunk of a module the public lazy pages load (decisions 0320, 0430). The artist's pages are
+ * one chunk, "artist": /processing links to /profile twice, and a pointed-at link loads its page
+ * anyway (`defaultPreload: "intent"`). A helper of ours they import, directly or through other
+ * helpers, joins them there, unless a staff page imports it too: then it goes to "public-shared", so
+ * the staff pages never load the artist's pages or their CSS. Anything else is left to the automatic
  * chunking; modules of the entry's graph were taken first by the "app" group.
  */
 function publicLazyChunk(id: string, ctx: Rolldown.ChunkingContext): string | null {
   // A package's modules are reached through its index, which reaches every export, used or not.
   if (STAFF_CODE.test(id) || id.includes("/node_modules/")) return null;
   if (ARTIST_PAGES.test(id)) return "artist";
-  const seen = new Set<string>();
-  const reachedFromArtistPages = (m: string): boolean => {
-    if (seen.has(m)) return false;
-    seen.add(m);
-    return (ctx.getModuleInfo(m)?.importers ?? []).some((i) => ARTIST_PAGES.test(i) || reachedFromArtistPages(i));
-  };
-  return reachedFromArtistPages(id) ? "public-shared" : null;
+  if (!reachedFrom(id, ARTIST_PAGES, ctx)) return null;
+  return reachedFrom(id, STAFF_PAGES, ctx) ? "public-shared" : "artist";
 }
 
 /**
