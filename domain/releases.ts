@@ -37,15 +37,6 @@ export const RELEASE_STAGE_LABELS = {
 export type ReleaseStage = keyof typeof RELEASE_STAGE_LABELS;
 export const RELEASE_STAGE_LIST = Object.keys(RELEASE_STAGE_LABELS) as ReleaseStage[];
 
-/** English names for the moderator's screens. */
-export const RELEASE_STAGE_LABELS_EN: Record<ReleaseStage, string> = {
-  materials_requested: "Waiting for materials",
-  materials_received: "Materials received",
-  scheduled: "Scheduled",
-  released: "Released",
-  cancelled: "Cancelled",
-};
-
 /**
  * The moves staff may make (PATCH …/releases/{id} `stage`). Forward one step, back one step
  * (an unscheduled date, materials found wanting), to cancelled from any stage before release, and a

@@ -1,4 +1,4 @@
-import { RELEASE_STAGE_LABELS, RELEASE_STAGE_LABELS_EN, type ReleaseStage } from "../../../domain/releases.ts";
+import { RELEASE_STAGE_LABELS, type ReleaseStage } from "../../../domain/releases.ts";
 import type { LabelCopyFormTexts } from "./releases-texts.ts";
 
 /**
@@ -6,6 +6,15 @@ import type { LabelCopyFormTexts } from "./releases-texts.ts";
  * moderator's; the label copy form's English texts (the moderator's). Apart from releases-texts.ts
  * (the artist's) so the artist's pages carry none of them.
  */
+/** The stages' English names for the moderator's screens (here, not in domain/releases.ts, which the artist's pages load). */
+export const RELEASE_STAGE_LABELS_EN: Record<ReleaseStage, string> = {
+  materials_requested: "Waiting for materials",
+  materials_received: "Materials received",
+  scheduled: "Scheduled",
+  released: "Released",
+  cancelled: "Cancelled",
+};
+
 export interface StaffReleaseTexts {
   title: string;
   list: string;
