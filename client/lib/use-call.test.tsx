@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, renderHook } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { onlineManager } from "@tanstack/react-query";
+import { afterEach, describe, expect, it } from "vitest";
 import { useCall } from "./use-call.ts";
 
 /** A promise settled from outside. */
@@ -13,6 +14,8 @@ function deferred<T>() {
   });
   return { promise, resolve, reject };
 }
+
+afterEach(() => onlineManager.setOnline(true));
 
 describe("useCall", () => {
   it("is pending while the call runs and resolves only after onSuccess has finished", async () => {
@@ -61,5 +64,21 @@ describe("useCall", () => {
     });
     expect(calls).toEqual(["onError refused", "onSuccess", "then good"]);
     expect(result.current.isPending).toBe(false);
+  });
+
+  it("offline, waits (pending) and calls once the browser is online again, as useMutation does", async () => {
+    const sent: string[] = [];
+    const { result } = renderHook(() => useCall((v: string) => (sent.push(v), Promise.resolve(v))));
+    onlineManager.setOnline(false);
+    let done!: Promise<string>;
+    act(() => {
+      done = result.current.mutateAsync("x");
+    });
+    await act(async () => await Promise.resolve());
+    expect(sent).toEqual([]);
+    expect(result.current.isPending).toBe(true);
+    await act(async () => onlineManager.setOnline(true));
+    expect(await done).toBe("x");
+    expect(sent).toEqual(["x"]);
   });
 });
