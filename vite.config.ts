@@ -9,7 +9,8 @@ const ARTIST_PAGES =
   /\/client\/features\/(profile|processing|mini-app)\/|\/client\/features\/releases\/(?!staff-)|\/client\/features\/episodes\/show-page/;
 const STAFF_CODE = /\/client\/features\/(admin|moderator|staff-review)\//;
 /** The staff pages (the bench's own rule): the two panels, the episode desk and the release desk. */
-const STAFF_PAGES = /\/client\/features\/(admin|moderator|staff-review)\/|\/client\/features\/episodes\/(?!show-page)|\/client\/features\/releases\/staff-/;
+const STAFF_PAGES =
+  /\/client\/features\/(admin|moderator|staff-review)\/|\/client\/features\/episodes\/(?!show-page)|\/client\/features\/releases\/staff-/;
 
 /** Whether `id` is imported, directly or through other modules, by a module `pages` names. */
 function reachedFrom(id: string, pages: RegExp, ctx: Rolldown.ChunkingContext): boolean {

@@ -36,9 +36,9 @@ describe("useCall", () => {
     });
     expect(result.current.isPending).toBe(true);
     void done.then((a) => order.push(`resolved ${a}`));
-    await act(async () => answer.resolve("ok"));
+    await act(() => Promise.resolve(answer.resolve("ok")));
     expect(order).toEqual(["onSuccess ok7"]);
-    await act(async () => after.resolve());
+    await act(() => Promise.resolve(after.resolve()));
     expect(order).toEqual(["onSuccess ok7", "onSuccess done", "resolved ok7"]);
     expect(result.current.isPending).toBe(false);
   });
@@ -77,7 +77,7 @@ describe("useCall", () => {
     await act(async () => await Promise.resolve());
     expect(sent).toEqual([]);
     expect(result.current.isPending).toBe(true);
-    await act(async () => onlineManager.setOnline(true));
+    await act(() => Promise.resolve(onlineManager.setOnline(true)));
     expect(await done).toBe("x");
     expect(sent).toEqual(["x"]);
   });
