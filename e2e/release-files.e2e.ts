@@ -12,7 +12,8 @@
 import { unzipSync } from "fflate";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { decodeMp3, resample, wavFile } from "../server/testing/master-audio.ts";
-import { labelDay, russianDate } from "../domain/releases.ts";
+import { russianDate } from "../domain/releases.ts";
+import { labelDay } from "../domain/release-desk.ts";
 import { expect, test, type TestContext } from "./harness.ts";
 import { apiAs, FIXTURES, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 

@@ -10,7 +10,8 @@
  * checks' e2e.)
  */
 import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
-import { labelDay, russianDate } from "../domain/releases.ts";
+import { russianDate } from "../domain/releases.ts";
+import { labelDay } from "../domain/release-desk.ts";
 import { expect, test, type TestContext } from "./harness.ts";
 import { apiAs, runArtist, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 

@@ -2,7 +2,6 @@ import type { ClientRequestOptions } from "hono/client";
 import type { ApiRoutes } from "../../server/app.ts";
 import { isBanMessage } from "../../domain/ban.ts";
 import { STORAGE_KEYS } from "./storage-keys.ts";
-import { isStaffAnswer, withHiddenCharsShown } from "./shown-text.ts";
 import { typedClient } from "./typed-client.ts";
 
 /**
@@ -191,14 +190,24 @@ export function apiFetch(opts: CallOptions = {}) {
       if (res.status === 503 && body?.maintenance === true) hooks.onMaintenance?.();
       throw error;
     }
-    // Staff never see a hidden character raw (decision 0305): the panels' answers have them written out.
-    const shown = body && isStaffAnswer(url) ? withHiddenCharsShown(body) : body;
+    // Staff never see a hidden character raw (decision 0305): the panels' answers have them written
+    // out, by a module only those answers load (decision 0432).
+    const shown = body && isStaffAnswer(url)
+      ? (await import("../features/staff-review/shown-text.ts")).withHiddenCharsShown(body)
+      : body;
     return new Response(NULL_BODY.has(res.status) ? null : shown === body ? text : JSON.stringify(shown), {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,
     });
   };
+}
+
+/** A staff answer's path: the admin and moderator panels' calls. */
+const STAFF_PATH = /^(?:[a-z]+:\/\/[^/]+)?\/api\/(?:admin|moderator)\//;
+
+export function isStaffAnswer(url: string): boolean {
+  return STAFF_PATH.test(url);
 }
 
 /**

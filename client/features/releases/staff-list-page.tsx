@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { LABEL_DIRECTIONS, labelDay, RELEASE_STAGE_LIST } from "../../../domain/releases.ts";
-import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/directions.ts";
+import { LABEL_DIRECTIONS, RELEASE_STAGE_LIST } from "../../../domain/releases.ts";
+import { labelDay } from "../../../domain/release-desk.ts";
+import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/staff-directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { RELEASE_STAGE_MOVES } from "../../../domain/releases.ts";
+import { RELEASE_STAGE_MOVES } from "../../../domain/release-desk.ts";
 import type { ReleasePatch } from "../../../domain/release-schemas.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";

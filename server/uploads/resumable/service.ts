@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
-import { type Direction, formatDirections, parseDirections } from "../../../domain/directions.ts";
+import { type Direction, parseDirections } from "../../../domain/directions.ts";
+import { formatDirections } from "../../../domain/staff-directions.ts";
 import { completeUploadVersion } from "../versions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import type { AppContext } from "../../wiring.ts";
