@@ -38,6 +38,11 @@ type Hooks = {
   onBanned?: (message: string) => void;
   /** Called when the server answers that maintenance mode is on (503 with `maintenance: true`). */
   onMaintenance?: () => void;
+  /**
+   * The panels' answers, written out for staff (decision 0305) by a staff module that client/router.tsx
+   * names here, so the public pages do not carry it (decision 0432).
+   */
+  staffAnswer?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 };
 const hooks: Hooks = {};
 export function setApiHooks(h: Hooks) {
@@ -190,11 +195,8 @@ export function apiFetch(opts: CallOptions = {}) {
       if (res.status === 503 && body?.maintenance === true) hooks.onMaintenance?.();
       throw error;
     }
-    // Staff never see a hidden character raw (decision 0305): the panels' answers have them written
-    // out, by a module only those answers load (decision 0432).
-    const shown = body && isStaffAnswer(url)
-      ? (await import("../features/staff-review/shown-text.ts")).withHiddenCharsShown(body)
-      : body;
+    // Staff never see a hidden character raw (decision 0305): the panels' answers have them written out.
+    const shown = body && hooks.staffAnswer && isStaffAnswer(url) ? await hooks.staffAnswer(body) : body;
     return new Response(NULL_BODY.has(res.status) ? null : shown === body ? text : JSON.stringify(shown), {
       status: res.status,
       statusText: res.statusText,

@@ -5,8 +5,9 @@ import { revealHiddenChars } from "../../../domain/hidden-chars.ts";
  * site stored from outside. Text stored before the hidden-characters rule (issue 32, decision 0305)
  * may still hold such characters: staff are shown each written out (`<U+202E>`), never raw, so an
  * override cannot turn a name around and tag characters cannot carry a sentence nobody sees. Line
- * breaks and tabs stay as they are. client/lib/api.ts loads this module for the panels' answers
- * only (`isStaffAnswer`), so the public pages do not carry it (decision 0432).
+ * breaks and tabs stay as they are. client/router.tsx hands this module to client/lib/api.ts for the
+ * panels' answers (`isStaffAnswer`), loaded with the first of them: the public pages do not carry it
+ * (decision 0432).
  */
 
 /**
