@@ -64,10 +64,28 @@ const jsxBindings: Plugin = {
   },
 };
 
+const SCROLL_ON_NAVIGATION = new URL("./client/lib/scroll-on-navigation.ts", import.meta.url).pathname;
+
+/**
+ * In the build, router-core's scroll-restoration module is client/lib/scroll-on-navigation.ts: what
+ * the router does with `scrollRestoration: false` (the top of the page after a navigation, a
+ * #section into view), without the saving and restoring of places this app does not use (decision
+ * 0433).
+ */
+const scrollOnNavigation: Plugin = {
+  name: "scroll-on-navigation",
+  apply: "build",
+  enforce: "pre",
+  resolveId(id, importer) {
+    if (id !== "./scroll-restoration.js" || !importer?.includes("/@tanstack/router-core/dist/esm/")) return null;
+    return SCROLL_ON_NAVIGATION;
+  },
+};
+
 // Run from the repo root through scripts/vite.ts (`deno task build` builds client/ into client/dist).
 export default defineConfig({
   root: "client",
-  plugins: [react(), jsxBindings],
+  plugins: [react(), jsxBindings, scrollOnNavigation],
   resolve: {
     // React 19 has useSyncExternalStore: the router's store reads it without the shim for older
     // Reacts, which only hands React's own back (decision 0430).
