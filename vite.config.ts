@@ -64,28 +64,39 @@ const jsxBindings: Plugin = {
   },
 };
 
-const SCROLL_ON_NAVIGATION = new URL("./client/lib/scroll-on-navigation.ts", import.meta.url).pathname;
-
 /**
- * In the build, router-core's scroll-restoration module is client/lib/scroll-on-navigation.ts: what
- * the router does with `scrollRestoration: false` (the top of the page after a navigation, a
- * #section into view), without the saving and restoring of places this app does not use (decision
- * 0433).
+ * Library modules the build replaces with smaller ones of ours (decision 0433), by the file that
+ * imports them: router-core's scroll restoration by what the router does with `scrollRestoration:
+ * false` (the top of the page after a navigation, a #section into view), query-core's infinite-query
+ * behaviour, which no page uses, by one that throws. client/lib/library-trims.test.ts keeps the
+ * conditions true.
  */
-const scrollOnNavigation: Plugin = {
-  name: "scroll-on-navigation",
+const TRIMMED: { importer: string; id: string; file: string }[] = [
+  {
+    importer: "/@tanstack/router-core/dist/esm/",
+    id: "./scroll-restoration.js",
+    file: "./client/lib/scroll-on-navigation.ts",
+  },
+  {
+    importer: "/@tanstack/query-core/build/modern/",
+    id: "./infiniteQueryBehavior.js",
+    file: "./client/lib/no-infinite-queries.ts",
+  },
+];
+const trimmedModules: Plugin = {
+  name: "trimmed-library-modules",
   apply: "build",
   enforce: "pre",
   resolveId(id, importer) {
-    if (id !== "./scroll-restoration.js" || !importer?.includes("/@tanstack/router-core/dist/esm/")) return null;
-    return SCROLL_ON_NAVIGATION;
+    const hit = TRIMMED.find((t) => t.id === id && importer?.includes(t.importer));
+    return hit ? new URL(hit.file, import.meta.url).pathname : null;
   },
 };
 
 // Run from the repo root through scripts/vite.ts (`deno task build` builds client/ into client/dist).
 export default defineConfig({
   root: "client",
-  plugins: [react(), jsxBindings, scrollOnNavigation],
+  plugins: [react(), jsxBindings, trimmedModules],
   resolve: {
     // React 19 has useSyncExternalStore: the router's store reads it without the shim for older
     // Reacts, which only hands React's own back (decision 0430).

@@ -2,8 +2,8 @@
  * What TanStack Router's scroll-restoration module does for this app, which sets `scrollRestoration:
  * false` (client/router.tsx): after each rendered navigation, the top of the page, unless the
  * navigation asked to keep the place (`resetScroll: false`) or goes to a #section, which is scrolled
- * into view. The build points router-core's import of its module here (vite.config.ts, decision
- * 0433): the rest of it (saving and restoring places per entry, scroll-to-top selectors) is for
+ * into view. The build points router-core's import of its module here (vite.config.ts `TRIMMED`,
+ * decision 0433): the rest of it (saving and restoring places per entry, scroll-to-top selectors) is for
  * `scrollRestoration: true`, which this app does not use, and was 0.7 KB of every visitor's download.
  */
 
