@@ -1,0 +1,46 @@
+/**
+ * The privacy policy (/privacy, spec 1 §2): its text is a document of the build the page fetches
+ * when it opens (decision 0431). The text shows, a #section address scrolls to it once it is there,
+ * and a document that does not arrive says so, with «Повторить» fetching it again.
+ */
+import { expect, test } from "./harness.ts";
+
+test("privacy: the policy's text is fetched and shown, a #section address is scrolled to", async (t) => {
+  const page = await t.page({ width: 1280, height: 800 });
+  const res = await page.goto(t.server.baseUrl + "/privacy#terms");
+  expect(res?.status()).toBe(200);
+  const terms = page.getByRole("heading", { name: "8. Условия использования" });
+  await terms.waitFor();
+  expect(await page.locator("time").getAttribute("datetime")).toBe("2025-04-21");
+  expect(await page.getByText("Только drum&bass.").isVisible()).toBe(true);
+  // The section is in view: its top is inside the window.
+  await page.waitForFunction(() => {
+    const top = document.getElementById("terms")?.getBoundingClientRect().top ?? -1;
+    return top >= 0 && top < innerHeight;
+  });
+  // The document is a file of the build, cached by the browser like the other root files.
+  const doc = await page.request.get(t.server.baseUrl + "/privacy-policy.html");
+  expect(doc.status()).toBe(200);
+  expect(doc.headers()["cache-control"]).toContain("max-age=");
+  expect(await doc.text()).toContain('<h2 id="terms">8. Условия использования</h2>');
+});
+
+test("privacy: without the document the page says so, and Повторить brings the text", async (t) => {
+  const page = await t.page({ width: 390, height: 844 });
+  let offline = true;
+  await page.route(
+    (url) => url.pathname === "/privacy-policy.html",
+    (route) => offline ? route.abort() : route.continue(),
+  );
+  await page.goto(t.server.baseUrl + "/privacy");
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  expect(await alert.innerText()).toContain("Не удалось загрузить документ");
+  expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(
+    "Политика конфиденциальности и условия использования",
+  );
+  offline = false;
+  await page.getByRole("button", { name: "Повторить" }).click();
+  await page.getByRole("heading", { name: "1. Общие положения" }).waitFor();
+  expect(await page.getByRole("alert").count()).toBe(0);
+});
