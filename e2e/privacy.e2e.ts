@@ -44,3 +44,21 @@ test("privacy: without the document the page says so, and Повторить bri
   await page.getByRole("heading", { name: "1. Общие положения" }).waitFor();
   expect(await page.getByRole("alert").count()).toBe(0);
 });
+
+test("navigation scrolls to the top (the build's scroll module, decision 0433)", async (t) => {
+  const page = await t.page({ width: 390, height: 600 });
+  await page.goto(t.server.baseUrl + "/privacy");
+  await page.getByRole("heading", { name: "9. Изменения и контакты" }).waitFor();
+  // Partway down the policy, then the «Отправить трек» link, clicked where it is (no scrolling to it).
+  await page.evaluate(() => scrollTo(0, 700));
+  await page.waitForFunction(() => scrollY === 700);
+  const before = await page.evaluate(() => scrollY);
+  await page.locator("main .cta-row").getByRole("link", { name: "Отправить трек" }).evaluate((a) =>
+    (a as HTMLElement).click()
+  );
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.getByRole("heading", { level: 1, name: "Отправить трек" }).waitFor();
+  await page.waitForFunction(() => scrollY === 0);
+  // The home page is long enough to have kept the old place: the top is the router's doing.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBeGreaterThan(before);
+});

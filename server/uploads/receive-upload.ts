@@ -1,5 +1,5 @@
 import type { Direction } from "../../domain/directions.ts";
-import { type AiUse } from "../../domain/ai-use.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
 import { AI_USE_ERRORS } from "../../domain/ai-use-desk.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import type { FileStorage } from "../storage/file-storage.ts";

@@ -8,7 +8,7 @@ import {
 } from "../../domain/directions.ts";
 import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE, parseTrackName } from "../../domain/track-name.ts";
 import { revealHiddenChars } from "../../domain/hidden-chars.ts";
-import { type AiUse } from "../../domain/ai-use.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
 import { AI_USE_ERRORS, parseAiUse } from "../../domain/ai-use-desk.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { type AiUse } from "../../../../domain/ai-use.ts";
+import type { AiUse } from "../../../../domain/ai-use.ts";
 import { AI_USE_BADGES } from "../../../../domain/ai-use-desk.ts";
 import { AUDIO_WARNING_TEXTS, type AudioWarning } from "../../../../domain/audio-warnings.ts";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../../../domain/directions.ts";
