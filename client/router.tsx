@@ -30,6 +30,12 @@ import type { TrackListSearch } from "./features/staff-review/queue/track-list-s
 import { MODERATOR_QUEUE_START } from "./features/staff-review/queue/queue-start.ts";
 import { guestOnly, requireAdmin, requireSignedIn, requireStaff, rootGuard } from "./lib/guards.ts";
 
+// Staff never see a hidden character raw (decision 0305): the panels' answers are written out by a
+// staff module, loaded with the first of them (decision 0432).
+setApiHooks({
+  staffAnswer: (body) => import("./features/staff-review/shown-text.ts").then((m) => m.withHiddenCharsShown(body)),
+});
+
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => <RootLayout overlays={<AuthOverlays />} />,
   beforeLoad: rootGuard,
@@ -148,19 +154,26 @@ const successRoute = createRoute({
   }),
 });
 
+// The staff pages: each is a chunk of its own, named in its feature's page list (decision 0433), so
+// the public entry carries one import per list, not one per page.
+type PageList = Record<string, () => Promise<Record<string, unknown>>>;
+const adminPages = () => import("./features/admin/pages.ts");
+const moderatorPages = () => import("./features/moderator/pages.ts");
+const reviewPages = () => import("./features/staff-review/pages.ts");
+const episodePages = () => import("./features/episodes/staff-pages.ts");
+const releasePages = () => import("./features/releases/staff-pages.ts");
+const staffPage = <L extends PageList>(pages: () => Promise<{ PAGES: L }>, name: keyof L & string) =>
+  lazyRouteComponent(() => pages().then((m) => m.PAGES[name]()), name as never);
+
 // Admin area: its code is a separate chunk, loaded only when an admin opens it.
 const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin",
   beforeLoad: requireAdmin,
-  component: lazyRouteComponent(() => import("./features/admin/admin-layout.tsx"), "AdminLayout"),
+  component: staffPage(adminPages, "AdminLayout"),
 });
-const admin = <P extends string>(path: P, load: () => Promise<Record<string, unknown>>, name: string) =>
-  createRoute({
-    getParentRoute: () => adminRoute,
-    path,
-    component: lazyRouteComponent(load as never, name as never),
-  });
+const admin = <P extends string>(path: P, component: ReturnType<typeof lazyRouteComponent>) =>
+  createRoute({ getParentRoute: () => adminRoute, path, component });
 // The track lists keep their filters, sort and page in the address (issue 12 §3, decision 0141).
 // The staff pages parse their own address (use-staff-track-list.ts, users-page.tsx: a value that
 // does not parse falls back to its default there), so the parsers stay in the staff chunks and out of
@@ -170,44 +183,36 @@ const adminTracksRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "tracks",
   validateSearch: staffSearch<TrackListSearch>(),
-  component: lazyRouteComponent(() => import("./features/staff-review/queue/admin-tracks-page.tsx"), "AdminTracksPage"),
+  component: staffPage(reviewPages, "AdminTracksPage"),
 });
 // The users list keeps its search, filters and page in the address the same way (decision 0211).
 const adminUsersRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "users",
   validateSearch: staffSearch<UsersListSearch>(),
-  component: lazyRouteComponent(() => import("./features/admin/users-page.tsx"), "AdminUsersPage"),
+  component: staffPage(adminPages, "AdminUsersPage"),
 });
 const adminChildren = [
-  admin("/", () => import("./features/admin/dashboard-page.tsx"), "AdminDashboardPage"),
+  admin("/", staffPage(adminPages, "AdminDashboardPage")),
   adminTracksRoute,
-  admin("tracks/edit", () => import("./features/staff-review/edit/admin-track-edit-page.tsx"), "AdminTrackEditPage"),
-  admin(
-    "tracks/$id/edit",
-    () => import("./features/staff-review/edit/admin-track-edit-page.tsx"),
-    "AdminTrackEditPage",
-  ),
-  admin("faq", () => import("./features/admin/faq-page.tsx"), "AdminFaqPage"),
-  admin("faq/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
-  admin("faq/$id/edit", () => import("./features/admin/faq-edit-page.tsx"), "AdminFaqEditPage"),
-  admin("slider", () => import("./features/admin/slider-page.tsx"), "AdminSliderPage"),
-  admin("slider/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
-  admin("slider/$id/edit", () => import("./features/admin/slider-edit-page.tsx"), "AdminSliderEditPage"),
+  admin("tracks/edit", staffPage(reviewPages, "AdminTrackEditPage")),
+  admin("tracks/$id/edit", staffPage(reviewPages, "AdminTrackEditPage")),
+  admin("faq", staffPage(adminPages, "AdminFaqPage")),
+  admin("faq/edit", staffPage(adminPages, "AdminFaqEditPage")),
+  admin("faq/$id/edit", staffPage(adminPages, "AdminFaqEditPage")),
+  admin("slider", staffPage(adminPages, "AdminSliderPage")),
+  admin("slider/edit", staffPage(adminPages, "AdminSliderEditPage")),
+  admin("slider/$id/edit", staffPage(adminPages, "AdminSliderEditPage")),
   adminUsersRoute,
-  admin("users/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
-  admin("users/$id/edit", () => import("./features/admin/user-edit-page.tsx"), "AdminUserEditPage"),
-  admin("redis", () => import("./features/admin/redis-page.tsx"), "AdminRedisPage"),
-  admin("episodes", () => import("./features/episodes/episodes-page.tsx"), "AdminEpisodesPage"),
-  admin("episodes/$id", () => import("./features/episodes/episode-page.tsx"), "AdminEpisodePage"),
-  admin("intake", () => import("./features/admin/intake-page.tsx"), "AdminIntakePage"),
-  admin("releases", () => import("./features/releases/staff-list-page.tsx"), "AdminReleasesPage"),
-  admin("releases/$id", () => import("./features/releases/staff-release-page.tsx"), "AdminReleasePage"),
-  admin(
-    "decline-templates",
-    () => import("./features/staff-review/edit/decline-templates-page.tsx"),
-    "AdminDeclineTemplatesPage",
-  ),
+  admin("users/edit", staffPage(adminPages, "AdminUserEditPage")),
+  admin("users/$id/edit", staffPage(adminPages, "AdminUserEditPage")),
+  admin("redis", staffPage(adminPages, "AdminRedisPage")),
+  admin("episodes", staffPage(episodePages, "AdminEpisodesPage")),
+  admin("episodes/$id", staffPage(episodePages, "AdminEpisodePage")),
+  admin("intake", staffPage(adminPages, "AdminIntakePage")),
+  admin("releases", staffPage(releasePages, "AdminReleasesPage")),
+  admin("releases/$id", staffPage(releasePages, "AdminReleasePage")),
+  admin("decline-templates", staffPage(reviewPages, "AdminDeclineTemplatesPage")),
 ];
 
 // Moderator area (moderators and admins), also a separate chunk.
@@ -215,14 +220,10 @@ const moderatorRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/moderator",
   beforeLoad: requireStaff,
-  component: lazyRouteComponent(() => import("./features/moderator/moderator-layout.tsx"), "ModeratorLayout"),
+  component: staffPage(moderatorPages, "ModeratorLayout"),
 });
-const mod = <P extends string>(path: P, load: () => Promise<Record<string, unknown>>, name: string) =>
-  createRoute({
-    getParentRoute: () => moderatorRoute,
-    path,
-    component: lazyRouteComponent(load as never, name as never),
-  });
+const mod = <P extends string>(path: P, component: ReturnType<typeof lazyRouteComponent>) =>
+  createRoute({ getParentRoute: () => moderatorRoute, path, component });
 /** Whether the page has shown a route yet: a typed, bookmarked or reloaded address is the first one. */
 const landing = { resolved: false };
 const moderatorTracksRoute = createRoute({
@@ -235,27 +236,20 @@ const moderatorTracksRoute = createRoute({
     if (cause !== "enter" || landing.resolved || Object.keys(search).length > 0) return;
     throw redirect({ to: "/moderator/tracks", search: MODERATOR_QUEUE_START as never, replace: true });
   },
-  component: lazyRouteComponent(
-    () => import("./features/staff-review/queue/moderator-tracks-page.tsx"),
-    "ModeratorTracksPage",
-  ),
+  component: staffPage(reviewPages, "ModeratorTracksPage"),
 });
 const moderatorChildren = [
-  mod("/", () => import("./features/moderator/dashboard-page.tsx"), "ModeratorDashboardPage"),
+  mod("/", staffPage(moderatorPages, "ModeratorDashboardPage")),
   moderatorTracksRoute,
-  mod(
-    "tracks/$id/edit",
-    () => import("./features/staff-review/edit/moderator-track-edit-page.tsx"),
-    "ModeratorTrackEditPage",
-  ),
-  mod("faq", () => import("./features/moderator/faq-page.tsx"), "ModeratorFaqPage"),
-  mod("intake", () => import("./features/moderator/intake-page.tsx"), "ModeratorIntakePage"),
-  mod("episodes", () => import("./features/episodes/episodes-page.tsx"), "ModeratorEpisodesPage"),
-  mod("episodes/$id", () => import("./features/episodes/episode-page.tsx"), "ModeratorEpisodePage"),
-  mod("releases", () => import("./features/releases/staff-list-page.tsx"), "ModeratorReleasesPage"),
-  mod("releases/$id", () => import("./features/releases/staff-release-page.tsx"), "ModeratorReleasePage"),
-  mod("faq/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
-  mod("faq/$id/edit", () => import("./features/moderator/faq-edit-page.tsx"), "ModeratorFaqEditPage"),
+  mod("tracks/$id/edit", staffPage(reviewPages, "ModeratorTrackEditPage")),
+  mod("faq", staffPage(moderatorPages, "ModeratorFaqPage")),
+  mod("intake", staffPage(moderatorPages, "ModeratorIntakePage")),
+  mod("episodes", staffPage(episodePages, "ModeratorEpisodesPage")),
+  mod("episodes/$id", staffPage(episodePages, "ModeratorEpisodePage")),
+  mod("releases", staffPage(releasePages, "ModeratorReleasesPage")),
+  mod("releases/$id", staffPage(releasePages, "ModeratorReleasePage")),
+  mod("faq/edit", staffPage(moderatorPages, "ModeratorFaqEditPage")),
+  mod("faq/$id/edit", staffPage(moderatorPages, "ModeratorFaqEditPage")),
 ];
 
 const routeTree = rootRoute.addChildren([

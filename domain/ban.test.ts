@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BAN_TEXTS, banMessage, banRefusal, DEFAULT_BAN_MESSAGE, isBanMessage } from "./ban.ts";
+import { banMessage, DEFAULT_BAN_MESSAGE, isBanMessage } from "./ban.ts";
+import { BAN_TEXTS, banRefusal } from "./ban-rules.ts";
 
 describe("ban", () => {
   it("tells a banned person the admin's reason, else the default text of spec 1 §8", () => {

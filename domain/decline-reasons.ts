@@ -38,24 +38,6 @@ export const REASON_TEXTS_RU: Record<DeclineReason, { label: string; line: strin
   quality: { label: "Техническое качество", line: "Клиппинг, низкий битрейт или другие технические дефекты файла." },
 };
 
-/** What the moderator's desk shows (English screens), with the key that toggles each. */
-export const REASON_TEXTS_EN: Record<DeclineReason, string> = {
-  mixdown: "Mixdown",
-  mastering: "Mastering",
-  arrangement: "Arrangement",
-  sound_design: "Sound design",
-  drop: "Drop",
-  vocals: "Vocals",
-  originality: "Originality",
-  fit: "Not this sound",
-  quality: "Technical quality",
-};
-
-/** The admin's desk (Russian screens): the artist's words. */
-export const REASON_LABELS_RU: Record<DeclineReason, string> = Object.fromEntries(
-  DECLINE_REASONS.map((r) => [r, REASON_TEXTS_RU[r].label]),
-) as Record<DeclineReason, string>;
-
 export const REASON_ERRORS = {
   notList: "Поле reasons должно быть списком причин.",
   unknown: (code: string) => `Неизвестная причина: ${code.slice(0, 40)}. Допустимые: ${DECLINE_REASONS.join(", ")}.`,

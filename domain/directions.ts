@@ -1,6 +1,6 @@
 /**
- * The one place for direction codes, their labels on each screen, the conflict table and the
- * seventeen genres. Shared by the server and the client (spec 1 §3, §5; spec 2 §3).
+ * The one place for direction codes, their labels on the artist's pages, the conflict table and the
+ * seventeen genres; the staff screens' labels are in domain/staff-directions.ts. Shared by the server and the client (spec 1 §3, §5; spec 2 §3).
  * `{product}` in the spec is `neuropunk`.
  */
 
@@ -23,27 +23,6 @@ export const DIRECTION_LABELS: Record<Direction, string> = {
   podcast_koster: "Подкаст Костёр",
   show_neurogon: "Шоу Нейрогон",
   radio_k_profit: "Радио Профита",
-};
-
-/** Admin label variants (spec 2 §3). */
-export const ADMIN_DIRECTION_LABELS: Record<Direction, string> = {
-  podcast_neuropunk: "Подкаст Нейропанк",
-  label_neuropunk: "Лейбл Нейропанк",
-  label_koster: "Лейбл Костер",
-  podcast_koster: "Подкаст Костер",
-  radio_k_profit: "Радио Профита",
-  show_neurogon: "Шоу Нейрогон",
-};
-
-/** Moderator display names (spec 2 §3); `*` is every category. */
-export const MODERATOR_CATEGORY_LABELS: Record<Direction | "*", string> = {
-  podcast_neuropunk: "Neuropunk podcast",
-  label_neuropunk: "Neuropunk Records",
-  label_koster: "Костёр Звукозапись",
-  podcast_koster: "Костёр подкаст",
-  radio_k_profit: "Bassland Show by Profit",
-  show_neurogon: "Шоу Нейрогон",
-  "*": "All Categories",
 };
 
 /** Pairs that cannot be chosen together (spec 1 §5). The relation is symmetric. */
@@ -96,17 +75,6 @@ export function parseDirections(value: string | null | undefined): Direction[] {
   if (!value) return [];
   const set = new Set(value.split(",").map((s) => s.trim()));
   return DIRECTIONS.filter((d) => set.has(d));
-}
-
-export function formatDirections(list: readonly Direction[]): string {
-  const set = new Set(list);
-  return DIRECTIONS.filter((d) => set.has(d)).join(",");
-}
-
-/** Moderator categories: `*` or a comma list of codes. */
-export function parseCategories(value: string | null | undefined): Direction[] | "*" {
-  if (value?.split(",").some((s) => s.trim() === "*")) return "*";
-  return parseDirections(value);
 }
 
 export const GENRES = [

@@ -1,6 +1,6 @@
 /**
- * The release desk of the two labels (issue 34): which directions have releases, the stages and the
- * moves staff may make between them, the label copy's rules (authors' shares, the ISRC, the
+ * The release desk of the two labels (issue 34): which directions have releases, the stages (the
+ * moves between them and the label's day are in release-desk.ts), the label copy's rules (authors' shares, the ISRC, the
  * samples), the catalogue number, and the Russian texts the artist reads. Shared by the server's
  * validators and the client's forms.
  */
@@ -36,33 +36,6 @@ export const RELEASE_STAGE_LABELS = {
 } as const;
 export type ReleaseStage = keyof typeof RELEASE_STAGE_LABELS;
 export const RELEASE_STAGE_LIST = Object.keys(RELEASE_STAGE_LABELS) as ReleaseStage[];
-
-/** English names for the moderator's screens. */
-export const RELEASE_STAGE_LABELS_EN: Record<ReleaseStage, string> = {
-  materials_requested: "Waiting for materials",
-  materials_received: "Materials received",
-  scheduled: "Scheduled",
-  released: "Released",
-  cancelled: "Cancelled",
-};
-
-/**
- * The moves staff may make (PATCH …/releases/{id} `stage`). Forward one step, back one step
- * (an unscheduled date, materials found wanting), to cancelled from any stage before release, and a
- * cancelled release reopened. The desk itself also moves materials_requested → materials_received
- * when everything required is in, and scheduled → released on the release day.
- */
-export const RELEASE_STAGE_MOVES: Record<ReleaseStage, readonly ReleaseStage[]> = {
-  materials_requested: ["materials_received", "cancelled"],
-  materials_received: ["materials_requested", "scheduled", "cancelled"],
-  scheduled: ["materials_received", "released", "cancelled"],
-  released: [],
-  cancelled: ["materials_requested"],
-};
-
-export function mayMoveStage(from: ReleaseStage, to: ReleaseStage): boolean {
-  return from === to || RELEASE_STAGE_MOVES[from].includes(to);
-}
 
 /** `CC-XXX-YY-NNNNN`: country, registrant (letters or digits), year, designation. */
 export const ISRC_RULE = /^[A-Z]{2}-[A-Z0-9]{3}-\d{2}-\d{5}$/;
@@ -129,11 +102,6 @@ export function isCalendarDate(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-}
-
-/** The label's calendar day of a moment (Moscow: the label works on Moscow time), YYYY-MM-DD. */
-export function labelDay(at: Date): string {
-  return new Date(at.getTime() + 3 * 3600_000).toISOString().slice(0, 10);
 }
 
 /** ДД.ММ.ГГГГ of a YYYY-MM-DD day. */

@@ -1,4 +1,5 @@
-import { type Direction, DIRECTIONS, parseCategories, parseDirections } from "./directions.ts";
+import { type Direction, DIRECTIONS, parseDirections } from "./directions.ts";
+import { parseCategories } from "./staff-directions.ts";
 
 /**
  * Who works on which tracks (spec 2 §6, issue 7; decision 0092), over plain values: the server's

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { hiddenCharsProblem } from "./hidden-chars.ts";
-import { isHttpUrl, isTileLink, TILE_LINK_FORMAT, TRACK_URL_FORMAT } from "./tile-link.ts";
+import { isHttpUrl, isTileLink } from "./tile-link.ts";
+
+/** A link tile's address that is not one (tile-link.ts). */
+export const TILE_LINK_FORMAT = "URL должен начинаться с http://, https:// или / (страница этого сайта)";
+/** A track tile plays from the streaming service, so its address is always http(s). */
+export const TRACK_URL_FORMAT = "URL должен начинаться с http:// или https://";
 
 /**
  * Home-page slider tiles (spec 2 §3, §5): a link tile is an image that opens `redirect_url`; a track

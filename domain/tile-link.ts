@@ -2,12 +2,8 @@
  * Where a slider link tile may lead (spec 2 §3 `redirect_url`): an absolute http(s) address, or a
  * path on this site such as `/about` (what the seeded tiles use). One rule for the server's
  * validator, the admin form and the home page, which follows a site path inside the app
- * (decision 0096).
+ * (decision 0096). The refusals' texts are in slider.ts, out of the public pages (decision 0432).
  */
-
-export const TILE_LINK_FORMAT = "URL должен начинаться с http://, https:// или / (страница этого сайта)";
-/** A track tile plays from the streaming service, so its address is always http(s). */
-export const TRACK_URL_FORMAT = "URL должен начинаться с http:// или https://";
 
 /**
  * A path on this site: a single leading "/". "//host" and "/\host" are addresses of another site

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BAN_TEXTS } from "./ban.ts";
+import { BAN_TEXTS } from "./ban-rules.ts";
 import { PROFILE_TEXTS } from "./profile.ts";
 import {
   adminUserSchemas,

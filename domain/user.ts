@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BAN_REASON_MAX_LENGTH, BAN_TEXTS } from "./ban.ts";
+import { BAN_REASON_MAX_LENGTH, BAN_TEXTS } from "./ban-rules.ts";
 import { type Direction, isDirection } from "./directions.ts";
 import { hiddenCharsProblem, multiline, type TextKind } from "./hidden-chars.ts";
 import { bioTooLong, birthDateProblem, isGenre, nameTooLong, PROFILE_TEXTS } from "./profile.ts";

@@ -11,7 +11,8 @@
  * and the proper names (the directions, the site's name), and fails listing any Cyrillic left.
  * The user content is Russian on purpose: the test proves it is told apart, not absent.
  */
-import { ADMIN_DIRECTION_LABELS, DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../domain/directions.ts";
+import { DIRECTION_LABELS } from "../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../domain/staff-directions.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { apiAs, signIn, tokensOf, uploadAs, waitCompleted, WIDE } from "./staff-kit.ts";
 

@@ -11,7 +11,8 @@
  */
 import { unzipSync } from "fflate";
 import { decodeMp3, resample, wavFile } from "../server/testing/master-audio.ts";
-import { labelDay, russianDate } from "../domain/releases.ts";
+import { russianDate } from "../domain/releases.ts";
+import { labelDay } from "../domain/release-desk.ts";
 import { expect, test } from "./harness.ts";
 import {
   acceptOnDesk,

@@ -9,7 +9,8 @@
  * downloads with its BOM and columns. (The master's upload and the ZIP with it are the materials
  * checks' e2e.)
  */
-import { labelDay, russianDate } from "../domain/releases.ts";
+import { russianDate } from "../domain/releases.ts";
+import { labelDay } from "../domain/release-desk.ts";
 import { expect, test } from "./harness.ts";
 import {
   acceptOnDesk,

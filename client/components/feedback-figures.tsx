@@ -1,4 +1,5 @@
-import { type DeclineReason, REASON_LABELS_RU, REASON_TEXTS_EN } from "../../domain/decline-reasons.ts";
+import type { DeclineReason } from "../../domain/decline-reasons.ts";
+import { REASON_LABELS_RU, REASON_TEXTS_EN } from "../../domain/decline-reason-labels.ts";
 
 /**
  * The feedback's figures on the dashboards (issue 37), under the response figures: per direction

@@ -1,10 +1,5 @@
-import {
-  type Direction,
-  DIRECTIONS,
-  isDirection,
-  MODERATOR_CATEGORY_LABELS,
-  parseCategories,
-} from "../../domain/directions.ts";
+import { type Direction, DIRECTIONS, isDirection } from "../../domain/directions.ts";
+import { MODERATOR_CATEGORY_LABELS, parseCategories } from "../../domain/staff-directions.ts";
 import { inScope, type Scope, scopeDirections, scopeOf } from "../../domain/scope.ts";
 import type { User } from "./auth.ts";
 

@@ -6,7 +6,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracks } from "../../db/schema.ts";
-import { ADMIN_DIRECTION_LABELS, DIRECTIONS } from "../../domain/directions.ts";
+import { DIRECTIONS } from "../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../domain/staff-directions.ts";
 import { createTrack, decisionRevision } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_DIRECTION_LABELS, DIRECTIONS } from "../../domain/directions.ts";
+import { DIRECTIONS } from "../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../domain/staff-directions.ts";
 import { createTrack, createUser } from "../testing/factories.ts";
 import { naughtyStrings, type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import { timelineBuckets } from "./dashboard.ts";

@@ -1,7 +1,8 @@
 import { and, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { releases } from "../../db/schema.ts";
-import { LABEL_DIRECTIONS, labelDay, type LabelDirection } from "../../domain/releases.ts";
+import { LABEL_DIRECTIONS, type LabelDirection } from "../../domain/releases.ts";
+import { labelDay } from "../../domain/release-desk.ts";
 
 /**
  * The admin dashboard's release figures per label (issue 34): releases waiting for materials now,

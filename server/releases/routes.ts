@@ -5,7 +5,7 @@ import { labelCopySchema, releasePatchSchema } from "../../domain/release-schema
 import type { AppEnv } from "../deps.ts";
 import type { AppContext } from "../wiring.ts";
 import { parseId, validate } from "../http/validate.ts";
-import { labelDay } from "../../domain/releases.ts";
+import { labelDay } from "../../domain/release-desk.ts";
 
 /**
  * The release desk's calls (issue 34). Staff: `GET|PATCH /api/{admin|moderator}/releases…` (the

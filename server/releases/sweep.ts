@@ -1,7 +1,8 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { releases } from "../../db/schema.ts";
-import { labelDay, REMINDER_EVERY_DAYS, REMINDERS_MAX } from "../../domain/releases.ts";
+import { REMINDER_EVERY_DAYS, REMINDERS_MAX } from "../../domain/releases.ts";
+import { labelDay } from "../../domain/release-desk.ts";
 import type { AppDeps } from "../deps.ts";
 import { createSweepRunner } from "../leases/sweep-runner.ts";
 import { DAY_MS } from "../../domain/response-promise.ts";

@@ -7,7 +7,7 @@ import { isReviewStatus, REVIEW_TEXTS } from "../../domain/review.ts";
 import { ASSIGN_TEXTS } from "../../domain/assignment.ts";
 import { WARNING_CODES } from "../processing/analysis.ts";
 import { VOTE_FILTERS, type VoteFilter } from "../../domain/votes.ts";
-import { AI_USE_FILTERS, AI_USE_TEXTS, type AiUseFilter, parseAiUse } from "../../domain/ai-use.ts";
+import { AI_USE_ERRORS, AI_USE_FILTERS, type AiUseFilter, parseAiUse } from "../../domain/ai-use-desk.ts";
 
 /**
  * The HTTP input schemas of the track calls (the admin and moderator routes, the dashboard's time
@@ -181,7 +181,7 @@ export const trackListQuerySchema = z.object({
     .transform((v, ctx) => {
       if (v === undefined || v === "" || v === "all") return undefined;
       if (!(AI_USE_FILTERS as readonly string[]).includes(v)) {
-        ctx.addIssue({ code: "custom", message: AI_USE_TEXTS.badFilter });
+        ctx.addIssue({ code: "custom", message: AI_USE_ERRORS.badFilter });
         return z.NEVER;
       }
       return v as AiUseFilter;

@@ -4,9 +4,9 @@ import {
   DIRECTION_CONFLICT_MESSAGE,
   DIRECTIONS,
   findConflict,
-  formatDirections,
   parseDirections,
 } from "../../domain/directions.ts";
+import { formatDirections } from "../../domain/staff-directions.ts";
 import { tracks } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { badRequest } from "../lib/http-error.ts";

@@ -1,7 +1,8 @@
 import { versionsOf, type VersionView } from "../uploads/versions.ts";
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { type Direction, DIRECTIONS, formatDirections, parseDirections } from "../../domain/directions.ts";
+import { type Direction, DIRECTIONS, parseDirections } from "../../domain/directions.ts";
+import { formatDirections } from "../../domain/staff-directions.ts";
 import type { AiUse } from "../../domain/ai-use.ts";
 import { type Track, trackAnalysis, tracks, type User, users } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";

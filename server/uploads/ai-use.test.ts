@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gte } from "drizzle-orm";
 import { tracks } from "../../db/schema.ts";
-import { AI_USE_TEXTS, parseAiUse } from "../../domain/ai-use.ts";
+import { AI_USE_ERRORS, parseAiUse } from "../../domain/ai-use-desk.ts";
 import { createTrack, createUser, signIn } from "../testing/factories.ts";
 import { type StaffFixture, staffFixture } from "../testing/staff-test-kit.ts";
 import type { Part } from "../testing/multipart-body.ts";
@@ -69,7 +69,7 @@ describe("POST /api/upload: the field ai_use", () => {
     async (_label, value) => {
       const { res, body } = await postUpload(f.t, artist, [...two(), aiPart(value), dirPart("label_koster")]);
       expect(res.status).toBe(400);
-      expect(body).toEqual({ success: false, error: AI_USE_TEXTS.invalid });
+      expect(body).toEqual({ success: false, error: AI_USE_ERRORS.invalid });
       await f.t.ctx.queue.idle();
       expect(await allTracks(f.t)).toEqual([]);
       expect((await storedFiles(f.t)).length).toBe(0);
@@ -79,7 +79,7 @@ describe("POST /api/upload: the field ai_use", () => {
   it("refuses two different answers in one request; the same answer twice is one answer", async () => {
     const bad = await postUpload(f.t, artist, [aiPart("no"), ...two(), aiPart("yes"), dirPart("label_koster")]);
     expect(bad.res.status).toBe(400);
-    expect(bad.body).toEqual({ success: false, error: AI_USE_TEXTS.conflicting });
+    expect(bad.body).toEqual({ success: false, error: AI_USE_ERRORS.conflicting });
     expect(await allTracks(f.t)).toEqual([]);
     const ok = await postUpload(f.t, artist, [aiPart("yes"), ...two(), aiPart("yes"), dirPart("label_koster")]);
     expect(ok.res.status).toBe(200);
@@ -99,10 +99,10 @@ describe("the exported reading (for the resumable start of issue 26)", () => {
   it("reads the JSON field as the multipart one", () => {
     expect(parseAiUse(undefined)).toEqual({ ok: true, value: null });
     expect(parseAiUse("partly")).toEqual({ ok: true, value: "partly" });
-    expect(parseAiUse(1)).toEqual({ ok: false, error: AI_USE_TEXTS.invalid });
+    expect(parseAiUse(1)).toEqual({ ok: false, error: AI_USE_ERRORS.invalid });
     expect(aiUseInput.parse(null)).toBeNull();
     expect(aiUseInput.parse("yes")).toBe("yes");
-    expect(aiUseInput.safeParse("YES").error?.issues[0].message).toBe(AI_USE_TEXTS.invalid);
+    expect(aiUseInput.safeParse("YES").error?.issues[0].message).toBe(AI_USE_ERRORS.invalid);
   });
 });
 
@@ -165,7 +165,7 @@ describe("staff track objects and the ai_use filter", () => {
     ) {
       const r = await f.call("GET", `${path}?ai_use=${value}`, { headers });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ success: false, error: AI_USE_TEXTS.badFilter });
+      expect(r.body).toEqual({ success: false, error: AI_USE_ERRORS.badFilter });
     }
   });
 });

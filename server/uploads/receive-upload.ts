@@ -1,5 +1,6 @@
 import type { Direction } from "../../domain/directions.ts";
-import { AI_USE_TEXTS, type AiUse } from "../../domain/ai-use.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
+import { AI_USE_ERRORS } from "../../domain/ai-use-desk.ts";
 import { ApiError, badRequest, tooLarge } from "../lib/http-error.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { type MultipartForm, receiveMultipart } from "../http/multipart.ts";
@@ -101,7 +102,7 @@ export async function receiveUpload(
     },
     onField(name, value, { truncated }) {
       if (name === "ai_use") {
-        const answer = truncated ? { error: AI_USE_TEXTS.invalid } : addAiUse(aiUse, value);
+        const answer = truncated ? { error: AI_USE_ERRORS.invalid } : addAiUse(aiUse, value);
         if ("error" in answer) throw badRequest(answer.error);
         aiUse = answer.value;
         return;

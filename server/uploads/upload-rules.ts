@@ -8,7 +8,8 @@ import {
 } from "../../domain/directions.ts";
 import { INVALID_NAME_RECORD, INVALID_NAMES_MESSAGE, parseTrackName } from "../../domain/track-name.ts";
 import { revealHiddenChars } from "../../domain/hidden-chars.ts";
-import { AI_USE_TEXTS, type AiUse, parseAiUse } from "../../domain/ai-use.ts";
+import type { AiUse } from "../../domain/ai-use.ts";
+import { AI_USE_ERRORS, parseAiUse } from "../../domain/ai-use-desk.ts";
 
 /**
  * The upload rules the page enforces (spec 1 §5), repeated on the server. Pure functions so that the
@@ -128,8 +129,8 @@ export function addDirections(selected: Direction[], value: string): string | nu
  */
 export function addAiUse(current: AiUse | null, value: string): { value: AiUse } | { error: string } {
   const parsed = parseAiUse(value);
-  if (!parsed.ok || parsed.value === null) return { error: AI_USE_TEXTS.invalid };
-  if (current !== null && current !== parsed.value) return { error: AI_USE_TEXTS.conflicting };
+  if (!parsed.ok || parsed.value === null) return { error: AI_USE_ERRORS.invalid };
+  if (current !== null && current !== parsed.value) return { error: AI_USE_ERRORS.conflicting };
   return { value: parsed.value };
 }
 

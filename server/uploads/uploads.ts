@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Direction, formatDirections } from "../../domain/directions.ts";
+import type { Direction } from "../../domain/directions.ts";
+import { formatDirections } from "../../domain/staff-directions.ts";
 import type { AiUse } from "../../domain/ai-use.ts";
 import { tracks, uploadSessions } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";

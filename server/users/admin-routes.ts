@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { banRefusal } from "../../domain/ban.ts";
+import { banRefusal } from "../../domain/ban-rules.ts";
 import { type AdminUserPatch as UserPatch, adminUserSchemas, USER_TEXTS, userFlagsProblem } from "../../domain/user.ts";
 import type { User } from "../../db/schema.ts";
 import type { AppEnv } from "../deps.ts";

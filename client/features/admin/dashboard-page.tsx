@@ -1,7 +1,8 @@
 import { PeriodPicker } from "../../components/period-picker.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ADMIN_DIRECTION_LABELS, isDirection } from "../../../domain/directions.ts";
+import { isDirection } from "../../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../../domain/staff-directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { ReleaseFigures } from "./release-figures.tsx";

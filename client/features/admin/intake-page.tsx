@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { ADMIN_DIRECTION_LABELS, type Direction, isDirection } from "../../../domain/directions.ts";
+import { type Direction, isDirection } from "../../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../../domain/staff-directions.ts";
 import { isLabelDirection } from "../../../domain/releases.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";

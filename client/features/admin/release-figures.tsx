@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ADMIN_DIRECTION_LABELS } from "../../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../../domain/staff-directions.ts";
 import { adminReleaseFiguresQuery } from "./dashboard-api.ts";
 
 /** The dashboard's release desk figures per label (issue 34). */

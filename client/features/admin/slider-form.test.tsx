@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render as renderDom, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TILE_LINK_FORMAT } from "../../../domain/tile-link.ts";
+import { TILE_LINK_FORMAT } from "../../../domain/slider.ts";
 import { fakeFetch } from "../../components/testing/render-page.tsx";
 import type { SliderTile } from "./slider-api.ts";
 import { SliderForm } from "./slider-form.tsx";

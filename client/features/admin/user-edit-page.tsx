@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { ADMIN_DIRECTION_LABELS, type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
+import { type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../../domain/staff-directions.ts";
 import { USER_TEXTS } from "../../../domain/user.ts";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";

@@ -1,4 +1,5 @@
-import { type Direction, DIRECTIONS, parseCategories } from "../../../domain/directions.ts";
+import { type Direction, DIRECTIONS } from "../../../domain/directions.ts";
+import { parseCategories } from "../../../domain/staff-directions.ts";
 import { bioTooLong, PROFILE_TEXTS } from "../../../domain/profile.ts";
 import { emailProblem, formatCategories, userFlagsProblem, usernameProblem } from "../../../domain/user.ts";
 import type { AdminUser } from "./users-api.ts";

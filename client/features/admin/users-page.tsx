@@ -15,7 +15,7 @@ import {
   useCreateAdminUser,
   type UserListParams,
 } from "./users-api.ts";
-import { banRefusal } from "../../../domain/ban.ts";
+import { banRefusal } from "../../../domain/ban-rules.ts";
 import { displayRole, type Role, USER_TEXTS } from "../../../domain/user.ts";
 import { parseUsersListSearch, rememberUsersListPlace, type UsersListSearch } from "./users-list-search.ts";
 import { buildCreatePayload, emptyUserForm, type UserFormState, validateUserForm } from "./user-form.ts";

@@ -1,4 +1,5 @@
-import { ADMIN_DIRECTION_LABELS, type Direction, MODERATOR_CATEGORY_LABELS } from "../../../domain/directions.ts";
+import type { Direction } from "../../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/staff-directions.ts";
 import type { KeyRelation } from "../../../domain/running-order.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { useMutation } from "@tanstack/react-query";
 import { callOptions, client, read } from "../../lib/api.ts";
+import { useCall } from "../../lib/use-call.ts";
 
 /** POST /api/auth/telegram/webapp: the launch data signs in (issue 36). */
 export function signInWithLaunch(initData: string) {
@@ -8,8 +8,7 @@ export function signInWithLaunch(initData: string) {
 
 /** PUT /api/auth/telegram/webapp/write-access: what `requestWriteAccess` answered. */
 export function useStoreWriteAccess() {
-  return useMutation({
-    mutationFn: (allowed: boolean) =>
-      read(client.auth.telegram.webapp["write-access"].$put({ json: { allowed } }, callOptions({ noRetry: true }))),
-  });
+  return useCall((allowed: boolean) =>
+    read(client.auth.telegram.webapp["write-access"].$put({ json: { allowed } }, callOptions({ noRetry: true })))
+  );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Fragment, useId } from "react";
-import { type Direction, isDirection, MODERATOR_CATEGORY_LABELS } from "../../../domain/directions.ts";
+import { type Direction, isDirection } from "../../../domain/directions.ts";
+import { MODERATOR_CATEGORY_LABELS } from "../../../domain/staff-directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";

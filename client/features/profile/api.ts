@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQueryClient } from "@tanstack/react-query";
 import type { InferResponseType } from "hono/client";
 import { client, rawBody, read } from "../../lib/api.ts";
 import { auth } from "../../lib/auth.ts";
+import { useCall } from "../../lib/use-call.ts";
 
 /** A track in the user's own list (GET /api/tracks). */
 export type MyTrack = InferResponseType<typeof client.tracks.$get>["tracks"][number];
@@ -17,10 +18,7 @@ const reloadUser = () => auth.loadUser().then(() => undefined, () => undefined);
 
 /** POST /api/profile/update (multipart: text fields and an optional avatar, read as a stream). */
 export function useUpdateProfile() {
-  return useMutation({
-    mutationFn: (form: FormData) => read(client.profile.update.$post(undefined, rawBody(form))),
-    onSuccess: reloadUser,
-  });
+  return useCall((form: FormData) => read(client.profile.update.$post(undefined, rawBody(form))), reloadUser);
 }
 
 export type LinkAccountsBody =
@@ -29,9 +27,7 @@ export type LinkAccountsBody =
 
 /** POST /api/profile/link-accounts (spec 1 §7). */
 export function useLinkAccounts() {
-  return useMutation({
-    mutationFn: (body: LinkAccountsBody) => read(client.profile["link-accounts"].$post(undefined, rawBody(body))),
-  });
+  return useCall((body: LinkAccountsBody) => read(client.profile["link-accounts"].$post(undefined, rawBody(body))));
 }
 
 /** GET /api/tracks/history: every submission, failed ones too, newest first (issue 13, decision 0161). */
@@ -81,8 +77,8 @@ export const vkMessagesQuery = queryOptions({
 /** PUT /api/profile/channels: where the artist's answers go. */
 export function useSetChannels() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (channels: ("telegram" | "vk")[]) => read(client.profile.channels.$put({ json: { channels } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: vkMessagesQuery.queryKey }),
-  });
+  return useCall(
+    (channels: ("telegram" | "vk")[]) => read(client.profile.channels.$put({ json: { channels } })),
+    () => queryClient.invalidateQueries({ queryKey: vkMessagesQuery.queryKey }),
+  );
 }

@@ -1,12 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { LABEL_DIRECTIONS, labelDay, RELEASE_STAGE_LIST } from "../../../domain/releases.ts";
-import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/directions.ts";
+import { LABEL_DIRECTIONS, RELEASE_STAGE_LIST } from "../../../domain/releases.ts";
+import { labelDay } from "../../../domain/release-desk.ts";
+import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/staff-directions.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
-import { downloadFile, type Panel, staffCalendarQuery, type StaffListFilters, staffReleasesQuery } from "./api.ts";
-import { STAFF_RELEASE_TEXTS_EN, STAFF_RELEASE_TEXTS_RU, type StaffReleaseTexts } from "./releases-texts.ts";
+import {
+  downloadFile,
+  type Panel,
+  staffCalendarQuery,
+  type StaffListFilters,
+  staffReleasesQuery,
+} from "./staff-api.ts";
+import { STAFF_RELEASE_TEXTS_EN, STAFF_RELEASE_TEXTS_RU, type StaffReleaseTexts } from "./staff-texts.ts";
 import "./releases.css";
 
 /**

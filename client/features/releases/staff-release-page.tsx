@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { RELEASE_STAGE_MOVES } from "../../../domain/releases.ts";
+import { RELEASE_STAGE_MOVES } from "../../../domain/release-desk.ts";
 import type { ReleasePatch } from "../../../domain/release-schemas.ts";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
@@ -13,9 +13,10 @@ import {
   staffReleaseQuery,
   usePatchRelease,
   useSaveStaffLabelCopy,
-} from "./api.ts";
+} from "./staff-api.ts";
 import { LabelCopyForm } from "./label-copy-form.tsx";
-import { LABEL_COPY_FORM_EN, LABEL_COPY_FORM_RU } from "./releases-texts.ts";
+import { LABEL_COPY_FORM_RU } from "./releases-texts.ts";
+import { LABEL_COPY_FORM_EN } from "./staff-texts.ts";
 import { labelName, textsOf } from "./staff-list-page.tsx";
 import "./releases.css";
 

@@ -1,5 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
-import { type Direction, formatDirections } from "../../../domain/directions.ts";
+import type { Direction } from "../../../domain/directions.ts";
+import { formatDirections } from "../../../domain/staff-directions.ts";
 import { type UploadSession, uploadSessions } from "../../../db/schema.ts";
 import { newTrackKey } from "../upload-routes.ts";
 import { countedUploadsNowSql, UPLOAD_WINDOW_MS } from "../uploads.ts";

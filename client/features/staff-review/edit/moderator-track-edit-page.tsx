@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { type Direction, formatDirections, parseDirections } from "../../../../domain/directions.ts";
+import { type Direction, parseDirections } from "../../../../domain/directions.ts";
+import { formatDirections } from "../../../../domain/staff-directions.ts";
 import { DirectionCheckboxes } from "./direction-checkboxes.tsx";
 import { useDocumentTitle } from "../../../components/ui/use-document-title.ts";
 import { useRedirectAfter } from "../../../components/ui/use-redirect-after.ts";

@@ -1,6 +1,7 @@
 import { ReviewPlayerBar } from "../dock/review-player-bar.tsx";
 import { Link } from "@tanstack/react-router";
-import { ADMIN_DIRECTION_LABELS, DIRECTIONS, isDirection } from "../../../../domain/directions.ts";
+import { DIRECTIONS, isDirection } from "../../../../domain/directions.ts";
+import { ADMIN_DIRECTION_LABELS } from "../../../../domain/staff-directions.ts";
 import { ConfirmDialog } from "../../../components/ui/modal.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { PLAYER_TEXTS_RU } from "../texts/player-texts.ts";

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { MODERATOR_CATEGORY_LABELS } from "../../../../domain/directions.ts";
+import { MODERATOR_CATEGORY_LABELS } from "../../../../domain/staff-directions.ts";
 import { fakeFetch, renderPage } from "../../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../../components/testing/session-hooks.ts";
 import { auth } from "../../../lib/auth.ts";

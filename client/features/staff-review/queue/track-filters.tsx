@@ -3,7 +3,7 @@ import { AUDIO_WARNINGS } from "../../../../domain/audio-warnings.ts";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
 import { REVIEW_STATUSES } from "../../../../domain/review.ts";
 import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
-import { AI_USE_FILTERS } from "../../../../domain/ai-use.ts";
+import { AI_USE_FILTERS } from "../../../../domain/ai-use-desk.ts";
 import { TRACK_FILTER_TEXTS_RU, type TrackFilterTexts } from "../texts/track-filter-texts.ts";
 import "../../../components/ui/staff.css";
 

@@ -1,6 +1,6 @@
 import { AUDIO_WARNINGS } from "../../../../domain/audio-warnings.ts";
 import { DIRECTIONS } from "../../../../domain/directions.ts";
-import { AI_USE_FILTERS } from "../../../../domain/ai-use.ts";
+import { AI_USE_FILTERS } from "../../../../domain/ai-use-desk.ts";
 import { MAX_PAGE, oneOf, text as textUpTo, wholeNumber } from "../../../lib/search-params.ts";
 import { MODERATOR_QUEUE_START } from "./queue-start.ts";
 

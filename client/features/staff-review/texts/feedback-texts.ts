@@ -1,4 +1,5 @@
-import { type DeclineReason, REASON_LABELS_RU, REASON_TEXTS_EN } from "../../../../domain/decline-reasons.ts";
+import type { DeclineReason } from "../../../../domain/decline-reasons.ts";
+import { REASON_LABELS_RU, REASON_TEXTS_EN } from "../../../../domain/decline-reason-labels.ts";
 import { REVIEW_TEXTS_EN } from "./review-texts.ts";
 import { useReviewTexts } from "./review-texts-context.ts";
 

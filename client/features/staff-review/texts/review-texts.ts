@@ -1,4 +1,5 @@
-import { AI_USE_BADGES, type AiUse } from "../../../../domain/ai-use.ts";
+import type { AiUse } from "../../../../domain/ai-use.ts";
+import { AI_USE_BADGES } from "../../../../domain/ai-use-desk.ts";
 import { AUDIO_WARNING_TEXTS, type AudioWarning } from "../../../../domain/audio-warnings.ts";
 import { DIRECTION_CONFLICT_MESSAGE } from "../../../../domain/directions.ts";
 import { REVIEW_STATUS_LABELS, REVIEW_TEXTS, type ReviewStatus } from "../../../../domain/review.ts";

@@ -1,4 +1,4 @@
-import type { AiUseFilter } from "../../../../domain/ai-use.ts";
+import type { AiUseFilter } from "../../../../domain/ai-use-desk.ts";
 
 /** The words of the queue's filters and of the phone's filter panel, one dictionary per panel (issue 31). */
 export interface TrackFilterTexts {

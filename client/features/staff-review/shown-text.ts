@@ -1,19 +1,14 @@
-import { revealHiddenChars } from "../../domain/hidden-chars.ts";
+import { revealHiddenChars } from "../../../domain/hidden-chars.ts";
 
 /**
  * Staff read what people typed (names, comments, votes, notes, messages, file names) and what the
  * site stored from outside. Text stored before the hidden-characters rule (issue 32, decision 0305)
  * may still hold such characters: staff are shown each written out (`<U+202E>`), never raw, so an
  * override cannot turn a name around and tag characters cannot carry a sentence nobody sees. Line
- * breaks and tabs stay as they are.
+ * breaks and tabs stay as they are. client/router.tsx hands this module to client/lib/api.ts for the
+ * panels' answers (`isStaffAnswer`), loaded with the first of them: the public pages do not carry it
+ * (decision 0432).
  */
-
-/** A staff answer's path: the admin and moderator panels' calls. */
-const STAFF_PATH = /^(?:[a-z]+:\/\/[^/]+)?\/api\/(?:admin|moderator)\//;
-
-export function isStaffAnswer(url: string): boolean {
-  return STAFF_PATH.test(url);
-}
 
 /**
  * `value` (a parsed JSON answer) with every string's hidden characters written out; the same

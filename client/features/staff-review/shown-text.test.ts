@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeFetch } from "../components/testing/render-page.tsx";
-import { client, read } from "./api.ts";
-import { isStaffAnswer, withHiddenCharsShown } from "./shown-text.ts";
+import { fakeFetch } from "../../components/testing/render-page.tsx";
+import { client, isStaffAnswer, read } from "../../lib/api.ts";
+import { withHiddenCharsShown } from "./shown-text.ts";
+// The app's wiring: the router hands this module to the API client (decision 0432).
+import "../../router.tsx";
 
 afterEach(() => vi.unstubAllGlobals());
 
