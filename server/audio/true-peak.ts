@@ -152,7 +152,8 @@ export function createTruePeakMeter(channelCount: number): TruePeakMeter {
           grown.set(w.subarray(0, hist));
           w = work[c] = grown;
         }
-        w.set(channels[c].subarray(0, length), hist);
+        const x = channels[c];
+        w.set(x.length === length ? x : x.subarray(0, length), hist);
         const segments = Math.ceil(total / SEG);
         if (segLo.length < segments) {
           segLo = new Float64Array(segments);
