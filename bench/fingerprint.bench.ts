@@ -19,16 +19,10 @@
 import process from "node:process";
 import { migrateDb, openDb } from "../db/client.ts";
 import { analyseMp3, analyseMp3Frames } from "../server/audio/analyse-mp3.ts";
-import {
-  createFingerprinter,
-  type Fingerprint,
-  FINGERPRINT_VERSION,
-  indexedPositions,
-  MAX_CODES,
-  printToBytes,
-  segmentHashAt,
-  SPEEDS,
-} from "../server/audio/fingerprint.ts";
+import { createFingerprinter, type Fingerprint } from "../server/audio/fingerprint.ts";
+import { FINGERPRINT_VERSION, MAX_CODES } from "../server/audio/fingerprint-codes.ts";
+import { indexedPositions, printToBytes, segmentHashAt } from "../server/audio/fingerprint-index.ts";
+import { SPEEDS } from "../server/audio/fingerprint-speeds.ts";
 import { parseFrameHeader } from "../server/audio/mpeg-frames.ts";
 import { chordTrack } from "../server/testing/chords.ts";
 import { createFingerprints } from "../server/processing/fingerprints.ts";

@@ -110,34 +110,40 @@ export function createBandEnvelopes(
       const left = channels[0];
       const right = channelCount > 1 ? channels[1] : channels[0]; // mono: the one channel twice
       if (mono.length < inLength / 2 + 1) mono = new Float64Array(inLength);
+      const out = mono;
       let length = 0;
       // Locals in the loop, and `+`: a closure variable's value is of no known type to the optimiser,
       // and a local started from it stays boxed, a new heap number for every sample stored (0104).
-      let pending = +held, isOdd = odd;
-      for (let j = 0; j < inLength; j++) {
-        const v = left[j] + right[j];
-        if (isOdd) mono[length++] = (pending + v) * 0.25;
-        else pending = v;
-        isOdd = !isOdd;
+      let pending = +held, j = 0;
+      if (odd && inLength > 0) {
+        out[length++] = (pending + (left[0] + right[0])) * 0.25;
+        j = 1;
       }
+      // Whole pairs, then a first half left waiting.
+      for (; j + 1 < inLength; j += 2) out[length++] = ((left[j] + right[j]) + (left[j + 1] + right[j + 1])) * 0.25;
+      if (j < inLength) {
+        pending = left[j] + right[j];
+        odd = true;
+      } else if (inLength > 0) odd = false;
       held = pending;
-      odd = isOdd;
-      flux.push(mono, length);
-      alsoMono?.(mono, length);
+      flux.push(out, length);
+      alsoMono?.(out, length);
       // Read by index, not destructured: values from an iterator may be `undefined` to the optimiser,
       // which then boxes every filter state it stores, six heap numbers a sample (~500 MB/s of
       // garbage, and the young generation grows to its limit: 0104).
       let a1 = st[0], a2 = st[1], a3 = st[2], a4 = st[3], b1 = st[4], b2 = st[5], b3 = st[6], b4 = st[7];
+      const c0 = low1.b0, c1 = low1.b1, c2 = low1.b2, c3 = low1.a1, c4 = low1.a2;
+      const d0 = low2.b0, d1 = low2.b1, d2 = low2.b2, d3 = low2.a1, d4 = low2.a2;
       let i = 0;
       while (i < length) {
         const end = Math.min(length, i + (hop - inHop));
         let ls = 0;
         for (let j = i; j < end; j++) {
-          const x = mono[j];
+          const x = out[j];
           // Low band: two low-pass sections.
-          const y1 = low1.b0 * x + low1.b1 * a1 + low1.b2 * a2 - low1.a1 * a3 - low1.a2 * a4;
+          const y1 = c0 * x + c1 * a1 + c2 * a2 - c3 * a3 - c4 * a4;
           a2 = a1, a1 = x, a4 = a3, a3 = y1;
-          const y2 = low2.b0 * y1 + low2.b1 * b1 + low2.b2 * b2 - low2.a1 * b3 - low2.a2 * b4;
+          const y2 = d0 * y1 + d1 * b1 + d2 * b2 - d3 * b3 - d4 * b4;
           b2 = b1, b1 = y1, b4 = b3, b3 = y2;
           ls += y2 * y2;
         }
@@ -146,7 +152,7 @@ export function createBandEnvelopes(
         i = end;
         if (inHop === hop) closeHop();
       }
-      st.set([a1, a2, a3, a4, b1, b2, b3, b4]);
+      st[0] = a1, st[1] = a2, st[2] = a3, st[3] = a4, st[4] = b1, st[5] = b2, st[6] = b3, st[7] = b4;
     },
     onsets: () => flux.onsets(),
     lowLevels: () => levels.view(),

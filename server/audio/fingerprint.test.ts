@@ -1,23 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { analyseMp3Frames } from "./analyse-mp3.ts";
+import { createFingerprinter, type Fingerprint } from "./fingerprint.ts";
+import { MAX_CODES } from "./fingerprint-codes.ts";
 import {
   audioMatchKind,
   bitErrorRate,
   compare,
   type Comparison,
-  createFingerprinter,
-  type Fingerprint,
+  MATCH_MAX_BER,
+  SAME_MAX_MIX_DB,
+  VERSION_MAX_BER,
+} from "./fingerprint-compare.ts";
+import {
   indexedPositions,
   isSegmentHash,
-  MATCH_MAX_BER,
-  MAX_CODES,
   printFromBytes,
   printToBytes,
-  SAME_MAX_MIX_DB,
   SEGMENT_EVERY,
   segmentHashAt,
-  VERSION_MAX_BER,
-} from "./fingerprint.ts";
+} from "./fingerprint-index.ts";
 import { createPcmAnalyser } from "./pcm-analyser.ts";
 import { chordTrack } from "../testing/chords.ts";
 import { feed } from "../testing/audio-signals.ts";

@@ -37,55 +37,51 @@
 import type { Biquad } from "./loudness.ts";
 import { passFilter } from "./band-envelopes.ts";
 import { hannWindow, makeFft, realSplitTwiddles } from "./onset-flux.ts";
+import {
+  BAND_FROM_HZ,
+  BANDS,
+  FFT_SIZE,
+  FINE,
+  FRAME_SECONDS,
+  type Frames,
+  HIGHEST_HZ,
+  HOP_SECONDS,
+  LOWEST_HZ,
+  MAX_CODES,
+  type PrintCodes,
+  SILENT_FRAME,
+  TOP_RATE,
+  WINDOW,
+} from "./fingerprint-codes.ts";
+import { readAt, type SpeedReading, SPEEDS } from "./fingerprint-speeds.ts";
 
-/** The highest rate frames are read at. */
-const TOP_RATE = 5512.5;
-const FRAME_SECONDS = 2048 / TOP_RATE;
-const FFT_SIZE = 2048;
-/** Two thirds overlap. */
-export const HOP_SECONDS = FRAME_SECONDS / 3;
-const LOWEST_HZ = 55;
-const HIGHEST_HZ = 1760;
-/** Band mean square (Hann-corrected) under this is silence: about -70 dBFS. */
-const SILENT_FRAME = 1e-7;
-/** Chroma frames a code reads. */
-const WINDOW = 16;
-/** Codes kept: 120 s. */
-export const MAX_CODES = Math.ceil(120 / HOP_SECONDS);
-/** Fine chroma bins round the octave (10 cents each; bin 0 is C). */
-const FINE = 120;
-/** Fine spectrum: twelfth-octave bands from this frequency… */
-const BAND_FROM_HZ = 40;
-/** …six octaves of them (those above 0.45 of the rate stay empty). */
-const BANDS = 72;
-/** The mix's bands: the fine ones in groups of nine (three quarters of an octave). */
-const MIX_BANDS = 8;
-/** The mix's level step, dB (4 bits: 0 the frame's loudest band … 15, 45 dB or more below). */
-const MIX_STEP_DB = 2;
-/** Frames each side a frame is smoothed over (weights 1, 2, 1), in the chroma and the mix alike. */
-const SMOOTH = 1;
+// The fingerprint's API, kept whole here: the codes, the speeds, the comparison and the index.
+export { FINGERPRINT_VERSION, HOP_SECONDS, MAX_CODES, type PrintCodes } from "./fingerprint-codes.ts";
+export { type SpeedReading, SPEEDS } from "./fingerprint-speeds.ts";
+export {
+  type AudioMatchKind,
+  audioMatchKind,
+  bitErrorRate,
+  compare,
+  type Comparison,
+  MATCH_MAX_BER,
+  MATCH_MIN_CODES,
+  MATCH_MIN_SHARE,
+  popcount,
+  SAME_MAX_MIX_DB,
+  VERSION_MAX_BER,
+} from "./fingerprint-compare.ts";
+export {
+  indexedPositions,
+  isSegmentHash,
+  printFromBytes,
+  printToBytes,
+  SEGMENT_EVERY,
+  segmentHashAt,
+} from "./fingerprint-index.ts";
 
-/**
- * The speeds a copy is also read at: 6 % slower to 6 % faster in steps of 1 %. A copy between two of
- * them is read at most 0.5 % off (9 cents, 0.6 s over 120 s): `compare` follows that drift.
- */
-export const SPEEDS: readonly number[] = Array.from({ length: 13 }, (_, i) => 0.94 + i / 100).filter((s) =>
-  Math.abs(s - 1) > 1e-9
-);
 /** Frames kept: enough for 120 s of codes read at the slowest speed. */
 const MAX_FRAMES = Math.ceil((MAX_CODES + WINDOW) / 0.94) + 2;
-
-/** Codes and mix, position by position (the same length). */
-export interface PrintCodes {
-  codes: Uint32Array;
-  mix: Uint32Array;
-}
-
-/** A speed's reading of a fingerprint's frames. */
-export interface SpeedReading extends PrintCodes {
-  /** The copy is the original played at this speed (1.02: 2 % faster and higher). */
-  speed: number;
-}
 
 /** What the fingerprinter gives: the stored codes and mix (speed 1), and the other speeds' (looked up only). */
 export interface Fingerprint extends PrintCodes {
@@ -94,14 +90,6 @@ export interface Fingerprint extends PrintCodes {
    * kept: only a lookup needs them, so the analysis pass does not pay for them.
    */
   speeds(): SpeedReading[];
-}
-
-/** The frames kept from the first sound. */
-interface Frames {
-  count: number;
-  fine: Float32Array;
-  bands: Float32Array;
-  silent: Uint8Array;
 }
 
 export interface Fingerprinter {
@@ -265,357 +253,4 @@ export function createFingerprinter(inputRate: number): Fingerprinter {
       };
     },
   };
-}
-
-/**
- * The codes and mix of the kept frames as the original's would be if they are a copy played at
- * `speed`: frame i read at i / speed (linearly between the two nearest), the pitch classes and bands
- * 1200·log2(speed) cents higher.
- */
-function readAt(frames: Frames, speed: number): PrintCodes {
-  const n = frames.count;
-  const count = n === 0 ? 0 : Math.max(0, Math.min(MAX_CODES, Math.floor((n - 1) * speed) - WINDOW + 2));
-  const frameCount = count === 0 ? 0 : count + WINDOW - 1;
-  // Each kept frame folded once at this speed's pitch: 12 classes, then the mix's 8 bands (linear,
-  // so reading between frames afterwards gives what folding the frames read between would).
-  const used = Math.min(n, Math.ceil((frameCount - 1) / speed) + 3);
-  const folded = foldFrames(frames, used, speed);
-  const chroma = new Float64Array(frameCount * 12);
-  const silent = new Uint8Array(frameCount);
-  const mix = new Uint32Array(count);
-  const value = new Float64Array(FOLDED);
-  for (let i = 0; i < frameCount; i++) {
-    const x = Math.min(used - 1, i / speed);
-    const i0 = Math.floor(x), w = x - i0;
-    silent[i] = frames.silent[w < 0.5 ? i0 : Math.min(used - 1, i0 + 1)];
-    if (silent[i]) continue;
-    value.fill(0);
-    // Smoothed over the neighbours (1, 2, 1 a hop apart): frames that fall a fraction of a hop
-    // apart (an offset, a speed) read alike.
-    for (let d = -SMOOTH; d <= SMOOTH; d++) {
-      const at = Math.max(0, Math.min(used - 1, x + d));
-      const j0 = Math.floor(at), j1 = Math.min(used - 1, j0 + 1), v = at - j0;
-      const weight = d === 0 ? 2 : 1, a = weight * (1 - v), b = weight * v;
-      for (let k = 0; k < FOLDED; k++) value[k] += a * folded[j0 * FOLDED + k] + b * folded[j1 * FOLDED + k];
-    }
-    let norm = 0;
-    for (let c = 0; c < 12; c++) norm += value[c];
-    norm = Math.sqrt(norm) || 1;
-    for (let c = 0; c < 12; c++) chroma[i * 12 + c] = Math.sqrt(value[c]) / norm;
-    if (i < count) mix[i] = mixWord(value);
-  }
-  const cum = new Float64Array((frameCount + 1) * 12);
-  for (let i = 0; i < frameCount; i++) {
-    for (let c = 0; c < 12; c++) cum[(i + 1) * 12 + c] = cum[i * 12 + c] + chroma[i * 12 + c];
-  }
-  const codes = new Uint32Array(count);
-  for (let j = 0; j < count; j++) codes[j] = silent[j] ? 0 : codeOf(cum, j);
-  return { codes, mix };
-}
-
-/** Values per folded frame: the 12 pitch classes, then the mix's bands. */
-const FOLDED = 12 + MIX_BANDS;
-
-/**
- * The first `used` kept frames folded as a copy at `speed` reads onto the original: pitch class c
- * gathers the fine bins 10c − 5 … 10c + 4 moved up by 1200·log2(speed) cents (to 10), and mix band g
- * the fine bands 9g … 9g + 8 moved up by 12·log2(speed) twelfths (between two bands, shared).
- */
-function foldFrames(frames: Frames, used: number, speed: number): Float64Array {
-  const shift = Math.round((1200 * Math.log2(speed)) / 10);
-  const bandShift = 12 * Math.log2(speed);
-  const per = BANDS / MIX_BANDS;
-  const out = new Float64Array(used * FOLDED);
-  for (let r = 0; r < used; r++) {
-    const fine = r * FINE, bands = r * BANDS, o = r * FOLDED;
-    for (let c = 0; c < 12; c++) {
-      let e = 0;
-      for (let k = -5; k < 5; k++) e += frames.fine[fine + ((((c * 10 + k + shift) % FINE) + FINE) % FINE)];
-      out[o + c] = e;
-    }
-    for (let g = 0; g < MIX_BANDS; g++) {
-      let e = 0;
-      for (let k = 0; k < per; k++) {
-        const y = g * per + k + bandShift;
-        const b0 = Math.floor(y), u = y - b0;
-        if (b0 >= 0 && b0 < BANDS) e += (1 - u) * frames.bands[bands + b0];
-        if (u > 0 && b0 + 1 >= 0 && b0 + 1 < BANDS) e += u * frames.bands[bands + b0 + 1];
-      }
-      out[o + 12 + g] = e;
-    }
-  }
-  return out;
-}
-
-/** The mix word of a folded frame: each band's level below the loudest, in MIX_STEP_DB steps, 4 bits. */
-function mixWord(value: Float64Array): number {
-  let loudest = 0;
-  for (let g = 0; g < MIX_BANDS; g++) loudest = Math.max(loudest, value[12 + g]);
-  let word = 0;
-  for (let g = 0; g < MIX_BANDS; g++) {
-    const e = value[12 + g];
-    const below = e > 0 ? (10 * Math.log10(loudest / e)) / MIX_STEP_DB : 15;
-    word |= Math.min(15, Math.round(below)) << (4 * g);
-  }
-  // Compared only where both codes have sound (a silent frame's code is 0).
-  return word >>> 0;
-}
-
-/**
- * The 32 bits of the code whose window starts at frame `first` (frames first … first+15). With
- * A(j0, j1, i) the sum of pitch class i over frames j0 … j1-1 of the window:
- * - bits 0–11, the shape of the chroma now: A(0,4,i) > A(0,4,i+1);
- * - bits 12–23, its change from one frame to the next two: A(0,2,i) > A(2,4,i);
- * - bits 24–27, change over a second in groups of three classes: ΣA(0,8,g) > ΣA(8,16,g);
- * - bits 28–31, the same change compared between neighbouring groups (a checkerboard).
- */
-function codeOf(cum: Float64Array, first: number): number {
-  // `cum` holds running sums of the chroma frames (frame f's sums before it at f·12), so a sum over
-  // frames is one difference.
-  const a = (j0: number, j1: number, i: number) =>
-    cum[(first + j1) * 12 + (i % 12)] - cum[(first + j0) * 12 + (i % 12)];
-  let code = 0;
-  for (let i = 0; i < 12; i++) if (a(0, 4, i) > a(0, 4, i + 1)) code |= 1 << i;
-  for (let i = 0; i < 12; i++) if (a(0, 2, i) > a(2, 4, i)) code |= 1 << (12 + i);
-  let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-  for (let g = 0; g < 4; g++) {
-    let change = 0;
-    for (let i = 3 * g; i < 3 * g + 3; i++) change += a(0, 8, i) - a(8, 16, i);
-    if (change > 0) code |= 1 << (24 + g);
-    if (g === 0) c0 = change;
-    else if (g === 1) c1 = change;
-    else if (g === 2) c2 = change;
-    else c3 = change;
-  }
-  if (c0 > c1) code |= 1 << 28;
-  if (c1 > c2) code |= 1 << 29;
-  if (c2 > c3) code |= 1 << 30;
-  if (c3 > c0) code |= 1 << 31;
-  return code >>> 0;
-}
-
-/** Bits set in a 32-bit number. */
-export function popcount(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/**
- * The bit error rate of `b` laid `offset` codes after `a` (b[j] against a[j + offset]), over the
- * codes both have with sound; and how many such codes there were.
- */
-export function bitErrorRate(a: Uint32Array, b: Uint32Array, offset: number): { ber: number; compared: number } {
-  let errors = 0, compared = 0;
-  const from = Math.max(0, -offset), to = Math.min(b.length, a.length - offset);
-  for (let j = from; j < to; j++) {
-    const x = a[j + offset], y = b[j];
-    if (x === 0 || y === 0) continue;
-    errors += popcount(x ^ y);
-    compared++;
-  }
-  return { ber: compared === 0 ? 1 : errors / (32 * compared), compared };
-}
-
-/**
- * Bump when a change here changes the codes or the mix: stored fingerprints of another version are
- * not compared, and re-analysis computes them again (docs/decisions/0421).
- */
-export const FINGERPRINT_VERSION = 2;
-/**
- * The same recording: laid at their best alignment, at most this share of the codes' bits differ
- * (docs/decisions/0247: re-encodes measured at 0–6 %, another groove in the same key and tempo at
- * 25 % or more at every offset, unrelated fixtures 22 % or more)…
- */
-export const MATCH_MAX_BER = 0.15;
-/**
- * …and the mix's bands differ by at most this many dB on average (0422: re-encodes and speed copies
- * measured under 1 dB, an instrumental, a mix without drums or bass, another take 2 dB or more).
- */
-export const SAME_MAX_MIX_DB = 0.7;
-/**
- * Another version of it (an instrumental, a vocal, an edit, another mix, another take): the codes
- * agree this well but the mix does not, or the codes agree only this well (0422).
- */
-export const VERSION_MAX_BER = 0.24;
-/** Either over at least this many codes with sound on both sides (7.4 s)… */
-export const MATCH_MIN_CODES = 60;
-/** …and at least this share of the shorter one's codes with sound (not just a shared intro). */
-export const MATCH_MIN_SHARE = 0.5;
-/** Codes compared as one block when following a copy's drift (5 s). */
-const BLOCK = 40;
-
-/** What a lookup found (issue 38): the same recording, or another version of it. */
-export type AudioMatchKind = "same" | "version";
-
-/** Two fingerprints laid on each other. */
-export interface Comparison {
-  /** The codes' bit error rate over the positions compared. */
-  ber: number;
-  /** The mean level difference of the mix's bands over the same positions, dB. */
-  mixDb: number;
-  /** Positions compared (sound on both sides). */
-  compared: number;
-}
-
-/** The kind of a comparison: "same", "version", or null when the two are not related. */
-export function audioMatchKind(c: Comparison | null): AudioMatchKind | null {
-  if (c === null) return null;
-  if (c.ber <= MATCH_MAX_BER && c.mixDb <= SAME_MAX_MIX_DB) return "same";
-  return c.ber <= VERSION_MAX_BER ? "version" : null;
-}
-
-/** Codes with sound. */
-function sounding(codes: Uint32Array): number {
-  let n = 0;
-  for (const c of codes) if (c !== 0) n++;
-  return n;
-}
-
-/**
- * `query` laid on `stored` near offset `near` (stored position minus query position, as the index
- * voted). A copy read at a speed up to 0.5 % off drifts by up to 5 codes over 120 s, so the codes are
- * laid block by block (BLOCK positions): the block that agrees best within `near` ± 2 first, then
- * its neighbours outwards, each within ±1 of the last. Null when fewer positions than needed
- * (MATCH_MIN_CODES, MATCH_MIN_SHARE) were compared.
- */
-export function compare(stored: PrintCodes, query: PrintCodes, near: number): Comparison | null {
-  const needed = Math.max(MATCH_MIN_CODES, MATCH_MIN_SHARE * Math.min(sounding(stored.codes), sounding(query.codes)));
-  const blocks = Math.ceil(query.codes.length / BLOCK);
-  if (blocks === 0) return null;
-  const lay = (block: number, offset: number) => {
-    let errors = 0, compared = 0;
-    const from = Math.max(block * BLOCK, -offset);
-    const to = Math.min((block + 1) * BLOCK, query.codes.length, stored.codes.length - offset);
-    for (let j = from; j < to; j++) {
-      const x = stored.codes[j + offset], y = query.codes[j];
-      if (x === 0 || y === 0) continue;
-      errors += popcount(x ^ y);
-      compared++;
-    }
-    return { errors, compared };
-  };
-  type Laid = ReturnType<typeof lay> & { offset: number };
-  const best = (block: number, centre: number, radius: number): Laid => {
-    let pick: Laid = { errors: 0, compared: 0, offset: centre };
-    for (let o = centre - radius; o <= centre + radius; o++) {
-      const l = lay(block, o);
-      // Fewest errors per code; a block with nothing to compare loses to one with something.
-      if (l.compared > 0 && (pick.compared === 0 || l.errors / l.compared < pick.errors / pick.compared)) {
-        pick = { ...l, offset: o };
-      }
-    }
-    return pick;
-  };
-  let anchor = -1, anchorLaid: Laid | null = null;
-  for (let b = 0; b < blocks; b++) {
-    const l = best(b, near, 2);
-    if (
-      l.compared >= BLOCK / 4 &&
-      (anchorLaid === null || l.errors / l.compared < anchorLaid.errors / anchorLaid.compared)
-    ) {
-      anchor = b, anchorLaid = l;
-    }
-  }
-  if (anchorLaid === null) return null;
-  const offsets = new Int32Array(blocks);
-  offsets[anchor] = anchorLaid.offset;
-  let errors = anchorLaid.errors, compared = anchorLaid.compared;
-  for (const step of [-1, 1]) {
-    let offset = anchorLaid.offset;
-    for (let b = anchor + step; b >= 0 && b < blocks; b += step) {
-      const l = best(b, offset, 1);
-      offsets[b] = l.offset;
-      if (l.compared === 0) continue;
-      offset = l.offset;
-      errors += l.errors, compared += l.compared;
-    }
-  }
-  if (compared < needed) return null;
-  return { ber: errors / (32 * compared), mixDb: mixDistance(stored, query, offsets) * MIX_STEP_DB, compared };
-}
-
-/**
- * The mix's mean level difference per band, in steps, over the positions laid on each other (block
- * b at `offsets[b]`).
- */
-function mixDistance(stored: PrintCodes, query: PrintCodes, offsets: Int32Array): number {
-  const each = (visit: (x: number, y: number) => void) => {
-    for (let b = 0; b < offsets.length; b++) {
-      const offset = offsets[b];
-      const from = Math.max(b * BLOCK, -offset);
-      const to = Math.min((b + 1) * BLOCK, query.codes.length, stored.codes.length - offset);
-      for (let j = from; j < to; j++) {
-        if (stored.codes[j + offset] === 0 || query.codes[j] === 0) continue;
-        visit(stored.mix[j + offset], query.mix[j]);
-      }
-    }
-  };
-  let n = 0, d = 0;
-  each((x, y) => {
-    for (let g = 0; g < 32; g += 4) d += Math.abs(((x >>> g) & 15) - ((y >>> g) & 15));
-    n++;
-  });
-  if (n === 0) return 0;
-  return d / (n * MIX_BANDS);
-}
-
-/**
- * One code in this many is a segment of the index, on the stored side and the query's alike: which
- * ones is decided by the code's hash itself (`isSegment`), so a code that survived a re-encode is
- * chosen on both sides, and a lookup probes about 60 hashes for 120 s instead of 969 (per speed).
- */
-export const SEGMENT_EVERY = 16;
-
-/** The second code a segment hash reads, this many positions (1 s) after the first. */
-const SEGMENT_LATER = 8;
-
-/**
- * The segment hash at position `p`: 24 bits, the 20 steady bits of its code (the chroma's shape,
- * 0–11, and its change over a second, 24–31) and the change over a second (24–27) of the code 1 s
- * later. The frame-to-frame bits (12–23) flip most when a copy is read at another speed (measured on
- * the fixtures, docs/decisions/0420); 24 bits keep a bucket to about 0.4 rows at 100,000 tracks.
- * −1 where either code is silence or missing.
- */
-export function segmentHashAt(codes: Uint32Array, p: number): number {
-  const code = codes[p], later = p + SEGMENT_LATER < codes.length ? codes[p + SEGMENT_LATER] : 0;
-  if (!code || !later) return -1;
-  return (((later >>> 24) & 0xf) << 20) | ((code >>> 24) << 12) | (code & 0xfff);
-}
-
-/**
- * Whether a segment hash is one the index keeps: mixed (Fibonacci hashing) so that all 24 bits
- * decide, not a few pitch classes that a track in one key may hold steady.
- */
-export const isSegmentHash = (hash: number): boolean =>
-  hash >= 0 && Math.imul(hash, 0x9e3779b1) >>> 0 < 2 ** 32 / SEGMENT_EVERY;
-
-/** The positions of a fingerprint that are segments (stored in the index, and looked up). */
-export function indexedPositions(codes: Uint32Array): number[] {
-  const out: number[] = [];
-  for (let p = 0; p < codes.length; p++) if (isSegmentHash(segmentHashAt(codes, p))) out.push(p);
-  return out;
-}
-
-/** Little-endian bytes of the codes, then of the mix, as stored (version 2). */
-export function printToBytes(print: PrintCodes): Uint8Array {
-  const n = print.codes.length;
-  const out = new Uint8Array(n * 8);
-  const v = new DataView(out.buffer);
-  for (let i = 0; i < n; i++) {
-    v.setUint32(4 * i, print.codes[i], true);
-    v.setUint32(4 * (n + i), print.mix[i], true);
-  }
-  return out;
-}
-
-export function printFromBytes(bytes: Uint8Array): PrintCodes {
-  const n = bytes.byteLength >> 3;
-  const codes = new Uint32Array(n), mix = new Uint32Array(n);
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i < n; i++) {
-    codes[i] = v.getUint32(4 * i, true);
-    mix[i] = v.getUint32(4 * (n + i), true);
-  }
-  return { codes, mix };
 }

@@ -41,7 +41,6 @@ export interface OnsetFlux {
   readonly rate: number;
 }
 
-/** In-place radix-2 complex FFT of `n` points (re, im), with tables made once per size. */
 /** A Hann window of `n` samples (the frames of the onset envelope, the key's chromagram, the fingerprint). */
 export function hannWindow(n: number): Float64Array {
   const w = new Float64Array(n);
@@ -63,38 +62,49 @@ export function realSplitTwiddles(m: number): { twr: Float64Array; twi: Float64A
   return { twr, twi };
 }
 
+/** In-place radix-2 complex FFT of `n` points (re, im), with tables made once per size. */
 export function makeFft(n: number) {
   const levels = Math.round(Math.log2(n));
-  const rev = new Uint32Array(n);
+  // The bit-reversal permutation, as the pairs it swaps.
+  const swaps: number[] = [];
   for (let i = 0; i < n; i++) {
     let r = 0;
     for (let b = 0; b < levels; b++) r |= ((i >>> b) & 1) << (levels - 1 - b);
-    rev[i] = r;
+    if (r > i) swaps.push(i, r);
   }
-  const cos = new Float64Array(n / 2);
-  const sin = new Float64Array(n / 2);
-  for (let i = 0; i < n / 2; i++) {
-    cos[i] = Math.cos((2 * Math.PI * i) / n);
-    sin[i] = -Math.sin((2 * Math.PI * i) / n);
+  const swap = Int32Array.from(swaps);
+  // Each stage's twiddles in a run of their own, e^(−2πi·j/n) at j = k·n/size for stage `size` at
+  // [size/2, size): read in order, no stride.
+  const cos = new Float64Array(Math.max(2, n));
+  const sin = new Float64Array(Math.max(2, n));
+  for (let size = 2; size <= n; size *= 2) {
+    for (let k = 0; k < size / 2; k++) {
+      const i = k * (n / size);
+      cos[size / 2 + k] = Math.cos((2 * Math.PI * i) / n);
+      sin[size / 2 + k] = -Math.sin((2 * Math.PI * i) / n);
+    }
   }
   return (re: Float64Array, im: Float64Array) => {
-    for (let i = 0; i < n; i++) {
-      const j = rev[i];
-      if (j > i) {
-        const tr = re[i];
-        re[i] = re[j];
-        re[j] = tr;
-        const ti = im[i];
-        im[i] = im[j];
-        im[j] = ti;
-      }
+    for (let s = 0; s < swap.length; s += 2) {
+      const i = swap[s], j = swap[s + 1];
+      const tr = re[i];
+      re[i] = re[j];
+      re[j] = tr;
+      const ti = im[i];
+      im[i] = im[j];
+      im[j] = ti;
     }
     for (let size = 2; size <= n; size *= 2) {
       const half = size / 2;
-      const step = n / size;
       for (let start = 0; start < n; start += size) {
-        for (let k = 0; k < half; k++) {
-          const wr = cos[k * step], wi = sin[k * step];
+        // k = 0: the twiddle is 1 (multiplying by it and its −0 changes no value, at most a zero's sign).
+        const yr = re[start + half], yi = im[start + half];
+        re[start + half] = re[start] - yr;
+        im[start + half] = im[start] - yi;
+        re[start] += yr;
+        im[start] += yi;
+        for (let k = 1; k < half; k++) {
+          const wr = cos[half + k], wi = sin[half + k];
           const a = start + k, b = a + half;
           const xr = re[b] * wr - im[b] * wi;
           const xi = re[b] * wi + im[b] * wr;
@@ -123,12 +133,13 @@ export function createOnsetFlux(inputRate: number): OnsetFlux {
   const fft = makeFft(m);
   const window = hannWindow(size);
   const { twr, twi } = realSplitTwiddles(m);
-  const ring = new Float64Array(size);
-  const lin = new Float64Array(size);
+  // The last `size` samples twice over (each written at `write` and `write + size`), so the frame
+  // that starts at the oldest, `write`, is one run.
+  const ring = new Float64Array(2 * size);
   const re = new Float64Array(m);
   const im = new Float64Array(m);
-  const prev = new Float64Array(m + 1);
-  const cur = new Float64Array(m + 1);
+  let prev = new Float64Array(m + 1);
+  let cur = new Float64Array(m + 1);
   let write = 0; // next slot in the ring
   let filled = 0; // samples seen, up to `size`
   let sinceFrame = 0;
@@ -137,23 +148,29 @@ export function createOnsetFlux(inputRate: number): OnsetFlux {
   let count = 0;
 
   function frame() {
-    // Oldest first; then even samples to re, odd to im, windowed.
-    lin.set(ring.subarray(write));
-    lin.set(ring.subarray(0, write), size - write);
-    for (let j = 0; j < m; j++) {
-      re[j] = lin[2 * j] * window[2 * j];
-      im[j] = lin[2 * j + 1] * window[2 * j + 1];
+    // Oldest first; even samples to re, odd to im, windowed.
+    for (let j = 0, at = write; j < m; j++, at += 2) {
+      re[j] = ring[at] * window[2 * j];
+      im[j] = ring[at + 1] * window[2 * j + 1];
     }
     fft(re, im);
-    // Split the packed spectrum into the real frame's bins (those from `lowest` to m).
-    for (let k = lowest; k <= m; k++) {
-      const k1 = k === m ? 0 : k, k2 = k === 0 ? 0 : m - k;
-      const er = 0.5 * (re[k1] + re[k2]), ei = 0.5 * (im[k1] - im[k2]);
-      const or = 0.5 * (im[k1] + im[k2]), oi = -0.5 * (re[k1] - re[k2]);
-      const c = k === m ? -1 : twr[k], s = k === m ? 0 : twi[k];
+    // Split the packed spectrum into the real frame's bins (those from `lowest` to m; bin m apart).
+    for (let k = lowest; k < m; k++) {
+      const k2 = m - k;
+      const er = 0.5 * (re[k] + re[k2]), ei = 0.5 * (im[k] - im[k2]);
+      const or = 0.5 * (im[k] + im[k2]), oi = -0.5 * (re[k] - re[k2]);
+      const c = twr[k], s = twi[k];
       const xr = er + or * c - oi * s;
       const xi = ei + or * s + oi * c;
       cur[k] = Math.log(1 + GAMMA * Math.sqrt(xr * xr + xi * xi));
+    }
+    {
+      const er = 0.5 * (re[0] + re[0]), ei = 0.5 * (im[0] - im[0]);
+      const or = 0.5 * (im[0] + im[0]), oi = -0.5 * (re[0] - re[0]);
+      const c = -1, s = 0;
+      const xr = er + or * c - oi * s;
+      const xi = ei + or * s + oi * c;
+      cur[m] = Math.log(1 + GAMMA * Math.sqrt(xr * xr + xi * xi));
     }
     let flux = 0;
     if (!first) {
@@ -164,7 +181,9 @@ export function createOnsetFlux(inputRate: number): OnsetFlux {
       flux /= m + 1 - lowest;
     }
     first = false;
-    prev.set(cur);
+    const was = prev;
+    prev = cur;
+    cur = was;
     if (count === out.length) {
       const grown = new Float32Array(out.length * 2);
       grown.set(out);
@@ -195,10 +214,14 @@ export function createOnsetFlux(inputRate: number): OnsetFlux {
       let i = 0;
       while (i < length) {
         const take = Math.min(filled < size ? size - filled : hop - sinceFrame, length - i);
-        const toEnd = Math.min(take, size - write);
-        ring.set(mono.subarray(i, i + toEnd), write);
-        if (take > toEnd) ring.set(mono.subarray(i + toEnd, i + take), 0);
-        write = (write + take) % size;
+        let w = write;
+        for (let j = i; j < i + take; j++) {
+          const v = mono[j];
+          ring[w] = v;
+          ring[w + size] = v;
+          if (++w === size) w = 0;
+        }
+        write = w;
         i += take;
         if (filled < size) filled += take;
         else sinceFrame += take;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { concat, dbToGain, feed, sine } from "../testing/audio-signals.ts";
+import { concat, dbToGain, feed, noiseSource, sine } from "../testing/audio-signals.ts";
 import { createTruePeakMeter, interpolatorPhases } from "./true-peak.ts";
 
 const db = (x: number) => 20 * Math.log10(x);
@@ -14,6 +14,22 @@ function faded(freq: number, levelDb: number, seconds: number, fs: number, phase
     s[s.length - 1 - i] *= g;
   }
   return s;
+}
+
+/** Every output of every phase computed, no block skipped: the largest |value|, sample peak included. */
+function bruteForcePeak(x: Float32Array): number {
+  const phases = interpolatorPhases();
+  const w = concat(new Float32Array(15), x, new Float32Array(8));
+  let peak = 0;
+  for (let n = 0; n + 15 < w.length; n++) {
+    peak = Math.max(peak, Math.abs(w[n + 7]));
+    for (const p of phases) {
+      let y = 0;
+      for (let k = 0; k < 16; k++) y += p[k] * w[n + 15 - k];
+      peak = Math.max(peak, Math.abs(y));
+    }
+  }
+  return peak;
 }
 
 function meter(channels: Float32Array[], chunk?: number) {
@@ -62,5 +78,16 @@ describe("true peak (4× oversampling)", () => {
     const s = concat(faded(11025, -2, 0.5, 44100, 0.3), faded(15000, -4, 0.5, 44100, 1.1));
     const whole = meter([s], s.length).peak();
     for (const chunk of [1, 5, 16, 1152, 9000]) expect(meter([s], chunk).peak()).toBeCloseTo(whole, 6);
+  });
+
+  it("skips only blocks that cannot hold a new peak: an over between quieter samples later on is still read", () => {
+    // A -6 dB tone sets the peak; quiet noise (skipped) follows; then an fs/4 sine at 45° whose
+    // samples (-7 dBFS) all stay under that peak while its waveform reaches -4 dBTP.
+    const noise = noiseSource(7);
+    const hush = Float32Array.from({ length: 20000 }, () => dbToGain(-40) * noise());
+    const s = concat(faded(997, -6, 0.5, 44100), hush, faded(44100 / 4, -4, 0.2, 44100, Math.PI / 4), hush);
+    const expected = bruteForcePeak(s);
+    expect(db(expected)).toBeCloseTo(-4, 1);
+    for (const chunk of [1, 5, 1152, s.length]) expect(meter([s], chunk).peak()).toBeCloseTo(expected, 12);
   });
 });

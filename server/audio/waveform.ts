@@ -39,6 +39,9 @@ export function createPeakCollector(channelCount: number): PeakCollector {
 
   return {
     push(channels, length) {
+      // The open bucket's extremes in locals while scanning: a closure variable written in the loop
+      // is a heap number the optimiser must box and reload (0104).
+      let bucketLo = +lo, bucketHi = +hi;
       let i = 0;
       while (i < length) {
         const end = Math.min(length, i + (width - filled));
@@ -46,22 +49,24 @@ export function createPeakCollector(channelCount: number): PeakCollector {
           const x = channels[c];
           for (let j = i; j < end; j++) {
             const v = x[j];
-            if (v < lo) lo = v;
-            if (v > hi) hi = v;
+            if (v < bucketLo) bucketLo = v;
+            if (v > bucketHi) bucketHi = v;
           }
         }
         filled += end - i;
         i = end;
         if (filled === width) {
-          mins[count] = lo;
-          maxs[count] = hi;
+          mins[count] = bucketLo;
+          maxs[count] = bucketHi;
           count++;
-          lo = Infinity;
-          hi = -Infinity;
+          bucketLo = Infinity;
+          bucketHi = -Infinity;
           filled = 0;
           if (count === FINE) mergePairs();
         }
       }
+      lo = bucketLo;
+      hi = bucketHi;
     },
 
     peaks(target = PEAK_PAIRS) {

@@ -2,24 +2,19 @@ import { Buffer } from "node:buffer";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { fingerprintSegments, trackFingerprints, tracks } from "../../db/schema.ts";
+import type { Fingerprint } from "../audio/fingerprint.ts";
+import { FINGERPRINT_VERSION, HOP_SECONDS, type PrintCodes } from "../audio/fingerprint-codes.ts";
+import { type AudioMatchKind, audioMatchKind, compare, type Comparison } from "../audio/fingerprint-compare.ts";
 import {
-  type AudioMatchKind,
-  audioMatchKind,
-  compare,
-  type Comparison,
-  type Fingerprint,
-  FINGERPRINT_VERSION,
-  HOP_SECONDS,
   indexedPositions,
   isSegmentHash,
-  type PrintCodes,
   printFromBytes,
   printToBytes,
   segmentHashAt,
-  type SpeedReading,
-} from "../audio/fingerprint.ts";
+} from "../audio/fingerprint-index.ts";
+import type { SpeedReading } from "../audio/fingerprint-speeds.ts";
 
-export type { AudioMatchKind } from "../audio/fingerprint.ts";
+export type { AudioMatchKind } from "../audio/fingerprint-compare.ts";
 
 /**
  * The stored audio fingerprints and their segment index (issue 25, docs/decisions/0247, 0248; speed

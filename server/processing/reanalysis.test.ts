@@ -19,7 +19,8 @@ import {
   tracks,
 } from "../../db/schema.ts";
 import { analyseMp3Frames } from "../audio/analyse-mp3.ts";
-import { FINGERPRINT_VERSION, printToBytes } from "../audio/fingerprint.ts";
+import { FINGERPRINT_VERSION } from "../audio/fingerprint-codes.ts";
+import { printToBytes } from "../audio/fingerprint-index.ts";
 import { parseConfig } from "../config.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { analysisReport, createUser, storedTrack } from "../testing/factories.ts";

@@ -1,14 +1,9 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import { trackFingerprints, tracks, trackVersions, versionOffers } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
-import {
-  audioMatchKind,
-  compare,
-  FINGERPRINT_VERSION,
-  HOP_SECONDS,
-  type PrintCodes,
-  printFromBytes,
-} from "../audio/fingerprint.ts";
+import { FINGERPRINT_VERSION, HOP_SECONDS, type PrintCodes } from "../audio/fingerprint-codes.ts";
+import { audioMatchKind, compare } from "../audio/fingerprint-compare.ts";
+import { printFromBytes } from "../audio/fingerprint-index.ts";
 
 /**
  * The automatic offer of a new version (issue 37, docs/decisions/0407): a completed upload that is

@@ -11,7 +11,8 @@ import { releaseMaterials, releases, trackFingerprints, tracks } from "../../../
 import type { MaterialKind } from "../../../domain/release-material.ts";
 import { analyseLossless, type LosslessFacts } from "../../audio/analyse-lossless.ts";
 import { analyseMp3Frames } from "../../audio/analyse-mp3.ts";
-import { FINGERPRINT_VERSION, printFromBytes } from "../../audio/fingerprint.ts";
+import { FINGERPRINT_VERSION } from "../../audio/fingerprint-codes.ts";
+import { printFromBytes } from "../../audio/fingerprint-index.ts";
 import { PcmDecodeError, type PcmFormat } from "../../audio/pcm-container.ts";
 import { paceStreamed } from "../../lib/gc-pacer.ts";
 import { giveWay } from "../../lib/give-way.ts";

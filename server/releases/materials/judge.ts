@@ -5,7 +5,8 @@
  * server/audio/analyse-lossless.ts, the job that runs it check.ts.
  */
 import type { MaterialKind } from "../../../domain/release-material.ts";
-import { bitErrorRate, HOP_SECONDS, MATCH_MAX_BER, MATCH_MIN_CODES, MATCH_MIN_SHARE } from "../../audio/fingerprint.ts";
+import { HOP_SECONDS } from "../../audio/fingerprint-codes.ts";
+import { bitErrorRate, MATCH_MAX_BER, MATCH_MIN_CODES, MATCH_MIN_SHARE } from "../../audio/fingerprint-compare.ts";
 import type { LosslessFacts } from "../../audio/analyse-lossless.ts";
 import type { PcmDecodeErrorCode, PcmFormat } from "../../audio/pcm-container.ts";
 
