@@ -24,6 +24,12 @@ export type { AudioMatchKind } from "../audio/fingerprint-compare.ts";
 
 /** Tracks whose fingerprint is read and compared bit by bit, the most voted first. */
 const MAX_CANDIDATES = 10;
+/**
+ * Votes (segment hashes agreeing on one offset) a track needs to be compared at all: one hash in
+ * common is what any unrelated track shares by chance (a bucket holds about 0.4 rows at 100,000
+ * tracks), and reading and comparing those was most of an unknown track's lookup time.
+ */
+const MIN_VOTES = 2;
 /** Index rows read at most per lookup (a hash shared by very many tracks cannot make it slow). */
 const MAX_ROWS = 20_000;
 /**
@@ -135,7 +141,7 @@ function vote(
     });
   }
   candidates.sort((a, b) => b.score - a.score || a.track - b.track);
-  return candidates.slice(0, MAX_CANDIDATES);
+  return candidates.filter((c) => c.score >= MIN_VOTES).slice(0, MAX_CANDIDATES);
 }
 
 /** The best comparison of a candidate: at its reading's speed and the speeds next to it, the lowest bit error rate. */
