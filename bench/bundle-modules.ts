@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { build } from "vite";
+import { type ManifestChunk, publicChunks } from "./public-chunks.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -49,18 +50,6 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-}
-
-const isStaff = (src?: string) =>
-  !!src &&
-  /features\/(admin|moderator|staff-review)\/|features\/episodes\/(?!show-page)|features\/releases\/staff-/.test(src);
-
 const { values } = parseArgs({ args: Deno.args, options: { top: { type: "string" }, json: { type: "string" } } });
 const top = Number(values.top ?? 40);
 const out = await Deno.makeTempDir({ prefix: "np-bundle-modules-" });
@@ -72,16 +61,7 @@ try {
     build: { outDir: out, emptyOutDir: true, manifest: true, sourcemap: true },
   });
   const manifest: Record<string, ManifestChunk> = JSON.parse(await Deno.readTextFile(`${out}/.vite/manifest.json`));
-  const publicKeys = new Set<string>();
-  const add = (key: string) => {
-    if (publicKeys.has(key)) return;
-    publicKeys.add(key);
-    for (const dep of manifest[key].imports ?? []) add(dep);
-  };
-  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
-  add(entryKey);
-  const initial = new Set(publicKeys);
-  for (const dyn of manifest[entryKey].dynamicImports ?? []) if (!isStaff(manifest[dyn].src)) add(dyn);
+  const { initial, publicKeys } = publicChunks(manifest);
 
   const where = new Map<string, string[]>();
   const report: Record<string, unknown>[] = [];

@@ -3,6 +3,7 @@
  * download: the entry chunk with everything it imports, plus the lazily loaded non-staff pages
  * (profile, processing) and their imports. Target: ≤ 150 KB gzipped, with no staff code in it.
  */
+import { isStaff, type ManifestChunk, publicChunks } from "./public-chunks.ts";
 const ROOT = new URL("..", import.meta.url).pathname;
 const LIMIT_KB = 150;
 /**
@@ -19,25 +20,10 @@ const STAFF_MARKERS = [
   "Принимать треки",
 ];
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-}
-
 async function gzipSize(bytes: Uint8Array): Promise<number> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"));
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
-
-// The episode desk's staff pages (issue 35) sit in features/episodes/ beside the public show page,
-// and the release desk's (issue 34) in features/releases/ beside the artist's release pages.
-const isStaff = (src?: string) =>
-  !!src &&
-  /features\/(admin|moderator|staff-review)\/|features\/episodes\/(?!show-page)|features\/releases\/staff-/.test(src);
 
 export default async function () {
   const out = await Deno.makeTempDir({ prefix: "np-bundle-" });
@@ -51,16 +37,7 @@ export default async function () {
     if (build.code !== 0) throw new Error(new TextDecoder().decode(build.stderr));
     const manifest: Record<string, ManifestChunk> = JSON.parse(await Deno.readTextFile(`${out}/.vite/manifest.json`));
 
-    const publicKeys = new Set<string>();
-    const add = (key: string) => {
-      if (publicKeys.has(key)) return;
-      publicKeys.add(key);
-      for (const dep of manifest[key].imports ?? []) add(dep);
-    };
-    const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
-    add(entryKey);
-    const initial = new Set(publicKeys);
-    for (const dyn of manifest[entryKey].dynamicImports ?? []) if (!isStaff(manifest[dyn].src)) add(dyn);
+    const { initial, publicKeys } = publicChunks(manifest);
 
     let initialGz = 0;
     let publicGz = 0;
