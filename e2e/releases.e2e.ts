@@ -10,12 +10,12 @@
  * checks' e2e.)
  */
 import { russianDate } from "../domain/releases.ts";
-import { labelDay } from "../domain/release-desk.ts";
 import { expect, test } from "./harness.ts";
 import {
   acceptOnDesk,
   apiAs,
   artistWithTelegram,
+  numberAndToday,
   runArtist,
   signIn,
   uploadAs,
@@ -92,15 +92,7 @@ test("releases: accept → request; label copy at 390 and 1440; staff number, da
     await desk.getByTestId("staff-release").waitFor();
     const stage = desk.getByTestId("staff-release-stage");
     await stage.getByText("Ждём материалы").waitFor();
-    const take = desk.getByTestId("take-number");
-    const number = (await take.textContent())!.replace("Взять ", "");
-    expect(number).toMatch(/^NPR\d{3}$/);
-    await take.click();
-    await desk.locator(".st-badge", { hasText: number }).waitFor();
-    const today = labelDay(new Date());
-    await desk.locator('input[name="release_date"]').fill(today);
-    await desk.getByRole("button", { name: "Сохранить", exact: true }).click();
-    await desk.locator(".st-badge", { hasText: today }).waitFor();
+    const { number, today } = await numberAndToday(desk);
     await desk.getByRole("button", { name: "Материалы получены" }).click();
     await stage.getByText("Материалы получены").waitFor();
     await t.screenshot(desk, "release-staff-1440");

@@ -4,6 +4,7 @@
  */
 import type { Download } from "playwright-core";
 import { startTelegramBotDouble, type TelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
+import { labelDay } from "../domain/release-desk.ts";
 import { expect, type ExtraServer, type Page, type TestContext } from "./harness.ts";
 
 export const FIXTURES = new URL("../test/fixtures/audio/", import.meta.url);
@@ -241,4 +242,21 @@ export async function signIn(
 export async function open(page: Page, t: TestContext, path: string, heading: string | RegExp) {
   await page.goto(t.server.baseUrl + path);
   await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+}
+
+/**
+ * On the staff release page (issues 34): takes the suggested catalogue number in one click and sets
+ * the release date to today, waiting for each to show; what the desk then shows.
+ */
+export async function numberAndToday(desk: Page): Promise<{ number: string; today: string }> {
+  const take = desk.getByTestId("take-number");
+  const number = (await take.textContent())!.replace("Взять ", "");
+  expect(number).toMatch(/^NPR\d{3}$/);
+  await take.click();
+  await desk.locator(".st-badge", { hasText: number }).waitFor();
+  const today = labelDay(new Date());
+  await desk.locator('input[name="release_date"]').fill(today);
+  await desk.getByRole("button", { name: "Сохранить", exact: true }).click();
+  await desk.locator(".st-badge", { hasText: today }).waitFor();
+  return { number, today };
 }
