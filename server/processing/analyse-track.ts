@@ -12,7 +12,7 @@ import { analyseMp3, analyseMp3Frames, type AudioAnalysis, AudioDecodeError } fr
 import type { FrameStats } from "../audio/mpeg-frames.ts";
 import type { Fingerprint } from "../audio/fingerprint.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
-import { paceStreamed } from "../lib/gc-pacer.ts";
+import { storedChunks } from "../storage/stored-chunks.ts";
 import { createId3Reader, Id3TagRefused, type Id3Tags } from "./id3v2.ts";
 
 export interface TrackFacts {
@@ -95,36 +95,15 @@ const READ_BYTES = 64 * 1024;
  * it grows, tempo's working copy) would otherwise pile up over several tracks until V8's ~64 MB
  * limit for such memory (0104).
  */
-async function* storedChunks(storage: FileStorage, key: string): AsyncGenerator<Uint8Array> {
+function fileChunks(storage: FileStorage, key: string): AsyncGenerator<Uint8Array> {
   let since = performance.now();
-  const breathe = async () => {
-    if (performance.now() - since < SLICE_MS) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    since = performance.now();
+  const breathe = () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
+      since = performance.now();
+    });
   };
-  const path = storage.localPath(key);
-  if (path) {
-    const file = await Deno.open(path, { read: true });
-    try {
-      const buf = new Uint8Array(READ_BYTES);
-      for (;;) {
-        const n = await file.read(buf);
-        if (n === null) return;
-        yield buf.subarray(0, n);
-        paceStreamed(n);
-        await breathe();
-      }
-    } finally {
-      file.close();
-    }
-  }
-  const { body } = await storage.read(key);
-  // Leaving this loop early cancels the stream.
-  for await (const chunk of body) {
-    yield chunk;
-    paceStreamed(chunk.byteLength);
-    await breathe();
-  }
+  return storedChunks(storage, key, READ_BYTES, breathe);
 }
 
 /**
@@ -221,7 +200,7 @@ async function readPass(storage: FileStorage, key: string, fileSize: number, opt
   }
 
   async function* chunks() {
-    for await (const bytes of storedChunks(storage, key)) {
+    for await (const bytes of fileChunks(storage, key)) {
       const before = size;
       size += bytes.byteLength;
       hash.update(bytes);
@@ -410,12 +389,12 @@ export async function analyseStored(
 ): Promise<AudioAnalysis> {
   const { interrupt } = opts;
   async function* interruptible() {
-    for await (const chunk of storedChunks(storage, key)) {
+    for await (const chunk of fileChunks(storage, key)) {
       if (interrupt!()) throw new AnalysisInterrupted();
       yield chunk;
     }
   }
-  const source = interrupt ? interruptible() : storedChunks(storage, key);
+  const source = interrupt ? interruptible() : fileChunks(storage, key);
   if (!opts.fingerprint) return await analyseMp3(source);
   const pass = await analyseMp3Frames(source);
   opts.fingerprint(pass.fingerprint);

@@ -14,10 +14,10 @@ import { analyseMp3Frames } from "../../audio/analyse-mp3.ts";
 import { FINGERPRINT_VERSION } from "../../audio/fingerprint-codes.ts";
 import { printFromBytes } from "../../audio/fingerprint-index.ts";
 import { PcmDecodeError, type PcmFormat } from "../../audio/pcm-container.ts";
-import { paceStreamed } from "../../lib/gc-pacer.ts";
 import { giveWay } from "../../lib/give-way.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
+import { storedChunks } from "../../storage/stored-chunks.ts";
 import {
   decodeReason,
   type DemoFacts,
@@ -41,32 +41,7 @@ export interface CheckDeps {
 const READ_BYTES = 128 * 1024;
 
 /** The stored file as chunks, giving way to other requests and pacing the collector as it goes. */
-export async function* fileChunks(storage: FileStorage, key: string): AsyncGenerator<Uint8Array> {
-  const path = storage.localPath(key);
-  if (path) {
-    const file = await Deno.open(path, { read: true });
-    try {
-      const buf = new Uint8Array(READ_BYTES);
-      for (;;) {
-        const n = await file.read(buf);
-        if (n === null) return;
-        yield buf.subarray(0, n);
-        paceStreamed(n);
-        const wait = giveWay();
-        if (wait) await wait;
-      }
-    } finally {
-      file.close();
-    }
-  }
-  const { body } = await storage.read(key);
-  for await (const chunk of body) {
-    yield chunk;
-    paceStreamed(chunk.byteLength);
-    const wait = giveWay();
-    if (wait) await wait;
-  }
-}
+export const fileChunks = (storage: FileStorage, key: string) => storedChunks(storage, key, READ_BYTES, giveWay);
 
 /**
  * The accepted demo's length and fingerprint: the stored fingerprint of this analyser's version, or
