@@ -121,9 +121,11 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   const start = useCallback((track: ReviewTrack) => {
     const { current, audio, loading, error } = latest.current;
     if (current?.id === track.id && audio && !error) {
+      // What the element does decides, not the start still settling: a press while the audio
+      // already plays (its start not yet acknowledged) pauses it, like any other press.
+      if (!audio.paused) return audio.pause();
       if (loading) return;
-      if (audio.paused) void audio.play().catch(() => {});
-      else audio.pause();
+      void audio.play().catch(() => {});
       return;
     }
     void load(track);

@@ -123,6 +123,30 @@ describe("review player", () => {
     expect(currentRows()).toEqual(["2"]);
   });
 
+  it("a second press while the start is still settling pauses the audio already playing", async () => {
+    await show();
+    // The element plays (its play event fired) but the start's promise has not settled yet.
+    const real = HTMLMediaElement.prototype.play;
+    let settleStart = () => {};
+    const held = vi.spyOn(HTMLMediaElement.prototype, "play").mockImplementation(function (this: HTMLMediaElement) {
+      void real.call(this);
+      return new Promise<void>((resolve) => (settleStart = resolve));
+    });
+    try {
+      fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+      await settle();
+      expect(audio().paused).toBe(false);
+      fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+      expect(audio().paused).toBe(true);
+      settleStart();
+      await settle();
+      expect(audio().paused).toBe(true);
+      expect(screen.queryAllByRole("button", { pressed: true })).toHaveLength(0);
+    } finally {
+      held.mockRestore();
+    }
+  });
+
   it("Space, J and K walk the list (skipping a failed track) and J turns the page at its end", async () => {
     const { listCalls, router } = await show();
     await key({ key: " ", code: "Space" });
