@@ -1,9 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { auth, useAuth } from "../lib/auth.ts";
+import { signOut, useAuth } from "../lib/auth.ts";
 import { configQuery } from "../lib/config-query.ts";
-import { flash } from "../lib/flash.ts";
 import { CookieBar } from "./cookie-bar.tsx";
 import { FlashArea } from "./flash-area.tsx";
 import { LogoMark } from "./icons.tsx";
@@ -43,8 +42,7 @@ export function RootLayout({ overlays }: { overlays?: ReactNode }) {
   }, [menuOpen]);
 
   const logout = async () => {
-    await auth.logout();
-    flash("success", "Вы успешно вышли из системы.");
+    await signOut();
   };
 
   // The Telegram Mini App (issue 36) is its own whole screen inside Telegram: no site header or footer.

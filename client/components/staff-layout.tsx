@@ -1,6 +1,6 @@
 import { Link, Outlet, useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import { auth } from "../lib/auth.ts";
+import { signOut } from "../lib/auth.ts";
 import "./ui/staff.css";
 
 export interface StaffNavItem {
@@ -22,8 +22,6 @@ interface StaffLayoutProps {
   logoutFirst?: boolean;
   /** Shown above the page content (the moderator's categories). */
   header?: ReactNode;
-  /** Runs after the sign-out, before going home (a flash message, for example). */
-  onLoggedOut?: () => void;
 }
 
 /**
@@ -31,12 +29,11 @@ interface StaffLayoutProps {
  * back to the site and a logout, then the page. The root layout already gives staff pages the full width.
  */
 export function StaffLayout(
-  { title, nav, backLabel, logoutLabel, logoutFirst = false, header, onLoggedOut }: StaffLayoutProps,
+  { title, nav, backLabel, logoutLabel, logoutFirst = false, header }: StaffLayoutProps,
 ) {
   const navigate = useNavigate();
   const logout = async () => {
-    await auth.logout();
-    onLoggedOut?.();
+    await signOut();
     await navigate({ to: "/" });
   };
   const logoutButton = (

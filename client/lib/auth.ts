@@ -2,6 +2,7 @@ import { useSyncExternalStore } from "react";
 import { banMessage } from "../../domain/ban.ts";
 import type { InferResponseType } from "hono/client";
 import { ApiError, callOptions, client, read, setApiHooks, tokens } from "./api.ts";
+import { flash } from "./flash.ts";
 import { STORAGE_KEYS } from "./storage-keys.ts";
 
 /**
@@ -299,4 +300,13 @@ export type Auth = typeof auth;
 
 export function useAuth(): AuthSnapshot {
   return useSyncExternalStore(auth.subscribe, auth.getSnapshot, auth.getSnapshot);
+}
+
+/** Spec 1's logout flash, shown wherever a person signs out (site header, profile, staff sidebars). */
+export const LOGOUT_SUCCESS = "Вы успешно вышли из системы.";
+
+/** Signs out (the server's session too) and says so. */
+export async function signOut(): Promise<void> {
+  await auth.logout();
+  flash("success", LOGOUT_SUCCESS);
 }

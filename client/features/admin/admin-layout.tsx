@@ -1,5 +1,4 @@
 import { StaffLayout, type StaffNavItem } from "../../components/staff-layout.tsx";
-import { flash } from "../../lib/flash.ts";
 
 const NAV: StaffNavItem[] = [
   { to: "/admin", label: "Панель управления", exact: true },
@@ -22,7 +21,6 @@ export function AdminLayout() {
       nav={NAV}
       backLabel="← На сайт"
       logoutLabel="Выход"
-      onLoggedOut={() => flash("success", "Вы успешно вышли из системы.")}
     />
   );
 }

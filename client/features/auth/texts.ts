@@ -42,7 +42,6 @@ export const AUTH_TEXTS = {
 
   banTitle: "Аккаунт заблокирован",
   banOk: "Понятно",
-  logoutSuccess: "Вы успешно вышли из системы.",
 } as const;
 
 /** Ban modal auto-close (spec 1 §9). */

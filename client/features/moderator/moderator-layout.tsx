@@ -1,7 +1,6 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { StaffLayout, type StaffNavItem } from "../../components/staff-layout.tsx";
-import { flash } from "../../lib/flash.ts";
 import { categoryNames } from "../../lib/moderator-categories.ts";
 import { useModeratorStatus } from "../../lib/moderator-status.ts";
 import "./moderator.css";
@@ -49,7 +48,6 @@ export function ModeratorLayout() {
       logoutLabel="Logout"
       logoutFirst
       header={header}
-      onLoggedOut={() => flash("success", "Вы успешно вышли из системы.")}
     />
   );
 }

@@ -1,7 +1,6 @@
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
-import { auth, useAuth } from "../../lib/auth.ts";
-import { flash } from "../../lib/flash.ts";
+import { signOut, useAuth } from "../../lib/auth.ts";
 import { Avatar } from "./avatar.tsx";
 import { LinkTelegramForm, useTelegramLinkArrival } from "./link-telegram-form.tsx";
 import { LinkVkForm, useVkLinkArrival } from "./link-vk-form.tsx";
@@ -34,8 +33,7 @@ export function ProfilePage() {
   }
 
   const logout = async () => {
-    await auth.logout();
-    flash("success", "Вы успешно вышли из системы.");
+    await signOut();
   };
 
   const details: Array<[string, string | null | undefined]> = [
