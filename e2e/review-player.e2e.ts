@@ -85,6 +85,11 @@ test("review player: a moderator plays a track, the waveform draws, J moves on, 
   await page.waitForFunction(() =>
     document.querySelector("th[aria-sort='ascending']")?.textContent?.startsWith("Duration") ?? false
   );
+  // The header says the new sort at once; the rows are the sorted answer's once the table is no
+  // longer busy (until then the previous order is shown, marked aria-busy).
+  await page.waitForFunction(() =>
+    document.querySelector("table.st-track-table")?.getAttribute("aria-busy") === "false"
+  );
   const order = await rowIds(page);
   expect([...order].sort()).toEqual([...ids].sort());
 

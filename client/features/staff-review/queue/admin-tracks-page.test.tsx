@@ -314,6 +314,30 @@ describe("track table figures and the address", () => {
     expect(screen.getByRole("columnheader", { name: /Громкость/ }).getAttribute("aria-sort")).toBe("descending");
   });
 
+  it("while a new sort's rows load, the old rows are marked busy; the new ones are not", async () => {
+    await show();
+    const answered = globalThis.fetch;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL) => {
+      const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
+      if (url.pathname === "/api/admin/tracks" && url.searchParams.get("sort") === "duration") await gate;
+      return answered(input);
+    });
+    const table = () => screen.getByRole("table");
+    expect(table().getAttribute("aria-busy")).toBe("false");
+    fireEvent.click(within(screen.getByRole("columnheader", { name: /Длительность/ })).getByRole("button"));
+    await settle();
+    // The header already says the new sort; the rows are still the old answer's, and say so.
+    expect(screen.getByRole("columnheader", { name: /Длительность/ }).getAttribute("aria-sort")).toBe("ascending");
+    expect(table().getAttribute("aria-busy")).toBe("true");
+    expect(table().classList.contains("st-rows-stale")).toBe(true);
+    release();
+    await settle();
+    expect(table().getAttribute("aria-busy")).toBe("false");
+    expect(table().classList.contains("st-rows-stale")).toBe(false);
+  });
+
   it("the key header sorts by Camelot code, ascending then descending", async () => {
     const { router, listCalls } = await show();
     const header = () => screen.getByRole("columnheader", { name: /Тональность/ });

@@ -105,6 +105,7 @@ export function AdminTracksPage() {
             review={review.table}
             sort={{ value: tracks.sort, onChange: tracks.setSort }}
             rowExtra={work.rowExtra}
+            stale={query.isPlaceholderData}
           />
           <Pagination
             page={Math.min(tracks.page, Math.max(1, list.pages))}

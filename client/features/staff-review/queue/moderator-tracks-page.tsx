@@ -162,6 +162,7 @@ function ModeratorTracks() {
             review={review.table}
             sort={{ value: tracks.sort, onChange: tracks.setSort }}
             rowExtra={work.rowExtra}
+            stale={query.isPlaceholderData}
           />
           {list.filtered > MODERATOR_PAGE_SIZE && (
             <Pagination

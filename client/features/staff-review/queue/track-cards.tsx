@@ -72,6 +72,7 @@ export function TrackCards(
     texts,
     review,
     rowExtra,
+    stale = false,
   }:
     & Omit<TrackTableProps, "sort" | "texts">
     & { texts: NonNullable<TrackTableProps["texts"]> },
@@ -85,7 +86,12 @@ export function TrackCards(
   };
   if (tracks.length === 0) return <p className="st-empty st-cards-empty">{texts.empty}</p>;
   return (
-    <ul className="st-track-cards" aria-label={card.list} data-testid="track-cards">
+    <ul
+      className={stale ? "st-track-cards st-rows-stale" : "st-track-cards"}
+      aria-label={card.list}
+      aria-busy={stale}
+      data-testid="track-cards"
+    >
       {tracks.map((track) => {
         const name = parseTrackName(track.filename);
         const who = trackUserLabel(track, texts);

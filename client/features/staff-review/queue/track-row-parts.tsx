@@ -30,6 +30,11 @@ export interface TrackTableProps {
   sort?: { value: TrackSort; onChange: (next: TrackSort) => void };
   /** Marks under a track's name from other parts of the queue (issue 24: assignee, «Слушает @name»). */
   rowExtra?: (track: StaffTrack) => ReactNode;
+  /**
+   * The rows shown are the previous filter's, sort's or page's while the new ones load: the list is
+   * marked busy (`aria-busy`, dimmed) so nobody takes their order for the new one (decision 0451).
+   */
+  stale?: boolean;
 }
 
 /** A track's Edit, Download and Delete: the same in the table's row and on the phone's card. */

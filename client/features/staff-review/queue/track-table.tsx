@@ -40,6 +40,7 @@ export function TrackTable(
     review,
     sort,
     rowExtra,
+    stale = false,
   }: TrackTableProps,
 ) {
   const allRef = useRef<HTMLInputElement>(null);
@@ -65,7 +66,11 @@ export function TrackTable(
   return (
     <div className="st-table-wrap">
       {/* The texts' language (English on the moderator's screens): the column widths follow it. */}
-      <table className="st-table st-track-table" lang={texts.locale.slice(0, 2)}>
+      <table
+        className={stale ? "st-table st-track-table st-rows-stale" : "st-table st-track-table"}
+        lang={texts.locale.slice(0, 2)}
+        aria-busy={stale}
+      >
         {/* The columns' widths on a desk (player.css): the name takes what is left and ends in «…». */}
         <colgroup>
           <col className="st-c-check" />
