@@ -72,6 +72,7 @@ export class FunctionWriter {
   i32Eqz = () => this.#raw(0x45);
   i32GeU = () => this.#raw(0x4f);
   f64Lt = () => this.#raw(0x63);
+  f64Add = () => this.#raw(0xa0);
   select = () => this.#raw(0x1b);
   /** `block` / `loop` / `if` with no result, and their `end`. */
   block = () => this.#raw(0x02, 0x40);
