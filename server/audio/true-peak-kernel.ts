@@ -174,6 +174,12 @@ const layout = (cap: number) => {
 };
 
 /**
+ * Samples per channel measured in one call: a longer chunk goes in slices (the figure does not
+ * depend on where chunks end), so the memory stays under 400 KB whatever a decoder hands over.
+ */
+const MAX_SLICE = 16384;
+
+/**
  * One chunk of a pair of channels: `state` holds [peak so far, sample peak so far] (raised here),
  * `history` the pair's last 15 samples as doubles, interleaved (kept here), `taps` the 24 taps, the
  * gain and the margin.
@@ -186,6 +192,27 @@ export function measurePair(
   taps: Float64Array,
   state: Float64Array,
 ): void {
+  for (let from = 0; from < length; from += MAX_SLICE) {
+    const n = Math.min(MAX_SLICE, length - from);
+    const whole = from === 0 && left.length === n && right.length === n;
+    measureSlice(
+      whole ? left : left.subarray(from, from + n),
+      whole ? right : right.subarray(from, from + n),
+      history,
+      taps,
+      state,
+    );
+  }
+}
+
+function measureSlice(
+  left: Float32Array,
+  right: Float32Array,
+  history: Float64Array,
+  taps: Float64Array,
+  state: Float64Array,
+): void {
+  const length = left.length;
   const k = instance();
   if (length > capacity) {
     capacity = Math.max(length, 2 * capacity, 4096);
@@ -200,8 +227,8 @@ export function measurePair(
   const at = layout(capacity);
   f64.set(taps, 0);
   f64.set(history, WORK / 8);
-  f32.set(left.length === length ? left : left.subarray(0, length), at.left / 4);
-  f32.set(right.length === length ? right : right.subarray(0, length), at.right / 4);
+  f32.set(left, at.left / 4);
+  f32.set(right, at.right / 4);
   const sp = Math.max(state[1], k.prepare(length, at.left, at.right, at.segs));
   const tp = k.scan(length, at.segs, state[0] > sp ? state[0] : sp);
   history.set(f64.subarray(WORK / 8, WORK / 8 + 2 * HIST));

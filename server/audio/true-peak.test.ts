@@ -133,7 +133,7 @@ describe("true peak's WebAssembly kernel (0455)", () => {
     expect(meter([left, right, right, left], 1000).peak()).toBe(loopPeak([left, right]));
   });
 
-  it("grows its memory for a large chunk, and meters pushed in turn keep their own history", () => {
+  it("reads a chunk longer than its slice, and meters pushed in turn keep their own history", () => {
     const big = [loud(300_000, 0.8), loud(300_000, 0.7)];
     expect(meter(big, big[0].length).peak()).toBe(loopPeak(big));
     const a = [loud(20000, 0.6)], b = [loud(20000, 0.9), loud(20000, 0.2)];
