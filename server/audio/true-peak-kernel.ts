@@ -30,7 +30,7 @@ function laneMax(f: FunctionWriter, v: number, a: number, b: number) {
 /**
  * prepare(n, left, right, segs) → the largest |sample| of the history and the chunk: the chunk's
  * float32 samples become pairs of doubles after the history, and each segment's lowest and highest
- * pair is noted (true-peak.ts noteSegments, both lanes at once).
+ * pair is noted (as the JavaScript before 0455 did, both lanes at once).
  */
 function prepare(): FunctionWriter {
   const f = new FunctionWriter([I32, I32, I32, I32], F64);
@@ -78,7 +78,7 @@ function prepare(): FunctionWriter {
 /**
  * scan(n, segs, tp) → the peak so far, `tp`, raised by every output of the chunk that is larger:
  * blocks of 16 outputs whose bound stays under it in both lanes are skipped; the others are computed
- * as true-peak.ts's loop did, lane by lane. Then the last 15 pairs move to the front (the history).
+ * as the JavaScript loop before 0455 did, lane by lane. Then the last 15 pairs move to the front (the history).
  */
 function scan(): FunctionWriter {
   const f = new FunctionWriter([I32, I32, F64], F64);
@@ -101,7 +101,7 @@ function scan(): FunctionWriter {
   f.i32(0).set(s);
   f.block().loop();
   f.get(s).get(blocks).i32GeU().brIf(1);
-  // The window of block s lies in segments s and s + 1 (true-peak.ts quiet()).
+  // The window of block s lies in segments s and s + 1 (the bound of true-peak.ts's module comment).
   f.get(segs).get(s).i32(5).i32Shl().i32Add().load(0).set(lo);
   f.get(segs).get(s).i32(5).i32Shl().i32Add().load(16).set(hi);
   f.get(s).i32(1).i32Add().get(segments).i32LtU().if();
@@ -124,7 +124,7 @@ function scan(): FunctionWriter {
     f.get(r[15 - k]).get(r[k]).add().set(sum[k]);
     f.get(r[15 - k]).get(r[k]).sub().set(dif[k]);
   }
-  // Σ tap·x from the outermost pair in, as true-peak.ts summed (e1 at 0, o1 at 8, e2 at 16 doubles).
+  // Σ tap·x from the outermost pair in, as the JavaScript loop summed (e1 at 0, o1 at 8, e2 at 16 doubles).
   const dot = (c: number, x: number[], into: number) => {
     f.i32(0).load64Splat(8 * c).get(x[0]).mul();
     for (let k = 1; k < 8; k++) f.i32(0).load64Splat(8 * (c + k)).get(x[k]).mul().add();
