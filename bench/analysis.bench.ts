@@ -75,8 +75,8 @@ function audioFrames(): { bytes: Uint8Array; seconds: number } {
   return { bytes: data.subarray(start[0], pos), seconds: samples / sampleRate };
 }
 
-/** Writes copies of the frames until `enough` says stop; returns the file's seconds of audio. */
-function buildFile(path: string, enough: (bytes: number, seconds: number) => boolean): number {
+/** Writes copies of the frames until `enough` says stop; gives the file's seconds of audio (analysis-dump.ts too). */
+export function buildFile(path: string, enough: (bytes: number, seconds: number) => boolean): number {
   const frames = audioFrames();
   const file = Deno.openSync(path, { write: true, create: true, truncate: true });
   let bytes = 0;

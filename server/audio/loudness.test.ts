@@ -103,3 +103,67 @@ describe("integrated loudness (BS.1770-4)", () => {
     expect(Math.abs(measure(48000, [near, near]).integrated()! - expected)).toBeLessThan(0.1);
   });
 });
+
+/**
+ * The 400 ms blocks' mean squares as the JavaScript loop before 0455 computed them: each channel
+ * through both stages in Direct Form I, the newest feedback term last, summed per range as
+ * `left + right` (or the lone channel), the ranges split at the chunks and the 100 ms edges.
+ */
+function loopBlocks(fs: number, channels: Float32Array[], chunk: number): number[] {
+  const [s, h] = kWeightingFilters(fs);
+  const states = channels.map(() => new Float64Array(8));
+  const one = (x: Float32Array, st: Float64Array, from: number, to: number) => {
+    let sum = 0;
+    for (let i = from; i < to; i++) {
+      const y = s.b0 * x[i] + s.b1 * st[0] + s.b2 * st[1] - s.a2 * st[3] - s.a1 * st[2];
+      st[1] = st[0], st[0] = x[i], st[3] = st[2], st[2] = y;
+      const z = h.b0 * y + h.b1 * st[4] + h.b2 * st[5] - h.a2 * st[7] - h.a1 * st[6];
+      st[5] = st[4], st[4] = y, st[7] = st[6], st[6] = z;
+      sum += z * z;
+    }
+    return sum;
+  };
+  let subIndex = 0, subEnd = Math.floor(fs / 10), sample = 0, subSum = 0;
+  const ring: [number, number][] = [];
+  const blocks: number[] = [];
+  feed(
+    (chs, length) => {
+      for (let from = 0; from < length;) {
+        const to = Math.min(length, from + (subEnd - sample));
+        for (let c = 0; c < chs.length; c += 2) {
+          subSum += c + 1 < chs.length
+            ? one(chs[c], states[c], from, to) + one(chs[c + 1], states[c + 1], from, to)
+            : one(chs[c], states[c], from, to);
+        }
+        sample += to - from;
+        from = to;
+        if (sample !== subEnd) continue;
+        ring[subIndex & 3] = [subSum, subEnd - Math.floor((subIndex * fs) / 10)];
+        subSum = 0;
+        if (subIndex >= 3) {
+          blocks.push(
+            (ring[0][0] + ring[1][0] + ring[2][0] + ring[3][0]) / (ring[0][1] + ring[1][1] + ring[2][1] + ring[3][1]),
+          );
+        }
+        subIndex++;
+        subEnd = Math.floor(((subIndex + 1) * fs) / 10);
+      }
+    },
+    channels,
+    chunk,
+  );
+  return blocks;
+}
+
+describe("K-weighting's WebAssembly kernel (0455)", () => {
+  it("gives the JavaScript loop's block mean squares to the bit: stereo, mono, three channels, any chunk", () => {
+    const left = concat(sine(997, -12, 1.3, 44100), sine(60, -3, 0.7, 44100, 0.4));
+    const right = concat(sine(5000, -20, 0.9, 44100, 1), sine(200, -6, 1.1, 44100));
+    for (const chunk of [1, 1000, 9000, 100_000]) {
+      expect([...measure(44100, [left, right], chunk).blocks()]).toEqual(loopBlocks(44100, [left, right], chunk));
+      expect([...measure(44100, [right], chunk).blocks()]).toEqual(loopBlocks(44100, [right], chunk));
+    }
+    const three = [left, right, left.map((x) => x / 2)];
+    expect([...measure(48000, three, 4096).blocks()]).toEqual(loopBlocks(48000, three, 4096));
+  });
+});

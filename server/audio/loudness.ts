@@ -16,6 +16,8 @@
  * `integrated()` gives null rather than -Infinity, which JSON cannot carry.
  */
 
+import { filterRange } from "./loudness-kernel.ts";
+
 export interface Biquad {
   b0: number;
   b1: number;
@@ -87,8 +89,8 @@ export interface LoudnessMeter {
 
 export function createLoudnessMeter(sampleRate: number, channelCount: number): LoudnessMeter {
   const [s, h] = kWeightingFilters(sampleRate);
-  // Filter state per channel: x1 x2 y1 y2 for each stage.
-  const state = Array.from({ length: channelCount }, () => new Float64Array(8));
+  // Filter state per pair of channels: x1 x2 y1 y2 for each stage, each value for both (interleaved).
+  const state = Array.from({ length: Math.ceil(channelCount / 2) }, () => new Float64Array(16));
 
   let subIndex = 0; // index of the sub-block being filled
   let subEnd = Math.floor(sampleRate / 10); // absolute sample index where it ends
@@ -119,75 +121,20 @@ export function createLoudnessMeter(sampleRate: number, channelCount: number): L
     subEnd = Math.floor(((subIndex + 1) * sampleRate) / 10);
   }
 
-  const { b0: sb0, b1: sb1, b2: sb2, a1: sa1, a2: sa2 } = s;
-  const { b0: hb0, b1: hb1, b2: hb2, a1: ha1, a2: ha2 } = h;
-
-  /**
-   * Σ z² over x[from..to) through both stages (Direct Form I; the newest feedback term is added
-   * last so the loop-carried chain is one multiply and one add). `st`: x1 x2 y1 y2 per stage.
-   */
-  function filterOne(x: Float32Array, st: Float64Array, from: number, to: number): number {
-    let sx1 = st[0], sx2 = st[1], sy1 = st[2], sy2 = st[3];
-    let hx1 = st[4], hx2 = st[5], hy1 = st[6], hy2 = st[7];
-    let sum = 0;
-    for (let i = from; i < to; i++) {
-      const x0 = x[i];
-      const y = sb0 * x0 + sb1 * sx1 + sb2 * sx2 - sa2 * sy2 - sa1 * sy1;
-      sx2 = sx1, sx1 = x0, sy2 = sy1, sy1 = y;
-      const z = hb0 * y + hb1 * hx1 + hb2 * hx2 - ha2 * hy2 - ha1 * hy1;
-      hx2 = hx1, hx1 = y, hy2 = hy1, hy1 = z;
-      sum += z * z;
-    }
-    st[0] = sx1, st[1] = sx2, st[2] = sy1, st[3] = sy2;
-    st[4] = hx1, st[5] = hx2, st[6] = hy1, st[7] = hy2;
-    return sum;
-  }
-
-  function filterPair(
-    x: Float32Array,
-    st: Float64Array,
-    u: Float32Array,
-    su: Float64Array,
-    from: number,
-    to: number,
-  ): number {
-    let sx1 = st[0], sx2 = st[1], sy1 = st[2], sy2 = st[3];
-    let hx1 = st[4], hx2 = st[5], hy1 = st[6], hy2 = st[7];
-    let tx1 = su[0], tx2 = su[1], ty1 = su[2], ty2 = su[3];
-    let gx1 = su[4], gx2 = su[5], gy1 = su[6], gy2 = su[7];
-    let sum = 0, sumU = 0;
-    for (let i = from; i < to; i++) {
-      const x0 = x[i];
-      const u0 = u[i];
-      const y = sb0 * x0 + sb1 * sx1 + sb2 * sx2 - sa2 * sy2 - sa1 * sy1;
-      const v = sb0 * u0 + sb1 * tx1 + sb2 * tx2 - sa2 * ty2 - sa1 * ty1;
-      sx2 = sx1, sx1 = x0, sy2 = sy1, sy1 = y;
-      tx2 = tx1, tx1 = u0, ty2 = ty1, ty1 = v;
-      const z = hb0 * y + hb1 * hx1 + hb2 * hx2 - ha2 * hy2 - ha1 * hy1;
-      const w = hb0 * v + hb1 * gx1 + hb2 * gx2 - ha2 * gy2 - ha1 * gy1;
-      hx2 = hx1, hx1 = y, hy2 = hy1, hy1 = z;
-      gx2 = gx1, gx1 = v, gy2 = gy1, gy1 = w;
-      sum += z * z;
-      sumU += w * w;
-    }
-    st[0] = sx1, st[1] = sx2, st[2] = sy1, st[3] = sy2;
-    st[4] = hx1, st[5] = hx2, st[6] = hy1, st[7] = hy2;
-    su[0] = tx1, su[1] = tx2, su[2] = ty1, su[3] = ty2;
-    su[4] = gx1, su[5] = gx2, su[6] = gy1, su[7] = gy2;
-    return sum + sumU; // every channel weight is 1 (left, right, or the one mono channel)
-  }
+  // The shelf's b0 b1 b2 a1 a2, then the high-pass's, as loudness-kernel.ts reads them.
+  const coefs = Float64Array.of(s.b0, s.b1, s.b2, s.a1, s.a2, h.b0, h.b1, h.b2, h.a1, h.a2);
 
   return {
     push(channels, length) {
       let from = 0;
       while (from < length) {
         const to = Math.min(length, from + (subEnd - sample));
-        // Two channels go through one loop: each filter's feedback is a chain of dependent
-        // multiply-adds, and two independent chains side by side run nearly as fast as one.
+        // Two channels go through one loop, a lane each (loudness-kernel.ts): each filter's feedback
+        // is a chain of dependent multiply-adds, and two side by side run as fast as one. Every
+        // channel weight is 1 (left, right, or the one mono channel).
         for (let c = 0; c < channelCount; c += 2) {
-          if (c + 1 < channelCount) {
-            subSum += filterPair(channels[c], state[c], channels[c + 1], state[c + 1], from, to);
-          } else subSum += filterOne(channels[c], state[c], from, to);
+          const right = c + 1 < channelCount ? channels[c + 1] : null;
+          subSum += filterRange(channels[c], right, from, to, state[c >> 1], coefs);
         }
         sample += to - from;
         from = to;

@@ -91,3 +91,60 @@ describe("true peak (4× oversampling)", () => {
     for (const chunk of [1, 5, 1152, s.length]) expect(meter([s], chunk).peak()).toBeCloseTo(expected, 12);
   });
 });
+
+/**
+ * The figure as the JavaScript loop before 0455 computed it: every output of the symmetric form, in
+ * the same order of operations, none skipped, the sample peak counted first.
+ */
+function loopPeak(channels: Float32Array[]): number {
+  const [p1, p2, p3] = interpolatorPhases();
+  const e1 = p1.map((p, k) => (p + p3[k]) / 2), o1 = p1.map((p, k) => (p - p3[k]) / 2);
+  let peak = 0;
+  for (const x of channels) {
+    for (const v of x) peak = Math.max(peak, Math.abs(v));
+  }
+  for (const x of channels) {
+    const w = Float64Array.from(concat(new Float32Array(15), x, new Float32Array(8)));
+    for (let n = 15; n < w.length; n++) {
+      let even1 = 0, odd1 = 0, even2 = 0;
+      for (let k = 0; k < 8; k++) {
+        const s = w[n - k] + w[n - 15 + k], d = w[n - k] - w[n - 15 + k];
+        even1 = k === 0 ? e1[k] * s : even1 + e1[k] * s;
+        odd1 = k === 0 ? o1[k] * d : odd1 + o1[k] * d;
+        even2 = k === 0 ? p2[k] * s : even2 + p2[k] * s;
+      }
+      peak = Math.max(peak, Math.abs(even1 + odd1), Math.abs(even1 - odd1), Math.abs(even2));
+    }
+  }
+  return peak;
+}
+
+describe("true peak's WebAssembly kernel (0455)", () => {
+  const noise = noiseSource(11);
+  const loud = (n: number, gain: number) => Float32Array.from({ length: n }, () => gain * noise());
+
+  it("gives the JavaScript loop's figure to the bit: stereo, mono, four channels, any chunk size", () => {
+    const left = concat(loud(5000, 0.9), faded(44100 / 4, -2, 0.1, 44100, 0.7), loud(3000, 0.3));
+    const right = concat(loud(3000, 0.5), faded(11025, -1, 0.15, 44100, 1.3), loud(5000, 0.95));
+    for (const chunk of [1, 7, 16, 1152, 9000, left.length]) {
+      expect(meter([left, right], chunk).peak()).toBe(loopPeak([left, right]));
+      expect(meter([right], chunk).peak()).toBe(loopPeak([right]));
+    }
+    expect(meter([left, right, right, left], 1000).peak()).toBe(loopPeak([left, right]));
+  });
+
+  it("reads a chunk longer than its slice, and meters pushed in turn keep their own history", () => {
+    const big = [loud(300_000, 0.8), loud(300_000, 0.7)];
+    expect(meter(big, big[0].length).peak()).toBe(loopPeak(big));
+    const a = [loud(20000, 0.6)], b = [loud(20000, 0.9), loud(20000, 0.2)];
+    const ma = createTruePeakMeter(1), mb = createTruePeakMeter(2);
+    for (let i = 0; i < 20000; i += 1000) {
+      ma.push(a.map((x) => x.subarray(i, i + 1000)), 1000);
+      mb.push(b.map((x) => x.subarray(i, i + 1000)), 1000);
+    }
+    ma.finish();
+    mb.finish();
+    expect(ma.peak()).toBe(loopPeak(a));
+    expect(mb.peak()).toBe(loopPeak(b));
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Loudness's K-weighting (loudness.ts) in WebAssembly SIMD: two channels side by side, one in each
+ * lane of a pair of doubles, through the shelf and the high-pass and summed as squares, with the
+ * same IEEE operations in the same order as the JavaScript loop it replaces, lane by lane (no fused
+ * multiply-add in these instructions): every mean square, and so the loudness, is the same to the bit
+ * (docs/decisions/0455). A lone channel has zeros in the other lane, whose sum stays +0.
+ *
+ * Memory: the two channels' filter states at 0 (x1 x2 y1 y2 of the shelf, then of the high-pass: a
+ * lane each), the ten coefficients at COEF, then the range's two channels as float32. One instance
+ * serves every meter in the process (a call is synchronous; each meter keeps its own state and
+ * coefficients and hands them over with each range).
+ */
+import { encodeModule, F64, FunctionWriter, I32, V128 } from "./wasm-encoder.ts";
+
+const COEF = 128;
+/** Where the samples start (after 10 coefficients, rounded up). */
+const INPUT = 256;
+
+/**
+ * filter(n, right) → Σ z² of both lanes, lane 0's plus lane 1's (loudness.ts filterPair's
+ * `sum + sumU`): the left channel's n float32 at INPUT, the right's at `right`.
+ */
+function filter(): FunctionWriter {
+  const f = new FunctionWriter([I32, I32], F64);
+  const [n, right] = [0, 1];
+  const i = f.local(I32);
+  const sx1 = f.local(V128), sx2 = f.local(V128), sy1 = f.local(V128), sy2 = f.local(V128);
+  const hx1 = f.local(V128), hx2 = f.local(V128), hy1 = f.local(V128), hy2 = f.local(V128);
+  const x = f.local(V128), y = f.local(V128), z = f.local(V128), sum = f.local(V128);
+  const state = [sx1, sx2, sy1, sy2, hx1, hx2, hy1, hy2];
+  for (const [k, local] of state.entries()) f.i32(0).load(16 * k).set(local);
+  f.f64(0).splat().set(sum);
+  // b0 b1 b2 a1 a2 of the shelf at COEF, of the high-pass at COEF + 40.
+  const c = (stage: number, k: number) => f.i32(0).load64Splat(COEF + 40 * stage + 8 * k);
+  f.i32(0).set(i);
+  f.block().loop();
+  f.get(i).get(n).i32GeU().brIf(1);
+  f.get(right).get(i).i32(2).i32Shl().i32Add();
+  f.get(i).i32(2).i32Shl().load32Zero(INPUT).load32Lane(1).promoteLow().set(x);
+  // y = sb0·x0 + sb1·sx1 + sb2·sx2 − sa2·sy2 − sa1·sy1, left to right.
+  c(0, 0).get(x).mul();
+  c(0, 1).get(sx1).mul().add();
+  c(0, 2).get(sx2).mul().add();
+  c(0, 4).get(sy2).mul().sub();
+  c(0, 3).get(sy1).mul().sub().set(y);
+  f.get(sx1).set(sx2).get(x).set(sx1).get(sy1).set(sy2).get(y).set(sy1);
+  c(1, 0).get(y).mul();
+  c(1, 1).get(hx1).mul().add();
+  c(1, 2).get(hx2).mul().add();
+  c(1, 4).get(hy2).mul().sub();
+  c(1, 3).get(hy1).mul().sub().set(z);
+  f.get(hx1).set(hx2).get(y).set(hx1).get(hy1).set(hy2).get(z).set(hy1);
+  f.get(sum).get(z).get(z).mul().add().set(sum);
+  f.get(i).i32(1).i32Add().set(i).br(0);
+  f.end().end();
+  for (const [k, local] of state.entries()) f.i32(0).get(local).store(16 * k);
+  const a = f.local(F64);
+  f.get(sum).extractLane(0).set(a);
+  f.get(a).get(sum).extractLane(1).f64Add();
+  return f;
+}
+
+interface Kernel {
+  memory: WebAssembly.Memory;
+  filter(n: number, right: number): number;
+}
+
+let kernel: Kernel | null = null;
+/** Samples per channel the memory holds now. */
+let capacity = 0;
+let f32 = new Float32Array(0);
+let f64 = new Float64Array(0);
+
+function instance(): Kernel {
+  if (kernel) return kernel;
+  const bytes = encodeModule(1, { filter: filter() });
+  kernel = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernel;
+  return kernel;
+}
+
+/**
+ * Σ z² over samples [from, to) of `left` and `right` (null: a lone channel) through both stages:
+ * `state` holds both lanes' filter states, interleaved (16 doubles: updated here), `coefs` the shelf's
+ * b0 b1 b2 a1 a2 then the high-pass's.
+ */
+export function filterRange(
+  left: Float32Array,
+  right: Float32Array | null,
+  from: number,
+  to: number,
+  state: Float64Array,
+  coefs: Float64Array,
+): number {
+  const k = instance();
+  const n = to - from;
+  if (n > capacity) {
+    capacity = Math.max(n, 2 * capacity, 8192);
+    const pages = Math.ceil((INPUT + 8 * capacity) / 65536) - k.memory.buffer.byteLength / 65536;
+    if (pages > 0) k.memory.grow(pages);
+  }
+  if (f64.buffer !== k.memory.buffer) {
+    f32 = new Float32Array(k.memory.buffer);
+    f64 = new Float64Array(k.memory.buffer);
+  }
+  const rightAt = INPUT + 4 * capacity;
+  f64.set(state, 0);
+  f64.set(coefs, COEF / 8);
+  f32.set(left.subarray(from, to), INPUT / 4);
+  if (right) f32.set(right.subarray(from, to), rightAt / 4);
+  else f32.fill(0, rightAt / 4, rightAt / 4 + n);
+  const sum = k.filter(n, rightAt);
+  state.set(f64.subarray(0, 16));
+  return sum;
+}
