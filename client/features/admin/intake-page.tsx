@@ -3,6 +3,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { type Direction, isDirection } from "../../../domain/directions.ts";
 import { ADMIN_DIRECTION_LABELS } from "../../../domain/staff-directions.ts";
 import { isLabelDirection } from "../../../domain/releases.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
@@ -192,21 +193,17 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
 
   const f = (name: string) => `${fid}-${name}`;
   const numberField = (key: keyof Draft, title: string, hint?: string, min = 0) => (
-    <div className="st-field">
-      <label className="st-label" htmlFor={f(key)}>{title}</label>
+    <Field label={title} hint={hint}>
       <input
-        id={f(key)}
         className="st-input"
         type="number"
         inputMode="numeric"
         min={min}
         step={1}
         value={draft[key] as string}
-        aria-describedby={hint ? f(`${key}-hint`) : undefined}
         onChange={(e) => set(key, e.target.value as never)}
       />
-      {hint && <small className="st-hint" id={f(`${key}-hint`)}>{hint}</small>}
-    </div>
+    </Field>
   );
 
   return (
@@ -248,19 +245,15 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
           />
           <span>{INTAKE_TEXTS.acceptTracks}</span>
         </label>
-        <div className="st-field st-wide">
-          <label className="st-label" htmlFor={f("pause")}>{INTAKE_TEXTS.pauseMessage}</label>
+        <Field label={INTAKE_TEXTS.pauseMessage} className="st-wide" hint={INTAKE_TEXTS.pauseHint}>
           <textarea
             ref={pauseRef}
-            id={f("pause")}
             className="st-textarea"
             rows={2}
             value={draft.pause_message}
-            aria-describedby={f("pause-hint")}
             onChange={(e) => set("pause_message", e.target.value)}
           />
-          <small className="st-hint" id={f("pause-hint")}>{INTAKE_TEXTS.pauseHint}</small>
-        </div>
+        </Field>
         {numberField("cap_per_30_days", INTAKE_TEXTS.cap, INTAKE_TEXTS.capHint, 1)}
         {numberField("cooldown_hours", INTAKE_TEXTS.cooldown, INTAKE_TEXTS.cooldownHint, 1)}
         {numberField("promise_days", INTAKE_TEXTS.promise, INTAKE_TEXTS.promiseHint, 1)}
@@ -285,47 +278,35 @@ function RuleForm({ rule }: { rule: IntakeRule }) {
           </div>
           <small className="st-hint" id={f("tempo-hint")}>{INTAKE_TEXTS.tempoHint}</small>
         </fieldset>
-        <div className="st-field intake-half">
-          <label className="st-label" htmlFor={f("late")}>{INTAKE_TEXTS.lateMessage}</label>
+        <Field label={INTAKE_TEXTS.lateMessage} className="intake-half" hint={INTAKE_TEXTS.lateHint}>
           <textarea
-            id={f("late")}
             className="st-textarea"
             rows={3}
             value={draft.late_message}
-            aria-describedby={f("late-hint")}
             onChange={(e) => set("late_message", e.target.value)}
           />
-          <small className="st-hint" id={f("late-hint")}>{INTAKE_TEXTS.lateHint}</small>
-        </div>
-        <div className="st-field intake-half">
-          <label className="st-label" htmlFor={f("chat")}>{INTAKE_TEXTS.staffChat}</label>
+        </Field>
+        <Field label={INTAKE_TEXTS.staffChat} className="intake-half" hint={INTAKE_TEXTS.staffChatHint}>
           <input
-            id={f("chat")}
             className="st-input"
             autoComplete="off"
             spellCheck={false}
             value={draft.staff_chat_id}
-            aria-describedby={f("chat-hint")}
             onChange={(e) => set("staff_chat_id", e.target.value)}
           />
-          <small className="st-hint" id={f("chat-hint")}>{INTAKE_TEXTS.staffChatHint}</small>
-        </div>
+        </Field>
         {isLabelDirection(rule.direction) && (
           <fieldset className="st-fieldset intake-half" data-testid="intake-releases">
             <legend className="st-label">{INTAKE_TEXTS.releases}</legend>
-            <div className="st-field">
-              <label className="st-label" htmlFor={f("prefix")}>{INTAKE_TEXTS.cataloguePrefix}</label>
+            <Field label={INTAKE_TEXTS.cataloguePrefix} hint={INTAKE_TEXTS.cataloguePrefixHint}>
               <input
-                id={f("prefix")}
                 className="st-input"
                 autoComplete="off"
                 value={draft.catalogue_prefix}
-                aria-describedby={f("prefix-hint")}
                 onChange={(e) =>
                   set("catalogue_prefix", e.target.value)}
               />
-              <small className="st-hint" id={f("prefix-hint")}>{INTAKE_TEXTS.cataloguePrefixHint}</small>
-            </div>
+            </Field>
             {numberField("catalogue_next", INTAKE_TEXTS.catalogueNext, INTAKE_TEXTS.catalogueNextHint, 1)}
             <label className="st-check">
               <input

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import { SLIDER_IMAGE_MAX_BYTES, SLIDER_TEXTS, tileProblem } from "../../../domain/slider.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { errorText } from "../../lib/api.ts";
 import { sliderImageUrl, type SliderTile, useSaveSliderTile } from "./slider-api.ts";
 
@@ -164,11 +165,9 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
 
       {tileType === "link" && (
         <>
-          <label className="st-field" htmlFor={`${id}-url`}>
-            <span>URL ссылки</span>
-            {/* Text, not type="url": a path on this site such as /about is a valid link too. */}
+          {/* Text, not type="url": a path on this site such as /about is a valid link too. */}
+          <Field label="URL ссылки">
             <input
-              id={`${id}-url`}
               className="st-input"
               type="text"
               inputMode="url"
@@ -177,7 +176,7 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
               value={redirectUrl}
               onChange={(e) => setRedirectUrl(e.target.value)}
             />
-          </label>
+          </Field>
           <div className="st-field">
             <label className="st-label" htmlFor={`${id}-image`}>Изображение</label>
             {preview && (
@@ -204,17 +203,15 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
 
       {tileType === "track" && (
         <>
-          <label className="st-field" htmlFor={`${id}-track`}>
-            <span>URL трека</span>
+          <Field label="URL трека">
             <input
-              id={`${id}-track`}
               className="st-input"
               type="url"
               placeholder="https://soundcloud.com/..."
               value={trackUrl}
               onChange={(e) => setTrackUrl(e.target.value)}
             />
-          </label>
+          </Field>
           {playerSrc(trackUrl) && <TrackPlayer url={trackUrl} title="Предпросмотр трека" />}
         </>
       )}

@@ -4,6 +4,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { type Direction, DIRECTIONS, GENRES } from "../../../domain/directions.ts";
 import { ADMIN_DIRECTION_LABELS } from "../../../domain/staff-directions.ts";
 import { USER_TEXTS } from "../../../domain/user.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { ConfirmDialog } from "../../components/ui/modal.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { useRedirectAfter } from "../../components/ui/use-redirect-after.ts";
@@ -298,10 +299,8 @@ function UserForm(
         <div className="st-form-grid">
           {text("birth_date", "Дата рождения", { type: "date" })}
           {text("city", "Город")}
-          <label className="st-field st-wide" htmlFor={`${id}-genre`}>
-            <span>Любимый жанр drum and bass</span>
+          <Field label="Любимый жанр drum and bass" className="st-wide">
             <select
-              id={`${id}-genre`}
               className="st-select"
               value={form.favorite_dnb_genre}
               onChange={(e) => onChange({ ...form, favorite_dnb_genre: e.target.value })}
@@ -309,7 +308,7 @@ function UserForm(
               <option value="">Не выбран</option>
               {GENRES.map((g) => <option key={g} value={g}>{g}</option>)}
             </select>
-          </label>
+          </Field>
           <label className="st-field st-wide" htmlFor={`${id}-bio`}>
             <span>О себе</span>
             <textarea

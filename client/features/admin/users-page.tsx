@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation, useNavigate, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { Field } from "../../components/ui/field.tsx";
 import { ConfirmDialog, Modal } from "../../components/ui/modal.tsx";
 import { Pagination } from "../../components/ui/pagination.tsx";
 import { Toast, useToast } from "../../components/ui/toast.tsx";
@@ -43,7 +44,6 @@ export function AdminUsersPage() {
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [adding, setAdding] = useState(false);
-  const fid = useId();
 
   // The search, filters and page live in the address (users-list-search.ts, decision 0211): a select
   // or the page adds a history entry; typing replaces the current one once it has settled. While the
@@ -146,21 +146,17 @@ export function AdminUsersPage() {
       </div>
 
       <form className="st-filters st-filters-users" role="search" onSubmit={(e) => e.preventDefault()}>
-        <label className="st-field" htmlFor={`${fid}-search`}>
-          <span>Поиск</span>
+        <Field label="Поиск">
           <input
-            id={`${fid}-search`}
             className="st-input"
             type="search"
             placeholder="Имя пользователя, имя, email или ID"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
-        </label>
-        <label className="st-field" htmlFor={`${fid}-status`}>
-          <span>Статус</span>
+        </Field>
+        <Field label="Статус">
           <select
-            id={`${fid}-status`}
             className="st-select"
             value={status}
             onChange={(e) => {
@@ -172,11 +168,9 @@ export function AdminUsersPage() {
             <option value="active">Активные</option>
             <option value="banned">Заблокированные</option>
           </select>
-        </label>
-        <label className="st-field" htmlFor={`${fid}-role`}>
-          <span>Роль</span>
+        </Field>
+        <Field label="Роль">
           <select
-            id={`${fid}-role`}
             className="st-select"
             value={role}
             onChange={(e) => {
@@ -189,7 +183,7 @@ export function AdminUsersPage() {
             <option value="moderator">Модераторы</option>
             <option value="user">Пользователи</option>
           </select>
-        </label>
+        </Field>
       </form>
 
       {query.isError && (

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { formatCue } from "../../../domain/episodes.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import type { EpisodeView, EpisodeWrites, Row } from "./api.ts";
@@ -44,8 +45,7 @@ export function AiredForm(
         <p className="st-alert st-alert-success" role="status">{t.airedDone(formatDateTime(episode.aired_at))}</p>
       )}
       <div className="ep-aired-grid">
-        <label className="st-field">
-          <span>{t.airedAt}</span>
+        <Field label={t.airedAt}>
           <input
             className="st-input"
             type="datetime-local"
@@ -54,9 +54,8 @@ export function AiredForm(
             value={at}
             onChange={(e) => setAt(e.target.value)}
           />
-        </label>
-        <label className="st-field ep-grow">
-          <span>{t.url}</span>
+        </Field>
+        <Field label={t.url} className="ep-grow">
           <input
             className="st-input"
             type="url"
@@ -66,14 +65,13 @@ export function AiredForm(
             value={url}
             onChange={(e) => setUrl(e.target.value)}
           />
-        </label>
+        </Field>
       </div>
       {rows.length > 0 && (
         <ol className="ep-cues">
           {rows.map((r, i) => (
             <li key={r.track_id}>
-              <label className="st-inline-field">
-                <span>{String(i + 1).padStart(2, "0")}. {r.artist} — {r.title}</span>
+              <Field inline label={<>{String(i + 1).padStart(2, "0")}. {r.artist} — {r.title}</>}>
                 <input
                   className="st-input ep-cue"
                   name={`cue-${r.track_id}`}
@@ -82,7 +80,7 @@ export function AiredForm(
                   value={cues[r.track_id] ?? ""}
                   onChange={(e) => setCues({ ...cues, [r.track_id]: e.target.value })}
                 />
-              </label>
+              </Field>
             </li>
           ))}
         </ol>

@@ -3,6 +3,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { SHOW_DIRECTIONS, type ShowDirection } from "../../../domain/episodes.ts";
 import { inScope } from "../../../domain/scope.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
@@ -109,8 +110,7 @@ function CreateForm(
   };
   return (
     <form className="st-section ep-create" onSubmit={submit} aria-label={t.create}>
-      <label className="st-field">
-        <span>{t.number}</span>
+      <Field label={t.number}>
         <input
           className="st-input"
           name="number"
@@ -118,13 +118,11 @@ function CreateForm(
           value={number}
           onChange={(e) => setNumber(e.target.value)}
         />
-      </label>
-      <label className="st-field ep-grow">
-        <span>{t.episodeTitle}</span>
+      </Field>
+      <Field label={t.episodeTitle} className="ep-grow">
         <input className="st-input" name="title" required value={title} onChange={(e) => setTitle(e.target.value)} />
-      </label>
-      <label className="st-field">
-        <span>{t.airDate}</span>
+      </Field>
+      <Field label={t.airDate}>
         <input
           className="st-input"
           name="air_date"
@@ -133,7 +131,7 @@ function CreateForm(
           value={airDate}
           onChange={(e) => setAirDate(e.target.value)}
         />
-      </label>
+      </Field>
       <button type="submit" className="st-btn st-btn-primary" disabled={create.isPending}>
         {create.isPending ? t.creating : t.create}
       </button>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { LABEL_DIRECTIONS, RELEASE_STAGE_LIST } from "../../../domain/releases.ts";
 import { labelDay } from "../../../domain/release-desk.ts";
 import { ADMIN_DIRECTION_LABELS, MODERATOR_CATEGORY_LABELS } from "../../../domain/staff-directions.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import {
@@ -89,24 +90,22 @@ function ReleaseList({ panel }: { panel: Panel }) {
           <option value="">{T.allStages}</option>
           {RELEASE_STAGE_LIST.map((s) => <option key={s} value={s}>{T.stages[s]}</option>)}
         </select>
-        <label className="st-inline-field">
-          <span>{T.from}</span>
+        <Field inline label={T.from}>
           <input
             type="date"
             className="st-input"
             value={f.from ?? ""}
             onChange={(e) => set({ from: e.target.value || undefined })}
           />
-        </label>
-        <label className="st-inline-field">
-          <span>{T.to}</span>
+        </Field>
+        <Field inline label={T.to}>
           <input
             type="date"
             className="st-input"
             value={f.to ?? ""}
             onChange={(e) => set({ to: e.target.value || undefined })}
           />
-        </label>
+        </Field>
         <button
           type="button"
           className="st-btn st-btn-ghost st-btn-sm"

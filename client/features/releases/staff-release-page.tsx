@@ -3,6 +3,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { RELEASE_STAGE_MOVES } from "../../../domain/release-desk.ts";
 import type { ReleasePatch } from "../../../domain/release-schemas.ts";
+import { Field } from "../../components/ui/field.tsx";
 import { useDocumentTitle } from "../../components/ui/use-document-title.ts";
 import { errorText } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
@@ -190,15 +191,14 @@ function Fields({ panel, release: r, pending, send }: {
   return (
     <section className="st-section">
       <div className="st-form-grid">
-        <label className="st-field">
-          <span>{T.catalogue}</span>
+        <Field label={T.catalogue}>
           <input
             className="st-input"
             name="catalogue_number"
             value={catalogue}
             onChange={(e) => setCatalogue(e.target.value)}
           />
-        </label>
+        </Field>
         {r.suggested_catalogue_number && (
           <button
             type="button"
@@ -210,8 +210,7 @@ function Fields({ panel, release: r, pending, send }: {
             {T.takeNumber(r.suggested_catalogue_number)}
           </button>
         )}
-        <label className="st-field">
-          <span>{T.date}</span>
+        <Field label={T.date}>
           <input
             type="date"
             className="st-input"
@@ -219,24 +218,21 @@ function Fields({ panel, release: r, pending, send }: {
             value={date}
             onChange={(e) => setDate(e.target.value)}
           />
-        </label>
-        <label className="st-field">
-          <span>{T.titleField}</span>
+        </Field>
+        <Field label={T.titleField}>
           <input className="st-input" name="title" value={title} onChange={(e) => setTitle(e.target.value)} />
-        </label>
-        <label className="st-field">
-          <span>{T.version}</span>
+        </Field>
+        <Field label={T.version}>
           <input
             className="st-input"
             name="version"
             value={version}
             onChange={(e) => setVersion(e.target.value)}
           />
-        </label>
-        <label className="st-field">
-          <span>{T.note}</span>
+        </Field>
+        <Field label={T.note}>
           <textarea className="st-textarea" name="note" value={note} onChange={(e) => setNote(e.target.value)} />
-        </label>
+        </Field>
       </div>
       <button
         type="button"

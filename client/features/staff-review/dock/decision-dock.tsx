@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from "react";
 import type { Direction } from "../../../../domain/directions.ts";
+import { Field } from "../../../components/ui/field.tsx";
 import { PHONE_QUERY, useMediaQuery } from "../../../components/ui/use-media-query.ts";
 import { DESK_OUTCOMES, type DeskOutcome } from "../api/desk-queries.ts";
 import { REVIEW_TEXTS_RU } from "../texts/review-texts.ts";
@@ -160,12 +161,14 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
         {votes && phone && <div className="dk-votes">{votes}</div>}
         {chooser && <TemplateChooser desk={desk} chooser={chooser} filename={track.filename} label={label} />}
         <div className="dk-texts">
-          <div className="st-field">
-            <label className="st-label" htmlFor={`${id}-message`}>
-              {t.message} <kbd aria-hidden="true">M</kbd>
-            </label>
+          <Field
+            label={
+              <>
+                {t.message} <kbd aria-hidden="true">M</kbd>
+              </>
+            }
+          >
             <textarea
-              id={`${id}-message`}
               ref={desk.messageRef}
               className="st-input dk-text"
               rows={2}
@@ -174,13 +177,15 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
               onChange={(e) => desk.setMessage(e.target.value)}
               onKeyDown={escape}
             />
-          </div>
-          <div className="st-field">
-            <label className="st-label" htmlFor={`${id}-note`}>
-              {t.note} <kbd aria-hidden="true">N</kbd>
-            </label>
+          </Field>
+          <Field
+            label={
+              <>
+                {t.note} <kbd aria-hidden="true">N</kbd>
+              </>
+            }
+          >
             <textarea
-              id={`${id}-note`}
               ref={desk.noteRef}
               className="st-input dk-text"
               rows={2}
@@ -189,7 +194,7 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
               onChange={(e) => desk.setNote(e.target.value)}
               onKeyDown={escape}
             />
-          </div>
+          </Field>
         </div>
         {phone && sheetExtra}
         {pairs.length > 1 && (

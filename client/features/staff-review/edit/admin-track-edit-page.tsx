@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { type Direction, parseDirections } from "../../../../domain/directions.ts";
 import { ADMIN_DIRECTION_LABELS, formatDirections } from "../../../../domain/staff-directions.ts";
 import { DirectionCheckboxes } from "./direction-checkboxes.tsx";
+import { Field } from "../../../components/ui/field.tsx";
 import { useDocumentTitle } from "../../../components/ui/use-document-title.ts";
 import { useRedirectAfter } from "../../../components/ui/use-redirect-after.ts";
 import { trackListPlace } from "../queue/track-list-search.ts";
@@ -149,17 +150,15 @@ export function AdminTrackEditPage() {
               )}
             </div>
 
-            <div className="st-field">
-              <label htmlFor={`${fid}-date`}>Дата загрузки</label>
+            <Field label="Дата загрузки">
               <input
-                id={`${fid}-date`}
                 className="st-input"
                 type="datetime-local"
                 value={form.uploadDate}
                 disabled={!isNew}
                 onChange={(e) => set({ uploadDate: e.target.value })}
               />
-            </div>
+            </Field>
 
             <div className="st-field" style={{ justifyContent: "flex-end" }}>
               <label className="st-check">

@@ -11,6 +11,7 @@ import {
 } from "../../../../domain/review.ts";
 import { charCount } from "../../../../domain/profile.ts";
 import { type DeclineTemplate, declineTemplatesQuery } from "../api/decision-queries.ts";
+import { Field } from "../../../components/ui/field.tsx";
 import { ConfirmDialog } from "../../../components/ui/modal.tsx";
 import { useDocumentTitle } from "../../../components/ui/use-document-title.ts";
 import "./decision-panel.css";
@@ -172,10 +173,8 @@ function TemplateForm(
     <form className="dp-form" onSubmit={submit} noValidate>
       {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
       {saved && <div className="st-alert st-alert-success" role="status">{savedLabel}</div>}
-      <div className="st-field">
-        <label className="st-label" htmlFor={`${fid}-outcome`}>Решение</label>
+      <Field label="Решение">
         <select
-          id={`${fid}-outcome`}
           className="st-input"
           value={outcome}
           onChange={(e) => {
@@ -185,7 +184,7 @@ function TemplateForm(
         >
           {TEMPLATE_OUTCOMES.map((o) => <option key={o} value={o}>{TEMPLATE_OUTCOME_LABELS[o]}</option>)}
         </select>
-      </div>
+      </Field>
       <div className="st-field">
         <label className="st-label" htmlFor={`${fid}-title`}>Название</label>
         <input

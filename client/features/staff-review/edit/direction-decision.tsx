@@ -8,6 +8,7 @@ import {
   type ReviewStatus,
 } from "../../../../domain/review.ts";
 import { charCount } from "../../../../domain/profile.ts";
+import { Field } from "../../../components/ui/field.tsx";
 import { ApiError } from "../../../lib/api.ts";
 import { formatDate, formatDateTime } from "../../../lib/format.ts";
 import { type DecisionBody, declineTemplatesQuery, useDecide } from "../api/decision-queries.ts";
@@ -145,17 +146,15 @@ export function DirectionDecision(
         <form onSubmit={submit} noValidate className="dp-form">
           {error && <div className="st-alert st-alert-error" role="alert">{error}</div>}
           {done && <div className="st-alert st-alert-success" role="status">{done}</div>}
-          <div className="st-field">
-            <label className="st-label" htmlFor={`${fid}-status`}>{t.status}</label>
+          <Field label={t.status}>
             <select
-              id={`${fid}-status`}
               className="st-input"
               value={status}
               onChange={(e) => setStatus(e.target.value as ReviewStatus)}
             >
               {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{words.states[s]}</option>)}
             </select>
-          </div>
+          </Field>
           <DecisionText
             id={`${fid}-note`}
             label={t.note}
@@ -177,17 +176,15 @@ export function DirectionDecision(
           </div>
           {list.length > 0 && (
             <div className="dp-template-row">
-              <div className="st-field">
-                <label className="st-label" htmlFor={`${fid}-template`}>{t.template}</label>
+              <Field label={t.template}>
                 <select
-                  id={`${fid}-template`}
                   className="st-input"
                   value={chosenTemplate}
                   onChange={(e) => setTemplateId(e.target.value)}
                 >
                   {list.map((t) => <option key={t.id} value={String(t.id)}>{t.title}</option>)}
                 </select>
-              </div>
+              </Field>
               <button
                 type="button"
                 className="st-btn st-btn-danger"

@@ -1,10 +1,10 @@
-import { useId } from "react";
 import { AUDIO_WARNINGS } from "../../../../domain/audio-warnings.ts";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
 import { REVIEW_STATUSES } from "../../../../domain/review.ts";
 import { TRACK_VOTE_FILTERS } from "./track-list-search.ts";
 import { AI_USE_FILTERS } from "../../../../domain/ai-use-desk.ts";
 import { TRACK_FILTER_TEXTS_RU, type TrackFilterTexts } from "../texts/track-filter-texts.ts";
+import { Field } from "../../../components/ui/field.tsx";
 import "../../../components/ui/staff.css";
 
 /** Tracks list filters (spec 2 "Admin tracks list"): all strings, "" = no filter. */
@@ -57,47 +57,38 @@ interface TrackFiltersProps {
 export function TrackFilters(
   { value, onChange, onReset, directions, texts = TRACK_FILTER_TEXTS_RU }: TrackFiltersProps,
 ) {
-  const id = useId();
   const words = useReviewTexts();
   const set = (patch: Partial<TrackFilterValues>) => onChange({ ...value, ...patch });
   return (
     <form className="st-filters" role="search" onSubmit={(e) => e.preventDefault()}>
-      <label className="st-field" htmlFor={`${id}-name`}>
-        <span>{texts.filename}</span>
+      <Field label={texts.filename}>
         <input
-          id={`${id}-name`}
           className="st-input"
           type="search"
           placeholder={texts.filenamePlaceholder}
           value={value.filename}
           onChange={(e) => set({ filename: e.target.value })}
         />
-      </label>
-      <label className="st-field" htmlFor={`${id}-user`}>
-        <span>{texts.user}</span>
+      </Field>
+      <Field label={texts.user}>
         <input
-          id={`${id}-user`}
           className="st-input"
           type="search"
           placeholder={texts.userPlaceholder}
           value={value.user}
           onChange={(e) => set({ user: e.target.value })}
         />
-      </label>
-      <label className="st-field" htmlFor={`${id}-date`}>
-        <span>{texts.date}</span>
+      </Field>
+      <Field label={texts.date}>
         <input
-          id={`${id}-date`}
           className="st-input"
           type="date"
           value={value.date}
           onChange={(e) => set({ date: e.target.value })}
         />
-      </label>
-      <label className="st-field" htmlFor={`${id}-direction`}>
-        <span>{texts.direction}</span>
+      </Field>
+      <Field label={texts.direction}>
         <select
-          id={`${id}-direction`}
           className="st-select"
           value={value.direction}
           onChange={(e) => set({ direction: e.target.value })}
@@ -105,11 +96,9 @@ export function TrackFilters(
           <option value="">{texts.allDirections}</option>
           {directions.map((d) => <option key={d.value} value={d.value}>{d.label}</option>)}
         </select>
-      </label>
-      <label className="st-field" htmlFor={`${id}-downloaded`}>
-        <span>{texts.downloaded}</span>
+      </Field>
+      <Field label={texts.downloaded}>
         <select
-          id={`${id}-downloaded`}
           className="st-select"
           value={value.downloaded}
           onChange={(e) => set({ downloaded: e.target.value })}
@@ -118,11 +107,9 @@ export function TrackFilters(
           <option value="true">{texts.downloadedYes}</option>
           <option value="false">{texts.downloadedNo}</option>
         </select>
-      </label>
-      <label className="st-field" htmlFor={`${id}-warning`}>
-        <span>{texts.warning}</span>
+      </Field>
+      <Field label={texts.warning}>
         <select
-          id={`${id}-warning`}
           className="st-select"
           value={value.warning}
           onChange={(e) => set({ warning: e.target.value })}
@@ -131,12 +118,10 @@ export function TrackFilters(
           <option value="any">{texts.anyWarning}</option>
           {AUDIO_WARNINGS.map((w) => <option key={w} value={w}>{words.warnings[w]}</option>)}
         </select>
-      </label>
+      </Field>
       {/* Issue 13: the review state (with a direction chosen, that direction's); Russian names in both panels. */}
-      <label className="st-field" htmlFor={`${id}-review`}>
-        <span>{texts.review}</span>
+      <Field label={texts.review}>
         <select
-          id={`${id}-review`}
           className="st-select"
           value={value.review}
           onChange={(e) => set({ review: e.target.value })}
@@ -146,11 +131,9 @@ export function TrackFilters(
           <option value="overdue">{texts.overdue}</option>
           {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{words.states[s]}</option>)}
         </select>
-      </label>
-      <label className="st-field" htmlFor={`${id}-assigned`}>
-        <span>{texts.assigned}</span>
+      </Field>
+      <Field label={texts.assigned}>
         <select
-          id={`${id}-assigned`}
           className="st-select"
           value={value.assigned}
           onChange={(e) => set({ assigned: e.target.value })}
@@ -158,12 +141,10 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           <option value="me">{texts.assignedToMe}</option>
         </select>
-      </label>
+      </Field>
       {/* Issue 24: "needs a second ear" and the score (decision 0230). */}
-      <label className="st-field" htmlFor={`${id}-votes`}>
-        <span>{texts.votes}</span>
+      <Field label={texts.votes}>
         <select
-          id={`${id}-votes`}
           className="st-select"
           value={value.votes}
           onChange={(e) => set({ votes: e.target.value })}
@@ -171,12 +152,10 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           {TRACK_VOTE_FILTERS.map((v) => <option key={v} value={v}>{texts.voteFilters[v]}</option>)}
         </select>
-      </label>
+      </Field>
       {/* Issue 25: the artist's answer to the AI question. */}
-      <label className="st-field" htmlFor={`${id}-ai-use`}>
-        <span>{texts.aiUse}</span>
+      <Field label={texts.aiUse}>
         <select
-          id={`${id}-ai-use`}
           className="st-select"
           value={value.ai_use}
           onChange={(e) => set({ ai_use: e.target.value })}
@@ -184,7 +163,7 @@ export function TrackFilters(
           <option value="">{texts.all}</option>
           {AI_USE_FILTERS.map((v) => <option key={v} value={v}>{texts.aiUseFilters[v]}</option>)}
         </select>
-      </label>
+      </Field>
       <button type="button" className="st-btn" onClick={onReset}>{texts.reset}</button>
     </form>
   );
