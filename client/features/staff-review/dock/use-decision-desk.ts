@@ -100,14 +100,17 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   const messageRef = useRef<HTMLTextAreaElement | null>(null);
   const noteRef = useRef<HTMLTextAreaElement | null>(null);
 
-  // Another track: its own message, note and overrides.
-  useEffect(() => {
+  // Another track: its own message, note and overrides, from the render that shows it. An effect
+  // after that render could close a chooser X or A had already opened on the new track (decision 0465).
+  const [deskOf, setDeskOf] = useState(track?.id);
+  if (deskOf !== track?.id) {
+    setDeskOf(track?.id);
     setChooser(null);
     setMessage("");
     setNote("");
     setOverrides({});
     setReasons([]);
-  }, [track?.id]);
+  }
 
   // The hold counts down once a second while it lasts.
   const holding = typeof last?.undoUntil === "number" && last.undoUntil > now;

@@ -113,7 +113,9 @@ describe("review keys", () => {
     const { rerender } = renderHook(({ rows }: { rows: number }) => {
       useReviewKeys({ next: () => taken.push(`next with ${rows} rows`) }, rows > 0);
       useLayoutEffect(() => {
-        if (rows > 0) document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "j", code: "KeyJ", bubbles: true }));
+        if (rows > 0) {
+          document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "j", code: "KeyJ", bubbles: true }));
+        }
       }, [rows]);
     }, { initialProps: { rows: 0 } });
     // No rows yet: the key is not the player's.
