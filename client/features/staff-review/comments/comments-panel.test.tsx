@@ -203,7 +203,7 @@ describe("comments: C right after another track shows (0465)", () => {
     const { result, rerender } = renderHook(({ id }: { id: number }) => {
       const player = { current: { id }, audio: null, seekTo: () => {} };
       const comments = useTrackComments({
-        base: "admin",
+        base: "/admin",
         tracksKey: ["admin", "tracks"],
         player,
         texts: COMMENT_TEXTS_EN,

@@ -233,7 +233,7 @@ describe("review desk: keys right after another track shows (0465)", () => {
     // effect runs in that gap: X is pressed there.
     const { result, rerender } = renderHook(({ current }: { current: ReviewTrack }) => {
       const player = { current, done: false, advance: () => {}, ready: () => {} } as unknown as ReviewPlayer;
-      const desk = useDecisionDesk({ base: "admin", tracksKey: ["admin", "tracks"], player, canDecide: () => true });
+      const desk = useDecisionDesk({ base: "/admin", tracksKey: ["admin", "tracks"], player, canDecide: () => true });
       useLayoutEffect(() => {
         if (current.id === 2) desk.choose("declined");
       }, [current.id]);
