@@ -176,6 +176,38 @@ describe("review desk", () => {
     expect(screen.queryByTestId("decision-hold")).toBeNull();
   });
 
+  it("Z pressed while the decision's call is on its way takes back that decision, not the one before it (0465)", async () => {
+    const { puts, undos } = await show();
+    fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+    await settle();
+    await key({ key: "ч", code: "KeyX" });
+    await key({ key: "1", code: "Digit1" });
+    // Track 1 is decided and held (its hold line shows); track 2 plays.
+    expect(screen.getByTestId("decision-hold").textContent).toContain("Artist - Track 1.mp3");
+    expect(playing()).toBe("/api/listen/token-2");
+    // Track 2's decision: its call waits (a loaded server) while the moderator presses Z at once.
+    const answered = globalThis.fetch;
+    let letGo = () => {};
+    const gate = new Promise<void>((r) => (letGo = r));
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const method = (input instanceof Request ? input.method : init.method) ?? "GET";
+      if (method === "PUT" && url.endsWith("/tracks/2/decision")) await gate;
+      return answered(input, init);
+    });
+    await key({ key: "ч", code: "KeyX" });
+    await key({ key: "1", code: "Digit1" });
+    expect(puts.map((p) => p.id)).toEqual([1]);
+    await key({ key: "я", code: "KeyZ" });
+    // Not track 1's decision, whose hold line is still the one on screen.
+    expect(undos).toEqual([]);
+    letGo();
+    await settle();
+    expect(puts.map((p) => p.id)).toEqual([1, 2]);
+    expect(undos).toEqual([2]);
+    expect(playing()).toBe("/api/listen/token-2");
+  });
+
   it("S shortlists in one key; keys typed into the message stay there; Esc gives them back", async () => {
     const { puts } = await show();
     fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 2.mp3" }));
