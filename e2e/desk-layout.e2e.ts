@@ -113,6 +113,21 @@ async function waitPlayingTrack(page: Page, id: number) {
   );
 }
 
+/**
+ * The dock as it stays: its parts that load after the track starts (the votes) are shown, and the
+ * browser has rendered a frame since, in which the player's ResizeObserver kept the row in view
+ * again (use-row-in-view.ts). Measured earlier, the rows counted were those of a smaller dock
+ * (decision 0465).
+ */
+async function dockSettled(page: Page) {
+  await page.getByTestId("decision-dock").getByTestId("track-votes").waitFor();
+  await framePassed(page);
+}
+
+/** A whole frame rendered since now: the ResizeObserver callbacks of the last change have run. */
+const framePassed = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 test(
   "desk layout: 8+ one-line rows in view at 1440×900 while playing and choosing; the chooser's text is the message the artist gets",
   async (t) => {
@@ -147,6 +162,7 @@ test(
       // A track plays: the first row and the rows after it are in view above the dock, one line each.
       await page.keyboard.press("j");
       await waitPlayingTrack(page, ids[0]);
+      await dockSettled(page);
       const playing = await visibleRows(page);
       console.log(
         `      1440×900 playing: ${playing.count} rows in view (${playing.header}–${playing.floor} px), heights ${
@@ -168,6 +184,7 @@ test(
       await page.keyboard.press("x");
       const chooser = page.locator("[data-desk-chooser]");
       await chooser.waitFor();
+      await framePassed(page);
       const choosing = await visibleRows(page);
       console.log(
         `      1440×900 chooser open: ${choosing.count} rows in view (${choosing.header}–${choosing.floor} px)`,
@@ -192,6 +209,7 @@ test(
       const decided = page.locator(`tr[data-track-id="${ids[0]}"][data-left]`);
       await decided.waitFor();
       await waitPlayingTrack(page, ids[1]);
+      await dockSettled(page);
       const after = await visibleRows(page);
       expect(after.ids).toContain(ids[0]);
       expect(after.ids).toContain(ids[1]);
@@ -211,10 +229,12 @@ test(
           const a = document.querySelector("audio");
           return a && !a.paused && a.currentTime > 0;
         });
+        await dockSettled(page);
         const p = await visibleRows(page);
         expect(new Set(await nameLines(page))).toEqual(new Set([1]));
         await page.keyboard.press("x");
         await chooser.waitFor();
+        await framePassed(page);
         const c = await visibleRows(page);
         console.log(`      ${size.width}×${size.height}: ${p.count} rows in view playing, ${c.count} with the chooser`);
         // The issue's figure is for 1440×900; a wider and taller window shows at least as many, a

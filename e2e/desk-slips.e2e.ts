@@ -146,10 +146,12 @@ test(
 
     // S shortlists at once; nobody is told, but the dock holds it and Z takes it back.
     await step("shortlist (S)", () => press("s"), t2);
-    expect((await pairOf(t, moderator.access, t1, "podcast_neuropunk")).status).toBe("shortlisted");
+    // The next track starts before the decision's call has answered (it runs meanwhile); the hold line
+    // comes with the answer, so the server is read after it (decision 0465).
     const hold = page.getByTestId("decision-hold");
     await hold.waitFor();
     expect(await hold.innerText()).toContain(`${name} - One.mp3`);
+    expect((await pairOf(t, moderator.access, t1, "podcast_neuropunk")).status).toBe("shortlisted");
     await step("undo (Z)", () => press("z"), t1);
     expect((await pairOf(t, moderator.access, t1, "podcast_neuropunk")).status).toBe("new");
     console.log("      S then Z: the pair is new again, the desk is back on it");
@@ -168,7 +170,12 @@ test(
       await press("Enter");
     }, t4);
 
-    // The last undecided track (One was skipped): the view is done.
+    // The last undecided track (One was skipped): the view is done. The view's end comes from the
+    // list read again, which may answer before the decision's own call: the server is read after that
+    // call's answer (decision 0465).
+    const lastDecided = page.waitForResponse((r) =>
+      r.request().method() === "PUT" && new URL(r.url()).pathname.endsWith(`/tracks/${t4}/decision`)
+    );
     await step("shortlist, last (S)", () => press("s"), null);
     const done = page.getByTestId("queue-done");
     await done.waitFor();
@@ -178,6 +185,7 @@ test(
     for (const k of ["A", "S", "X"]) {
       expect(await dock.locator(`button[aria-keyshortcuts='${k}']`).first().isDisabled(), k).toBe(true);
     }
+    expect((await lastDecided).status()).toBe(200);
     expect((await pairOf(t, moderator.access, t4, "podcast_neuropunk")).status).toBe("shortlisted");
     // J says the same again; the skipped track is not started.
     await press("j");

@@ -18,6 +18,12 @@ function answerOf(page: Page, match: (url: string, method: string) => boolean) {
   p.catch(() => {});
   return p;
 }
+/** The address named the track: the player's start has set its element's source (then nothing resets its time). */
+const holdsAudio = (page: Page) =>
+  page.waitForFunction(() =>
+    (document.querySelector("audio:not([data-version-ab])")?.getAttribute("src") ?? "") !== ""
+  );
+
 const SHARED = "Бас тонет под бочкой — здесь";
 const DIRECTION = "label_koster";
 
@@ -133,6 +139,9 @@ test(
     expect(await previous.getAttribute("aria-label")).toContain("on the previous version");
     expect(await desk.getByTestId("version-changes").textContent()).toContain("Loudness");
     await desk.locator(".dk-ab:not([disabled])").waitFor();
+    // The player holds v2 (its start has given the element its address): a time set before that
+    // would be undone by the start (decision 0465). The A/B switch above is the other version's.
+    await holdsAudio(desk);
     // Playing v2 from 0:20.
     await desk.evaluate(() => {
       const a = document.querySelector("audio")!;
@@ -184,6 +193,7 @@ test(
     const deskPhone = await signIn(s, "moderator", PHONE);
     await deskPhone.goto(`${server.baseUrl}/moderator/tracks?filename=${encodeURIComponent(name)}&track=${v2}`);
     await deskPhone.locator(".dk-ab:not([disabled])").waitFor();
+    await holdsAudio(deskPhone);
     await deskPhone.evaluate(() => {
       document.querySelector("audio")!.currentTime = 12;
     });

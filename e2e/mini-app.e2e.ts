@@ -178,6 +178,9 @@ test(
       // Telegram's main button opens the upload; the back button is shown there.
       await page.evaluate(() => (globalThis as unknown as { __tgPress(k: string): void }).__tgPress("main"));
       await page.getByRole("tab", { name: "Отправить трек", selected: true }).waitFor();
+      // Telegram's buttons follow the tab in an effect after the render that shows it: read once they
+      // have changed (the back button shown), not at the first sight of the tab (decision 0465).
+      await page.waitForFunction(() => (globalThis as unknown as { __tg: TgRecord }).__tg.back);
       expect(await rec()).toMatchObject({ back: true, main: { visible: false } });
       const name = `${runArtist("Phone")} - From Telegram.mp3`;
       const tmp = await Deno.makeTempDir({ prefix: "np-e2e-mini-" });

@@ -53,3 +53,20 @@ export function endHolds(dataDir: string, holdMs: number): Promise<void> {
     ], "write");
   });
 }
+
+/**
+ * The artist's outbox rows for one channel (`telegram`, `vk`), in their order: what was written for
+ * them, sent or not. A decision writes its rows when it is saved, so "nothing for this channel" is
+ * read here, not from a double that may simply not have been reached yet (decision 0465).
+ */
+export function outboxOf(
+  dataDir: string,
+  userId: number,
+  channel: string,
+): Promise<{ text: string; status: string }[]> {
+  return withDb(dataDir, async (db) =>
+    (await db.$client.execute({
+      sql: "SELECT text, status FROM telegram_outbox WHERE user_id = ? AND channel = ? ORDER BY id",
+      args: [userId, channel],
+    })).rows.map((r) => ({ text: String(r.text), status: String(r.status) })));
+}

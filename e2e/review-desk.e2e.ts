@@ -128,6 +128,15 @@ test(
         lastUrl = now;
       });
       await instrument(page);
+      // Each decision's call answers after the next track has started (the desk moves on at once and
+      // the call runs meanwhile): the outbox is read once every one of them has answered (0465).
+      const decisionAnswers: number[] = [];
+      let answered = () => {};
+      page.on("response", (r) => {
+        if (r.request().method() !== "PUT" || !/\/tracks\/\d+\/decision$/.test(new URL(r.url()).pathname)) return;
+        decisionAnswers.push(r.status());
+        answered();
+      });
 
       // Listening starts with J, the first row (not counted as a decision's key; Space would press the
       // sidebar link the focus is still on).
@@ -201,6 +210,9 @@ test(
         current = next;
       }
       expect(results).toHaveLength(10);
+      // Eleven decisions: the ten kept and the one taken back.
+      while (decisionAnswers.length < plan.length) await new Promise<void>((r) => (answered = r));
+      expect(decisionAnswers).toEqual(plan.map(() => 200));
       expect(loads).toBe(0);
       expect(routeChanges).toBe(0);
       // The address follows the playing track.

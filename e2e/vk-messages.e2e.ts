@@ -9,6 +9,7 @@
  */
 import { startTelegramBotDouble } from "../server/testing/telegram-bot-double.ts";
 import { startVkApiDouble } from "../server/testing/vk-api-double.ts";
+import { outboxOf } from "./outbox-kit.ts";
 import { expect, type Page, test, type TestContext } from "./harness.ts";
 import { artistWithTelegram, open, runArtist, signIn, tokensOf, uploadAs, waitCompleted } from "./staff-kit.ts";
 
@@ -101,6 +102,8 @@ test(
       expect(vk.delivered[0].message).toContain(first.filename.replace(/\.mp3$/, ""));
       expect(vk.delivered[0].message).toContain("Берём! Напишем во ВКонтакте.");
       expect(vk.delivered[0].message).not.toMatch(/<b>|&amp;/);
+      // Nothing for Telegram: by the outbox the decision wrote, not by the double not reached yet.
+      expect(await outboxOf(server.dataDir, artist.id, "telegram")).toEqual([]);
       expect(bot.delivered).toHaveLength(0);
 
       // Both: the next decision goes to VK and to Telegram.
@@ -114,6 +117,10 @@ test(
       expect(String(bot.delivered[0].body.text)).toContain("И этот берём.");
       // Each message once per channel: the first decision never reached Telegram.
       expect(vk.delivered).toHaveLength(2);
+      expect((await outboxOf(server.dataDir, artist.id, "telegram")).map((r) => r.text)).toEqual([
+        String(bot.delivered[0].body.text),
+      ]);
+      expect(await outboxOf(server.dataDir, artist.id, "vk")).toHaveLength(2);
     } finally {
       await vk.stop();
       await bot.stop();

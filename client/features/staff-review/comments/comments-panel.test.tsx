@@ -1,6 +1,10 @@
 // @vitest-environment happy-dom
-import { fireEvent, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, renderHook, screen } from "@testing-library/react";
+import { type ReactNode, useLayoutEffect } from "react";
 import { describe, expect, it, vi } from "vitest";
+import { COMMENT_TEXTS_EN } from "../texts/comment-texts.ts";
+import { useTrackComments } from "./use-track-comments.ts";
 import { renderPage } from "../../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../../components/testing/session-hooks.ts";
 import { AdminTracksPage } from "../queue/admin-tracks-page.tsx";
@@ -184,5 +188,33 @@ describe("comments on the waveform", () => {
     fireEvent.click(button);
     await settle();
     expect(screen.getByLabelText("Новый комментарий на 0:05")).toBeTruthy();
+  });
+});
+
+describe("comments: C right after another track shows (0465)", () => {
+  it("keeps the comment C opened on the new track before the effects of the render that showed it ran", () => {
+    vi.stubGlobal("fetch", () => Promise.resolve(Response.json({ success: true, track: { id: 2, comments: [] } })));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    );
+    // The player moved on without a key; the browser takes C between that render's commit and its
+    // effects (a layout effect runs in that gap).
+    const { result, rerender } = renderHook(({ id }: { id: number }) => {
+      const player = { current: { id }, audio: null, seekTo: () => {} };
+      const comments = useTrackComments({
+        base: "/admin",
+        tracksKey: ["admin", "tracks"],
+        player,
+        texts: COMMENT_TEXTS_EN,
+      });
+      useLayoutEffect(() => {
+        if (id === 2) comments.startAtNow();
+      }, [id]);
+      return comments;
+    }, { initialProps: { id: 1 }, wrapper });
+    expect(result.current.draft).toBeNull();
+    rerender({ id: 2 });
+    expect(result.current.draft).toMatchObject({ at_s: 0, text: "" });
   });
 });

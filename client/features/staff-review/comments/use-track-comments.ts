@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { read } from "../../../lib/api.ts";
 import { panelErrorText } from "../texts/review-texts.ts";
 import { useReviewTexts } from "../texts/review-texts-context.ts";
@@ -54,15 +54,18 @@ export function useTrackComments(
   const [draft, setDraft] = useState<CommentDraft | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
+  // Another track: no draft, no error, from the render that shows it (an effect after it could throw
+  // away a comment C already opened on the new track; decision 0465).
+  const [draftOf, setDraftOf] = useState(id);
+  if (draftOf !== id) {
+    setDraftOf(id);
+    setDraft(null);
+    setError("");
+  }
   const latest = useRef({ id, player, draft });
   /** A save under way: Enter again (a double Enter, a held key) saves nothing more (decision 0277). */
   const saving = useRef(false);
   latest.current = { id, player, draft };
-
-  useEffect(() => {
-    setDraft(null);
-    setError("");
-  }, [id]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: options.queryKey });
 

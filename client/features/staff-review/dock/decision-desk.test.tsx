@@ -1,6 +1,11 @@
 // @vitest-environment happy-dom
-import { fireEvent, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, renderHook, screen } from "@testing-library/react";
+import { type ReactNode, useLayoutEffect } from "react";
 import { describe, expect, it, vi } from "vitest";
+import type { ReviewTrack } from "../player/figures.ts";
+import type { ReviewPlayer } from "../player/use-review-player.ts";
+import { useDecisionDesk } from "./use-decision-desk.ts";
 import { renderPage } from "../../../components/testing/render-page.tsx";
 import { settle, useSignedInTestSession } from "../../../components/testing/session-hooks.ts";
 import { AdminTracksPage } from "../queue/admin-tracks-page.tsx";
@@ -171,6 +176,38 @@ describe("review desk", () => {
     expect(screen.queryByTestId("decision-hold")).toBeNull();
   });
 
+  it("Z pressed while the decision's call is on its way takes back that decision, not the one before it (0465)", async () => {
+    const { puts, undos } = await show();
+    fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+    await settle();
+    await key({ key: "ч", code: "KeyX" });
+    await key({ key: "1", code: "Digit1" });
+    // Track 1 is decided and held (its hold line shows); track 2 plays.
+    expect(screen.getByTestId("decision-hold").textContent).toContain("Artist - Track 1.mp3");
+    expect(playing()).toBe("/api/listen/token-2");
+    // Track 2's decision: its call waits (a loaded server) while the moderator presses Z at once.
+    const answered = globalThis.fetch;
+    let letGo = () => {};
+    const gate = new Promise<void>((r) => (letGo = r));
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const method = (input instanceof Request ? input.method : init.method) ?? "GET";
+      if (method === "PUT" && url.endsWith("/tracks/2/decision")) await gate;
+      return answered(input, init);
+    });
+    await key({ key: "ч", code: "KeyX" });
+    await key({ key: "1", code: "Digit1" });
+    expect(puts.map((p) => p.id)).toEqual([1]);
+    await key({ key: "я", code: "KeyZ" });
+    // Not track 1's decision, whose hold line is still the one on screen.
+    expect(undos).toEqual([]);
+    letGo();
+    await settle();
+    expect(puts.map((p) => p.id)).toEqual([1, 2]);
+    expect(undos).toEqual([2]);
+    expect(playing()).toBe("/api/listen/token-2");
+  });
+
   it("S shortlists in one key; keys typed into the message stay there; Esc gives them back", async () => {
     const { puts } = await show();
     fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 2.mp3" }));
@@ -212,5 +249,31 @@ describe("review desk", () => {
     expect(router.state.location.search).not.toHaveProperty("sort");
     expect(listCalls.at(-1)?.get("sort")).toBe("-upload_date");
     expect(screen.getByRole("columnheader", { name: /Дата загрузки/ }).getAttribute("aria-sort")).toBe("descending");
+  });
+});
+
+describe("review desk: keys right after another track shows (0465)", () => {
+  it("X on the new track opens its chooser even before the effects of the render that showed it ran", () => {
+    vi.stubGlobal("fetch", () => Promise.resolve(Response.json({ success: true, templates: TEMPLATES })));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    );
+    const [one, two] = [track(1), track(2)] as unknown as ReviewTrack[];
+    // The player moved on without a key (after Z, a 409's «decide again», a page read again): the
+    // browser may take the moderator's X between that render's commit and its effects. A layout
+    // effect runs in that gap: X is pressed there.
+    const { result, rerender } = renderHook(({ current }: { current: ReviewTrack }) => {
+      const player = { current, done: false, advance: () => {}, ready: () => {} } as unknown as ReviewPlayer;
+      const desk = useDecisionDesk({ base: "/admin", tracksKey: ["admin", "tracks"], player, canDecide: () => true });
+      useLayoutEffect(() => {
+        if (current.id === 2) desk.choose("declined");
+      }, [current.id]);
+      return desk;
+    }, { initialProps: { current: one }, wrapper });
+    expect(result.current.chooser).toBeNull();
+    rerender({ current: two });
+    expect(result.current.track?.id).toBe(2);
+    expect(result.current.chooser).toBe("declined");
   });
 });

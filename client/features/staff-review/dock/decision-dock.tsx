@@ -106,7 +106,7 @@ export function DecisionDock({ desk, label, votes, sheetExtra, ends }: DecisionD
                 className="st-btn st-btn-sm"
                 aria-keyshortcuts="Z"
                 onClick={() =>
-                  void desk.undo()}
+                  void desk.undo(desk.last!)}
               >
                 {t.undo} <kbd aria-hidden="true">Z</kbd>
               </button>

@@ -160,7 +160,12 @@ export function SilentHold({ desk, ctx }: { desk: DecisionDesk; ctx: DeskEndsCon
         desk.last.track.filename,
         (states[desk.last.status as ReviewStatus] ?? desk.last.status).toLowerCase(),
       )} <strong>{clock(desk.holdLeft)}</strong>
-      <button type="button" className="st-btn st-btn-sm" aria-keyshortcuts="Z" onClick={() => void desk.undo()}>
+      <button
+        type="button"
+        className="st-btn st-btn-sm"
+        aria-keyshortcuts="Z"
+        onClick={() => void desk.undo(desk.last!)}
+      >
         {t.undo} <kbd aria-hidden="true">Z</kbd>
       </button>
     </span>

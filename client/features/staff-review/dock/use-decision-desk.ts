@@ -99,15 +99,26 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
   const all: readonly DeskTemplate[] = templates.data ?? [];
   const messageRef = useRef<HTMLTextAreaElement | null>(null);
   const noteRef = useRef<HTMLTextAreaElement | null>(null);
+  /** `last` as set, before React renders it: Z reads this (decision 0465). */
+  const lastRef = useRef<LastDecision | null>(null);
+  /** The newest decision's call while it is on its way; Z waits for it. */
+  const inFlight = useRef<Promise<void> | null>(null);
+  const remember = (l: LastDecision | null) => {
+    lastRef.current = l;
+    setLast(l);
+  };
 
-  // Another track: its own message, note and overrides.
-  useEffect(() => {
+  // Another track: its own message, note and overrides, from the render that shows it. An effect
+  // after that render could close a chooser X or A had already opened on the new track (decision 0465).
+  const [deskOf, setDeskOf] = useState(track?.id);
+  if (deskOf !== track?.id) {
+    setDeskOf(track?.id);
     setChooser(null);
     setMessage("");
     setNote("");
     setOverrides({});
     setReasons([]);
-  }, [track?.id]);
+  }
 
   // The hold counts down once a second while it lasts.
   const holding = typeof last?.undoUntil === "number" && last.undoUntil > now;
@@ -149,6 +160,9 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
     patch(decided.id, before.map((d) => ({ ...d, status: overrides[d.direction as Direction] ?? status })));
     player.advance(decided.id);
     setSending((n) => n + 1);
+    let answered = () => {};
+    const mine = new Promise<void>((r) => (answered = r));
+    inFlight.current = mine;
     try {
       const answer = await sendDeskDecision(base, decided.id, body);
       patch(decided.id, answer.decisions);
@@ -156,7 +170,7 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       const notifyAt = answer.notify_at ? Date.parse(answer.notify_at) : null;
       // An older server without `undo_until`: the message's hold, as before.
       const until = answer.undo_until !== undefined ? answer.undo_until : answer.notify_at;
-      setLast({ track: decided, status, notifyAt, undoUntil: until ? Date.parse(until) : null });
+      remember({ track: decided, status, notifyAt, undoUntil: until ? Date.parse(until) : null });
     } catch (err) {
       const current = err instanceof ApiError && Array.isArray(err.body?.decisions)
         ? err.body.decisions as DeskDecision[]
@@ -171,22 +185,35 @@ export function useDecisionDesk({ base, tracksKey, player, canDecide }: DeskOpti
       }
     } finally {
       setSending((n) => n - 1);
+      if (inFlight.current === mine) inFlight.current = null;
+      answered();
     }
   };
 
-  const undo = async () => {
-    if (!last || !holding) return;
-    const { track: undone } = last;
+  /**
+   * Z (or a hold line's Undo, naming `which`): takes back the last decision while its hold lasts. Z
+   * pressed while the newest decision's call is still on its way is for that decision, once it has
+   * answered: the hold line still on screen is the one before it, which Z must not take back
+   * (decision 0465).
+   */
+  const undo = async (which?: LastDecision) => {
+    if (!which) {
+      while (inFlight.current) await inFlight.current;
+    }
+    const target = which ?? lastRef.current;
+    if (!target || target !== lastRef.current) return;
+    if (typeof target.undoUntil !== "number" || target.undoUntil <= Date.now()) return;
+    const { track: undone } = target;
     setError(null);
     try {
       const answer = await undoDeskDecision(base, undone.id);
       patch(undone.id, answer.decisions);
-      setLast(null);
+      remember(null);
       // Back to the track taken back, with its pairs as they are now: it waits for a decision again.
       const by = new Map(answer.decisions.map((d) => [d.direction, d]));
       player.ready({ ...undone, decisions: (undone.decisions ?? []).map((d) => by.get(d.direction) ?? d) });
     } catch (err) {
-      setLast(null);
+      remember(null);
       setError(`${texts.desk.quoted(undone.filename)}: ${panelErrorText(texts, err, texts.desk.undoFailed)}`);
     }
   };

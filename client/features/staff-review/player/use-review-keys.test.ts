@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
+import { cleanup, renderHook } from "@testing-library/react";
+import { useLayoutEffect } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { reviewKeyAction } from "./use-review-keys.ts";
+import { reviewKeyAction, useReviewKeys } from "./use-review-keys.ts";
 
 /** A keydown dispatched on `target` as the browser would, returning what the player makes of it. */
 function press(target: Element, init: KeyboardEventInit) {
@@ -12,7 +14,10 @@ function press(target: Element, init: KeyboardEventInit) {
   return action;
 }
 
-afterEach(() => (document.body.innerHTML = ""));
+afterEach(() => {
+  cleanup();
+  document.body.innerHTML = "";
+});
 
 describe("review keys", () => {
   it("maps Space, J, K, D and the arrows; letters by their physical key, so a Russian layout works", () => {
@@ -98,5 +103,25 @@ describe("review keys", () => {
     document.body.innerHTML = `<div aria-modal="true" role="dialog"></div>`;
     expect(press(document.body, { key: " ", code: "Space" })).toBeNull();
     expect(press(document.body, { key: "j", code: "KeyJ" })).toBeNull();
+  });
+
+  it("takes a key pressed as soon as the rows show, before the effects of that render have run (0465)", () => {
+    // The browser may handle a key between the commit that shows the rows and the effects React runs
+    // after it (a loaded machine, Chromium's input first). A layout effect runs in that gap: the key is
+    // pressed there, as J was in CI's review desk right after the queue's rows appeared.
+    const taken: string[] = [];
+    const { rerender } = renderHook(({ rows }: { rows: number }) => {
+      useReviewKeys({ next: () => taken.push(`next with ${rows} rows`) }, rows > 0);
+      useLayoutEffect(() => {
+        if (rows > 0) {
+          document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "j", code: "KeyJ", bubbles: true }));
+        }
+      }, [rows]);
+    }, { initialProps: { rows: 0 } });
+    // No rows yet: the key is not the player's.
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "j", code: "KeyJ", bubbles: true }));
+    expect(taken).toEqual([]);
+    rerender({ rows: 3 });
+    expect(taken).toEqual(["next with 3 rows"]);
   });
 });

@@ -102,19 +102,21 @@ export function reviewKeyAction(e: KeyboardEvent, state: ReviewKeyState = {}): R
 }
 
 /**
- * Listens on the document while `enabled`; each action calls the handler of the same name (an action
- * without a handler is left to the browser).
+ * Takes keys while `enabled`; each action calls the handler of the same name (an action without a
+ * handler is left to the browser). One listener for the component's life reads `enabled` as last
+ * rendered: a key pressed as soon as the rows show is taken, not lost before an effect that would
+ * attach the listener after that render has run (decision 0465).
  */
 export function useReviewKeys(
   handlers: Partial<Record<ReviewKeyAction, () => void>>,
   enabled: boolean,
   state: ReviewKeyState = {},
 ) {
-  const latest = useRef({ handlers, state });
-  latest.current = { handlers, state };
+  const latest = useRef({ handlers, enabled, state });
+  latest.current = { handlers, enabled, state };
   useEffect(() => {
-    if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
+      if (!latest.current.enabled) return;
       const action = reviewKeyAction(e, latest.current.state);
       const handler = action ? latest.current.handlers[action] : undefined;
       if (!handler) return;
@@ -123,5 +125,5 @@ export function useReviewKeys(
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [enabled]);
+  }, []);
 }

@@ -33,12 +33,18 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
   /** A short message for screen readers (the live region of the player bar). */
   const [notice, setNotice] = useState("");
   const seq = useRef(0);
+  /**
+   * A start on its way (its link asked for, `play()` not yet answered), set and cleared where the
+   * start itself moves on: a press reads this, not `loading`, which shows only once React has rendered
+   * it (a press right after the browser refused to start was dropped until then; decision 0465).
+   */
+  const starting = useRef(false);
   const retried = useRef(false);
   /** The next track's audio, asked for ahead (decision 0225): detached, so the page keeps one player. */
   const ahead = useRef<HTMLAudioElement | null>(null);
   const moveFocus = useRef(false);
-  const latest = useRef({ o, audio, current, listen, loading, error });
-  latest.current = { o, audio, current, listen, loading, error };
+  const latest = useRef({ o, audio, current, listen, error });
+  latest.current = { o, audio, current, listen, error };
   const reports = useListenReports(audio, {
     current: () => ({ base: latest.current.o.base, tracksKey: latest.current.o.tracksKey }),
   });
@@ -55,6 +61,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     walk.onLoad(track);
     setCurrent(track);
     setError(null);
+    starting.current = true;
     setLoading(true);
     if (!fresh) setListen(null);
     let answer: ListenAnswer;
@@ -63,6 +70,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
       answer = await queryClient.fetchQuery(fresh ? { ...q, staleTime: 0 } : q);
     } catch (err) {
       if (my !== seq.current) return;
+      starting.current = false;
       setLoading(false);
       setError(errorText(err, o.texts.failed));
       return;
@@ -70,7 +78,10 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
     if (my !== seq.current) return;
     setListen(answer);
     const el = latest.current.audio;
-    if (!el) return setLoading(false);
+    if (!el) {
+      starting.current = false;
+      return setLoading(false);
+    }
     reportsRef.current.follow(track.id);
     el.src = answer.stream_url;
     if (at > 0) el.currentTime = at;
@@ -83,7 +94,10 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
         setError(o.texts.failed);
       }
     } finally {
-      if (my === seq.current) setLoading(false);
+      if (my === seq.current) {
+        starting.current = false;
+        setLoading(false);
+      }
     }
   }, [queryClient]);
 
@@ -98,6 +112,7 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
         retried.current = true;
         void load(current, { fresh: true, at: audio.currentTime || 0 });
       } else {
+        starting.current = false;
         setLoading(false);
         setError(latest.current.o.texts.failed);
       }
@@ -119,12 +134,13 @@ export function useReviewPlayer(o: ReviewPlayerOptions) {
 
   /** A row's play button: another track starts; the current one pauses or goes on. */
   const start = useCallback((track: ReviewTrack) => {
-    const { current, audio, loading, error } = latest.current;
+    const { current, audio, error } = latest.current;
     if (current?.id === track.id && audio && !error) {
       // What the element does decides, not the start still settling: a press while the audio
       // already plays (its start not yet acknowledged) pauses it, like any other press.
       if (!audio.paused) return audio.pause();
-      if (loading) return;
+      // Paused with its start still on its way: it is about to play, as the button shows.
+      if (starting.current) return;
       void audio.play().catch(() => {});
       return;
     }

@@ -147,6 +147,33 @@ describe("review player", () => {
     }
   });
 
+  it("a press right after the browser refused to start the track plays it, before React shows the start ended (0465)", async () => {
+    await show();
+    // The browser refuses to start without a gesture (a reload, a shared link): play() rejects.
+    let refuse = (_: unknown) => {};
+    const held = vi.spyOn(HTMLMediaElement.prototype, "play").mockImplementation(() =>
+      new Promise<void>((_, reject) => (refuse = reject))
+    );
+    try {
+      fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+      await settle();
+      expect(playing()).toBe("/api/listen/token-1");
+      refuse(new DOMException("no gesture", "NotAllowedError"));
+      // The start has ended (its promise handled), but React has not rendered that yet: the person's
+      // press comes in between, as Chromium handles input before a pending render on a loaded machine.
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      held.mockRestore();
+      fireEvent.click(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }));
+      expect(audio().paused).toBe(false);
+      await settle();
+      expect(audio().paused).toBe(false);
+      expect(screen.getByRole("button", { name: "Слушать: Artist - Track 1.mp3" }).getAttribute("aria-pressed"))
+        .toBe("true");
+    } finally {
+      held.mockRestore();
+    }
+  });
+
   it("Space, J and K walk the list (skipping a failed track) and J turns the page at its end", async () => {
     const { listCalls, router } = await show();
     await key({ key: " ", code: "Space" });
