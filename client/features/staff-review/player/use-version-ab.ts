@@ -37,6 +37,16 @@ export function useVersionAB({ base, tracksKey, player }: {
   const previous = prev.data?.id === previousId ? prev.data as VersionFields & { comments?: TrackCommentView[] } : null;
   const other = useRef<HTMLAudioElement | null>(null);
   const [side, setSide] = useState<AbSide>("current");
+  /**
+   * The side as last chosen, before React renders it: the player's "play" event and the next B read
+   * this, so a play that lands in between stops the other version rather than reading the side the
+   * last render had (both versions would sound at once).
+   */
+  const sideRef = useRef<AbSide>("current");
+  const choose = (next: AbSide) => {
+    sideRef.current = next;
+    setSide(next);
+  };
   const match = loudnessMatch(current?.analysis?.loudness_lufs, previous?.analysis?.loudness_lufs);
   const main = player.audio;
 
@@ -49,7 +59,7 @@ export function useVersionAB({ base, tracksKey, player }: {
 
   // Another track: back to it, the other version stopped, the player's level as it was.
   useEffect(() => {
-    setSide("current");
+    choose("current");
     other.current?.pause();
     if (main) main.volume = 1;
   }, [current?.id]);
@@ -66,14 +76,14 @@ export function useVersionAB({ base, tracksKey, player }: {
     if (!main) return;
     const onPlay = () => {
       const o = other.current;
-      if (side !== "previous" || !o) return;
+      if (sideRef.current !== "previous" || !o) return;
       main.currentTime = Math.min(o.currentTime, main.duration || o.currentTime);
       o.pause();
-      setSide("current");
+      choose("current");
     };
     main.addEventListener("play", onPlay);
     return () => main.removeEventListener("play", onPlay);
-  }, [main, side]);
+  }, [main]);
 
   const toggle = useCallback(() => {
     const url = prevListen.data?.stream_url;
@@ -88,25 +98,27 @@ export function useVersionAB({ base, tracksKey, player }: {
     }
     o.preload = "auto";
     o.volume = volumeOf(match.previous_db);
-    if (side === "current") {
+    if (sideRef.current === "current") {
       const at = main.currentTime;
       main.pause();
       if (o.getAttribute("src") !== url) o.src = url;
       const start = () => {
+        // Back on this version before the other one could start: it stays silent.
+        if (sideRef.current !== "previous") return;
         o.currentTime = Math.min(at, o.duration || at);
         void o.play().catch(() => {});
       };
       if (o.readyState >= 1) start();
       else o.addEventListener("loadedmetadata", start, { once: true });
-      setSide("previous");
+      choose("previous");
     } else {
       const at = o.currentTime;
       o.pause();
-      setSide("current");
+      choose("current");
       main.currentTime = Math.min(at, main.duration || at);
       void main.play().catch(() => {});
     }
-  }, [main, previousId, prevListen.data?.stream_url, side, match.previous_db]);
+  }, [main, previousId, prevListen.data?.stream_url, match.previous_db]);
 
   return {
     /** The track is a new version and the previous one can be heard. */
