@@ -66,6 +66,26 @@ describe("admin user edit page", () => {
     expect(box("Все категории (*)").checked).toBe(true);
   });
 
+  it("a field's error is read out as its description, not as part of its name, and nothing is saved", async () => {
+    const { puts } = setup(base);
+    await act(() => auth.loadUser());
+    renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
+    await settle(1);
+    await settle(1);
+    const bio = screen.getByRole("textbox", { name: "О себе" });
+    fireEvent.change(bio, { target: { value: "ж".repeat(501) } });
+    fireEvent.change(screen.getByRole("textbox", { name: "Email" }), { target: { value: "not-an-email" } });
+    fireEvent.click(screen.getByRole("button", { name: "Сохранить" }));
+    await settle(1);
+    for (const name of ["О себе", "Email"]) {
+      const field = screen.getByRole("textbox", { name });
+      expect(field.getAttribute("aria-invalid")).toBe("true");
+      const described = document.getElementById(field.getAttribute("aria-describedby") ?? "");
+      expect(described?.textContent, name).toBeTruthy();
+    }
+    expect(puts).toEqual([]);
+  });
+
   it("asks before banning, and saves the three flags only after the confirmation", async () => {
     const { puts } = setup(base);
     await act(() => auth.loadUser());

@@ -191,9 +191,12 @@ function UserForm(
         value={form[key]}
         required={opts.required}
         aria-invalid={Boolean(opts.error)}
+        aria-describedby={opts.error ? `${id}-${key}-error` : undefined}
         onChange={(e) => onChange({ ...form, [key]: e.target.value })}
       />
-      {opts.error && <small className="st-hint" style={{ color: "var(--danger)" }}>{opts.error}</small>}
+      {opts.error && (
+        <small className="st-hint" id={`${id}-${key}-error`} style={{ color: "var(--danger)" }}>{opts.error}</small>
+      )}
     </div>
   );
 
@@ -309,18 +312,22 @@ function UserForm(
               {GENRES.map((g) => <option key={g} value={g}>{g}</option>)}
             </select>
           </Field>
-          <label className="st-field st-wide" htmlFor={`${id}-bio`}>
-            <span>О себе</span>
+          {/* The error under the field, read out as its description (not inside the label's name). */}
+          <div className="st-field st-wide">
+            <label htmlFor={`${id}-bio`}>О себе</label>
             <textarea
               id={`${id}-bio`}
               className="st-textarea"
               rows={4}
               value={form.bio}
               aria-invalid={Boolean(errors.bio)}
+              aria-describedby={errors.bio ? `${id}-bio-error` : undefined}
               onChange={(e) => onChange({ ...form, bio: e.target.value })}
             />
-            {errors.bio && <small className="st-hint" style={{ color: "var(--danger)" }}>{errors.bio}</small>}
-          </label>
+            {errors.bio && (
+              <small className="st-hint" id={`${id}-bio-error`} style={{ color: "var(--danger)" }}>{errors.bio}</small>
+            )}
+          </div>
         </div>
       </div>
 
