@@ -45,7 +45,7 @@ afterEach(() => {
 });
 
 describe("version A/B", () => {
-  it("B plays the previous version; the player's play before the next render stops it again", async () => {
+  it("B plays the previous version; the player's play before the next render stops it again", () => {
     const { main, hook } = setUp();
     expect(hook.result.current.ready).toBe(true);
     act(() => {
