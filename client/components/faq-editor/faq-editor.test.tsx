@@ -121,10 +121,17 @@ describe("FaqPreview", () => {
     expect(body.innerHTML).toBe("<ul><li>one</li></ul>");
   });
 
-  it("marks an order below 1 as invalid", () => {
+  it("marks an order below 1 as invalid, its help line read as the description turning into the error", () => {
     render(<Editor mode="paragraphs" />);
-    fireEvent.change(screen.getByLabelText("Порядок"), { target: { value: "0" } });
+    const order = screen.getByLabelText("Порядок");
+    const description = () => document.getElementById(order.getAttribute("aria-describedby") ?? "")?.textContent;
+    expect(description()).toBe("Определяет порядок отображения");
+    order.focus();
+    fireEvent.change(order, { target: { value: "0" } });
     expect(screen.getByText("Порядок должен быть больше 0")).toBeTruthy();
-    expect(screen.getByLabelText("Порядок").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByLabelText("Порядок")).toBe(order);
+    expect(document.activeElement).toBe(order);
+    expect(order.getAttribute("aria-invalid")).toBe("true");
+    expect(description()).toBe("Порядок должен быть больше 0");
   });
 });

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render as renderDom, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TILE_LINK_FORMAT } from "../../../domain/slider.ts";
+import { SLIDER_TEXTS, TILE_LINK_FORMAT } from "../../../domain/slider.ts";
 import { fakeFetch } from "../../components/testing/render-page.tsx";
 import type { SliderTile } from "./slider-api.ts";
 import { SliderForm } from "./slider-form.tsx";
@@ -77,5 +77,24 @@ describe("slider form: the link tile's URL", () => {
     await save();
     expect(screen.getByRole("alert").textContent).toBe("URL должен начинаться с http:// или https://");
     expect(fetch.calls).toEqual([]);
+  });
+});
+
+describe("slider form: the image field", () => {
+  it("reads its format line as its description, and the missing-image warning too once the image is removed", () => {
+    render(<SliderForm tile={seeded} variant="page" onSaved={() => {}} onCancel={() => {}} />);
+    const described = () => {
+      const image = screen.getByLabelText("Изображение");
+      return (image.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent?.trim() ?? `(missing #${id})`);
+    };
+    expect(described()).toEqual(["JPG или PNG, не больше 2MB. Рекомендуемый размер: 400x300."]);
+    fireEvent.click(screen.getByRole("button", { name: "Удалить изображение" }));
+    expect(described()).toEqual([
+      "JPG или PNG, не больше 2MB. Рекомендуемый размер: 400x300.",
+      SLIDER_TEXTS.imageMissingWarning,
+    ]);
+    // A warning, not an error: the field is not marked invalid (decision 0470).
+    expect(screen.getByLabelText("Изображение").getAttribute("aria-invalid")).toBeNull();
   });
 });

@@ -193,10 +193,15 @@ export function SliderForm({ tile, variant, onSaved, onCancel, onSavingChange }:
               className="st-input"
               type="file"
               accept="image/jpeg,image/png,.jpg,.jpeg,.png"
+              aria-describedby={linkWithoutImage ? `${id}-image-hint ${id}-image-warning` : `${id}-image-hint`}
               onChange={(e) => pick(e.target.files?.[0])}
             />
-            <small className="st-hint">JPG или PNG, не больше 2MB. Рекомендуемый размер: 400x300.</small>
-            {linkWithoutImage && <small className="st-warning-text">{SLIDER_TEXTS.imageMissingWarning}</small>}
+            <small className="st-hint" id={`${id}-image-hint`}>
+              JPG или PNG, не больше 2MB. Рекомендуемый размер: 400x300.
+            </small>
+            {linkWithoutImage && (
+              <small className="st-warning-text" id={`${id}-image-warning`}>{SLIDER_TEXTS.imageMissingWarning}</small>
+            )}
           </div>
         </>
       )}

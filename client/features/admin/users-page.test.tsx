@@ -146,3 +146,24 @@ describe("admin users list: its place in the address", () => {
     expect(parseUsersListSearch(null)).toEqual({});
   });
 });
+
+describe("admin users list: adding a user", () => {
+  it("a field's error is read out as its description and marks it invalid; a good field has neither", async () => {
+    await show("/admin/users");
+    fireEvent.click(screen.getByRole("button", { name: "Добавить пользователя" }));
+    fireEvent.change(screen.getByRole("textbox", { name: "Email" }), { target: { value: "not-an-email" } });
+    fireEvent.change(screen.getByRole("textbox", { name: "Имя" }), { target: { value: "Маша" } });
+    fireEvent.click(screen.getByRole("button", { name: "Добавить" }));
+    await settle();
+    for (const name of ["Имя пользователя", "Email"]) {
+      const field = screen.getByRole("textbox", { name });
+      expect(field.getAttribute("aria-invalid"), name).toBe("true");
+      const described = document.getElementById(field.getAttribute("aria-describedby") ?? "");
+      expect(described?.textContent, name).toBeTruthy();
+      expect(described?.closest(".st-field")).toBe(field.closest(".st-field"));
+    }
+    const fine = screen.getByRole("textbox", { name: "Имя" });
+    expect(fine.getAttribute("aria-invalid")).toBe("false");
+    expect(fine.getAttribute("aria-describedby")).toBeNull();
+  });
+});

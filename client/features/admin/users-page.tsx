@@ -386,10 +386,13 @@ function AddUserModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
         type={type}
         value={form[key]}
         aria-invalid={Boolean(errors[key as "username" | "email"])}
+        aria-describedby={errors[key as "username" | "email"] ? `${id}-${key}-error` : undefined}
         onChange={(e) => setForm({ ...form, [key]: e.target.value })}
       />
       {errors[key as "username" | "email"] && (
-        <small className="st-hint" style={{ color: "var(--danger)" }}>{errors[key as "username" | "email"]}</small>
+        <small className="st-hint" id={`${id}-${key}-error`} style={{ color: "var(--danger)" }}>
+          {errors[key as "username" | "email"]}
+        </small>
       )}
     </div>
   );

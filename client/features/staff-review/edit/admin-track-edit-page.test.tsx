@@ -28,6 +28,11 @@ const track = {
   status: "completed",
 };
 
+/** The text of the elements a control names with aria-describedby (what a screen reader adds to its name). */
+const description = (el: HTMLElement) =>
+  (el.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? `(missing #${id})`).join(" ");
+
 describe("admin track edit page", () => {
   it("adds a track, shows the success text and returns to the list 1.5 s later", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -92,6 +97,8 @@ describe("admin track edit page", () => {
     expect(filename.value).toBe("A - B.mp3");
     expect(filename.disabled).toBe(true);
     expect(screen.getByText("Имя файла нельзя изменить")).toBeTruthy();
+    expect(description(filename)).toBe("Имя файла нельзя изменить");
+    expect(description(screen.getByLabelText("Имя гостя"))).toBe("Недоступно, когда указан ID пользователя");
     expect((screen.getByLabelText("Имя гостя") as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByLabelText("Дата загрузки") as HTMLInputElement).disabled).toBe(true);
     // Лейбл Нейропанк conflicts with Лейбл Костер.
@@ -103,5 +110,37 @@ describe("admin track edit page", () => {
     expect(screen.getByText("Трек успешно сохранен")).toBeTruthy();
     await flush(3000);
     expect(router.state.location.pathname).toBe("/admin/tracks/4/edit");
+  });
+
+  it("reads each field's hint or error as its description, and an error marks it invalid while typing keeps focus", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.stubGlobal("fetch", fakeFetch({}));
+    renderPage("/admin/tracks/edit", AdminTrackEditPage);
+    await flush();
+    const filename = screen.getByLabelText("Имя файла");
+    const userId = screen.getByLabelText("ID пользователя");
+    const guest = screen.getByLabelText("Имя гостя");
+    expect(description(filename)).toBe("");
+    expect(description(userId)).toBe("Оставьте пустым для гостевого трека");
+    expect(userId.getAttribute("aria-invalid")).toBe("false");
+    expect(description(guest)).toBe("");
+    fireEvent.click(screen.getByRole("button", { name: "Создать трек" }));
+    expect(filename.getAttribute("aria-invalid")).toBe("true");
+    expect(description(filename)).toBe("Укажите имя файла");
+    // The error comes and goes as the person types: the same control keeps focus throughout.
+    userId.focus();
+    fireEvent.change(userId, { target: { value: "12a" } });
+    expect(screen.getByLabelText("ID пользователя")).toBe(userId);
+    expect(document.activeElement).toBe(userId);
+    expect(userId.getAttribute("aria-invalid")).toBe("true");
+    expect(description(userId)).toBe("ID пользователя должен быть числом");
+    fireEvent.change(userId, { target: { value: "12" } });
+    expect(document.activeElement).toBe(userId);
+    expect(userId.getAttribute("aria-invalid")).toBe("false");
+    expect(description(userId)).toBe("Оставьте пустым для гостевого трека");
+    expect(description(guest)).toBe("Недоступно, когда указан ID пользователя");
+    fireEvent.change(filename, { target: { value: "A.mp3" } });
+    expect(filename.getAttribute("aria-invalid")).toBe("false");
+    expect(description(filename)).toBe("");
   });
 });

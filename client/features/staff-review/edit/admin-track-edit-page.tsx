@@ -130,11 +130,18 @@ export function AdminTrackEditPage() {
                 disabled={!isNew}
                 required
                 aria-invalid={touched && Boolean(filenameError)}
+                aria-describedby={!isNew
+                  ? `${fid}-filename-hint`
+                  : touched && filenameError
+                  ? `${fid}-filename-error`
+                  : undefined}
                 onChange={(e) => set({ filename: e.target.value })}
               />
-              {!isNew && <small className="st-hint">Имя файла нельзя изменить</small>}
+              {!isNew && <small className="st-hint" id={`${fid}-filename-hint`}>Имя файла нельзя изменить</small>}
               {isNew && touched && filenameError && (
-                <small className="st-hint" style={{ color: "var(--danger)" }}>{filenameError}</small>
+                <small className="st-hint" id={`${fid}-filename-error`} style={{ color: "var(--danger)" }}>
+                  {filenameError}
+                </small>
               )}
             </div>
 
@@ -179,9 +186,14 @@ export function AdminTrackEditPage() {
                 inputMode="numeric"
                 value={form.userId}
                 aria-invalid={Boolean(userIdError)}
+                aria-describedby={`${fid}-user-hint`}
                 onChange={(e) => set({ userId: e.target.value })}
               />
-              <small className="st-hint" style={userIdError ? { color: "var(--danger)" } : undefined}>
+              <small
+                className="st-hint"
+                id={`${fid}-user-hint`}
+                style={userIdError ? { color: "var(--danger)" } : undefined}
+              >
                 {userIdError ?? "Оставьте пустым для гостевого трека"}
               </small>
             </div>
@@ -193,9 +205,12 @@ export function AdminTrackEditPage() {
                 className="st-input"
                 value={form.guestName}
                 disabled={hasUser}
+                aria-describedby={hasUser ? `${fid}-guest-hint` : undefined}
                 onChange={(e) => set({ guestName: e.target.value })}
               />
-              {hasUser && <small className="st-hint">Недоступно, когда указан ID пользователя</small>}
+              {hasUser && (
+                <small className="st-hint" id={`${fid}-guest-hint`}>Недоступно, когда указан ID пользователя</small>
+              )}
             </div>
           </div>
           <div className="st-form-actions">

@@ -101,6 +101,11 @@ async function setupTrack(answer: Answer = echo, shown: Record<string, unknown> 
   return puts;
 }
 
+/** The text of the elements a control names with aria-describedby (what a screen reader adds to its name). */
+const description = (el: HTMLElement) =>
+  (el.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? `(missing #${id})`).join(" ");
+
 describe("decision panel", () => {
   it("shows each direction's state in Russian and the decision history", async () => {
     await setupTrack();
@@ -322,8 +327,13 @@ describe("decision panel", () => {
     const message = within(koster).getByLabelText("Сообщение артисту");
     fireEvent.change(message, { target: { value: "👍".repeat(1000) } });
     expect(within(koster).getByText("1000 / 1000")).toBeTruthy();
+    // The counter is the message's description; over the limit it says so and marks the field invalid.
+    expect(description(message)).toBe("1000 / 1000");
+    expect(message.getAttribute("aria-invalid")).toBeNull();
     fireEvent.change(message, { target: { value: "👍".repeat(1001) } });
     expect(within(koster).getByText("Сообщение артисту не должно превышать 1000 символов")).toBeTruthy();
+    expect(description(message)).toBe("Сообщение артисту не должно превышать 1000 символов");
+    expect(message.getAttribute("aria-invalid")).toBe("true");
     const save = within(koster).getByRole("button", { name: "Сохранить решение" }) as HTMLButtonElement;
     expect(save.disabled).toBe(true);
     expect(puts).toHaveLength(0);
@@ -398,5 +408,34 @@ describe("decline templates page", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Удалить" }));
     await waitFor(() => expect(screen.getAllByTestId("decline-template")).toHaveLength(3));
     expect(calls[2]).toBe("DELETE 4");
+  });
+
+  it("reads each field's counter or error as its description; an error marks it invalid and typing keeps focus", async () => {
+    vi.stubGlobal(
+      "fetch",
+      fakeFetch({
+        "/api/auth/me": () => ({ success: true, user: admin }),
+        "/api/admin/decline-templates": () => ({ success: true, templates }),
+      }),
+    );
+    await act(() => auth.loadUser());
+    renderPage("/admin/decline-templates", AdminDeclineTemplatesPage);
+    await screen.findAllByTestId("decline-template");
+    const [title] = screen.getAllByLabelText("Название");
+    const [text] = screen.getAllByLabelText("Текст сообщения артисту");
+    expect(description(title)).toMatch(/^0 \/ \d+$/);
+    expect(description(text)).toMatch(/^0 \/ \d+$/);
+    expect(title.getAttribute("aria-invalid")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Добавить шаблон" }));
+    expect(description(title)).toBe("Название шаблона обязательно");
+    expect(title.getAttribute("aria-invalid")).toBe("true");
+    expect(text.getAttribute("aria-invalid")).toBe("true");
+    expect(description(text)).toBe("Текст шаблона обязателен");
+    title.focus();
+    fireEvent.change(title, { target: { value: "Длина" } });
+    expect(screen.getAllByLabelText("Название")[0]).toBe(title);
+    expect(document.activeElement).toBe(title);
+    expect(title.getAttribute("aria-invalid")).toBeNull();
+    expect(description(title)).toMatch(/^5 \/ \d+$/);
   });
 });

@@ -192,12 +192,17 @@ function TemplateForm(
           className="st-input"
           value={title}
           aria-invalid={(touched && Boolean(titleProblem)) || undefined}
+          aria-describedby={`${fid}-title-hint`}
           onChange={(e) => {
             setTitle(e.target.value);
             setSaved(false);
           }}
         />
-        <small className="st-hint" style={touched && titleProblem ? { color: "var(--danger)" } : undefined}>
+        <small
+          className="st-hint"
+          id={`${fid}-title-hint`}
+          style={touched && titleProblem ? { color: "var(--danger)" } : undefined}
+        >
           {touched && titleProblem ? titleProblem : `${charCount(title.trim())} / ${DECLINE_TEMPLATE_TITLE_MAX_LENGTH}`}
         </small>
       </div>
@@ -209,12 +214,17 @@ function TemplateForm(
           rows={3}
           value={text}
           aria-invalid={(touched && Boolean(textProblem)) || undefined}
+          aria-describedby={`${fid}-text-hint`}
           onChange={(e) => {
             setText(e.target.value);
             setSaved(false);
           }}
         />
-        <small className="st-hint" style={touched && textProblem ? { color: "var(--danger)" } : undefined}>
+        <small
+          className="st-hint"
+          id={`${fid}-text-hint`}
+          style={touched && textProblem ? { color: "var(--danger)" } : undefined}
+        >
           {touched && textProblem ? textProblem : `${charCount(text.trim())} / ${DECISION_TEXT_MAX_LENGTH}`}
         </small>
       </div>
