@@ -10,7 +10,7 @@
  * serves every meter in the process (a call is synchronous; each meter keeps its own state and
  * coefficients and hands them over with each range).
  */
-import { encodeModule, F64, FunctionWriter, I32, V128 } from "./wasm-encoder.ts";
+import { F64, FunctionWriter, I32, kernelOnce, V128 } from "./wasm-encoder.ts";
 
 const COEF = 128;
 /** Where the samples start (after 10 coefficients, rounded up). */
@@ -65,18 +65,7 @@ interface Kernel {
   filter(n: number, right: number): number;
 }
 
-let kernel: Kernel | null = null;
-/** Samples per channel the memory holds now. */
-let capacity = 0;
-let f32 = new Float32Array(0);
-let f64 = new Float64Array(0);
-
-function instance(): Kernel {
-  if (kernel) return kernel;
-  const bytes = encodeModule(1, { filter: filter() });
-  kernel = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernel;
-  return kernel;
-}
+const instance = kernelOnce<Kernel>(() => ({ filter: filter() }), 8192, (capacity) => INPUT + 8 * capacity);
 
 /**
  * Σ z² over samples [from, to) of `left` and `right` (null: a lone channel) through both stages:
@@ -91,17 +80,8 @@ export function filterRange(
   state: Float64Array,
   coefs: Float64Array,
 ): number {
-  const k = instance();
   const n = to - from;
-  if (n > capacity) {
-    capacity = Math.max(n, 2 * capacity, 8192);
-    const pages = Math.ceil((INPUT + 8 * capacity) / 65536) - k.memory.buffer.byteLength / 65536;
-    if (pages > 0) k.memory.grow(pages);
-  }
-  if (f64.buffer !== k.memory.buffer) {
-    f32 = new Float32Array(k.memory.buffer);
-    f64 = new Float64Array(k.memory.buffer);
-  }
+  const { k, f32, f64, capacity } = instance(n);
   const rightAt = INPUT + 4 * capacity;
   f64.set(state, 0);
   f64.set(coefs, COEF / 8);

@@ -10,7 +10,7 @@
  * float32, as the decoder gave them. One instance serves every meter in the process (each push is
  * synchronous; a meter keeps its own 15 pairs of history and hands them over with each chunk).
  */
-import { encodeModule, F64, FunctionWriter, I32, V128 } from "./wasm-encoder.ts";
+import { F64, FunctionWriter, I32, kernelOnce, V128 } from "./wasm-encoder.ts";
 
 const HIST = 15;
 const SEG = 16;
@@ -153,25 +153,13 @@ interface Kernel {
   scan(n: number, segs: number, tp: number): number;
 }
 
-let kernel: Kernel | null = null;
-/** Samples per channel the memory holds now. */
-let capacity = 0;
-let f32 = new Float32Array(0);
-let f64 = new Float64Array(0);
-
-function instance(): Kernel {
-  if (kernel) return kernel;
-  const bytes = encodeModule(1, { prepare: prepare(), scan: scan() });
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports;
-  kernel = exports as unknown as Kernel;
-  return kernel;
-}
-
 const layout = (cap: number) => {
   const segs = WORK + (HIST + cap) * 16;
   const left = segs + Math.ceil((HIST + cap) / SEG) * 32;
   return { segs, left, right: left + cap * 4, end: left + cap * 8 };
 };
+
+const instance = kernelOnce<Kernel>(() => ({ prepare: prepare(), scan: scan() }), 4096, (cap) => layout(cap).end);
 
 /**
  * Samples per channel measured in one call: a longer chunk goes in slices (the figure does not
@@ -213,17 +201,7 @@ function measureSlice(
   state: Float64Array,
 ): void {
   const length = left.length;
-  const k = instance();
-  if (length > capacity) {
-    capacity = Math.max(length, 2 * capacity, 4096);
-    const need = layout(capacity).end;
-    const pages = Math.ceil(need / 65536) - k.memory.buffer.byteLength / 65536;
-    if (pages > 0) k.memory.grow(pages);
-  }
-  if (f64.buffer !== k.memory.buffer) {
-    f32 = new Float32Array(k.memory.buffer);
-    f64 = new Float64Array(k.memory.buffer);
-  }
+  const { k, f32, f64, capacity } = instance(length);
   const at = layout(capacity);
   f64.set(taps, 0);
   f64.set(history, WORK / 8);

@@ -199,3 +199,40 @@ export function encodeModule(pages: number, functions: Record<string, FunctionWr
   );
   return new Uint8Array(out);
 }
+
+/** The kernel as one call sees it: its exports and its memory as floats, with room for `capacity` samples a channel. */
+export interface KernelView<K> {
+  k: K;
+  f32: Float32Array;
+  f64: Float64Array;
+  capacity: number;
+}
+
+/**
+ * One instance of a module of these functions for the whole process (decision 0455), made on first
+ * use; each call asks for room for `n` samples a channel, and the memory grows (at least doubling,
+ * from `minCapacity`) to the `bytesFor(capacity)` its layout needs. Callers pass their own state in.
+ */
+export function kernelOnce<K extends { memory: WebAssembly.Memory }>(
+  functions: () => Record<string, FunctionWriter>,
+  minCapacity: number,
+  bytesFor: (capacity: number) => number,
+): (n: number) => KernelView<K> {
+  let k: K | null = null;
+  let capacity = 0;
+  let f32 = new Float32Array(0);
+  let f64 = new Float64Array(0);
+  return (n) => {
+    k ??= new WebAssembly.Instance(new WebAssembly.Module(encodeModule(1, functions()))).exports as unknown as K;
+    if (n > capacity) {
+      capacity = Math.max(n, 2 * capacity, minCapacity);
+      const pages = Math.ceil(bytesFor(capacity) / 65536) - k.memory.buffer.byteLength / 65536;
+      if (pages > 0) k.memory.grow(pages);
+    }
+    if (f64.buffer !== k.memory.buffer) {
+      f32 = new Float32Array(k.memory.buffer);
+      f64 = new Float64Array(k.memory.buffer);
+    }
+    return { k, f32, f64, capacity };
+  };
+}
