@@ -49,13 +49,18 @@ function setup(user: Record<string, unknown>, me = { id: 1, is_admin: true }) {
   return { puts };
 }
 
+/** The signed-in admin opens user `id`'s edit page and its data arrives. */
+async function openEdit(id: number) {
+  await act(() => auth.loadUser());
+  renderPage(`/admin/users/${id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
+  await settle(1);
+  await settle(1);
+}
+
 describe("admin user edit page", () => {
   it("unchecking moderator clears the categories and checking it again restores them", async () => {
     setup(base);
-    await act(() => auth.loadUser());
-    renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle(1);
-    await settle(1);
+    await openEdit(base.id);
     expect(box("Лейбл Костер").checked).toBe(true);
     fireEvent.click(box("Модератор"));
     expect(screen.queryByRole("checkbox", { name: "Лейбл Костер" })).toBeNull();
@@ -68,10 +73,7 @@ describe("admin user edit page", () => {
 
   it("a field's error is read out as its description, not as part of its name, and nothing is saved", async () => {
     const { puts } = setup(base);
-    await act(() => auth.loadUser());
-    renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle(1);
-    await settle(1);
+    await openEdit(base.id);
     const bio = screen.getByRole("textbox", { name: "О себе" });
     fireEvent.change(bio, { target: { value: "ж".repeat(501) } });
     fireEvent.change(screen.getByRole("textbox", { name: "Email" }), { target: { value: "not-an-email" } });
@@ -88,10 +90,7 @@ describe("admin user edit page", () => {
 
   it("asks before banning, and saves the three flags only after the confirmation", async () => {
     const { puts } = setup(base);
-    await act(() => auth.loadUser());
-    renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle(1);
-    await settle(1);
+    await openEdit(base.id);
     fireEvent.click(box("Заблокирован"));
     fireEvent.click(screen.getByRole("button", { name: "Сохранить" }));
     expect(screen.getByText("Вы собираетесь заблокировать пользователя modder. Продолжить?")).toBeTruthy();
@@ -114,10 +113,7 @@ describe("admin user edit page", () => {
   it("on the admin's own account the admin and ban boxes are locked with the reasons", async () => {
     const me = { ...base, id: 1, username: "boss", is_admin: true, is_moderator: false, moderator_categories: "" };
     setup(me, { id: 1, is_admin: true });
-    await act(() => auth.loadUser());
-    renderPage(`/admin/users/1/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle(1);
-    await settle(1);
+    await openEdit(1);
     expect(box("Администратор").disabled).toBe(true);
     expect(box("Заблокирован").disabled).toBe(true);
     expect(screen.getByText("Вы не можете снять с себя права администратора")).toBeTruthy();
@@ -126,10 +122,7 @@ describe("admin user edit page", () => {
 
   it("ticking admin clears the ban and locks it with 'Нельзя заблокировать администратора'", async () => {
     setup({ ...base, is_banned: true });
-    await act(() => auth.loadUser());
-    renderPage(`/admin/users/${base.id}/edit`, AdminUserEditPage, { routePath: "/admin/users/$id/edit" });
-    await settle(1);
-    await settle(1);
+    await openEdit(base.id);
     expect(box("Заблокирован").checked).toBe(true);
     fireEvent.click(box("Администратор"));
     expect(box("Заблокирован").checked).toBe(false);
