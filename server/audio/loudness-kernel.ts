@@ -37,19 +37,17 @@ function filter(): FunctionWriter {
   f.get(i).get(n).i32GeU().brIf(1);
   f.get(right).get(i).i32(2).i32Shl().i32Add();
   f.get(i).i32(2).i32Shl().load32Zero(INPUT).load32Lane(1).promoteLow().set(x);
-  // y = sb0·x0 + sb1·sx1 + sb2·sx2 − sa2·sy2 − sa1·sy1, left to right.
-  c(0, 0).get(x).mul();
-  c(0, 1).get(sx1).mul().add();
-  c(0, 2).get(sx2).mul().add();
-  c(0, 4).get(sy2).mul().sub();
-  c(0, 3).get(sy1).mul().sub().set(y);
-  f.get(sx1).set(sx2).get(x).set(sx1).get(sy1).set(sy2).get(y).set(sy1);
-  c(1, 0).get(y).mul();
-  c(1, 1).get(hx1).mul().add();
-  c(1, 2).get(hx2).mul().add();
-  c(1, 4).get(hy2).mul().sub();
-  c(1, 3).get(hy1).mul().sub().set(z);
-  f.get(hx1).set(hx2).get(y).set(hx1).get(hy1).set(hy2).get(z).set(hy1);
+  // One stage: out = b0·in + b1·x1 + b2·x2 − a2·y2 − a1·y1, left to right; then its history moves on.
+  const stage = (k: number, input: number, x1: number, x2: number, y1: number, y2: number, out: number) => {
+    c(k, 0).get(input).mul();
+    c(k, 1).get(x1).mul().add();
+    c(k, 2).get(x2).mul().add();
+    c(k, 4).get(y2).mul().sub();
+    c(k, 3).get(y1).mul().sub().set(out);
+    f.get(x1).set(x2).get(input).set(x1).get(y1).set(y2).get(out).set(y1);
+  };
+  stage(0, x, sx1, sx2, sy1, sy2, y);
+  stage(1, y, hx1, hx2, hy1, hy2, z);
   f.get(sum).get(z).get(z).mul().add().set(sum);
   f.get(i).i32(1).i32Add().set(i).br(0);
   f.end().end();
